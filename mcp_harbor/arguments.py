@@ -1,0 +1,121 @@
+"""Validate a call's arguments against an export's schema, before anything runs.
+
+On top of JSON Schema (draft 2020-12, through `jsonschema`):
+
+- ``pattern`` must match the **whole** value (Python's ``re.search`` would let
+  ``^[a-z]+$`` accept ``"abc\\n"``);
+- a NUL character is refused anywhere;
+- a line break (``\\n`` or ``\\r``) in a string is refused unless the arg's
+  schema says ``multiline: true`` (an mcp-harbor keyword, not published);
+- defaults of absent args are applied (deep copies).
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import jsonschema
+from jsonschema.validators import Draft202012Validator, extend
+
+from mcp_harbor.config import Export
+from mcp_harbor.errors import ArgumentError
+
+__all__ = ["ArgumentValidator"]
+
+
+def _full_match_pattern(
+    validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[jsonschema.ValidationError]:
+    if isinstance(instance, str) and re.fullmatch(pattern, instance) is None:
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r} (whole value)")
+
+
+_Validator = extend(Draft202012Validator, {"pattern": _full_match_pattern})
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class ArgumentValidator:
+    """The compiled argument check of one export. Build once, use per call."""
+
+    def __init__(self, export: Export) -> None:
+        self._schema = export.input_schema
+        self._names = list(export.arg_schemas)
+        self._multiline = {
+            name for name, schema in export.arg_schemas.items() if schema.get("multiline") is True
+        }
+        self._defaults = {
+            name: schema["default"]
+            for name, schema in export.arg_schemas.items()
+            if "default" in schema
+        }
+        self._validator = _Validator(
+            dict(self._schema), format_checker=Draft202012Validator.FORMAT_CHECKER
+        )
+
+    def validate(self, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Return the validated arguments with defaults applied.
+
+        Raises:
+            ArgumentError: naming each invalid argument and the rule it broke.
+        """
+        given: dict[str, Any] = dict(arguments or {})
+        problems: list[str] = []
+        for name, value in given.items():
+            for text in _strings(value):
+                if "\x00" in text:
+                    problems.append(f"argument {name!r}: contains a NUL character (rule: no-nul)")
+                    break
+                if name not in self._multiline and ("\n" in text or "\r" in text):
+                    problems.append(
+                        f"argument {name!r}: contains a line break, which this tool does not "
+                        f"accept (rule: single-line)"
+                    )
+                    break
+        for error in sorted(self._validator.iter_errors(given), key=lambda e: list(e.path)):
+            problems.append(self._describe(error))
+        if problems:
+            raise ArgumentError("invalid arguments:\n- " + "\n- ".join(problems))
+        for name, default in self._defaults.items():
+            if name not in given:
+                given[name] = copy.deepcopy(default)
+        return given
+
+    def _describe(self, error: jsonschema.ValidationError) -> str:
+        rule = str(error.validator)
+        if rule == "additionalProperties" and not error.path:
+            extra = sorted(set(error.instance) - set(self._names))
+            parts = []
+            for name in extra:
+                close = difflib.get_close_matches(name, self._names, n=1)
+                parts.append(
+                    f"unknown argument {name!r}"
+                    + (f" (did you mean {close[0]!r}?)" if close else "")
+                    + f"; this tool takes: {', '.join(self._names) or 'no arguments'}"
+                )
+            return "; ".join(parts) + " (rule: additionalProperties)"
+        if rule == "required" and not error.path:
+            return f"{error.message} (rule: required)"
+        path = list(error.path)
+        arg = path[0] if path else "(arguments)"
+        inner = "".join(f"[{p!r}]" for p in path[1:])
+        return f"argument {arg!r}{inner}: {error.message} (rule: {rule})"

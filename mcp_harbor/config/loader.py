@@ -1,0 +1,309 @@
+"""Load export files into validated, compiled `Export` objects.
+
+Loading is all-or-nothing per file: an `Export` exists only when its file is
+valid YAML, every key is known and well-typed, every arg schema is a valid
+JSON Schema whose default satisfies it, and every placeholder parses. The
+injection checker runs on loaded exports before anything is registered.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import jsonschema
+import pydantic
+from jsonschema.validators import Draft202012Validator
+
+from mcp_harbor.config.model import (
+    ARG_NAME_PATTERN,
+    HARBOR_ARG_KEYWORDS,
+    Annotations,
+    ExportSpec,
+    StepSpec,
+)
+from mcp_harbor.config.yaml_source import SourceMap, read_yaml
+from mcp_harbor.errors import ConfigError, TemplateError
+from mcp_harbor.template import Template, parse
+
+__all__ = ["Export", "Step", "discover_files", "load_export", "load_exports"]
+
+_EXTENSIONS = (".yaml", ".yml")
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A compiled step: its spec plus parsed templates and resolved cwd."""
+
+    spec: StepSpec
+    index: int
+    kind: Literal["run", "argv"]
+    script: Template | None
+    argv: tuple[Template, ...] | None
+    cwd: Path | None  # None: the server's working directory
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A loaded, validated export: what the registry publishes and the runner runs."""
+
+    spec: ExportSpec
+    path: Path
+    source: SourceMap
+    content_hash: str
+    steps: tuple[Step, ...]
+    arg_schemas: Mapping[str, Mapping[str, Any]]
+    input_schema: Mapping[str, Any]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def locate(self, where: tuple[str | int, ...], offset: int = 0) -> tuple[int, int]:
+        """(line, column) in the export file of a key path, and of a character
+        offset inside the string at that path."""
+        value = _get(self.spec.model_dump(), where)
+        if isinstance(value, str):
+            return self.source.position_in_scalar(where, offset, value)
+        return self.source.line_of(where), 1
+
+
+def _get(data: Any, where: tuple[str | int, ...]) -> Any:
+    for key in where:
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def discover_files(paths: Iterable[Path]) -> list[Path]:
+    """The export files named by `paths`: files as given, folders by their
+    ``*.yaml``/``*.yml`` files (not recursive), sorted by name.
+
+    Raises:
+        ConfigError: a path does not exist.
+    """
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.iterdir() if p.suffix in _EXTENSIONS and p.is_file()))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise ConfigError(f"{path}: no such file or folder; pass a folder of export files")
+    return files
+
+
+def _model_for(loc: tuple[str | int, ...]) -> type[pydantic.BaseModel] | None:
+    if len(loc) == 1:
+        return ExportSpec
+    if len(loc) == 3 and loc[0] == "steps":
+        return StepSpec
+    if len(loc) == 2 and loc[0] == "annotations":
+        return Annotations
+    return None
+
+
+def _dotted(loc: tuple[str | int, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _pydantic_problem(path: Path, smap: SourceMap, err: Any) -> str:
+    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and "[" in p))
+    # Drop pydantic's union/constraint tags such as "function-after[...]".
+    line = smap.line_of(loc)
+    kind = err["type"]
+    where = _dotted(loc) or "(top level)"
+    if kind == "extra_forbidden":
+        key = str(loc[-1])
+        model = _model_for(loc)
+        hint = ""
+        if model is not None:
+            close = difflib.get_close_matches(key, list(model.model_fields), n=1)
+            allowed = ", ".join(model.model_fields)
+            hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {allowed}"
+        return f"{path}:{line}: unknown key {key!r} at {where}{hint}"
+    if kind == "missing":
+        return f"{path}:{line}: missing required key {where!r}; add it"
+    if kind == "string_pattern_mismatch":
+        pattern = err.get("ctx", {}).get("pattern", "")
+        return (
+            f"{path}:{line}: {where}: {err['input']!r} is not a valid name; "
+            f"it must match {pattern}"
+        )
+    message = err["msg"]
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    shown = repr(err["input"])
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return f"{path}:{line}: {where}: {message} (got {shown})"
+
+
+def _check_args(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
+    import re
+
+    problems: list[str] = []
+    for name, schema in spec.args.items():
+        line = smap.line_of(("args", name))
+        if not re.match(ARG_NAME_PATTERN, name):
+            problems.append(
+                f"{path}:{line}: arg name {name!r} is not an identifier; it reaches steps as "
+                f"ARG_<name>, so use letters, digits and _ (not starting with a digit)"
+            )
+            continue
+        try:
+            Draft202012Validator.check_schema(schema)
+        except jsonschema.SchemaError as exc:
+            problems.append(
+                f"{path}:{line}: args.{name}: invalid JSON Schema: {exc.message} "
+                f"(at {'/'.join(map(str, exc.absolute_path)) or 'the schema root'})"
+            )
+            continue
+        multiline = schema.get("multiline", False)
+        if not isinstance(multiline, bool):
+            problems.append(f"{path}:{line}: args.{name}.multiline must be true or false")
+        if "default" in schema:
+            validator = Draft202012Validator(_published(schema))
+            error = jsonschema.exceptions.best_match(validator.iter_errors(schema["default"]))
+            if error is not None:
+                problems.append(
+                    f"{path}:{smap.line_of(('args', name, 'default'))}: args.{name}.default "
+                    f"does not satisfy its own schema: {error.message}"
+                )
+    for name in spec.required:
+        if name not in spec.args:
+            problems.append(
+                f"{path}:{smap.line_of(('required',))}: `required` names {name!r}, "
+                f"which is not declared under `args:`"
+            )
+    return problems
+
+
+def _published(schema: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in schema.items() if k not in HARBOR_ARG_KEYWORDS}
+
+
+def _compile_steps(path: Path, smap: SourceMap, spec: ExportSpec) -> tuple[list[Step], list[str]]:
+    steps: list[Step] = []
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    declared = set(spec.args)
+
+    def template(text: str, where: tuple[str | int, ...]) -> Template | None:
+        try:
+            return parse(text, declared)
+        except TemplateError as exc:
+            loc = smap.position_in_scalar(where, exc.offset, text)
+            problems.append(f"{path}:{loc[0]}:{loc[1]}: {_dotted(where)}: {exc}")
+            return None
+
+    for index, step in enumerate(spec.steps):
+        line = smap.line_of(("steps", index, "name"))
+        if step.name in seen:
+            problems.append(
+                f"{path}:{line}: step name {step.name!r} is used twice (first at line "
+                f"{seen[step.name]}); step names are unique within an export"
+            )
+        seen[step.name] = line
+        for key, value in step.env.items():
+            if "{{" in value:
+                problems.append(
+                    f"{path}:{smap.line_of(('steps', index, 'env', key))}: steps[{index}].env.{key}: "
+                    f"env values are literal; the step already receives every arg as ARG_<name>"
+                )
+        cwd: Path | None = None
+        if step.cwd is not None:
+            if "{{" in step.cwd:
+                problems.append(
+                    f"{path}:{smap.line_of(('steps', index, 'cwd'))}: steps[{index}].cwd is "
+                    f"literal: it cannot contain a placeholder"
+                )
+            cwd = (path.parent / step.cwd).resolve()
+        if step.run is not None:
+            script = template(step.run, ("steps", index, "run"))
+            if script is not None:
+                steps.append(Step(step, index, "run", script, None, cwd))
+        else:
+            assert step.argv is not None
+            parts = [template(a, ("steps", index, "argv", i)) for i, a in enumerate(step.argv)]
+            if all(p is not None for p in parts):
+                argv = tuple(p for p in parts if p is not None)
+                steps.append(Step(step, index, "argv", None, argv, cwd))
+    return steps, problems
+
+
+def load_export(path: Path) -> Export:
+    """Load and validate one export file.
+
+    Raises:
+        ConfigError: with one message per problem, each naming file and line.
+    """
+    data, smap, raw = read_yaml(path)
+    try:
+        spec = ExportSpec.model_validate(data)
+    except pydantic.ValidationError as exc:
+        problems = [_pydantic_problem(path, smap, e) for e in exc.errors()]
+        raise ConfigError("\n".join(problems), problems) from None
+    problems = _check_args(path, smap, spec)
+    steps, step_problems = _compile_steps(path, smap, spec)
+    problems.extend(step_problems)
+    if problems:
+        raise ConfigError("\n".join(problems), problems)
+    properties = {name: _published(schema) for name, schema in spec.args.items()}
+    input_schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+    if spec.required:
+        input_schema["required"] = list(spec.required)
+    return Export(
+        spec=spec,
+        path=path,
+        source=smap,
+        content_hash=hashlib.sha256(raw).hexdigest(),
+        steps=tuple(steps),
+        arg_schemas={name: dict(schema) for name, schema in spec.args.items()},
+        input_schema=input_schema,
+    )
+
+
+def load_exports(paths: Iterable[Path]) -> list[Export]:
+    """Load every export file under `paths`.
+
+    Raises:
+        ConfigError: listing every problem of every file (nothing is returned
+            when any file is invalid), including two files declaring one name.
+    """
+    exports: list[Export] = []
+    problems: list[str] = []
+    for file in discover_files(paths):
+        try:
+            exports.append(load_export(file))
+        except ConfigError as exc:
+            problems.extend(exc.problems)
+    by_name: dict[str, Export] = {}
+    for export in exports:
+        other = by_name.get(export.name)
+        if other is not None:
+            problems.append(
+                f"{export.path}:{export.source.line_of(('name',))}: tool name {export.name!r} is "
+                f"already used by {other.path}; tool names are unique"
+            )
+        by_name[export.name] = export
+    if problems:
+        raise ConfigError("\n".join(problems), problems)
+    return exports

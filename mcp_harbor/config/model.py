@@ -1,0 +1,88 @@
+"""The export file format as pydantic models.
+
+Every key is validated and an unknown key is an error; the loader turns
+pydantic's errors into messages that name the file and line.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+__all__ = [
+    "ARG_NAME_PATTERN",
+    "HARBOR_ARG_KEYWORDS",
+    "STEP_NAME_PATTERN",
+    "TOOL_NAME_PATTERN",
+    "Annotations",
+    "ExportSpec",
+    "StepSpec",
+]
+
+#: MCP tool names: 1 to 128 characters of ASCII letters, digits, ``_``, ``-`` and ``.``.
+TOOL_NAME_PATTERN = r"^[A-Za-z0-9_.-]{1,128}$"
+#: Arg names become ``ARG_<name>`` environment variables, so they are identifiers.
+ARG_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+#: Step names are identifiers too (later steps read ``STEP_<name>_…`` variables).
+STEP_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+#: Keywords of an arg's schema that belong to mcp-harbor, not to JSON Schema.
+#: They are removed from the schema published to clients.
+HARBOR_ARG_KEYWORDS = frozenset({"multiline"})
+
+_ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+
+ToolName = Annotated[str, StringConstraints(pattern=TOOL_NAME_PATTERN)]
+StepName = Annotated[str, StringConstraints(pattern=STEP_NAME_PATTERN)]
+EnvName = Annotated[str, StringConstraints(pattern=_ENV_NAME)]
+Seconds = Annotated[float, Field(gt=0, le=7 * 24 * 3600)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Annotations(_Strict):
+    """MCP tool annotations (hints for clients, not guarantees)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+
+    title: str | None = None
+    readOnlyHint: bool | None = None  # noqa: N815 - MCP wire name
+    destructiveHint: bool | None = None  # noqa: N815
+    idempotentHint: bool | None = None  # noqa: N815
+    openWorldHint: bool | None = None  # noqa: N815
+
+
+class StepSpec(_Strict):
+    """One step of a pipeline: a ``run:`` script for bash or an ``argv:`` to exec."""
+
+    name: StepName
+    run: str | None = None
+    argv: Annotated[list[str], Field(min_length=1)] | None = None
+    timeout: Seconds | None = None
+    env: dict[EnvName, str] = Field(default_factory=dict)
+    cwd: str | None = None
+    continue_on_error: bool = False
+
+    @model_validator(mode="after")
+    def _one_command(self) -> StepSpec:
+        if (self.run is None) == (self.argv is None):
+            raise ValueError("a step needs exactly one of `run:` (a bash script) or `argv:` (a list)")
+        if self.run is not None and not self.run.strip():
+            raise ValueError("`run:` is empty; write the command to run")
+        return self
+
+
+class ExportSpec(_Strict):
+    """One export file: one MCP tool."""
+
+    name: ToolName
+    title: str | None = None
+    description: Annotated[str, Field(min_length=1)]
+    args: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    required: list[str] = Field(default_factory=list)
+    timeout: Seconds | None = None
+    output_tail: Annotated[int, Field(ge=0, le=16 * 1024 * 1024)] | None = None
+    annotations: Annotations | None = None
+    steps: Annotated[list[StepSpec], Field(min_length=1)]

@@ -1,0 +1,148 @@
+"""Reading a YAML file while keeping where every value came from.
+
+PyYAML is the parser; this module keeps the line and column of every mapping
+key and value so that errors can point at them, refuses duplicate keys (which
+PyYAML would silently collapse) and translates YAML errors into `ConfigError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mcp_harbor.errors import ConfigError
+
+__all__ = ["Located", "SourceMap", "read_yaml"]
+
+PathKey = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """Where a value sits in its file: 1-based line and column, and for
+    scalars how its text maps back onto the file."""
+
+    line: int
+    column: int
+    style: str | None = None  # None (plain), "'", '"', "|", ">"
+    indent: int = 0  # for block scalars: the content's indentation
+
+
+@dataclass(slots=True)
+class SourceMap:
+    """Positions of the keys and values of one YAML document."""
+
+    path: Path
+    keys: dict[PathKey, Located] = field(default_factory=dict)
+    values: dict[PathKey, Located] = field(default_factory=dict)
+
+    def line_of(self, where: PathKey) -> int:
+        """The line of the longest prefix of `where` that has a position."""
+        for n in range(len(where), -1, -1):
+            prefix = where[:n]
+            if prefix in self.keys:
+                return self.keys[prefix].line
+            if prefix in self.values:
+                return self.values[prefix].line
+        return 1
+
+    def position_in_scalar(self, where: PathKey, offset: int, text: str) -> tuple[int, int]:
+        """Map a character offset inside the scalar at `where` to (line, column).
+
+        Exact for plain, single-line quoted and literal (``|``) block scalars;
+        approximate for folded scalars and escapes inside double quotes.
+        """
+        loc = self.values.get(where)
+        if loc is None:
+            return self.line_of(where), 1
+        before = text[:offset]
+        newlines = before.count("\n")
+        col_in_line = offset - (before.rfind("\n") + 1)
+        if loc.style in ("|", ">"):
+            return loc.line + 1 + newlines, loc.indent + col_in_line + 1
+        quote = 1 if loc.style in ("'", '"') else 0
+        if newlines == 0:
+            return loc.line, loc.column + quote + col_in_line
+        return loc.line + newlines, col_in_line + 1
+
+
+def _walk(node: yaml.Node, where: PathKey, smap: SourceMap, lines: list[str]) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                raise ConfigError(
+                    f"{smap.path}:{line}: duplicate key {key!r} (first at line {seen[key]}); "
+                    f"keep only one"
+                )
+            seen[key] = line
+            sub = (*where, key)
+            smap.keys[sub] = Located(line, key_node.start_mark.column + 1)
+            _walk(value_node, sub, smap, lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _walk(item, (*where, index), smap, lines)
+    mark = node.start_mark
+    style = node.style if isinstance(node, yaml.ScalarNode) else None
+    indent = 0
+    if style in ("|", ">"):
+        for raw in lines[mark.line + 1 :]:
+            if raw.strip():
+                indent = len(raw) - len(raw.lstrip(" "))
+                break
+    smap.values[where] = Located(mark.line + 1, mark.column + 1, style or None, indent)
+
+
+def read_yaml(path: Path) -> tuple[Mapping[str, Any], SourceMap, bytes]:
+    """Read one YAML document that must be a mapping.
+
+    Returns:
+        The data, its source map and the file's exact bytes.
+
+    Raises:
+        ConfigError: the file cannot be read, is not YAML, holds several
+            documents, has duplicate keys, or is not a mapping.
+    """
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the file: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: the file is not UTF-8 (byte {exc.start}); save it as UTF-8") from exc
+    smap = SourceMap(path)
+    try:
+        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        col = mark.column + 1 if mark is not None else 1
+        raise ConfigError(
+            f"{path}:{line}:{col}: invalid YAML: {exc.problem or exc}; fix the syntax at that place"
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: invalid YAML: {exc}") from exc
+    if len(nodes) != 1:
+        raise ConfigError(
+            f"{path}: expected exactly one YAML document, found {len(nodes)}; "
+            f"put one export in each file"
+        )
+    root = nodes[0]
+    if not isinstance(root, yaml.MappingNode):
+        raise ConfigError(
+            f"{path}:{root.start_mark.line + 1}: an export file must be a mapping "
+            f"(name:, description:, steps: …)"
+        )
+    _walk(root, (), smap, text.splitlines())
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:  # composed fine but cannot be constructed (bad tag, …)
+        raise ConfigError(f"{path}: invalid YAML value: {exc}") from exc
+    return data, smap, raw

@@ -1,0 +1,75 @@
+"""The one exception tree of mcp-harbor.
+
+Every error that mcp-harbor raises on purpose is a `HarborError`; foreign errors
+(YAML, OS, SQLite, jsonschema) are translated where they enter::
+
+    HarborError
+    ├── ConfigError        an export file cannot be loaded or is invalid
+    │   └── TemplateError  a placeholder in a command is malformed
+    ├── ArgumentError      a call's arguments do not satisfy the export's schema
+    ├── UnknownTool        a call names a tool that is not published (to this caller)
+    ├── RunError           a pipeline could not be started
+    └── StoreError         the store cannot be read or written
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ArgumentError",
+    "ConfigError",
+    "HarborError",
+    "RunError",
+    "StoreError",
+    "TemplateError",
+    "UnknownTool",
+]
+
+
+class HarborError(Exception):
+    """Root of every error mcp-harbor raises on purpose."""
+
+
+class ConfigError(HarborError):
+    """Raised when an export file cannot be read, parsed or validated.
+
+    The message names the file and line, what is wrong and how to fix it.
+    `problems` holds one message per problem found (there may be several).
+    """
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems if problems is not None else [message]
+
+
+class TemplateError(ConfigError):
+    """Raised when a `{{ … }}` placeholder is malformed, names an undeclared
+    arg or uses an unknown filter.
+
+    `offset` is the character offset of the placeholder in the template text,
+    so that the config loader can name the file, line and column.
+    """
+
+    def __init__(self, message: str, offset: int = 0) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+class ArgumentError(HarborError):
+    """Raised when a call's arguments are invalid; nothing has run.
+
+    The message names the argument and the rule it broke.
+    """
+
+
+class UnknownTool(HarborError):
+    """Raised when a call names a tool that is not published."""
+
+
+class RunError(HarborError):
+    """Raised when a pipeline cannot be started (e.g. the run directory
+    cannot be created). A pipeline that starts and fails is not an error:
+    it is a result with status `failed`."""
+
+
+class StoreError(HarborError):
+    """Raised when the store cannot be read or written."""

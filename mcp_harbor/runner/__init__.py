@@ -1,0 +1,32 @@
+"""Executes a pipeline: local processes today, an `Executor` for remote workers later."""
+
+from mcp_harbor.runner.pipeline import (
+    BASH_FLAGS,
+    DEFAULT_OUTPUT_TAIL,
+    DEFAULT_TIMEOUT,
+    Executor,
+    LocalExecutor,
+    RunObserver,
+    RunRequest,
+    step_environment,
+)
+from mcp_harbor.runner.result import RunResult, RunStatus, StepResult, StepStatus
+from mcp_harbor.runner.rundir import default_runs_root, new_run_dir, new_run_id
+
+__all__ = [
+    "BASH_FLAGS",
+    "DEFAULT_OUTPUT_TAIL",
+    "DEFAULT_TIMEOUT",
+    "Executor",
+    "LocalExecutor",
+    "RunObserver",
+    "RunRequest",
+    "RunResult",
+    "RunStatus",
+    "StepResult",
+    "StepStatus",
+    "default_runs_root",
+    "new_run_dir",
+    "new_run_id",
+    "step_environment",
+]

@@ -1,0 +1,222 @@
+"""Run an export's pipeline on this machine.
+
+``run:`` steps run the way GitHub Actions runs them: the script is written to
+``$HARBOR_RUN_DIR/steps/<n>-<name>.sh`` and started as
+``bash --noprofile --norc -eo pipefail FILE``. ``argv:`` steps are exec'd with
+no shell. Steps run in order; the first failing step ends the run unless it
+has ``continue_on_error: true``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from mcp_harbor.config import Export, Step
+from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
+from mcp_harbor.runner.result import RunResult, RunStatus, StepResult
+from mcp_harbor.template import render, value_text
+
+__all__ = [
+    "BASH_FLAGS",
+    "DEFAULT_OUTPUT_TAIL",
+    "DEFAULT_TIMEOUT",
+    "Executor",
+    "LocalExecutor",
+    "RunObserver",
+    "RunRequest",
+    "step_environment",
+]
+
+#: bash as GitHub Actions runs a ``run:`` step.
+BASH_FLAGS = ("--noprofile", "--norc", "-eo", "pipefail")
+#: Seconds a pipeline may take when its export sets no ``timeout``.
+DEFAULT_TIMEOUT = 600.0
+#: Bytes of each stream's end kept in the result (the full output is in the log).
+DEFAULT_OUTPUT_TAIL = 8192
+
+# Variables that would make bash read a file of the server's choosing before
+# the script (non-interactive bash honours BASH_ENV even with --norc).
+_DROPPED_ENV = ("BASH_ENV", "ENV")
+
+
+@dataclass(frozen=True, slots=True)
+class RunRequest:
+    """Everything needed to run one call of an export. `arguments` are
+    already validated, with defaults applied."""
+
+    export: Export
+    arguments: Mapping[str, Any]
+    run_id: str
+    run_dir: Path
+    workdir: Path
+    extra_env: Mapping[str, str] = field(default_factory=dict)
+    output_tail: int = DEFAULT_OUTPUT_TAIL
+    grace: float = DEFAULT_GRACE
+
+
+class RunObserver(Protocol):
+    """Told when steps start and finish (progress reporting). Must not raise."""
+
+    async def step_started(self, step: Step, number: int, total: int) -> None: ...
+
+    async def step_finished(self, result: StepResult, number: int, total: int) -> None: ...
+
+
+class Executor(Protocol):
+    """Runs pipelines: locally today, on remote workers later."""
+
+    async def run(self, request: RunRequest, observer: RunObserver | None = None) -> RunResult:
+        """Run the pipeline and return its result; never raises for a
+        failing step. **Cancellation:** every process is stopped and reaped
+        before the cancellation propagates."""
+        ...
+
+
+def step_environment(request: RunRequest, step: Step) -> dict[str, str]:
+    """The environment of one step: the server's environment (minus
+    ``BASH_ENV``/``ENV`` and any inherited ``ARG_*``/``HARBOR_*``), then the
+    run's ``HARBOR_*`` variables, ``ARG_<name>`` for every arg that has a
+    value, and the step's literal ``env:`` last."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in _DROPPED_ENV and not k.startswith(("ARG_", "HARBOR_"))
+    }
+    env["HARBOR_RUN_ID"] = request.run_id
+    env["HARBOR_RUN_DIR"] = str(request.run_dir)
+    env["HARBOR_TOOL"] = request.export.name
+    env["HARBOR_STEP"] = step.name
+    env.update(request.extra_env)
+    for name in request.export.arg_schemas:
+        if name in request.arguments and request.arguments[name] is not None:
+            env[f"ARG_{name}"] = value_text(request.arguments[name])
+    env.update(step.spec.env)
+    return env
+
+
+def _tail(path: Path, limit: int) -> tuple[str, int, bool]:
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            if size > limit:
+                fh.seek(size - limit)
+            data = fh.read(limit)
+    except OSError:
+        return "", 0, False
+    return data.decode("utf-8", errors="replace"), size, size > limit
+
+
+class LocalExecutor:
+    """Runs pipelines as local processes, each step in its own process group."""
+
+    def __init__(self) -> None:
+        self._bash = shutil.which("bash") or "/bin/bash"
+
+    async def run(self, request: RunRequest, observer: RunObserver | None = None) -> RunResult:
+        """See `Executor.run`."""
+        export = request.export
+        started = time.monotonic()
+        timeout = export.spec.timeout or DEFAULT_TIMEOUT
+        deadline = started + timeout
+        steps_dir = request.run_dir / "steps"
+        steps_dir.mkdir(exist_ok=True)
+        results: list[StepResult] = []
+        status: RunStatus = "ok"
+        exit_code: int | None = 0
+        total = len(export.steps)
+
+        for number, step in enumerate(export.steps, start=1):
+            if status != "ok":
+                results.append(
+                    StepResult(step.name, "skipped", None, 0.0, _command(step, request.arguments))
+                )
+                continue
+            if observer is not None:
+                await observer.step_started(step, number, total)
+            remaining = deadline - time.monotonic()
+            result = await self._run_step(request, step, number, steps_dir, remaining)
+            pipeline_expired = result.status == "timeout" and time.monotonic() >= deadline - 0.01
+            results.append(result)
+            if observer is not None:
+                await observer.step_finished(result, number, total)
+            if result.status == "ok":
+                continue
+            if pipeline_expired:
+                status, exit_code = "timeout", None
+                result.error = f"the pipeline's timeout of {timeout:g} s expired"
+            elif not step.spec.continue_on_error:
+                status = "timeout" if result.status == "timeout" else "failed"
+                exit_code = result.exit_code
+        return RunResult(
+            run_id=request.run_id,
+            tool=export.name,
+            status=status,
+            exit_code=exit_code,
+            duration_ms=round((time.monotonic() - started) * 1000, 3),
+            run_dir=str(request.run_dir),
+            steps=results,
+        )
+
+    async def _run_step(
+        self, request: RunRequest, step: Step, number: int, steps_dir: Path, remaining: float
+    ) -> StepResult:
+        base = steps_dir / f"{number}-{step.name}"
+        out_log, err_log = base.with_suffix(".stdout.log"), base.with_suffix(".stderr.log")
+        command = _command(step, request.arguments)
+        if isinstance(command, str):
+            script = base.with_suffix(".sh")
+            script.write_text(command, encoding="utf-8")
+            argv = [self._bash, *BASH_FLAGS, str(script)]
+        else:
+            argv = command
+        limit = min(step.spec.timeout or remaining, remaining)
+        cwd = step.cwd or request.workdir
+        began = time.monotonic()
+        outcome = await run_in_group(
+            argv,
+            cwd=cwd,
+            env=step_environment(request, step),
+            stdout=out_log,
+            stderr=err_log,
+            timeout=max(limit, 0.0),
+            grace=request.grace,
+        )
+        duration = round((time.monotonic() - began) * 1000, 3)
+        out_tail, out_size, out_cut = _tail(out_log, request.output_tail)
+        err_tail, err_size, err_cut = _tail(err_log, request.output_tail)
+        if outcome.how == "error":
+            status, error = "failed", outcome.error
+            err_tail = (err_tail + (outcome.error or "")).strip()
+        elif outcome.how == "timeout":
+            status, error = "timeout", f"step timed out after {limit:g} s"
+        else:
+            status, error = ("ok" if outcome.exit_code == 0 else "failed"), None
+        return StepResult(
+            name=step.name,
+            status=status,  # type: ignore[arg-type]
+            exit_code=outcome.exit_code if outcome.how != "timeout" else None,
+            duration_ms=duration,
+            command=command,
+            stdout_tail=out_tail,
+            stderr_tail=err_tail,
+            stdout_bytes=out_size,
+            stderr_bytes=err_size,
+            stdout_truncated=out_cut,
+            stderr_truncated=err_cut,
+            stdout_log=str(out_log),
+            stderr_log=str(err_log),
+            error=error,
+        )
+
+
+def _command(step: Step, arguments: Mapping[str, Any]) -> str | list[str]:
+    if step.script is not None:
+        return render(step.script, arguments)
+    assert step.argv is not None
+    return [render(part, arguments) for part in step.argv]

@@ -1,0 +1,129 @@
+"""Run one command in its own process group, and make sure it is gone after.
+
+Output goes straight from the child to two log files (the kernel writes
+stdout and stderr concurrently, nothing is buffered in the server, so a step
+printing gigabytes costs the server no memory and can never block on a full
+pipe). The caller reads the tails from the files afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import anyio
+from anyio.abc import Process
+
+__all__ = ["ProcessOutcome", "kill_group", "run_in_group"]
+
+#: Seconds between SIGTERM and SIGKILL when a group is stopped: long enough
+#: for a well-behaved program to clean up, short enough that a cancelled call
+#: leaves nothing running within a second.
+DEFAULT_GRACE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessOutcome:
+    how: Literal["exited", "timeout", "error"]
+    exit_code: int | None
+    error: str | None = None
+
+
+def _group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) processes of process group `pgid`."""
+    members: list[int] = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        # Fields after the command (which may contain spaces and parentheses).
+        rest = stat[stat.rfind(b")") + 2 :].split()
+        if len(rest) > 2 and rest[0] != b"Z" and int(rest[2]) == pgid:
+            members.append(int(entry))
+    return members
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+async def kill_group(process: Process, grace: float = DEFAULT_GRACE) -> None:
+    """Stop every process of `process`'s group: SIGTERM, then SIGKILL after
+    `grace` seconds for whatever is still alive, then reap the leader.
+
+    **Cancellation:** runs shielded; it always completes.
+    """
+    pgid = process.pid
+    with anyio.CancelScope(shield=True):
+        _signal_group(pgid, signal.SIGTERM)
+        deadline = anyio.current_time() + grace
+        while anyio.current_time() < deadline:
+            if process.returncode is None:
+                with anyio.move_on_after(0.02):
+                    await process.wait()
+            if process.returncode is not None and not _group_members(pgid):
+                break
+            await anyio.sleep(0.02)
+        _signal_group(pgid, signal.SIGKILL)
+        await process.wait()
+
+
+async def run_in_group(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    stdout: Path,
+    stderr: Path,
+    timeout: float,
+    grace: float = DEFAULT_GRACE,
+) -> ProcessOutcome:
+    """Run `argv` in a new session (its own process group) with stdin empty.
+
+    When the leader exits, or `timeout` seconds pass, every process left in
+    the group is stopped (background jobs do not outlive their step).
+
+    **Cancellation:** the whole group is stopped (SIGTERM, `grace`, SIGKILL)
+    and reaped before the cancellation propagates.
+    """
+    with open(stdout, "wb") as out, open(stderr, "wb") as err:
+        try:
+            process = await anyio.open_process(
+                list(argv),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                cwd=cwd,
+                env=dict(env),
+                start_new_session=True,
+            )
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            return ProcessOutcome("error", 127, f"cannot start {argv[0]!r}: {reason}")
+    try:
+        with anyio.move_on_after(timeout) as scope:
+            await process.wait()
+    except BaseException:
+        await kill_group(process, grace)
+        raise
+    if scope.cancelled_caught:
+        await kill_group(process, grace)
+        return ProcessOutcome("timeout", None)
+    code = process.returncode
+    assert code is not None
+    if _group_members(process.pid):
+        await kill_group(process, grace)
+    # A shell reports death by signal N as 128+N; keep that convention.
+    return ProcessOutcome("exited", code if code >= 0 else 128 - code)
