@@ -49,11 +49,6 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 class ArgumentValidator:
     """The compiled argument check of one export. Build once, use per call."""
 
@@ -114,7 +109,8 @@ class ArgumentValidator:
                 )
             return "; ".join(parts) + " (rule: additionalProperties)"
         if rule == "required" and not error.path:
-            return f"{error.message} (rule: required)"
+            missing = sorted(set(error.validator_value) - set(error.instance))
+            return "; ".join(f"argument {m!r} is missing" for m in missing) + " (rule: required)"
         path = list(error.path)
         arg = path[0] if path else "(arguments)"
         inner = "".join(f"[{p!r}]" for p in path[1:])

@@ -1,0 +1,81 @@
+"""``mcp-harbor serve``: publish the exports over stdio or Streamable HTTP."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import click
+
+from mcp_harbor.cli._app import abort, exports_option, load_published
+
+__all__ = ["serve"]
+
+log = logging.getLogger("mcp_harbor.cli")
+
+
+@click.command()
+@exports_option
+@click.option(
+    "--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP bind address.")
+@click.option("--port", type=int, default=8765, show_default=True, help="HTTP port.")
+@click.option(
+    "--allow-host",
+    "allowed_hosts",
+    multiple=True,
+    help="Extra Host header value accepted over HTTP (DNS-rebinding protection), "
+    "e.g. harbor.internal:8765 or harbor.internal:*; repeatable.",
+)
+@click.option(
+    "--workdir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Where steps without cwd: run. Default: the current directory.",
+)
+@click.option(
+    "--runs-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where run directories (logs, scripts) go. "
+    "Default: $XDG_STATE_HOME/mcp-harbor/runs.",
+)
+@click.option("--keep-runs", type=int, default=100, show_default=True,
+              help="Run directories kept; older ones are removed.")
+@click.option("--output-tail", type=int, default=8192, show_default=True,
+              help="Bytes of the end of each step's stdout and stderr in a result.")
+def serve(
+    exports: tuple[Path, ...],
+    transport: str,
+    host: str,
+    port: int,
+    allowed_hosts: tuple[str, ...],
+    workdir: Path | None,
+    runs_dir: Path | None,
+    keep_runs: int,
+    output_tail: int,
+) -> None:
+    """Publish every export as an MCP tool (stdio by default; HTTP serves /mcp)."""
+    import anyio
+
+    from mcp_harbor.server import Handlers, Registry, ServeSettings, build_server
+    from mcp_harbor.server import serve_http, serve_stdio
+
+    published = load_published(exports)
+    if not published:
+        abort("no exports found; put export files (*.yaml) in ./exports or pass --exports DIR")
+    settings = ServeSettings(keep_runs=keep_runs, output_tail=output_tail)
+    if workdir is not None:
+        settings.workdir = workdir.resolve()
+    if runs_dir is not None:
+        settings.runs_root = runs_dir.resolve()
+    handlers = Handlers(Registry(published), settings)
+    server = build_server(handlers)
+    log.info(
+        "publishing %d tools: %s", len(published), ", ".join(e.name for e in published)
+    )
+    if transport == "stdio":
+        anyio.run(serve_stdio, server)
+    else:
+        serve_http(server, host, port, list(allowed_hosts))

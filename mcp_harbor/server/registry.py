@@ -1,0 +1,86 @@
+"""The registry of published tools: checked exports, compiled for calling.
+
+A registry is immutable once built; a reload builds a new one and swaps it
+whole, so a running call keeps the version it started with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import mcp_types as types
+
+from mcp_harbor.arguments import ArgumentValidator
+from mcp_harbor.config import Export
+from mcp_harbor.errors import UnknownTool
+from mcp_harbor.runner.result import RUN_RESULT_SCHEMA
+
+__all__ = ["PublishedTool", "Registry"]
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedTool:
+    """One export as a client sees it, plus what a call needs."""
+
+    export: Export
+    validator: ArgumentValidator
+    tool: types.Tool
+
+
+def _tool_of(export: Export) -> types.Tool:
+    annotations = None
+    if export.spec.annotations is not None:
+        annotations = types.ToolAnnotations.model_validate(
+            export.spec.annotations.model_dump(exclude_none=True)
+        )
+    return types.Tool(
+        name=export.name,
+        title=export.spec.title,
+        description=export.spec.description,
+        input_schema=dict(export.input_schema),
+        output_schema=RUN_RESULT_SCHEMA,
+        annotations=annotations,
+    )
+
+
+class Registry(Mapping[str, PublishedTool]):
+    """Name → published tool, in the order the exports were loaded.
+
+    Build it only from exports that passed the checker
+    (`mcp_harbor.check.load_and_check(...).accepted`).
+    """
+
+    def __init__(self, exports: Iterable[Export]) -> None:
+        self._tools: dict[str, PublishedTool] = {}
+        for export in exports:
+            self._tools[export.name] = PublishedTool(
+                export, ArgumentValidator(export), _tool_of(export)
+            )
+        self._listing = [entry.tool for entry in self._tools.values()]
+
+    def __getitem__(self, name: str) -> PublishedTool:
+        return self._tools[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tools)
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def lookup(self, name: str) -> PublishedTool:
+        """Raises:
+        UnknownTool: no tool of that name is published."""
+        try:
+            return self._tools[name]
+        except KeyError:
+            raise UnknownTool(f"Unknown tool: {name}") from None
+
+    def tools(self) -> list[types.Tool]:
+        """The `tools/list` answer (built once)."""
+        return self._listing
+
+    def input_schema(self, name: str) -> Mapping[str, Any] | None:
+        entry = self._tools.get(name)
+        return entry.export.input_schema if entry is not None else None
