@@ -29,7 +29,7 @@ EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 DEFAULT_EXPORTS = Path("exports")
 
 # Tool output and config text are untrusted: never interpret them as markup.
-stderr = Console(stderr=True, markup=False, highlight=False)
+stderr = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
 
 
 def abort(message: str, code: int = EXIT_USAGE) -> NoReturn:
