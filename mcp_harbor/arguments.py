@@ -16,7 +16,7 @@ import copy
 import difflib
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 from jsonschema.validators import Draft202012Validator, extend
@@ -34,7 +34,9 @@ def _full_match_pattern(
         yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r} (whole value)")
 
 
-_Validator = extend(Draft202012Validator, {"pattern": _full_match_pattern})
+_Validator = extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, {"pattern": _full_match_pattern}
+)
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -98,7 +100,7 @@ class ArgumentValidator:
     def _describe(self, error: jsonschema.ValidationError) -> str:
         rule = str(error.validator)
         if rule == "additionalProperties" and not error.path:
-            extra = sorted(set(error.instance) - set(self._names))
+            extra = sorted(set(cast(dict[str, Any], error.instance)) - set(self._names))
             parts = []
             for name in extra:
                 close = difflib.get_close_matches(name, self._names, n=1)
@@ -109,7 +111,10 @@ class ArgumentValidator:
                 )
             return "; ".join(parts) + " (rule: additionalProperties)"
         if rule == "required" and not error.path:
-            missing = sorted(set(error.validator_value) - set(error.instance))
+            missing = sorted(
+                set(cast(list[str], error.validator_value))
+                - set(cast(dict[str, Any], error.instance))
+            )
             return "; ".join(f"argument {m!r} is missing" for m in missing) + " (rule: required)"
         path = list(error.path)
         arg = path[0] if path else "(arguments)"

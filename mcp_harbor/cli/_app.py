@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -47,17 +47,18 @@ def setup_logging(level: str) -> None:
     )
 
 
-F = TypeVar("F")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def exports_option(fn: F) -> F:
-    return click.option(  # type: ignore[no-any-return]
+    option = click.option(
         "--exports",
         "exports",
         multiple=True,
         type=click.Path(path_type=Path),
         help="A folder (or file) of export files; repeatable. Default: ./exports",
-    )(fn)
+    )
+    return option(fn)
 
 
 def load_published(paths: Sequence[Path]) -> list[Export]:

@@ -10,7 +10,7 @@ from typing import Any
 __all__ = ["ValueError_", "parse_assignments"]
 
 
-class ValueError_(Exception):  # noqa: N801 - kept distinct from the builtin
+class ValueError_(Exception):
     """A ``name=value`` word that cannot be turned into an argument."""
 
 

@@ -27,9 +27,7 @@ __all__ = ["call"]
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
 @exports_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option(
-    "--legacy", is_flag=True, help="Use the 2025 handshake era instead of 2026-07-28."
-)
+@click.option("--legacy", is_flag=True, help="Use the 2025 handshake era instead of 2026-07-28.")
 def call(
     tool: str, assignments: tuple[str, ...], exports: tuple[Path, ...], as_json: bool, legacy: bool
 ) -> None:

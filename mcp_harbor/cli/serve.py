@@ -38,13 +38,22 @@ log = logging.getLogger("mcp_harbor.cli")
     "--runs-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Where run directories (logs, scripts) go. "
-    "Default: $XDG_STATE_HOME/mcp-harbor/runs.",
+    help="Where run directories (logs, scripts) go. Default: $XDG_STATE_HOME/mcp-harbor/runs.",
 )
-@click.option("--keep-runs", type=int, default=100, show_default=True,
-              help="Run directories kept; older ones are removed.")
-@click.option("--output-tail", type=int, default=8192, show_default=True,
-              help="Bytes of the end of each step's stdout and stderr in a result.")
+@click.option(
+    "--keep-runs",
+    type=int,
+    default=100,
+    show_default=True,
+    help="Run directories kept; older ones are removed.",
+)
+@click.option(
+    "--output-tail",
+    type=int,
+    default=8192,
+    show_default=True,
+    help="Bytes of the end of each step's stdout and stderr in a result.",
+)
 def serve(
     exports: tuple[Path, ...],
     transport: str,
@@ -59,8 +68,14 @@ def serve(
     """Publish every export as an MCP tool (stdio by default; HTTP serves /mcp)."""
     import anyio
 
-    from mcp_harbor.server import Handlers, Registry, ServeSettings, build_server
-    from mcp_harbor.server import serve_http, serve_stdio
+    from mcp_harbor.server import (
+        Handlers,
+        Registry,
+        ServeSettings,
+        build_server,
+        serve_http,
+        serve_stdio,
+    )
 
     published = load_published(exports)
     if not published:
@@ -72,9 +87,7 @@ def serve(
         settings.runs_root = runs_dir.resolve()
     handlers = Handlers(Registry(published), settings)
     server = build_server(handlers)
-    log.info(
-        "publishing %d tools: %s", len(published), ", ".join(e.name for e in published)
-    )
+    log.info("publishing %d tools: %s", len(published), ", ".join(e.name for e in published))
     if transport == "stdio":
         anyio.run(serve_stdio, server)
     else:

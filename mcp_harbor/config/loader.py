@@ -95,7 +95,9 @@ def discover_files(paths: Iterable[Path]) -> list[Path]:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files.extend(sorted(p for p in path.iterdir() if p.suffix in _EXTENSIONS and p.is_file()))
+            files.extend(
+                sorted(p for p in path.iterdir() if p.suffix in _EXTENSIONS and p.is_file())
+            )
         elif path.is_file():
             files.append(path)
         else:
@@ -140,8 +142,7 @@ def _pydantic_problem(path: Path, smap: SourceMap, err: Any) -> str:
     if kind == "string_pattern_mismatch":
         pattern = err.get("ctx", {}).get("pattern", "")
         return (
-            f"{path}:{line}: {where}: {err['input']!r} is not a valid name; "
-            f"it must match {pattern}"
+            f"{path}:{line}: {where}: {err['input']!r} is not a valid name; it must match {pattern}"
         )
     message = err["msg"]
     if message.startswith("Value error, "):
@@ -220,8 +221,9 @@ def _compile_steps(path: Path, smap: SourceMap, spec: ExportSpec) -> tuple[list[
         seen[step.name] = line
         for key, value in step.env.items():
             if "{{" in value:
+                env_line = smap.line_of(("steps", index, "env", key))
                 problems.append(
-                    f"{path}:{smap.line_of(('steps', index, 'env', key))}: steps[{index}].env.{key}: "
+                    f"{path}:{env_line}: steps[{index}].env.{key}: "
                     f"env values are literal; the step already receives every arg as ARG_<name>"
                 )
         cwd: Path | None = None

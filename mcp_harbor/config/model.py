@@ -48,10 +48,10 @@ class Annotations(_Strict):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
 
     title: str | None = None
-    readOnlyHint: bool | None = None  # noqa: N815 - MCP wire name
-    destructiveHint: bool | None = None  # noqa: N815
-    idempotentHint: bool | None = None  # noqa: N815
-    openWorldHint: bool | None = None  # noqa: N815
+    readOnlyHint: bool | None = None
+    destructiveHint: bool | None = None
+    idempotentHint: bool | None = None
+    openWorldHint: bool | None = None
 
 
 class StepSpec(_Strict):
@@ -68,7 +68,9 @@ class StepSpec(_Strict):
     @model_validator(mode="after")
     def _one_command(self) -> StepSpec:
         if (self.run is None) == (self.argv is None):
-            raise ValueError("a step needs exactly one of `run:` (a bash script) or `argv:` (a list)")
+            raise ValueError(
+                "a step needs exactly one of `run:` (a bash script) or `argv:` (a list)"
+            )
         if self.run is not None and not self.run.strip():
             raise ValueError("`run:` is empty; write the command to run")
         return self

@@ -116,7 +116,9 @@ def read_yaml(path: Path) -> tuple[Mapping[str, Any], SourceMap, bytes]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: the file is not UTF-8 (byte {exc.start}); save it as UTF-8") from exc
+        raise ConfigError(
+            f"{path}: the file is not UTF-8 (byte {exc.start}); save it as UTF-8"
+        ) from exc
     smap = SourceMap(path)
     try:
         nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))

@@ -8,6 +8,7 @@ pipe). The caller reads the tails from the files afterwards.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -53,10 +54,8 @@ def _group_members(pgid: int) -> list[int]:
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 async def kill_group(process: Process, grace: float = DEFAULT_GRACE) -> None:

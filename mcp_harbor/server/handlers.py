@@ -79,7 +79,7 @@ class _Progress:
     async def _send(self, progress: float, total: float, message: str) -> None:
         try:
             await self._ctx.session.report_progress(progress, total, message)
-        except Exception:  # noqa: BLE001 - progress is best effort; the run goes on
+        except Exception:
             log.debug("progress notification failed", exc_info=True)
 
 
@@ -130,5 +130,11 @@ class Handlers:
         except Exception:
             log.exception("unexpected error in tool %s", params.name)
             return error_result(f"Error executing tool {params.name}")
-        log.info("%s: run %s %s in %.0f ms", params.name, result.run_id, result.status, result.duration_ms)
+        log.info(
+            "%s: run %s %s in %.0f ms",
+            params.name,
+            result.run_id,
+            result.status,
+            result.duration_ms,
+        )
         return tool_result(result)

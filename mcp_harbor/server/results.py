@@ -33,7 +33,11 @@ def run_text(result: RunResult) -> str:
                 lines.append(f"[stdout: last {len(step.stdout_tail)} of {step.stdout_bytes} bytes]")
             lines.append(step.stdout_tail.rstrip("\n"))
         if step.stderr_tail:
-            cut = f": last {len(step.stderr_tail)} of {step.stderr_bytes} bytes" if step.stderr_truncated else ""
+            cut = (
+                f": last {len(step.stderr_tail)} of {step.stderr_bytes} bytes"
+                if step.stderr_truncated
+                else ""
+            )
             lines.append(f"[stderr{cut}]")
             lines.append(step.stderr_tail.rstrip("\n"))
     return "\n".join(lines)
