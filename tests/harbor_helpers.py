@@ -1,0 +1,207 @@
+"""Helpers for tests that drive a real ``mcp-harbor serve`` subprocess.
+
+Nothing here imitates the server: the helpers start it (stdio or Streamable
+HTTP), write export files, and look at real processes through /proc.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import anyio
+import jsonschema
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+PY = sys.executable
+MODES = ("auto", "legacy")
+PROTOCOL = {"auto": "2026-07-28", "legacy": "2025-11-25"}
+
+
+def write_export(folder: Path, filename: str, text: str) -> Path:
+    """Write one export file (dedented) into `folder` and return its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / filename
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def server_env(state: Path, **extra: str) -> dict[str, str]:
+    """The server's environment: ours, with run dirs under `state`."""
+    env = {k: v for k, v in os.environ.items() if k != "MCP_HARBOR_LOG_LEVEL"}
+    env["XDG_STATE_HOME"] = str(state)
+    env.update(extra)
+    return env
+
+
+def serve_argv(exports: Path, *extra: str, log_level: str | None = None) -> list[str]:
+    argv = [PY, "-m", "mcp_harbor"]
+    if log_level is not None:
+        argv += ["--log-level", log_level]
+    return [*argv, "serve", "--exports", str(exports), *extra]
+
+
+def stdio_params(
+    exports: Path, state: Path, *extra: str, log_level: str | None = None, cwd: Path | None = None
+) -> StdioServerParameters:
+    argv = serve_argv(exports, *extra, log_level=log_level)
+    return StdioServerParameters(
+        command=argv[0], args=argv[1:], env=server_env(state), cwd=str(cwd) if cwd else None
+    )
+
+
+def stdio_client_of(
+    exports: Path,
+    state: Path,
+    mode: str,
+    *extra: str,
+    errlog: IO[str] | None = None,
+    log_level: str | None = None,
+    **client_kw: Any,
+) -> Client:
+    """An SDK client over stdio to a fresh ``mcp-harbor serve`` subprocess.
+    The server's stderr goes to `errlog` (a real file) when given."""
+    params = stdio_params(exports, state, *extra, log_level=log_level)
+    transport = stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params)
+    return Client(transport, mode=mode, **client_kw)  # type: ignore[arg-type]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class HttpServer:
+    url: str
+    proc: subprocess.Popen[bytes]
+    stderr_path: Path
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(errors="replace")
+
+
+@contextlib.contextmanager
+def http_server(
+    exports: Path, state: Path, *extra: str, log_level: str | None = None
+) -> Iterator[HttpServer]:
+    """Start ``mcp-harbor serve --transport http`` on a free port; wait until
+    it accepts connections; stop it after."""
+    port = free_port()
+    state.mkdir(parents=True, exist_ok=True)
+    stderr_path = state / f"http-server-{port}.stderr"
+    argv = serve_argv(
+        exports, "--transport", "http", "--port", str(port), *extra, log_level=log_level
+    )
+    with open(stderr_path, "wb") as err:
+        proc = subprocess.Popen(
+            argv, env=server_env(state), stdin=subprocess.DEVNULL, stdout=err, stderr=err
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(
+                    f"server exited with {proc.returncode}: {stderr_path.read_text()}"
+                )
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"server did not listen: {stderr_path.read_text()}")
+            time.sleep(0.05)
+        yield HttpServer(f"http://127.0.0.1:{port}/mcp", proc, stderr_path)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
+
+
+
+
+async def output_schema_of(client: Client, tool_name: str) -> dict[str, Any]:
+    listing = await client.list_tools()
+    (tool,) = [t for t in listing.tools if t.name == tool_name]
+    assert tool.output_schema is not None
+    return dict(tool.output_schema)
+
+
+async def assert_valid_output(client: Client, tool_name: str, structured: Any) -> None:
+    schema = await output_schema_of(client, tool_name)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(structured, schema, cls=jsonschema.Draft202012Validator)
+
+
+# --- processes -------------------------------------------------------------------
+
+
+def pid_alive(pid: int) -> bool:
+    """True while `pid` is a live (non-zombie) process."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    state = stat[stat.rfind(b")") + 2 :].split()[0]
+    return state not in (b"Z", b"X")
+
+
+def read_pids(paths: Iterable[Path]) -> list[int]:
+    return [int(p.read_text().strip()) for p in paths]
+
+
+async def wait_for_files(paths: Iterable[Path], timeout: float) -> None:
+    paths = list(paths)
+    with anyio.fail_after(timeout):
+        while not all(p.exists() and p.read_text().strip() for p in paths):
+            await anyio.sleep(0.02)
+
+
+async def seconds_until_dead(pids: Iterable[int], limit: float) -> float:
+    """Seconds until every pid is gone; fails the test after `limit` s."""
+    pids = list(pids)
+    start = time.monotonic()
+    while any(pid_alive(p) for p in pids):
+        if time.monotonic() - start > limit:
+            alive = [p for p in pids if pid_alive(p)]
+            raise AssertionError(f"processes still alive after {limit} s: {alive}")
+        await anyio.sleep(0.02)
+    return time.monotonic() - start
+
+
+def kill_leftovers(pids: Iterable[int]) -> None:
+    """Clean up after a failed test so no `sleep 300` outlives the suite."""
+    for pid in pids:
+        if pid_alive(pid):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def vm_hwm_kb(pid: int) -> int:
+    """Peak resident set size of `pid` (VmHWM), in kB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no VmHWM for {pid}")
