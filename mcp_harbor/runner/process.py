@@ -110,6 +110,10 @@ async def run_in_group(
             )
         except OSError as exc:
             reason = exc.strerror or str(exc)
+            if exc.filename is not None and str(exc.filename) == str(cwd):
+                return ProcessOutcome(
+                    "error", 127, f"cannot start the step: its working directory {cwd}: {reason}"
+                )
             return ProcessOutcome("error", 127, f"cannot start {argv[0]!r}: {reason}")
     try:
         with anyio.move_on_after(timeout) as scope:
