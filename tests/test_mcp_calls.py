@@ -254,7 +254,8 @@ async def test_missing_cwd_is_a_clean_tool_error(server: HttpServer, mode: str) 
     text = text_of(result)
     assert result.is_error is True
     assert "Traceback" not in text
-    assert "does/not/exist" in text or "No such file or directory" in text, text
+    assert "working directory" in text and "does/not/exist" in text, text
+    assert "cannot start '/" not in text  # not blamed on bash
     data = result.structured_content
     assert data is not None
     assert data["status"] == "failed"
