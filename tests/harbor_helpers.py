@@ -140,8 +140,6 @@ def text_of(result: Any) -> str:
     return "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
 
 
-
-
 async def output_schema_of(client: Client, tool_name: str) -> dict[str, Any]:
     listing = await client.list_tools()
     (tool,) = [t for t in listing.tools if t.name == tool_name]

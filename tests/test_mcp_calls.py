@@ -29,7 +29,7 @@ from mcp import Client
 
 pytestmark = pytest.mark.anyio
 
-NASTY = "it's $HOME; echo pwned `id` \"q\" *"
+NASTY = 'it\'s $HOME; echo pwned `id` "q" *'
 
 SHOW = """
     name: show
@@ -90,6 +90,14 @@ def flaky_export(marker: Path) -> str:
         argv: [touch, "{marker}"]
     """
 
+
+PING = """
+    name: ping
+    description: Does nothing.
+    steps:
+      - name: a
+        run: "true"
+"""
 
 NOCWD = """
     name: nocwd
@@ -266,7 +274,7 @@ async def test_missing_cwd_is_a_clean_tool_error(server: HttpServer, mode: str) 
 @pytest.mark.parametrize("mode", MODES)
 async def test_unwritable_runs_dir_is_a_clean_tool_error(tmp_path: Path, mode: str) -> None:
     exports = tmp_path / "exports"
-    write_export(exports, "ping.yaml", "name: ping\ndescription: p\nsteps: [{name: a, run: 'true'}]\n")
+    write_export(exports, "ping.yaml", PING)
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the runs folder should be")
     errlog_path = tmp_path / "server.stderr"

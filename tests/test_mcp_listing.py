@@ -46,7 +46,11 @@ PING = """
 EXPECTED_DEPLOY_INPUT = {
     "type": "object",
     "properties": {
-        "service": {"type": "string", "pattern": "^[a-z][a-z0-9-]*$", "description": "Service name"},
+        "service": {
+            "type": "string",
+            "pattern": "^[a-z][a-z0-9-]*$",
+            "description": "Service name",
+        },
         "env": {"type": "string", "enum": ["staging", "prod"]},
         "replicas": {"type": "integer", "minimum": 1, "maximum": 10, "default": 2},
         "note": {"type": "string"},
