@@ -1,0 +1,135 @@
+"""Issue 2, item 9: logs never reach the stdio wire. The server logs at
+debug level during calls whose steps write to stdout and stderr; every line
+on its stdout is still a JSON-RPC message, and the logs are on stderr."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harbor_helpers import MODES, serve_argv, server_env, stdio_client_of, text_of, write_export
+
+pytestmark = pytest.mark.anyio
+
+NOISY = """
+    name: noisy
+    description: Writes to both streams.
+    args:
+      n: {type: integer, minimum: 1, maximum: 3}
+    required: [n]
+    steps:
+      - name: talk
+        run: |
+          echo "plain text on the step's stdout"
+          echo '{"jsonrpc": "2.0", "method": "not/from/the/server"}'
+          echo "step stderr" >&2
+"""
+
+
+def exports_in(root: Path) -> Path:
+    exports = root / "exports"
+    write_export(exports, "noisy.yaml", NOISY)
+    return exports
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_logging_server_keeps_the_stdio_wire_clean(tmp_path: Path, mode: str) -> None:
+    faults: list[Exception] = []
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, Exception):
+            faults.append(message)
+
+    errlog_path = tmp_path / "server.stderr"
+    with open(errlog_path, "w") as errlog:
+        async with stdio_client_of(
+            exports_in(tmp_path),
+            tmp_path / "state",
+            mode,
+            errlog=errlog,
+            log_level="debug",
+            message_handler=on_message,
+        ) as client:
+            ok = await client.call_tool("noisy", {"n": 1})
+            refused = await client.call_tool("noisy", {"n": 7})
+            again = await client.call_tool("noisy", {"n": 2})
+    assert faults == []
+    assert ok.is_error is False and again.is_error is False
+    assert refused.is_error is True
+    assert "plain text on the step's stdout" in text_of(ok)
+    logs = errlog_path.read_text()
+    assert "INFO mcp_harbor.cli: publishing 1 tools: noisy" in logs
+    assert logs.count("INFO mcp_harbor.server: noisy: run ") == 2
+
+
+def test_raw_stdout_is_only_json_rpc(tmp_path: Path) -> None:
+    """Read the server's stdout byte for byte (handshake era)."""
+    requests = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "noisy", "arguments": {"n": 1}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "method": "tools/call",
+            "params": {"name": "noisy", "arguments": {}},
+        },
+    ]
+    stderr_path = tmp_path / "server.stderr"
+    responses: dict[int, dict[str, Any]] = {}
+    with (
+        open(stderr_path, "wb") as err,
+        subprocess.Popen(
+            serve_argv(exports_in(tmp_path), log_level="debug"),
+            env=server_env(tmp_path / "state"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+        ) as proc,
+    ):
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            for request in requests:
+                proc.stdin.write(json.dumps(request).encode() + b"\n")
+                proc.stdin.flush()
+                if "id" not in request:
+                    continue
+                while request["id"] not in responses:
+                    line = proc.stdout.readline()
+                    assert line, "the server closed stdout"
+                    message = json.loads(line)  # a log line here would not parse
+                    assert message["jsonrpc"] == "2.0"
+                    if "id" in message:
+                        responses[message["id"]] = message
+            proc.stdin.close()
+            rest = proc.stdout.read()
+            assert proc.wait(30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    stderr = stderr_path.read_bytes()
+    assert rest == b""
+    assert responses[2]["result"]["tools"][0]["name"] == "noisy"
+    assert responses[3]["result"]["isError"] is False
+    assert responses[3]["result"]["structuredContent"]["status"] == "ok"
+    assert responses[4]["result"]["isError"] is True
+    assert b"INFO mcp_harbor.server: noisy: run " in stderr
