@@ -11,8 +11,10 @@ import click
 
 from mcp_harbor import __version__
 from mcp_harbor.cli._app import setup_logging
+from mcp_harbor.cli.audit import audit
 from mcp_harbor.cli.call import call
 from mcp_harbor.cli.serve import serve
+from mcp_harbor.cli.token import token
 from mcp_harbor.cli.tools import tools
 
 __all__ = ["main"]
@@ -36,3 +38,5 @@ def main(log_level: str) -> None:
 main.add_command(serve)
 main.add_command(tools)
 main.add_command(call)
+main.add_command(token)
+main.add_command(audit)

@@ -19,10 +19,13 @@ __all__ = [
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
     "abort",
+    "db_option",
     "exports_option",
     "load_published",
+    "open_store",
     "setup_logging",
     "stderr",
+    "tokens_option",
 ]
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
@@ -59,6 +62,51 @@ def exports_option(fn: F) -> F:
         help="A folder (or file) of export files; repeatable. Default: ./exports",
     )
     return option(fn)
+
+
+def tokens_option(fn: F) -> F:
+    from mcp_harbor.server.auth import default_tokens_path
+
+    option = click.option(
+        "--tokens",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=default_tokens_path,
+        show_default="$XDG_CONFIG_HOME/mcp-harbor/tokens.json",
+        envvar="MCP_HARBOR_TOKENS",
+        help="The tokens file (HTTP bearer tokens, hashed).",
+    )
+    return option(fn)
+
+
+def db_option(fn: F) -> F:
+    from mcp_harbor.store import default_db_path
+
+    fn = click.option(
+        "--db",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=default_db_path,
+        show_default="$XDG_STATE_HOME/mcp-harbor/harbor.db",
+        envvar="MCP_HARBOR_DB",
+        help="The audit database (SQLite).",
+    )(fn)
+    return click.option(
+        "--db-sync",
+        type=click.Choice(["normal", "full"]),
+        default="normal",
+        show_default=True,
+        help="normal: a record survives the server being killed; full: also power loss.",
+    )(fn)
+
+
+def open_store(path: Path, *, durable: bool = False, readonly: bool = False) -> Any:
+    """Open the audit store, or exit 2 with the reason."""
+    from mcp_harbor.errors import StoreError
+    from mcp_harbor.store import SqliteStore
+
+    try:
+        return SqliteStore(path, durable=durable, readonly=readonly)
+    except StoreError as exc:
+        abort(str(exc), EXIT_USAGE)
 
 
 def load_published(paths: Sequence[Path]) -> list[Export]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -70,15 +71,23 @@ def call(
 async def _call_over_stdio(
     tool: str, arguments: dict[str, Any], folders: list[str], legacy: bool
 ) -> Any:
-    from mcp import Client, StdioServerParameters
+    from mcp import Client, StdioServerParameters, types
     from mcp.shared.exceptions import MCPError
+
+    from mcp_harbor import __version__
 
     args = ["-m", "mcp_harbor", "--log-level", "warning", "serve"]
     for folder in folders:
         args += ["--exports", folder]
-    params = StdioServerParameters(command=sys.executable, args=args, cwd=str(Path.cwd()))
+    # The server gets this process's whole environment (the SDK passes only
+    # a few variables by default): --db, --tokens and XDG defaults must agree.
+    params = StdioServerParameters(
+        command=sys.executable, args=args, cwd=str(Path.cwd()), env=dict(os.environ)
+    )
     try:
-        async with Client(params, mode="legacy" if legacy else "auto") as client:
+        info = types.Implementation(name="mcp-harbor-call", version=__version__)
+        mode = "legacy" if legacy else "auto"
+        async with Client(params, mode=mode, client_info=info) as client:
             return await client.call_tool(tool, arguments)
     except MCPError as exc:
         abort(f"{tool}: the server answered with an error: {exc}", EXIT_USAGE)

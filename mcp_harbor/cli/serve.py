@@ -7,7 +7,15 @@ from pathlib import Path
 
 import click
 
-from mcp_harbor.cli._app import abort, exports_option, load_published
+from mcp_harbor.cli._app import (
+    EXIT_USAGE,
+    abort,
+    db_option,
+    exports_option,
+    load_published,
+    open_store,
+    tokens_option,
+)
 
 __all__ = ["serve"]
 
@@ -28,6 +36,8 @@ log = logging.getLogger("mcp_harbor.cli")
     help="Extra Host header value accepted over HTTP (DNS-rebinding protection), "
     "e.g. harbor.internal:8765 or harbor.internal:*; repeatable.",
 )
+@tokens_option
+@db_option
 @click.option(
     "--workdir",
     type=click.Path(file_okay=False, exists=True, path_type=Path),
@@ -60,6 +70,9 @@ def serve(
     host: str,
     port: int,
     allowed_hosts: tuple[str, ...],
+    tokens: Path,
+    db: Path,
+    db_sync: str,
     workdir: Path | None,
     runs_dir: Path | None,
     keep_runs: int,
@@ -68,27 +81,67 @@ def serve(
     """Publish every export as an MCP tool (stdio by default; HTTP serves /mcp)."""
     import anyio
 
+    from mcp_harbor.errors import ConfigError
     from mcp_harbor.server import (
+        CallerMiddleware,
         Handlers,
         Registry,
         ServeSettings,
         build_server,
+        is_loopback,
         serve_http,
         serve_stdio,
     )
+    from mcp_harbor.server.auth import HarborTokenVerifier, TokensFile
+    from mcp_harbor.store.audit import AuditTrail
 
     published = load_published(exports)
     if not published:
         abort("no exports found; put export files (*.yaml) in ./exports or pass --exports DIR")
+
+    verifier = None
+    if transport == "http":
+        try:
+            verifier = HarborTokenVerifier(TokensFile(tokens))
+            has_tokens = bool(TokensFile(tokens).load())
+        except ConfigError as exc:
+            abort(str(exc), EXIT_USAGE)
+        if not has_tokens:
+            verifier = None
+            if not is_loopback(host):
+                abort(
+                    f"refusing to serve HTTP on {host} without authentication: create a token "
+                    f"(`mcp-harbor token add NAME`, tokens file {tokens}) or bind 127.0.0.1",
+                    EXIT_USAGE,
+                )
+            log.warning(
+                "serving HTTP on loopback without tokens: every local caller is 'anonymous'; "
+                "create tokens with `mcp-harbor token add NAME` (file %s)",
+                tokens,
+            )
+
+    store = open_store(db, durable=db_sync == "full")
+    audit = AuditTrail(store)
+    interrupted = audit.close_interrupted()
+    if interrupted:
+        log.warning("closed %d interrupted run(s): %s", len(interrupted), ", ".join(interrupted))
+
     settings = ServeSettings(keep_runs=keep_runs, output_tail=output_tail)
     if workdir is not None:
         settings.workdir = workdir.resolve()
     if runs_dir is not None:
         settings.runs_root = runs_dir.resolve()
-    handlers = Handlers(Registry(published), settings)
-    server = build_server(handlers)
+    handlers = Handlers(Registry(published), settings, audit)
+    caller = CallerMiddleware(
+        "stdio" if transport == "stdio" else "http", auth=verifier is not None
+    )
+    server = build_server(handlers, caller)
     log.info("publishing %d tools: %s", len(published), ", ".join(e.name for e in published))
-    if transport == "stdio":
-        anyio.run(serve_stdio, server)
-    else:
-        serve_http(server, host, port, list(allowed_hosts))
+    log.info("audit trail: %s", db)
+    try:
+        if transport == "stdio":
+            anyio.run(serve_stdio, server)
+        else:
+            serve_http(server, host, port, verifier=verifier, allowed_hosts=list(allowed_hosts))
+    finally:
+        store.close()

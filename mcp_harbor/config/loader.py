@@ -64,6 +64,11 @@ class Export:
     input_schema: Mapping[str, Any]
 
     @property
+    def secret_args(self) -> frozenset[str]:
+        """Args marked ``secret: true``: redacted wherever they would be recorded."""
+        return frozenset(n for n, s in self.arg_schemas.items() if s.get("secret") is True)
+
+    @property
     def name(self) -> str:
         return self.spec.name
 
@@ -173,9 +178,9 @@ def _check_args(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
                 f"(at {'/'.join(map(str, exc.absolute_path)) or 'the schema root'})"
             )
             continue
-        multiline = schema.get("multiline", False)
-        if not isinstance(multiline, bool):
-            problems.append(f"{path}:{line}: args.{name}.multiline must be true or false")
+        for keyword in HARBOR_ARG_KEYWORDS:
+            if not isinstance(schema.get(keyword, False), bool):
+                problems.append(f"{path}:{line}: args.{name}.{keyword} must be true or false")
         if "default" in schema:
             validator = Draft202012Validator(_published(schema))
             error = jsonschema.exceptions.best_match(validator.iter_errors(schema["default"]))

@@ -10,6 +10,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from mcp_harbor.policy import validate_entry
+
 __all__ = [
     "ARG_NAME_PATTERN",
     "HARBOR_ARG_KEYWORDS",
@@ -28,7 +30,7 @@ ARG_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 STEP_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 #: Keywords of an arg's schema that belong to mcp-harbor, not to JSON Schema.
 #: They are removed from the schema published to clients.
-HARBOR_ARG_KEYWORDS = frozenset({"multiline"})
+HARBOR_ARG_KEYWORDS = frozenset({"multiline", "secret"})
 
 _ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
@@ -87,4 +89,13 @@ class ExportSpec(_Strict):
     timeout: Seconds | None = None
     output_tail: Annotated[int, Field(ge=0, le=16 * 1024 * 1024)] | None = None
     annotations: Annotations | None = None
+    allow: Annotated[list[str], Field(min_length=1)] = Field(default_factory=lambda: ["*"])
     steps: Annotated[list[StepSpec], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _valid_allow(self) -> ExportSpec:
+        for entry in self.allow:
+            problem = validate_entry(entry)
+            if problem is not None:
+                raise ValueError(f"allow entry {entry!r}: {problem}")
+        return self

@@ -9,6 +9,7 @@ has ``continue_on_error: true``.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import time
@@ -16,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+import anyio
 
 from mcp_harbor.config import Export, Step
 from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
@@ -26,6 +29,7 @@ __all__ = [
     "BASH_FLAGS",
     "DEFAULT_OUTPUT_TAIL",
     "DEFAULT_TIMEOUT",
+    "REDACTED",
     "Executor",
     "LocalExecutor",
     "RunObserver",
@@ -33,6 +37,8 @@ __all__ = [
     "step_environment",
 ]
 
+#: What a secret value is replaced with wherever it would be recorded.
+REDACTED = "***"
 #: bash as GitHub Actions runs a ``run:`` step.
 BASH_FLAGS = ("--noprofile", "--norc", "-eo", "pipefail")
 #: Seconds a pipeline may take when its export sets no ``timeout``.
@@ -58,6 +64,20 @@ class RunRequest:
     extra_env: Mapping[str, str] = field(default_factory=dict)
     output_tail: int = DEFAULT_OUTPUT_TAIL
     grace: float = DEFAULT_GRACE
+
+    def redacted_arguments(self) -> dict[str, Any]:
+        """The arguments with every ``secret: true`` arg replaced by ``***``."""
+        secret = self.export.secret_args
+        return {k: (REDACTED if k in secret else v) for k, v in self.arguments.items()}
+
+    def secret_texts(self) -> list[str]:
+        """The text of each secret value (to scrub from output tails)."""
+        out = []
+        for name in self.export.secret_args:
+            value = self.arguments.get(name)
+            if value is not None and len(value_text(value)) >= 3:
+                out.append(value_text(value))
+        return out
 
 
 class RunObserver(Protocol):
@@ -133,9 +153,8 @@ class LocalExecutor:
 
         for number, step in enumerate(export.steps, start=1):
             if status != "ok":
-                results.append(
-                    StepResult(step.name, "skipped", None, 0.0, _command(step, request.arguments))
-                )
+                shown = _command(step, request.redacted_arguments())
+                results.append(StepResult(step.name, "skipped", None, 0.0, shown))
                 continue
             if observer is not None:
                 await observer.step_started(step, number, total)
@@ -169,6 +188,7 @@ class LocalExecutor:
         base = steps_dir / f"{number}-{step.name}"
         out_log, err_log = base.with_suffix(".stdout.log"), base.with_suffix(".stderr.log")
         command = _command(step, request.arguments)
+        shown = _command(step, request.redacted_arguments())
         if isinstance(command, str):
             script = base.with_suffix(".sh")
             script.write_text(command, encoding="utf-8")
@@ -178,10 +198,11 @@ class LocalExecutor:
         limit = min(step.spec.timeout or remaining, remaining)
         cwd = step.cwd or request.workdir
         began = time.monotonic()
+        env = step_environment(request, step)
         outcome = await run_in_group(
             argv,
             cwd=cwd,
-            env=step_environment(request, step),
+            env=env,
             stdout=out_log,
             stderr=err_log,
             timeout=max(limit, 0.0),
@@ -190,6 +211,10 @@ class LocalExecutor:
         duration = round((time.monotonic() - began) * 1000, 3)
         out_tail, out_size, out_cut = _tail(out_log, request.output_tail)
         err_tail, err_size, err_cut = _tail(err_log, request.output_tail)
+        for secret in request.secret_texts():
+            out_tail = out_tail.replace(secret, REDACTED)
+            err_tail = err_tail.replace(secret, REDACTED)
+        out_sha, err_sha = await anyio.to_thread.run_sync(_sha256_pair, out_log, err_log)
         if outcome.how == "error":
             status, error = "failed", outcome.error
             err_tail = (err_tail + (outcome.error or "")).strip()
@@ -202,7 +227,7 @@ class LocalExecutor:
             status=status,  # type: ignore[arg-type]
             exit_code=outcome.exit_code if outcome.how != "timeout" else None,
             duration_ms=duration,
-            command=command,
+            command=shown,
             stdout_tail=out_tail,
             stderr_tail=err_tail,
             stdout_bytes=out_size,
@@ -211,8 +236,28 @@ class LocalExecutor:
             stderr_truncated=err_cut,
             stdout_log=str(out_log),
             stderr_log=str(err_log),
+            stdout_sha256=out_sha,
+            stderr_sha256=err_sha,
+            cwd=str(cwd),
+            env_names=sorted(
+                set(env) - set(os.environ) | set(step.spec.env) | set(request.extra_env)
+            ),
             error=error,
         )
+
+
+def _sha256_pair(*paths: Path) -> tuple[str | None, str | None]:
+    digests: list[str | None] = []
+    for path in paths:
+        try:
+            h = hashlib.sha256()
+            with open(path, "rb") as fh:
+                while chunk := fh.read(1 << 20):
+                    h.update(chunk)
+            digests.append(h.hexdigest())
+        except OSError:
+            digests.append(None)
+    return digests[0], digests[1]
 
 
 def _command(step: Step, arguments: Mapping[str, Any]) -> str | list[str]:

@@ -28,6 +28,10 @@ class StepResult:
     stderr_truncated: bool = False
     stdout_log: str | None = None
     stderr_log: str | None = None
+    stdout_sha256: str | None = None
+    stderr_sha256: str | None = None
+    cwd: str | None = None
+    env_names: list[str] = field(default_factory=list)  # what the step's environment added
     error: str | None = None  # why the step could not start, if it could not
 
     def to_json(self) -> dict[str, Any]:
@@ -79,6 +83,10 @@ _STEP_SCHEMA: dict[str, Any] = {
         "stderr_truncated": {"type": "boolean"},
         "stdout_log": {"type": ["string", "null"]},
         "stderr_log": {"type": ["string", "null"]},
+        "stdout_sha256": {"type": ["string", "null"]},
+        "stderr_sha256": {"type": ["string", "null"]},
+        "cwd": {"type": ["string", "null"]},
+        "env_names": {"type": "array", "items": {"type": "string"}},
         "error": {"type": ["string", "null"]},
     },
     "required": ["name", "status", "exit_code", "duration_ms", "command"],

@@ -1,17 +1,19 @@
 """The MCP server: registry of tools, handlers, transports."""
 
-from mcp_harbor.server.app import build_server, serve_http, serve_stdio
-from mcp_harbor.server.handlers import Handlers, ServeSettings
+from mcp_harbor.server.app import build_server, is_loopback, serve_http, serve_stdio
+from mcp_harbor.server.handlers import CallerMiddleware, Handlers, ServeSettings
 from mcp_harbor.server.registry import PublishedTool, Registry
 from mcp_harbor.server.results import error_result, run_text, tool_result
 
 __all__ = [
+    "CallerMiddleware",
     "Handlers",
     "PublishedTool",
     "Registry",
     "ServeSettings",
     "build_server",
     "error_result",
+    "is_loopback",
     "run_text",
     "serve_http",
     "serve_stdio",

@@ -2,26 +2,38 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 
 import anyio
 from mcp.server import NotificationOptions, Server
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
 
 from mcp_harbor import __version__
-from mcp_harbor.server.handlers import Handlers
+from mcp_harbor.server.auth import HarborTokenVerifier
+from mcp_harbor.server.handlers import CallerMiddleware, Handlers
 
-__all__ = ["build_server", "serve_http", "serve_stdio"]
+__all__ = ["build_server", "is_loopback", "serve_http", "serve_stdio"]
 
 log = logging.getLogger("mcp_harbor.server")
 
-_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+def is_loopback(host: str) -> bool:
+    """Whether binding `host` only accepts connections from this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
-def build_server(handlers: Handlers) -> Server:
-    """The low-level SDK server (both protocol eras) over `handlers`."""
-    return Server(
+def build_server(handlers: Handlers, caller: CallerMiddleware) -> Server:
+    """The low-level SDK server (both protocol eras) over `handlers`, with
+    `caller` resolving the identity of every request."""
+    server = Server(
         "mcp-harbor",
         version=__version__,
         instructions=(
@@ -32,12 +44,15 @@ def build_server(handlers: Handlers) -> Server:
         on_list_tools=handlers.list_tools,
         on_call_tool=handlers.call_tool,
     )
+    server.middleware.append(caller)
+    return server
 
 
 async def serve_stdio(server: Server) -> None:
     """Serve one client over stdin/stdout until it disconnects.
 
-    **Cancellation:** running calls are cancelled (their processes stopped).
+    **Cancellation:** running calls are cancelled (their processes stopped
+    and their audit records closed as ``cancelled``).
     """
     async with stdio_server() as (read_stream, write_stream):
         await server.run(
@@ -48,26 +63,44 @@ async def serve_stdio(server: Server) -> None:
 
 
 def serve_http(
-    server: Server, host: str, port: int, allowed_hosts: list[str] | None = None
+    server: Server,
+    host: str,
+    port: int,
+    *,
+    verifier: HarborTokenVerifier | None,
+    allowed_hosts: list[str] | None = None,
 ) -> None:
     """Serve Streamable HTTP on ``http://HOST:PORT/mcp`` until interrupted.
 
-    DNS-rebinding protection stays on: Host and Origin must be loopback
-    names, or among `allowed_hosts` (``name:port`` or ``name:*``).
+    With a `verifier`, every request needs a valid bearer token (401
+    otherwise). DNS-rebinding protection stays on: Host and Origin must be
+    loopback names, the bind address, or among `allowed_hosts`
+    (``name:port`` or ``name:*``).
     """
     import uvicorn
 
     hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
     origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
-    if host not in _LOOPBACK:
+    if not is_loopback(host) and host not in ("0.0.0.0", "::"):
         hosts.append(f"{host}:*")
+        origins.append(f"http://{host}:*")
     for extra in allowed_hosts or []:
         hosts.append(extra)
         origins.extend([f"http://{extra}", f"https://{extra}"])
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )
-    app = server.streamable_http_app(transport_security=security, host=host)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    auth = None
+    if verifier is not None:
+        # Static tokens: no OAuth server and no RFC 9728 metadata routes.
+        auth = AuthSettings.model_validate(
+            {"issuer_url": f"http://{host}:{port}", "resource_server_url": None}
+        )
+    app = server.streamable_http_app(
+        transport_security=security, host=host, auth=auth, token_verifier=verifier
+    )
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", lifespan="on", access_log=False
+    )
     log.info("serving MCP over HTTP on http://%s:%d/mcp", host, port)
     anyio.run(uvicorn.Server(config).serve)

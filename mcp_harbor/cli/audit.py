@@ -1,0 +1,123 @@
+"""``mcp-harbor audit``: read and verify the audit trail."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from mcp_harbor.cli._app import EXIT_TOOL_ERROR, EXIT_USAGE, abort, open_store
+
+__all__ = ["audit"]
+
+
+def _db_option(fn: Any) -> Any:
+    from mcp_harbor.store import default_db_path
+
+    return click.option(
+        "--db",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=default_db_path,
+        show_default="$XDG_STATE_HOME/mcp-harbor/harbor.db",
+        envvar="MCP_HARBOR_DB",
+        help="The audit database.",
+    )(fn)
+
+
+def _summary_json(c: Any) -> dict[str, Any]:
+    return {
+        "call_id": c.call_id,
+        "started_at": c.started_at,
+        "ended_at": c.ended_at,
+        "principal": c.principal,
+        "tool": c.tool,
+        "status": c.status,
+        "duration_ms": c.duration_ms,
+        "caller": c.start.get("caller"),
+        "arguments": c.start.get("arguments"),
+        "export_hash": c.start.get("export_hash"),
+    }
+
+
+@click.group(invoke_without_command=True)
+@click.option("--who", help="Only calls by this principal.")
+@click.option("--export", "tool", help="Only calls of this tool.")
+@click.option("--status", help="Only calls with this status (ok, failed, denied, …).")
+@click.option("--since", help="Only calls started at or after this UTC time (2026-11-29T10:00).")
+@click.option("--limit", type=int, default=50, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="JSON lines, newest first.")
+@_db_option
+@click.pass_context
+def audit(
+    ctx: click.Context,
+    who: str | None,
+    tool: str | None,
+    status: str | None,
+    since: str | None,
+    limit: int,
+    as_json: bool,
+    db: Path,
+) -> None:
+    """List recorded calls, newest first: who called what, and how it ended."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    from mcp_harbor.errors import StoreError
+    from mcp_harbor.store import AuditQuery
+
+    store = open_store(db, readonly=True)
+    try:
+        calls = store.calls(AuditQuery(who=who, tool=tool, status=status, since=since, limit=limit))
+    except StoreError as exc:
+        abort(str(exc), EXIT_USAGE)
+    if as_json:
+        for c in calls:
+            click.echo(json.dumps(_summary_json(c), sort_keys=True))
+        return
+    table = Table("started (UTC)", "call", "principal", "client (claimed)", "tool", "status", "ms")
+    for c in calls:
+        caller = c.start.get("caller") or {}
+        client = " ".join(filter(None, [caller.get("client_name"), caller.get("client_version")]))
+        ms = "" if c.duration_ms is None else f"{c.duration_ms:.0f}"
+        table.add_row(
+            c.started_at[:19], c.call_id, c.principal, client or "-", c.tool, c.status, ms
+        )
+    width = None if sys.stdout.isatty() else 200
+    Console(markup=False, highlight=False, width=width).print(table)
+
+
+@audit.command("show")
+@click.argument("call_id")
+@_db_option
+def show(call_id: str, db: Path) -> None:
+    """One call with every command it ran, as JSON."""
+    store = open_store(db, readonly=True)
+    found = store.call(call_id)
+    if found is None:
+        abort(f"no call {call_id!r} in {db}", EXIT_USAGE)
+    data = _summary_json(found)
+    data["end"] = found.end
+    data["run_dir"] = found.start.get("run_dir")
+    click.echo(json.dumps(data, indent=2, sort_keys=True))
+
+
+@audit.command("verify")
+@_db_option
+def verify(db: Path) -> None:
+    """Check the hash chain: exit 1 naming each edited, deleted or reordered record."""
+    store = open_store(db, readonly=True)
+    report = store.verify()
+    if report.ok:
+        click.echo(f"audit trail OK: {report.records} records, chain intact ({db})")
+        return
+    for problem in report.problems:
+        click.echo(f"TAMPERED: {problem}", err=True)
+    click.echo(
+        f"audit trail FAILED verification: {len(report.problems)} problem(s) in {db}", err=True
+    )
+    sys.exit(EXIT_TOOL_ERROR)

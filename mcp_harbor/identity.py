@@ -1,0 +1,109 @@
+"""Who is calling: the `Caller` of every call, held in a context variable for
+the whole call.
+
+What is proven and what is only claimed:
+
+- `principal` is authenticated: the name of the HTTP bearer token that the
+  request carried, or ``local:<user>`` over stdio (the OS user who started
+  the server, who also chose to start it).
+- `tenant` and `groups` come from the token's entry in the tokens file.
+- `client_name`/`client_version` are what the client *claims* in its
+  ``clientInfo``; anyone can claim anything. They are recorded as claimed.
+- `session` is the transport's notion of a connection: ``stdio:<id>`` for
+  the stdio connection, ``http:<Mcp-Session-Id>`` for a handshake-era
+  stateful HTTP session, and ``request:<request id>`` for a 2026-07-28 HTTP
+  request (that era has no sessions: each request stands alone).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import getpass
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "ANONYMOUS",
+    "Caller",
+    "current_caller",
+    "local_principal",
+    "use_caller",
+]
+
+#: The principal of an HTTP request on a loopback server started without tokens.
+ANONYMOUS = "anonymous"
+
+Transport = Literal["stdio", "http", "cli"]
+
+
+def local_principal() -> str:
+    """``local:<user>``: the OS user running this process."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no passwd entry (containers)
+        user = str(os.getuid())
+    return f"local:{user}"
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who made one call, and through what."""
+
+    transport: Transport
+    principal: str
+    tenant: str = "default"
+    groups: tuple[str, ...] = field(default_factory=tuple)
+    client_name: str | None = None
+    client_version: str | None = None
+    session: str | None = None
+    request_id: str | None = None
+    remote_addr: str | None = None
+    protocol_version: str | None = None
+    authenticated: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["groups"] = list(self.groups)
+        data["client_claimed"] = True  # clientInfo is never proven
+        return data
+
+    def environment(self) -> dict[str, str]:
+        """The ``HARBOR_CALLER_*`` variables a step sees."""
+        env = {
+            "HARBOR_CALLER_PRINCIPAL": self.principal,
+            "HARBOR_CALLER_TENANT": self.tenant,
+            "HARBOR_CALLER_TRANSPORT": self.transport,
+            "HARBOR_CALLER_GROUPS": ",".join(self.groups),
+        }
+        optional = {
+            "HARBOR_CALLER_CLIENT": self.client_name,
+            "HARBOR_CALLER_CLIENT_VERSION": self.client_version,
+            "HARBOR_CALLER_SESSION": self.session,
+            "HARBOR_CALLER_REQUEST_ID": self.request_id,
+            "HARBOR_CALLER_REMOTE_ADDR": self.remote_addr,
+        }
+        env.update({k: v for k, v in optional.items() if v is not None})
+        return env
+
+    def describe(self) -> str:
+        """A short form for log lines: ``alice@acme via http (client=claude 1.0)``."""
+        client = f" client={self.client_name} {self.client_version or ''}".rstrip()
+        return f"{self.principal}@{self.tenant} via {self.transport}{client}"
+
+
+current_caller: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
+    "mcp_harbor_caller", default=None
+)
+
+
+@contextmanager
+def use_caller(caller: Caller) -> Iterator[Caller]:
+    """Make `caller` the current caller for the duration of the block."""
+    token = current_caller.set(caller)
+    try:
+        yield caller
+    finally:
+        current_caller.reset(token)

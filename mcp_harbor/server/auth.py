@@ -1,0 +1,179 @@
+"""HTTP bearer tokens: the tokens file and the verifier the SDK calls.
+
+A token is shown once, when it is created; the file keeps only its SHA-256.
+A presented token is hashed and compared with every entry in constant time
+(`hmac.compare_digest`, no early exit), so timing does not reveal which
+entry came close. The principal of a token is its NAME exactly. The file is
+re-read when it changes, so ``token revoke`` takes effect without a restart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mcp.server.auth.provider import AccessToken, TokenVerifier
+
+from mcp_harbor.errors import ConfigError
+
+__all__ = ["HarborTokenVerifier", "TokenEntry", "TokensFile", "default_tokens_path"]
+
+_NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,128}$")
+
+
+def default_tokens_path() -> Path:
+    """``$XDG_CONFIG_HOME/mcp-harbor/tokens.json`` (``~/.config/…``)."""
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config) / "mcp-harbor" / "tokens.json"
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class TokenEntry:
+    name: str
+    tenant: str
+    groups: tuple[str, ...]
+    sha256: str
+    created: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "tenant": self.tenant,
+            "groups": list(self.groups),
+            "sha256": self.sha256,
+            "created": self.created,
+        }
+
+
+class TokensFile:
+    """The tokens file: ``{"version": 1, "tokens": [{name, tenant, groups, sha256, created}]}``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self) -> list[TokenEntry]:
+        """Raises:
+        ConfigError: the file exists but cannot be read or is malformed."""
+        if not self.path.exists():
+            return []
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            return [
+                TokenEntry(
+                    name=str(t["name"]),
+                    tenant=str(t.get("tenant", "default")),
+                    groups=tuple(str(g) for g in t.get("groups", [])),
+                    sha256=str(t["sha256"]),
+                    created=str(t.get("created", "")),
+                )
+                for t in data["tokens"]
+            ]
+        except OSError as exc:
+            raise ConfigError(f"{self.path}: cannot read the tokens file: {exc.strerror}") from exc
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ConfigError(
+                f"{self.path}: the tokens file is malformed ({exc}); fix or remove it "
+                f"and create tokens again with `mcp-harbor token add`"
+            ) from exc
+
+    def _save(self, entries: list[TokenEntry]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        payload = {"version": 1, "tokens": [e.to_json() for e in entries]}
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(payload, fh, indent=2)
+            fh.write("\n")
+        os.replace(tmp, self.path)
+
+    def add(self, name: str, tenant: str = "default", groups: tuple[str, ...] = ()) -> str:
+        """Create a token for `name` and return it (the only time it is shown).
+
+        Raises:
+            ConfigError: the name is invalid or already has a token.
+        """
+        if not _NAME.match(name):
+            raise ConfigError(
+                f"token name {name!r} is invalid: use 1-128 letters, digits, _ . @ - "
+                f"(it becomes the principal)"
+            )
+        for value, what in [(tenant, "tenant"), *((g, "group") for g in groups)]:
+            if not _NAME.match(value):
+                raise ConfigError(f"{what} {value!r} is invalid: use letters, digits, _ . @ -")
+        entries = self.load()
+        if any(e.name == name for e in entries):
+            raise ConfigError(
+                f"a token named {name!r} exists; revoke it first (`mcp-harbor token revoke {name}`)"
+            )
+        token = "mh_" + secrets.token_urlsafe(32)
+        created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        entries.append(TokenEntry(name, tenant, tuple(groups), _digest(token), created))
+        self._save(entries)
+        return token
+
+    def revoke(self, name: str) -> bool:
+        """Remove `name`'s token; False if there was none."""
+        entries = self.load()
+        kept = [e for e in entries if e.name != name]
+        if len(kept) == len(entries):
+            return False
+        self._save(kept)
+        return True
+
+
+class HarborTokenVerifier(TokenVerifier):
+    """Checks bearer tokens against the tokens file (re-read when it changes)."""
+
+    def __init__(self, tokens: TokensFile) -> None:
+        self._tokens = tokens
+        self._lock = threading.Lock()
+        self._stamp: tuple[int, int] | None = None
+        self._entries: list[TokenEntry] = tokens.load()
+
+    def _current(self) -> list[TokenEntry]:
+        try:
+            st = self._tokens.path.stat()
+            stamp = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = (0, 0)
+        with self._lock:
+            if stamp != self._stamp:
+                try:
+                    self._entries = self._tokens.load()
+                    self._stamp = stamp
+                except ConfigError:
+                    self._entries = []  # fail closed: a broken file admits nobody
+            return self._entries
+
+    def lookup(self, token: str) -> TokenEntry | None:
+        digest = _digest(token)
+        found: TokenEntry | None = None
+        for entry in self._current():
+            if hmac.compare_digest(entry.sha256, digest):
+                found = entry
+        return found
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        entry = self.lookup(token)
+        if entry is None:
+            return None
+        return AccessToken(
+            token=token,
+            client_id=entry.name,
+            subject=entry.name,
+            scopes=[],
+            claims={"tenant": entry.tenant, "groups": list(entry.groups)},
+        )

@@ -1,0 +1,22 @@
+"""Audit trail, runs and session memory: SQLite today, a `Store` interface for PostgreSQL."""
+
+from mcp_harbor.store.base import (
+    AuditQuery,
+    AuditRecord,
+    CallSummary,
+    RecordKind,
+    Store,
+    VerifyReport,
+)
+from mcp_harbor.store.sqlite import SqliteStore, default_db_path
+
+__all__ = [
+    "AuditQuery",
+    "AuditRecord",
+    "CallSummary",
+    "RecordKind",
+    "SqliteStore",
+    "Store",
+    "VerifyReport",
+    "default_db_path",
+]

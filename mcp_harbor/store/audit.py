@@ -1,0 +1,166 @@
+"""The audit trail's vocabulary: what is recorded for a call, and when.
+
+For every call, whatever its outcome, the trail holds either one ``call``
+record (nothing ran: ``denied``, ``unknown``, ``invalid``, ``refused``) or a
+``start`` record, written durably before the first command starts, and an
+``end`` record (``ok``, ``failed``, ``timeout``, ``cancelled``, or
+``interrupted`` when the server died and the next start closed it).
+Secret arguments are ``***`` in every record.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+import anyio
+
+from mcp_harbor.identity import Caller
+from mcp_harbor.runner.result import RunResult
+from mcp_harbor.store.base import Store
+
+__all__ = ["AuditTrail"]
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class AuditTrail:
+    """Writes a server's audit records, one at a time, off the event loop.
+
+    **Cancellation:** every write is shielded: a record that was begun is
+    always committed, also when the call that wrote it is being cancelled.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.instance = uuid.uuid4().hex[:12]
+        self._limiter = anyio.CapacityLimiter(1)
+        self._server = {"pid": os.getpid(), "host": socket.gethostname(), "instance": self.instance}
+
+    async def _append(
+        self,
+        call_id: str,
+        kind: str,
+        caller: Caller,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> None:
+        def write() -> None:
+            self.store.append(call_id, kind, caller.principal, tool, status, body)  # type: ignore[arg-type]
+
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(write, limiter=self._limiter)
+
+    async def refused_call(
+        self,
+        call_id: str,
+        caller: Caller,
+        tool: str,
+        status: str,
+        reason: str,
+        arguments: Mapping[str, Any] | None = None,
+        export_hash: str | None = None,
+    ) -> None:
+        """A call where nothing ran (denied, unknown tool, invalid arguments)."""
+        body = {
+            "caller": caller.to_json(),
+            "tool": tool,
+            "export_hash": export_hash,
+            "arguments": dict(arguments) if arguments is not None else None,
+            "reason": reason,
+            "server": self._server,
+        }
+        await self._append(call_id, "call", caller, tool, status, body)
+
+    async def started(
+        self,
+        call_id: str,
+        caller: Caller,
+        tool: str,
+        export_hash: str,
+        arguments: Mapping[str, Any],
+        run_dir: str,
+    ) -> None:
+        """Raises StoreError when the record cannot be written: then nothing may run."""
+        body = {
+            "caller": caller.to_json(),
+            "tool": tool,
+            "export_hash": export_hash,
+            "arguments": dict(arguments),
+            "run_dir": run_dir,
+            "server": self._server,
+        }
+        await self._append(call_id, "start", caller, tool, "running", body)
+
+    async def finished(
+        self,
+        caller: Caller,
+        result: RunResult | None,
+        *,
+        call_id: str,
+        tool: str,
+        status: str,
+        error: str | None = None,
+    ) -> None:
+        body: dict[str, Any] = {"status": status, "error": error}
+        if result is not None:
+            body.update(
+                exit_code=result.exit_code,
+                duration_ms=result.duration_ms,
+                steps=[
+                    {
+                        "name": s.name,
+                        "status": s.status,
+                        "command": s.command,
+                        "cwd": s.cwd,
+                        "env_names": s.env_names,
+                        "exit_code": s.exit_code,
+                        "duration_ms": s.duration_ms,
+                        "stdout_bytes": s.stdout_bytes,
+                        "stderr_bytes": s.stderr_bytes,
+                        "stdout_sha256": s.stdout_sha256,
+                        "stderr_sha256": s.stderr_sha256,
+                        "error": s.error,
+                    }
+                    for s in result.steps
+                ],
+            )
+        await self._append(call_id, "end", caller, tool, status, body)
+
+    def close_interrupted(self) -> list[str]:
+        """Close, as ``interrupted``, the calls whose server on this host is
+        gone (it died mid-run). Returns their call ids. Synchronous: call at
+        start, before serving."""
+        closed: list[str] = []
+        host = socket.gethostname()
+        for record in self.store.open_calls():
+            server = record.body.get("server", {})
+            if server.get("host") != host:
+                continue  # another machine's server: not ours to judge
+            pid = server.get("pid")
+            if isinstance(pid, int) and pid != os.getpid() and _pid_alive(pid):
+                continue
+            if server.get("instance") == self.instance:
+                continue
+            self.store.append(
+                record.call_id,
+                "end",
+                record.principal,
+                record.tool,
+                "interrupted",
+                {"status": "interrupted", "error": "the server stopped before the call ended"},
+            )
+            closed.append(record.call_id)
+        return closed

@@ -1,0 +1,134 @@
+"""The store interface: the audit trail (runs and session memory come later).
+
+SQLite implements it today; a PostgreSQL store can implement the same
+methods. Every record is append-only and chained: each carries the hash of the
+one before it, so an edited, deleted or reordered record is detected by
+`verify`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+__all__ = [
+    "GENESIS",
+    "AuditQuery",
+    "AuditRecord",
+    "CallSummary",
+    "RecordKind",
+    "Store",
+    "VerifyReport",
+    "canonical_json",
+    "record_hash",
+]
+
+RecordKind = Literal["start", "end", "call"]
+#: The `prev_hash` of the first record.
+GENESIS = "0" * 64
+
+
+def canonical_json(value: Any) -> str:
+    """The one serialization that is hashed: sorted keys, no spaces, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def record_hash(
+    seq: int,
+    call_id: str,
+    kind: str,
+    at: str,
+    principal: str,
+    tool: str,
+    status: str,
+    body: str,
+    prev_hash: str,
+) -> str:
+    """SHA-256 over every field of a record and the previous record's hash."""
+    text = "\n".join((str(seq), call_id, kind, at, principal, tool, status, prev_hash, body))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    """One row of the trail. `body` is the record's content (canonical JSON
+    when stored)."""
+
+    seq: int
+    call_id: str
+    kind: RecordKind
+    at: str
+    principal: str
+    tool: str
+    status: str
+    body: Mapping[str, Any]
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallSummary:
+    """One call, from its start (or single) record and its end record."""
+
+    call_id: str
+    started_at: str
+    ended_at: str | None
+    principal: str
+    tool: str
+    status: str
+    duration_ms: float | None
+    start: Mapping[str, Any]
+    end: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class AuditQuery:
+    who: str | None = None
+    tool: str | None = None
+    status: str | None = None
+    since: str | None = None  # ISO 8601, compared as text (UTC, same format)
+    limit: int = 50
+
+
+@dataclass(slots=True)
+class VerifyReport:
+    records: int
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class Store(Protocol):
+    """What mcp-harbor needs from a store. Implementations translate their
+    own errors into `StoreError`."""
+
+    def append(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> AuditRecord:
+        """Durably append one record to the chain (committed on return)."""
+        ...
+
+    def calls(self, query: AuditQuery) -> Sequence[CallSummary]: ...
+
+    def call(self, call_id: str) -> CallSummary | None: ...
+
+    def records(self) -> Sequence[AuditRecord]: ...
+
+    def open_calls(self) -> Sequence[AuditRecord]:
+        """Start records without an end record."""
+        ...
+
+    def verify(self) -> VerifyReport: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,275 @@
+"""The audit trail in SQLite (WAL mode): the embedded default store.
+
+One connection per `SqliteStore`, used under a lock, so a server's threads
+never contend; other processes (``mcp-harbor audit`` while a server writes)
+are readers of the WAL. Appends run in ``BEGIN IMMEDIATE`` transactions that
+read the chain's head and write the next record, so two writers (two servers
+on one file) still produce one valid chain.
+
+Durability: ``synchronous=NORMAL`` in WAL mode, so a committed record survives
+the server process being killed; ``durable=True`` (``--db-sync full``) also
+survives power loss, at the price of an fsync per record.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+from mcp_harbor.errors import StoreError
+from mcp_harbor.store.base import (
+    GENESIS,
+    AuditQuery,
+    AuditRecord,
+    CallSummary,
+    RecordKind,
+    VerifyReport,
+    canonical_json,
+    record_hash,
+)
+
+__all__ = ["SCHEMA_VERSION", "SqliteStore", "default_db_path"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS audit (
+    seq INTEGER PRIMARY KEY,
+    call_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    at TEXT NOT NULL,
+    principal TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    status TEXT NOT NULL,
+    body TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_call ON audit (call_id);
+CREATE INDEX IF NOT EXISTS audit_at ON audit (at);
+"""
+
+
+def default_db_path() -> Path:
+    """``$XDG_STATE_HOME/mcp-harbor/harbor.db`` (``~/.local/state/…``)."""
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "mcp-harbor" / "harbor.db"
+
+
+def _now() -> str:
+    t = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1e6):06d}Z"
+
+
+@contextlib.contextmanager
+def _translated(path: Path, doing: str) -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise StoreError(f"audit store {path}: cannot {doing}: {exc}") from exc
+    except OSError as exc:
+        raise StoreError(f"audit store {path}: cannot {doing}: {exc.strerror or exc}") from exc
+
+
+def _row(row: sqlite3.Row) -> AuditRecord:
+    return AuditRecord(
+        seq=row["seq"],
+        call_id=row["call_id"],
+        kind=cast(RecordKind, row["kind"]),
+        at=row["at"],
+        principal=row["principal"],
+        tool=row["tool"],
+        status=row["status"],
+        body=json.loads(row["body"]),
+        prev_hash=row["prev_hash"],
+        hash=row["hash"],
+    )
+
+
+class SqliteStore:
+    """The `Store` on one SQLite file."""
+
+    def __init__(self, path: Path, *, durable: bool = False, readonly: bool = False) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        with _translated(path, "open the database"):
+            if readonly:
+                if not path.exists():
+                    raise StoreError(f"audit store {path}: no such file; pass --db PATH")
+                uri = f"file:{path}?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(
+                    path, check_same_thread=False, isolation_level=None, timeout=10.0
+                )
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA busy_timeout = 10000")
+            if not readonly:
+                self._db.execute("PRAGMA journal_mode = WAL")
+                self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+                self._db.executescript(_SCHEMA)
+                self._db.execute(
+                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)",
+                    (str(SCHEMA_VERSION),),
+                )
+
+    def close(self) -> None:
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self._db.close()
+
+    def append(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> AuditRecord:
+        text = canonical_json(body)
+        at = _now()
+        with self._lock, _translated(self.path, "write an audit record"):
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                head = db.execute(
+                    "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1"
+                ).fetchone()
+                seq = head["seq"] + 1 if head else 1
+                prev = head["hash"] if head else GENESIS
+                digest = record_hash(seq, call_id, kind, at, principal, tool, status, text, prev)
+                db.execute(
+                    "INSERT INTO audit (seq, call_id, kind, at, principal, tool, status, body,"
+                    " prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (seq, call_id, kind, at, principal, tool, status, text, prev, digest),
+                )
+                db.execute(
+                    "INSERT INTO meta (key, value) VALUES ('head', ?) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (f"{seq}:{digest}",),
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
+        return AuditRecord(seq, call_id, kind, at, principal, tool, status, body, prev, digest)
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock, _translated(self.path, "read the audit trail"):
+            return list(self._db.execute(sql, params))
+
+    def records(self) -> list[AuditRecord]:
+        return [_row(r) for r in self._query("SELECT * FROM audit ORDER BY seq")]
+
+    def open_calls(self) -> list[AuditRecord]:
+        rows = self._query(
+            "SELECT * FROM audit s WHERE s.kind = 'start' AND NOT EXISTS "
+            "(SELECT 1 FROM audit e WHERE e.call_id = s.call_id AND e.kind = 'end') ORDER BY seq"
+        )
+        return [_row(r) for r in rows]
+
+    def _summaries(self, where: str, params: Sequence[Any], limit: int) -> list[CallSummary]:
+        rows = self._query(
+            "SELECT s.*, e.at AS end_at, e.status AS end_status, e.body AS end_body "
+            "FROM audit s LEFT JOIN audit e ON e.call_id = s.call_id AND e.kind = 'end' "
+            f"WHERE s.kind IN ('start', 'call') {where} ORDER BY s.seq DESC LIMIT ?",
+            (*params, limit),
+        )
+        out: list[CallSummary] = []
+        for r in rows:
+            start = json.loads(r["body"])
+            end = json.loads(r["end_body"]) if r["end_body"] is not None else None
+            if r["kind"] == "call":
+                status, ended, end = r["status"], r["at"], start
+            else:
+                status = r["end_status"] if r["end_status"] is not None else "running"
+                ended = r["end_at"]
+            duration = (end or {}).get("duration_ms")
+            out.append(
+                CallSummary(
+                    call_id=r["call_id"],
+                    started_at=r["at"],
+                    ended_at=ended,
+                    principal=r["principal"],
+                    tool=r["tool"],
+                    status=status,
+                    duration_ms=duration,
+                    start=start,
+                    end=end,
+                )
+            )
+        return out
+
+    def calls(self, query: AuditQuery) -> list[CallSummary]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if query.who is not None:
+            clauses.append("AND s.principal = ?")
+            params.append(query.who)
+        if query.tool is not None:
+            clauses.append("AND s.tool = ?")
+            params.append(query.tool)
+        if query.since is not None:
+            clauses.append("AND s.at >= ?")
+            params.append(query.since)
+        if query.status is not None:
+            clauses.append(
+                "AND ((s.kind = 'call' AND s.status = ?) OR (s.kind = 'start' AND "
+                "COALESCE(e.status, 'running') = ?))"
+            )
+            params.extend([query.status, query.status])
+        return self._summaries(" ".join(clauses), params, query.limit)
+
+    def call(self, call_id: str) -> CallSummary | None:
+        found = self._summaries("AND s.call_id = ?", (call_id,), 1)
+        return found[0] if found else None
+
+    def verify(self) -> VerifyReport:
+        rows = self._query("SELECT * FROM audit ORDER BY seq")
+        report = VerifyReport(records=len(rows))
+        prev, expected_seq = GENESIS, 1
+        for r in rows:
+            where = f"record {r['seq']} (call {r['call_id']}, {r['kind']})"
+            if r["seq"] != expected_seq:
+                report.problems.append(
+                    f"records {expected_seq}..{r['seq'] - 1} are missing (deleted) before {where}"
+                )
+            if r["prev_hash"] != prev:
+                report.problems.append(
+                    f"{where}: does not follow the record before it (deleted or reordered)"
+                )
+            digest = record_hash(
+                r["seq"],
+                r["call_id"],
+                r["kind"],
+                r["at"],
+                r["principal"],
+                r["tool"],
+                r["status"],
+                r["body"],
+                r["prev_hash"],
+            )
+            if digest != r["hash"]:
+                report.problems.append(f"{where}: its content was changed after it was written")
+            prev, expected_seq = r["hash"], r["seq"] + 1
+        head_rows = self._query("SELECT value FROM meta WHERE key = 'head'")
+        if head_rows:
+            head_seq, _, head_hash = head_rows[0]["value"].partition(":")
+            if int(head_seq) != expected_seq - 1 or (rows and head_hash != prev):
+                report.problems.append(
+                    f"the trail ends at record {expected_seq - 1} but its head says record "
+                    f"{head_seq}: records at the end were deleted or rewritten"
+                )
+        elif rows:
+            report.problems.append("the chain's head is missing from the meta table")
+        return report
