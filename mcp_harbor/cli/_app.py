@@ -41,13 +41,26 @@ def abort(message: str, code: int = EXIT_USAGE) -> NoReturn:
     sys.exit(code)
 
 
+class _CallerStamp(logging.Filter):
+    """Stamps every log record with the current call's caller (or ``-``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from mcp_harbor.identity import current_caller
+
+        caller = current_caller.get()
+        record.caller = caller.describe() if caller is not None else "-"
+        return True
+
+
 def setup_logging(level: str) -> None:
-    """Log to stderr only (stdout may be the MCP stdio wire)."""
-    logging.basicConfig(
-        stream=sys.stderr,
-        level=getattr(logging, level.upper()),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    """Log to stderr only (stdout may be the MCP stdio wire); every line
+    names the caller of the call it belongs to."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(_CallerStamp())
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)s %(name)s [%(caller)s]: %(message)s")
     )
+    logging.basicConfig(level=getattr(logging, level.upper()), handlers=[handler])
 
 
 F = TypeVar("F", bound=Callable[..., Any])
