@@ -1,0 +1,145 @@
+"""The export checker: before an export is registered, every command it would
+run is parsed and checked, and an export where a caller's value could become
+shell syntax, code or the choice of program is refused.
+
+`load_and_check` is the gate: the server, ``tools`` and ``call`` register only
+its ``accepted`` exports. `check_export` is the pure check of one loaded
+export. See ``docs/rules.md`` for the rules and ``docs/design.md`` for why
+the checker parses the way it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcp_harbor.check._analysis import Hazard, analyse_argv, analyse_script, substitute
+from mcp_harbor.check._gates import prime
+from mcp_harbor.check._model import ExportReport, Finding
+from mcp_harbor.check._values import ValueModel, model_for
+from mcp_harbor.check.rules import RULES
+from mcp_harbor.config import Export, load_exports
+
+__all__ = [
+    "CheckedExports",
+    "ExportReport",
+    "Finding",
+    "check_export",
+    "check_exports",
+    "load_and_check",
+]
+
+_cache: dict[str, ExportReport] = {}
+
+
+def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Finding]:
+    out: list[Finding] = []
+    seen: set[tuple[str, str | None, int, int]] = set()
+    for hazard in hazards:
+        line, column = (
+            export.locate(*hazard.where) if hazard.where[0] else export.locate(("steps",))
+        )
+        key = (hazard.rule, hazard.arg, line, column)
+        if key in seen:
+            continue
+        seen.add(key)
+        rule = RULES[hazard.rule]
+        arg = f" arg {hazard.arg!r}" if hazard.arg else ""
+        message = (
+            f"{export.name}: step {step_name!r}, line {line}, column {column}:{arg}: "
+            f"{hazard.detail} [{rule.id} {rule.name}]"
+        )
+        out.append(
+            Finding(
+                rule.id,
+                rule.name,
+                rule.severity,
+                step_name,
+                line,
+                column,
+                hazard.arg,
+                message,
+                hazard.fix,
+            )
+        )
+    return out
+
+
+def _scripts(export: Export, models: dict[str, ValueModel]) -> list[str]:
+    texts: list[str] = []
+    for step in export.steps:
+        if step.script is not None:
+            texts.append(substitute(step.script, models, ("steps", step.index, "run"))[0])
+    return texts
+
+
+def check_export(export: Export) -> ExportReport:
+    """Check every step of `export`. Pure; never raises for a bad template
+    (an unparseable one is an H000 finding). Results are cached by the
+    export's content hash and path."""
+    key = f"{export.content_hash}:{export.path}"
+    cached = _cache.get(key)
+    if cached is not None:
+        return cached
+    models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
+    findings: list[Finding] = []
+    for step in export.steps:
+        if step.script is not None:
+            text, sentinels = substitute(step.script, models, ("steps", step.index, "run"))
+            hazards = analyse_script(text, sentinels, models)
+        else:
+            assert step.argv is not None
+            elements = [
+                substitute(t, models, ("steps", step.index, "argv", i))
+                for i, t in enumerate(step.argv)
+            ]
+            hazards = analyse_argv(elements, models)
+        findings.extend(_findings(export, step.name, hazards))
+    findings.sort(key=lambda f: (f.line, f.column, f.rule))
+    status = "refused" if any(f.severity == "error" for f in findings) else "accepted"
+    report = ExportReport(export.name, str(export.path), status, tuple(findings))
+    _cache[key] = report
+    return report
+
+
+def check_exports(exports: Sequence[Export]) -> list[ExportReport]:
+    """`check_export` on each, with the ``bash -n`` gate primed in parallel."""
+    texts: list[str] = []
+    for export in exports:
+        models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
+        texts.extend(_scripts(export, models))
+    prime(texts)
+    return [check_export(e) for e in exports]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedExports:
+    """The result of the gate: which exports may be registered."""
+
+    accepted: list[Export] = field(default_factory=list)
+    refused: list[ExportReport] = field(default_factory=list)
+    reports: list[ExportReport] = field(default_factory=list)
+
+
+def load_and_check(paths: Sequence[Path], *, strict: bool = False) -> CheckedExports:
+    """Load the export files under `paths` and check each export.
+
+    Under `strict`, warnings refuse an export too.
+
+    Raises:
+        ConfigError: a file cannot be loaded (as `mcp_harbor.config.load_exports`).
+    """
+    exports = load_exports(paths)
+    reports = check_exports(exports)
+    accepted = [e for e, r in zip(exports, reports, strict=True) if not r.refused_under(strict)]
+    refused = [r for r in reports if r.refused_under(strict)]
+    return CheckedExports(accepted, refused, reports)
+
+
+def clear_cache() -> None:
+    """Forget cached reports and ``bash -n`` verdicts (benchmarks, tests)."""
+    from mcp_harbor.check._gates import clear_cache as clear_gates
+
+    _cache.clear()
+    clear_gates()

@@ -1,0 +1,1926 @@
+"""Where each caller value lands in a step, and what it can do there.
+
+A `run:` script is analysed with every placeholder replaced by a unique inert
+sentinel word. Both parser gates must accept the result. Then every
+*occurrence* of caller data is found: sentinels, expansions of ``ARG_<name>``
+and of shell variables assigned from caller data (to a fixpoint), positional
+parameters that carry caller data. For each occurrence the quoting context
+is derived from its ancestors in the tree, and for each command the role of
+each word is derived from the sink tables (`mcp_harbor.check.sinks`). Scripts
+that are re-parsed by a shell (``sh -c``, ``eval``, ``trap``, ``su -c``…) are
+analysed recursively.
+
+Every decision fails closed: a sentinel in a node type the analysis does not
+know, a nested script it cannot read, or a depth beyond `_MAX_DEPTH` is a
+hazard, never a pass.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from mcp_harbor.check import sinks
+from mcp_harbor.check._gates import bash_syntax_error, parse_tree, tree_error
+from mcp_harbor.check._values import ValueModel
+from mcp_harbor.template import Placeholder, Template
+
+__all__ = ["Hazard", "Located", "Sentinels", "analyse_argv", "analyse_script", "substitute"]
+
+_MAX_DEPTH = 4
+Located = tuple[tuple[str | int, ...], int]  # (key path in the export, char offset)
+
+_UNQUOTED_SPECIAL = frozenset(" \t\n\r|&;<>()$`\\\"'*?[]{}~#!")
+_SPLIT_GLOB = frozenset(" \t*?[]")
+_DQ_SPECIAL = frozenset('$`"\\')
+_ARITH_SAFE = frozenset("0123456789+-")
+_ARITH_TEST_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SENTINEL_LEAVES = frozenset(
+    {
+        "word",
+        "string_content",
+        "raw_string",
+        "ansi_c_string",
+        "heredoc_content",
+        "heredoc_body",
+        "comment",
+        "variable_name",
+        "number",
+        "regex",
+        "extglob_pattern",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Hazard:
+    """One dangerous (or doubtful) use of caller data, before it becomes a
+    `Finding`: the rule, the arg, where, and rule-specific details."""
+
+    rule: str
+    arg: str | None
+    where: Located
+    detail: str
+    fix: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Sentinel:
+    arg: str
+    shellquote: bool
+    model: ValueModel
+
+
+@dataclass(slots=True)
+class Sentinels:
+    """The sentinel words of one substituted text and how to map positions
+    back to the template."""
+
+    by_word: dict[str, _Sentinel]
+    # (byte start, byte end, template char start, template char end) per sentinel
+    spans: list[tuple[int, int, int, int]]
+    where: tuple[str | int, ...]
+
+    def locate(self, byte: int) -> Located:
+        shift = 0
+        last_end_b, last_end_c = 0, 0
+        for b0, b1, c0, c1 in self.spans:
+            if byte < b0:
+                break
+            if byte < b1:
+                return self.where, c0
+            last_end_b, last_end_c = b1, c1
+        del shift
+        return self.where, last_end_c + (byte - last_end_b)
+
+
+def _sentinel_word(index: int, text: str) -> str:
+    word = f"hbSENT{index}x"
+    while word in text:
+        word = "q" + word
+    return word
+
+
+def substitute(
+    template: Template, models: Mapping[str, ValueModel], where: tuple[str | int, ...]
+) -> tuple[str, Sentinels]:
+    """Replace each placeholder with a sentinel word.
+
+    Returns:
+        The substituted text and its sentinel table. Non-ASCII text before a
+        sentinel makes byte and char offsets differ, so the spans record both.
+    """
+    out: list[str] = []
+    by_word: dict[str, _Sentinel] = {}
+    spans: list[tuple[int, int, int, int]] = []
+    nbytes = 0
+    for index, part in enumerate(template.parts):
+        if isinstance(part, str):
+            out.append(part)
+            nbytes += len(part.encode("utf-8"))
+            continue
+        assert isinstance(part, Placeholder)
+        word = _sentinel_word(index, template.text)
+        by_word[word] = _Sentinel(part.arg, part.shellquote, models[part.arg])
+        spans.append((nbytes, nbytes + len(word), part.start, part.end))
+        out.append(word)
+        nbytes += len(word)
+    return "".join(out), Sentinels(by_word, spans, where)
+
+
+# ---------------------------------------------------------------- occurrences
+
+
+@dataclass(frozen=True, slots=True)
+class _Occ:
+    """One place where caller data enters the script text or its expansion."""
+
+    arg: str
+    kind: str  # "raw" | "sq" | "env" (an expansion of a variable carrying caller data)
+    model: ValueModel
+    start: int
+    end: int
+    node: Node | None
+    var: str | None = None
+
+
+@dataclass(slots=True)
+class _Word:
+    """A word of a command line (a shell word or an argv element)."""
+
+    start: int
+    end: int
+    static: str | None  # the word after quote removal, when it has no expansion
+    occs: list[_Occ]
+    prefix: str  # static text before the first occurrence (quotes removed)
+    script: tuple[str, Sentinels | None] | None = None  # text to analyse as a nested script
+    where: Located | None = None
+
+    @property
+    def tainted(self) -> bool:
+        return bool(self.occs)
+
+    @property
+    def code_inert(self) -> bool:
+        return all(o.model.inert_code for o in self.occs)
+
+    @property
+    def may_be_option(self) -> bool:
+        if not self.occs or self.prefix:
+            return False
+        return self.occs[0].model.may_start_with_dash
+
+    @property
+    def arg(self) -> str:
+        return self.occs[0].arg if self.occs else ""
+
+
+def _ancestors(node: Node) -> Iterator[Node]:
+    current: Node | None = node
+    while current is not None:
+        yield current
+        current = current.parent
+
+
+def _text(src: bytes, node: Node) -> str:
+    return src[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def _heredoc_quoted(src: bytes, body: Node) -> bool:
+    redirect = body.parent
+    if redirect is None:
+        return True
+    for child in redirect.children:
+        if child.type == "heredoc_start":
+            raw = _text(src, child)
+            return any(c in raw for c in "'\"\\")
+    return True
+
+
+_DQ_UNESCAPE = re.compile(r'\\([$`"\\\n])')
+_WORD_UNESCAPE = re.compile(r"\\(.)", re.S)
+
+
+def _static(src: bytes, node: Node) -> str | None:
+    """The text of a word after quote removal, or None if it expands anything."""
+    kind = node.type
+    if kind in ("word", "number"):
+        raw = _text(src, node)
+        if any(c in raw for c in "$`"):
+            return None
+        return _WORD_UNESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), raw)
+    if kind == "raw_string":
+        return _text(src, node)[1:-1]
+    if kind == "string":
+        parts: list[str] = []
+        for child in node.children:
+            if child.type == '"':
+                continue
+            if child.type != "string_content":
+                return None
+            parts.append(
+                _DQ_UNESCAPE.sub(
+                    lambda m: "" if m.group(1) == "\n" else m.group(1), _text(src, child)
+                )
+            )
+        return "".join(parts)
+    if kind == "ansi_c_string":
+        body = _text(src, node)[2:-1]
+        try:
+            return codecs.decode(body.encode("latin-1", "backslashreplace"), "unicode_escape")
+        except (UnicodeDecodeError, ValueError):
+            return None
+    if kind in ("concatenation", "command_name"):
+        out: list[str] = []
+        for child in node.children:
+            part = _static(src, child)
+            if part is None:
+                return None
+            out.append(part)
+        return "".join(out)
+    return None
+
+
+def _dequoted_prefix(raw: str) -> str:
+    return raw.replace("'", "").replace('"', "").replace("\\", "").lstrip("$")
+
+
+# ------------------------------------------------------------------- analysis
+
+
+@dataclass(slots=True)
+class _Taint:
+    variables: dict[str, tuple[str, ValueModel]] = field(default_factory=dict)
+    positional: tuple[str, ValueModel] | None = None
+
+
+class _Analysis:
+    """The analysis of one script text (a step or a nested script)."""
+
+    def __init__(
+        self,
+        text: str,
+        sentinels: Sentinels | None,
+        taint: _Taint,
+        locate: Callable[[int], Located],
+        hazards: list[Hazard],
+        depth: int,
+        arg_models: Mapping[str, ValueModel],
+    ) -> None:
+        self.text = text
+        self.src = text.encode("utf-8")
+        self.sentinels = sentinels
+        self.taint = taint
+        self.locate = locate
+        self.hazards = hazards
+        self.depth = depth
+        self.arg_models = arg_models
+        self.occs: list[_Occ] = []
+        self.functions: set[str] = set()
+
+    # -- reporting
+    def hazard(self, rule: str, arg: str | None, byte: int, detail: str, fix: str) -> None:
+        self.hazards.append(Hazard(rule, arg, self.locate(byte), detail, fix))
+
+    # -- entry
+    def run(self) -> None:
+        if self.depth > _MAX_DEPTH:
+            self.hazard(
+                "H000",
+                None,
+                0,
+                f"scripts nested more than {_MAX_DEPTH} levels deep",
+                "flatten the nested shells into one script",
+            )
+            return
+        tree = parse_tree(self.text)
+        bad = tree_error(tree)
+        if bad is not None:
+            self.hazard(
+                "H000",
+                None,
+                bad.start_byte,
+                f"tree-sitter-bash cannot parse the script near {_text(self.src, bad)[:40]!r}",
+                "fix the shell syntax so that the script parses",
+            )
+            return
+        verdict = bash_syntax_error(self.text)
+        if verdict is not None:
+            self.hazard(
+                "H000",
+                None,
+                0,
+                f"`bash -n` rejects the script: {verdict.splitlines()[0][:160]}",
+                "fix the shell syntax so that `bash -n` accepts the script",
+            )
+            return
+        root = tree.root_node
+        nodes = list(self._walk(root))
+        self.functions = {
+            _text(self.src, n.child_by_field_name("name") or n)
+            for n in nodes
+            if n.type == "function_definition"
+        }
+        sentinel_occs = self._sentinel_occs(root)
+        if sentinel_occs is None:
+            return
+        self._fixpoint(nodes, sentinel_occs)
+        self.occs = sentinel_occs + self._expansion_occs(nodes)
+        self.occs.sort(key=lambda o: o.start)
+        for occ in self.occs:
+            self._check_context(occ)
+        for node in nodes:
+            kind = node.type
+            if kind == "command":
+                self._command(node)
+            elif kind == "variable_assignment":
+                self._assignment(node)
+            elif kind in ("declaration_command", "unset_command"):
+                self._declaration(node)
+            elif kind == "file_redirect":
+                self._redirect(node)
+            elif kind == "unary_expression":
+                self._unary(node)
+
+    def _walk(self, root: Node) -> Iterator[Node]:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    # -- occurrences
+    def _sentinel_occs(self, root: Node) -> list[_Occ] | None:
+        occs: list[_Occ] = []
+        if self.sentinels is None:
+            return occs
+        for word, info in self.sentinels.by_word.items():
+            start = self.src.find(word.encode())
+            while start >= 0:
+                end = start + len(word)
+                node = root.descendant_for_byte_range(start, end)
+                if node is None or node.type not in _SENTINEL_LEAVES:
+                    self.hazard(
+                        "H000",
+                        info.arg,
+                        start,
+                        f"the placeholder for {info.arg!r} sits where the checker cannot "
+                        f"tell how bash reads it ({node.type if node else 'nothing'})",
+                        'pass the value as "$ARG_' + info.arg + '" in a plain argument',
+                    )
+                    return None
+                kind = "sq" if info.shellquote else "raw"
+                occs.append(_Occ(info.arg, kind, info.model, start, end, node))
+                start = self.src.find(word.encode(), end)
+        return occs
+
+    def _expansion_target(self, node: Node) -> str | None:
+        """The variable an expansion node reads (None if not a plain read)."""
+        for child in node.children:
+            if child.type in ("variable_name", "special_variable_name"):
+                return _text(self.src, child)
+            if child.type == "subscript":
+                name = child.child_by_field_name("name")
+                return _text(self.src, name) if name is not None else None
+        return None
+
+    def _var_source(self, name: str) -> tuple[str, ValueModel] | None:
+        if name in self.taint.variables:
+            return self.taint.variables[name]
+        if self.taint.positional is not None and (name.isdigit() or name in ("@", "*")):
+            if name != "0":
+                return self.taint.positional
+        return None
+
+    def _expansion_occs(self, nodes: Sequence[Node]) -> list[_Occ]:
+        occs: list[_Occ] = []
+        for node in nodes:
+            if node.type in ("simple_expansion", "expansion"):
+                name = self._expansion_target(node)
+                source = self._var_source(name) if name else None
+                if source is not None:
+                    occs.append(
+                        _Occ(
+                            source[0], "env", source[1], node.start_byte, node.end_byte, node, name
+                        )
+                    )
+            elif (
+                node.type == "variable_name"
+                and self._in_arithmetic(node)
+                and (
+                    node.parent is None or node.parent.type not in ("simple_expansion", "expansion")
+                )
+            ):
+                name = _text(self.src, node)
+                source = self._var_source(name)
+                if source is not None:
+                    occs.append(
+                        _Occ(
+                            source[0], "env", source[1], node.start_byte, node.end_byte, node, name
+                        )
+                    )
+        return occs
+
+    def _occs_in(self, start: int, end: int, occs: Sequence[_Occ] | None = None) -> list[_Occ]:
+        pool = self.occs if occs is None else occs
+        return [o for o in pool if start <= o.start and o.end <= end]
+
+    def _fixpoint(self, nodes: Sequence[Node], sentinel_occs: list[_Occ]) -> None:
+        assignments: list[tuple[list[str], Node]] = []
+        reads: list[Node] = []
+        calls: list[Node] = []
+        for node in nodes:
+            if node.type == "variable_assignment":
+                name = node.child_by_field_name("name")
+                value = node.child_by_field_name("value")
+                if name is not None and value is not None:
+                    target = name
+                    if name.type == "subscript":
+                        target = name.child_by_field_name("name") or name
+                    assignments.append(([_text(self.src, target)], value))
+            elif node.type == "for_statement":
+                var = node.child_by_field_name("variable")
+                if var is not None:
+                    for value in node.children_by_field_name("value"):
+                        assignments.append(([_text(self.src, var)], value))
+            elif node.type == "command":
+                name_node = node.child_by_field_name("name")
+                cname = _text(self.src, name_node) if name_node is not None else ""
+                if cname in ("read", "mapfile", "readarray", "getopts"):
+                    reads.append(node)
+                elif cname in self.functions or cname == "set":
+                    calls.append(node)
+        has_data = bool(sentinel_occs) or bool(self.taint.variables) or self.taint.positional
+        if has_data:
+            for node in reads:
+                names = [
+                    _text(self.src, a)
+                    for a in node.children_by_field_name("argument")
+                    if _IDENT.fullmatch(_text(self.src, a))
+                ] or ["REPLY", "MAPFILE"]
+                for name in names:
+                    self.taint.variables.setdefault(name, (self._any_arg(), _any_model()))
+        changed = True
+        while changed:
+            changed = False
+            occs = sentinel_occs + self._expansion_occs(nodes)
+            for names, value in assignments:
+                inside = self._occs_in(value.start_byte, value.end_byte, occs)
+                if not inside:
+                    continue
+                model = (
+                    inside[0].model
+                    if len(inside) == 1 and self._is_whole(value, inside[0])
+                    else _any_model()
+                )
+                for name in names:
+                    if name not in self.taint.variables:
+                        self.taint.variables[name] = (inside[0].arg, model)
+                        changed = True
+            if self.taint.positional is None:
+                for call in calls:
+                    args = call.children_by_field_name("argument")
+                    inside = [
+                        o for a in args for o in self._occs_in(a.start_byte, a.end_byte, occs)
+                    ]
+                    if inside:
+                        self.taint.positional = (inside[0].arg, _any_model())
+                        changed = True
+                        break
+
+    def _any_arg(self) -> str:
+        if self.sentinels is not None and self.sentinels.by_word:
+            return next(iter(self.sentinels.by_word.values())).arg
+        if self.taint.variables:
+            return next(iter(self.taint.variables.values()))[0]
+        return self.taint.positional[0] if self.taint.positional else ""
+
+    def _is_whole(self, value: Node, occ: _Occ) -> bool:
+        raw = _text(self.src, value)
+        inner = self.src[occ.start : occ.end].decode("utf-8", errors="replace")
+        return raw.strip('"') == inner
+
+    # -- contexts
+    def _in_arithmetic(self, node: Node) -> bool:
+        child = node
+        for parent in _ancestors(node.parent) if node.parent is not None else iter(()):
+            kind = parent.type
+            if kind in ("command_substitution", "process_substitution", "program"):
+                return False
+            if kind in ("arithmetic_expansion", "c_style_for_statement"):
+                return True
+            if (
+                kind == "compound_statement"
+                and self.src[parent.start_byte : parent.start_byte + 2] == b"(("
+            ):
+                return True
+            if kind == "subscript" and parent.child_by_field_name("index") is not None:
+                index = parent.child_by_field_name("index")
+                if (
+                    index is not None
+                    and index.start_byte <= child.start_byte
+                    and child.end_byte <= index.end_byte
+                ):
+                    return True
+            if kind == "binary_expression":
+                op = parent.child_by_field_name("operator")
+                if op is not None and _text(self.src, op) in _ARITH_TEST_OPS:
+                    in_test = any(
+                        a.type == "test_command" and _text(self.src, a).startswith("[[")
+                        for a in _ancestors(parent)
+                    )
+                    if in_test:
+                        return True
+            if kind == "expansion":
+                ops = [c for c in parent.children if c.type == ":"]
+                if ops and child.type != "variable_name" and child is not parent.children[1]:
+                    return True
+            child = parent
+        return False
+
+    def _quoting(self, occ: _Occ) -> str:
+        assert occ.node is not None
+        start = occ.node if occ.kind != "env" else occ.node.parent
+        if start is None:
+            return "unquoted"
+        for node in _ancestors(start):
+            kind = node.type
+            if kind == "comment":
+                return "comment"
+            if kind == "heredoc_body":
+                return "heredoc-quoted" if _heredoc_quoted(self.src, node) else "heredoc"
+            if kind == "heredoc_start":
+                return "heredoc-delimiter"
+            if kind == "raw_string":
+                return "single"
+            if kind == "ansi_c_string":
+                return "ansi-c"
+            if kind in ("string", "translated_string"):
+                return "double"
+            if kind == "expansion" and occ.kind != "env":
+                return "parameter-expansion"
+            if kind == "command_substitution":
+                return (
+                    "backticks"
+                    if self.src[node.start_byte : node.start_byte + 1] == b"`"
+                    else "unquoted"
+                )
+            if kind == "process_substitution":
+                return "unquoted"
+        return "unquoted"
+
+    def _check_context(self, occ: _Occ) -> None:
+        quoting = self._quoting(occ)
+        before = self.src[occ.start - 1 : occ.start] if occ.start > 0 else b""
+        model = occ.model
+        if occ.kind in ("raw", "sq") and before == b"$":
+            rule = "H007" if occ.kind == "raw" else "H002"
+            self.hazard(
+                rule,
+                occ.arg,
+                occ.start,
+                "the placeholder follows `$`, so the value becomes a parameter name or `$'…'` quoting",
+                'remove the `$` before the placeholder, or pass the value as "$ARG_'
+                + occ.arg
+                + '"',
+            )
+            return
+        if occ.kind == "sq":
+            if before == b"\\":
+                self.hazard(
+                    "H002",
+                    occ.arg,
+                    occ.start,
+                    "the shellquoted placeholder follows a backslash, which escapes the opening quote",
+                    "remove the backslash before the placeholder",
+                )
+            elif quoting != "unquoted":
+                self.hazard(
+                    "H002",
+                    occ.arg,
+                    occ.start,
+                    f"the shellquoted placeholder is inside {_CONTEXT_NAMES[quoting]}, where "
+                    "shlex's single quotes are not quotes, so `$(…)`, backticks or a `'` in "
+                    "the value escape",
+                    _CONTEXT_FIXES.get(
+                        quoting, "write the placeholder as its own unquoted word"
+                    ).replace("ARG", "ARG_" + occ.arg),
+                )
+        elif occ.kind == "raw":
+            self._check_raw(occ, quoting)
+        elif occ.kind == "env" and quoting == "unquoted" and not self._no_split(occ):
+            if model.chars & _SPLIT_GLOB:
+                self.hazard(
+                    "W102",
+                    occ.arg,
+                    occ.start,
+                    f"`${occ.var}` is unquoted, so the value is split on spaces and glob-expanded",
+                    f'write "${occ.var}" (in double quotes)',
+                )
+        if occ.node is not None and self._in_arithmetic(occ.node) or self._in_let(occ):
+            if not (model.numeric or model.chars <= _ARITH_SAFE):
+                self.hazard(
+                    "H006",
+                    occ.arg,
+                    occ.start,
+                    "the value is evaluated as arithmetic, where bash runs `$(…)` inside an array "
+                    "subscript such as `a[$(cmd)]`, even when quoted",
+                    'give the arg `"type": "integer"` in its schema, or compare it as a string',
+                )
+        if occ.node is not None:
+            self._check_name_context(occ)
+
+    def _in_let(self, occ: _Occ) -> bool:
+        assert occ.node is not None
+        for node in _ancestors(occ.node):
+            if node.type in ("command_substitution", "process_substitution"):
+                return False
+            if node.type == "command":
+                name = node.child_by_field_name("name")
+                return (
+                    name is not None
+                    and _text(self.src, name) == "let"
+                    and not (name.start_byte <= occ.start < name.end_byte)
+                )
+            if node.type == "declaration_command":
+                flags = [_text(self.src, c) for c in node.children if c.type == "word"]
+                if any(f.startswith("-") and "i" in f for f in flags):
+                    return any(
+                        c.type == "variable_assignment"
+                        and (v := c.child_by_field_name("value")) is not None
+                        and v.start_byte <= occ.start < v.end_byte
+                        for c in node.children
+                    )
+                return False
+        return False
+
+    def _no_split(self, occ: _Occ) -> bool:
+        assert occ.node is not None
+        for node in _ancestors(occ.node.parent) if occ.node.parent is not None else iter(()):
+            if node.type in ("variable_assignment", "case_statement", "herestring_redirect"):
+                return True
+            if node.type == "test_command" and _text(self.src, node).startswith("[["):
+                return True
+            if node.type in ("command", "command_substitution", "declaration_command"):
+                return False
+        return False
+
+    def _check_raw(self, occ: _Occ, quoting: str) -> None:
+        model = occ.model
+        danger = {
+            "unquoted": _UNQUOTED_SPECIAL,
+            "backticks": _UNQUOTED_SPECIAL,
+            "parameter-expansion": _UNQUOTED_SPECIAL,
+            "double": _DQ_SPECIAL,
+            "single": frozenset("'"),
+            "ansi-c": frozenset("'\\"),
+            "heredoc": _DQ_SPECIAL | {"\n", "\r"},
+            "heredoc-quoted": frozenset("\n\r"),
+            "heredoc-delimiter": _UNQUOTED_SPECIAL,
+            "comment": frozenset("\n\r"),
+        }[quoting]
+        bad = model.chars & danger
+        if not bad:
+            return
+        if quoting == "unquoted" and bad <= _SPLIT_GLOB and model.words is not None:
+            self.hazard(
+                "W104",
+                occ.arg,
+                occ.start,
+                "the raw placeholder is unquoted and one of its allowed values has spaces or "
+                "glob characters, so it is split into several words or expanded as a pattern",
+                "add `| shellquote` to the placeholder",
+            )
+            return
+        shown = "".join(sorted(bad))[:12]
+        self.hazard(
+            "H001",
+            occ.arg,
+            occ.start,
+            f"the raw placeholder is spliced into the script inside {_CONTEXT_NAMES[quoting]} and "
+            f"its schema allows {shown!r}, which bash reads as syntax there",
+            "use `{{ args."
+            + occ.arg
+            + ' | shellquote }}` as an unquoted word, or "$ARG_'
+            + occ.arg
+            + '", or constrain the arg with an anchored `pattern`, an `enum` or '
+            '`"type": "integer"`',
+        )
+
+    def _check_name_context(self, occ: _Occ) -> None:
+        assert occ.node is not None
+        node = occ.node
+        parent = node.parent
+        name_like = False
+        if (
+            occ.kind in ("raw", "sq")
+            and node.type == "variable_name"
+            and not self._in_arithmetic(node)
+        ):
+            name_like = True
+        if occ.kind == "env" and node.type == "expansion":
+            if any(c.type == "!" for c in node.children[:3]):
+                name_like = True
+        if parent is not None and parent.type == "variable_assignment":
+            name = parent.child_by_field_name("name")
+            if (
+                name is not None
+                and name.start_byte <= occ.start < name.end_byte
+                and name.type != "subscript"
+            ):
+                name_like = True
+        if name_like and not _names_only(occ.model):
+            self.hazard(
+                "H007",
+                occ.arg,
+                occ.start,
+                "the value is used as a variable name, so the caller chooses which variable "
+                "is read or written (and bash evaluates subscripts in names)",
+                "use a fixed variable name and pass the value as its content",
+            )
+
+    # -- words
+    def _word(self, node: Node) -> _Word:
+        occs = self._occs_in(node.start_byte, node.end_byte)
+        static = _static(self.src, node) if not occs else None
+        prefix = ""
+        if occs:
+            prefix = _dequoted_prefix(
+                self.src[node.start_byte : occs[0].start].decode("utf-8", "replace")
+            )
+        script = (static, None) if static is not None else None
+        return _Word(node.start_byte, node.end_byte, static, occs, prefix, script)
+
+    def _command(self, node: Node) -> None:
+        words: list[_Word] = []
+        for index, child in enumerate(node.children):
+            fname = node.field_name_for_child(index)
+            if fname in ("name", "argument"):
+                words.append(self._word(child))
+            elif child.type == "variable_assignment":
+                continue
+        if not words:
+            return
+        resolver = _Resolver(self, self._stdin(node))
+        resolver.command(words, 0)
+
+    def _stdin(self, node: Node) -> _Occ | None:
+        """Caller data that reaches this command's standard input."""
+        child = node
+        for parent in _ancestors(node):
+            if parent.type == "pipeline":
+                for stage in parent.children:
+                    if stage.start_byte >= child.start_byte:
+                        break
+                    occs = [
+                        o
+                        for o in self._occs_in(stage.start_byte, stage.end_byte)
+                        if not o.model.inert_code
+                    ]
+                    if occs:
+                        return occs[0]
+            if parent.type in ("redirected_statement", "command"):
+                for index, red in enumerate(parent.children):
+                    if parent.field_name_for_child(index) != "redirect" and red.type not in (
+                        "herestring_redirect",
+                        "heredoc_redirect",
+                    ):
+                        continue
+                    if red.type == "file_redirect":
+                        dest = red.child_by_field_name("destination")
+                        if (
+                            dest is None
+                            or dest.type != "process_substitution"
+                            or not _text(self.src, red).startswith("<")
+                        ):
+                            continue
+                    occs = [
+                        o
+                        for o in self._occs_in(red.start_byte, red.end_byte)
+                        if not o.model.inert_code
+                    ]
+                    occs = [o for o in occs if not self._in_quoted_heredoc_env(o)]
+                    if occs:
+                        return occs[0]
+            if parent.type in ("command_substitution", "process_substitution"):
+                return None
+            child = parent
+        return None
+
+    def _in_quoted_heredoc_env(self, occ: _Occ) -> bool:
+        return False
+
+    def _assignment(self, node: Node) -> None:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is None or value is None:
+            return
+        target = (
+            _text(self.src, name.child_by_field_name("name") or name)
+            if name.type == "subscript"
+            else _text(self.src, name)
+        )
+        occs = self._occs_in(value.start_byte, value.end_byte)
+        if (
+            occs
+            and sinks.is_code_variable(target)
+            and not all(o.model.words is not None for o in occs)
+        ):
+            self.hazard(
+                "H008",
+                occs[0].arg,
+                occs[0].start,
+                f"the value is assigned to `{target}`, which selects the code that runs",
+                f"do not let the caller set `{target}`; pass the value in a variable of its own "
+                "and choose the program in the script",
+            )
+
+    def _declaration(self, node: Node) -> None:
+        words = [
+            c
+            for c in node.children
+            if c.type in ("word", "variable_name", "concatenation", "string", "raw_string")
+        ]
+        flags = "".join(_text(self.src, w) for w in words if _text(self.src, w).startswith("-"))
+        for child in node.children:
+            occs = self._occs_in(child.start_byte, child.end_byte)
+            if not occs:
+                continue
+            if child.type == "variable_assignment":
+                if "n" in flags:
+                    self.hazard(
+                        "H007",
+                        occs[0].arg,
+                        occs[0].start,
+                        "the value names the variable a nameref points to",
+                        "do not build namerefs from caller values",
+                    )
+                continue
+            if child.type in (
+                "word",
+                "variable_name",
+                "concatenation",
+                "string",
+                "raw_string",
+                "simple_expansion",
+                "expansion",
+            ):
+                if not all(_names_only(o.model) for o in occs):
+                    self.hazard(
+                        "H007",
+                        occs[0].arg,
+                        occs[0].start,
+                        f"the value is an operand of `{_text(self.src, node.children[0])}`, which "
+                        "takes variable names",
+                        "use a fixed variable name and assign the value to it",
+                    )
+
+    def _redirect(self, node: Node) -> None:
+        dest = node.child_by_field_name("destination")
+        if dest is None or dest.type == "process_substitution":
+            return
+        occs = self._occs_in(dest.start_byte, dest.end_byte)
+        if occs and not all(o.model.words is not None for o in occs):
+            self.hazard(
+                "W103",
+                occs[0].arg,
+                occs[0].start,
+                "the caller chooses the file this redirection reads or writes",
+                "redirect to a fixed file, or constrain the arg to a file name with a `pattern` "
+                "that excludes `/` and `..`",
+            )
+
+    def _unary(self, node: Node) -> None:
+        op = node.child_by_field_name("operator")
+        if op is None or _text(self.src, op) != "-v":
+            return
+        occs = self._occs_in(node.start_byte, node.end_byte)
+        if occs and not all(_names_only(o.model) for o in occs):
+            self.hazard(
+                "H007",
+                occs[0].arg,
+                occs[0].start,
+                "`-v` takes a variable name (with a subscript that bash evaluates)",
+                "test a fixed variable name",
+            )
+
+    # -- nested scripts
+    def nested(self, word: _Word, positional: tuple[str, ValueModel] | None, what: str) -> None:
+        """Analyse the text of `word` as a shell script of its own."""
+        if word.script is None:
+            self.hazard(
+                "H004",
+                word.arg or None,
+                word.start,
+                f"{what} is built at run time, so the checker cannot see the code it runs",
+                "write the script as one literal string and pass caller values as "
+                "positional parameters: sh -c '… \"$1\" …' _ {{ args.x | shellquote }}",
+            )
+            return
+        text, sentinels = word.script
+        taint = _Taint(dict(self.taint.variables), positional)
+        anchor = word.where if word.where is not None else self.locate(word.start)
+        locate: Callable[[int], Located]
+        if sentinels is not None:
+            locate = sentinels.locate
+        else:
+
+            def locate(_byte: int) -> Located:
+                return anchor
+
+        _Analysis(
+            text, sentinels, taint, locate, self.hazards, self.depth + 1, self.arg_models
+        ).run()
+
+
+def _names_only(model: ValueModel) -> bool:
+    return model.words is not None and all(_IDENT.fullmatch(w) for w in model.words)
+
+
+def _any_model() -> ValueModel:
+    from mcp_harbor.check._values import ANY_VALUE
+
+    return ANY_VALUE
+
+
+_CONTEXT_NAMES = {
+    "unquoted": "an unquoted word",
+    "double": "double quotes",
+    "single": "single quotes",
+    "ansi-c": "`$'…'` quotes",
+    "heredoc": "a here-document body",
+    "heredoc-quoted": "a quoted here-document body",
+    "heredoc-delimiter": "a here-document delimiter",
+    "comment": "a comment",
+    "backticks": "backticks",
+    "parameter-expansion": "a `${…}` expansion",
+}
+_CONTEXT_FIXES = {
+    "double": "remove the double quotes around the placeholder (shellquote already makes one "
+    'word), or write "$ARG" instead of the placeholder',
+    "single": 'close the single quotes before the placeholder, or write "$ARG" outside them',
+    "ansi-c": "move the placeholder out of the `$'…'` string",
+    "heredoc": 'write "$ARG" in the here-document instead (an unquoted delimiter expands it '
+    "once, without re-parsing)",
+    "heredoc-quoted": "feed the value on stdin another way, e.g. printf '%s\\n' \"$ARG\" |",
+    "comment": "remove the placeholder from the comment",
+    "backticks": 'replace the backticks with $( … ) and write the placeholder there, or use "$ARG"',
+    "parameter-expansion": 'write "$ARG" instead of a placeholder inside `${…}`',
+    "heredoc-delimiter": "use a fixed here-document delimiter",
+}
+
+
+# ------------------------------------------------------------------ commands
+
+
+def _base(name: str) -> str:
+    return name.rsplit("/", 1)[-1]
+
+
+def _lookup_interpreter(name: str) -> sinks.Interpreter | None:
+    if name in sinks.INTERPRETERS:
+        return sinks.INTERPRETERS[name]
+    stripped = re.sub(r"[0-9.]+$", "", name)
+    if stripped and stripped != name and stripped in sinks.INTERPRETERS:
+        return sinks.INTERPRETERS[stripped]
+    return None
+
+
+def _shell_name(name: str) -> bool:
+    return name in sinks.SHELLS or re.sub(r"[0-9.]+$", "", name) in sinks.SHELLS
+
+
+class _Resolver:
+    """Decides the role of each word of one command line."""
+
+    def __init__(self, analysis: _Analysis, stdin: _Occ | None) -> None:
+        self.a = analysis
+        self.stdin = stdin
+
+    def hazard(self, rule: str, word: _Word | _Occ, detail: str, fix: str) -> None:
+        if isinstance(word, _Word):
+            arg = word.arg or None
+            if word.where is not None:
+                self.a.hazards.append(Hazard(rule, arg, word.where, detail, fix))
+                return
+            start = word.occs[0].start if word.occs else word.start
+        else:
+            arg, start = word.arg, word.start
+        self.a.hazard(rule, arg, start, detail, fix)
+
+    def command(self, words: list[_Word], i: int) -> None:
+        if i >= len(words):
+            return
+        head = words[i]
+        if head.tainted:
+            if all(o.model.words is not None and o.model.inert for o in head.occs):
+                self.plain(words, i + 1, None)
+                return
+            self.hazard(
+                "H003",
+                head,
+                "the value is in command position, so the caller chooses the program to run",
+                "choose the program in the script (a `case` on an `enum` arg), and pass the value "
+                "as an argument",
+            )
+            return
+        if head.static is None:
+            self.plain(words, i + 1, None)
+            return
+        name = _base(head.static)
+        if name in self.a.functions:
+            self.plain(words, i + 1, None)
+            return
+        if _shell_name(name):
+            if name == "busybox" and i + 1 < len(words) and words[i + 1].static is not None:
+                applet = words[i + 1].static or ""
+                if _shell_name(applet) or _lookup_interpreter(applet):
+                    self.command(words, i + 1)
+                    return
+            self.shell(words, i)
+        elif name in sinks.EVAL_LIKE:
+            self.eval_like(name, words, i)
+        elif (
+            name in ("command", "type", "hash", "which")
+            and any(w.static in ("-v", "-V") for w in words[i + 1 : i + 2])
+            or name in ("type", "which", "hash")
+        ):
+            return
+        elif name == "find":
+            self.find(words, i)
+        elif name in ("docker", "podman", "kubectl", "nerdctl"):
+            self.container(name, words, i)
+        elif name in sinks.WRAPPERS:
+            self.wrapper(name, words, i)
+        elif (interp := _lookup_interpreter(name)) is not None:
+            self.interpreter(name, interp, words, i)
+        elif name == "printf":
+            self.printf(words, i)
+        elif name in ("read", "mapfile", "readarray", "getopts", "unset", "test", "["):
+            self.name_operands(name, words, i)
+        else:
+            self.plain(words, i + 1, name)
+
+    # plain arguments and option injection
+    def plain(self, words: list[_Word], j: int, name: str | None) -> None:
+        ended = False
+        code_options = sinks.OPTION_CODE_COMMANDS.get(name or "", frozenset())
+        prev: str | None = None
+        for word in words[j:]:
+            if word.static == "--":
+                ended = True
+            if word.tainted:
+                self.option_value(name, prev, word, code_options)
+                if not ended and word.may_be_option:
+                    self.option_injection(name, prev, word)
+                if word.prefix.startswith("-") and "=" in word.prefix:
+                    opt = word.prefix.split("=", 1)[0]
+                    if opt in code_options:
+                        self.hazard(
+                            "H008",
+                            word,
+                            f"the value is the argument of `{opt}`, which tells `{name}` what to run",
+                            f"do not let the caller set `{opt}`",
+                        )
+                if (
+                    word.prefix.startswith("-")
+                    and not word.prefix.startswith("--")
+                    and len(word.prefix) == 2
+                    and word.prefix in code_options
+                ):
+                    self.hazard(
+                        "H008",
+                        word,
+                        f"the value is attached to `{word.prefix}`, which tells `{name}` what to run",
+                        f"do not let the caller set `{word.prefix}`",
+                    )
+                self.traversal(word)
+            prev = word.static
+        if name == "xargs":
+            return
+
+    def option_value(
+        self, name: str | None, prev: str | None, word: _Word, code: frozenset[str]
+    ) -> None:
+        if (
+            prev is not None
+            and prev in code
+            and not all(o.model.words is not None for o in word.occs)
+        ):
+            self.hazard(
+                "H008",
+                word,
+                f"the value is the argument of `{prev}`, which tells `{name}` what to run "
+                "(a config setting or a command)",
+                f"do not let the caller set `{prev}`; set the option in the script",
+            )
+
+    def option_injection(self, name: str | None, prev: str | None, word: _Word) -> None:
+        if name in sinks.INERT_COMMANDS:
+            return
+        if (
+            prev is not None
+            and prev.startswith("-")
+            and prev != "--"
+            and "=" not in prev
+            and name not in sinks.OPTION_CODE_COMMANDS
+        ):
+            return  # most likely the value of that option
+        if name in sinks.OPTION_CODE_COMMANDS:
+            if prev is not None and prev in _VALUE_OPTIONS.get(name, frozenset()):
+                return
+            self.hazard(
+                "H009",
+                word,
+                f"the value can start with `-`, and `{name}` has options that run a command "
+                "(e.g. git --upload-pack, ssh -oProxyCommand, tar --to-command)",
+                "put `--` before the value, or constrain the arg with a `pattern` that cannot "
+                "start with `-` (e.g. ^[A-Za-z0-9][A-Za-z0-9._/-]*$)",
+            )
+            return
+        self.hazard(
+            "W101",
+            word,
+            f"the value can start with `-`, so `{name or 'the program'}` may read it as an option",
+            "put `--` before the value, or use a `pattern` that cannot start with `-`",
+        )
+
+    def traversal(self, word: _Word) -> None:
+        if (
+            word.prefix.endswith("/")
+            and word.occs
+            and "." in word.occs[0].model.chars
+            and word.occs[0].model.words is None
+        ):
+            self.hazard(
+                "W103",
+                word,
+                f"the value is appended to the directory `{word.prefix}` and may contain `..` "
+                "or `/`, escaping it",
+                "constrain the arg with a `pattern` such as ^[A-Za-z0-9_][A-Za-z0-9_.-]*$ "
+                "(no `/`, cannot start with `.`)",
+            )
+
+    # shells
+    def shell(self, words: list[_Word], i: int) -> None:
+        j = i + 1
+        has_c = False
+        stdin_script = False
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if word.tainted or text is None:
+                break
+            if text in ("--", "-"):
+                j += 1
+                break
+            if text in sinks.SHELL_VALUE_OPTIONS:
+                j += 2
+                continue
+            if text.startswith("--"):
+                j += 1
+                continue
+            if len(text) > 1 and text[0] in "-+":
+                if text[0] == "-" and "c" in text[1:]:
+                    has_c = True
+                if text[0] == "-" and "s" in text[1:]:
+                    stdin_script = True
+                j += 1
+                continue
+            break
+        operands = words[j:]
+        positional = self.positional(operands[1:] if has_c else operands)
+        if has_c:
+            if not operands:
+                return
+            script = operands[0]
+            if script.tainted and script.script is None:
+                if script.code_inert:
+                    return
+                self.hazard(
+                    "H004",
+                    script,
+                    "the value is part of the script given to `-c`, which the shell parses as code",
+                    "make the -c script a literal in single quotes and pass the value after it: "
+                    "sh -c '… \"$1\" …' _ {{ args.x | shellquote }}",
+                )
+                return
+            self.a.nested(script, positional, "the -c script")
+            return
+        if operands and not stdin_script:
+            first = operands[0]
+            if first.tainted:
+                self.hazard(
+                    "H003",
+                    first,
+                    "the value is the script file the shell runs (or one of its options)",
+                    "name the script file in the export and pass the value as an argument after it",
+                )
+            return
+        if self.stdin is not None:
+            self.hazard(
+                "H004",
+                self.stdin,
+                "caller data is piped into a shell, which runs it as code",
+                "run the commands directly and pass the value as an argument",
+            )
+
+    def positional(self, words: Sequence[_Word]) -> tuple[str, ValueModel] | None:
+        for word in words:
+            for occ in word.occs:
+                return occ.arg, occ.model
+        return None
+
+    def eval_like(self, name: str, words: list[_Word], i: int) -> None:
+        operands = words[i + 1 :]
+        if name in ("at", "batch"):
+            if self.stdin is not None:
+                self.hazard(
+                    "H004",
+                    self.stdin,
+                    f"caller data is piped into `{name}`, which runs it as shell code",
+                    "do not schedule caller data as commands",
+                )
+            return
+        if name == "trap":
+            operands = [w for w in operands if not (w.static or "").startswith("-")][:1]
+        elif name in ("source", "."):
+            operands = operands[:1]
+        code = [w for w in operands if w.tainted and not w.code_inert]
+        if code:
+            self.hazard(
+                "H004",
+                code[0],
+                f"the value is an operand of `{name}`, which runs it as shell code",
+                f"remove `{name}`: run the command directly with the value as a quoted argument",
+            )
+            return
+        if name in ("source", "."):
+            return
+        if all(w.static is not None for w in operands) and operands:
+            joined = " ".join(w.static or "" for w in operands)
+            first = operands[0]
+            self.a.nested(
+                _Word(first.start, first.end, joined, [], "", (joined, None), first.where),
+                self.a.taint.positional,
+                f"the `{name}` script",
+            )
+        elif any(w.static is None for w in operands) and (self.a.taint.variables or self.a.occs):
+            dynamic = next(w for w in operands if w.static is None)
+            self.a.nested(dynamic, None, f"the `{name}` script")
+
+    def wrapper(self, name: str, words: list[_Word], i: int) -> None:
+        spec = sinks.WRAPPERS[name]
+        j = i + 1
+        joined_shell = spec.runs_with_shell
+        replace = False
+        null = False
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if word.tainted:
+                if word.prefix.startswith("-"):
+                    opt = word.prefix.split("=", 1)[0]
+                    if opt in spec.code_options:
+                        self.hazard(
+                            "H004",
+                            word,
+                            f"the value is the argument of `{name} {opt}`, which runs it as code",
+                            "do not pass caller data to that option",
+                        )
+                    j += 1
+                    continue
+                if name == "env" and "=" in word.prefix:
+                    var = word.prefix.split("=", 1)[0]
+                    if sinks.is_code_variable(var):
+                        self.hazard(
+                            "H008",
+                            word,
+                            f"the value is assigned to `{var}`, which selects the code that runs",
+                            f"do not let the caller set `{var}`",
+                        )
+                    j += 1
+                    continue
+                if j > i + 1 and words[j - 1].static in spec.value_options:
+                    j += 1
+                    continue
+                self.hazard(
+                    "H003",
+                    word,
+                    f"the value is where `{name}` expects its options or the command to run",
+                    f"name the command after `{name}` literally and pass the value after it",
+                )
+                return
+            if text is None:
+                break
+            if text == "--":
+                j += 1
+                break
+            if name == "env" and "=" in text and not text.startswith("-"):
+                j += 1
+                continue
+            if text.startswith("-") and len(text) > 1:
+                opt = text.split("=", 1)[0]
+                if (
+                    name == "xargs"
+                    and opt in ("-I", "-i", "--replace")
+                    or (name == "xargs" and text.startswith("-I"))
+                ):
+                    replace = True
+                if name == "xargs" and opt in ("-0", "--null", "-d", "--delimiter"):
+                    null = True
+                if opt in spec.code_options or (
+                    len(text) > 2 and text[:2] in spec.code_options and not text.startswith("--")
+                ):
+                    if opt in ("-s", "-i", "--shell", "--login") and name in (
+                        "sudo",
+                        "runuser",
+                        "su",
+                    ):
+                        joined_shell = True
+                        j += 1
+                        continue
+                    attached = "=" in text or (len(text) > 2 and not text.startswith("--"))
+                    if attached:
+                        j += 1
+                        continue
+                    value = words[j + 1] if j + 1 < len(words) else None
+                    if value is not None:
+                        if value.tainted and value.script is None and not value.code_inert:
+                            self.hazard(
+                                "H004",
+                                value,
+                                f"the value is the argument of `{name} {opt}`, which runs it as code",
+                                "write that code literally and pass the value as an argument",
+                            )
+                        elif name not in ("ssh", "scp") and not value.tainted:
+                            self.a.nested(value, None, f"the `{name} {opt}` command")
+                        elif value.tainted:
+                            self.hazard(
+                                "H008",
+                                value,
+                                f"the value sets `{name} {opt}`, which chooses code",
+                                f"do not let the caller set `{opt}`",
+                            )
+                    j += 2
+                    continue
+                if opt in spec.value_options and "=" not in text:
+                    j += 2
+                else:
+                    j += 1
+                continue
+            break
+        for _ in range(spec.positionals):
+            if j < len(words):
+                word = words[j]
+                if word.tainted and word.may_be_option:
+                    self.hazard(
+                        "H009" if name in ("ssh", "su") else "W101",
+                        word,
+                        f"the value can start with `-`, so `{name}` may read it as an option",
+                        "constrain the arg with a `pattern` that cannot start with `-`",
+                    )
+                j += 1
+        if name == "xargs" and self.stdin is not None:
+            if not null:
+                self.hazard(
+                    "W105",
+                    self.stdin,
+                    "caller data is piped to xargs without -0, so quotes and spaces in it are re-split by xargs",
+                    "use `printf '%s\\0' \"$ARG\" | xargs -0 …`",
+                )
+            rest = words[j:]
+            if (
+                replace
+                and rest
+                and rest[0].static is not None
+                and (
+                    _shell_name(_base(rest[0].static))
+                    or _base(rest[0].static) in sinks.EVAL_LIKE
+                    or _lookup_interpreter(_base(rest[0].static))
+                )
+            ):
+                self.hazard(
+                    "H004",
+                    self.stdin,
+                    "xargs -I substitutes caller data into the code of a shell or interpreter",
+                    "pass the data as a separate argument: xargs -0 sh -c '… \"$1\"' _",
+                )
+                return
+            stdin = self.stdin
+            fake = _Word(stdin.start, stdin.end, None, [stdin], "", None)
+            inner = _Resolver(self.a, None)
+            inner.command([*rest, fake], 0)
+            return
+        if joined_shell:
+            rest = words[j:]
+            if name == "ssh" and not rest:
+                return
+            code = [w for w in rest if w.tainted and not w.code_inert]
+            if code:
+                self.hazard(
+                    "H004",
+                    code[0],
+                    f"`{name}` joins its arguments into one string that a shell parses again, "
+                    "so quoting does not survive",
+                    f"do not pass caller data through `{name}`"
+                    + (
+                        "; on the remote side read it from a file or stdin" if name == "ssh" else ""
+                    ),
+                )
+                return
+            if rest and all(w.static is not None for w in rest):
+                joined = " ".join(w.static or "" for w in rest)
+                self.a.nested(
+                    _Word(
+                        rest[0].start, rest[0].end, joined, [], "", (joined, None), rest[0].where
+                    ),
+                    None,
+                    f"the `{name}` command",
+                )
+            return
+        self.command(words, j)
+
+    def find(self, words: list[_Word], i: int) -> None:
+        j = i + 1
+        while j < len(words) and (words[j].static or "") in ("-H", "-L", "-P"):
+            j += 1
+        in_paths = True
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if text is not None and text in ("-exec", "-execdir", "-ok", "-okdir"):
+                end = j + 1
+                while end < len(words) and words[end].static not in (";", "+"):
+                    end += 1
+                inner = _Resolver(self.a, None)
+                inner.command(words[j + 1 : end], 0)
+                j = end + 1
+                in_paths = False
+                continue
+            if text is not None and (text.startswith("-") or text in ("(", ")", "!", ",")):
+                in_paths = False
+                if text in _FIND_VALUE_OPTIONS:
+                    value = words[j + 1] if j + 1 < len(words) else None
+                    if (
+                        value is not None
+                        and value.tainted
+                        and text in ("-fprint", "-fprint0", "-fprintf", "-fls")
+                    ):
+                        self.hazard(
+                            "W103",
+                            value,
+                            f"the caller chooses the file `find {text}` writes",
+                            "write to a fixed file",
+                        )
+                    j += 2 if text != "-fprintf" else 3
+                    continue
+                j += 1
+                continue
+            if (
+                word.tainted
+                and (
+                    word.may_be_option
+                    or (not word.prefix and any(c in word.occs[0].model.first for c in "(!"))
+                )
+                and in_paths is not None
+            ):
+                self.hazard(
+                    "H009",
+                    word,
+                    "the value can start with `-` or `(`, so find reads it as an expression "
+                    "(`-delete`, `-exec …`)",
+                    "prefix the path with ./ or constrain the arg with a `pattern` that cannot "
+                    "start with `-`",
+                )
+            j += 1
+
+    def container(self, name: str, words: list[_Word], i: int) -> None:
+        j = i + 1
+        sub = words[j].static if j < len(words) else None
+        if sub not in ("run", "exec", "create"):
+            self.plain(words, i + 1, name)
+            return
+        j += 1
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if word.tainted:
+                if j > 0 and (words[j - 1].static or "") in _DOCKER_VALUE_OPTIONS:
+                    if words[j - 1].static in ("--entrypoint",):
+                        self.hazard(
+                            "H003",
+                            word,
+                            "the value chooses the container's entrypoint program",
+                            "name the entrypoint literally",
+                        )
+                    j += 1
+                    continue
+                if word.prefix.startswith("-"):
+                    j += 1
+                    continue
+                break
+            if text is None or text == "--":
+                j += 1 if text == "--" else 0
+                break
+            if text.startswith("-"):
+                if (
+                    text.split("=", 1)[0] == "--entrypoint"
+                    and "=" not in text
+                    and j + 1 < len(words)
+                    and words[j + 1].tainted
+                ):
+                    self.hazard(
+                        "H003",
+                        words[j + 1],
+                        "the value chooses the container's entrypoint program",
+                        "name the entrypoint literally",
+                    )
+                j += 2 if text in _DOCKER_VALUE_OPTIONS else 1
+                continue
+            break
+        if name == "kubectl":
+            rest = words[j:]
+            for k, w in enumerate(rest):
+                if w.static == "--":
+                    self.plain(rest[:k], 0, name)
+                    self.command(rest, k + 1)
+                    return
+            self.plain(rest, 0, name)
+            return
+        if j < len(words):
+            image = words[j]
+            if image.tainted and not all(o.model.words is not None for o in image.occs):
+                self.hazard(
+                    "H003",
+                    image,
+                    f"the value chooses the image or container `{name}` runs",
+                    "name the image literally or make the arg an `enum`",
+                )
+            self.command(words, j + 1)
+
+    def interpreter(self, name: str, spec: sinks.Interpreter, words: list[_Word], i: int) -> None:
+        j = i + 1
+        program_given = False
+        stdin_program = False
+        unknown_before: str | None = None
+        ended = False
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if word.tainted:
+                if word.prefix.startswith("-"):
+                    opt = word.prefix.split("=", 1)[0]
+                    if (
+                        opt in spec.code_options
+                        or opt in spec.module_options
+                        or (
+                            not opt.startswith("--")
+                            and opt[:2] in spec.code_options | spec.module_options
+                        )
+                    ):
+                        self.hazard(
+                            "H005",
+                            word,
+                            f"the value is the program given to `{name} {opt[:2] if not opt.startswith('--') else opt}`",
+                            "write the program literally and pass the value as data: an argument, an environment variable or stdin",
+                        )
+                    j += 1
+                    continue
+                break
+            if text is None:
+                break
+            if text == "--":
+                ended = True
+                j += 1
+                break
+            if text == "-":
+                stdin_program = True
+                j += 1
+                break
+            if text.startswith("-") and len(text) > 1:
+                opt, eq, _rest = text.partition("=")
+                short_attached = (
+                    not text.startswith("--")
+                    and len(text) > 2
+                    and text[:2] in (spec.code_options | spec.module_options)
+                )
+                if opt in spec.code_options or (short_attached and text[:2] in spec.code_options):
+                    program_given = True
+                    if not eq and not short_attached:
+                        value = words[j + 1] if j + 1 < len(words) else None
+                        if value is not None and value.tainted and not value.code_inert:
+                            self.hazard(
+                                "H005",
+                                value,
+                                f"the value is part of the program given to `{name} {opt}`, "
+                                "which runs it as code",
+                                "write the program literally in single quotes and pass the value as data "
+                                "(an argument after the program, an environment variable such as "
+                                f"ARG_{value.arg}, or stdin)",
+                            )
+                        j += 2
+                    else:
+                        j += 1
+                    if spec.stops_at_program:
+                        break
+                    continue
+                if opt in spec.module_options or short_attached:
+                    if name in (
+                        "awk",
+                        "gawk",
+                        "mawk",
+                        "nawk",
+                        "sed",
+                        "gsed",
+                        "jq",
+                        "gojq",
+                    ) and opt in ("-f", "--file", "--from-file"):
+                        program_given = True
+                    if not eq and not short_attached:
+                        value = words[j + 1] if j + 1 < len(words) else None
+                        if (
+                            value is not None
+                            and value.tainted
+                            and not all(o.model.words is not None for o in value.occs)
+                        ):
+                            self.hazard(
+                                "H005",
+                                value,
+                                f"the value chooses the code `{name} {opt}` loads",
+                                "name the module or file literally",
+                            )
+                        if opt == "-m" and name.startswith(("python", "pypy")):
+                            program_given = True
+                            j += 2
+                            break
+                        j += 2
+                    else:
+                        j += 1
+                    continue
+                if name in ("jq", "gojq") and opt in (
+                    "--arg",
+                    "--argjson",
+                    "--slurpfile",
+                    "--rawfile",
+                ):
+                    j += 3
+                    continue
+                if name in ("jq", "gojq") and opt in ("--args", "--jsonargs"):
+                    j += 1
+                    continue
+                if name in ("sed", "gsed") and (opt.startswith("-i") or opt == "--in-place"):
+                    j += 1
+                    continue
+                if opt in spec.value_options:
+                    j += 1 if eq or (not text.startswith("--") and len(text) > 2) else 2
+                    continue
+                if opt in spec.known_flags or (
+                    not text.startswith("--") and all(f"-{c}" in spec.known_flags for c in text[1:])
+                ):
+                    j += 1
+                    continue
+                unknown_before = text
+                j += 1
+                continue
+            break
+        operands = words[j:]
+        if stdin_program or (
+            not program_given
+            and not operands
+            and spec.reads_stdin_program
+            and not spec.program_operand
+        ):
+            if self.stdin is not None:
+                self.hazard(
+                    "H005",
+                    self.stdin,
+                    f"caller data is piped into `{name}` as its program",
+                    "write the program literally and pass the data another way (an argument or an environment variable)",
+                )
+            return
+        start = 0
+        if not program_given:
+            index = spec.operand_program_index if spec.program_operand else 0
+            if index < len(operands):
+                program = operands[index]
+                if program.tainted and not program.code_inert:
+                    if unknown_before is not None and index == 0:
+                        detail = f"the value follows `{unknown_before}`, an option of `{name}` the checker does not know, which may take it as code"
+                    elif spec.program_operand:
+                        detail = f"the value is part of the program `{name}` runs"
+                    else:
+                        detail = f"the value chooses the script file `{name}` runs"
+                    self.hazard(
+                        "H005",
+                        program,
+                        detail,
+                        "write the program literally in single quotes and pass the value as data (an argument after it, -v/--arg, or an environment variable)",
+                    )
+                    return
+                start = index + 1
+                for k, word in enumerate(operands[:index]):
+                    if word.tainted and word.may_be_option and not ended:
+                        self.hazard(
+                            "H005",
+                            word,
+                            f"the value can start with `-` and add an option to `{name}` that runs code",
+                            "put `--` before the value or use a `pattern` that cannot start with `-`",
+                        )
+                        return
+                    del k
+            elif spec.program_operand and spec.reads_stdin_program and self.stdin is not None:
+                self.hazard(
+                    "H005",
+                    self.stdin,
+                    f"caller data is piped into `{name}` as its program",
+                    "pass the data as an argument and write the program literally",
+                )
+                return
+            else:
+                start = len(operands)
+        elif (
+            unknown_before is not None
+            and operands
+            and operands[0].tainted
+            and not operands[0].code_inert
+        ):
+            self.hazard(
+                "H005",
+                operands[0],
+                f"the value follows `{unknown_before}`, an option of `{name}` the checker does not know, which may take it as code",
+                "put `--` before the value",
+            )
+            return
+        for word in operands[start:]:
+            if word.static == "--":
+                ended = True
+            if word.tainted and word.may_be_option and not ended and not spec.stops_at_program:
+                self.hazard(
+                    "H005",
+                    word,
+                    f"the value can start with `-`, and `{name}` reads options after its program, "
+                    "so it can add one that runs code (e.g. -e)",
+                    "put `--` before the value, or use a `pattern` that cannot start with `-`",
+                )
+                return
+
+    def printf(self, words: list[_Word], i: int) -> None:
+        j = i + 1
+        while j < len(words):
+            text = words[j].static
+            if text == "-v":
+                if (
+                    j + 1 < len(words)
+                    and words[j + 1].tainted
+                    and not all(_names_only(o.model) for o in words[j + 1].occs)
+                ):
+                    self.hazard(
+                        "H007",
+                        words[j + 1],
+                        "the value is the variable name `printf -v` assigns",
+                        "use a fixed variable name",
+                    )
+                j += 2
+                continue
+            if text == "--":
+                j += 1
+            break
+        if j < len(words) and words[j].tainted and not words[j].code_inert:
+            self.hazard(
+                "H007",
+                words[j],
+                "the value is printf's format, so `%` directives and backslash escapes in it are "
+                "interpreted (and `-v` can be injected)",
+                "use a fixed format: printf '%s\\n' \"$ARG\"",
+            )
+
+    def name_operands(self, name: str, words: list[_Word], i: int) -> None:
+        if name in ("test", "["):
+            for k in range(i + 1, len(words) - 1):
+                if (
+                    words[k].static == "-v"
+                    and words[k + 1].tainted
+                    and not all(_names_only(o.model) for o in words[k + 1].occs)
+                ):
+                    self.hazard(
+                        "H007",
+                        words[k + 1],
+                        "`-v` takes a variable name (with a subscript that bash evaluates)",
+                        "test a fixed variable name",
+                    )
+            return
+        value_opts = {
+            "read": {"-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u"},
+            "mapfile": {"-d", "-n", "-O", "-s", "-u", "-C", "-c"},
+        }.get(name, set())
+        value_opts |= {"-O", "-d", "-n", "-s", "-u", "-C", "-c"} if name == "readarray" else set()
+        j = i + 1
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if text is not None and text.startswith("-") and not word.tainted:
+                if text == "-a" and name == "read" and j + 1 < len(words) and words[j + 1].tainted:
+                    self.hazard(
+                        "H007",
+                        words[j + 1],
+                        "the value is the array name `read -a` assigns",
+                        "use a fixed name",
+                    )
+                j += 2 if text in value_opts else 1
+                continue
+            if word.tainted and not all(_names_only(o.model) for o in word.occs):
+                self.hazard(
+                    "H007",
+                    word,
+                    f"the value is an operand of `{name}`, which takes variable names",
+                    "use a fixed variable name",
+                )
+            j += 1
+
+
+_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "git": frozenset(
+        "-C -m -b -B -F -n -o -t -s -S -G -U -X -j --message --branch --depth --format --author "
+        "--since --until --grep --date --pretty --origin --reference --template --shallow-since "
+        "--jobs --filter --file --max-count --committer -e --work-tree --git-dir --separate-git-dir".split()
+    ),
+    "ssh": frozenset("-b -c -D -E -e -I -i -J -L -l -m -O -p -Q -R -S -W -w".split()),
+    "scp": frozenset("-c -i -l -P -J".split()),
+    "tar": frozenset(
+        "-f --file -C --directory -T --files-from -X --exclude-from --exclude -b -N --transform".split()
+    ),
+    "rsync": frozenset(
+        "--exclude --include --filter -f --log-file --password-file --chmod --chown --timeout --bwlimit".split()
+    ),
+    "curl": frozenset(
+        "-o --output -H --header -d --data --data-raw --data-binary -X --request -u --user -A --user-agent -m --max-time -w --write-out --retry -e --referer -b --cookie -c --cookie-jar --connect-timeout -T --upload-file -F --form".split()
+    ),
+    "wget": frozenset(
+        "-O --output-document -P --directory-prefix -U --user-agent -T --timeout -t --tries --header -o -a".split()
+    ),
+    "make": frozenset("-C --directory -j --jobs -l -o -W".split()),
+    "sort": frozenset("-k --key -t --field-separator -o --output -S --buffer-size -T".split()),
+    "zip": frozenset("-P -x -i -b -n".split()),
+    "docker": frozenset(),
+    "man": frozenset("-M -S -L -s".split()),
+    "tcpdump": frozenset("-i -c -w -r -s -C -W -G -F -E -y".split()),
+    "hg": frozenset("-R --repository --cwd -r --rev -m --message".split()),
+}
+_FIND_VALUE_OPTIONS = frozenset(
+    "-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -maxdepth "
+    "-mindepth -size -user -group -perm -newer -anewer -cnewer -mtime -mmin -atime -amin -ctime "
+    "-cmin -uid -gid -links -inum -samefile -printf -fprint -fprint0 -fprintf -fls -used "
+    "-context -fstype -lname -ilname -regextype -newermt -newerct -newerat".split()
+)
+_DOCKER_VALUE_OPTIONS = frozenset(
+    "-e --env -v --volume -w --workdir -u --user --name -p --publish --network --net -m --memory "
+    "--cpus --entrypoint -l --label --env-file --mount --platform --pull --restart --hostname -h "
+    "--add-host --device --cap-add --cap-drop --security-opt --tmpfs --ulimit --log-driver "
+    "--log-opt --shm-size -a --attach --cidfile --gpus --ipc --pid --dns --stop-signal "
+    "--stop-timeout --runtime -n --namespace -c --container".split()
+)
+
+
+# ------------------------------------------------------------------ entry points
+
+
+def analyse_script(
+    text: str,
+    sentinels: Sentinels,
+    arg_models: Mapping[str, ValueModel],
+) -> list[Hazard]:
+    """All hazards of one substituted ``run:`` script."""
+    hazards: list[Hazard] = []
+    taint = _Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
+    _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models).run()
+    return hazards
+
+
+def analyse_argv(
+    elements: Sequence[tuple[str, Sentinels]],
+    arg_models: Mapping[str, ValueModel],
+) -> list[Hazard]:
+    """All hazards of one ``argv:`` step: no shell, so only roles matter."""
+    hazards: list[Hazard] = []
+    taint = _Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
+    holder = _Analysis("", None, taint, lambda b: ((), 0), hazards, 0, arg_models)
+    words: list[_Word] = []
+    for text, sentinels in elements:
+        occs = [
+            _Occ(info.arg, "raw", info.model, b0, b1, None)
+            for word, info in sentinels.by_word.items()
+            for b0, b1, _c0, _c1 in sentinels.spans
+            if text.encode("utf-8")[b0:b1] == word.encode()
+        ]
+        occs.sort(key=lambda o: o.start)
+        prefix = text.encode("utf-8")[: occs[0].start].decode("utf-8", "replace") if occs else ""
+        where = sentinels.locate(occs[0].start) if occs else (sentinels.where, 0)
+        words.append(_Word(0, 0, None if occs else text, occs, prefix, (text, sentinels), where))
+    _Resolver(holder, None).command(words, 0)
+    return hazards

@@ -1,0 +1,115 @@
+"""The two parser gates: tree-sitter-bash for structure, ``bash -n`` for syntax.
+
+tree-sitter gives every quote, expansion and here-doc a node and a byte span,
+but it accepts some scripts bash rejects (a stray ``fi``, ``done``, ``;;``).
+``bash -n`` is the authority on syntax; any output from it (an unterminated
+here-doc is only a warning) counts as a failure. A script must pass both.
+
+``bash -n`` costs a process spawn, so verdicts are cached by the SHA-256 of the
+script text for the life of the process, and `prime` checks many scripts in
+parallel.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser, Tree
+
+__all__ = ["bash_syntax_error", "clear_cache", "parse_tree", "prime", "tree_error"]
+
+_LANGUAGE = Language(tree_sitter_bash.language())
+_local = threading.local()
+_BASH = shutil.which("bash") or "/bin/bash"
+_TIMEOUT = 5.0
+_cache: dict[str, str | None] = {}
+_lock = threading.Lock()
+
+
+def _parser() -> Parser:
+    parser: Parser | None = getattr(_local, "parser", None)
+    if parser is None:
+        parser = Parser(_LANGUAGE)
+        _local.parser = parser
+    return parser
+
+
+def parse_tree(text: str) -> Tree:
+    """The tree-sitter parse of `text` (UTF-8)."""
+    return _parser().parse(text.encode("utf-8"))
+
+
+def tree_error(tree: Tree) -> Node | None:
+    """The first ERROR or MISSING node of `tree`, if any."""
+    root = tree.root_node
+    if not root.has_error:
+        return None
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            return node
+        if node.has_error:
+            stack.extend(reversed(node.children))
+    return root
+
+
+def _key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _run_bash_n(text: str) -> str | None:
+    try:
+        proc = subprocess.run(
+            [_BASH, "--noprofile", "--norc", "-n"],
+            input=text.encode("utf-8"),
+            capture_output=True,
+            timeout=_TIMEOUT,
+            check=False,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+        )
+    except subprocess.TimeoutExpired:
+        return f"bash -n did not finish within {_TIMEOUT:g} s"
+    except OSError as exc:
+        return f"bash -n could not run: {exc}"
+    output = (proc.stdout + proc.stderr).decode("utf-8", errors="replace").strip()
+    if proc.returncode != 0 or output:
+        return output or f"bash -n exited with status {proc.returncode}"
+    return None
+
+
+def bash_syntax_error(text: str) -> str | None:
+    """What ``bash -n`` says about `text`, or None when it says nothing and
+    exits 0. Cached by content hash."""
+    key = _key(text)
+    with _lock:
+        if key in _cache:
+            return _cache[key]
+    verdict = _run_bash_n(text)
+    with _lock:
+        _cache[key] = verdict
+    return verdict
+
+
+def prime(texts: Iterable[str], workers: int = 4) -> None:
+    """Run ``bash -n`` on every uncached text of `texts`, in parallel."""
+    with _lock:
+        todo = {_key(t): t for t in texts if _key(t) not in _cache}
+    if len(todo) < 2:
+        for text in todo.values():
+            bash_syntax_error(text)
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(bash_syntax_error, todo.values()))
+
+
+def clear_cache() -> None:
+    """Forget every cached verdict (for benchmarks and tests)."""
+    with _lock:
+        _cache.clear()

@@ -1,0 +1,314 @@
+"""What a caller's value can look like, derived from its arg's JSON Schema.
+
+The model is an over-approximation: every value the runtime validator
+(`mcp_harbor.arguments`) can accept has its text form (`template.value_text`)
+described by the model. Only ASCII characters matter to bash's grammar, so the
+model tracks which ASCII characters may occur, which may come first, whether
+the text may be empty, and whether it is a finite set of author-written words
+(``enum``/``const``) or a number/boolean.
+
+Patterns are analysed with Python's own regex parser. The runtime validator
+matches them against the **whole** value (`re.fullmatch`), so the characters a
+pattern can consume bound the value even without ``^``/``$`` anchors.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mcp_harbor.template import value_text
+
+try:  # Python 3.11+: the parser lives in re._parser
+    from re import _constants as _sre_c  # type: ignore[attr-defined]
+    from re import _parser as _sre_p  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - older Pythons
+    import sre_constants as _sre_c  # type: ignore[no-redef]
+    import sre_parse as _sre_p  # type: ignore[no-redef]
+
+__all__ = ["SAFE_CHARS", "ValueModel", "model_for"]
+
+_ASCII = frozenset(chr(i) for i in range(128))
+#: Characters that are never special to bash, in any quoting context
+#: (the set `shlex.quote` leaves bare).
+SAFE_CHARS = frozenset(string.ascii_letters + string.digits + "_@%+=:,./-")
+_DIGITS = frozenset(string.digits)
+_NUMBER_CHARS = frozenset(string.digits + "-+.eE") | frozenset("NaInfity")
+_ANY = _ASCII - {"\x00"}
+
+
+@dataclass(frozen=True, slots=True)
+class ValueModel:
+    """The possible text of a value.
+
+    Attributes:
+        chars: the ASCII characters that may occur.
+        first: the ASCII characters that may come first.
+        can_be_empty: the text may be the empty string.
+        numeric: every value is a JSON number or a boolean.
+        words: the finite set of possible texts, or None.
+    """
+
+    chars: frozenset[str]
+    first: frozenset[str]
+    can_be_empty: bool
+    numeric: bool = False
+    words: frozenset[str] | None = None
+
+    @property
+    def inert(self) -> bool:
+        """No character of the value is special to bash anywhere."""
+        return self.chars <= SAFE_CHARS
+
+    @property
+    def inert_code(self) -> bool:
+        """Safe even inside another language's program: a number, a boolean
+        or one of the author's own words."""
+        if self.numeric:
+            return True
+        return self.words is not None and all(set(w) <= SAFE_CHARS for w in self.words)
+
+    @property
+    def may_start_with_dash(self) -> bool:
+        return "-" in self.first
+
+    def union(self, other: ValueModel) -> ValueModel:
+        words = None
+        if self.words is not None and other.words is not None:
+            words = self.words | other.words
+        return ValueModel(
+            self.chars | other.chars,
+            self.first | other.first,
+            self.can_be_empty or other.can_be_empty,
+            self.numeric and other.numeric,
+            words,
+        )
+
+
+#: The model of a value about which nothing is known.
+ANY_VALUE = ValueModel(_ANY, _ANY, True)
+
+
+def _words_model(texts: list[str]) -> ValueModel:
+    chars: set[str] = set()
+    first: set[str] = set()
+    for text in texts:
+        chars.update(c for c in text if c in _ASCII)
+        if text and text[0] in _ASCII:
+            first.add(text[0])
+    numeric = all(re.fullmatch(r"-?[0-9][0-9.eE+-]*|true|false", t) is not None for t in texts)
+    return ValueModel(
+        frozenset(chars), frozenset(first), any(t == "" for t in texts), numeric, frozenset(texts)
+    )
+
+
+# ---------------------------------------------------------------- patterns
+
+
+def _category_chars(cat: Any) -> set[str]:
+    name = str(cat).upper()
+    if "DIGIT" in name:
+        base = set(string.digits)
+    elif "SPACE" in name:
+        base = set(" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
+    elif "WORD" in name:
+        base = set(string.ascii_letters + string.digits + "_")
+    elif "LINEBREAK" in name:
+        base = {"\n"}
+    else:
+        return set(_ANY)
+    return set(_ANY) - base if "NOT" in name else base
+
+
+def _in_chars(items: Any, ignorecase: bool) -> set[str]:
+    chars: set[str] = set()
+    negate = False
+    for op, arg in items:
+        if op is _sre_c.NEGATE:
+            negate = True
+        elif op is _sre_c.LITERAL:
+            if arg < 128:
+                chars.add(chr(arg))
+        elif op is _sre_c.RANGE:
+            lo, hi = arg
+            chars.update(chr(i) for i in range(lo, min(hi, 127) + 1))
+        elif op is _sre_c.CATEGORY:
+            chars |= _category_chars(arg)
+        else:
+            chars |= set(_ANY)
+    if ignorecase:
+        chars |= {c.swapcase() for c in chars}
+    return set(_ANY) - chars if negate else chars
+
+
+class _Pattern:
+    """(chars, first chars, nullable) of a parsed regex, conservatively."""
+
+    def __init__(self, flags: int) -> None:
+        self.ignorecase = bool(flags & re.IGNORECASE)
+        self.dotall = bool(flags & re.DOTALL)
+
+    def seq(self, items: Any) -> tuple[set[str], set[str], bool]:
+        chars: set[str] = set()
+        first: set[str] = set()
+        nullable = True
+        for item in items:
+            c, f, n = self.item(*item)
+            chars |= c
+            if nullable:
+                first |= f
+            nullable = nullable and n
+        return chars, first, nullable
+
+    def item(self, op: Any, arg: Any) -> tuple[set[str], set[str], bool]:
+        if op is _sre_c.LITERAL:
+            c = {chr(arg)} if arg < 128 else set()
+            if self.ignorecase:
+                c |= {x.swapcase() for x in c}
+            return c, set(c), False
+        if op is _sre_c.NOT_LITERAL:
+            c = set(_ANY) - {chr(arg)}
+            return c, set(c), False
+        if op is _sre_c.ANY:
+            c = set(_ANY) if self.dotall else set(_ANY) - {"\n"}
+            return c, set(c), False
+        if op is _sre_c.IN:
+            c = _in_chars(arg, self.ignorecase)
+            return c, set(c), False
+        if op in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT, getattr(_sre_c, "POSSESSIVE_REPEAT", None)):
+            lo, _hi, sub = arg
+            c, f, n = self.seq(sub)
+            return c, f, n or lo == 0
+        if op is _sre_c.SUBPATTERN:
+            sub = arg[-1]
+            add_flags = arg[1] if len(arg) >= 4 else 0
+            saved = (self.ignorecase, self.dotall)
+            self.ignorecase = self.ignorecase or bool(add_flags & re.IGNORECASE)
+            self.dotall = self.dotall or bool(add_flags & re.DOTALL)
+            try:
+                return self.seq(sub)
+            finally:
+                self.ignorecase, self.dotall = saved
+        if op is getattr(_sre_c, "ATOMIC_GROUP", None):
+            return self.seq(arg)
+        if op is _sre_c.BRANCH:
+            chars: set[str] = set()
+            first: set[str] = set()
+            nullable = False
+            for alt in arg[1]:
+                c, f, n = self.seq(alt)
+                chars |= c
+                first |= f
+                nullable = nullable or n
+            return chars, first, nullable
+        if op in (_sre_c.AT, _sre_c.ASSERT, _sre_c.ASSERT_NOT):
+            return set(), set(), True  # zero-width
+        # GROUPREF, GROUPREF_EXISTS, anything unknown: any character.
+        return set(_ANY), set(_ANY), True
+
+
+def _pattern_model(pattern: str) -> ValueModel:
+    try:
+        parsed = _sre_p.parse(pattern)
+    except re.error:
+        return ANY_VALUE
+    walker = _Pattern(parsed.state.flags)
+    chars, first, nullable = walker.seq(parsed)
+    return ValueModel(frozenset(chars), frozenset(first), nullable)
+
+
+# ----------------------------------------------------------------- schemas
+
+
+def _intersect(a: ValueModel, b: ValueModel) -> ValueModel:
+    words = a.words if a.words is not None else b.words
+    if a.words is not None and b.words is not None:
+        words = a.words & b.words
+    return ValueModel(
+        a.chars & b.chars,
+        a.first & b.first,
+        a.can_be_empty and b.can_be_empty,
+        a.numeric or b.numeric,
+        words,
+    )
+
+
+def _schema_model(schema: Any, depth: int = 0) -> ValueModel:
+    if not isinstance(schema, Mapping) or depth > 8:
+        return ANY_VALUE if schema is not False else ValueModel(frozenset(), frozenset(), False)
+    model = ANY_VALUE
+    if "const" in schema:
+        model = _words_model([value_text(schema["const"])])
+    elif isinstance(schema.get("enum"), list):
+        model = _words_model([value_text(v) for v in schema["enum"]])
+    else:
+        types = schema.get("type")
+        type_list = (
+            [types] if isinstance(types, str) else types if isinstance(types, list) else None
+        )
+        if type_list:
+            parts: list[ValueModel] = []
+            for kind in type_list:
+                if kind == "integer":
+                    parts.append(
+                        ValueModel(_DIGITS | {"-", ".", "e", "+"}, _DIGITS | {"-"}, False, True)
+                    )
+                elif kind == "number":
+                    parts.append(ValueModel(_NUMBER_CHARS, _NUMBER_CHARS, False, True))
+                elif kind == "boolean":
+                    parts.append(_words_model(["true", "false"]))
+                elif kind == "null":
+                    parts.append(_words_model([""]))
+                elif kind == "string":
+                    parts.append(_string_model(schema))
+                else:  # array, object: compact JSON of anything
+                    parts.append(ANY_VALUE)
+            model = parts[0]
+            for part in parts[1:]:
+                model = model.union(part)
+        elif isinstance(schema.get("pattern"), str):
+            # No type: non-strings are possible, and their text is JSON.
+            model = ANY_VALUE
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and branches:
+            union = _schema_model(branches[0], depth + 1)
+            for branch in branches[1:]:
+                union = union.union(_schema_model(branch, depth + 1))
+            model = _intersect(model, union)
+    branches = schema.get("allOf")
+    if isinstance(branches, list):
+        for branch in branches:
+            model = _intersect(model, _schema_model(branch, depth + 1))
+    return model
+
+
+def _string_model(schema: Mapping[str, Any]) -> ValueModel:
+    model = ANY_VALUE
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        model = _pattern_model(pattern)
+    min_length = schema.get("minLength")
+    if isinstance(min_length, int) and not isinstance(min_length, bool) and min_length > 0:
+        model = ValueModel(model.chars, model.first, False, model.numeric, model.words)
+    return model
+
+
+def model_for(schema: Mapping[str, Any]) -> ValueModel:
+    """The model of the text of every value `schema` admits (see the module
+    docstring), with the runtime's own refusals applied: no NUL ever, and no
+    line break unless the schema says ``multiline: true``."""
+    model = _schema_model(schema)
+    banned = {"\x00"}
+    if schema.get("multiline") is not True and model.words is None:
+        banned |= {"\n", "\r"}
+    return ValueModel(
+        model.chars - banned,
+        model.first - banned,
+        model.can_be_empty,
+        model.numeric,
+        model.words,
+    )

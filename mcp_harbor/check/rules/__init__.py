@@ -1,0 +1,59 @@
+"""The checker's rules, one per module (``h000.py`` … ``w105.py``)."""
+
+from __future__ import annotations
+
+from mcp_harbor.check.rules._base import DOC_HEADINGS, Rule
+from mcp_harbor.check.rules.h000 import UnparseableTemplate
+from mcp_harbor.check.rules.h001 import UnsafeRawPlaceholder
+from mcp_harbor.check.rules.h002 import ShellquoteInQuotedContext
+from mcp_harbor.check.rules.h003 import CallerChoosesCommand
+from mcp_harbor.check.rules.h004 import ReparsedAsShell
+from mcp_harbor.check.rules.h005 import InterpreterProgram
+from mcp_harbor.check.rules.h006 import ArithmeticInjection
+from mcp_harbor.check.rules.h007 import ValueAsName
+from mcp_harbor.check.rules.h008 import CodeSelectingVariable
+from mcp_harbor.check.rules.h009 import OptionRunsCode
+from mcp_harbor.check.rules.w101 import OptionInjection
+from mcp_harbor.check.rules.w102 import UnquotedExpansion
+from mcp_harbor.check.rules.w103 import CallerChosenPath
+from mcp_harbor.check.rules.w104 import RawValueSplits
+from mcp_harbor.check.rules.w105 import XargsWithoutNull
+
+__all__ = ["DOC_HEADINGS", "RULES", "Rule", "rule"]
+
+#: Every rule by id, in id order.
+RULES: dict[str, type[Rule]] = {
+    r.id: r
+    for r in (
+        UnparseableTemplate,
+        UnsafeRawPlaceholder,
+        ShellquoteInQuotedContext,
+        CallerChoosesCommand,
+        ReparsedAsShell,
+        InterpreterProgram,
+        ArithmeticInjection,
+        ValueAsName,
+        CodeSelectingVariable,
+        OptionRunsCode,
+        OptionInjection,
+        UnquotedExpansion,
+        CallerChosenPath,
+        RawValueSplits,
+        XargsWithoutNull,
+    )
+}
+
+
+def rule(rule_id: str) -> type[Rule]:
+    """The rule with id `rule_id` (case-insensitive), or by kebab-case name.
+
+    Raises:
+        KeyError: no such rule.
+    """
+    key = rule_id.upper()
+    if key in RULES:
+        return RULES[key]
+    for candidate in RULES.values():
+        if candidate.name == rule_id.lower():
+            return candidate
+    raise KeyError(rule_id)

@@ -1,0 +1,50 @@
+"""Rule H004 (reparsed-as-shell)."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from mcp_harbor.check.rules._base import Rule
+
+__all__ = ["ReparsedAsShell"]
+
+
+class ReparsedAsShell(Rule):
+    r"""The value is re-parsed as shell code (`sh -c`, `eval`, `ssh`, `su -c`, `trap`, `| sh`, `source`).
+
+    ## What it does
+    Flags a caller value that becomes part of a script parsed again by a shell:
+    the `-c` script of `sh`/`bash`, operands of `eval`, `trap`, `source`, `watch`,
+    `ssh host …` (ssh joins its words), `su -c`, `sudo -s`, `xargs -I … sh`, data
+    piped or here-doc'ed into a shell. Literal nested scripts are checked
+    recursively.
+
+    ## Why is this bad?
+    Quoting protects a value from one parse. A second shell parses the text again,
+    so `'$(id)'` becomes `$(id)`.
+
+    ## Example
+    ```yaml
+    run: sh -c "grep {{ args.q | shellquote }} log.txt"
+    ```
+
+    ## Use instead
+    ```yaml
+    run: sh -c 'grep -- "$1" log.txt' _ {{ args.q | shellquote }}
+    ```
+
+    ## Known problems
+    A script built at run time (`sh -c "$SCRIPT"`) is refused when caller data is
+    around: the checker cannot see it.
+
+    ## References
+    - CWE-78
+    - ShellCheck SC2091
+    """
+
+    id: ClassVar[str] = "H004"
+    name: ClassVar[str] = "reparsed-as-shell"
+    summary: ClassVar[str] = (
+        "The value is re-parsed as shell code (`sh -c`, `eval`, `ssh`, `su -c`, `trap`, `| sh`, `source`)."
+    )
+    severity: ClassVar[Literal["error", "warning"]] = "error"

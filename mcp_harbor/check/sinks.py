@@ -1,0 +1,421 @@
+"""The sink tables: which commands run other commands, re-parse their
+arguments as shell code, or take a program in another language.
+
+These are data, tested in ``tests/check/test_sinks.py``. A command that is not
+listed is an ordinary program: a caller value that reaches it as one quoted
+word is a plain argument (warned about only when it could be read as an
+option). For listed interpreters, an option the table does not know is
+assumed to take code: a caller value after it is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "CODE_VARIABLES",
+    "CODE_VARIABLE_PREFIXES",
+    "EVAL_LIKE",
+    "INERT_COMMANDS",
+    "INTERPRETERS",
+    "NAME_COMMANDS",
+    "OPTION_CODE_COMMANDS",
+    "SHELLS",
+    "SHELL_VALUE_OPTIONS",
+    "WRAPPERS",
+    "Interpreter",
+    "Wrapper",
+    "is_code_variable",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Wrapper:
+    """A command that runs another command given as its arguments.
+
+    Attributes:
+        value_options: options that consume the next word.
+        positionals: words (after options) before the wrapped command.
+        runs_with_shell: the wrapped command's words are joined and parsed by
+            a shell (``watch``, ``ssh``): every word is code.
+        code_options: options whose value is a command or shell code.
+    """
+
+    value_options: frozenset[str] = frozenset()
+    positionals: int = 0
+    runs_with_shell: bool = False
+    code_options: frozenset[str] = frozenset()
+
+
+def _w(opts: str = "", positionals: int = 0, shell: bool = False, code: str = "") -> Wrapper:
+    return Wrapper(frozenset(opts.split()), positionals, shell, frozenset(code.split()))
+
+
+#: Commands that run the command found in their arguments.
+WRAPPERS: dict[str, Wrapper] = {
+    "sudo": _w(
+        "-u --user -g --group -C -D --chdir -h --host -p --prompt -r -t -T -U",
+        code="-s -i --shell --login",
+    ),
+    "doas": _w("-u -C"),
+    "env": _w("-u --unset -C --chdir", code="-S --split-string"),
+    "exec": _w("-a"),
+    "command": _w(),
+    "builtin": _w(),
+    "nohup": _w(),
+    "time": _w("-f --format -o --output"),
+    "timeout": _w("-s --signal -k --kill-after", positionals=1),
+    "nice": _w("-n --adjustment"),
+    "ionice": _w("-c --class -n --classdata -p -P -u"),
+    "chrt": _w("-T -P -D", positionals=1),
+    "taskset": _w("-p", positionals=1),
+    "stdbuf": _w("-i -o -e --input --output --error"),
+    "setsid": _w(),
+    "chroot": _w("--userspec --groups", positionals=1),
+    "flock": _w("-w --timeout -E --conflict-exit-code", positionals=1, code="-c --command"),
+    "xargs": _w(
+        "-a --arg-file -d --delimiter -E -e --eof -I -i --replace -L -l --max-lines "
+        "-n --max-args -P --max-procs -s --max-chars"
+    ),
+    "nsenter": _w("-t --target -m -u -i -n -p -U -S -G -r -w"),
+    "unshare": _w(),
+    "strace": _w("-e -o -p -s -u -E"),
+    "ltrace": _w("-e -o -p -s -u"),
+    "valgrind": _w(),
+    "caffeinate": _w(),
+    "firejail": _w(),
+    "prlimit": _w(),
+    "runuser": _w("-u -g -G", code="-c --command -s --shell"),
+    "su": _w(positionals=1, code="-c --command -s --shell --session-command"),
+    "watch": _w("-n --interval -d --differences -c -e -g -t -x", shell=True),
+    "ssh": _w(
+        "-B -b -c -D -E -e -I -i -J -L -l -m -O -p -Q -R -S -W -w",
+        positionals=1,
+        shell=True,
+        code="-o -F -P",
+    ),
+    "parallel": _w("-j --jobs -S --sshlogin --tag -k", shell=True),
+    "script": _w("-O -I -T -t", code="-c --command"),
+    "expect": _w(code="-c -f"),
+    "tmux": _w(shell=True),
+    "screen": _w(shell=True),
+    "dbus-run-session": _w(),
+    "systemd-run": _w("-p --property -u --unit -M --machine --uid --gid -E --setenv"),
+}
+
+#: Shells: ``-c SCRIPT`` is shell code; a first operand is a script file.
+SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "rbash"})
+#: Options of shells that consume the next word.
+SHELL_VALUE_OPTIONS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+
+#: Builtins and commands whose listed operands are shell code. The value is
+#: the set of operand positions (0-based, after options) that are code; -1
+#: means every operand.
+EVAL_LIKE: dict[str, int] = {
+    "eval": -1,
+    "trap": 0,
+    "source": 0,
+    ".": 0,
+    "at": -1,
+    "batch": -1,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Interpreter:
+    """A program that runs code in its own language.
+
+    Attributes:
+        code_options: options whose value is a program (``-c``, ``-e``).
+        module_options: options whose value selects code to load (``-m``,
+            ``--require``, ``-f FILE``).
+        value_options: options that consume a word that is not code.
+        program_operand: the first operand is the program (awk, sed, jq)
+            unless a code option was given; else it is a script file.
+        operand_program_index: which operand is the program (sqlite3: 1).
+        stops_at_program: options are no longer read after the program
+            (python); when False a later word starting with ``-`` can add
+            a code option (perl, sed with GNU argument permutation).
+        reads_stdin_program: with no program, it reads one from stdin.
+    """
+
+    code_options: frozenset[str] = frozenset()
+    module_options: frozenset[str] = frozenset()
+    value_options: frozenset[str] = frozenset()
+    program_operand: bool = False
+    operand_program_index: int = 0
+    stops_at_program: bool = True
+    reads_stdin_program: bool = True
+    known_flags: frozenset[str] = frozenset()
+
+
+def _i(
+    code: str = "",
+    module: str = "",
+    value: str = "",
+    flags: str = "",
+    program_operand: bool = False,
+    index: int = 0,
+    stops: bool = True,
+    stdin: bool = True,
+) -> Interpreter:
+    return Interpreter(
+        frozenset(code.split()),
+        frozenset(module.split()),
+        frozenset(value.split()),
+        program_operand,
+        index,
+        stops,
+        stdin,
+        frozenset(flags.split()),
+    )
+
+
+_PYTHON = _i(
+    code="-c",
+    module="-m",
+    value="-W -X --check-hash-based-pycs",
+    flags="-b -B -d -E -h -i -I -O -OO -P -q -s -S -u -v -V -x --help --version",
+)
+_NODE = _i(
+    code="-e --eval -p --print",
+    module="-r --require --import --loader --experimental-loader",
+    value="--title --stack-size --max-old-space-size",
+    flags="--no-warnings --enable-source-maps -v --version -h --help",
+    stops=False,
+)
+_PERL = _i(
+    code="-e -E", module="-M -m -I", flags="-w -W -X -n -p -a -l -s -t -T -c -v", stops=False
+)
+_RUBY = _i(code="-e", module="-r -I", flags="-w -W -n -p -a -l -s -v -c", stops=False)
+_AWK = _i(
+    code="--source",
+    module="-f --file -i --include -l --load -E --exec",
+    value="-v --assign -F --field-separator",
+    flags="-b -c -C -d -D -e -g -h -M -N -O -p -P -r -s -S -t -V --posix --traditional",
+    program_operand=True,
+    stdin=False,
+)
+_SED = _i(
+    code="-e --expression",
+    module="-f --file",
+    value="-l --line-length",
+    flags="-n --quiet --silent -E -r --regexp-extended -s --separate -u -z --null-data "
+    "--posix --debug --sandbox",
+    program_operand=True,
+    stops=False,
+    stdin=False,
+)
+_JQ = _i(
+    module="-f --from-file -L",
+    value="--indent --tab",
+    flags="-r -j -a -c -n -e -s -S -C -M --raw-output --join-output --ascii-output "
+    "--compact-output --null-input --exit-status --slurp --sort-keys --raw-input -R --seq",
+    program_operand=True,
+    stdin=False,
+)
+_SQLITE = _i(
+    code="-cmd",
+    value="-separator -newline -nullvalue -mmap -pagecache -lookaside -vfs",
+    flags="-bail -batch -column -csv -header -noheader -html -json -line -list -markdown "
+    "-readonly -table -box -echo -safe",
+    program_operand=True,
+    index=1,
+    stops=False,
+)
+_PSQL = _i(
+    code="-c --command",
+    module="-f --file",
+    value="-d --dbname -h --host -p --port -U --username -o --output -F -R -P -T",
+    flags="-A -t -q -X -e -E -a -b -n -s -S -x -w -W --no-psqlrc --csv",
+    stops=False,
+)
+_MYSQL = _i(
+    code="-e --execute --init-command",
+    value="-h --host -P --port -u --user -D --database",
+    flags="-B -N -s -t -E --batch --silent --table --raw",
+    stops=False,
+)
+
+#: Interpreters by command name (``python3.12`` matches ``python3``).
+INTERPRETERS: dict[str, Interpreter] = {
+    "python": _PYTHON,
+    "python2": _PYTHON,
+    "python3": _PYTHON,
+    "pypy": _PYTHON,
+    "pypy3": _PYTHON,
+    "uv": _i(code="-c", stops=False),
+    "node": _NODE,
+    "nodejs": _NODE,
+    "deno": _i(code="eval", stops=False),
+    "bun": _i(code="-e --eval -p --print", stops=False),
+    "perl": _PERL,
+    "ruby": _RUBY,
+    "php": _i(code="-r -B -R -E -F", module="-f -d -c", stops=False),
+    "lua": _i(code="-e", module="-l", stops=False),
+    "luajit": _i(code="-e", module="-l", stops=False),
+    "tclsh": _i(),
+    "wish": _i(),
+    "Rscript": _i(code="-e", stops=False),
+    "R": _i(code="-e", stops=False),
+    "julia": _i(code="-e --eval -E --print", stops=False),
+    "osascript": _i(code="-e", stops=False),
+    "pwsh": _i(code="-c -Command -EncodedCommand", stops=False),
+    "awk": _AWK,
+    "gawk": _AWK,
+    "mawk": _AWK,
+    "nawk": _AWK,
+    "busybox-awk": _AWK,
+    "sed": _SED,
+    "gsed": _SED,
+    "jq": _JQ,
+    "gojq": _JQ,
+    "yq": _i(module="--from-file", program_operand=True, stops=False, stdin=False),
+    "sqlite3": _SQLITE,
+    "duckdb": _i(code="-c -s -cmd", program_operand=True, index=1, stops=False),
+    "psql": _PSQL,
+    "mysql": _MYSQL,
+    "mariadb": _MYSQL,
+    "bc": _i(stops=False),
+    "dc": _i(code="-e --expression", module="-f --file", stops=False),
+    "m4": _i(stops=False),
+    "gdb": _i(code="-ex -iex --eval-command", module="-x --command", stops=False),
+    "vim": _i(code="-c --cmd", stops=False),
+    "nvim": _i(code="-c --cmd", stops=False),
+    "emacs": _i(code="--eval", stops=False),
+}
+
+#: Commands where a word starting with ``-`` can select an option that runs
+#: code or a program (CWE-88); option injection there is an error. The value
+#: lists options whose value is code or a program.
+OPTION_CODE_COMMANDS: dict[str, frozenset[str]] = {
+    "git": frozenset({"-c", "--upload-pack", "-u", "--receive-pack", "--exec", "--config-env"}),
+    "ssh": frozenset({"-o", "-F", "-P"}),
+    "scp": frozenset({"-o", "-F", "-S"}),
+    "sftp": frozenset({"-o", "-F", "-S", "-D"}),
+    "tar": frozenset(
+        {
+            "-I",
+            "--use-compress-program",
+            "--to-command",
+            "--checkpoint-action",
+            "--info-script",
+            "--new-volume-script",
+            "-F",
+            "--rsh-command",
+        }
+    ),
+    "rsync": frozenset({"-e", "--rsh", "--rsync-path"}),
+    "find": frozenset({"-exec", "-execdir", "-ok", "-okdir", "-fprintf", "-delete"}),
+    "zip": frozenset({"-TT", "--unzip-command"}),
+    "sort": frozenset({"--compress-program"}),
+    "wget": frozenset({"-e", "--execute", "--use-askpass"}),
+    "curl": frozenset({"-K", "--config"}),
+    "less": frozenset(),
+    "man": frozenset({"-P", "--pager", "-H", "--html"}),
+    "tcpdump": frozenset({"-z"}),
+    "docker": frozenset({"--entrypoint"}),
+    "podman": frozenset({"--entrypoint"}),
+    "kubectl": frozenset(),
+    "make": frozenset({"-f", "--file", "--eval"}),
+    "hg": frozenset({"--config"}),
+    "7z": frozenset(),
+    "npm": frozenset(),
+    "pip": frozenset(),
+}
+
+#: Commands whose operands are variable names (the value names a variable).
+NAME_COMMANDS = frozenset(
+    {
+        "read",
+        "unset",
+        "mapfile",
+        "readarray",
+        "getopts",
+        "declare",
+        "typeset",
+        "local",
+        "export",
+        "readonly",
+    }
+)
+
+#: Variables whose value selects code: assigning a caller value to one lets
+#: the caller choose what runs.
+CODE_VARIABLES = frozenset(
+    {
+        "PATH",
+        "BASH_ENV",
+        "ENV",
+        "PS4",
+        "PS1",
+        "PS0",
+        "PROMPT_COMMAND",
+        "IFS",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "CDPATH",
+        "GLOBIGNORE",
+        "HOME",
+        "SHELL",
+        "EDITOR",
+        "VISUAL",
+        "PAGER",
+        "MANPAGER",
+        "BROWSER",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "LESSKEY",
+        "TERMINFO",
+        "GCONV_PATH",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+        "DOCKER_HOST",
+        "KUBECONFIG",
+        "MAKEFLAGS",
+        "MFLAGS",
+        "CC",
+        "CXX",
+        "LD",
+        "AWKPATH",
+        "JQ_LIBRARY_PATH",
+        "ZDOTDIR",
+        "INPUTRC",
+        "TMPDIR",
+        "HOSTALIASES",
+        "RESOLV_HOST_CONF",
+        "OPENSSL_CONF",
+        "CURL_HOME",
+        "WGETRC",
+        "NPM_CONFIG_PREFIX",
+    }
+)
+#: Prefixes of code-selecting variables (``LD_PRELOAD``, ``GIT_SSH_COMMAND``…).
+CODE_VARIABLE_PREFIXES = (
+    "LD_",
+    "DYLD_",
+    "GIT_",
+    "PYTHON",
+    "PERL",
+    "RUBY",
+    "NODE_",
+    "BASH_",
+    "NPM_CONFIG_",
+    "PIP_",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "LUA_",
+    "R_PROFILE",
+    "CARGO_",
+)
+
+
+def is_code_variable(name: str) -> bool:
+    """Whether assigning to `name` can choose code."""
+    return name in CODE_VARIABLES or name.startswith(CODE_VARIABLE_PREFIXES)
+
+
+#: Commands that never interpret their operands as options in a harmful way
+#: and print or compare them (no option-injection warning).
+INERT_COMMANDS = frozenset({"echo", ":", "true", "false", "test", "[", "logger", "basename"})
