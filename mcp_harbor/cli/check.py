@@ -1,0 +1,53 @@
+"""``mcp-harbor check``: run the export checker and report its findings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from mcp_harbor.cli._app import DEFAULT_EXPORTS, abort
+
+__all__ = ["check"]
+
+EXIT_ACCEPTED, EXIT_REFUSED, EXIT_LOAD_ERROR = 0, 1, 2
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "sarif"]),
+    default="text",
+    show_default=True,
+    help="Output format (json and sarif go to stdout).",
+)
+@click.option("--strict", is_flag=True, help="Refuse exports that have warnings too.")
+@click.option("--explain", "explain", metavar="RULE", help="Print a rule's documentation and exit.")
+def check(paths: tuple[Path, ...], fmt: str, strict: bool, explain: str | None) -> None:
+    """Check export files (files or folders; default ./exports).
+
+    Exit 0 when every export is accepted (warnings allowed unless --strict),
+    1 when at least one is refused, 2 when a file cannot be loaded.
+    """
+    from mcp_harbor.check import load_and_check
+    from mcp_harbor.check.report import render_json, render_sarif, render_text
+    from mcp_harbor.check.rules import rule
+    from mcp_harbor.errors import ConfigError
+
+    if explain is not None:
+        try:
+            found = rule(explain)
+        except KeyError:
+            abort(f"unknown rule {explain!r}; rules are H000-H009 and W101-W105", EXIT_LOAD_ERROR)
+        click.echo(f"{found.id} {found.name} ({found.severity})\n\n{found.doc()}")
+        return
+    try:
+        result = load_and_check(list(paths) or [DEFAULT_EXPORTS], strict=strict)
+    except ConfigError as exc:
+        abort(str(exc), EXIT_LOAD_ERROR)
+    renderer = {"text": render_text, "json": render_json, "sarif": render_sarif}[fmt]
+    click.echo(renderer(result.reports), nl=False)
+    if result.refused:
+        raise SystemExit(EXIT_REFUSED)
