@@ -210,7 +210,7 @@ async def test_successful_call_over_stdio(tmp_path: Path, mode: str) -> None:
     extra = ("--workdir", str(setup.workdir), "--runs-dir", str(runs))
     async with stdio_client_of(setup.exports, setup.state, mode, *extra) as client:
         await check_show(client, setup, runs)
-    assert not (setup.state / "mcp-harbor").exists()  # --runs-dir wins over XDG_STATE_HOME
+    assert not (setup.state / "mcp-harbor" / "runs").exists()  # --runs-dir wins over XDG
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -285,7 +285,9 @@ async def test_unwritable_runs_dir_is_a_clean_tool_error(tmp_path: Path, mode: s
             result = await client.call_tool("ping", {})
     text = text_of(result)
     assert result.is_error is True
-    assert "cannot create the run directory" in text
+    assert "cannot prepare the run" in text and "nothing was run" in text.lower()
     assert "Traceback" not in text
-    assert "Traceback" not in errlog_path.read_text()
+    logs = errlog_path.read_text()
+    assert "cannot create the run directory" in logs  # the detail is for the operator
+    assert "Traceback" not in logs
     assert os.path.isfile(blocker)
