@@ -14,7 +14,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -203,3 +203,72 @@ def vm_hwm_kb(pid: int) -> int:
         if line.startswith("VmHWM:"):
             return int(line.split()[1])
     raise AssertionError(f"no VmHWM for {pid}")
+
+
+# --- identity, tokens and the audit trail (issue 4) --------------------------------
+
+
+def harbor_cli(
+    *args: str,
+    state: Path | None = None,
+    check: bool = True,
+    timeout: float = 60,
+    **extra_env: str,
+) -> subprocess.CompletedProcess[str]:
+    """Run the real ``mcp-harbor`` command (``python -m mcp_harbor``) and
+    return the CompletedProcess (text mode). `check` asserts exit code 0."""
+    env = server_env(state) if state is not None else dict(os.environ)
+    env.update(extra_env)
+    proc = subprocess.run(
+        [PY, "-m", "mcp_harbor", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+    if check:
+        assert proc.returncode == 0, (args, proc.returncode, proc.stdout, proc.stderr)
+    return proc
+
+
+def token_add(tokens: Path, name: str, *extra: str) -> str:
+    """Create a token with the real ``mcp-harbor token add`` and return it
+    (the first line of its stdout)."""
+    proc = harbor_cli("token", "add", name, "--tokens", str(tokens), *extra)
+    return proc.stdout.strip().splitlines()[0]
+
+
+def audit_json(db: Path, *filters: str) -> list[dict[str, Any]]:
+    """``mcp-harbor audit --json`` on `db`: one dict per call, newest first."""
+    import json
+
+    proc = harbor_cli("audit", "--db", str(db), "--json", "--limit", "100000", *filters)
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+
+
+def audit_show(db: Path, call_id: str) -> dict[str, Any]:
+    import json
+
+    return dict(json.loads(harbor_cli("audit", "show", call_id, "--db", str(db)).stdout))
+
+
+def audit_verify(db: Path) -> subprocess.CompletedProcess[str]:
+    """``mcp-harbor audit verify`` (not checked: the caller looks at the exit code)."""
+    return harbor_cli("audit", "verify", "--db", str(db), check=False)
+
+
+@contextlib.asynccontextmanager
+async def bearer_client(
+    url: str, token: str | None, mode: str, **client_kw: Any
+) -> AsyncIterator[Client]:
+    """An SDK client over Streamable HTTP that sends ``Authorization: Bearer
+    TOKEN`` on every request (no header when `token` is None)."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+    async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as http:
+        transport = streamable_http_client(url, http_client=http)
+        async with Client(transport, mode=mode, **client_kw) as client:  # type: ignore[arg-type]
+            yield client
