@@ -1,0 +1,333 @@
+#!/usr/bin/env python
+"""Latency of calling a ``run: "true"`` export through mcp-harbor, next to the
+bare cost of spawning ``bash -c true`` from Python.
+
+Target (issue): over stdio the server adds at most 1.5 ms to the bare spawn,
+i.e. ``median(call) - median(subprocess.run(["bash", "-c", "true"])) <= 1.5 ms``.
+
+What is timed, all in one run, sequentially (one call in flight at a time):
+
+* floors: ``subprocess.run(["bash", "-c", "true"])``; ``anyio.run_process`` and
+  ``asyncio.create_subprocess_exec`` of the same; and a "harbor-style" spawn
+  (the same thing mcp-harbor's runner does for a ``run:`` step: write the
+  script to a file, ``bash --noprofile --norc -eo pipefail FILE`` in a new
+  session with stdout/stderr to two log files, via ``anyio.open_process``);
+* the server: ``tools/call`` of the export with the SDK ``Client`` over stdio
+  (``mode="auto"``, i.e. 2026-07-28, and ``mode="legacy"``, the 2025
+  handshake), and over Streamable HTTP (auto) for information.
+
+Each series gets ``--warmup`` untimed calls first. The server runs with
+``--keep-runs 0`` by default (see ``KEEP_RUNS``). The server is started from
+the same interpreter (``python -m mcp_harbor serve``), with ``--runs-dir`` in a
+temporary folder; anything in ``PYTHONPATH`` is forwarded to it.
+
+Usage::
+
+    python bench/bench_latency.py [--calls 300] [--warmup 20] [--no-http] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+TARGET_MS = 1.5
+EXPORT = """\
+name: nothing
+description: Run true (latency benchmark).
+steps:
+  - name: t
+    run: "true"
+"""
+BASH_FLAGS = ["--noprofile", "--norc", "-eo", "pipefail"]
+
+
+@dataclass
+class Row:
+    name: str
+    kind: str  # "floor" | "server"
+    samples_ms: list[float]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples_ms)
+
+    @property
+    def p90(self) -> float:
+        s = sorted(self.samples_ms)
+        return s[min(len(s) - 1, round(0.9 * (len(s) - 1)))]
+
+
+# ------------------------------------------------------------------ floors
+
+
+def floor_subprocess_run(n: int, warmup: int) -> list[float]:
+    out = []
+    for i in range(warmup + n):
+        t0 = time.perf_counter()
+        subprocess.run(["bash", "-c", "true"], check=True)
+        if i >= warmup:
+            out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+async def _timed(n: int, warmup: int, one: Callable[[], Awaitable[object]]) -> list[float]:
+    out = []
+    for i in range(warmup + n):
+        t0 = time.perf_counter()
+        await one()
+        if i >= warmup:
+            out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+async def floor_anyio(n: int, warmup: int) -> list[float]:
+    return await _timed(n, warmup, lambda: anyio.run_process(["bash", "-c", "true"]))
+
+
+async def floor_asyncio(n: int, warmup: int) -> list[float]:
+    async def one() -> None:
+        proc = await asyncio.create_subprocess_exec("bash", "-c", "true")
+        await proc.wait()
+
+    return await _timed(n, warmup, one)
+
+
+async def floor_harbor_style(n: int, warmup: int, tmp: Path) -> list[float]:
+    """The runner's file and process work for one ``run:`` step, without the
+    MCP layer, the audit records, the result building and the group scan:
+    a fresh run dir and ``steps/`` dir, the script file, two fresh log files,
+    ``bash --noprofile --norc -eo pipefail FILE`` in a new session."""
+    counter = iter(range(10**9))
+
+    async def one() -> None:
+        steps = tmp / f"run-{next(counter)}" / "steps"
+        steps.mkdir(parents=True)
+        script = steps / "1-t.sh"
+        script.write_text("true", encoding="utf-8")
+        with (
+            open(steps / "1-t.stdout.log", "wb") as out,
+            open(steps / "1-t.stderr.log", "wb") as err,
+        ):
+            proc = await anyio.open_process(
+                ["bash", *BASH_FLAGS, str(script)],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                cwd=tmp,
+                env=dict(os.environ),
+                start_new_session=True,
+            )
+        await proc.wait()
+
+    return await _timed(n, warmup, one)
+
+
+# ------------------------------------------------------------------ server
+
+
+#: Set from --keep-runs. 0 (no pruning) by default: with pruning on, calls
+#: faster than `keep` per second can delete their own fresh run directory
+#: (run ids sort by the second, then a random suffix) and fail with
+#: "Error executing tool"; see docs/benchmarks.md.
+KEEP_RUNS = 0
+
+
+def _server_env(tmp: Path) -> dict[str, str]:
+    # The SDK's stdio client passes only a few "safe" variables by default, so
+    # pass everything; XDG dirs point into the temp folder (audit DB, tokens).
+    return {**os.environ, "XDG_STATE_HOME": str(tmp / "state"),
+            "XDG_CONFIG_HOME": str(tmp / "config")}  # fmt: skip
+
+
+def _serve_argv(exports: Path, runs: Path) -> list[str]:
+    return ["-m", "mcp_harbor", "--log-level", "warning", "serve",
+            "--exports", str(exports), "--runs-dir", str(runs),
+            "--keep-runs", str(KEEP_RUNS)]  # fmt: skip
+
+
+async def _call_series(client: Client, n: int, warmup: int) -> list[float]:
+    async def one() -> None:
+        result = await client.call_tool("nothing", {})
+        if result.is_error:
+            raise RuntimeError(f"tool call failed: {result.content}")
+
+    return await _timed(n, warmup, one)
+
+
+async def server_stdio(mode: str, n: int, warmup: int, exports: Path, runs: Path) -> list[float]:
+    params = StdioServerParameters(
+        command=sys.executable, args=_serve_argv(exports, runs), env=_server_env(runs.parent)
+    )
+    async with Client(params, mode=mode) as client:  # type: ignore[arg-type]
+        return await _call_series(client, n, warmup)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def server_http(n: int, warmup: int, exports: Path, runs: Path, log: Path) -> list[float]:
+    port = _free_port()
+    argv = [sys.executable, *_serve_argv(exports, runs), "--transport", "http", "--port", str(port)]
+    with open(log, "wb") as sink:
+        proc = subprocess.Popen(
+            argv, stdout=sink, stderr=subprocess.STDOUT, env=_server_env(runs.parent)
+        )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"HTTP server exited {proc.returncode}: {log.read_text()}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("HTTP server did not start") from None
+                await anyio.sleep(0.05)
+        async with Client(f"http://127.0.0.1:{port}/mcp", mode="auto") as client:
+            return await _call_series(client, n, warmup)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+# ------------------------------------------------------------------ report
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def render(rows: list[Row], reference: Row, machine: str, calls: int) -> str:
+    head = (
+        "| series | median ms | p90 ms | ratio to floor | Δ median vs floor (ms) |\n"
+        "|---|---:|---:|---:|---:|\n"
+    )
+    lines = []
+    for r in rows:
+        ratio = r.median / reference.median
+        delta = r.median - reference.median
+        lines.append(f"| {r.name} | {r.median:.2f} | {r.p90:.2f} | {ratio:.2f}× | {delta:+.2f} |")
+    return f"{machine}; {calls} sequential calls per series\n\n" + head + "\n".join(lines)
+
+
+def verdict(rows: list[Row], reference: Row) -> list[str]:
+    out = []
+    for r in rows:
+        if r.kind == "server" and r.name.startswith("stdio"):
+            delta = r.median - reference.median
+            ok = delta <= TARGET_MS
+            out.append(
+                f"{'PASS' if ok else 'MISS'}: {r.name} adds {delta:.2f} ms to the bare spawn "
+                f"(target ≤ {TARGET_MS} ms)"
+            )
+    return out
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    n, warmup = args.calls, args.warmup
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="harbor-bench-") as tmp_s:
+        tmp = Path(tmp_s)
+        exports, runs = tmp / "exports", tmp / "runs"
+        exports.mkdir()
+        runs.mkdir()
+        (exports / "nothing.yaml").write_text(EXPORT)
+        spawn_tmp = tmp / "spawn"
+        spawn_tmp.mkdir()
+
+        def progress(name: str) -> None:
+            print(f"  timing {name} ...", file=sys.stderr, flush=True)
+
+        def add(name: str, kind: str, samples: list[float]) -> Row:
+            rows.append(Row(name, kind, samples))
+            return rows[-1]
+
+        progress("subprocess.run floor")
+        samples = await anyio.to_thread.run_sync(floor_subprocess_run, n, warmup)
+        ref = add('floor: subprocess.run(["bash","-c","true"])', "floor", samples)
+        progress("anyio floor")
+        add("floor: anyio.run_process bash -c true", "floor", await floor_anyio(n, warmup))
+        progress("asyncio floor")
+        samples = await floor_asyncio(n, warmup)
+        add("floor: asyncio.create_subprocess_exec bash -c true", "floor", samples)
+        progress("harbor-style spawn floor")
+        samples = await floor_harbor_style(n, warmup, spawn_tmp)
+        add("floor: harbor-style (fresh run dir, script file, 2 logs, setsid, bash flags)",
+            "floor", samples)  # fmt: skip
+        for mode, label in (("auto", "2026-07-28"), ("legacy", "2025-11-25")):
+            progress(f"stdio {mode}")
+            samples = await server_stdio(mode, n, warmup, exports, runs)
+            add(f"stdio, Client mode={mode} ({label})", "server", samples)
+        if args.http:
+            progress("http auto")
+            samples = await server_http(n, warmup, exports, runs, tmp / "http.log")
+            add("http, Client mode=auto (2026-07-28), for information", "server", samples)
+
+    machine = (
+        f"{os.cpu_count()} CPUs ({cpu_model()}), Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}"
+    )
+    table = render(rows, ref, machine, n)
+    print(table)
+    print()
+    for line in verdict(rows, ref):
+        print(line)
+    if args.json:
+        payload = {
+            "machine": machine,
+            "calls": n,
+            "warmup": warmup,
+            "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+            "target_ms": TARGET_MS,
+            "rows": [{**asdict(r), "median_ms": r.median, "p90_ms": r.p90} for r in rows],
+        }
+        Path(args.json).write_text(json.dumps(payload, indent=1))
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=300, help="timed calls per series")
+    parser.add_argument("--warmup", type=int, default=20, help="untimed calls first")
+    parser.add_argument("--no-http", dest="http", action="store_false", help="skip HTTP row")
+    parser.add_argument("--json", help="also write raw samples and summary to this file")
+    parser.add_argument(
+        "--keep-runs",
+        type=int,
+        default=0,
+        help="the server's --keep-runs (default 0: no pruning, see KEEP_RUNS)",
+    )
+    args = parser.parse_args()
+    global KEEP_RUNS
+    KEEP_RUNS = args.keep_runs
+    return anyio.run(main_async, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
