@@ -7,6 +7,9 @@ Every error that mcp-harbor raises on purpose is a `HarborError`; foreign errors
     ├── ConfigError        an export file cannot be loaded or is invalid
     │   └── TemplateError  a placeholder in a command is malformed
     ├── ArgumentError      a call's arguments do not satisfy the export's schema
+    │   └── ContextError   caller memory or an attachment is refused
+    ├── IdentityError      a run would start without a complete identity
+    ├── PolicyDenied       the caller may not call this tool
     ├── UnknownTool        a call names a tool that is not published (to this caller)
     ├── RunError           a pipeline could not be started
     └── StoreError         the store cannot be read or written
@@ -17,7 +20,10 @@ from __future__ import annotations
 __all__ = [
     "ArgumentError",
     "ConfigError",
+    "ContextError",
     "HarborError",
+    "IdentityError",
+    "PolicyDenied",
     "RunError",
     "StoreError",
     "TemplateError",
@@ -59,6 +65,22 @@ class ArgumentError(HarborError):
 
     The message names the argument and the rule it broke.
     """
+
+
+class ContextError(ArgumentError):
+    """Raised when what a caller sent besides the arguments cannot go into the
+    run's context: caller memory that is null, not JSON or too large; an
+    attachment that is not base64 or too large. Nothing has run."""
+
+
+class IdentityError(HarborError):
+    """Raised when a run context would be composed without a complete
+    identity (tenant, principal, session, run id). Never half-scoped."""
+
+
+class PolicyDenied(HarborError):
+    """Raised when the caller is not admitted by the export's ``allow:``.
+    Over MCP it is answered exactly like an unknown tool."""
 
 
 class UnknownTool(HarborError):

@@ -258,13 +258,13 @@ def test_call_success_converts_values(cli_exports: Path, tmp_path: Path) -> None
         "word=007", "--json", "--exports", str(cli_exports), state=state,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
-    assert out["is_error"] is False
+    out = json.loads(proc.stdout)  # the answer envelope, as `run --json` prints it
+    assert out["finish_reason"] == "goal"
     # Integer 5, boolean true, number 2.5, array, and a string stays a string.
-    assert out["result"]["steps"][0]["stdout_tail"] == '5|true|2.5|["a","b c"]|007'
-    assert out["result"]["status"] == "ok"
+    assert out["steps"][0]["stdout_tail"] == '5|true|2.5|["a","b c"]|007'
+    assert out["status"] == "ok"
     # The server started by `call` keeps the caller's environment (XDG_STATE_HOME).
-    assert Path(out["result"]["run_dir"]).parent == state / "mcp-harbor" / "runs"
+    assert Path(out["run_dir"]).parent == state / "mcp-harbor" / "runs"
 
 
 def test_call_json_array_and_legacy_era(cli_exports: Path, tmp_path: Path) -> None:

@@ -170,7 +170,7 @@ async def check_show(client: Client, setup: Setup, runs_root: Path) -> None:
     assert f"env=[abc][{NASTY}][3]" in plain  # default of `count` applied
     assert f"run_id=[{run_id}]" in plain
     assert f"run_dir=[{run_dir}]" in plain
-    assert "fresh=[steps ]" in plain  # nothing from another run
+    assert "fresh=[context.json steps ]" in plain  # nothing from another run
     assert f"pwd=[{setup.workdir}]" in plain  # steps without cwd: run in --workdir
     assert run_dir.name == run_id
     assert run_dir.parent == runs_root
@@ -192,7 +192,7 @@ async def check_show(client: Client, setup: Setup, runs_root: Path) -> None:
     assert second is not None
     assert second["run_id"] != run_id
     assert second["run_dir"] != data["run_dir"]
-    assert "fresh=[steps ]" in second["steps"][0]["stdout_tail"]
+    assert "fresh=[context.json steps ]" in second["steps"][0]["stdout_tail"]
     assert "env=[xyz][m][5]" in second["steps"][0]["stdout_tail"]
     assert second["steps"][1]["stdout_tail"] == "<--msg=m><5>"
 

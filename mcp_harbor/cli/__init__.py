@@ -14,6 +14,7 @@ from mcp_harbor.cli._app import setup_logging
 from mcp_harbor.cli.audit import audit
 from mcp_harbor.cli.call import call
 from mcp_harbor.cli.check import check
+from mcp_harbor.cli.run import run
 from mcp_harbor.cli.serve import serve
 from mcp_harbor.cli.token import token
 from mcp_harbor.cli.tools import tools
@@ -39,6 +40,7 @@ def main(log_level: str) -> None:
 main.add_command(serve)
 main.add_command(tools)
 main.add_command(call)
+main.add_command(run)
 main.add_command(token)
 main.add_command(audit)
 main.add_command(check)

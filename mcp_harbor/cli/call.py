@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -12,8 +11,6 @@ from typing import Any
 import click
 
 from mcp_harbor.cli._app import (
-    EXIT_OK,
-    EXIT_TOOL_ERROR,
     EXIT_USAGE,
     abort,
     exports_option,
@@ -28,9 +25,21 @@ __all__ = ["call"]
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
 @exports_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option(
+    "--memory",
+    "memory",
+    default=None,
+    help="Caller memory: a JSON value (<= 32 KiB), sent under the request's _meta key "
+    "mcp-harbor/memory.",
+)
 @click.option("--legacy", is_flag=True, help="Use the 2025 handshake era instead of 2026-07-28.")
 def call(
-    tool: str, assignments: tuple[str, ...], exports: tuple[Path, ...], as_json: bool, legacy: bool
+    tool: str,
+    assignments: tuple[str, ...],
+    exports: tuple[Path, ...],
+    as_json: bool,
+    memory: str | None,
+    legacy: bool,
 ) -> None:
     """Call TOOL with name=value arguments and print the result.
 
@@ -38,7 +47,9 @@ def call(
     """
     import anyio
 
+    from mcp_harbor.cli._output import print_outcome
     from mcp_harbor.cli._values import ValueError_, parse_assignments
+    from mcp_harbor.runctx import ENVELOPE_META_KEY
 
     published = {e.name: e for e in load_published(exports)}
     if tool not in published:
@@ -48,28 +59,28 @@ def call(
         arguments = parse_assignments(assignments, published[tool].input_schema)
     except ValueError_ as exc:
         abort(f"{tool}: {exc}", EXIT_USAGE)
+    meta: dict[str, Any] | None = None
+    if memory is not None:
+        from mcp_harbor.errors import ContextError
+        from mcp_harbor.runctx import CALLER_MEMORY_KEY, parse_caller_memory
+
+        try:
+            meta = {CALLER_MEMORY_KEY: parse_caller_memory(memory)}
+        except ContextError as exc:
+            abort(f"{tool}: {exc}", EXIT_USAGE)
     folders = [str(p.resolve()) for p in exports] or [str(Path("exports").resolve())]
-    result = anyio.run(_call_over_stdio, tool, arguments, folders, legacy)
+    result = anyio.run(_call_over_stdio, tool, arguments, folders, legacy, meta)
     text = "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
-    if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "tool": tool,
-                    "is_error": bool(result.is_error),
-                    "result": result.structured_content,
-                    "text": text,
-                },
-                indent=2,
-            )
-        )
-    else:
-        click.echo(text)
-    sys.exit(EXIT_TOOL_ERROR if result.is_error else EXIT_OK)
+    envelope = (result.meta or {}).get(ENVELOPE_META_KEY)
+    print_outcome(tool, envelope, text, not result.is_error, as_json)
 
 
 async def _call_over_stdio(
-    tool: str, arguments: dict[str, Any], folders: list[str], legacy: bool
+    tool: str,
+    arguments: dict[str, Any],
+    folders: list[str],
+    legacy: bool,
+    meta: dict[str, Any] | None,
 ) -> Any:
     from mcp import Client, StdioServerParameters, types
     from mcp.shared.exceptions import MCPError
@@ -88,6 +99,6 @@ async def _call_over_stdio(
         info = types.Implementation(name="mcp-harbor-call", version=__version__)
         mode = "legacy" if legacy else "auto"
         async with Client(params, mode=mode, client_info=info) as client:
-            return await client.call_tool(tool, arguments)
+            return await client.call_tool(tool, arguments, meta=meta)  # type: ignore[arg-type]
     except MCPError as exc:
         abort(f"{tool}: the server answered with an error: {exc}", EXIT_USAGE)

@@ -82,6 +82,7 @@ def serve(
     import anyio
 
     from mcp_harbor.errors import ConfigError
+    from mcp_harbor.runctx import CallService
     from mcp_harbor.server import (
         CallerMiddleware,
         Handlers,
@@ -131,7 +132,7 @@ def serve(
         settings.workdir = workdir.resolve()
     if runs_dir is not None:
         settings.runs_root = runs_dir.resolve()
-    handlers = Handlers(Registry(published), settings, audit)
+    handlers = Handlers(Registry(published), CallService(settings, audit, store))
     caller = CallerMiddleware(
         "stdio" if transport == "stdio" else "http", auth=verifier is not None
     )

@@ -22,6 +22,7 @@ from jsonschema.validators import Draft202012Validator
 from mcp_harbor.config.model import (
     ARG_NAME_PATTERN,
     HARBOR_ARG_KEYWORDS,
+    HARBOR_BOOL_KEYWORDS,
     Annotations,
     ExportSpec,
     StepSpec,
@@ -62,6 +63,13 @@ class Export:
     steps: tuple[Step, ...]
     arg_schemas: Mapping[str, Mapping[str, Any]]
     input_schema: Mapping[str, Any]
+
+    @property
+    def attachment_args(self) -> frozenset[str]:
+        """Args that carry a file (``contentEncoding: base64``)."""
+        return frozenset(
+            n for n, s in self.arg_schemas.items() if s.get("contentEncoding") == "base64"
+        )
 
     @property
     def secret_args(self) -> frozenset[str]:
@@ -178,9 +186,26 @@ def _check_args(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
                 f"(at {'/'.join(map(str, exc.absolute_path)) or 'the schema root'})"
             )
             continue
-        for keyword in HARBOR_ARG_KEYWORDS:
+        for keyword in HARBOR_BOOL_KEYWORDS:
             if not isinstance(schema.get(keyword, False), bool):
                 problems.append(f"{path}:{line}: args.{name}.{keyword} must be true or false")
+        if schema.get("disposition", "ref") not in ("inline", "ref"):
+            problems.append(f"{path}:{line}: args.{name}.disposition must be inline or ref")
+        max_bytes = schema.get("max_bytes", 1)
+        if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1:
+            problems.append(f"{path}:{line}: args.{name}.max_bytes must be a positive integer")
+        if ("disposition" in schema or "max_bytes" in schema) and schema.get(
+            "contentEncoding"
+        ) != "base64":
+            problems.append(
+                f"{path}:{line}: args.{name}: disposition and max_bytes apply to attachments; "
+                f"add contentEncoding: base64 (and type: string)"
+            )
+        if schema.get("contentEncoding") == "base64" and schema.get("type") != "string":
+            problems.append(
+                f"{path}:{line}: args.{name}: an attachment (contentEncoding: base64) "
+                f"must be type: string"
+            )
         if "default" in schema:
             validator = Draft202012Validator(_published(schema))
             error = jsonschema.exceptions.best_match(validator.iter_errors(schema["default"]))
@@ -188,6 +213,20 @@ def _check_args(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
                 problems.append(
                     f"{path}:{smap.line_of(('args', name, 'default'))}: args.{name}.default "
                     f"does not satisfy its own schema: {error.message}"
+                )
+    if spec.output_schema is not None:
+        try:
+            Draft202012Validator.check_schema(spec.output_schema)
+        except jsonschema.SchemaError as exc:
+            problems.append(
+                f"{path}:{smap.line_of(('output_schema',))}: output_schema is not a valid "
+                f"JSON Schema: {exc.message}"
+            )
+        else:
+            if spec.output_schema.get("type") != "object":
+                problems.append(
+                    f"{path}:{smap.line_of(('output_schema',))}: output_schema must describe "
+                    f"an object (type: object): it becomes the tool's outputSchema"
                 )
     for name in spec.required:
         if name not in spec.args:

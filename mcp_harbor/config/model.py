@@ -6,7 +6,7 @@ pydantic's errors into messages that name the file and line.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -15,10 +15,13 @@ from mcp_harbor.policy import validate_entry
 __all__ = [
     "ARG_NAME_PATTERN",
     "HARBOR_ARG_KEYWORDS",
+    "HARBOR_BOOL_KEYWORDS",
     "STEP_NAME_PATTERN",
     "TOOL_NAME_PATTERN",
     "Annotations",
+    "AttachmentPolicy",
     "ExportSpec",
+    "MemorySpec",
     "StepSpec",
 ]
 
@@ -30,7 +33,9 @@ ARG_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 STEP_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 #: Keywords of an arg's schema that belong to mcp-harbor, not to JSON Schema.
 #: They are removed from the schema published to clients.
-HARBOR_ARG_KEYWORDS = frozenset({"multiline", "secret"})
+HARBOR_ARG_KEYWORDS = frozenset({"multiline", "secret", "disposition", "max_bytes"})
+#: The arg keywords above whose value is a boolean.
+HARBOR_BOOL_KEYWORDS = frozenset({"multiline", "secret"})
 
 _ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
@@ -54,6 +59,25 @@ class Annotations(_Strict):
     destructiveHint: bool | None = None
     idempotentHint: bool | None = None
     openWorldHint: bool | None = None
+
+
+class MemorySpec(_Strict):
+    """``memory: {recent: N}``: give each run the last N calls of its session."""
+
+    recent: Annotated[int, Field(ge=1, le=100)]
+
+
+class AttachmentPolicy(_Strict):
+    """``attachments:``: how base64 args (``contentEncoding: base64``) are handed over.
+
+    `disposition` ``ref`` gives steps the file's path only; ``inline`` also
+    puts small text files into context.json. An arg's own ``disposition``
+    beats this. `max_bytes` caps each decoded file (an arg's ``max_bytes``
+    beats it).
+    """
+
+    disposition: Literal["inline", "ref"] = "ref"
+    max_bytes: Annotated[int, Field(ge=1, le=1 << 30)] = 10 * 1024 * 1024
 
 
 class StepSpec(_Strict):
@@ -90,6 +114,9 @@ class ExportSpec(_Strict):
     output_tail: Annotated[int, Field(ge=0, le=16 * 1024 * 1024)] | None = None
     annotations: Annotations | None = None
     allow: Annotated[list[str], Field(min_length=1)] = Field(default_factory=lambda: ["*"])
+    output_schema: dict[str, Any] | None = None
+    memory: MemorySpec | None = None
+    attachments: AttachmentPolicy = Field(default_factory=AttachmentPolicy)
     steps: Annotated[list[StepSpec], Field(min_length=1)]
 
     @model_validator(mode="after")

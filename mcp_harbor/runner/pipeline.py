@@ -64,6 +64,9 @@ class RunRequest:
     extra_env: Mapping[str, str] = field(default_factory=dict)
     output_tail: int = DEFAULT_OUTPUT_TAIL
     grace: float = DEFAULT_GRACE
+    #: The run boundary (``time.monotonic()``) the deadline is judged from;
+    #: None: when the runner starts.
+    started: float | None = None
 
     def redacted_arguments(self) -> dict[str, Any]:
         """The arguments with every ``secret: true`` arg replaced by ``***``."""
@@ -141,7 +144,7 @@ class LocalExecutor:
     async def run(self, request: RunRequest, observer: RunObserver | None = None) -> RunResult:
         """See `Executor.run`."""
         export = request.export
-        started = time.monotonic()
+        started = request.started if request.started is not None else time.monotonic()
         timeout = export.spec.timeout or DEFAULT_TIMEOUT
         deadline = started + timeout
         steps_dir = request.run_dir / "steps"

@@ -3,7 +3,7 @@
 from mcp_harbor.server.app import build_server, is_loopback, serve_http, serve_stdio
 from mcp_harbor.server.handlers import CallerMiddleware, Handlers, ServeSettings
 from mcp_harbor.server.registry import PublishedTool, Registry
-from mcp_harbor.server.results import error_result, run_text, tool_result
+from mcp_harbor.server.results import error_result, tool_result
 
 __all__ = [
     "CallerMiddleware",
@@ -14,7 +14,6 @@ __all__ = [
     "build_server",
     "error_result",
     "is_loopback",
-    "run_text",
     "serve_http",
     "serve_stdio",
     "tool_result",

@@ -15,7 +15,7 @@ import mcp_types as types
 from mcp_harbor.arguments import ArgumentValidator
 from mcp_harbor.config import Export
 from mcp_harbor.errors import UnknownTool
-from mcp_harbor.runner.result import RUN_RESULT_SCHEMA
+from mcp_harbor.runctx import ENVELOPE_SCHEMA
 
 __all__ = ["PublishedTool", "Registry"]
 
@@ -40,7 +40,7 @@ def _tool_of(export: Export) -> types.Tool:
         title=export.spec.title,
         description=export.spec.description,
         input_schema=dict(export.input_schema),
-        output_schema=RUN_RESULT_SCHEMA,
+        output_schema=dict(export.spec.output_schema or ENVELOPE_SCHEMA),
         annotations=annotations,
     )
 

@@ -1,54 +1,37 @@
-"""Turn a run into the MCP answer: readable text plus ``structuredContent``."""
+"""Turn an envelope into the MCP answer."""
 
 from __future__ import annotations
 
 import mcp_types as types
 
-from mcp_harbor.runner.result import RunResult
+from mcp_harbor.config import Export
+from mcp_harbor.runctx import ABSENT, ENVELOPE_META_KEY, Envelope
 
-__all__ = ["error_result", "run_text", "tool_result"]
-
-
-def _fmt_ms(ms: float) -> str:
-    return f"{ms:.0f} ms" if ms < 10_000 else f"{ms / 1000:.1f} s"
+__all__ = ["error_result", "tool_result"]
 
 
-def run_text(result: RunResult) -> str:
-    """A readable account of the run: its status, and for each step its
-    exit code, duration and the tail of its output."""
-    code = "" if result.exit_code is None else f", exit {result.exit_code}"
-    lines = [
-        f"{result.tool}: {result.status}{code}, {_fmt_ms(result.duration_ms)} (run {result.run_id})"
-    ]
-    for number, step in enumerate(result.steps, start=1):
-        step_code = "" if step.exit_code is None else f", exit {step.exit_code}"
-        head = f"--- step {number} {step.name}: {step.status}{step_code}"
-        if step.status != "skipped":
-            head += f", {_fmt_ms(step.duration_ms)}"
-        lines.append(head)
-        if step.error:
-            lines.append(f"[{step.error}]")
-        if step.stdout_tail:
-            if step.stdout_truncated:
-                lines.append(f"[stdout: last {len(step.stdout_tail)} of {step.stdout_bytes} bytes]")
-            lines.append(step.stdout_tail.rstrip("\n"))
-        if step.stderr_tail:
-            cut = (
-                f": last {len(step.stderr_tail)} of {step.stderr_bytes} bytes"
-                if step.stderr_truncated
-                else ""
-            )
-            lines.append(f"[stderr{cut}]")
-            lines.append(step.stderr_tail.rstrip("\n"))
-    return "\n".join(lines)
+def tool_result(envelope: Envelope, export: Export) -> types.CallToolResult:
+    """The MCP result of a run, built from its envelope alone.
 
-
-def tool_result(result: RunResult) -> types.CallToolResult:
-    """The MCP result of a run; ``isError`` unless the run succeeded."""
+    - text content: the envelope's readable `answer`;
+    - ``structuredContent``: the validated payload when the export declares an
+      ``output_schema`` (absent when the run did not reach its goal), else the
+      envelope itself;
+    - ``isError`` unless the run reached its goal;
+    - ``_meta["mcp-harbor/envelope"]``: the envelope's one serialization, so
+      that ``mcp-harbor call --json`` prints exactly what ``mcp-harbor run --json``
+      prints for the same run.
+    """
+    if export.spec.output_schema is not None:
+        payload = envelope.answer_payload
+        structured = payload if envelope.ok and payload is not ABSENT else None
+    else:
+        structured = envelope.to_json()
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=run_text(result))],
-        structured_content=result.to_json(),
-        is_error=not result.ok,
+        content=[types.TextContent(type="text", text=envelope.answer)],
+        structured_content=structured,
+        is_error=not envelope.ok,
+        _meta={ENVELOPE_META_KEY: envelope.dumps()},
     )
 
 

@@ -92,13 +92,16 @@ class AuditTrail:
         export_hash: str,
         arguments: Mapping[str, Any],
         run_dir: str,
+        caller_memory_bytes: int | None = None,
     ) -> None:
-        """Raises StoreError when the record cannot be written: then nothing may run."""
+        """Raises StoreError when the record cannot be written: then nothing may run.
+        Caller memory is recorded by its size only, never its content."""
         body = {
             "caller": caller.to_json(),
             "tool": tool,
             "export_hash": export_hash,
             "arguments": dict(arguments),
+            "caller_memory_bytes": caller_memory_bytes,
             "run_dir": run_dir,
             "server": self._server,
         }

@@ -19,6 +19,7 @@ __all__ = [
     "AuditQuery",
     "AuditRecord",
     "CallSummary",
+    "MemoryEntry",
     "RecordKind",
     "Store",
     "VerifyReport",
@@ -93,6 +94,31 @@ class AuditQuery:
     limit: int = 50
 
 
+@dataclass(frozen=True, slots=True)
+class MemoryEntry:
+    """One answered call in a session's memory (the conversation tier)."""
+
+    tenant: str
+    principal: str
+    session: str
+    tool: str
+    run_id: str
+    at: str
+    arguments: Mapping[str, Any]
+    answer: str
+    answer_payload: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tool": self.tool,
+            "run_id": self.run_id,
+            "at": self.at,
+            "arguments": dict(self.arguments),
+            "answer": self.answer,
+            "answer_payload": self.answer_payload,
+        }
+
+
 @dataclass(slots=True)
 class VerifyReport:
     records: int
@@ -130,5 +156,14 @@ class Store(Protocol):
         ...
 
     def verify(self) -> VerifyReport: ...
+
+    def remember(self, entry: MemoryEntry) -> None:
+        """Append one answered call to its session's memory."""
+        ...
+
+    def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:
+        """The last `limit` entries of one session (of one principal in one
+        tenant), oldest first."""
+        ...
 
     def close(self) -> None: ...

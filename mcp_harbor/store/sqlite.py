@@ -29,6 +29,7 @@ from mcp_harbor.store.base import (
     AuditQuery,
     AuditRecord,
     CallSummary,
+    MemoryEntry,
     RecordKind,
     VerifyReport,
     canonical_json,
@@ -55,6 +56,19 @@ CREATE TABLE IF NOT EXISTS audit (
 );
 CREATE INDEX IF NOT EXISTS audit_call ON audit (call_id);
 CREATE INDEX IF NOT EXISTS audit_at ON audit (at);
+CREATE TABLE IF NOT EXISTS memory (
+    id INTEGER PRIMARY KEY,
+    tenant TEXT NOT NULL,
+    principal TEXT NOT NULL,
+    session TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    at TEXT NOT NULL,
+    arguments TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    answer_payload TEXT
+);
+CREATE INDEX IF NOT EXISTS memory_session ON memory (tenant, principal, session, id);
 """
 
 
@@ -233,6 +247,48 @@ class SqliteStore:
     def call(self, call_id: str) -> CallSummary | None:
         found = self._summaries("AND s.call_id = ?", (call_id,), 1)
         return found[0] if found else None
+
+    def remember(self, entry: MemoryEntry) -> None:
+        payload = None if entry.answer_payload is None else canonical_json(entry.answer_payload)
+        with self._lock, _translated(self.path, "write session memory"):
+            self._db.execute(
+                "INSERT INTO memory (tenant, principal, session, tool, run_id, at, arguments,"
+                " answer, answer_payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    entry.tenant,
+                    entry.principal,
+                    entry.session,
+                    entry.tool,
+                    entry.run_id,
+                    entry.at,
+                    canonical_json(entry.arguments),
+                    entry.answer,
+                    payload,
+                ),
+            )
+
+    def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:
+        rows = self._query(
+            "SELECT * FROM (SELECT * FROM memory WHERE tenant = ? AND principal = ? AND "
+            "session = ? ORDER BY id DESC LIMIT ?) ORDER BY id",
+            (tenant, principal, session, limit),
+        )
+        return [
+            MemoryEntry(
+                tenant=r["tenant"],
+                principal=r["principal"],
+                session=r["session"],
+                tool=r["tool"],
+                run_id=r["run_id"],
+                at=r["at"],
+                arguments=json.loads(r["arguments"]),
+                answer=r["answer"],
+                answer_payload=(
+                    None if r["answer_payload"] is None else json.loads(r["answer_payload"])
+                ),
+            )
+            for r in rows
+        ]
 
     def verify(self) -> VerifyReport:
         rows = self._query("SELECT * FROM audit ORDER BY seq")

@@ -1,0 +1,120 @@
+"""``mcp-harbor run``: run a tool in this process, without MCP.
+
+The call takes the same path as one that arrives over MCP (`CallService`),
+with the local OS user as the principal, and is audited the same way.
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+import click
+
+from mcp_harbor.cli._app import (
+    EXIT_USAGE,
+    abort,
+    db_option,
+    exports_option,
+    load_published,
+    open_store,
+)
+
+__all__ = ["run"]
+
+
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("tool")
+@click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
+@exports_option
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
+@click.option("--memory", "memory", default=None, help="Caller memory: a JSON value (≤ 32 KiB).")
+@click.option(
+    "--workdir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Where steps without cwd: run. Default: the current directory.",
+)
+@click.option(
+    "--runs-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where run directories go. Default: $XDG_STATE_HOME/mcp-harbor/runs.",
+)
+def run(
+    tool: str,
+    assignments: tuple[str, ...],
+    exports: tuple[Path, ...],
+    db: Path,
+    db_sync: str,
+    as_json: bool,
+    memory: str | None,
+    workdir: Path | None,
+    runs_dir: Path | None,
+) -> None:
+    """Run TOOL with name=value arguments in this process (no MCP) and print the result.
+
+    Exit 0 on success, 1 on a tool error, 2 on usage or configuration errors.
+    """
+    import anyio
+
+    from mcp_harbor.arguments import ArgumentValidator
+    from mcp_harbor.cli._output import print_outcome
+    from mcp_harbor.cli._values import ValueError_, parse_assignments
+    from mcp_harbor.errors import (
+        ArgumentError,
+        ContextError,
+        PolicyDenied,
+        RunError,
+        StoreError,
+    )
+    from mcp_harbor.identity import Caller, local_principal
+    from mcp_harbor.runctx import CALLER_MEMORY_KEY, CallService, RunSettings, parse_caller_memory
+    from mcp_harbor.store.audit import AuditTrail
+
+    published = {e.name: e for e in load_published(exports)}
+    if tool not in published:
+        known = ", ".join(sorted(published)) or "none"
+        abort(f"unknown tool {tool!r}; the exports publish: {known}", EXIT_USAGE)
+    export = published[tool]
+    try:
+        arguments = parse_assignments(assignments, export.input_schema)
+    except ValueError_ as exc:
+        abort(f"{tool}: {exc}", EXIT_USAGE)
+    meta: dict[str, Any] = {}
+    if memory is not None:
+        try:
+            meta[CALLER_MEMORY_KEY] = parse_caller_memory(memory)
+        except ContextError as exc:
+            abort(f"{tool}: {exc}", EXIT_USAGE)
+    settings = RunSettings()
+    if workdir is not None:
+        settings.workdir = workdir.resolve()
+    if runs_dir is not None:
+        settings.runs_root = runs_dir.resolve()
+    store = open_store(db, durable=db_sync == "full")
+    service = CallService(settings, AuditTrail(store), store)
+    caller = Caller(
+        transport="cli",
+        principal=local_principal(),
+        tenant="local",
+        client_name="mcp-harbor run",
+        session=f"cli:{uuid.uuid4().hex[:12]}",
+    )
+
+    async def go() -> Any:
+        return await service.call(export, ArgumentValidator(export), caller, arguments, meta)
+
+    try:
+        envelope = anyio.run(go)
+    except PolicyDenied:
+        abort(f"{tool}: {caller.principal} may not call this tool (allow: of {export.path})")
+    except ArgumentError as exc:
+        print_outcome(tool, None, f"{tool}: {exc}\nNothing was run.", False, as_json)
+    except (StoreError, RunError) as exc:
+        print_outcome(tool, None, f"{tool}: {exc}; nothing was run", False, as_json)
+    finally:
+        store.close()
+    print_outcome(tool, envelope.dumps(), envelope.answer, envelope.ok, as_json)

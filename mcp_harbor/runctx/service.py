@@ -1,0 +1,230 @@
+"""The one call path: policy → arguments → run context → runner → audit →
+envelope. MCP over stdio and HTTP, and ``mcp-harbor run``, all call
+`CallService.call`; none re-creates a piece of it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from mcp_harbor.arguments import ArgumentValidator
+from mcp_harbor.config import Export
+from mcp_harbor.errors import ArgumentError, HarborError, PolicyDenied, RunError, StoreError
+from mcp_harbor.identity import Caller
+from mcp_harbor.policy import is_allowed
+from mcp_harbor.runctx.context import ABSENT, RunContext, compose, read_caller_memory
+from mcp_harbor.runctx.envelope import Envelope, finish
+from mcp_harbor.runner import (
+    DEFAULT_OUTPUT_TAIL,
+    DEFAULT_TIMEOUT,
+    REDACTED,
+    Executor,
+    LocalExecutor,
+    RunObserver,
+    RunRequest,
+    default_runs_root,
+    new_run_dir,
+    new_run_id,
+)
+from mcp_harbor.store.audit import AuditTrail
+from mcp_harbor.store.base import MemoryEntry, Store
+
+__all__ = ["CallService", "RunSettings"]
+
+log = logging.getLogger("mcp_harbor.calls")
+
+#: The longest answer text kept in session memory.
+_MEMORY_ANSWER_LIMIT = 4096
+
+
+@dataclass(slots=True)
+class RunSettings:
+    """How calls are run. Every default has a reason:
+
+    - `workdir`: where steps without ``cwd:`` run: the directory the server
+      was started in, as for any command-line tool.
+    - `runs_root`: run directories under the XDG state directory, so logs
+      survive the call for inspection.
+    - `keep_runs`: the newest 100 run directories are kept; older ones are
+      removed when a run starts, so the disk does not fill up.
+    - `output_tail`: bytes of the end of each stream in the result.
+    """
+
+    workdir: Path = field(default_factory=Path.cwd)
+    runs_root: Path = field(default_factory=default_runs_root)
+    keep_runs: int = 100
+    output_tail: int = DEFAULT_OUTPUT_TAIL
+
+
+class CallService:
+    """Runs calls of exports for callers, recording each in the audit trail."""
+
+    def __init__(
+        self,
+        settings: RunSettings,
+        audit: AuditTrail,
+        store: Store,
+        executor: Executor | None = None,
+    ) -> None:
+        self.settings = settings
+        self.audit = audit
+        self.store = store
+        self.executor: Executor = executor or LocalExecutor()
+
+    async def refuse(
+        self,
+        caller: Caller,
+        tool: str,
+        status: str,
+        reason: str,
+        arguments: Mapping[str, Any] | None = None,
+        export_hash: str | None = None,
+    ) -> None:
+        """Record a call where nothing ran (unknown tool, denied, invalid).
+        If the store is down nothing runs anyway; the failure is logged."""
+        try:
+            await self.audit.refused_call(
+                new_run_id(), caller, tool, status, reason, arguments, export_hash
+            )
+        except StoreError as exc:
+            log.error("audit record of a %s call of %s failed: %s", status, tool, exc)
+
+    async def call(
+        self,
+        export: Export,
+        validator: ArgumentValidator,
+        caller: Caller,
+        arguments: Mapping[str, Any] | None,
+        meta: Mapping[str, Any] | None = None,
+        observer: RunObserver | None = None,
+    ) -> Envelope:
+        """Run one call of `export` for `caller` and return its envelope.
+
+        Raises:
+            PolicyDenied: the caller is not admitted (audited as ``denied``).
+            ArgumentError: invalid arguments, caller memory or attachment
+                (audited as ``invalid``); nothing ran.
+            StoreError: the start record could not be written; nothing ran.
+            RunError: the run directory could not be made; nothing ran.
+
+        **Cancellation:** the run's processes are stopped, the end record is
+        written as ``cancelled``, then the cancellation propagates.
+        """
+        if not is_allowed(caller, export.spec.allow):
+            await self.refuse(caller, export.name, "denied", "not admitted by allow:")
+            raise PolicyDenied(f"{caller.principal} may not call {export.name}")
+        shown = {
+            k: (REDACTED if k in export.secret_args else v) for k, v in (arguments or {}).items()
+        }
+        run_id = new_run_id()
+        try:
+            values = validator.validate(arguments)
+            caller_memory = read_caller_memory(meta)
+        except ArgumentError as exc:
+            await self.refuse(caller, export.name, "invalid", str(exc), shown, export.content_hash)
+            raise
+        run_dir = new_run_dir(self.settings.runs_root, run_id, self.settings.keep_runs)
+        conversation: list[MemoryEntry] = []
+        if export.spec.memory is not None and caller.session:
+            conversation = await anyio.to_thread.run_sync(
+                self.store.recall,
+                caller.tenant,
+                caller.principal,
+                caller.session,
+                export.spec.memory.recent,
+            )
+        try:
+            context = compose(
+                export=export,
+                caller=caller,
+                run_id=run_id,
+                run_dir=run_dir,
+                arguments=values,
+                caller_memory=caller_memory,
+                conversation=conversation,
+                timeout=export.spec.timeout or DEFAULT_TIMEOUT,
+                redacted=REDACTED,
+            )
+        except ArgumentError as exc:
+            await self.refuse(caller, export.name, "invalid", str(exc), shown, export.content_hash)
+            raise
+        except OSError as exc:
+            raise RunError(f"cannot write the run context: {exc.strerror}") from exc
+        start_body_args = context.plain_arguments(shown=True)
+        await self.audit.started(
+            run_id,
+            caller,
+            export.name,
+            export.content_hash,
+            start_body_args,
+            str(run_dir),
+            caller_memory_bytes=context.caller_memory_size,
+        )
+        return await self._run(export, context, observer)
+
+    async def _run(
+        self, export: Export, context: RunContext, observer: RunObserver | None
+    ) -> Envelope:
+        caller, run_id = context.caller, context.identity.run_id
+        request = RunRequest(
+            export=export,
+            arguments=context.plain_arguments(),
+            run_id=run_id,
+            run_dir=context.run_dir,
+            workdir=self.settings.workdir,
+            extra_env=context.environment(),
+            output_tail=export.spec.output_tail or self.settings.output_tail,
+            started=context.started_monotonic,
+        )
+        began = time.monotonic()
+        try:
+            result = await self.executor.run(request, observer)
+        except anyio.get_cancelled_exc_class():
+            await self._finish(
+                caller, None, run_id, export.name, "cancelled", "the call was cancelled"
+            )
+            raise
+        except Exception as exc:
+            await self._finish(caller, None, run_id, export.name, "failed", "internal error")
+            raise HarborError(f"internal error after {time.monotonic() - began:.1f} s") from exc
+        envelope = finish(context, result)
+        status = "ok" if envelope.ok else envelope.finish_reason
+        await self._finish(caller, result, run_id, export.name, status, None)
+        if envelope.ok and export.spec.memory is not None and caller.session:
+            entry = MemoryEntry(
+                tenant=caller.tenant,
+                principal=caller.principal,
+                session=caller.session,
+                tool=export.name,
+                run_id=run_id,
+                at=context.started_at,
+                arguments=context.plain_arguments(shown=True),
+                answer=envelope.answer[:_MEMORY_ANSWER_LIMIT],
+                answer_payload=None
+                if envelope.answer_payload is ABSENT
+                else envelope.answer_payload,
+            )
+            try:
+                await anyio.to_thread.run_sync(self.store.remember, entry)
+            except StoreError as exc:
+                log.error("session memory of %s could not be written: %s", run_id, exc)
+        return envelope
+
+    async def _finish(
+        self, caller: Caller, result: Any, run_id: str, tool: str, status: str, error: str | None
+    ) -> None:
+        try:
+            await self.audit.finished(
+                caller, result, call_id=run_id, tool=tool, status=status, error=error
+            )
+        except StoreError as exc:
+            # The run happened and its start record exists: say so loudly;
+            # the next start closes it as interrupted if it stays open.
+            log.error("audit end record of %s could not be written: %s", run_id, exc)
