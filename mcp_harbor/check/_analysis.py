@@ -173,7 +173,8 @@ class _Word:
     def may_be_option(self) -> bool:
         if not self.occs or self.prefix:
             return False
-        return self.occs[0].model.may_start_with_dash
+        model = self.occs[0].model
+        return model.may_start_with_dash and not model.numeric
 
     @property
     def arg(self) -> str:
@@ -281,6 +282,7 @@ class _Analysis:
         self.depth = depth
         self.arg_models = arg_models
         self.occs: list[_Occ] = []
+        self._base_occs: list[_Occ] = []
         self.functions: set[str] = set()
 
     # -- reporting
@@ -329,6 +331,7 @@ class _Analysis:
         sentinel_occs = self._sentinel_occs(root)
         if sentinel_occs is None:
             return
+        self._base_occs = sentinel_occs
         self._fixpoint(nodes, sentinel_occs)
         self.occs = sentinel_occs + self._expansion_occs(nodes)
         self.occs.sort(key=lambda o: o.start)
@@ -398,6 +401,28 @@ class _Analysis:
         return None
 
     def _expansion_occs(self, nodes: Sequence[Node]) -> list[_Occ]:
+        occs: list[_Occ] = self._plain_expansion_occs(nodes)
+        base = list(self._base_occs) + occs
+        for node in nodes:
+            if node.type != "command_substitution":
+                continue
+            inner = [o for o in base if node.start_byte <= o.start and o.end <= node.end_byte]
+            if not inner:
+                continue
+            model = _any_model()
+            commands = [c for c in node.children if c.is_named]
+            if len(commands) == 1 and commands[0].type == "command":
+                name = commands[0].child_by_field_name("name")
+                if name is not None and _text(self.src, name) in ("printf", "echo"):
+                    model = inner[0].model
+                    for other in inner[1:]:
+                        model = model.union(other.model)
+            occs.append(
+                _Occ(inner[0].arg, "env", model, node.start_byte, node.end_byte, node, "$(…)")
+            )
+        return occs
+
+    def _plain_expansion_occs(self, nodes: Sequence[Node]) -> list[_Occ]:
         occs: list[_Occ] = []
         for node in nodes:
             if node.type in ("simple_expansion", "expansion"):
@@ -410,7 +435,7 @@ class _Analysis:
                         )
                     )
             elif (
-                node.type == "variable_name"
+                node.type in ("variable_name", "word")
                 and self._in_arithmetic(node)
                 and (
                     node.parent is None or node.parent.type not in ("simple_expansion", "expansion")
@@ -599,7 +624,15 @@ class _Analysis:
                     "the shellquoted placeholder follows a backslash, which escapes the opening quote",
                     "remove the backslash before the placeholder",
                 )
-            elif quoting != "unquoted":
+            elif (
+                quoting != "unquoted"
+                and not (
+                    model.inert and quoting not in ("heredoc-delimiter", "parameter-expansion")
+                )
+                and not (
+                    quoting in ("comment", "heredoc-quoted") and not model.chars & {"\n", "\r"}
+                )
+            ):
                 self.hazard(
                     "H002",
                     occ.arg,
@@ -619,11 +652,11 @@ class _Analysis:
                     "W102",
                     occ.arg,
                     occ.start,
-                    f"`${occ.var}` is unquoted, so the value is split on spaces and glob-expanded",
-                    f'write "${occ.var}" (in double quotes)',
+                    f"`{_shown(occ)}` is unquoted, so the value is split on spaces and glob-expanded",
+                    f'write "{_shown(occ)}" (in double quotes)',
                 )
         if occ.node is not None and self._in_arithmetic(occ.node) or self._in_let(occ):
-            if not (model.numeric or model.chars <= _ARITH_SAFE):
+            if not _arith_safe(model):
                 self.hazard(
                     "H006",
                     occ.arg,
@@ -637,7 +670,10 @@ class _Analysis:
 
     def _in_let(self, occ: _Occ) -> bool:
         assert occ.node is not None
-        for node in _ancestors(occ.node):
+        first = occ.node.parent if occ.node.type == "command_substitution" else occ.node
+        if first is None:
+            return False
+        for node in _ancestors(first):
             if node.type in ("command_substitution", "process_substitution"):
                 return False
             if node.type == "command":
@@ -753,7 +789,11 @@ class _Analysis:
             prefix = _dequoted_prefix(
                 self.src[node.start_byte : occs[0].start].decode("utf-8", "replace")
             )
-        script = (static, None) if static is not None else None
+        script: tuple[str, Sentinels | None] | None = (static, None) if static is not None else None
+        if occs and all(o.kind in ("raw", "sq") and o.model.inert for o in occs):
+            text = _static(self.src, node)
+            if text is not None:
+                script = (text, self.sentinels)
         return _Word(node.start_byte, node.end_byte, static, occs, prefix, script)
 
     def _command(self, node: Node) -> None:
@@ -826,11 +866,7 @@ class _Analysis:
             else _text(self.src, name)
         )
         occs = self._occs_in(value.start_byte, value.end_byte)
-        if (
-            occs
-            and sinks.is_code_variable(target)
-            and not all(o.model.words is not None for o in occs)
-        ):
+        if occs and sinks.is_code_variable(target) and not _author_or_number(occs):
             self.hazard(
                 "H008",
                 occs[0].arg,
@@ -926,7 +962,7 @@ class _Analysis:
         taint = _Taint(dict(self.taint.variables), positional)
         anchor = word.where if word.where is not None else self.locate(word.start)
         locate: Callable[[int], Located]
-        if sentinels is not None:
+        if sentinels is not None and word.where is not None:
             locate = sentinels.locate
         else:
 
@@ -939,7 +975,19 @@ class _Analysis:
 
 
 def _names_only(model: ValueModel) -> bool:
+    if model.numeric:
+        return True
     return model.words is not None and all(_IDENT.fullmatch(w) for w in model.words)
+
+
+def _arith_safe(model: ValueModel) -> bool:
+    """Numbers, digits and signs, or author-written words that name no
+    variable carrying caller data."""
+    if model.numeric or model.chars <= _ARITH_SAFE:
+        return True
+    return model.words is not None and all(
+        re.fullmatch(r"[A-Za-z0-9_]*", w) and not w.startswith("ARG_") for w in model.words
+    )
 
 
 def _any_model() -> ValueModel:
@@ -1018,7 +1066,9 @@ class _Resolver:
             return
         head = words[i]
         if head.tainted:
-            if all(o.model.words is not None and o.model.inert for o in head.occs):
+            if all(
+                (o.model.words is not None and o.model.inert) or o.model.numeric for o in head.occs
+            ):
                 self.plain(words, i + 1, None)
                 return
             self.hazard(
@@ -1107,11 +1157,7 @@ class _Resolver:
     def option_value(
         self, name: str | None, prev: str | None, word: _Word, code: frozenset[str]
     ) -> None:
-        if (
-            prev is not None
-            and prev in code
-            and not all(o.model.words is not None for o in word.occs)
-        ):
+        if prev is not None and prev in code and not _author_or_number(word.occs):
             self.hazard(
                 "H008",
                 word,
@@ -1251,7 +1297,7 @@ class _Resolver:
             operands = [w for w in operands if not (w.static or "").startswith("-")][:1]
         elif name in ("source", "."):
             operands = operands[:1]
-        code = [w for w in operands if w.tainted and not w.code_inert]
+        code = [w for w in operands if w.tainted and not w.code_inert and w.script is None]
         if code:
             self.hazard(
                 "H004",
@@ -1262,16 +1308,30 @@ class _Resolver:
             return
         if name in ("source", "."):
             return
-        if all(w.static is not None for w in operands) and operands:
-            joined = " ".join(w.static or "" for w in operands)
+        if all(w.script is not None for w in operands) and operands:
+            joined = " ".join(w.script[0] for w in operands if w.script is not None)
+            tables = [w.script[1] for w in operands if w.script is not None and w.script[1]]
             first = operands[0]
             self.a.nested(
-                _Word(first.start, first.end, joined, [], "", (joined, None), first.where),
+                _Word(
+                    first.start,
+                    first.end,
+                    joined,
+                    [],
+                    "",
+                    (joined, tables[0] if tables else None),
+                    first.where,
+                ),
                 self.a.taint.positional,
                 f"the `{name}` script",
             )
-        elif any(w.static is None for w in operands) and (self.a.taint.variables or self.a.occs):
-            dynamic = next(w for w in operands if w.static is None)
+        elif any(w.script is None for w in operands) and (self.a.taint.variables or self.a.occs):
+            dynamic_words = [
+                w for w in operands if w.script is None and not (w.tainted and w.code_inert)
+            ]
+            if not dynamic_words:
+                return
+            dynamic = dynamic_words[0]
             self.a.nested(dynamic, None, f"the `{name}` script")
 
     def wrapper(self, name: str, words: list[_Word], i: int) -> None:
@@ -1297,7 +1357,7 @@ class _Resolver:
                     continue
                 if name == "env" and "=" in word.prefix:
                     var = word.prefix.split("=", 1)[0]
-                    if sinks.is_code_variable(var):
+                    if sinks.is_code_variable(var) and not _author_or_number(word.occs):
                         self.hazard(
                             "H008",
                             word,
@@ -1309,6 +1369,11 @@ class _Resolver:
                 if j > i + 1 and words[j - 1].static in spec.value_options:
                     j += 1
                     continue
+                if spec.positionals or all(
+                    (o.model.words is not None and o.model.inert) or o.model.numeric
+                    for o in word.occs
+                ):
+                    break
                 self.hazard(
                     "H003",
                     word,
@@ -1421,7 +1486,14 @@ class _Resolver:
             rest = words[j:]
             if name == "ssh" and not rest:
                 return
-            code = [w for w in rest if w.tainted and not w.code_inert]
+            code = [
+                w
+                for w in rest
+                if w.tainted
+                and not w.code_inert
+                and w.script is None
+                and not (w is not rest[0] and all(o.model.inert for o in w.occs))
+            ]
             if code:
                 self.hazard(
                     "H004",
@@ -1434,11 +1506,18 @@ class _Resolver:
                     ),
                 )
                 return
-            if rest and all(w.static is not None for w in rest):
-                joined = " ".join(w.static or "" for w in rest)
+            if rest and all(w.script is not None for w in rest):
+                joined = " ".join(w.script[0] for w in rest if w.script is not None)
+                tables = [w.script[1] for w in rest if w.script is not None and w.script[1]]
                 self.a.nested(
                     _Word(
-                        rest[0].start, rest[0].end, joined, [], "", (joined, None), rest[0].where
+                        rest[0].start,
+                        rest[0].end,
+                        joined,
+                        [],
+                        "",
+                        (joined, tables[0] if tables else None),
+                        rest[0].where,
                     ),
                     None,
                     f"the `{name}` command",
@@ -1791,7 +1870,15 @@ class _Resolver:
             if text == "--":
                 j += 1
             break
-        if j < len(words) and words[j].tainted and not words[j].code_inert:
+        if (
+            j < len(words)
+            and words[j].tainted
+            and not all(
+                o.model.inert_code
+                or (not o.model.chars & {"%", "\\"} and not o.model.may_start_with_dash)
+                for o in words[j].occs
+            )
+        ):
             self.hazard(
                 "H007",
                 words[j],
@@ -1924,3 +2011,12 @@ def analyse_argv(
         words.append(_Word(0, 0, None if occs else text, occs, prefix, (text, sentinels), where))
     _Resolver(holder, None).command(words, 0)
     return hazards
+
+
+def _shown(occ: _Occ) -> str:
+    return occ.var if occ.var == "$(…)" else f"${occ.var}"
+
+
+def _author_or_number(occs: Sequence[_Occ]) -> bool:
+    """Every value is one of the author's words or a number."""
+    return all(o.model.words is not None or o.model.numeric for o in occs)

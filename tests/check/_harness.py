@@ -1,0 +1,62 @@
+"""Build export files from corpus cases and check them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mcp_harbor.check import ExportReport, check_export
+from mcp_harbor.config import Export, load_export
+
+#: Schemas the corpus uses.
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "S": {"type": "string"},
+    "P": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.]*$"},
+    "I": {"type": "integer"},
+    "E": {"type": "string", "enum": ["alpha", "beta"]},
+    "M": {"type": "string", "multiline": True},
+    "U": {"type": "string", "pattern": "^[a-z]+|.*$"},
+    "B": {"type": "boolean"},
+    "F": {"type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*$"},
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One labelled template: `dangerous` is the ground truth."""
+
+    id: str
+    dangerous: bool
+    run: str | None = None
+    argv: list[str] | None = None
+    args: dict[str, str] = field(default_factory=lambda: {"x": "S"})
+
+    def document(self) -> dict[str, Any]:
+        step: dict[str, Any] = {"name": "s"}
+        if self.run is not None:
+            step["run"] = self.run
+        else:
+            step["argv"] = self.argv
+        return {
+            "name": "t",
+            "description": self.id,
+            "args": {name: SCHEMAS[kind] for name, kind in self.args.items()},
+            "steps": [step],
+        }
+
+
+def write(case: Case, folder: Path, index: int = 0) -> Path:
+    path = folder / f"case{index}.yaml"
+    path.write_text(yaml.safe_dump(case.document(), sort_keys=False), encoding="utf-8")
+    return path
+
+
+def load(case: Case, folder: Path, index: int = 0) -> Export:
+    return load_export(write(case, folder, index))
+
+
+def check(case: Case, folder: Path, index: int = 0) -> ExportReport:
+    return check_export(load(case, folder, index))
