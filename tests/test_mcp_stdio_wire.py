@@ -63,7 +63,7 @@ async def test_logging_server_keeps_the_stdio_wire_clean(tmp_path: Path, mode: s
     assert "plain text on the step's stdout" in text_of(ok)
     logs = errlog_path.read_text()
     assert re.search(r"INFO mcp_harbor\.cli\b.*: publishing 1 tools: noisy", logs)
-    assert len(re.findall(r"INFO mcp_harbor\.server\b.*: noisy: run \S+ ok", logs)) == 2
+    assert len(re.findall(r"INFO mcp_harbor\.server\b.*: noisy: run \S+ ", logs)) == 2
 
 
 def test_raw_stdout_is_only_json_rpc(tmp_path: Path) -> None:
@@ -133,4 +133,4 @@ def test_raw_stdout_is_only_json_rpc(tmp_path: Path) -> None:
     assert responses[3]["result"]["isError"] is False
     assert responses[3]["result"]["structuredContent"]["status"] == "ok"
     assert responses[4]["result"]["isError"] is True
-    assert re.search(rb"INFO mcp_harbor\.server\b.*: noisy: run \S+ ok", stderr)
+    assert re.search(rb"INFO mcp_harbor\.server\b.*: noisy: run \S+ ", stderr)
