@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -13,11 +14,14 @@ from rich.console import Console
 
 from mcp_harbor.config import Export
 
+log = logging.getLogger("mcp_harbor.cli")
+
 __all__ = [
     "DEFAULT_EXPORTS",
     "EXIT_OK",
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
+    "Published",
     "abort",
     "db_option",
     "exports_option",
@@ -122,16 +126,42 @@ def open_store(path: Path, *, durable: bool = False, readonly: bool = False) -> 
         abort(str(exc), EXIT_USAGE)
 
 
-def load_published(paths: Sequence[Path]) -> list[Export]:
-    """Load the exports that may be published. Every command that publishes or
-    calls tools goes through here, so none registers an unchecked export.
+@dataclass(frozen=True, slots=True)
+class Published:
+    """The exports a command may publish, and the names the checker refused."""
 
-    Exits with code 2 when a file cannot be loaded.
+    exports: list[Export]
+    refused: frozenset[str]
+
+
+def load_published(
+    paths: Sequence[Path], *, strict: bool = False, skip_refused: bool = False
+) -> Published:
+    """Load and check the exports. Every command that publishes or calls tools
+    goes through here, so none registers an unchecked export.
+
+    Exits 2 when a file cannot be loaded, and 1 when the checker refuses an
+    export (unless `skip_refused`: then the refused ones are logged and left
+    out). Warnings are logged; under `strict` they refuse too.
     """
-    from mcp_harbor.config import load_exports
+    from mcp_harbor.check import load_and_check
+    from mcp_harbor.check.report import render_text
     from mcp_harbor.errors import ConfigError
 
     try:
-        return load_exports(list(paths) or [DEFAULT_EXPORTS])
+        checked = load_and_check(list(paths) or [DEFAULT_EXPORTS], strict=strict)
     except ConfigError as exc:
         abort("invalid exports:\n" + "\n".join(f"  {p}" for p in exc.problems), EXIT_USAGE)
+    refused = [r for r in checked.reports if r.refused_under(strict)]
+    warned = [r for r in checked.reports if r.findings and not r.refused_under(strict)]
+    if warned:
+        log.warning("checker warnings:\n%s", render_text(warned))
+    if refused and not skip_refused:
+        abort(
+            f"refusing to start: the checker refused {len(refused)} export(s) "
+            f"(fix them, or pass --skip-refused to publish the others):\n" + render_text(refused),
+            EXIT_TOOL_ERROR,
+        )
+    for report in refused:
+        log.error("not publishing refused export %s:\n%s", report.name, render_text([report]))
+    return Published(checked.accepted, frozenset(r.name for r in refused))

@@ -51,7 +51,7 @@ def call(
     from mcp_harbor.cli._values import ValueError_, parse_assignments
     from mcp_harbor.runctx import ENVELOPE_META_KEY
 
-    published = {e.name: e for e in load_published(exports)}
+    published = {e.name: e for e in load_published(exports).exports}
     if tool not in published:
         known = ", ".join(sorted(published)) or "none"
         abort(f"unknown tool {tool!r}; the exports publish: {known}", EXIT_USAGE)

@@ -74,7 +74,7 @@ def run(
     from mcp_harbor.runctx import CALLER_MEMORY_KEY, CallService, RunSettings, parse_caller_memory
     from mcp_harbor.store.audit import AuditTrail
 
-    published = {e.name: e for e in load_published(exports)}
+    published = {e.name: e for e in load_published(exports).exports}
     if tool not in published:
         known = ", ".join(sorted(published)) or "none"
         abort(f"unknown tool {tool!r}; the exports publish: {known}", EXIT_USAGE)

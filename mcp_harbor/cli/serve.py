@@ -38,6 +38,12 @@ log = logging.getLogger("mcp_harbor.cli")
 )
 @tokens_option
 @db_option
+@click.option("--strict", is_flag=True, help="Checker warnings refuse an export too.")
+@click.option(
+    "--skip-refused",
+    is_flag=True,
+    help="Publish the accepted exports and log each refused one, instead of refusing to start.",
+)
 @click.option(
     "--workdir",
     type=click.Path(file_okay=False, exists=True, path_type=Path),
@@ -73,6 +79,8 @@ def serve(
     tokens: Path,
     db: Path,
     db_sync: str,
+    strict: bool,
+    skip_refused: bool,
     workdir: Path | None,
     runs_dir: Path | None,
     keep_runs: int,
@@ -96,7 +104,8 @@ def serve(
     from mcp_harbor.server.auth import HarborTokenVerifier, TokensFile
     from mcp_harbor.store.audit import AuditTrail
 
-    published = load_published(exports)
+    loaded = load_published(exports, strict=strict, skip_refused=skip_refused)
+    published = loaded.exports
     if not published:
         abort("no exports found; put export files (*.yaml) in ./exports or pass --exports DIR")
 
@@ -132,7 +141,9 @@ def serve(
         settings.workdir = workdir.resolve()
     if runs_dir is not None:
         settings.runs_root = runs_dir.resolve()
-    handlers = Handlers(Registry(published), CallService(settings, audit, store))
+    handlers = Handlers(
+        Registry(published), CallService(settings, audit, store), refused=loaded.refused
+    )
     caller = CallerMiddleware(
         "stdio" if transport == "stdio" else "http", auth=verifier is not None
     )

@@ -15,14 +15,16 @@ __all__ = ["tools"]
 @click.command()
 @exports_option
 @click.option("--json", "as_json", is_flag=True, help="Print the tools/list entries as JSON.")
-def tools(exports: tuple[Path, ...], as_json: bool) -> None:
+@click.option("--strict", is_flag=True, help="Checker warnings refuse an export too.")
+@click.option("--skip-refused", is_flag=True, help="List the accepted exports only.")
+def tools(exports: tuple[Path, ...], as_json: bool, strict: bool, skip_refused: bool) -> None:
     """List the tools the exports publish, as a client will see them."""
     from rich.console import Console
     from rich.table import Table
 
     from mcp_harbor.server import Registry
 
-    registry = Registry(load_published(exports))
+    registry = Registry(load_published(exports, strict=strict, skip_refused=skip_refused).exports)
     if as_json:
         listing = [
             t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in registry.tools()
