@@ -87,7 +87,7 @@ async def _call_over_stdio(
 
     from mcp_harbor import __version__
 
-    args = ["-m", "mcp_harbor", "--log-level", "warning", "serve"]
+    args = ["-m", "mcp_harbor", "--log-level", "error", "serve"]
     for folder in folders:
         args += ["--exports", folder]
     # The server gets this process's whole environment (the SDK passes only
