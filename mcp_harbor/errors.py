@@ -12,6 +12,7 @@ Every error that mcp-harbor raises on purpose is a `HarborError`; foreign errors
     ├── PolicyDenied       the caller may not call this tool
     ├── UnknownTool        a call names a tool that is not published (to this caller)
     ├── RunError           a pipeline could not be started
+    │   └── Busy           the call waited in the queue past its queue timeout
     └── StoreError         the store cannot be read or written
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 __all__ = [
     "ArgumentError",
+    "Busy",
     "ConfigError",
     "ContextError",
     "HarborError",
@@ -91,6 +93,16 @@ class RunError(HarborError):
     """Raised when a pipeline cannot be started (e.g. the run directory
     cannot be created). A pipeline that starts and fails is not an error:
     it is a result with status `failed`."""
+
+
+class Busy(RunError):
+    """Raised when a call waited for a free slot (``concurrency:`` of the
+    export, ``--max-concurrent`` of the server) longer than its queue timeout.
+    Nothing has run."""
+
+    def __init__(self, message: str, queued_ms: float) -> None:
+        super().__init__(message)
+        self.queued_ms = queued_ms
 
 
 class StoreError(HarborError):

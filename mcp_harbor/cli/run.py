@@ -65,6 +65,7 @@ def run(
     from mcp_harbor.cli._values import ValueError_, parse_assignments
     from mcp_harbor.errors import (
         ArgumentError,
+        Busy,
         ContextError,
         PolicyDenied,
         RunError,
@@ -113,6 +114,8 @@ def run(
         abort(f"{tool}: {caller.principal} may not call this tool (allow: of {export.path})")
     except ArgumentError as exc:
         print_outcome(tool, None, f"{tool}: {exc}\nNothing was run.", False, as_json)
+    except Busy as exc:
+        print_outcome(tool, None, f"{tool}: {exc}", False, as_json)
     except (StoreError, RunError) as exc:
         print_outcome(tool, None, f"{tool}: {exc}; nothing was run", False, as_json)
     finally:

@@ -64,6 +64,20 @@ log = logging.getLogger("mcp_harbor.cli")
     help="Run directories kept; older ones are removed.",
 )
 @click.option(
+    "--max-concurrent",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Calls running at once across all tools; more wait in a queue. Default: no limit.",
+)
+@click.option(
+    "--queue-timeout",
+    type=click.FloatRange(min=0),
+    default=60.0,
+    show_default=True,
+    help="Seconds a call waits for a free slot before it fails as busy "
+    "(an export's queue_timeout: beats it).",
+)
+@click.option(
     "--output-tail",
     type=int,
     default=8192,
@@ -84,6 +98,8 @@ def serve(
     workdir: Path | None,
     runs_dir: Path | None,
     keep_runs: int,
+    max_concurrent: int | None,
+    queue_timeout: float,
     output_tail: int,
 ) -> None:
     """Publish every export as an MCP tool (stdio by default; HTTP serves /mcp)."""
@@ -136,7 +152,12 @@ def serve(
     if interrupted:
         log.warning("closed %d interrupted run(s): %s", len(interrupted), ", ".join(interrupted))
 
-    settings = ServeSettings(keep_runs=keep_runs, output_tail=output_tail)
+    settings = ServeSettings(
+        keep_runs=keep_runs,
+        output_tail=output_tail,
+        max_concurrent=max_concurrent,
+        queue_timeout=queue_timeout,
+    )
     if workdir is not None:
         settings.workdir = workdir.resolve()
     if runs_dir is not None:

@@ -85,6 +85,7 @@ class Envelope:
     steps_run: int
     started_at: str
     duration_ms: float
+    queued_ms: float
     run_dir: str
     steps: tuple[dict[str, Any], ...]
     answer_payload: Any = ABSENT
@@ -105,6 +106,7 @@ class Envelope:
             "steps_run": self.steps_run,
             "started_at": self.started_at,
             "duration_ms": self.duration_ms,
+            "queued_ms": self.queued_ms,
             "run_dir": self.run_dir,
             "steps": [dict(s) for s in self.steps],
         }
@@ -122,7 +124,7 @@ def _first_violation(error: jsonschema.ValidationError) -> str:
     return f"at {where}: {error.message}"
 
 
-def finish(context: RunContext, result: RunResult) -> Envelope:
+def finish(context: RunContext, result: RunResult, queued_ms: float = 0.0) -> Envelope:
     """The envelope of a run that ran. With an ``output_schema``, a run that
     reached its goal must have written a valid JSON payload to
     ``$HARBOR_OUTPUT``; otherwise the finish reason is ``output_invalid``. A
@@ -164,6 +166,7 @@ def finish(context: RunContext, result: RunResult) -> Envelope:
         steps_run=sum(1 for s in result.steps if s.status != "skipped"),
         started_at=context.started_at,
         duration_ms=result.duration_ms,
+        queued_ms=queued_ms,
         run_dir=str(context.run_dir),
         steps=tuple(s.to_json() for s in result.steps),
         answer_payload=payload,
@@ -171,7 +174,11 @@ def finish(context: RunContext, result: RunResult) -> Envelope:
 
 
 def not_run(
-    context: RunContext, reason: FinishReason, answer: str, duration_ms: float = 0.0
+    context: RunContext,
+    reason: FinishReason,
+    answer: str,
+    duration_ms: float = 0.0,
+    queued_ms: float = 0.0,
 ) -> Envelope:
     """The envelope of a run that never started a command (declined)."""
     return Envelope(
@@ -184,6 +191,7 @@ def not_run(
         steps_run=0,
         started_at=context.started_at,
         duration_ms=duration_ms,
+        queued_ms=queued_ms,
         run_dir=str(context.run_dir),
         steps=(),
     )
@@ -230,6 +238,7 @@ ENVELOPE_SCHEMA: dict[str, Any] = {
         "steps_run": {"type": "integer", "minimum": 0},
         "started_at": {"type": "string"},
         "duration_ms": {"type": "number"},
+        "queued_ms": {"type": "number", "minimum": 0},
         "run_dir": {"type": "string"},
         "steps": {"type": "array", "items": _STEP_SCHEMA},
         "answer_payload": {},
@@ -244,6 +253,7 @@ ENVELOPE_SCHEMA: dict[str, Any] = {
         "steps_run",
         "started_at",
         "duration_ms",
+        "queued_ms",
         "run_dir",
         "steps",
     ],

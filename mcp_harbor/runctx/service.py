@@ -5,6 +5,7 @@ envelope. MCP over stdio and HTTP, and ``mcp-harbor run``, all call
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Mapping
@@ -16,7 +17,14 @@ import anyio
 
 from mcp_harbor.arguments import ArgumentValidator
 from mcp_harbor.config import Export
-from mcp_harbor.errors import ArgumentError, HarborError, PolicyDenied, RunError, StoreError
+from mcp_harbor.errors import (
+    ArgumentError,
+    Busy,
+    HarborError,
+    PolicyDenied,
+    RunError,
+    StoreError,
+)
 from mcp_harbor.identity import Caller
 from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx.context import ABSENT, RunContext, compose, read_caller_memory
@@ -61,6 +69,12 @@ class RunSettings:
     runs_root: Path = field(default_factory=default_runs_root)
     keep_runs: int = 100
     output_tail: int = DEFAULT_OUTPUT_TAIL
+    #: Calls running at once across all exports (None: no server-wide limit).
+    max_concurrent: int | None = None
+    #: Seconds a call may wait for a free slot when its export sets no
+    #: ``queue_timeout``: long enough to ride out a burst, short enough that
+    #: a stuck pipeline does not hold callers for minutes.
+    queue_timeout: float = 60.0
 
 
 class CallService:
@@ -77,6 +91,28 @@ class CallService:
         self.audit = audit
         self.store = store
         self.executor: Executor = executor or LocalExecutor()
+        self._global = (
+            anyio.CapacityLimiter(settings.max_concurrent) if settings.max_concurrent else None
+        )
+        self._per_export: dict[tuple[str, int], anyio.CapacityLimiter] = {}
+
+    def _limiters(self, export: Export) -> list[anyio.CapacityLimiter]:
+        limiters = []
+        if export.spec.concurrency is not None:
+            key = (export.name, export.spec.concurrency)
+            if key not in self._per_export:
+                self._per_export[key] = anyio.CapacityLimiter(export.spec.concurrency)
+            limiters.append(self._per_export[key])
+        if self._global is not None:
+            limiters.append(self._global)
+        return limiters
+
+    def running(self, export: Export) -> int:
+        """Calls of `export` holding a slot now (0 when it has no limit)."""
+        if export.spec.concurrency is None:
+            return 0
+        limiter = self._per_export.get((export.name, export.spec.concurrency))
+        return 0 if limiter is None else int(limiter.borrowed_tokens)
 
     async def refuse(
         self,
@@ -86,12 +122,13 @@ class CallService:
         reason: str,
         arguments: Mapping[str, Any] | None = None,
         export_hash: str | None = None,
+        queued_ms: float | None = None,
     ) -> None:
         """Record a call where nothing ran (unknown tool, denied, invalid).
         If the store is down nothing runs anyway; the failure is logged."""
         try:
             await self.audit.refused_call(
-                new_run_id(), caller, tool, status, reason, arguments, export_hash
+                new_run_id(), caller, tool, status, reason, arguments, export_hash, queued_ms
             )
         except StoreError as exc:
             log.error("audit record of a %s call of %s failed: %s", status, tool, exc)
@@ -130,6 +167,59 @@ class CallService:
         except ArgumentError as exc:
             await self.refuse(caller, export.name, "invalid", str(exc), shown, export.content_hash)
             raise
+        async with contextlib.AsyncExitStack() as slots:
+            queued_ms = await self._take_slots(slots, export, caller, shown)
+            return await self._compose_and_run(
+                export, caller, run_id, values, caller_memory, shown, queued_ms, observer
+            )
+
+    async def _take_slots(
+        self,
+        slots: contextlib.AsyncExitStack,
+        export: Export,
+        caller: Caller,
+        shown: Mapping[str, Any],
+    ) -> float:
+        """Wait for a slot of every limit that applies; return the wait in ms.
+
+        Raises:
+            Busy: the queue timeout passed first (audited as ``busy``).
+        """
+        limiters = self._limiters(export)
+        if not limiters:
+            return 0.0
+        waited = time.monotonic()
+        timeout = export.spec.queue_timeout
+        if timeout is None:
+            timeout = self.settings.queue_timeout
+        with anyio.move_on_after(timeout) as scope:
+            for limiter in limiters:
+                await slots.enter_async_context(limiter)
+        queued_ms = round((time.monotonic() - waited) * 1000, 3)
+        if scope.cancelled_caught:
+            limit = export.spec.concurrency
+            what = f"{limit} call(s) of {export.name}" if limit else "the server's calls"
+            message = (
+                f"busy: {what} already running; waited {queued_ms / 1000:.1f} s in the queue "
+                f"(queue_timeout {timeout:g} s). Nothing was run; try again later"
+            )
+            await self.refuse(
+                caller, export.name, "busy", message, shown, export.content_hash, queued_ms
+            )
+            raise Busy(message, queued_ms)
+        return queued_ms
+
+    async def _compose_and_run(
+        self,
+        export: Export,
+        caller: Caller,
+        run_id: str,
+        values: dict[str, Any],
+        caller_memory: Any,
+        shown: Mapping[str, Any],
+        queued_ms: float,
+        observer: RunObserver | None,
+    ) -> Envelope:
         run_dir = new_run_dir(self.settings.runs_root, run_id, self.settings.keep_runs)
         conversation: list[MemoryEntry] = []
         if export.spec.memory is not None and caller.session:
@@ -157,20 +247,24 @@ class CallService:
             raise
         except OSError as exc:
             raise RunError(f"cannot write the run context: {exc.strerror}") from exc
-        start_body_args = context.plain_arguments(shown=True)
         await self.audit.started(
             run_id,
             caller,
             export.name,
             export.content_hash,
-            start_body_args,
+            context.plain_arguments(shown=True),
             str(run_dir),
             caller_memory_bytes=context.caller_memory_size,
+            queued_ms=queued_ms,
         )
-        return await self._run(export, context, observer)
+        return await self._run(export, context, observer, queued_ms)
 
     async def _run(
-        self, export: Export, context: RunContext, observer: RunObserver | None
+        self,
+        export: Export,
+        context: RunContext,
+        observer: RunObserver | None,
+        queued_ms: float,
     ) -> Envelope:
         caller, run_id = context.caller, context.identity.run_id
         request = RunRequest(
@@ -194,7 +288,7 @@ class CallService:
         except Exception as exc:
             await self._finish(caller, None, run_id, export.name, "failed", "internal error")
             raise HarborError(f"internal error after {time.monotonic() - began:.1f} s") from exc
-        envelope = finish(context, result)
+        envelope = finish(context, result, queued_ms)
         status = "ok" if envelope.ok else envelope.finish_reason
         await self._finish(caller, result, run_id, export.name, status, None)
         if envelope.ok and export.spec.memory is not None and caller.session:

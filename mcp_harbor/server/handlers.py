@@ -26,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_harbor.config import Step
 from mcp_harbor.errors import (
     ArgumentError,
+    Busy,
     PolicyDenied,
     RunError,
     StoreError,
@@ -196,6 +197,8 @@ class Handlers:
             raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}") from None
         except ArgumentError as exc:
             return error_result(f"{params.name}: {exc}\nNothing was run.")
+        except Busy as exc:
+            return error_result(f"{params.name}: {exc}")
         except StoreError as exc:
             log.error("audit store unavailable, refusing to run %s: %s", params.name, exc)
             return error_result(

@@ -72,14 +72,17 @@ class AuditTrail:
         reason: str,
         arguments: Mapping[str, Any] | None = None,
         export_hash: str | None = None,
+        queued_ms: float | None = None,
     ) -> None:
-        """A call where nothing ran (denied, unknown tool, invalid arguments)."""
+        """A call where nothing ran (denied, unknown tool, invalid arguments,
+        busy after `queued_ms` in the queue)."""
         body = {
             "caller": caller.to_json(),
             "tool": tool,
             "export_hash": export_hash,
             "arguments": dict(arguments) if arguments is not None else None,
             "reason": reason,
+            "queued_ms": queued_ms,
             "server": self._server,
         }
         await self._append(call_id, "call", caller, tool, status, body)
@@ -93,6 +96,7 @@ class AuditTrail:
         arguments: Mapping[str, Any],
         run_dir: str,
         caller_memory_bytes: int | None = None,
+        queued_ms: float = 0.0,
     ) -> None:
         """Raises StoreError when the record cannot be written: then nothing may run.
         Caller memory is recorded by its size only, never its content."""
@@ -102,6 +106,7 @@ class AuditTrail:
             "export_hash": export_hash,
             "arguments": dict(arguments),
             "caller_memory_bytes": caller_memory_bytes,
+            "queued_ms": queued_ms,
             "run_dir": run_dir,
             "server": self._server,
         }
