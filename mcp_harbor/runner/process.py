@@ -36,7 +36,18 @@ class ProcessOutcome:
 
 
 def _group_members(pgid: int) -> list[int]:
-    """Live (non-zombie) processes of process group `pgid`."""
+    """Live (non-zombie) processes of process group `pgid`.
+
+    The common case, an empty group, is answered by one ``killpg(pgid, 0)``;
+    only a group that still has members is looked up in /proc (to tell live
+    processes from zombies that nobody has reaped yet).
+    """
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return []
+    except PermissionError:
+        pass
     members: list[int] = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
