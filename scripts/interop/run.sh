@@ -65,6 +65,8 @@ steps:
     run: "true"
 EOF
 
+# The audit DB and the tokens file live under the XDG dirs: keep them in $WORK.
+export XDG_STATE_HOME="$WORK/state" XDG_CONFIG_HOME="$WORK/config"
 SERVE=("$PYTHON" -m mcp_harbor serve --exports "$WORK/exports" --runs-dir "$WORK/runs")
 MSG='hello; $(id) `uname` | > *'
 
@@ -124,7 +126,8 @@ run "TS SDK, Streamable HTTP $URL" \
   node ts_client.mjs http "$URL" --tool echo --args "$ARGS_JSON"
 
 INSP=(env HOME="$WORK/home" "$NODE22" "$INSPECTOR" --cli --format json)
-# The Inspector starts a stdio server with a filtered environment: forward PYTHONPATH.
+# The Inspector starts a stdio server with a filtered environment: forward what it needs.
+INSP+=(-e "XDG_STATE_HOME=$XDG_STATE_HOME" -e "XDG_CONFIG_HOME=$XDG_CONFIG_HOME")
 if [[ -n "${PYTHONPATH:-}" ]]; then INSP+=(-e "PYTHONPATH=$PYTHONPATH"); fi
 for era in legacy modern; do
   run "Inspector CLI (node $("$NODE22" --version)), stdio, era=$era, tools/list" \

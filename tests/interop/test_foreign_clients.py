@@ -159,6 +159,23 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment of every client and server: the audit DB and the
+    tokens file (under the XDG dirs) go to a temp folder, not the user's."""
+    base = tmp_path_factory.mktemp("xdg")
+    return {
+        **os.environ,
+        "XDG_STATE_HOME": str(base / "state"),
+        "XDG_CONFIG_HOME": str(base / "config"),
+    }
+
+
+#: Variables forwarded explicitly to a stdio server the Inspector starts
+#: (it gives the server a filtered environment, like the SDKs do).
+FORWARDED = ("PYTHONPATH", "XDG_STATE_HOME", "XDG_CONFIG_HOME")
+
+
+@pytest.fixture(scope="module")
 def serve_cmd(exports: Path, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     runs = tmp_path_factory.mktemp("runs")
     return [
@@ -174,7 +191,9 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def http_url(serve_cmd: list[str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def http_url(
+    serve_cmd: list[str], server_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     port = _free_port()
     log = tmp_path_factory.mktemp("http") / "server.log"
     with log.open("wb") as sink:
@@ -183,6 +202,7 @@ def http_url(serve_cmd: list[str], tmp_path_factory: pytest.TempPathFactory) -> 
             stdin=subprocess.DEVNULL,
             stdout=sink,
             stderr=subprocess.STDOUT,
+            env=server_env,
         )
     try:
         deadline = time.monotonic() + 20
@@ -233,28 +253,42 @@ def _run_json(
     return doc
 
 
-def _ts_client(npm_dir: Path, *args: str) -> dict[str, Any]:
-    node = shutil.which("node")
-    assert node is not None
-    return _run_json([node, str(npm_dir / CLIENT_SCRIPT), *args], cwd=npm_dir)
+class _Clients:
+    """Runs the foreign clients with the test's environment."""
+
+    def __init__(
+        self, request: pytest.FixtureRequest, npm_dir: Path, env: dict[str, str], home: Path
+    ) -> None:
+        self.request, self.npm_dir, self.env, self.home = request, npm_dir, env, home
+
+    def ts(self, *args: str) -> dict[str, Any]:
+        """ts_client.mjs on the system node (it passes its whole environment on)."""
+        node = shutil.which("node")
+        assert node is not None
+        cmd = [node, str(self.npm_dir / CLIENT_SCRIPT), *args]
+        return _run_json(cmd, cwd=self.npm_dir, env=self.env)
+
+    def inspector(
+        self, target: list[str], *args: str, ok_codes: tuple[int, ...] = (0,)
+    ) -> dict[str, Any]:
+        """The Inspector CLI on Node 22, JSON output."""
+        # A private HOME: it keeps a catalog and secrets under ~/.mcp-inspector.
+        self.home.mkdir(exist_ok=True)
+        env = {**self.env, "HOME": str(self.home)}
+        forward = [
+            arg for name in FORWARDED if name in env for arg in ("-e", f"{name}={env[name]}")
+        ]
+        node22 = self.request.getfixturevalue("node22")  # only the Inspector needs Node 22
+        cmd = [node22, str(self.npm_dir / INSPECTOR_ENTRY), "--cli", "--format", "json",
+               *forward, *args, "--", *target]  # fmt: skip
+        return _run_json(cmd, cwd=self.npm_dir, env=env, ok_codes=ok_codes)
 
 
-def _inspector(
-    npm_dir: Path,
-    node22: str,
-    home: Path,
-    target: list[str],
-    *args: str,
-    ok_codes: tuple[int, ...] = (0,),
-) -> dict[str, Any]:
-    # A private HOME: the Inspector keeps a catalog and secrets under ~/.mcp-inspector.
-    home.mkdir(exist_ok=True)
-    env = {**os.environ, "HOME": str(home)}
-    # It starts a stdio server with a filtered environment: forward PYTHONPATH.
-    forward = ["-e", f"PYTHONPATH={os.environ['PYTHONPATH']}"] if "PYTHONPATH" in os.environ else []
-    cmd = [node22, str(npm_dir / INSPECTOR_ENTRY), "--cli", "--format", "json", *forward,
-           *args, "--", *target]  # fmt: skip
-    return _run_json(cmd, cwd=npm_dir, env=env, ok_codes=ok_codes)
+@pytest.fixture
+def clients(
+    request: pytest.FixtureRequest, npm_dir: Path, server_env: dict[str, str], tmp_path: Path
+) -> _Clients:
+    return _Clients(request, npm_dir, server_env, tmp_path / "home")
 
 
 def _assert_echo_result(result: dict[str, Any]) -> None:
@@ -274,9 +308,8 @@ def _assert_echo_result(result: dict[str, Any]) -> None:
 # ---------------------------------------------------- TypeScript SDK client
 
 
-def test_ts_sdk_over_stdio(npm_dir: Path, serve_cmd: list[str]) -> None:
-    out = _ts_client(
-        npm_dir, "stdio", "--tool", "echo", "--args", json.dumps({"msg": MESSAGE}),
+def test_ts_sdk_over_stdio(clients: _Clients, serve_cmd: list[str]) -> None:
+    out = clients.ts("stdio", "--tool", "echo", "--args", json.dumps({"msg": MESSAGE}),
         "--", *serve_cmd,
     )  # fmt: skip
     assert out["client"] == "@modelcontextprotocol/sdk@1.32.2"
@@ -291,10 +324,8 @@ def test_ts_sdk_over_stdio(npm_dir: Path, serve_cmd: list[str]) -> None:
     _assert_echo_result(out["call"])
 
 
-def test_ts_sdk_over_http(npm_dir: Path, http_url: str) -> None:
-    out = _ts_client(
-        npm_dir, "http", http_url, "--tool", "echo", "--args", json.dumps({"msg": MESSAGE})
-    )
+def test_ts_sdk_over_http(clients: _Clients, http_url: str) -> None:
+    out = clients.ts("http", http_url, "--tool", "echo", "--args", json.dumps({"msg": MESSAGE}))
     assert out["protocolVersion"] == LEGACY
     assert out["sessionId"], "a stateful handshake-era HTTP session has an Mcp-Session-Id"
     assert sorted(t["name"] for t in out["tools"]) == TOOL_NAMES
@@ -303,11 +334,11 @@ def test_ts_sdk_over_http(npm_dir: Path, http_url: str) -> None:
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_ts_sdk_invalid_arguments_are_a_tool_error(
-    npm_dir: Path, serve_cmd: list[str], http_url: str, transport: str
+    clients: _Clients, serve_cmd: list[str], http_url: str, transport: str
 ) -> None:
     where = ["--", *serve_cmd] if transport == "stdio" else []
     head = ["stdio"] if transport == "stdio" else ["http", http_url]
-    out = _ts_client(npm_dir, *head, "--tool", "echo", "--args", '{"bogus": 1}', *where)
+    out = clients.ts(*head, "--tool", "echo", "--args", '{"bogus": 1}', *where)
     call = out["call"]
     assert call["isError"] is True
     assert "unknown argument 'bogus'" in call["content"][0]["text"]
@@ -331,12 +362,10 @@ def _transport_args(target: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("era", ["legacy", "modern"])
 @pytest.mark.parametrize("target", ["stdio", "http"], indirect=True)
-def test_inspector_lists_tools(
-    npm_dir: Path, node22: str, tmp_path: Path, target: list[str], era: str
-) -> None:
+def test_inspector_lists_tools(clients: _Clients, target: list[str], era: str) -> None:
     # --strict: exit 6 if any tool schema has an error-severity portability problem.
-    out = _inspector(
-        npm_dir, node22, tmp_path / "home", target, *_transport_args(target),
+    out = clients.inspector(
+        target, *_transport_args(target),
         "--protocol-era", era, "--method", "tools/list", "--strict",
     )  # fmt: skip
     tools = out["result"]["tools"]
@@ -347,11 +376,9 @@ def test_inspector_lists_tools(
 
 @pytest.mark.parametrize("era", ["legacy", "modern"])
 @pytest.mark.parametrize("target", ["stdio", "http"], indirect=True)
-def test_inspector_calls_a_tool(
-    npm_dir: Path, node22: str, tmp_path: Path, target: list[str], era: str
-) -> None:
-    out = _inspector(
-        npm_dir, node22, tmp_path / "home", target, *_transport_args(target),
+def test_inspector_calls_a_tool(clients: _Clients, target: list[str], era: str) -> None:
+    out = clients.inspector(
+        target, *_transport_args(target),
         "--protocol-era", era, "--method", "tools/call", "--tool-name", "echo",
         "--tool-arg", f"msg={MESSAGE}",
     )  # fmt: skip
@@ -367,12 +394,10 @@ def test_inspector_calls_a_tool(
 
 
 @pytest.mark.parametrize("target", ["stdio", "http"], indirect=True)
-def test_inspector_sees_a_tool_error(
-    npm_dir: Path, node22: str, tmp_path: Path, target: list[str]
-) -> None:
+def test_inspector_sees_a_tool_error(clients: _Clients, target: list[str]) -> None:
     # The Inspector exits 5 ("tool_is_error") and still prints the result.
-    out = _inspector(
-        npm_dir, node22, tmp_path / "home", target, *_transport_args(target),
+    out = clients.inspector(
+        target, *_transport_args(target),
         "--protocol-era", "modern", "--method", "tools/call", "--tool-name", "echo",
         "--tool-arg", "bogus=1", ok_codes=(5,),
     )  # fmt: skip
