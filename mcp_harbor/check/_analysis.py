@@ -36,6 +36,7 @@ Located = tuple[tuple[str | int, ...], int]  # (key path in the export, char off
 
 _UNQUOTED_SPECIAL = frozenset(" \t\n\r|&;<>()$`\\\"'*?[]{}~#!")
 _SPLIT_GLOB = frozenset(" \t*?[]")
+_IFS = frozenset(" \t\n")
 _DQ_SPECIAL = frozenset('$`"\\')
 _ARITH_SAFE = frozenset("0123456789+-")
 _ARITH_TEST_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
@@ -160,6 +161,7 @@ class _Word:
     prefix: str  # static text before the first occurrence (quotes removed)
     script: tuple[str, Sentinels | None] | None = None  # text to analyse as a nested script
     where: Located | None = None
+    splits: bool = False  # an unquoted expansion in it may become several words
 
     @property
     def tainted(self) -> bool:
@@ -171,6 +173,8 @@ class _Word:
 
     @property
     def may_be_option(self) -> bool:
+        if self.splits and any("-" in o.model.chars for o in self.occs):
+            return True
         if not self.occs or self.prefix:
             return False
         model = self.occs[0].model
@@ -283,6 +287,7 @@ class _Analysis:
         self.arg_models = arg_models
         self.occs: list[_Occ] = []
         self._base_occs: list[_Occ] = []
+        self.split_starts: set[int] = set()
         self.functions: set[str] = set()
 
     # -- reporting
@@ -648,6 +653,8 @@ class _Analysis:
             self._check_raw(occ, quoting)
         elif occ.kind == "env" and quoting == "unquoted" and not self._no_split(occ):
             if model.chars & _SPLIT_GLOB:
+                if model.chars & _IFS:
+                    self.split_starts.add(occ.start)
                 self.hazard(
                     "W102",
                     occ.arg,
@@ -794,7 +801,8 @@ class _Analysis:
             text = _static(self.src, node)
             if text is not None:
                 script = (text, self.sentinels)
-        return _Word(node.start_byte, node.end_byte, static, occs, prefix, script)
+        splits = any(o.start in self.split_starts for o in occs)
+        return _Word(node.start_byte, node.end_byte, static, occs, prefix, script, None, splits)
 
     def _command(self, node: Node) -> None:
         words: list[_Word] = []
@@ -1049,6 +1057,7 @@ class _Resolver:
     def __init__(self, analysis: _Analysis, stdin: _Occ | None) -> None:
         self.a = analysis
         self.stdin = stdin
+        self.safe_from = 0
 
     def hazard(self, rule: str, word: _Word | _Occ, detail: str, fix: str) -> None:
         if isinstance(word, _Word):
@@ -1169,6 +1178,8 @@ class _Resolver:
     def option_injection(self, name: str | None, prev: str | None, word: _Word) -> None:
         if name in sinks.INERT_COMMANDS:
             return
+        if word.splits:
+            prev = None
         if (
             prev is not None
             and prev.startswith("-")
@@ -1366,10 +1377,10 @@ class _Resolver:
                         )
                     j += 1
                     continue
-                if j > i + 1 and words[j - 1].static in spec.value_options:
+                if j > i + 1 and words[j - 1].static in spec.value_options and not word.splits:
                     j += 1
                     continue
-                if spec.positionals or all(
+                if (spec.positionals and not word.splits) or all(
                     (o.model.words is not None and o.model.inert) or o.model.numeric
                     for o in word.occs
                 ):
@@ -1435,6 +1446,15 @@ class _Resolver:
                     j += 2
                     continue
                 if opt in spec.value_options and "=" not in text:
+                    if j + 1 < len(words) and words[j + 1].splits:
+                        self.hazard(
+                            "H003",
+                            words[j + 1],
+                            f"an unquoted expansion after `{name} {opt}` can split into several "
+                            f"words, and the extra ones become `{name}`'s options or command",
+                            'quote the expansion: "$ARG"',
+                        )
+                        return
                     j += 2
                 else:
                     j += 1
@@ -1546,6 +1566,14 @@ class _Resolver:
                 in_paths = False
                 if text in _FIND_VALUE_OPTIONS:
                     value = words[j + 1] if j + 1 < len(words) else None
+                    if value is not None and value.splits:
+                        self.hazard(
+                            "H009",
+                            value,
+                            "an unquoted expansion can split into several words, which find "
+                            "reads as expressions (`-exec …`, `-delete`)",
+                            'quote the expansion: "$ARG"',
+                        )
                     if (
                         value is not None
                         and value.tainted
@@ -1644,6 +1672,23 @@ class _Resolver:
             self.command(words, j + 1)
 
     def interpreter(self, name: str, spec: sinks.Interpreter, words: list[_Word], i: int) -> None:
+        self.safe_from = len(words)
+        before = len(self.a.hazards)
+        self._interpreter(name, spec, words, i)
+        if len(self.a.hazards) != before:
+            return
+        for word in words[i + 1 : self.safe_from]:
+            if word.splits:
+                self.hazard(
+                    "H005",
+                    word,
+                    f"an unquoted expansion can split into several words, which `{name}` may "
+                    "read as options or as its program",
+                    'quote the expansion: "$ARG"',
+                )
+                return
+
+    def _interpreter(self, name: str, spec: sinks.Interpreter, words: list[_Word], i: int) -> None:
         j = i + 1
         program_given = False
         stdin_program = False
@@ -1707,6 +1752,7 @@ class _Resolver:
                     else:
                         j += 1
                     if spec.stops_at_program:
+                        self.safe_from = j
                         break
                     continue
                 if opt in spec.module_options or short_attached:
@@ -1737,6 +1783,7 @@ class _Resolver:
                         if opt == "-m" and name.startswith(("python", "pypy")):
                             program_given = True
                             j += 2
+                            self.safe_from = j
                             break
                         j += 2
                     else:
@@ -1803,6 +1850,8 @@ class _Resolver:
                     )
                     return
                 start = index + 1
+                if spec.stops_at_program:
+                    self.safe_from = j + index + 1
                 for k, word in enumerate(operands[:index]):
                     if word.tainted and word.may_be_option and not ended:
                         self.hazard(

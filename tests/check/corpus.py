@@ -72,7 +72,11 @@ _ROLES: dict[str, tuple[str, str]] = {
     "ssh-host": ("ssh VAL uptime", "free-string"),
 }
 
-# Forms that split/glob (unquoted expansion) but arrive without shell parsing.
+# Roles where an unquoted expansion that splits into several words is dangerous:
+# the extra words land where the command reads options, its program, or
+# the command to run (found by the dynamic oracle: `sudo -u $ARG_x id` runs
+# a command of the caller's choice).
+_SPLIT_SENSITIVE = frozenset({"printf-format", "sudo-user", "find-name", "awk-v", "jq-arg"})
 _KINDS = ("S", "P", "I", "E")
 
 
@@ -96,7 +100,8 @@ def _matrix() -> list[Case]:
                 if form in ("raw-sq", "sq-sq") and "'" in template:
                     continue  # the form would sit inside the role's own quotes
                 dangerous = (breaks and kind == "S") or _role_dangerous(rule, kind)
-                if form == "env" and role in ("printf-format",) and kind == "S":
+                if form in ("env", "sq-subst") and kind == "S" and role in _SPLIT_SENSITIVE:
+                    # word splitting adds words where options or the program are read
                     dangerous = True
                 cases.append(
                     Case(
