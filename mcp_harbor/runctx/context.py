@@ -14,7 +14,7 @@ import json
 import mimetypes
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, Literal
@@ -73,7 +73,12 @@ def _check_memory(value: Any) -> Any:
             f"or leave the key out to send none"
         )
     try:
-        size = len(canonical_json(value).encode("utf-8"))
+        # allow_nan=False: NaN and Infinity are Python's, not JSON's.
+        size = len(
+            json.dumps(
+                value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+            ).encode("utf-8")
+        )
     except (TypeError, ValueError) as exc:
         raise ContextError(f"caller memory is not valid JSON: {exc}") from None
     if size > CALLER_MEMORY_LIMIT:
@@ -313,7 +318,14 @@ def compose(
         export_hash=export.content_hash,
         arguments=_freeze(values),
         shown_arguments=_freeze(shown),
-        conversation=tuple(conversation),
+        conversation=tuple(
+            replace(
+                m,
+                arguments=_freeze(copy.deepcopy(dict(m.arguments))),
+                answer_payload=_freeze(copy.deepcopy(m.answer_payload)),
+            )
+            for m in conversation
+        ),
         external=_freeze(external),
         attachments=attachments,
         output_schema=_freeze(copy.deepcopy(schema)) if schema is not None else None,
