@@ -4,6 +4,10 @@ Output goes straight from the child to two log files (the kernel writes
 stdout and stderr concurrently, nothing is buffered in the server, so a step
 printing gigabytes costs the server no memory and can never block on a full
 pipe). The caller reads the tails from the files afterwards.
+
+The child is waited for through a pidfd (``os.pidfd_open``) that the event
+loop watches, rather than asyncio's child watcher, which on Python 3.11 starts
+a thread per child (about 1.3 ms per step, measured in bench/).
 """
 
 from __future__ import annotations
@@ -18,9 +22,8 @@ from pathlib import Path
 from typing import Literal
 
 import anyio
-from anyio.abc import Process
 
-__all__ = ["ProcessOutcome", "kill_group", "run_in_group"]
+__all__ = ["DEFAULT_GRACE", "ProcessOutcome", "kill_group", "run_in_group"]
 
 #: Seconds between SIGTERM and SIGKILL when a group is stopped: long enough
 #: for a well-behaved program to clean up, short enough that a cancelled call
@@ -69,25 +72,44 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
         os.killpg(pgid, sig)
 
 
-async def kill_group(process: Process, grace: float = DEFAULT_GRACE) -> None:
-    """Stop every process of `process`'s group: SIGTERM, then SIGKILL after
+class _Child:
+    """A started child and the pidfd the event loop waits on."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self.process = process
+        self.pid = process.pid
+        self.pidfd = os.pidfd_open(process.pid)
+
+    async def wait(self) -> int:
+        """Wait until the child exits; reap it and return its code."""
+        while (code := self.process.poll()) is None:
+            await anyio.wait_readable(self.pidfd)
+        return code
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.pidfd)
+
+
+async def kill_group(child: _Child, grace: float = DEFAULT_GRACE) -> None:
+    """Stop every process of `child`'s group: SIGTERM, then SIGKILL after
     `grace` seconds for whatever is still alive, then reap the leader.
 
     **Cancellation:** runs shielded; it always completes.
     """
-    pgid = process.pid
+    pgid = child.pid
     with anyio.CancelScope(shield=True):
         _signal_group(pgid, signal.SIGTERM)
         deadline = anyio.current_time() + grace
         while anyio.current_time() < deadline:
-            if process.returncode is None:
-                with anyio.move_on_after(0.02):
-                    await process.wait()
-            if process.returncode is not None and not _group_members(pgid):
+            if child.process.poll() is None:
+                with anyio.move_on_after(min(0.05, max(deadline - anyio.current_time(), 0))):
+                    await child.wait()
+            if child.process.poll() is not None and not _group_members(pgid):
                 break
             await anyio.sleep(0.02)
         _signal_group(pgid, signal.SIGKILL)
-        await process.wait()
+        await child.wait()
 
 
 async def run_in_group(
@@ -108,9 +130,11 @@ async def run_in_group(
     **Cancellation:** the whole group is stopped (SIGTERM, `grace`, SIGKILL)
     and reaped before the cancellation propagates.
     """
+    if not cwd.is_dir():
+        return ProcessOutcome("error", 127, f"the working directory {cwd} does not exist")
     with open(stdout, "wb") as out, open(stderr, "wb") as err:
         try:
-            process = await anyio.open_process(
+            process = subprocess.Popen(
                 list(argv),
                 stdin=subprocess.DEVNULL,
                 stdout=out,
@@ -118,26 +142,25 @@ async def run_in_group(
                 cwd=cwd,
                 env=dict(env),
                 start_new_session=True,
+                close_fds=True,
             )
         except OSError as exc:
             reason = exc.strerror or str(exc)
-            if exc.filename is not None and str(exc.filename) == str(cwd):
-                return ProcessOutcome(
-                    "error", 127, f"cannot start the step: its working directory {cwd}: {reason}"
-                )
             return ProcessOutcome("error", 127, f"cannot start {argv[0]!r}: {reason}")
+    child = _Child(process)
     try:
-        with anyio.move_on_after(timeout) as scope:
-            await process.wait()
-    except BaseException:
-        await kill_group(process, grace)
-        raise
-    if scope.cancelled_caught:
-        await kill_group(process, grace)
-        return ProcessOutcome("timeout", None)
-    code = process.returncode
-    assert code is not None
-    if _group_members(process.pid):
-        await kill_group(process, grace)
+        try:
+            with anyio.move_on_after(timeout) as scope:
+                code = await child.wait()
+        except BaseException:
+            await kill_group(child, grace)
+            raise
+        if scope.cancelled_caught:
+            await kill_group(child, grace)
+            return ProcessOutcome("timeout", None)
+        if _group_members(child.pid):
+            await kill_group(child, grace)
+    finally:
+        child.close()
     # A shell reports death by signal N as 128+N; keep that convention.
     return ProcessOutcome("exited", code if code >= 0 else 128 - code)

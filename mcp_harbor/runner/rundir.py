@@ -24,9 +24,16 @@ def new_run_id() -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + secrets.token_hex(5)
 
 
+#: Runs younger than this are never pruned, so a burst of calls (or a small
+#: ``keep``) cannot remove the directory of a run that is still going.
+_PRUNE_MIN_AGE_S = 600.0
+
+
 def new_run_dir(root: Path, run_id: str, keep: int) -> Path:
-    """Create the fresh directory of run `run_id` under `root` and remove the
-    oldest run directories beyond the newest `keep`.
+    """Create the fresh directory of run `run_id` under `root`, then remove
+    the oldest run directories (by modification time) beyond the newest
+    `keep`; a directory younger than ten minutes is never removed, nor the one
+    just created. ``keep <= 0`` removes nothing.
 
     Raises:
         RunError: the directory cannot be created.
@@ -38,10 +45,23 @@ def new_run_dir(root: Path, run_id: str, keep: int) -> Path:
     except OSError as exc:
         raise RunError(f"cannot create the run directory under {root}: {exc.strerror}") from exc
     if keep > 0:
-        try:
-            existing = sorted(p for p in root.iterdir() if p.is_dir())
-        except OSError:
-            existing = []
-        for old in existing[: max(0, len(existing) - keep)]:
-            shutil.rmtree(old, ignore_errors=True)
+        _prune(root, run_dir, keep)
     return run_dir
+
+
+def _prune(root: Path, fresh: Path, keep: int) -> None:
+    aged: list[tuple[int, Path]] = []
+    try:
+        with os.scandir(root) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False) and entry.path != str(fresh):
+                    aged.append((entry.stat(follow_symlinks=False).st_mtime_ns, Path(entry.path)))
+    except OSError:
+        return
+    excess = len(aged) + 1 - keep
+    if excess <= 0:
+        return
+    cutoff = time.time_ns() - int(_PRUNE_MIN_AGE_S * 1e9)
+    for mtime, path in sorted(aged)[:excess]:
+        if mtime < cutoff:
+            shutil.rmtree(path, ignore_errors=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import signal
 
 import anyio
 from mcp.server import NotificationOptions, Server
@@ -48,18 +49,34 @@ def build_server(handlers: Handlers, caller: CallerMiddleware) -> Server:
     return server
 
 
-async def serve_stdio(server: Server) -> None:
-    """Serve one client over stdin/stdout until it disconnects.
+async def _cancel_on_signal(scope: anyio.CancelScope) -> None:
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async for signum in signals:
+            log.warning(
+                "%s: stopping; running calls are cancelled and recorded",
+                signal.Signals(signum).name,
+            )
+            scope.cancel()
+            return
 
-    **Cancellation:** running calls are cancelled (their processes stopped
-    and their audit records closed as ``cancelled``).
+
+async def serve_stdio(server: Server) -> None:
+    """Serve one client over stdin/stdout until it disconnects, or until
+    SIGTERM or SIGINT.
+
+    **Cancellation:** running calls are cancelled: their processes are
+    stopped and their audit records closed as ``cancelled`` before this
+    returns. A signal cancels the same way.
     """
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(
-            read_stream,
-            write_stream,
-            server.create_initialization_options(NotificationOptions(tools_changed=True)),
-        )
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_cancel_on_signal, tg.cancel_scope)
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(
+                read_stream,
+                write_stream,
+                server.create_initialization_options(NotificationOptions(tools_changed=True)),
+            )
+        tg.cancel_scope.cancel()
 
 
 def serve_http(
@@ -99,8 +116,17 @@ def serve_http(
     app = server.streamable_http_app(
         transport_security=security, host=host, auth=auth, token_verifier=verifier
     )
+    # On SIGTERM/SIGINT uvicorn stops accepting, waits up to the graceful
+    # timeout for open requests, then the lifespan ends the session manager,
+    # which cancels running calls (processes stopped, audit "cancelled").
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", lifespan="on", access_log=False
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        access_log=False,
+        timeout_graceful_shutdown=1,
     )
     log.info("serving MCP over HTTP on http://%s:%d/mcp", host, port)
     anyio.run(uvicorn.Server(config).serve)
