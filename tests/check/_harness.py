@@ -21,6 +21,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "U": {"type": "string", "pattern": "^[a-z]+|.*$"},
     "B": {"type": "boolean"},
     "F": {"type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*$"},
+    "W": {"type": "string", "enum": ["--oneline", "--stat --oneline"]},
 }
 
 

@@ -100,7 +100,7 @@ def build(root: Path) -> dict[str, str]:
         (stubs / name).write_text("#!/bin/sh\n" + body)
     (stubs / "python3").write_text(f'#!/bin/sh\nexec {sys.executable} -S -E "$@"\n')
     (stubs / "probe").write_text(
-        f"#!{sys.executable} -S -I\n"
+        f"#!{sys.executable} -I\n"
         "import json, os, sys\n"
         "with open(os.environ['PROBE_OUT'], 'a') as fh:\n"
         "    fh.write(json.dumps(sys.argv[1:]) + '\\n')\n"
