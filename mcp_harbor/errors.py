@@ -12,7 +12,8 @@ Every error that mcp-harbor raises on purpose is a `HarborError`; foreign errors
     ├── PolicyDenied       the caller may not call this tool
     ├── UnknownTool        a call names a tool that is not published (to this caller)
     ├── RunError           a pipeline could not be started
-    │   └── Busy           the call waited in the queue past its queue timeout
+    │   ├── Busy           the call waited in the queue past its queue timeout
+    │   └── ShuttingDown   the server stopped while the call ran
     └── StoreError         the store cannot be read or written
 """
 
@@ -27,6 +28,7 @@ __all__ = [
     "IdentityError",
     "PolicyDenied",
     "RunError",
+    "ShuttingDown",
     "StoreError",
     "TemplateError",
     "UnknownTool",
@@ -103,6 +105,12 @@ class Busy(RunError):
     def __init__(self, message: str, queued_ms: float) -> None:
         super().__init__(message)
         self.queued_ms = queued_ms
+
+
+class ShuttingDown(RunError):
+    """Raised when the server is stopping (SIGTERM, SIGINT) and cancelled a
+    running call: its processes were stopped and its audit record closed as
+    ``cancelled``."""
 
 
 class StoreError(HarborError):

@@ -69,6 +69,7 @@ def run(
         ContextError,
         PolicyDenied,
         RunError,
+        ShuttingDown,
         StoreError,
     )
     from mcp_harbor.identity import Caller, local_principal
@@ -114,7 +115,7 @@ def run(
         abort(f"{tool}: {caller.principal} may not call this tool (allow: of {export.path})")
     except ArgumentError as exc:
         print_outcome(tool, None, f"{tool}: {exc}\nNothing was run.", False, as_json)
-    except Busy as exc:
+    except (Busy, ShuttingDown) as exc:
         print_outcome(tool, None, f"{tool}: {exc}", False, as_json)
     except (StoreError, RunError) as exc:
         print_outcome(tool, None, f"{tool}: {exc}; nothing was run", False, as_json)

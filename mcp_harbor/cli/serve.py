@@ -162,9 +162,8 @@ def serve(
         settings.workdir = workdir.resolve()
     if runs_dir is not None:
         settings.runs_root = runs_dir.resolve()
-    handlers = Handlers(
-        Registry(published), CallService(settings, audit, store), refused=loaded.refused
-    )
+    service = CallService(settings, audit, store)
+    handlers = Handlers(Registry(published), service, refused=loaded.refused)
     caller = CallerMiddleware(
         "stdio" if transport == "stdio" else "http", auth=verifier is not None
     )
@@ -173,8 +172,15 @@ def serve(
     log.info("audit trail: %s", db)
     try:
         if transport == "stdio":
-            anyio.run(serve_stdio, server)
+            anyio.run(serve_stdio, server, service.shutdown)
         else:
-            serve_http(server, host, port, verifier=verifier, allowed_hosts=list(allowed_hosts))
+            serve_http(
+                server,
+                host,
+                port,
+                verifier=verifier,
+                stop_calls=service.shutdown,
+                allowed_hosts=list(allowed_hosts),
+            )
     finally:
         store.close()

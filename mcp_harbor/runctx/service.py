@@ -23,6 +23,7 @@ from mcp_harbor.errors import (
     HarborError,
     PolicyDenied,
     RunError,
+    ShuttingDown,
     StoreError,
 )
 from mcp_harbor.identity import Caller
@@ -95,6 +96,27 @@ class CallService:
             anyio.CapacityLimiter(settings.max_concurrent) if settings.max_concurrent else None
         )
         self._per_export: dict[tuple[str, int], anyio.CapacityLimiter] = {}
+        self._active: set[anyio.CancelScope] = set()
+        self._stopping = False
+
+    @property
+    def active_calls(self) -> int:
+        return len(self._active)
+
+    async def shutdown(self, timeout: float = 5.0) -> None:
+        """Cancel every running call and wait (up to `timeout` seconds) until
+        each has stopped its processes and closed its audit record. New calls
+        are refused from now on.
+
+        **Cancellation:** shielded; it always completes.
+        """
+        self._stopping = True
+        with anyio.CancelScope(shield=True):
+            for scope in list(self._active):
+                scope.cancel()
+            with anyio.move_on_after(timeout):
+                while self._active:
+                    await anyio.sleep(0.02)
 
     def _limiters(self, export: Export) -> list[anyio.CapacityLimiter]:
         limiters = []
@@ -154,6 +176,8 @@ class CallService:
         **Cancellation:** the run's processes are stopped, the end record is
         written as ``cancelled``, then the cancellation propagates.
         """
+        if self._stopping:
+            raise ShuttingDown("the server is shutting down; nothing was run")
         if not is_allowed(caller, export.spec.allow):
             await self.refuse(caller, export.name, "denied", "not admitted by allow:")
             raise PolicyDenied(f"{caller.principal} may not call {export.name}")
@@ -167,11 +191,21 @@ class CallService:
         except ArgumentError as exc:
             await self.refuse(caller, export.name, "invalid", str(exc), shown, export.content_hash)
             raise
-        async with contextlib.AsyncExitStack() as slots:
-            queued_ms = await self._take_slots(slots, export, caller, shown)
-            return await self._compose_and_run(
-                export, caller, run_id, values, caller_memory, shown, queued_ms, observer
-            )
+        with anyio.CancelScope() as scope:
+            self._active.add(scope)
+            try:
+                async with contextlib.AsyncExitStack() as slots:
+                    queued_ms = await self._take_slots(slots, export, caller, shown)
+                    return await self._compose_and_run(
+                        export, caller, run_id, values, caller_memory, shown, queued_ms, observer
+                    )
+            finally:
+                self._active.discard(scope)
+        # Only `shutdown` cancels this scope: the run was stopped and recorded.
+        raise ShuttingDown(
+            f"the server is shutting down: the call was cancelled (run {run_id}); "
+            f"its processes were stopped"
+        )
 
     async def _take_slots(
         self,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import logging
 import signal
+from collections.abc import Awaitable, Callable, Iterator
 
 import anyio
 from mcp.server import NotificationOptions, Server
@@ -49,27 +51,33 @@ def build_server(handlers: Handlers, caller: CallerMiddleware) -> Server:
     return server
 
 
-async def _cancel_on_signal(scope: anyio.CancelScope) -> None:
+StopCalls = Callable[[], Awaitable[None]]
+
+
+async def _stop_on_signal(stop_calls: StopCalls, then: Callable[[], None]) -> None:
     with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async for signum in signals:
             log.warning(
                 "%s: stopping; running calls are cancelled and recorded",
                 signal.Signals(signum).name,
             )
-            scope.cancel()
+            await stop_calls()
+            then()
             return
 
 
-async def serve_stdio(server: Server) -> None:
+async def serve_stdio(server: Server, stop_calls: StopCalls) -> None:
     """Serve one client over stdin/stdout until it disconnects, or until
     SIGTERM or SIGINT.
 
-    **Cancellation:** running calls are cancelled: their processes are
-    stopped and their audit records closed as ``cancelled`` before this
-    returns. A signal cancels the same way.
+    On a signal, `stop_calls` cancels the running calls (their processes
+    stopped, their audit records closed as ``cancelled``, their clients
+    answered) before the server stops.
+
+    **Cancellation:** running calls are cancelled the same way.
     """
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_cancel_on_signal, tg.cancel_scope)
+        tg.start_soon(_stop_on_signal, stop_calls, tg.cancel_scope.cancel)
         async with stdio_server() as (read_stream, write_stream):
             await server.run(
                 read_stream,
@@ -85,6 +93,7 @@ def serve_http(
     port: int,
     *,
     verifier: HarborTokenVerifier | None,
+    stop_calls: StopCalls,
     allowed_hosts: list[str] | None = None,
 ) -> None:
     """Serve Streamable HTTP on ``http://HOST:PORT/mcp`` until interrupted.
@@ -116,9 +125,6 @@ def serve_http(
     app = server.streamable_http_app(
         transport_security=security, host=host, auth=auth, token_verifier=verifier
     )
-    # On SIGTERM/SIGINT uvicorn stops accepting, waits up to the graceful
-    # timeout for open requests, then the lifespan ends the session manager,
-    # which cancels running calls (processes stopped, audit "cancelled").
     config = uvicorn.Config(
         app,
         host=host,
@@ -126,7 +132,27 @@ def serve_http(
         log_level="warning",
         lifespan="on",
         access_log=False,
-        timeout_graceful_shutdown=1,
+        timeout_graceful_shutdown=2,
     )
-    log.info("serving MCP over HTTP on http://%s:%d/mcp", host, port)
-    anyio.run(uvicorn.Server(config).serve)
+
+    class _Server(uvicorn.Server):
+        # mcp-harbor handles SIGTERM/SIGINT itself: first every running call
+        # is cancelled and recorded, then uvicorn is told to exit.
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
+
+    web = _Server(config)
+
+    async def run() -> None:
+        async with anyio.create_task_group() as tg:
+
+            def exit_uvicorn() -> None:
+                web.should_exit = True
+
+            tg.start_soon(_stop_on_signal, stop_calls, exit_uvicorn)
+            log.info("serving MCP over HTTP on http://%s:%d/mcp", host, port)
+            await web.serve()
+            tg.cancel_scope.cancel()
+
+    anyio.run(run)

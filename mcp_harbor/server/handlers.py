@@ -29,6 +29,7 @@ from mcp_harbor.errors import (
     Busy,
     PolicyDenied,
     RunError,
+    ShuttingDown,
     StoreError,
     UnknownTool,
 )
@@ -197,7 +198,7 @@ class Handlers:
             raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}") from None
         except ArgumentError as exc:
             return error_result(f"{params.name}: {exc}\nNothing was run.")
-        except Busy as exc:
+        except (Busy, ShuttingDown) as exc:
             return error_result(f"{params.name}: {exc}")
         except StoreError as exc:
             log.error("audit store unavailable, refusing to run %s: %s", params.name, exc)
