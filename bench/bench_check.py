@@ -29,7 +29,7 @@ _STEPS = [
     "sh -c 'wc -l -- \"$1\"' _ {{{{ args.path | shellquote }}}}",
     "python3 -c 'import sys; print(sys.argv[1].upper())' {{{{ args.name | shellquote }}}}",
     "docker inspect -f '{{{{.State.Status}}}}' -- {{{{ args.name | shellquote }}}}",
-    "set -eu\ncd {dir}\nfor f in *.log; do\n  grep -c -- \"$ARG_pattern\" \"$f\" || true\ndone",
+    'set -eu\ncd {dir}\nfor f in *.log; do\n  grep -c -- "$ARG_pattern" "$f" || true\ndone',
     "jq --arg q \"$ARG_name\" '.items[] | select(.name == $q)' {dir}/index.json",
     "curl -fsS --max-time 10 --data-urlencode q={{{{ args.name | shellquote }}}} https://{host}/search",
     'case "$ARG_mode" in\n  fast) make -C {dir} quick ;;\n  full) make -C {dir} all ;;\nesac',
@@ -53,7 +53,11 @@ def generate(folder: Path, count: int, seed: int) -> None:
     rng = random.Random(seed)
     for index in range(count):
         repo = f"repo{rng.randrange(10_000)}"
-        values = {"repo": repo, "dir": f"/srv/{repo}/data{rng.randrange(100)}", "host": f"h{index}.example.com"}
+        values = {
+            "repo": repo,
+            "dir": f"/srv/{repo}/data{rng.randrange(100)}",
+            "host": f"h{index}.example.com",
+        }
         steps = [
             {"name": f"s{k}", "run": rng.choice(_STEPS).format(**values)}
             for k in range(rng.randint(1, 3))
@@ -94,7 +98,9 @@ def main() -> None:
         check_exports(exports)
         rows.append(("warm (content hash)", time.perf_counter() - started))
     refused = sum(r.status == "refused" for r in reports)
-    print(f"{len(exports)} exports, {steps} steps (templates), {refused} refused; YAML load {load_s:.2f} s")
+    print(
+        f"{len(exports)} exports, {steps} steps (templates), {refused} refused; YAML load {load_s:.2f} s"
+    )
     print(f"| {'run':<22} | {'time for all (s)':>16} | {'templates/s':>11} | {'exports/s':>9} |")
     print(f"|{'-' * 24}|{'-' * 18}|{'-' * 13}|{'-' * 11}|")
     for label, seconds in rows:
