@@ -7,9 +7,7 @@ On top of JSON Schema (draft 2020-12, through `jsonschema`):
 - a NUL character is refused anywhere;
 - a line break (``\\n`` or ``\\r``) in a string is refused unless the arg's
   schema says ``multiline: true`` (an mcp-harbor keyword, not published);
-- defaults of absent args are applied (deep copies);
-- a ``secret: true`` arg's value is never quoted in a message: the message
-  goes back to the client and into the audit trail.
+- defaults of absent args are applied (deep copies).
 """
 
 from __future__ import annotations
@@ -59,7 +57,6 @@ class ArgumentValidator:
     def __init__(self, export: Export) -> None:
         self._schema = export.input_schema
         self._names = list(export.arg_schemas)
-        self._secret = export.secret_args
         self._multiline = {
             name for name, schema in export.arg_schemas.items() if schema.get("multiline") is True
         }
@@ -94,8 +91,7 @@ class ArgumentValidator:
         for error in sorted(self._validator.iter_errors(given), key=lambda e: list(e.path)):
             problems.append(self._describe(error))
         if problems:
-            message = "invalid arguments:\n- " + "\n- ".join(problems)
-            raise ArgumentError(self._scrub(message, given))
+            raise ArgumentError("invalid arguments:\n- " + "\n- ".join(problems))
         for name, default in self._defaults.items():
             if name not in given:
                 given[name] = copy.deepcopy(default)
@@ -123,16 +119,4 @@ class ArgumentValidator:
         path = list(error.path)
         arg = path[0] if path else "(arguments)"
         inner = "".join(f"[{p!r}]" for p in path[1:])
-        if arg in self._secret:  # jsonschema's message quotes the value
-            return f"argument {arg!r}{inner}: the value (secret, not shown) breaks rule {rule}"
         return f"argument {arg!r}{inner}: {error.message} (rule: {rule})"
-
-    def _scrub(self, message: str, given: Mapping[str, Any]) -> str:
-        """`message` with the text of every secret value replaced by ``***``
-        (also as Python quotes it), whatever rule quoted it."""
-        for name in self._secret:
-            for text in _strings(given.get(name)):
-                if len(text) >= 3:
-                    for form in (repr(text)[1:-1], text):
-                        message = message.replace(form, "***")
-        return message

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from mcp_harbor.check._analysis import Hazard, analyse_argv, analyse_script, substitute
 from mcp_harbor.check._gates import prime
@@ -97,7 +98,9 @@ def check_export(export: Export) -> ExportReport:
             hazards = analyse_argv(elements, models)
         findings.extend(_findings(export, step.name, hazards))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
-    status = "refused" if any(f.severity == "error" for f in findings) else "accepted"
+    status: Literal["accepted", "refused"] = (
+        "refused" if any(f.severity == "error" for f in findings) else "accepted"
+    )
     report = ExportReport(export.name, str(export.path), status, tuple(findings))
     _cache[key] = report
     return report

@@ -37,6 +37,17 @@ Located = tuple[tuple[str | int, ...], int]  # (key path in the export, char off
 _UNQUOTED_SPECIAL = frozenset(" \t\n\r|&;<>()$`\\\"'*?[]{}~#!")
 _SPLIT_GLOB = frozenset(" \t*?[]")
 _IFS = frozenset(" \t\n")
+_NAME_OPERANDS = frozenset(
+    {
+        "word",
+        "variable_name",
+        "concatenation",
+        "string",
+        "raw_string",
+        "simple_expansion",
+        "expansion",
+    }
+)
 _DQ_SPECIAL = frozenset('$`"\\')
 _ARITH_SAFE = frozenset("0123456789+-")
 _ARITH_TEST_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
@@ -400,9 +411,12 @@ class _Analysis:
     def _var_source(self, name: str) -> tuple[str, ValueModel] | None:
         if name in self.taint.variables:
             return self.taint.variables[name]
-        if self.taint.positional is not None and (name.isdigit() or name in ("@", "*")):
-            if name != "0":
-                return self.taint.positional
+        if (
+            self.taint.positional is not None
+            and (name.isdigit() or name in ("@", "*"))
+            and name != "0"
+        ):
+            return self.taint.positional
         return None
 
     def _expansion_occs(self, nodes: Sequence[Node]) -> list[_Occ]:
@@ -493,8 +507,8 @@ class _Analysis:
                     for a in node.children_by_field_name("argument")
                     if _IDENT.fullmatch(_text(self.src, a))
                 ] or ["REPLY", "MAPFILE"]
-                for name in names:
-                    self.taint.variables.setdefault(name, (self._any_arg(), _any_model()))
+                for var_name in names:
+                    self.taint.variables.setdefault(var_name, (self._any_arg(), _any_model()))
         changed = True
         while changed:
             changed = False
@@ -508,9 +522,9 @@ class _Analysis:
                     if len(inside) == 1 and self._is_whole(value, inside[0])
                     else _any_model()
                 )
-                for name in names:
-                    if name not in self.taint.variables:
-                        self.taint.variables[name] = (inside[0].arg, model)
+                for var_name in names:
+                    if var_name not in self.taint.variables:
+                        self.taint.variables[var_name] = (inside[0].arg, model)
                         changed = True
             if self.taint.positional is None:
                 for call in calls:
@@ -614,7 +628,8 @@ class _Analysis:
                 rule,
                 occ.arg,
                 occ.start,
-                "the placeholder follows `$`, so the value becomes a parameter name or `$'…'` quoting",
+                "the placeholder follows `$`, so the value "
+                "becomes a parameter name or `$'…'` quoting",
                 'remove the `$` before the placeholder, or pass the value as "$ARG_'
                 + occ.arg
                 + '"',
@@ -626,7 +641,8 @@ class _Analysis:
                     "H002",
                     occ.arg,
                     occ.start,
-                    "the shellquoted placeholder follows a backslash, which escapes the opening quote",
+                    "the shellquoted placeholder follows a "
+                    "backslash, which escapes the opening quote",
                     "remove the backslash before the placeholder",
                 )
             elif (
@@ -651,27 +667,31 @@ class _Analysis:
                 )
         elif occ.kind == "raw":
             self._check_raw(occ, quoting)
-        elif occ.kind == "env" and quoting == "unquoted" and not self._no_split(occ):
-            if model.chars & _SPLIT_GLOB:
-                if model.chars & _IFS:
-                    self.split_starts.add(occ.start)
-                self.hazard(
-                    "W102",
-                    occ.arg,
-                    occ.start,
-                    f"`{_shown(occ)}` is unquoted, so the value is split on spaces and glob-expanded",
-                    f'write "{_shown(occ)}" (in double quotes)',
-                )
-        if occ.node is not None and self._in_arithmetic(occ.node) or self._in_let(occ):
-            if not _arith_safe(model):
-                self.hazard(
-                    "H006",
-                    occ.arg,
-                    occ.start,
-                    "the value is evaluated as arithmetic, where bash runs `$(…)` inside an array "
-                    "subscript such as `a[$(cmd)]`, even when quoted",
-                    'give the arg `"type": "integer"` in its schema, or compare it as a string',
-                )
+        elif (
+            occ.kind == "env"
+            and quoting == "unquoted"
+            and not self._no_split(occ)
+            and model.chars & _SPLIT_GLOB
+        ):
+            if model.chars & _IFS:
+                self.split_starts.add(occ.start)
+            self.hazard(
+                "W102",
+                occ.arg,
+                occ.start,
+                f"`{_shown(occ)}` is unquoted, so the value is split on spaces and glob-expanded",
+                f'write "{_shown(occ)}" (in double quotes)',
+            )
+        in_arith = (occ.node is not None and self._in_arithmetic(occ.node)) or self._in_let(occ)
+        if in_arith and not _arith_safe(model):
+            self.hazard(
+                "H006",
+                occ.arg,
+                occ.start,
+                "the value is evaluated as arithmetic, where bash runs `$(…)` inside an array "
+                "subscript such as `a[$(cmd)]`, even when quoted",
+                'give the arg `"type": "integer"` in its schema, or compare it as a string',
+            )
         if occ.node is not None:
             self._check_name_context(occ)
 
@@ -766,9 +786,12 @@ class _Analysis:
             and not self._in_arithmetic(node)
         ):
             name_like = True
-        if occ.kind == "env" and node.type == "expansion":
-            if any(c.type == "!" for c in node.children[:3]):
-                name_like = True
+        if (
+            occ.kind == "env"
+            and node.type == "expansion"
+            and any(c.type == "!" for c in node.children[:3])
+        ):
+            name_like = True
         if parent is not None and parent.type == "variable_assignment":
             name = parent.child_by_field_name("name")
             if (
@@ -905,24 +928,15 @@ class _Analysis:
                         "do not build namerefs from caller values",
                     )
                 continue
-            if child.type in (
-                "word",
-                "variable_name",
-                "concatenation",
-                "string",
-                "raw_string",
-                "simple_expansion",
-                "expansion",
-            ):
-                if not all(_names_only(o.model) for o in occs):
-                    self.hazard(
-                        "H007",
-                        occs[0].arg,
-                        occs[0].start,
-                        f"the value is an operand of `{_text(self.src, node.children[0])}`, which "
-                        "takes variable names",
-                        "use a fixed variable name and assign the value to it",
-                    )
+            if child.type in _NAME_OPERANDS and not all(_names_only(o.model) for o in occs):
+                self.hazard(
+                    "H007",
+                    occs[0].arg,
+                    occs[0].start,
+                    f"the value is an operand of `{_text(self.src, node.children[0])}`, which "
+                    "takes variable names",
+                    "use a fixed variable name and assign the value to it",
+                )
 
     def _redirect(self, node: Node) -> None:
         dest = node.child_by_field_name("destination")
@@ -1107,8 +1121,7 @@ class _Resolver:
         elif (
             name in ("command", "type", "hash", "which")
             and any(w.static in ("-v", "-V") for w in words[i + 1 : i + 2])
-            or name in ("type", "which", "hash")
-        ):
+        ) or name in ("type", "which", "hash"):
             return
         elif name == "find":
             self.find(words, i)
@@ -1143,7 +1156,8 @@ class _Resolver:
                         self.hazard(
                             "H008",
                             word,
-                            f"the value is the argument of `{opt}`, which tells `{name}` what to run",
+                            f"the value is the argument of `{opt}`, "
+                            f"which tells `{name}` what to run",
                             f"do not let the caller set `{opt}`",
                         )
                 if (
@@ -1155,7 +1169,8 @@ class _Resolver:
                     self.hazard(
                         "H008",
                         word,
-                        f"the value is attached to `{word.prefix}`, which tells `{name}` what to run",
+                        f"the value is attached to `{word.prefix}`, "
+                        f"which tells `{name}` what to run",
                         f"do not let the caller set `{word.prefix}`",
                     )
                 self.traversal(word)
@@ -1402,10 +1417,8 @@ class _Resolver:
                 continue
             if text.startswith("-") and len(text) > 1:
                 opt = text.split("=", 1)[0]
-                if (
-                    name == "xargs"
-                    and opt in ("-I", "-i", "--replace")
-                    or (name == "xargs" and text.startswith("-I"))
+                if (name == "xargs" and opt in ("-I", "-i", "--replace")) or (
+                    name == "xargs" and text.startswith("-I")
                 ):
                     replace = True
                 if name == "xargs" and opt in ("-0", "--null", "-d", "--delimiter"):
@@ -1431,7 +1444,8 @@ class _Resolver:
                             self.hazard(
                                 "H004",
                                 value,
-                                f"the value is the argument of `{name} {opt}`, which runs it as code",
+                                f"the value is the argument of `{name} "
+                                f"{opt}`, which runs it as code",
                                 "write that code literally and pass the value as an argument",
                             )
                         elif name not in ("ssh", "scp") and not value.tainted:
@@ -1476,7 +1490,8 @@ class _Resolver:
                 self.hazard(
                     "W105",
                     self.stdin,
-                    "caller data is piped to xargs without -0, so quotes and spaces in it are re-split by xargs",
+                    "caller data is piped to xargs without -0, so "
+                    "quotes and spaces in it are re-split by xargs",
                     "use `printf '%s\\0' \"$ARG\" | xargs -0 …`",
                 )
             rest = words[j:]
@@ -1711,8 +1726,10 @@ class _Resolver:
                         self.hazard(
                             "H005",
                             word,
-                            f"the value is the program given to `{name} {opt[:2] if not opt.startswith('--') else opt}`",
-                            "write the program literally and pass the value as data: an argument, an environment variable or stdin",
+                            f"the value is the program given to `{name} "
+                            f"{opt[:2] if not opt.startswith('--') else opt}`",
+                            "write the program literally and pass the value as "
+                            "data: an argument, an environment variable or stdin",
                         )
                     j += 1
                     continue
@@ -1744,7 +1761,8 @@ class _Resolver:
                                 value,
                                 f"the value is part of the program given to `{name} {opt}`, "
                                 "which runs it as code",
-                                "write the program literally in single quotes and pass the value as data "
+                                "write the program literally in single "
+                                "quotes and pass the value as data "
                                 "(an argument after the program, an environment variable such as "
                                 f"ARG_{value.arg}, or stdin)",
                             )
@@ -1827,7 +1845,8 @@ class _Resolver:
                     "H005",
                     self.stdin,
                     f"caller data is piped into `{name}` as its program",
-                    "write the program literally and pass the data another way (an argument or an environment variable)",
+                    "write the program literally and pass the data "
+                    "another way (an argument or an environment variable)",
                 )
             return
         start = 0
@@ -1837,7 +1856,10 @@ class _Resolver:
                 program = operands[index]
                 if program.tainted and not program.code_inert:
                     if unknown_before is not None and index == 0:
-                        detail = f"the value follows `{unknown_before}`, an option of `{name}` the checker does not know, which may take it as code"
+                        detail = (
+                            f"the value follows `{unknown_before}`, an option of `{name}` "
+                            "the checker does not know, which may take it as code"
+                        )
                     elif spec.program_operand:
                         detail = f"the value is part of the program `{name}` runs"
                     else:
@@ -1846,7 +1868,8 @@ class _Resolver:
                         "H005",
                         program,
                         detail,
-                        "write the program literally in single quotes and pass the value as data (an argument after it, -v/--arg, or an environment variable)",
+                        "write the program literally in single quotes and pass the value as "
+                        "data (an argument after it, -v/--arg, or an environment variable)",
                     )
                     return
                 start = index + 1
@@ -1857,8 +1880,10 @@ class _Resolver:
                         self.hazard(
                             "H005",
                             word,
-                            f"the value can start with `-` and add an option to `{name}` that runs code",
-                            "put `--` before the value or use a `pattern` that cannot start with `-`",
+                            "the value can start with `-` and add "
+                            f"an option to `{name}` that runs code",
+                            "put `--` before the value or use a "
+                            "`pattern` that cannot start with `-`",
                         )
                         return
                     del k
@@ -1881,7 +1906,8 @@ class _Resolver:
             self.hazard(
                 "H005",
                 operands[0],
-                f"the value follows `{unknown_before}`, an option of `{name}` the checker does not know, which may take it as code",
+                f"the value follows `{unknown_before}`, an option of `{name}` "
+                "the checker does not know, which may take it as code",
                 "put `--` before the value",
             )
             return
@@ -1982,44 +2008,261 @@ class _Resolver:
 
 _VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "git": frozenset(
-        "-C -m -b -B -F -n -o -t -s -S -G -U -X -j --message --branch --depth --format --author "
-        "--since --until --grep --date --pretty --origin --reference --template --shallow-since "
-        "--jobs --filter --file --max-count --committer -e --work-tree --git-dir --separate-git-dir".split()
+        [
+            "-C",
+            "-m",
+            "-b",
+            "-B",
+            "-F",
+            "-n",
+            "-o",
+            "-t",
+            "-s",
+            "-S",
+            "-G",
+            "-U",
+            "-X",
+            "-j",
+            "--message",
+            "--branch",
+            "--depth",
+            "--format",
+            "--author",
+            "--since",
+            "--until",
+            "--grep",
+            "--date",
+            "--pretty",
+            "--origin",
+            "--reference",
+            "--template",
+            "--shallow-since",
+            "--jobs",
+            "--filter",
+            "--file",
+            "--max-count",
+            "--committer",
+            "-e",
+            "--work-tree",
+            "--git-dir",
+            "--separate-git-dir",
+        ]
     ),
-    "ssh": frozenset("-b -c -D -E -e -I -i -J -L -l -m -O -p -Q -R -S -W -w".split()),
-    "scp": frozenset("-c -i -l -P -J".split()),
+    "ssh": frozenset(
+        [
+            "-b",
+            "-c",
+            "-D",
+            "-E",
+            "-e",
+            "-I",
+            "-i",
+            "-J",
+            "-L",
+            "-l",
+            "-m",
+            "-O",
+            "-p",
+            "-Q",
+            "-R",
+            "-S",
+            "-W",
+            "-w",
+        ]
+    ),
+    "scp": frozenset(["-c", "-i", "-l", "-P", "-J"]),
     "tar": frozenset(
-        "-f --file -C --directory -T --files-from -X --exclude-from --exclude -b -N --transform".split()
+        [
+            "-f",
+            "--file",
+            "-C",
+            "--directory",
+            "-T",
+            "--files-from",
+            "-X",
+            "--exclude-from",
+            "--exclude",
+            "-b",
+            "-N",
+            "--transform",
+        ]
     ),
     "rsync": frozenset(
-        "--exclude --include --filter -f --log-file --password-file --chmod --chown --timeout --bwlimit".split()
+        [
+            "--exclude",
+            "--include",
+            "--filter",
+            "-f",
+            "--log-file",
+            "--password-file",
+            "--chmod",
+            "--chown",
+            "--timeout",
+            "--bwlimit",
+        ]
     ),
     "curl": frozenset(
-        "-o --output -H --header -d --data --data-raw --data-binary -X --request -u --user -A --user-agent -m --max-time -w --write-out --retry -e --referer -b --cookie -c --cookie-jar --connect-timeout -T --upload-file -F --form".split()
+        [
+            "-o",
+            "--output",
+            "-H",
+            "--header",
+            "-d",
+            "--data",
+            "--data-raw",
+            "--data-binary",
+            "-X",
+            "--request",
+            "-u",
+            "--user",
+            "-A",
+            "--user-agent",
+            "-m",
+            "--max-time",
+            "-w",
+            "--write-out",
+            "--retry",
+            "-e",
+            "--referer",
+            "-b",
+            "--cookie",
+            "-c",
+            "--cookie-jar",
+            "--connect-timeout",
+            "-T",
+            "--upload-file",
+            "-F",
+            "--form",
+        ]
     ),
     "wget": frozenset(
-        "-O --output-document -P --directory-prefix -U --user-agent -T --timeout -t --tries --header -o -a".split()
+        [
+            "-O",
+            "--output-document",
+            "-P",
+            "--directory-prefix",
+            "-U",
+            "--user-agent",
+            "-T",
+            "--timeout",
+            "-t",
+            "--tries",
+            "--header",
+            "-o",
+            "-a",
+        ]
     ),
-    "make": frozenset("-C --directory -j --jobs -l -o -W".split()),
-    "sort": frozenset("-k --key -t --field-separator -o --output -S --buffer-size -T".split()),
-    "zip": frozenset("-P -x -i -b -n".split()),
+    "make": frozenset(["-C", "--directory", "-j", "--jobs", "-l", "-o", "-W"]),
+    "sort": frozenset(
+        ["-k", "--key", "-t", "--field-separator", "-o", "--output", "-S", "--buffer-size", "-T"]
+    ),
+    "zip": frozenset(["-P", "-x", "-i", "-b", "-n"]),
     "docker": frozenset(),
-    "man": frozenset("-M -S -L -s".split()),
-    "tcpdump": frozenset("-i -c -w -r -s -C -W -G -F -E -y".split()),
-    "hg": frozenset("-R --repository --cwd -r --rev -m --message".split()),
+    "man": frozenset(["-M", "-S", "-L", "-s"]),
+    "tcpdump": frozenset(["-i", "-c", "-w", "-r", "-s", "-C", "-W", "-G", "-F", "-E", "-y"]),
+    "hg": frozenset(["-R", "--repository", "--cwd", "-r", "--rev", "-m", "--message"]),
 }
 _FIND_VALUE_OPTIONS = frozenset(
-    "-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -maxdepth "
-    "-mindepth -size -user -group -perm -newer -anewer -cnewer -mtime -mmin -atime -amin -ctime "
-    "-cmin -uid -gid -links -inum -samefile -printf -fprint -fprint0 -fprintf -fls -used "
-    "-context -fstype -lname -ilname -regextype -newermt -newerct -newerat".split()
+    [
+        "-name",
+        "-iname",
+        "-path",
+        "-ipath",
+        "-wholename",
+        "-iwholename",
+        "-regex",
+        "-iregex",
+        "-type",
+        "-xtype",
+        "-maxdepth",
+        "-mindepth",
+        "-size",
+        "-user",
+        "-group",
+        "-perm",
+        "-newer",
+        "-anewer",
+        "-cnewer",
+        "-mtime",
+        "-mmin",
+        "-atime",
+        "-amin",
+        "-ctime",
+        "-cmin",
+        "-uid",
+        "-gid",
+        "-links",
+        "-inum",
+        "-samefile",
+        "-printf",
+        "-fprint",
+        "-fprint0",
+        "-fprintf",
+        "-fls",
+        "-used",
+        "-context",
+        "-fstype",
+        "-lname",
+        "-ilname",
+        "-regextype",
+        "-newermt",
+        "-newerct",
+        "-newerat",
+    ]
 )
 _DOCKER_VALUE_OPTIONS = frozenset(
-    "-e --env -v --volume -w --workdir -u --user --name -p --publish --network --net -m --memory "
-    "--cpus --entrypoint -l --label --env-file --mount --platform --pull --restart --hostname -h "
-    "--add-host --device --cap-add --cap-drop --security-opt --tmpfs --ulimit --log-driver "
-    "--log-opt --shm-size -a --attach --cidfile --gpus --ipc --pid --dns --stop-signal "
-    "--stop-timeout --runtime -n --namespace -c --container".split()
+    [
+        "-e",
+        "--env",
+        "-v",
+        "--volume",
+        "-w",
+        "--workdir",
+        "-u",
+        "--user",
+        "--name",
+        "-p",
+        "--publish",
+        "--network",
+        "--net",
+        "-m",
+        "--memory",
+        "--cpus",
+        "--entrypoint",
+        "-l",
+        "--label",
+        "--env-file",
+        "--mount",
+        "--platform",
+        "--pull",
+        "--restart",
+        "--hostname",
+        "-h",
+        "--add-host",
+        "--device",
+        "--cap-add",
+        "--cap-drop",
+        "--security-opt",
+        "--tmpfs",
+        "--ulimit",
+        "--log-driver",
+        "--log-opt",
+        "--shm-size",
+        "-a",
+        "--attach",
+        "--cidfile",
+        "--gpus",
+        "--ipc",
+        "--pid",
+        "--dns",
+        "--stop-signal",
+        "--stop-timeout",
+        "--runtime",
+        "-n",
+        "--namespace",
+        "-c",
+        "--container",
+    ]
 )
 
 

@@ -14,6 +14,7 @@ pattern can consume bound the value even without ``^``/``$`` anchors.
 
 from __future__ import annotations
 
+import importlib
 import re
 import string
 from collections.abc import Mapping
@@ -22,12 +23,9 @@ from typing import Any
 
 from mcp_harbor.template import value_text
 
-try:  # Python 3.11+: the parser lives in re._parser
-    from re import _constants as _sre_c  # type: ignore[attr-defined]
-    from re import _parser as _sre_p  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - older Pythons
-    import sre_constants as _sre_c  # type: ignore[no-redef]
-    import sre_parse as _sre_p  # type: ignore[no-redef]
+# The regex parser's own modules (Python 3.11+); typeshed does not describe them.
+_sre_c: Any = importlib.import_module("re._constants")
+_sre_p: Any = importlib.import_module("re._parser")
 
 __all__ = ["SAFE_CHARS", "ValueModel", "model_for"]
 

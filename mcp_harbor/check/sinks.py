@@ -226,7 +226,8 @@ _SQLITE = _i(
 _PSQL = _i(
     code="-c --command",
     module="-f --file",
-    value="-d --dbname -h --host -p --port -U --username -o --output -F -R -P -T -v --set --variable",
+    value="-d --dbname -h --host -p --port -U --username -o --output -F -R -P -T "
+    "-v --set --variable",
     flags="-A -t -q -X -e -E -a -b -n -s -S -x -w -W --no-psqlrc --csv",
     stops=False,
 )

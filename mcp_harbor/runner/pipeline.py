@@ -9,6 +9,7 @@ has ``continue_on_error: true``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
@@ -21,6 +22,7 @@ from typing import Any, Protocol
 import anyio
 
 from mcp_harbor.config import Export, Step
+from mcp_harbor.runner.follow import follow_logs
 from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult
 from mcp_harbor.template import render, value_text
@@ -84,11 +86,19 @@ class RunRequest:
 
 
 class RunObserver(Protocol):
-    """Told when steps start and finish (progress reporting). Must not raise."""
+    """Told when steps start and finish (progress reporting) and, when
+    `wants_output` is true, given each line the step prints. Must not raise."""
+
+    @property
+    def wants_output(self) -> bool: ...
 
     async def step_started(self, step: Step, number: int, total: int) -> None: ...
 
     async def step_finished(self, result: StepResult, number: int, total: int) -> None: ...
+
+    async def output(self, step: Step, stream: str, line: str) -> bool:
+        """One line of `stream` (``stdout``/``stderr``); False: send no more."""
+        ...
 
 
 class Executor(Protocol):
@@ -162,7 +172,7 @@ class LocalExecutor:
             if observer is not None:
                 await observer.step_started(step, number, total)
             remaining = deadline - time.monotonic()
-            result = await self._run_step(request, step, number, steps_dir, remaining)
+            result = await self._run_step(request, step, number, steps_dir, remaining, observer)
             pipeline_expired = result.status == "timeout" and time.monotonic() >= deadline - 0.01
             results.append(result)
             if observer is not None:
@@ -186,7 +196,13 @@ class LocalExecutor:
         )
 
     async def _run_step(
-        self, request: RunRequest, step: Step, number: int, steps_dir: Path, remaining: float
+        self,
+        request: RunRequest,
+        step: Step,
+        number: int,
+        steps_dir: Path,
+        remaining: float,
+        observer: RunObserver | None,
     ) -> StepResult:
         base = steps_dir / f"{number}-{step.name}"
         out_log, err_log = base.with_suffix(".stdout.log"), base.with_suffix(".stderr.log")
@@ -202,7 +218,8 @@ class LocalExecutor:
         cwd = step.cwd or request.workdir
         began = time.monotonic()
         env = step_environment(request, step)
-        outcome = await run_in_group(
+        run = functools.partial(
+            run_in_group,
             argv,
             cwd=cwd,
             env=env,
@@ -211,6 +228,20 @@ class LocalExecutor:
             timeout=max(limit, 0.0),
             grace=request.grace,
         )
+        if observer is not None and observer.wants_output:
+            done = anyio.Event()
+
+            async def sink(stream: str, line: str) -> bool:
+                return await observer.output(step, stream, line)
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(follow_logs, out_log, err_log, sink, done)
+                try:
+                    outcome = await run()
+                finally:
+                    done.set()
+        else:
+            outcome = await run()
         duration = round((time.monotonic() - began) * 1000, 3)
         out_tail, out_size, out_cut = _tail(out_log, request.output_tail)
         err_tail, err_size, err_cut = _tail(err_log, request.output_tail)

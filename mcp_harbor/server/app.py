@@ -6,6 +6,7 @@ import contextlib
 import ipaddress
 import logging
 import signal
+import warnings
 from collections.abc import Awaitable, Callable, Iterator
 
 import anyio
@@ -13,6 +14,7 @@ from mcp.server import NotificationOptions, Server
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPDeprecationWarning
 
 from mcp_harbor import __version__
 from mcp_harbor.server.auth import HarborTokenVerifier
@@ -36,7 +38,17 @@ def is_loopback(host: str) -> bool:
 def build_server(handlers: Handlers, caller: CallerMiddleware) -> Server:
     """The low-level SDK server (both protocol eras) over `handlers`, with
     `caller` resolving the identity of every request."""
-    server = Server(
+    with warnings.catch_warnings():
+        # logging/setLevel is deprecated in 2026-07-28 (SEP-2577) but is how
+        # handshake-era clients ask for log messages.
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        server = _build(handlers)
+    server.middleware.append(caller)
+    return server
+
+
+def _build(handlers: Handlers) -> Server:
+    return Server(
         "mcp-harbor",
         version=__version__,
         instructions=(
@@ -46,9 +58,8 @@ def build_server(handlers: Handlers, caller: CallerMiddleware) -> Server:
         get_tool_input_schema=handlers.input_schema,
         on_list_tools=handlers.list_tools,
         on_call_tool=handlers.call_tool,
+        on_set_logging_level=handlers.set_logging_level,
     )
-    server.middleware.append(caller)
-    return server
 
 
 StopCalls = Callable[[], Awaitable[None]]

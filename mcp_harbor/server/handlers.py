@@ -15,13 +15,16 @@ answered with ``Error executing tool <name>``, never with internal text.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
+import warnings
 from typing import Any, Literal
 
 import mcp_types as types
 from mcp.server import ServerRequestContext
 from mcp.server.auth.middleware.auth_context import get_access_token
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+from mcp_types import LOG_LEVEL_META_KEY
 
 from mcp_harbor.config import Step
 from mcp_harbor.errors import (
@@ -121,21 +124,89 @@ class CallerMiddleware:
             return await call_next(ctx)
 
 
-class _Progress:
-    """Reports step starts and ends as MCP progress: `progress` is the number
-    of steps finished, `total` the number of steps, the message names the
-    step (``build (2/5)``). A no-op when the client sent no progress token."""
+_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
-    def __init__(self, ctx: ServerRequestContext[Any, Any]) -> None:
+
+class _CallObserver:
+    """Reports a call's progress and output to its client.
+
+    - Progress: when each step starts (``progress`` = n - 0.5) and ends
+      (``progress`` = n), ``total`` = steps, message ``build (2/5)``. A no-op when the
+      client sent no progress token.
+    - Output: each line a step prints, as a ``notifications/message`` at level
+      ``info`` (data: ``{"step", "stream", "line"}``), only to clients that
+      asked for log messages: the request's log-level opt-in (2026-07-28) or
+      ``logging/setLevel`` on the session (handshake era). Rate-limited to
+      `LINES_PER_S` lines per second (bursts of `BURST`) and capped at
+      `MAX_LINES` lines per call; what is dropped is counted and said once.
+    """
+
+    LINES_PER_S = 50.0
+    BURST = 100.0
+    MAX_LINES = 1000
+
+    def __init__(self, ctx: ServerRequestContext[Any, Any], wants_output: bool) -> None:
         self._ctx = ctx
+        self._wants_output = wants_output
+        self._tokens = self.BURST
+        self._stamp = time.monotonic()
+        self._sent = 0
+        self._dropped = 0
+
+    @property
+    def wants_output(self) -> bool:
+        return self._wants_output
 
     async def step_started(self, step: Step, number: int, total: int) -> None:
-        await self._send(number - 1, total, f"{step.name} ({number}/{total})")
+        # n - 0.5 on start and n on finish: strictly increasing, as the spec wants.
+        await self._progress(number - 0.5, total, f"{step.name} ({number}/{total})")
 
     async def step_finished(self, result: StepResult, number: int, total: int) -> None:
-        await self._send(number, total, f"{result.name} ({number}/{total}) {result.status}")
+        await self._progress(number, total, f"{result.name} ({number}/{total}) {result.status}")
+        if self._dropped:
+            await self._log(
+                "notice",
+                {
+                    "step": result.name,
+                    "dropped_lines": self._dropped,
+                    "message": f"{self._dropped} output line(s) not streamed (rate limit); "
+                    f"the full output is in {result.stdout_log} and {result.stderr_log}",
+                },
+            )
+            self._dropped = 0
 
-    async def _send(self, progress: float, total: float, message: str) -> None:
+    async def output(self, step: Step, stream: str, line: str) -> bool:
+        if self._sent >= self.MAX_LINES:
+            self._dropped += 1
+            return True  # keep counting; the summary says how many
+        now = time.monotonic()
+        self._tokens = min(self.BURST, self._tokens + (now - self._stamp) * self.LINES_PER_S)
+        self._stamp = now
+        if self._tokens < 1:
+            self._dropped += 1
+            return True
+        self._tokens -= 1
+        self._sent += 1
+        await self._log("info", {"step": step.name, "stream": stream, "line": line})
+        return True
+
+    async def _log(self, level: str, data: dict[str, Any]) -> None:
+        try:
+            with warnings.catch_warnings():
+                # Logging is deprecated in 2026-07-28 (SEP-2577) but is how
+                # both eras stream output today.
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                pending = self._ctx.session.send_log_message(
+                    level,  # type: ignore[arg-type]
+                    data,
+                    logger="mcp-harbor",
+                    related_request_id=self._ctx.request_id,
+                )
+            await pending
+        except Exception:
+            log.debug("log notification failed", exc_info=True)
+
+    async def _progress(self, progress: float, total: float, message: str) -> None:
         try:
             await self._ctx.session.report_progress(progress, total, message)
         except Exception:
@@ -154,6 +225,25 @@ class Handlers:
         self.registry = registry
         self.service = service
         self.refused = refused  # names of exports the checker refused
+        # Handshake-era sessions that asked for log messages, and from which level.
+        self._log_levels: dict[str, str] = {}
+
+    async def set_logging_level(
+        self, ctx: ServerRequestContext[Any, Any], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        """``logging/setLevel`` (handshake era): this session wants log
+        messages from `params.level` up."""
+        caller = self._caller()
+        if caller.session:
+            self._log_levels[caller.session] = params.level
+        return types.EmptyResult()
+
+    def _wants_output(self, ctx: ServerRequestContext[Any, Any], caller: Caller) -> bool:
+        meta = ctx.meta or {}
+        level = meta.get(LOG_LEVEL_META_KEY) if isinstance(meta, dict) else None
+        if level is None and caller.session:
+            level = self._log_levels.get(caller.session)
+        return level in _LEVELS and _LEVELS.index(level) <= _LEVELS.index("info")
 
     def input_schema(self, name: str) -> Any:
         return self.registry.input_schema(name)
@@ -190,7 +280,12 @@ class Handlers:
         meta: Any = params.meta
         try:
             envelope = await self.service.call(
-                entry.export, entry.validator, caller, params.arguments, meta, _Progress(ctx)
+                entry.export,
+                entry.validator,
+                caller,
+                params.arguments,
+                meta,
+                _CallObserver(ctx, self._wants_output(ctx, caller)),
             )
         except PolicyDenied:
             log.warning("denied %s to %s", params.name, caller.describe())

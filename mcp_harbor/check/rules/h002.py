@@ -10,7 +10,7 @@ __all__ = ["ShellquoteInQuotedContext"]
 
 
 class ShellquoteInQuotedContext(Rule):
-    r"""A shellquoted placeholder inside quotes, a here-doc, a comment, backticks, or after `\\` or `$`.
+    r"""A shellquoted placeholder inside quotes, a here-doc, backticks, or after `\\` or `$`.
 
     ## What it does
     Flags `{{ args.x | shellquote }}` anywhere but as an unquoted word or part of
@@ -45,6 +45,6 @@ class ShellquoteInQuotedContext(Rule):
     id: ClassVar[str] = "H002"
     name: ClassVar[str] = "shellquote-in-quoted-context"
     summary: ClassVar[str] = (
-        "A shellquoted placeholder inside quotes, a here-doc, a comment, backticks, or after `\\` or `$`."
+        "A shellquoted placeholder inside quotes, a here-doc, backticks, or after `\\` or `$`."
     )
     severity: ClassVar[Literal["error", "warning"]] = "error"

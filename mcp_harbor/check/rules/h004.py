@@ -10,7 +10,7 @@ __all__ = ["ReparsedAsShell"]
 
 
 class ReparsedAsShell(Rule):
-    r"""The value is re-parsed as shell code (`sh -c`, `eval`, `ssh`, `su -c`, `trap`, `| sh`, `source`).
+    r"""The value is re-parsed as shell code (`sh -c`, `eval`, `ssh`, `trap`, `| sh`, `source`).
 
     ## What it does
     Flags a caller value that becomes part of a script parsed again by a shell:
@@ -45,6 +45,6 @@ class ReparsedAsShell(Rule):
     id: ClassVar[str] = "H004"
     name: ClassVar[str] = "reparsed-as-shell"
     summary: ClassVar[str] = (
-        "The value is re-parsed as shell code (`sh -c`, `eval`, `ssh`, `su -c`, `trap`, `| sh`, `source`)."
+        "The value is re-parsed as shell code (`sh -c`, `eval`, `ssh`, `trap`, `| sh`, `source`)."
     )
     severity: ClassVar[Literal["error", "warning"]] = "error"

@@ -10,7 +10,7 @@ __all__ = ["CodeSelectingVariable"]
 
 
 class CodeSelectingVariable(Rule):
-    r"""The value is assigned to a code-selecting variable or option (PATH, LD_PRELOAD, GIT_SSH_COMMAND, git -c, ssh -o).
+    r"""The value sets a code-selecting variable or option (PATH, LD_PRELOAD, git -c).
 
     ## What it does
     Flags a caller value assigned to a variable that decides what code runs
@@ -44,6 +44,6 @@ class CodeSelectingVariable(Rule):
     id: ClassVar[str] = "H008"
     name: ClassVar[str] = "code-selecting-variable"
     summary: ClassVar[str] = (
-        "The value is assigned to a code-selecting variable or option (PATH, LD_PRELOAD, GIT_SSH_COMMAND, git -c, ssh -o)."
+        "The value sets a code-selecting variable or option (PATH, LD_PRELOAD, git -c)."
     )
     severity: ClassVar[Literal["error", "warning"]] = "error"
