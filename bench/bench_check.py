@@ -99,7 +99,8 @@ def main() -> None:
         rows.append(("warm (content hash)", time.perf_counter() - started))
     refused = sum(r.status == "refused" for r in reports)
     print(
-        f"{len(exports)} exports, {steps} steps (templates), {refused} refused; YAML load {load_s:.2f} s"
+        f"{len(exports)} exports, {steps} steps (templates), "
+        f"{refused} refused; YAML load {load_s:.2f} s"
     )
     print(f"| {'run':<22} | {'time for all (s)':>16} | {'templates/s':>11} | {'exports/s':>9} |")
     print(f"|{'-' * 24}|{'-' * 18}|{'-' * 13}|{'-' * 11}|")

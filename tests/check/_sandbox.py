@@ -75,12 +75,15 @@ _STUBS = (
     "rm",
 )
 _SHELL_STUBS = {
-    "ssh": 'while [ "$#" -gt 0 ]; do case "$1" in -o|-p|-i|-l) shift 2;; -*) shift;; *) break;; esac; done\n'
+    "ssh": 'while [ "$#" -gt 0 ]; do case "$1" in\n'
+    "  -o|-p|-i|-l) shift 2;; -*) shift;; *) break;; esac\ndone\n"
     'shift\n[ "$#" -gt 0 ] && exec sh -c "$*"\nexit 0\n',
-    "watch": 'while [ "$#" -gt 0 ]; do case "$1" in -n) shift 2;; -*) shift;; *) break;; esac; done\n'
+    "watch": 'while [ "$#" -gt 0 ]; do case "$1" in\n'
+    "  -n) shift 2;; -*) shift;; *) break;; esac\ndone\n"
     'exec sh -c "$*"\n',
     "su": 'while [ "$#" -gt 0 ]; do case "$1" in -c) exec sh -c "$2";; *) shift;; esac; done\n',
-    "sudo": 'while [ "$#" -gt 0 ]; do case "$1" in -u|-g) shift 2;; -*) shift;; *) break;; esac; done\n'
+    "sudo": 'while [ "$#" -gt 0 ]; do case "$1" in\n'
+    "  -u|-g) shift 2;; -*) shift;; *) break;; esac\ndone\n"
     'exec "$@"\n',
 }
 

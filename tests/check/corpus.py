@@ -169,7 +169,10 @@ _HAND: list[Case] = [
     Case(
         "idiom/multiline-script",
         False,
-        run='set -eu\ncd /tmp\nif [ -n "$ARG_x" ]; then\n  echo "got: $ARG_x"\nfi\nfor i in 1 2 3; do\n  echo "$i"\ndone',
+        run=(
+            'set -eu\ncd /tmp\nif [ -n "$ARG_x" ]; then\n  echo "got: $ARG_x"\nfi\n'
+            'for i in 1 2 3; do\n  echo "$i"\ndone'
+        ),
     ),
     Case("idiom/function-quoted", False, run='greet() { printf "hi %s\\n" "$1"; }\ngreet "$ARG_x"'),
     Case("idiom/herestring-grep", False, run='grep -c a <<< "$ARG_x"'),
