@@ -28,6 +28,7 @@ __all__ = [
     "Finding",
     "check_export",
     "check_exports",
+    "clear_cache",
     "load_and_check",
 ]
 
