@@ -984,7 +984,7 @@ class _Analysis:
         taint = _Taint(dict(self.taint.variables), positional)
         anchor = word.where if word.where is not None else self.locate(word.start)
         locate: Callable[[int], Located]
-        if sentinels is not None and word.where is not None:
+        if sentinels is not None and word.where is not None and sentinels.spans:
             locate = sentinels.locate
         else:
 
@@ -1345,7 +1345,7 @@ class _Resolver:
                     joined,
                     [],
                     "",
-                    (joined, tables[0] if tables else None),
+                    (joined, _merge(tables)),
                     first.where,
                 ),
                 self.a.taint.positional,
@@ -1551,7 +1551,7 @@ class _Resolver:
                         joined,
                         [],
                         "",
-                        (joined, tables[0] if tables else None),
+                        (joined, _merge(tables)),
                         rest[0].where,
                     ),
                     None,
@@ -2312,3 +2312,16 @@ def _shown(occ: _Occ) -> str:
 def _author_or_number(occs: Sequence[_Occ]) -> bool:
     """Every value is one of the author's words or a number."""
     return all(o.model.words is not None or o.model.numeric for o in occs)
+
+
+def _merge(tables: Sequence[Sentinels]) -> Sentinels | None:
+    """One sentinel table for a script joined from several words (argv
+    elements each have their own table)."""
+    if not tables:
+        return None
+    if len(tables) == 1:
+        return tables[0]
+    by_word: dict[str, _Sentinel] = {}
+    for table in tables:
+        by_word.update(table.by_word)
+    return Sentinels(by_word, [], tables[0].where)

@@ -317,6 +317,14 @@ _HAND: list[Case] = [
     Case("attack/argv-bash-c-eval", True, argv=["bash", "-c", 'eval "$1"', "_", "{{ args.x }}"]),
     Case("attack/argv-env-wrapper", True, argv=["env", "{{ args.x }}"]),
     Case("attack/argv-awk", True, argv=["awk", "{{ args.x }}", "file"]),
+    # held-out miss (see test_heldout.py): words joined from several argv elements
+    Case("attack/argv-watch-joined", True, argv=["watch", "-n", "5", "ls", "{{ args.x }}"]),
+    Case(
+        "idiom/argv-ssh-word-pattern",
+        False,
+        argv=["ssh", "host", "ls", "{{ args.x }}"],
+        args={"x": "P"},
+    ),
     Case("attack/git-ssh-command-export", True, run='export GIT_SSH_COMMAND="$ARG_x"\ngit fetch'),
     Case("attack/pager", True, run='PAGER="$ARG_x" man ls'),
     Case("attack/bash-env", True, run="BASH_ENV={{ args.x | shellquote }} bash -c true"),
