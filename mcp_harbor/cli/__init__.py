@@ -11,6 +11,7 @@ import click
 
 from mcp_harbor import __version__
 from mcp_harbor.cli._app import setup_logging
+from mcp_harbor.cli.approve import approvals, approve, deny
 from mcp_harbor.cli.audit import audit
 from mcp_harbor.cli.call import call
 from mcp_harbor.cli.check import check
@@ -43,4 +44,7 @@ main.add_command(call)
 main.add_command(run)
 main.add_command(token)
 main.add_command(audit)
+main.add_command(approve)
+main.add_command(deny)
+main.add_command(approvals)
 main.add_command(check)

@@ -6,6 +6,7 @@ with the local OS user as the principal, and is audited the same way.
 
 from __future__ import annotations
 
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,28 @@ from mcp_harbor.cli._app import (
 )
 
 __all__ = ["run"]
+
+
+class _TerminalApprover:
+    """``confirm:`` on a terminal: the person running ``mcp-harbor run`` answers.
+    Without a terminal the run waits for ``mcp-harbor approve`` instead."""
+
+    def __init__(self, principal: str) -> None:
+        self._principal = principal
+
+    async def decide(self, run_id: str, tool: str, message: str, timeout: float) -> Any:
+        import time
+
+        import anyio
+
+        from mcp_harbor.runctx.approval import Decision
+
+        began = time.monotonic()
+        answer = await anyio.to_thread.run_sync(
+            lambda: click.confirm(f"{message} [run {run_id}]", default=False, err=True)
+        )
+        waited = round((time.monotonic() - began) * 1000, 3)
+        return Decision(bool(answer), self._principal, "terminal", waited)
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -106,8 +129,12 @@ def run(
         session=f"cli:{uuid.uuid4().hex[:12]}",
     )
 
+    approver = _TerminalApprover(caller.principal) if sys.stdin.isatty() else None
+
     async def go() -> Any:
-        return await service.call(export, ArgumentValidator(export), caller, arguments, meta)
+        return await service.call(
+            export, ArgumentValidator(export), caller, arguments, meta, approver=approver
+        )
 
     try:
         envelope = anyio.run(go)

@@ -40,6 +40,13 @@ log = logging.getLogger("mcp_harbor.cli")
 @db_option
 @click.option("--strict", is_flag=True, help="Checker warnings refuse an export too.")
 @click.option(
+    "--approve-seed",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Pre-seeded answers to confirm: for unattended use: a YAML list of "
+    "{export, arguments, decision: approve|deny}.",
+)
+@click.option(
     "--skip-refused",
     is_flag=True,
     help="Publish the accepted exports and log each refused one, instead of refusing to start.",
@@ -94,6 +101,7 @@ def serve(
     db: Path,
     db_sync: str,
     strict: bool,
+    approve_seed: Path | None,
     skip_refused: bool,
     workdir: Path | None,
     runs_dir: Path | None,
@@ -158,6 +166,13 @@ def serve(
         max_concurrent=max_concurrent,
         queue_timeout=queue_timeout,
     )
+    if approve_seed is not None:
+        from mcp_harbor.runctx.approval import load_seed
+
+        try:
+            settings.approve_seed = load_seed(approve_seed)
+        except ConfigError as exc:
+            abort(str(exc), EXIT_USAGE)
     if workdir is not None:
         settings.workdir = workdir.resolve()
     if runs_dir is not None:

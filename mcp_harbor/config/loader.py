@@ -63,6 +63,7 @@ class Export:
     steps: tuple[Step, ...]
     arg_schemas: Mapping[str, Mapping[str, Any]]
     input_schema: Mapping[str, Any]
+    confirm: Template | None = None
 
     @property
     def attachment_args(self) -> frozenset[str]:
@@ -306,6 +307,19 @@ def load_export(path: Path) -> Export:
     problems = _check_args(path, smap, spec)
     steps, step_problems = _compile_steps(path, smap, spec)
     problems.extend(step_problems)
+    confirm: Template | None = None
+    if spec.confirm is not None:
+        try:
+            confirm = parse(spec.confirm, set(spec.args))
+        except TemplateError as exc:
+            line, col = smap.position_in_scalar(("confirm",), exc.offset, spec.confirm)
+            problems.append(f"{path}:{line}:{col}: confirm: {exc}")
+        else:
+            if any(p.shellquote for p in confirm.placeholders):
+                problems.append(
+                    f"{path}:{smap.line_of(('confirm',))}: confirm: the message shows values "
+                    f"literally; write {{{{ args.NAME }}}} without | shellquote"
+                )
     if problems:
         raise ConfigError("\n".join(problems), problems)
     properties = {name: _published(schema) for name, schema in spec.args.items()}
@@ -324,6 +338,7 @@ def load_export(path: Path) -> Export:
         steps=tuple(steps),
         arg_schemas={name: dict(schema) for name, schema in spec.args.items()},
         input_schema=input_schema,
+        confirm=confirm,
     )
 
 

@@ -114,6 +114,8 @@ class ExportSpec(_Strict):
     output_tail: Annotated[int, Field(ge=0, le=16 * 1024 * 1024)] | None = None
     annotations: Annotations | None = None
     allow: Annotated[list[str], Field(min_length=1)] = Field(default_factory=lambda: ["*"])
+    confirm: Annotated[str, Field(min_length=1)] | None = None
+    approval_timeout: Annotated[float, Field(gt=0, le=7 * 24 * 3600)] | None = None
     concurrency: Annotated[int, Field(ge=1, le=10_000)] | None = None
     queue_timeout: Annotated[float, Field(ge=0, le=24 * 3600)] | None = None
     output_schema: dict[str, Any] | None = None

@@ -9,6 +9,7 @@ fixed order, compact, UTF-8), used verbatim by ``mcp-harbor run --json``,
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -22,6 +23,7 @@ __all__ = [
     "ENVELOPE_SCHEMA",
     "Envelope",
     "FinishReason",
+    "declined",
     "finish",
     "not_run",
     "run_text",
@@ -170,6 +172,24 @@ def finish(context: RunContext, result: RunResult, queued_ms: float = 0.0) -> En
         run_dir=str(context.run_dir),
         steps=tuple(s.to_json() for s in result.steps),
         answer_payload=payload,
+    )
+
+
+def declined(run_id: str, tool: str, answer: str, waited_ms: float = 0.0) -> Envelope:
+    """The envelope of a call that a human did not approve: nothing ran."""
+    return Envelope(
+        run_id=run_id,
+        tool=tool,
+        finish_reason="declined",
+        status="declined",
+        exit_code=None,
+        answer=answer,
+        steps_run=0,
+        started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        duration_ms=waited_ms,
+        queued_ms=0.0,
+        run_dir="",
+        steps=(),
     )
 
 

@@ -28,8 +28,17 @@ from mcp_harbor.errors import (
 )
 from mcp_harbor.identity import Caller
 from mcp_harbor.policy import is_allowed
+from mcp_harbor.runctx.approval import (
+    DEFAULT_APPROVAL_TIMEOUT,
+    Approver,
+    Decision,
+    Notify,
+    OperatorApprover,
+    SeedRule,
+    match_seed,
+)
 from mcp_harbor.runctx.context import ABSENT, RunContext, compose, read_caller_memory
-from mcp_harbor.runctx.envelope import Envelope, finish
+from mcp_harbor.runctx.envelope import Envelope, declined, finish
 from mcp_harbor.runner import (
     DEFAULT_OUTPUT_TAIL,
     DEFAULT_TIMEOUT,
@@ -44,6 +53,7 @@ from mcp_harbor.runner import (
 )
 from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.store.base import MemoryEntry, Store
+from mcp_harbor.template import render
 
 __all__ = ["CallService", "RunSettings"]
 
@@ -76,6 +86,8 @@ class RunSettings:
     #: ``queue_timeout``: long enough to ride out a burst, short enough that
     #: a stuck pipeline does not hold callers for minutes.
     queue_timeout: float = 60.0
+    #: Pre-seeded answers to ``confirm:`` (``--approve-seed``).
+    approve_seed: list[SeedRule] = field(default_factory=list)
 
 
 class CallService:
@@ -163,8 +175,18 @@ class CallService:
         arguments: Mapping[str, Any] | None,
         meta: Mapping[str, Any] | None = None,
         observer: RunObserver | None = None,
+        *,
+        approver: Approver | None = None,
+        decision: Decision | None = None,
+        notify: Notify | None = None,
     ) -> Envelope:
         """Run one call of `export` for `caller` and return its envelope.
+
+        An export with ``confirm:`` first needs a human's yes: `decision` when
+        the entry point already has one (2026-07-28 elicitation round trip),
+        else a matching ``--approve-seed`` rule, else `approver` (handshake-era
+        elicitation), else an operator through the store (`notify` shows how).
+        A refusal returns a ``declined`` envelope; nothing ran.
 
         Raises:
             PolicyDenied: the caller is not admitted (audited as ``denied``).
@@ -194,10 +216,41 @@ class CallService:
         with anyio.CancelScope() as scope:
             self._active.add(scope)
             try:
+                approval: Decision | None = None
+                if export.confirm is not None:
+                    approval = await self._confirm(
+                        export, caller, run_id, values, shown, approver, decision, notify
+                    )
+                    if not approval.approved:
+                        await self.audit.refused_call(
+                            run_id,
+                            caller,
+                            export.name,
+                            "declined",
+                            f"not approved ({approval.how}: {approval.by})",
+                            shown,
+                            export.content_hash,
+                            approval=approval.to_json(),
+                        )
+                        return declined(
+                            run_id,
+                            export.name,
+                            f"{export.name}: declined ({approval.how}, by {approval.by}); "
+                            f"nothing was run",
+                            approval.waited_ms,
+                        )
                 async with contextlib.AsyncExitStack() as slots:
                     queued_ms = await self._take_slots(slots, export, caller, shown)
                     return await self._compose_and_run(
-                        export, caller, run_id, values, caller_memory, shown, queued_ms, observer
+                        export,
+                        caller,
+                        run_id,
+                        values,
+                        caller_memory,
+                        shown,
+                        queued_ms,
+                        observer,
+                        approval,
                     )
             finally:
                 self._active.discard(scope)
@@ -206,6 +259,39 @@ class CallService:
             f"the server is shutting down: the call was cancelled (run {run_id}); "
             f"its processes were stopped"
         )
+
+    def confirm_message(self, export: Export, values: Mapping[str, Any]) -> str:
+        """The ``confirm:`` message with the validated values shown literally."""
+        assert export.confirm is not None
+        return render(export.confirm, values)
+
+    def seeded(self, export: Export, values: Mapping[str, Any]) -> Decision | None:
+        """The pre-seeded answer for this call, if a rule matches."""
+        return match_seed(self.settings.approve_seed, export.name, values)
+
+    async def _confirm(
+        self,
+        export: Export,
+        caller: Caller,
+        run_id: str,
+        values: Mapping[str, Any],
+        shown: Mapping[str, Any],
+        approver: Approver | None,
+        decision: Decision | None,
+        notify: Notify | None,
+    ) -> Decision:
+        if decision is not None:
+            return decision
+        seeded = self.seeded(export, values)
+        if seeded is not None:
+            return seeded
+        message = self.confirm_message(export, values)
+        timeout = export.spec.approval_timeout or DEFAULT_APPROVAL_TIMEOUT
+        if approver is None:
+            path = getattr(self.store, "path", None)
+            hint = f" --db {path}" if path is not None else ""
+            approver = OperatorApprover(self.store, caller.principal, shown, hint, notify)
+        return await approver.decide(run_id, export.name, message, timeout)
 
     async def _take_slots(
         self,
@@ -253,6 +339,7 @@ class CallService:
         shown: Mapping[str, Any],
         queued_ms: float,
         observer: RunObserver | None,
+        approval: Decision | None,
     ) -> Envelope:
         run_dir = new_run_dir(self.settings.runs_root, run_id, self.settings.keep_runs)
         conversation: list[MemoryEntry] = []
@@ -290,6 +377,7 @@ class CallService:
             str(run_dir),
             caller_memory_bytes=context.caller_memory_size,
             queued_ms=queued_ms,
+            approval=None if approval is None else approval.to_json(),
         )
         return await self._run(export, context, observer, queued_ms)
 

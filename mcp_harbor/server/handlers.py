@@ -25,6 +25,7 @@ from mcp.server import ServerRequestContext
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import LOG_LEVEL_META_KEY
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp_harbor.config import Step
 from mcp_harbor.errors import (
@@ -39,7 +40,9 @@ from mcp_harbor.errors import (
 from mcp_harbor.identity import ANONYMOUS, Caller, current_caller, local_principal, use_caller
 from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx import CallService, RunSettings
+from mcp_harbor.runctx.approval import DEFAULT_APPROVAL_TIMEOUT, Decision
 from mcp_harbor.runner import StepResult
+from mcp_harbor.server.elicit import ElicitingApprover, RoundTrip, answer_of
 from mcp_harbor.server.registry import Registry
 from mcp_harbor.server.results import error_result, tool_result
 
@@ -157,6 +160,11 @@ class _CallObserver:
     def wants_output(self) -> bool:
         return self._wants_output
 
+    async def notice(self, message: str) -> None:
+        """A message for the user while nothing runs yet (waiting for approval)."""
+        await self._progress(0, None, message)
+        await self._log("notice", {"message": message})
+
     async def step_started(self, step: Step, number: int, total: int) -> None:
         # n - 0.5 on start and n on finish: strictly increasing, as the spec wants.
         await self._progress(number - 0.5, total, f"{step.name} ({number}/{total})")
@@ -206,7 +214,7 @@ class _CallObserver:
         except Exception:
             log.debug("log notification failed", exc_info=True)
 
-    async def _progress(self, progress: float, total: float, message: str) -> None:
+    async def _progress(self, progress: float, total: float | None, message: str) -> None:
         try:
             await self._ctx.session.report_progress(progress, total, message)
         except Exception:
@@ -227,6 +235,7 @@ class Handlers:
         self.refused = refused  # names of exports the checker refused
         # Handshake-era sessions that asked for log messages, and from which level.
         self._log_levels: dict[str, str] = {}
+        self._round_trip = RoundTrip()
 
     async def set_logging_level(
         self, ctx: ServerRequestContext[Any, Any], params: types.SetLevelRequestParams
@@ -237,6 +246,29 @@ class Handlers:
         if caller.session:
             self._log_levels[caller.session] = params.level
         return types.EmptyResult()
+
+    def _ask_round_trip(
+        self, entry: Any, params: types.CallToolRequestParams, caller: Caller
+    ) -> types.InputRequiredResult | Decision | None:
+        """2026-07-28 confirmation: the question on the first round, the
+        answer (a `Decision`) on the retry. None when the call needs no
+        question (invalid arguments, which the call path reports, or a
+        pre-seeded answer)."""
+        export = entry.export
+        answer = self._round_trip.answered(
+            export.name, params.arguments, params.request_state, params.input_responses
+        )
+        if answer is not None:
+            return answer_of(answer, caller, 0.0)
+        try:
+            values = entry.validator.validate(params.arguments)
+        except ArgumentError:
+            return None
+        if self.service.seeded(export, values) is not None:
+            return None
+        timeout = export.spec.approval_timeout or DEFAULT_APPROVAL_TIMEOUT
+        message = self.service.confirm_message(export, values)
+        return self._round_trip.ask(export.name, params.arguments, message, timeout)
 
     def _wants_output(self, ctx: ServerRequestContext[Any, Any], caller: Caller) -> bool:
         meta = ctx.meta or {}
@@ -268,7 +300,7 @@ class Handlers:
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         caller = self._caller()
         registry = self.registry  # the version this call runs on
         try:
@@ -278,14 +310,35 @@ class Handlers:
             await self.service.refuse(caller, params.name, status, "no such published tool")
             raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}") from None
         meta: Any = params.meta
+        export = entry.export
+        observer = _CallObserver(ctx, self._wants_output(ctx, caller))
+        approver: ElicitingApprover | None = None
+        decision: Decision | None = None
+        if export.confirm is not None and is_allowed(caller, export.spec.allow):
+            caps = ctx.session.client_capabilities
+            can_elicit = bool(caps is not None and caps.elicitation is not None)
+            if can_elicit and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                asked = self._ask_round_trip(entry, params, caller)
+                if isinstance(asked, types.InputRequiredResult):
+                    return asked
+                decision = asked
+            elif can_elicit and ctx.session.can_send_request:
+                approver = ElicitingApprover(ctx, caller)
+
+        async def notify(message: str) -> None:
+            await observer.notice(message)
+
         try:
             envelope = await self.service.call(
-                entry.export,
+                export,
                 entry.validator,
                 caller,
                 params.arguments,
                 meta,
-                _CallObserver(ctx, self._wants_output(ctx, caller)),
+                observer,
+                approver=approver,
+                decision=decision,
+                notify=notify,
             )
         except PolicyDenied:
             log.warning("denied %s to %s", params.name, caller.describe())
@@ -307,6 +360,9 @@ class Handlers:
         except Exception:
             log.exception("unexpected error in tool %s", params.name)
             return error_result(f"Error executing tool {params.name}")
+        if envelope.finish_reason == "declined":
+            log.info("%s: run %s declined; nothing ran", params.name, envelope.run_id)
+            return tool_result(envelope, export)
         log.info(
             "%s: run %s %s in %.0f ms",
             params.name,

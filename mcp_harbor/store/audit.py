@@ -73,6 +73,7 @@ class AuditTrail:
         arguments: Mapping[str, Any] | None = None,
         export_hash: str | None = None,
         queued_ms: float | None = None,
+        approval: Mapping[str, Any] | None = None,
     ) -> None:
         """A call where nothing ran (denied, unknown tool, invalid arguments,
         busy after `queued_ms` in the queue)."""
@@ -83,6 +84,7 @@ class AuditTrail:
             "arguments": dict(arguments) if arguments is not None else None,
             "reason": reason,
             "queued_ms": queued_ms,
+            "approval": approval,
             "server": self._server,
         }
         await self._append(call_id, "call", caller, tool, status, body)
@@ -97,6 +99,7 @@ class AuditTrail:
         run_dir: str,
         caller_memory_bytes: int | None = None,
         queued_ms: float = 0.0,
+        approval: Mapping[str, Any] | None = None,
     ) -> None:
         """Raises StoreError when the record cannot be written: then nothing may run.
         Caller memory is recorded by its size only, never its content."""
@@ -107,6 +110,7 @@ class AuditTrail:
             "arguments": dict(arguments),
             "caller_memory_bytes": caller_memory_bytes,
             "queued_ms": queued_ms,
+            "approval": approval,
             "run_dir": run_dir,
             "server": self._server,
         }

@@ -166,4 +166,20 @@ class Store(Protocol):
         tenant), oldest first."""
         ...
 
+    def request_approval(
+        self, run_id: str, tool: str, principal: str, message: str, arguments: Mapping[str, Any]
+    ) -> None:
+        """Record that run `run_id` waits for an operator's approval."""
+        ...
+
+    def decide(self, run_id: str, decision: str, decided_by: str) -> str:
+        """Record an operator's answer (``approved``/``denied``) once."""
+        ...
+
+    def decision(self, run_id: str) -> tuple[str, str] | None:
+        """(decision, decided_by) once answered, else None."""
+        ...
+
+    def pending_approvals(self) -> list[dict[str, Any]]: ...
+
     def close(self) -> None: ...

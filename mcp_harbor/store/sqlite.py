@@ -69,6 +69,17 @@ CREATE TABLE IF NOT EXISTS memory (
     answer_payload TEXT
 );
 CREATE INDEX IF NOT EXISTS memory_session ON memory (tenant, principal, session, id);
+CREATE TABLE IF NOT EXISTS approvals (
+    run_id TEXT PRIMARY KEY,
+    tool TEXT NOT NULL,
+    principal TEXT NOT NULL,
+    message TEXT NOT NULL,
+    arguments TEXT NOT NULL,
+    requested_at TEXT NOT NULL,
+    decision TEXT,
+    decided_by TEXT,
+    decided_at TEXT
+);
 """
 
 
@@ -287,6 +298,66 @@ class SqliteStore:
                     None if r["answer_payload"] is None else json.loads(r["answer_payload"])
                 ),
             )
+            for r in rows
+        ]
+
+    def request_approval(
+        self, run_id: str, tool: str, principal: str, message: str, arguments: Mapping[str, Any]
+    ) -> None:
+        with self._lock, _translated(self.path, "record an approval request"):
+            self._db.execute(
+                "INSERT INTO approvals (run_id, tool, principal, message, arguments, requested_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (run_id, tool, principal, message, canonical_json(arguments), _now()),
+            )
+
+    def decide(self, run_id: str, decision: str, decided_by: str) -> str:
+        """Record an operator's answer. Returns ``decided``, ``unknown`` (no
+        such request) or the decision already recorded (``approved``/``denied``)."""
+        with self._lock, _translated(self.path, "record an approval"):
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                row = db.execute(
+                    "SELECT decision FROM approvals WHERE run_id = ?", (run_id,)
+                ).fetchone()
+                if row is None:
+                    outcome = "unknown"
+                elif row["decision"] is not None:
+                    outcome = str(row["decision"])
+                else:
+                    db.execute(
+                        "UPDATE approvals SET decision = ?, decided_by = ?, decided_at = ? "
+                        "WHERE run_id = ?",
+                        (decision, decided_by, _now(), run_id),
+                    )
+                    outcome = "decided"
+                db.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
+        return outcome
+
+    def decision(self, run_id: str) -> tuple[str, str] | None:
+        """(decision, decided_by) once an operator answered, else None."""
+        rows = self._query(
+            "SELECT decision, decided_by FROM approvals WHERE run_id = ? AND decision IS NOT NULL",
+            (run_id,),
+        )
+        return (rows[0]["decision"], rows[0]["decided_by"]) if rows else None
+
+    def pending_approvals(self) -> list[dict[str, Any]]:
+        rows = self._query("SELECT * FROM approvals WHERE decision IS NULL ORDER BY requested_at")
+        return [
+            {
+                "run_id": r["run_id"],
+                "tool": r["tool"],
+                "principal": r["principal"],
+                "message": r["message"],
+                "arguments": json.loads(r["arguments"]),
+                "requested_at": r["requested_at"],
+            }
             for r in rows
         ]
 
