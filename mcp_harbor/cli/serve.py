@@ -40,6 +40,12 @@ log = logging.getLogger("mcp_harbor.cli")
 @db_option
 @click.option("--strict", is_flag=True, help="Checker warnings refuse an export too.")
 @click.option(
+    "--watch",
+    is_flag=True,
+    help="Reload exports when their files change (checked first; a bad file keeps its "
+    "last good version) and tell clients the tool list changed.",
+)
+@click.option(
     "--approve-seed",
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     default=None,
@@ -101,6 +107,7 @@ def serve(
     db: Path,
     db_sync: str,
     strict: bool,
+    watch: bool,
     approve_seed: Path | None,
     skip_refused: bool,
     workdir: Path | None,
@@ -126,6 +133,7 @@ def serve(
         serve_stdio,
     )
     from mcp_harbor.server.auth import HarborTokenVerifier, TokensFile
+    from mcp_harbor.server.reload import ListChangedNotifier, Reloader
     from mcp_harbor.store.audit import AuditTrail
 
     loaded = load_published(exports, strict=strict, skip_refused=skip_refused)
@@ -182,12 +190,19 @@ def serve(
     caller = CallerMiddleware(
         "stdio" if transport == "stdio" else "http", auth=verifier is not None
     )
-    server = build_server(handlers, caller)
+    notifier = ListChangedNotifier()
+    server = build_server(handlers, caller, notifier)
+    background = None
+    if watch:
+        folders = list(exports) or [Path("exports")]
+        reloader = Reloader(folders, handlers, notifier, published, strict=strict)
+        background = reloader.watch
+        log.info("watching %s for changes", ", ".join(str(f) for f in folders))
     log.info("publishing %d tools: %s", len(published), ", ".join(e.name for e in published))
     log.info("audit trail: %s", db)
     try:
         if transport == "stdio":
-            anyio.run(serve_stdio, server, service.shutdown)
+            anyio.run(serve_stdio, server, service.shutdown, background)
         else:
             serve_http(
                 server,
@@ -196,6 +211,7 @@ def serve(
                 verifier=verifier,
                 stop_calls=service.shutdown,
                 allowed_hosts=list(allowed_hosts),
+                background=background,
             )
     finally:
         store.close()

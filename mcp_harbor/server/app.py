@@ -7,18 +7,21 @@ import ipaddress
 import logging
 import signal
 import warnings
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from typing import Any
 
 import anyio
 from mcp.server import NotificationOptions, Server
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.stdio import stdio_server
+from mcp.server.subscriptions import ListenHandler
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from mcp_harbor import __version__
 from mcp_harbor.server.auth import HarborTokenVerifier
 from mcp_harbor.server.handlers import CallerMiddleware, Handlers
+from mcp_harbor.server.reload import ListChangedNotifier
 
 __all__ = ["build_server", "is_loopback", "serve_http", "serve_stdio"]
 
@@ -35,20 +38,35 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def build_server(handlers: Handlers, caller: CallerMiddleware) -> Server:
+class _HarborServer(Server):
+    # The HTTP session manager calls create_initialization_options() with no
+    # arguments: announce tools.listChanged there too.
+    def create_initialization_options(
+        self, notification_options: NotificationOptions | None = None, *args: Any, **kwargs: Any
+    ) -> Any:
+        return super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=True), *args, **kwargs
+        )
+
+
+def build_server(
+    handlers: Handlers, caller: CallerMiddleware, notifier: ListChangedNotifier
+) -> Server:
     """The low-level SDK server (both protocol eras) over `handlers`, with
-    `caller` resolving the identity of every request."""
+    `caller` resolving the identity of every request and `notifier` reaching
+    clients when the tool list changes."""
     with warnings.catch_warnings():
         # logging/setLevel is deprecated in 2026-07-28 (SEP-2577) but is how
         # handshake-era clients ask for log messages.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        server = _build(handlers)
+        server = _build(handlers, notifier)
     server.middleware.append(caller)
+    server.middleware.append(notifier)
     return server
 
 
-def _build(handlers: Handlers) -> Server:
-    return Server(
+def _build(handlers: Handlers, notifier: ListChangedNotifier) -> Server:
+    return _HarborServer(
         "mcp-harbor",
         version=__version__,
         instructions=(
@@ -59,6 +77,7 @@ def _build(handlers: Handlers) -> Server:
         on_list_tools=handlers.list_tools,
         on_call_tool=handlers.call_tool,
         on_set_logging_level=handlers.set_logging_level,
+        on_subscriptions_listen=ListenHandler(notifier.bus),
     )
 
 
@@ -77,7 +96,12 @@ async def _stop_on_signal(stop_calls: StopCalls, then: Callable[[], None]) -> No
             return
 
 
-async def serve_stdio(server: Server, stop_calls: StopCalls) -> None:
+Background = Callable[[], Coroutine[Any, Any, None]]
+
+
+async def serve_stdio(
+    server: Server, stop_calls: StopCalls, background: Background | None = None
+) -> None:
     """Serve one client over stdin/stdout until it disconnects, or until
     SIGTERM or SIGINT.
 
@@ -89,6 +113,8 @@ async def serve_stdio(server: Server, stop_calls: StopCalls) -> None:
     """
     async with anyio.create_task_group() as tg:
         tg.start_soon(_stop_on_signal, stop_calls, tg.cancel_scope.cancel)
+        if background is not None:
+            tg.start_soon(background)
         async with stdio_server() as (read_stream, write_stream):
             await server.run(
                 read_stream,
@@ -106,6 +132,7 @@ def serve_http(
     verifier: HarborTokenVerifier | None,
     stop_calls: StopCalls,
     allowed_hosts: list[str] | None = None,
+    background: Background | None = None,
 ) -> None:
     """Serve Streamable HTTP on ``http://HOST:PORT/mcp`` until interrupted.
 
@@ -162,6 +189,8 @@ def serve_http(
                 web.should_exit = True
 
             tg.start_soon(_stop_on_signal, stop_calls, exit_uvicorn)
+            if background is not None:
+                tg.start_soon(background)
             log.info("serving MCP over HTTP on http://%s:%d/mcp", host, port)
             await web.serve()
             tg.cancel_scope.cancel()

@@ -1,0 +1,165 @@
+"""Live reload (``serve --watch``) and telling clients the tool list changed.
+
+When export files change, every new or changed file is loaded and checked
+first. A file that fails to load or that the checker refuses keeps its last
+good version (logged loudly), or stays unpublished if it never had one. The
+new registry is swapped in whole: a running call finishes on the version it
+started with. Then clients are told with ``notifications/tools/list_changed``:
+2026-07-28 clients on their ``subscriptions/listen`` streams, handshake-era
+sessions on their connection.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.server import ServerRequestContext
+from mcp.server.subscriptions import InMemorySubscriptionBus, ToolsListChanged
+
+from mcp_harbor.check import check_export
+from mcp_harbor.config import Export, discover_files, load_export
+from mcp_harbor.errors import ConfigError
+from mcp_harbor.server.handlers import Handlers
+from mcp_harbor.server.registry import Registry
+
+__all__ = ["ListChangedNotifier", "Reloader"]
+
+log = logging.getLogger("mcp_harbor.reload")
+
+
+class ListChangedNotifier:
+    """Sends ``notifications/tools/list_changed`` to every connected client.
+
+    As a server middleware it remembers each handshake-era session that can
+    receive server messages (registered once, on ``initialize``); a session
+    whose send fails is forgotten. 2026-07-28 clients are reached through the
+    subscription `bus` that ``subscriptions/listen`` serves.
+    """
+
+    def __init__(self) -> None:
+        self.bus = InMemorySubscriptionBus()
+        self._sessions: list[Any] = []
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        result = await call_next(ctx)
+        if ctx.method == "initialize" and getattr(ctx.session, "can_send_request", False):
+            self._sessions.append(ctx.session)
+        return result
+
+    async def tools_changed(self) -> None:
+        await self.bus.publish(ToolsListChanged())
+        for session in list(self._sessions):
+            try:
+                await session.send_tool_list_changed()
+            except Exception:  # noqa: BLE001 - a closed session: forget it
+                self._sessions.remove(session)
+
+
+def _fingerprint(registry: Registry) -> list[tuple[str, str]]:
+    return sorted((name, entry.export.content_hash) for name, entry in registry.items())
+
+
+class Reloader:
+    """Watches the export folders and swaps the handlers' registry."""
+
+    def __init__(
+        self,
+        paths: Sequence[Path],
+        handlers: Handlers,
+        notifier: ListChangedNotifier,
+        exports: Sequence[Export],
+        *,
+        strict: bool = False,
+    ) -> None:
+        self.paths = list(paths)
+        self.handlers = handlers
+        self.notifier = notifier
+        self.strict = strict
+        self._good: dict[Path, Export] = {e.path.resolve(): e for e in exports}
+
+    def _load(self, path: Path) -> Export | None:
+        """The file's export if it loads and is accepted, else None (logged)."""
+        try:
+            export = load_export(path)
+        except ConfigError as exc:
+            log.error(
+                "reload: %s is invalid; %s:\n%s",
+                path,
+                "keeping its last good version" if path in self._good else "not publishing it",
+                "\n".join(f"  {p}" for p in exc.problems),
+            )
+            return None
+        report = check_export(export)
+        if report.refused_under(self.strict):
+            reasons = "\n".join(f"  {f.message}" for f in report.findings)
+            log.error(
+                "reload: the checker refused %s; %s:\n%s",
+                export.name,
+                "keeping its last good version" if path in self._good else "not publishing it",
+                reasons,
+            )
+            return None
+        return export
+
+    async def reload(self) -> bool:
+        """Re-read every export file; swap and notify if the tool set changed.
+        Returns whether it changed."""
+        try:
+            files = [p.resolve() for p in discover_files(self.paths)]
+        except ConfigError as exc:
+            log.error("reload: %s; keeping the current tools", exc)
+            return False
+        current: dict[Path, Export] = {}
+        for path in files:
+            known = self._good.get(path)
+            try:
+                raw = path.read_bytes()
+            except OSError:
+                continue
+            if known is not None and hashlib.sha256(raw).hexdigest() == known.content_hash:
+                current[path] = known
+                continue
+            loaded = await anyio.to_thread.run_sync(self._load, path)
+            if loaded is not None:
+                current[path] = loaded
+            elif known is not None:
+                current[path] = known
+        by_name: dict[str, Export] = {}
+        for path, export in sorted(current.items()):
+            other = by_name.get(export.name)
+            if other is not None:
+                log.error(
+                    "reload: %s declares tool %r, already declared by %s; not publishing it",
+                    path,
+                    export.name,
+                    other.path,
+                )
+                continue
+            by_name[export.name] = export
+        registry = Registry(by_name.values())
+        if _fingerprint(registry) == _fingerprint(self.handlers.registry):
+            self._good = {p: e for p, e in current.items() if by_name.get(e.name) is e}
+            return False
+        self._good = {p: e for p, e in current.items() if by_name.get(e.name) is e}
+        self.handlers.registry = registry  # one reference swap: calls keep their version
+        log.warning("reload: now publishing %d tools: %s", len(registry), ", ".join(registry))
+        await self.notifier.tools_changed()
+        return True
+
+    async def watch(self) -> None:
+        """Reload whenever the export folders change, until cancelled.
+
+        **Cancellation:** stops watching; the current registry stays.
+        """
+        import watchfiles
+
+        async for _changes in watchfiles.awatch(*self.paths, debounce=200, step=50):
+            try:
+                await self.reload()
+            except Exception:
+                log.exception("reload failed; keeping the current tools")
