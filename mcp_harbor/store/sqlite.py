@@ -193,6 +193,16 @@ class SqliteStore:
         with self._lock, _translated(self.path, "read the audit trail"):
             return list(self._db.execute(sql, params))
 
+    def _snapshot(self, *queries: str) -> list[list[sqlite3.Row]]:
+        """Run read-only `queries` in one read transaction, so they see one
+        state of the file even while another process appends."""
+        with self._lock, _translated(self.path, "read the audit trail"):
+            self._db.execute("BEGIN")
+            try:
+                return [list(self._db.execute(q)) for q in queries]
+            finally:
+                self._db.execute("COMMIT")
+
     def records(self) -> list[AuditRecord]:
         return [_row(r) for r in self._query("SELECT * FROM audit ORDER BY seq")]
 
@@ -362,7 +372,11 @@ class SqliteStore:
         ]
 
     def verify(self) -> VerifyReport:
-        rows = self._query("SELECT * FROM audit ORDER BY seq")
+        # One snapshot: the rows and the head must come from the same state,
+        # or a record appended between two reads looks like a deleted one.
+        rows, head_rows = self._snapshot(
+            "SELECT * FROM audit ORDER BY seq", "SELECT value FROM meta WHERE key = 'head'"
+        )
         report = VerifyReport(records=len(rows))
         prev, expected_seq = GENESIS, 1
         for r in rows:
@@ -389,7 +403,6 @@ class SqliteStore:
             if digest != r["hash"]:
                 report.problems.append(f"{where}: its content was changed after it was written")
             prev, expected_seq = r["hash"], r["seq"] + 1
-        head_rows = self._query("SELECT value FROM meta WHERE key = 'head'")
         if head_rows:
             head_seq, _, head_hash = head_rows[0]["value"].partition(":")
             if int(head_seq) != expected_seq - 1 or (rows and head_hash != prev):
