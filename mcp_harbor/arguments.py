@@ -57,6 +57,9 @@ class ArgumentValidator:
     def __init__(self, export: Export) -> None:
         self._schema = export.input_schema
         self._names = list(export.arg_schemas)
+        self._secret = {
+            name for name, schema in export.arg_schemas.items() if schema.get("secret") is True
+        }
         self._multiline = {
             name for name, schema in export.arg_schemas.items() if schema.get("multiline") is True
         }
@@ -119,4 +122,7 @@ class ArgumentValidator:
         path = list(error.path)
         arg = path[0] if path else "(arguments)"
         inner = "".join(f"[{p!r}]" for p in path[1:])
+        if arg in self._secret:
+            # jsonschema's message quotes the value; a secret is never echoed.
+            return f"argument {arg!r}{inner}: the value (secret, not shown) breaks the rule {rule}"
         return f"argument {arg!r}{inner}: {error.message} (rule: {rule})"
