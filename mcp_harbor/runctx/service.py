@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import shutil
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -364,6 +365,7 @@ class CallService:
                 redacted=REDACTED,
             )
         except ArgumentError as exc:
+            shutil.rmtree(run_dir, ignore_errors=True)  # nothing ran: leave nothing behind
             await self.refuse(caller, export.name, "invalid", str(exc), shown, export.content_hash)
             raise
         except OSError as exc:
