@@ -214,4 +214,7 @@ def serve(
                 background=background,
             )
     finally:
+        from mcp_harbor.runner.reaper import reaper
+
+        reaper.close()
         store.close()

@@ -19,9 +19,11 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 import anyio
+
+from mcp_harbor.runner.reaper import reaper
 
 __all__ = ["DEFAULT_GRACE", "ProcessOutcome", "kill_group", "run_in_group"]
 
@@ -70,6 +72,11 @@ def _group_members(pgid: int) -> list[int]:
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
+
+
+def _private(path: Path) -> BinaryIO:
+    """Open a log for writing, readable by the server's user only."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")
 
 
 class _Child:
@@ -132,7 +139,7 @@ async def run_in_group(
     """
     if not cwd.is_dir():
         return ProcessOutcome("error", 127, f"the working directory {cwd} does not exist")
-    with open(stdout, "wb") as out, open(stderr, "wb") as err:
+    with _private(stdout) as out, _private(stderr) as err:
         try:
             process = subprocess.Popen(
                 list(argv),
@@ -148,6 +155,7 @@ async def run_in_group(
             reason = exc.strerror or str(exc)
             return ProcessOutcome("error", 127, f"cannot start {argv[0]!r}: {reason}")
     child = _Child(process)
+    reaper.track(child.pid)
     try:
         try:
             with anyio.move_on_after(timeout) as scope:
@@ -162,5 +170,6 @@ async def run_in_group(
             await kill_group(child, grace)
     finally:
         child.close()
+        reaper.untrack(child.pid)
     # A shell reports death by signal N as 128+N; keep that convention.
     return ProcessOutcome("exited", code if code >= 0 else 128 - code)

@@ -39,7 +39,7 @@ def new_run_dir(root: Path, run_id: str, keep: int) -> Path:
         RunError: the directory cannot be created.
     """
     try:
-        root.mkdir(parents=True, exist_ok=True)
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
         run_dir = root / run_id
         run_dir.mkdir(mode=0o700)
     except OSError as exc:

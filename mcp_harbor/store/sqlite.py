@@ -132,7 +132,9 @@ class SqliteStore:
                 uri = f"file:{path}?mode=ro"
                 self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
             else:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                if not path.exists():  # the trail is the operator's: private from the start
+                    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
                 self._db = sqlite3.connect(
                     path, check_same_thread=False, isolation_level=None, timeout=10.0
                 )
