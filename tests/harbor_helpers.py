@@ -272,3 +272,51 @@ async def bearer_client(
         transport = streamable_http_client(url, http_client=http)
         async with Client(transport, mode=mode, **client_kw) as client:  # type: ignore[arg-type]
             yield client
+
+
+# --- long calls (issue 6) ----------------------------------------------------------
+
+
+def audit_records(db: Path, call_id: str | None = None) -> list[dict[str, Any]]:
+    """Every record of the real SQLite audit file (read-only), oldest first,
+    each with its ``body`` decoded; only `call_id`'s when given."""
+    import json
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        con.row_factory = sqlite3.Row
+        sql = "SELECT seq, call_id, kind, principal, tool, status, body FROM audit"
+        rows = (
+            con.execute(sql + " WHERE call_id = ? ORDER BY seq", (call_id,))
+            if call_id is not None
+            else con.execute(sql + " ORDER BY seq")
+        ).fetchall()
+    finally:
+        con.close()
+    return [{**dict(r), "body": json.loads(r["body"])} for r in rows]
+
+
+def approvals_json(db: Path) -> list[dict[str, Any]]:
+    """``mcp-harbor approvals --db DB --json``: the runs waiting for an operator."""
+    import json
+
+    proc = harbor_cli("approvals", "--db", str(db), "--json")
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+
+
+def stdio_client_opts(
+    exports: Path,
+    state: Path,
+    mode: str,
+    *extra: str,
+    errlog: IO[str] | None = None,
+    server_log_level: str | None = None,
+    **client_kw: Any,
+) -> Client:
+    """Like `stdio_client_of`, but every keyword goes to the SDK `Client`
+    (there `log_level` is the server's ``--log-level``; here it is the
+    client's 2026-07-28 log opt-in)."""
+    params = stdio_params(exports, state, *extra, log_level=server_log_level)
+    transport = stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params)
+    return Client(transport, mode=mode, **client_kw)  # type: ignore[arg-type]
