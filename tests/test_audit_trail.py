@@ -310,3 +310,31 @@ def test_time_is_recorded_in_utc(trail: Path) -> None:
         abs(time.mktime(time.strptime(at[:19], "%Y-%m-%dT%H:%M:%S")) - time.mktime(time.gmtime()))
         < 3600
     )
+
+
+async def test_a_call_of_an_export_the_checker_refused_is_audited_as_refused(
+    tmp_path: Path,
+) -> None:
+    exports, db = tmp_path / "exports", tmp_path / "a.db"
+    write_export(exports, "outcome.yaml", OUTCOMES)
+    write_export(
+        exports,
+        "raw.yaml",
+        """
+        name: raw
+        description: A raw placeholder in double quotes (the checker refuses it).
+        args:
+          t: {type: string}
+        steps:
+          - name: a
+            run: echo "{{ args.t }}"
+        """,
+    )
+    extra = ("--db", str(db), "--skip-refused")
+    async with stdio_client_of(exports, tmp_path / "state", "auto", *extra) as client:
+        assert {t.name for t in (await client.list_tools()).tools} == {"outcome"}
+        with pytest.raises(MCPError) as refused:
+            await client.call_tool("raw", {"t": "x"})
+    assert refused.value.message == "Unknown tool: raw"  # like any unknown tool
+    (call,) = audit_json(db)
+    assert (call["tool"], call["status"]) == ("raw", "refused")
