@@ -70,9 +70,9 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
 
 def _scripts(export: Export, models: dict[str, ValueModel]) -> list[str]:
     texts: list[str] = []
-    for step in export.steps:
+    for step in export.all_steps:
         if step.script is not None:
-            texts.append(substitute(step.script, models, ("steps", step.index, "run"))[0])
+            texts.append(substitute(step.script, models, (*step.where, "run"))[0])
     return texts
 
 
@@ -86,14 +86,14 @@ def check_export(export: Export) -> ExportReport:
         return cached
     models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
     findings: list[Finding] = []
-    for step in export.steps:
+    for step in export.all_steps:
         if step.script is not None:
-            text, sentinels = substitute(step.script, models, ("steps", step.index, "run"))
+            text, sentinels = substitute(step.script, models, (*step.where, "run"))
             hazards = analyse_script(text, sentinels, models)
         else:
             assert step.argv is not None
             elements = [
-                substitute(t, models, ("steps", step.index, "argv", i))
+                substitute(t, models, (*step.where, "argv", i))
                 for i, t in enumerate(step.argv)
             ]
             hazards = analyse_argv(elements, models)

@@ -2277,8 +2277,25 @@ def analyse_script(
     """All hazards of one substituted ``run:`` script."""
     hazards: list[Hazard] = []
     taint = _Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
+    taint.variables.update(_step_outputs(text))
     _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models).run()
     return hazards
+
+
+#: Outputs of earlier steps (``STEP_<name>_<key>``) may carry caller data; only
+#: the runtime's own ``_EXIT`` and ``_STATUS`` variables are inert.
+_STEP_VAR = re.compile(r"\bSTEP_[A-Za-z0-9_]+")
+STEP_OUTPUT = "step-output"
+
+
+def _step_outputs(*texts: str) -> dict[str, tuple[str, ValueModel]]:
+    """Taint every ``STEP_…`` variable a script mentions, but the inert ones."""
+    names = {m.group(0) for text in texts for m in _STEP_VAR.finditer(text)}
+    return {
+        name: (STEP_OUTPUT, _any_model())
+        for name in names
+        if not name.endswith(("_EXIT", "_STATUS"))
+    }
 
 
 def analyse_argv(
@@ -2288,6 +2305,7 @@ def analyse_argv(
     """All hazards of one ``argv:`` step: no shell, so only roles matter."""
     hazards: list[Hazard] = []
     taint = _Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
+    taint.variables.update(_step_outputs(*(text for text, _ in elements)))
     holder = _Analysis("", None, taint, lambda b: ((), 0), hazards, 0, arg_models)
     words: list[_Word] = []
     for text, sentinels in elements:

@@ -29,6 +29,7 @@ from mcp_harbor.config.model import (
 )
 from mcp_harbor.config.yaml_source import SourceMap, read_yaml
 from mcp_harbor.errors import ConfigError, TemplateError
+from mcp_harbor.expr import Expr, ExprError, parse_expr
 from mcp_harbor.template import Template, parse
 
 __all__ = ["Export", "Step", "discover_files", "load_export", "load_exports"]
@@ -46,10 +47,17 @@ class Step:
     script: Template | None
     argv: tuple[Template, ...] | None
     cwd: Path | None  # None: the server's working directory
+    section: Literal["steps", "on_failure", "finally"] = "steps"
+    condition: Expr | None = None
 
     @property
     def name(self) -> str:
         return self.spec.name
+
+    @property
+    def where(self) -> tuple[str, int]:
+        """Its place in the file: (section, index)."""
+        return (self.section, self.index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +72,13 @@ class Export:
     arg_schemas: Mapping[str, Mapping[str, Any]]
     input_schema: Mapping[str, Any]
     confirm: Template | None = None
+    on_failure: tuple[Step, ...] = ()
+    finally_steps: tuple[Step, ...] = ()
+
+    @property
+    def all_steps(self) -> tuple[Step, ...]:
+        """Every step, main ones first, then on_failure, then finally."""
+        return self.steps + self.on_failure + self.finally_steps
 
     @property
     def attachment_args(self) -> frozenset[str]:
@@ -122,7 +137,7 @@ def discover_files(paths: Iterable[Path]) -> list[Path]:
 def _model_for(loc: tuple[str | int, ...]) -> type[pydantic.BaseModel] | None:
     if len(loc) == 1:
         return ExportSpec
-    if len(loc) == 3 and loc[0] == "steps":
+    if len(loc) == 3 and loc[0] in ("steps", "on_failure", "finally"):
         return StepSpec
     if len(loc) == 2 and loc[0] == "annotations":
         return Annotations
@@ -147,8 +162,9 @@ def _pydantic_problem(path: Path, smap: SourceMap, err: Any) -> str:
         model = _model_for(loc)
         hint = ""
         if model is not None:
-            close = difflib.get_close_matches(key, list(model.model_fields), n=1)
-            allowed = ", ".join(model.model_fields)
+            names = [f.alias or n for n, f in model.model_fields.items()]
+            close = difflib.get_close_matches(key, names, n=1)
+            allowed = ", ".join(names)
             hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {allowed}"
         return f"{path}:{line}: unknown key {key!r} at {where}{hint}"
     if kind == "missing":
@@ -242,11 +258,14 @@ def _published(schema: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in schema.items() if k not in HARBOR_ARG_KEYWORDS}
 
 
-def _compile_steps(path: Path, smap: SourceMap, spec: ExportSpec) -> tuple[list[Step], list[str]]:
-    steps: list[Step] = []
+def _compile_steps(
+    path: Path, smap: SourceMap, spec: ExportSpec
+) -> tuple[dict[str, list[Step]], list[str]]:
+    compiled: dict[str, list[Step]] = {"steps": [], "on_failure": [], "finally": []}
     problems: list[str] = []
     seen: dict[str, int] = {}
     declared = set(spec.args)
+    main_names = [s.name for s in spec.steps]
 
     def template(text: str, where: tuple[str | int, ...]) -> Template | None:
         try:
@@ -256,40 +275,64 @@ def _compile_steps(path: Path, smap: SourceMap, spec: ExportSpec) -> tuple[list[
             problems.append(f"{path}:{loc[0]}:{loc[1]}: {_dotted(where)}: {exc}")
             return None
 
-    for index, step in enumerate(spec.steps):
-        line = smap.line_of(("steps", index, "name"))
-        if step.name in seen:
-            problems.append(
-                f"{path}:{line}: step name {step.name!r} is used twice (first at line "
-                f"{seen[step.name]}); step names are unique within an export"
-            )
-        seen[step.name] = line
-        for key, value in step.env.items():
-            if "{{" in value:
-                env_line = smap.line_of(("steps", index, "env", key))
+    sections: list[tuple[Literal["steps", "on_failure", "finally"], list[StepSpec]]] = [
+        ("steps", spec.steps),
+        ("on_failure", spec.on_failure),
+        ("finally", spec.finally_),
+    ]
+    for section, specs in sections:
+        for index, step in enumerate(specs):
+            line = smap.line_of((section, index, "name"))
+            if step.name in seen:
                 problems.append(
-                    f"{path}:{env_line}: steps[{index}].env.{key}: "
-                    f"env values are literal; the step already receives every arg as ARG_<name>"
+                    f"{path}:{line}: step name {step.name!r} is used twice (first at line "
+                    f"{seen[step.name]}); step names are unique within an export"
                 )
-        cwd: Path | None = None
-        if step.cwd is not None:
-            if "{{" in step.cwd:
-                problems.append(
-                    f"{path}:{smap.line_of(('steps', index, 'cwd'))}: steps[{index}].cwd is "
-                    f"literal: it cannot contain a placeholder"
+            seen[step.name] = line
+            for key, value in step.env.items():
+                if "{{" in value:
+                    env_line = smap.line_of((section, index, "env", key))
+                    problems.append(
+                        f"{path}:{env_line}: {section}[{index}].env.{key}: "
+                        f"env values are literal; the step already receives every arg as ARG_<name>"
+                    )
+            cwd: Path | None = None
+            if step.cwd is not None:
+                if "{{" in step.cwd:
+                    problems.append(
+                        f"{path}:{smap.line_of((section, index, 'cwd'))}: {section}[{index}].cwd "
+                        f"is literal: it cannot contain a placeholder"
+                    )
+                cwd = (path.parent / step.cwd).resolve()
+            condition: Expr | None = None
+            if step.if_ is not None:
+                earlier = (
+                    main_names[:index]
+                    if section == "steps"
+                    else main_names
+                    + [s.name for s in compiled["on_failure"]]
+                    + [s.name for s in compiled["finally"]]
                 )
-            cwd = (path.parent / step.cwd).resolve()
-        if step.run is not None:
-            script = template(step.run, ("steps", index, "run"))
-            if script is not None:
-                steps.append(Step(step, index, "run", script, None, cwd))
-        else:
-            assert step.argv is not None
-            parts = [template(a, ("steps", index, "argv", i)) for i, a in enumerate(step.argv)]
-            if all(p is not None for p in parts):
-                argv = tuple(p for p in parts if p is not None)
-                steps.append(Step(step, index, "argv", None, argv, cwd))
-    return steps, problems
+                try:
+                    condition = parse_expr(step.if_, declared, earlier)
+                except ExprError as exc:
+                    at = smap.position_in_scalar((section, index, "if"), exc.column - 1, step.if_)
+                    problems.append(f"{path}:{at[0]}:{at[1]}: {section}[{index}].if: {exc}")
+            if step.run is not None:
+                script = template(step.run, (section, index, "run"))
+                if script is not None:
+                    compiled[section].append(
+                        Step(step, index, "run", script, None, cwd, section, condition)
+                    )
+            else:
+                assert step.argv is not None
+                parts = [template(a, (section, index, "argv", i)) for i, a in enumerate(step.argv)]
+                if all(p is not None for p in parts):
+                    argv = tuple(p for p in parts if p is not None)
+                    compiled[section].append(
+                        Step(step, index, "argv", None, argv, cwd, section, condition)
+                    )
+    return compiled, problems
 
 
 def load_export(path: Path) -> Export:
@@ -335,7 +378,9 @@ def load_export(path: Path) -> Export:
         path=path,
         source=smap,
         content_hash=hashlib.sha256(raw).hexdigest(),
-        steps=tuple(steps),
+        steps=tuple(steps["steps"]),
+        on_failure=tuple(steps["on_failure"]),
+        finally_steps=tuple(steps["finally"]),
         arg_schemas={name: dict(schema) for name, schema in spec.args.items()},
         input_schema=input_schema,
         confirm=confirm,

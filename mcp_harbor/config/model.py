@@ -22,6 +22,8 @@ __all__ = [
     "AttachmentPolicy",
     "ExportSpec",
     "MemorySpec",
+    "NeedsSpec",
+    "RetrySpec",
     "StepSpec",
 ]
 
@@ -80,8 +82,32 @@ class AttachmentPolicy(_Strict):
     max_bytes: Annotated[int, Field(ge=1, le=1 << 30)] = 10 * 1024 * 1024
 
 
+class RetrySpec(_Strict):
+    """``retry: {attempts: 3, delay: 2}``: run a failing step again, up to
+    `attempts` times in all, `delay` seconds apart."""
+
+    attempts: Annotated[int, Field(ge=1, le=20)]
+    delay: Annotated[float, Field(ge=0, le=3600)] = 0.0
+
+
+class NeedsSpec(_Strict):
+    """``needs:``: what must be there before the export is offered, besides
+    the programs its steps visibly run."""
+
+    env: list[EnvName] = Field(default_factory=list)
+    files: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
+    programs: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.+/-]+$")]] = Field(
+        default_factory=list
+    )
+    tcp: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:\[\]-]+:[0-9]{1,5}$")]] = (
+        Field(default_factory=list)
+    )
+
+
 class StepSpec(_Strict):
     """One step of a pipeline: a ``run:`` script for bash or an ``argv:`` to exec."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
 
     name: StepName
     run: str | None = None
@@ -90,6 +116,8 @@ class StepSpec(_Strict):
     env: dict[EnvName, str] = Field(default_factory=dict)
     cwd: str | None = None
     continue_on_error: bool = False
+    if_: str | None = Field(default=None, alias="if")
+    retry: RetrySpec | None = None
 
     @model_validator(mode="after")
     def _one_command(self) -> StepSpec:
@@ -121,7 +149,12 @@ class ExportSpec(_Strict):
     output_schema: dict[str, Any] | None = None
     memory: MemorySpec | None = None
     attachments: AttachmentPolicy = Field(default_factory=AttachmentPolicy)
+    needs: NeedsSpec = Field(default_factory=NeedsSpec)
     steps: Annotated[list[StepSpec], Field(min_length=1)]
+    on_failure: list[StepSpec] = Field(default_factory=list)
+    finally_: list[StepSpec] = Field(default_factory=list, alias="finally")
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
 
     @model_validator(mode="after")
     def _valid_allow(self) -> ExportSpec:

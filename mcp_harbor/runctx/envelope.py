@@ -238,6 +238,9 @@ _STEP_SCHEMA: dict[str, Any] = {
         "cwd": {"type": ["string", "null"]},
         "env_names": {"type": "array", "items": {"type": "string"}},
         "error": {"type": ["string", "null"]},
+        "phase": {"enum": ["steps", "on_failure", "finally"]},
+        "outputs": {"type": "object", "additionalProperties": {"type": "string"}},
+        "attempts": {"type": "array", "items": {"type": "object"}},
     },
     "required": ["name", "status", "exit_code", "duration_ms", "command"],
 }

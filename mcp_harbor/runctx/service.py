@@ -400,6 +400,7 @@ class CallService:
             extra_env=context.environment(),
             output_tail=export.spec.output_tail or self.settings.output_tail,
             started=context.started_monotonic,
+            context_path=context.context_path,
         )
         began = time.monotonic()
         try:

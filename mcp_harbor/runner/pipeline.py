@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
+import logging
 import os
+import re
 import shutil
 import time
 from collections.abc import Mapping
@@ -27,8 +30,11 @@ from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult
 from mcp_harbor.template import render, value_text
 
+log = logging.getLogger("mcp_harbor.runner")
+
 __all__ = [
     "BASH_FLAGS",
+    "DEFAULT_HOOK_TIMEOUT",
     "DEFAULT_OUTPUT_TAIL",
     "DEFAULT_TIMEOUT",
     "REDACTED",
@@ -36,6 +42,7 @@ __all__ = [
     "LocalExecutor",
     "RunObserver",
     "RunRequest",
+    "read_outputs",
     "step_environment",
 ]
 
@@ -47,6 +54,15 @@ BASH_FLAGS = ("--noprofile", "--norc", "-eo", "pipefail")
 DEFAULT_TIMEOUT = 600.0
 #: Bytes of each stream's end kept in the result (the full output is in the log).
 DEFAULT_OUTPUT_TAIL = 8192
+#: Seconds an on_failure/finally step may take when it sets no timeout: hooks
+#: are not bounded by the pipeline's deadline (cleanup must get its chance).
+DEFAULT_HOOK_TIMEOUT = 60.0
+#: When the call is cancelled, finally steps still run, for at most this long each.
+_CANCEL_HOOK_CAP = 10.0
+#: The most a step may write to $HARBOR_STEP_OUTPUT that is read back.
+OUTPUT_FILE_LIMIT = 64 * 1024
+_OUTPUT_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_RESERVED_KEYS = frozenset({"EXIT", "STATUS"})
 
 # Variables that would make bash read a file of the server's choosing before
 # the script (non-interactive bash honours BASH_ENV even with --norc).
@@ -69,6 +85,8 @@ class RunRequest:
     #: The run boundary (``time.monotonic()``) the deadline is judged from;
     #: None: when the runner starts.
     started: float | None = None
+    #: context.json, whose ``steps`` the runner keeps current before each step.
+    context_path: Path | None = None
 
     def redacted_arguments(self) -> dict[str, Any]:
         """The arguments with every ``secret: true`` arg replaced by ``***``."""
@@ -152,39 +170,54 @@ class LocalExecutor:
         self._bash = shutil.which("bash") or "/bin/bash"
 
     async def run(self, request: RunRequest, observer: RunObserver | None = None) -> RunResult:
-        """See `Executor.run`."""
+        """See `Executor.run`.
+
+        Main steps run in order while the pipeline is ok; a step with ``if:``
+        runs when its condition holds (a condition that reads earlier steps'
+        outcomes is judged even after a failure; one that reads only args
+        also needs the pipeline to be ok). A failing step with ``retry:``
+        runs again, up to its attempts. When the pipeline failed, the
+        ``on_failure:`` steps run; the ``finally:`` steps always run, also
+        when the call is cancelled. Hooks have their own timeouts, are
+        recorded, and never change the run's result.
+        """
         export = request.export
         started = request.started if request.started is not None else time.monotonic()
         timeout = export.spec.timeout or DEFAULT_TIMEOUT
         deadline = started + timeout
         steps_dir = request.run_dir / "steps"
         steps_dir.mkdir(exist_ok=True)
-        results: list[StepResult] = []
+        state = _State(request, total=len(export.all_steps))
         status: RunStatus = "ok"
         exit_code: int | None = 0
-        total = len(export.steps)
-
-        for number, step in enumerate(export.steps, start=1):
+        try:
+            for step in export.steps:
+                reason = state.skip_reason(step, pipeline_ok=status == "ok")
+                if reason is None and time.monotonic() >= deadline:
+                    reason = "the pipeline's timeout expired"
+                if reason is not None:
+                    state.skipped(step, reason)
+                    continue
+                result = await self._attempts(
+                    request, state, step, steps_dir, deadline - time.monotonic(), observer
+                )
+                if result.status == "ok":
+                    continue
+                if result.status == "timeout" and time.monotonic() >= deadline - 0.01:
+                    status, exit_code = "timeout", None
+                    result.error = f"the pipeline's timeout of {timeout:g} s expired"
+                elif not step.spec.continue_on_error and status == "ok":
+                    status = "timeout" if result.status == "timeout" else "failed"
+                    exit_code = result.exit_code
             if status != "ok":
-                shown = _command(step, request.redacted_arguments())
-                results.append(StepResult(step.name, "skipped", None, 0.0, shown))
-                continue
-            if observer is not None:
-                await observer.step_started(step, number, total)
-            remaining = deadline - time.monotonic()
-            result = await self._run_step(request, step, number, steps_dir, remaining, observer)
-            pipeline_expired = result.status == "timeout" and time.monotonic() >= deadline - 0.01
-            results.append(result)
-            if observer is not None:
-                await observer.step_finished(result, number, total)
-            if result.status == "ok":
-                continue
-            if pipeline_expired:
-                status, exit_code = "timeout", None
-                result.error = f"the pipeline's timeout of {timeout:g} s expired"
-            elif not step.spec.continue_on_error:
-                status = "timeout" if result.status == "timeout" else "failed"
-                exit_code = result.exit_code
+                await self._hooks(request, state, export.on_failure, steps_dir, observer)
+        except anyio.get_cancelled_exc_class():
+            with anyio.CancelScope(shield=True):
+                await self._hooks(
+                    request, state, export.finally_steps, steps_dir, observer, cap=_CANCEL_HOOK_CAP
+                )
+            raise
+        await self._hooks(request, state, export.finally_steps, steps_dir, observer)
         return RunResult(
             run_id=request.run_id,
             tool=export.name,
@@ -192,12 +225,74 @@ class LocalExecutor:
             exit_code=exit_code,
             duration_ms=round((time.monotonic() - started) * 1000, 3),
             run_dir=str(request.run_dir),
-            steps=results,
+            steps=state.results,
         )
+
+    async def _hooks(
+        self,
+        request: RunRequest,
+        state: _State,
+        steps: tuple[Step, ...],
+        steps_dir: Path,
+        observer: RunObserver | None,
+        cap: float | None = None,
+    ) -> None:
+        for step in steps:
+            reason = state.skip_reason(step, pipeline_ok=True)
+            if reason is not None:
+                state.skipped(step, reason)
+                continue
+            limit = step.spec.timeout or DEFAULT_HOOK_TIMEOUT
+            if cap is not None:
+                limit = min(limit, cap)
+            await self._attempts(request, state, step, steps_dir, limit, observer)
+
+    async def _attempts(
+        self,
+        request: RunRequest,
+        state: _State,
+        step: Step,
+        steps_dir: Path,
+        remaining: float,
+        observer: RunObserver | None,
+    ) -> StepResult:
+        """Run a step, again while it fails and its ``retry:`` allows; only
+        the latest attempt is the step's outcome, every attempt is recorded."""
+        number = state.next_number()
+        if observer is not None:
+            await observer.step_started(step, number, state.total)
+        retry = step.spec.retry
+        attempts = retry.attempts if retry is not None else 1
+        ends = time.monotonic() + remaining
+        history: list[dict[str, Any]] = []
+        while True:
+            result = await self._run_step(
+                request, state, step, number, steps_dir, ends - time.monotonic(), observer
+            )
+            history.append(
+                {
+                    "attempt": len(history) + 1,
+                    "status": result.status,
+                    "exit_code": result.exit_code,
+                    "duration_ms": result.duration_ms,
+                }
+            )
+            if result.status == "ok" or len(history) >= attempts:
+                break
+            assert retry is not None
+            if time.monotonic() + retry.delay >= ends:
+                break
+            await anyio.sleep(retry.delay)
+        result.attempts = history
+        state.record(step, result)
+        if observer is not None:
+            await observer.step_finished(result, number, state.total)
+        return result
 
     async def _run_step(
         self,
         request: RunRequest,
+        state: _State,
         step: Step,
         number: int,
         steps_dir: Path,
@@ -206,6 +301,9 @@ class LocalExecutor:
     ) -> StepResult:
         base = steps_dir / f"{number}-{step.name}"
         out_log, err_log = base.with_suffix(".stdout.log"), base.with_suffix(".stderr.log")
+        output_file = base.with_suffix(".output")
+        output_file.write_bytes(b"")
+        state.write_context()
         command = _command(step, request.arguments)
         shown = _command(step, request.redacted_arguments())
         if isinstance(command, str):
@@ -218,6 +316,8 @@ class LocalExecutor:
         cwd = step.cwd or request.workdir
         began = time.monotonic()
         env = step_environment(request, step)
+        env.update(state.environment())
+        env["HARBOR_STEP_OUTPUT"] = str(output_file)
         run = functools.partial(
             run_in_group,
             argv,
@@ -273,11 +373,127 @@ class LocalExecutor:
             stdout_sha256=out_sha,
             stderr_sha256=err_sha,
             cwd=str(cwd),
+            phase=step.section,
+            outputs=read_outputs(output_file),
             env_names=sorted(
                 set(env) - set(os.environ) | set(step.spec.env) | set(request.extra_env)
             ),
             error=error,
         )
+
+
+def read_outputs(path: Path) -> dict[str, str]:
+    """The ``key=value`` lines (and ``key<<DELIM`` … ``DELIM`` blocks, as in
+    GitHub Actions) a step wrote to ``$HARBOR_STEP_OUTPUT``. Keys are
+    identifiers; ``EXIT`` and ``STATUS`` are the runtime's; at most 64 KiB is
+    read; malformed lines are ignored."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(OUTPUT_FILE_LIMIT)
+    except OSError:
+        return {}
+    lines = data.decode("utf-8", errors="replace").split("\n")
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i].rstrip("\r")
+        i += 1
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            key, _, delimiter = line.partition("<<")
+            body: list[str] = []
+            while i < len(lines) and lines[i].rstrip("\r") != delimiter:
+                body.append(lines[i].rstrip("\r"))
+                i += 1
+            i += 1
+            value = "\n".join(body)
+        elif "=" in line:
+            key, _, value = line.partition("=")
+        else:
+            continue
+        if _OUTPUT_KEY.fullmatch(key) and key not in _RESERVED_KEYS:
+            out[key] = value
+    return out
+
+
+class _State:
+    """What the steps of one run have produced so far: their results, their
+    latest outcomes (for ``if:``, the ``STEP_*`` variables and context.json)."""
+
+    def __init__(self, request: RunRequest, total: int) -> None:
+        self.request = request
+        self.total = total
+        self.results: list[StepResult] = []
+        self.outcomes: dict[str, dict[str, Any]] = {}
+        self._number = 0
+        self._context: dict[str, Any] | None = None
+
+    def next_number(self) -> int:
+        self._number += 1
+        return self._number
+
+    def skip_reason(self, step: Step, *, pipeline_ok: bool) -> str | None:
+        condition = step.condition
+        if condition is None:
+            if step.section == "on_failure" or step.section == "finally":
+                return None
+            return None if pipeline_ok else "an earlier step failed"
+        if not condition.reads_outcomes and not pipeline_ok and step.section == "steps":
+            return "an earlier step failed"
+        if condition.evaluate(self.request.arguments, self.outcomes):
+            return None
+        return f"if: {condition.text} is false"
+
+    def skipped(self, step: Step, reason: str) -> None:
+        shown = _command(step, self.request.redacted_arguments())
+        result = StepResult(
+            step.name, "skipped", None, 0.0, shown, error=reason, phase=step.section
+        )
+        self.record(step, result)
+
+    def record(self, step: Step, result: StepResult) -> None:
+        self.results.append(result)
+        self.outcomes[step.name] = {
+            "status": result.status,
+            "ok": result.status == "ok",
+            "failed": result.status in ("failed", "timeout"),
+            "skipped": result.status == "skipped",
+            "timeout": result.status == "timeout",
+            "exit_code": result.exit_code,
+            "outputs": dict(result.outputs),
+            "stdout_log": result.stdout_log,
+            "stderr_log": result.stderr_log,
+        }
+
+    def environment(self) -> dict[str, str]:
+        """``STEP_<name>_EXIT``, ``STEP_<name>_STATUS`` and ``STEP_<name>_<key>``
+        of every step so far (a retried step: its latest attempt)."""
+        env: dict[str, str] = {}
+        for name, outcome in self.outcomes.items():
+            code = outcome["exit_code"]
+            env[f"STEP_{name}_EXIT"] = "" if code is None else str(code)
+            env[f"STEP_{name}_STATUS"] = outcome["status"]
+            for key, value in outcome["outputs"].items():
+                env[f"STEP_{name}_{key}"] = value
+        return env
+
+    def write_context(self) -> None:
+        """Keep context.json's ``steps`` current (written atomically)."""
+        path = self.request.context_path
+        if path is None:
+            return
+        if self._context is None:
+            try:
+                self._context = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return
+        assert self._context is not None
+        self._context["steps"] = self.outcomes
+        tmp = path.with_suffix(".tmp")
+        try:
+            tmp.write_text(json.dumps(self._context, indent=2, ensure_ascii=False) + "\n")
+            os.replace(tmp, path)
+        except OSError:
+            log.warning("could not update %s", path)
 
 
 def _sha256_pair(*paths: Path) -> tuple[str | None, str | None]:

@@ -32,7 +32,10 @@ class StepResult:
     stderr_sha256: str | None = None
     cwd: str | None = None
     env_names: list[str] = field(default_factory=list)  # what the step's environment added
-    error: str | None = None  # why the step could not start, if it could not
+    error: str | None = None  # why the step could not start, or was skipped
+    phase: str = "steps"  # steps, on_failure or finally
+    outputs: dict[str, str] = field(default_factory=dict)  # key=value from $HARBOR_STEP_OUTPUT
+    attempts: list[dict[str, Any]] = field(default_factory=list)  # one per try (retry:)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -145,6 +145,9 @@ class AuditTrail:
                         "stdout_sha256": s.stdout_sha256,
                         "stderr_sha256": s.stderr_sha256,
                         "error": s.error,
+                        "phase": s.phase,
+                        "attempts": s.attempts,
+                        "output_keys": sorted(s.outputs),
                     }
                     for s in result.steps
                 ],

@@ -1,0 +1,189 @@
+"""The programs an export's steps run, read off the same parse the checker
+uses: the literal command words of every ``run:`` script (nested ``sh -c``
+scripts are not followed) and the literal ``argv[0]`` of every ``argv:`` step.
+
+Shell keywords, builtins and functions the script defines are not programs.
+A command word that is not literal (a placeholder, ``$VAR``) names no
+program that preflight could check; the checker decides whether it is safe.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from mcp_harbor.check._analysis import substitute
+from mcp_harbor.check._gates import parse_tree
+from mcp_harbor.check._values import model_for
+from mcp_harbor.config import Export
+
+__all__ = ["BASH_BUILTINS", "ProgramUse", "programs_of"]
+
+#: What bash runs without looking on PATH (``compgen -b`` and ``compgen -k`` of bash 5.2).
+BASH_BUILTINS = frozenset(
+    [
+        ".",
+        ":",
+        "[",
+        "alias",
+        "bg",
+        "bind",
+        "break",
+        "builtin",
+        "caller",
+        "cd",
+        "command",
+        "compgen",
+        "complete",
+        "compopt",
+        "continue",
+        "declare",
+        "dirs",
+        "disown",
+        "echo",
+        "enable",
+        "eval",
+        "exec",
+        "exit",
+        "export",
+        "false",
+        "fc",
+        "fg",
+        "getopts",
+        "hash",
+        "help",
+        "history",
+        "jobs",
+        "kill",
+        "let",
+        "local",
+        "logout",
+        "mapfile",
+        "popd",
+        "printf",
+        "pushd",
+        "pwd",
+        "read",
+        "readarray",
+        "readonly",
+        "return",
+        "set",
+        "shift",
+        "shopt",
+        "source",
+        "suspend",
+        "test",
+        "times",
+        "trap",
+        "true",
+        "type",
+        "typeset",
+        "ulimit",
+        "umask",
+        "unalias",
+        "unset",
+        "wait",
+        "if",
+        "then",
+        "else",
+        "elif",
+        "fi",
+        "case",
+        "esac",
+        "for",
+        "select",
+        "while",
+        "until",
+        "do",
+        "done",
+        "in",
+        "function",
+        "time",
+        "coproc",
+        "!",
+        "[[",
+        "]]",
+        "{",
+        "}",
+    ]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramUse:
+    """A program a step runs, and where (step name, line in the export file)."""
+
+    program: str
+    step: str
+    line: int
+
+
+_SENTINEL = re.compile(r"hbSENT\d+x")
+
+
+def _static_word(src: bytes, node: Node) -> str | None:
+    if node.type == "word":
+        text = src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        return text if "\\" not in text else None
+    if node.type == "raw_string":
+        return src[node.start_byte + 1 : node.end_byte - 1].decode("utf-8", "replace")
+    if node.type == "string" and all(c.type == '"' for c in node.children):
+        return src[node.start_byte + 1 : node.end_byte - 1].decode("utf-8", "replace")
+    if (
+        node.type == "string"
+        and len(node.children) == 3
+        and node.children[1].type == "string_content"
+    ):
+        return src[node.start_byte + 1 : node.end_byte - 1].decode("utf-8", "replace")
+    return None
+
+
+def _walk(node: Node) -> Iterator[Node]:
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
+def _script_programs(text: str) -> Iterator[tuple[str, int]]:
+    tree = parse_tree(text)
+    src = text.encode("utf-8")
+    functions = {
+        src[n.start_byte : n.end_byte].decode("utf-8", "replace")
+        for f in _walk(tree.root_node)
+        if f.type == "function_definition"
+        for n in [f.child_by_field_name("name")]
+        if n is not None
+    }
+    for node in _walk(tree.root_node):
+        if node.type != "command":
+            continue
+        name = node.child_by_field_name("name")
+        if name is None or not name.children:
+            continue
+        word = _static_word(src, name.children[0])
+        if word is None or word in BASH_BUILTINS or word in functions or "\x00" in word:
+            continue
+        if _SENTINEL.search(word):
+            continue  # a caller value in command position: the checker's matter
+        yield word, name.start_point[0]
+
+
+def programs_of(export: Export) -> list[ProgramUse]:
+    """Every literal program the export's steps (hooks included) run."""
+    models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
+    uses: list[ProgramUse] = []
+    for step in export.all_steps:
+        if step.script is not None:
+            text, _ = substitute(step.script, models, (*step.where, "run"))
+            base_line, _col = export.locate((*step.where, "run"))
+            block = export.source.values.get((*step.where, "run"))
+            first = base_line + (1 if block is not None and block.style in ("|", ">") else 0)
+            for word, row in _script_programs(text):
+                uses.append(ProgramUse(word, step.name, first + row))
+        elif step.argv is not None and step.argv[0].is_literal:
+            line, _ = export.locate((*step.where, "argv", 0))
+            uses.append(ProgramUse(step.argv[0].text, step.name, line))
+    return uses
