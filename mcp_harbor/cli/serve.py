@@ -97,6 +97,14 @@ log = logging.getLogger("mcp_harbor.cli")
     show_default=True,
     help="Bytes of the end of each step's stdout and stderr in a result.",
 )
+@click.option(
+    "--max-request-bytes",
+    type=click.IntRange(min=1024),
+    default=4 * 1024 * 1024,
+    show_default=True,
+    help="The largest request accepted: an HTTP body (413 beyond) or a stdio line "
+    "(answered with an Invalid Request error, discarded as it streams in).",
+)
 def serve(
     exports: tuple[Path, ...],
     transport: str,
@@ -116,6 +124,7 @@ def serve(
     max_concurrent: int | None,
     queue_timeout: float,
     output_tail: int,
+    max_request_bytes: int,
 ) -> None:
     """Publish every export as an MCP tool (stdio by default; HTTP serves /mcp)."""
     import anyio
@@ -202,7 +211,7 @@ def serve(
     log.info("audit trail: %s", db)
     try:
         if transport == "stdio":
-            anyio.run(serve_stdio, server, service.shutdown, background)
+            anyio.run(serve_stdio, server, service.shutdown, background, max_request_bytes)
         else:
             serve_http(
                 server,
@@ -212,6 +221,7 @@ def serve(
                 stop_calls=service.shutdown,
                 allowed_hosts=list(allowed_hosts),
                 background=background,
+                max_request_bytes=max_request_bytes,
             )
     finally:
         from mcp_harbor.runner.reaper import reaper

@@ -5,12 +5,9 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import logging
-import os
 import signal
-import sys
-import threading
 import warnings
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any
 
 import anyio
@@ -18,7 +15,6 @@ import anyio.from_thread
 import anyio.lowlevel
 from mcp.server import NotificationOptions, Server
 from mcp.server.auth.settings import AuthSettings
-from mcp.server.stdio import stdio_server
 from mcp.server.subscriptions import ListenHandler
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPDeprecationWarning
@@ -27,6 +23,7 @@ from mcp_harbor import __version__
 from mcp_harbor.server.auth import HarborTokenVerifier
 from mcp_harbor.server.handlers import CallerMiddleware, Handlers
 from mcp_harbor.server.reload import ListChangedNotifier
+from mcp_harbor.server.stdio import DEFAULT_MAX_REQUEST_BYTES, bounded_stdio
 
 __all__ = ["build_server", "is_loopback", "serve_http", "serve_stdio"]
 
@@ -105,10 +102,14 @@ Background = Callable[[], Coroutine[Any, Any, None]]
 
 
 async def serve_stdio(
-    server: Server, stop_calls: StopCalls, background: Background | None = None
+    server: Server,
+    stop_calls: StopCalls,
+    background: Background | None = None,
+    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
 ) -> None:
     """Serve one client over stdin/stdout until it disconnects, or until
-    SIGTERM or SIGINT.
+    SIGTERM or SIGINT. A line longer than `max_request_bytes` is refused
+    (see `bounded_stdio`).
 
     On a signal, `stop_calls` cancels the running calls (their processes
     stopped, their audit records closed as ``cancelled``, their clients
@@ -120,67 +121,13 @@ async def serve_stdio(
         tg.start_soon(_stop_on_signal, stop_calls, tg.cancel_scope.cancel)
         if background is not None:
             tg.start_soon(background)
-        stdin = _DaemonStdin.claim()
-        async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
+        async with bounded_stdio(max_request_bytes) as (read_stream, write_stream):
             await server.run(
                 read_stream,
                 write_stream,
                 server.create_initialization_options(NotificationOptions(tools_changed=True)),
             )
         tg.cancel_scope.cancel()
-
-
-class _DaemonStdin:
-    """The lines of stdin for `stdio_server`, read by a daemon thread.
-
-    The SDK reads stdin in an anyio worker thread, which a cancellation
-    cannot interrupt and which the interpreter joins at exit: after SIGTERM
-    the server stayed alive until its client sent a line or closed stdin. A
-    daemon thread blocked in ``read`` does not keep the process alive.
-    Like the SDK, fd 0 is pointed at /dev/null while serving, so steps and
-    stray reads see EOF. None when stdin is not fd 0 (the SDK's own reader).
-    """
-
-    def __init__(self, fd: int) -> None:
-        self._fd = fd
-
-    @classmethod
-    def claim(cls) -> _DaemonStdin | None:
-        try:
-            if sys.stdin is None or sys.stdin.fileno() != 0:
-                return None
-            fd = os.dup(0)
-        except (OSError, ValueError):
-            return None
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        try:
-            os.dup2(devnull, 0)
-        finally:
-            os.close(devnull)
-        return cls(fd)
-
-    def __aiter__(self) -> AsyncIterator[str]:
-        return self._lines()
-
-    async def _lines(self) -> AsyncIterator[str]:
-        send, receive = anyio.create_memory_object_stream[bytes](16)
-        token = anyio.lowlevel.current_token()
-
-        def pump() -> None:
-            try:
-                with os.fdopen(self._fd, "rb") as stream:
-                    for line in stream:
-                        anyio.from_thread.run(send.send, line, token=token)
-            except Exception:  # the loop is gone or the pipe broke
-                log.debug("stdin reader stopped", exc_info=True)
-            finally:
-                with contextlib.suppress(Exception):
-                    anyio.from_thread.run_sync(send.close, token=token)
-
-        threading.Thread(target=pump, name="mcp-harbor stdin", daemon=True).start()
-        async with receive:
-            async for line in receive:
-                yield line.decode("utf-8", errors="replace")
 
 
 def serve_http(
@@ -192,13 +139,15 @@ def serve_http(
     stop_calls: StopCalls,
     allowed_hosts: list[str] | None = None,
     background: Background | None = None,
+    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
 ) -> None:
     """Serve Streamable HTTP on ``http://HOST:PORT/mcp`` until interrupted.
 
     With a `verifier`, every request needs a valid bearer token (401
     otherwise). DNS-rebinding protection stays on: Host and Origin must be
     loopback names, the bind address, or among `allowed_hosts`
-    (``name:port`` or ``name:*``).
+    (``name:port`` or ``name:*``). A body larger than `max_request_bytes`
+    is answered 413.
     """
     import uvicorn
 
@@ -220,7 +169,11 @@ def serve_http(
             {"issuer_url": f"http://{host}:{port}", "resource_server_url": None}
         )
     app = server.streamable_http_app(
-        transport_security=security, host=host, auth=auth, token_verifier=verifier
+        transport_security=security,
+        host=host,
+        auth=auth,
+        token_verifier=verifier,
+        max_request_body_size=max_request_bytes,
     )
     config = uvicorn.Config(
         app,

@@ -1,0 +1,214 @@
+"""stdio with a bounded line and an answer for every malformed request.
+
+The SDK's ``stdio_server`` reads stdin with an unbounded ``readline`` (a
+100 MB line costs the server hundreds of MB) and silently drops any line that
+is not a valid JSON-RPC message, so a client that sent ``"params": "x"``
+with ``"id": 12`` waits for ever. Here the server reads stdin itself:
+
+- a line longer than `max_line` bytes is discarded as it streams in (memory
+  stays at about `max_line`) and answered with ``-32600`` (id null);
+- a line that is not JSON (including invalid UTF-8 and nesting deeper than
+  the parser's limit) gets ``-32700 Parse error`` (id null), as JSON-RPC 2.0
+  prescribes;
+- a JSON value that is not a valid message gets ``-32600 Invalid Request``,
+  with the request's id when it has a usable one; a malformed notification or
+  response (no id to answer) is dropped, as the spec says;
+- blank lines are ignored.
+
+fd 0 is pointed at /dev/null while serving (as the SDK does), and stdout is
+still claimed by the SDK (fd 1 → stderr), so a step can neither read the
+client's messages nor write onto the wire. stdin is read by a daemon thread:
+the SDK reads it in an anyio worker thread, which a cancellation cannot
+interrupt and which the interpreter joins at exit, so after SIGTERM the
+server stayed alive until its client sent a line or closed stdin.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+import anyio.from_thread
+import anyio.lowlevel
+import mcp_types as types
+from mcp.server.stdio import stdio_server
+from mcp.shared._context_streams import create_context_streams
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
+
+__all__ = ["DEFAULT_MAX_REQUEST_BYTES", "bounded_stdio"]
+
+log = logging.getLogger("mcp_harbor.server")
+
+#: The largest request accepted, in bytes: the SDK's Streamable HTTP default
+#: body limit (``DEFAULT_MAX_REQUEST_BODY_SIZE``, 4 MiB), on both transports.
+DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024
+
+_CHUNK = 1 << 16
+
+
+class _NoLines:
+    """Stands in for the SDK's stdin: yields nothing until `done` is set."""
+
+    def __init__(self, done: anyio.Event) -> None:
+        self._done = done
+
+    def __aiter__(self) -> _NoLines:
+        return self
+
+    async def __anext__(self) -> str:
+        await self._done.wait()
+        raise StopAsyncIteration
+
+
+def _error(request_id: Any, code: int, message: str) -> SessionMessage:
+    return SessionMessage(
+        types.JSONRPCError(
+            jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message)
+        )
+    )
+
+
+def _rejection(line: bytes) -> SessionMessage | None:
+    """The answer to a line that is not a valid JSON-RPC message (None: drop it)."""
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return _error(None, types.PARSE_ERROR, "Parse error")
+    if isinstance(value, dict):
+        request_id = value.get("id")
+        usable = isinstance(request_id, str | int) and not isinstance(request_id, bool)
+        if "method" in value and "id" not in value:
+            return None  # a (malformed) notification: never answered
+        if "method" not in value and ("result" in value or "error" in value):
+            return None  # a (malformed) response: never answered
+        if usable and "method" in value:
+            return _error(request_id, types.INVALID_REQUEST, "Invalid Request")
+    return _error(None, types.INVALID_REQUEST, "Invalid Request")
+
+
+async def _chunks(fd: int) -> AsyncIterator[bytes]:
+    """What arrives on `fd`, read by a daemon thread (see the module's docstring)."""
+    send, receive = anyio.create_memory_object_stream[bytes](4)
+    token = anyio.lowlevel.current_token()
+
+    def pump() -> None:
+        try:
+            while chunk := os.read(fd, _CHUNK):
+                anyio.from_thread.run(send.send, chunk, token=token)
+        except Exception:  # the loop is gone or the pipe broke
+            log.debug("stdin reader stopped", exc_info=True)
+        finally:
+            with contextlib.suppress(Exception):
+                anyio.from_thread.run_sync(send.close, token=token)
+
+    threading.Thread(target=pump, name="mcp-harbor stdin", daemon=True).start()
+    async with receive:
+        async for chunk in receive:
+            yield chunk
+
+
+async def _read_lines(
+    fd: int,
+    max_line: int,
+    messages: Any,
+    replies: Any,
+) -> None:
+    buffer = bytearray()
+    skipping = 0  # bytes of an over-long line discarded so far
+
+    async def line_done(line: bytes) -> None:
+        if not line.strip():
+            return
+        try:
+            message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except ValidationError:
+            answer = _rejection(line)
+            if answer is not None:
+                await replies.send(answer)
+            return
+        await messages.send(SessionMessage(message))
+
+    async def too_long(size: int) -> None:
+        log.warning("dropped a %d-byte request (limit %d bytes)", size, max_line)
+        await replies.send(
+            _error(
+                None,
+                types.INVALID_REQUEST,
+                f"Request too large: more than {max_line} bytes (the server's limit)",
+            )
+        )
+
+    async with messages:
+        async for chunk in _chunks(fd):
+            start = 0
+            while True:
+                end = chunk.find(b"\n", start)
+                if end < 0:
+                    piece = chunk[start:]
+                    if skipping:
+                        skipping += len(piece)
+                    elif len(buffer) + len(piece) > max_line:
+                        skipping = len(buffer) + len(piece)
+                        buffer.clear()
+                    else:
+                        buffer += piece
+                    break
+                piece = chunk[start:end]
+                start = end + 1
+                if skipping:
+                    size, skipping = skipping + len(piece), 0
+                    await too_long(size)
+                elif len(buffer) + len(piece) > max_line:
+                    size = len(buffer) + len(piece)
+                    buffer.clear()
+                    await too_long(size)
+                else:
+                    buffer += piece
+                    line = bytes(buffer)
+                    buffer.clear()
+                    await line_done(line)
+        if buffer and not skipping:
+            await line_done(bytes(buffer))
+
+
+@contextlib.asynccontextmanager
+async def bounded_stdio(
+    max_line: int = DEFAULT_MAX_REQUEST_BYTES,
+) -> AsyncIterator[tuple[Any, Any]]:
+    """Like the SDK's ``stdio_server()``: (read stream, write stream) over
+    this process's stdin and stdout, with lines bounded to `max_line` bytes
+    and malformed requests answered (see the module's docstring)."""
+    # The reader thread owns `wire` (it may still block in read at exit).
+    wire = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    done = anyio.Event()
+    try:
+        async with stdio_server(stdin=_NoLines(done)) as (_, write_stream):  # type: ignore[arg-type]
+            send, receive = create_context_streams[SessionMessage | Exception](0)
+            async with anyio.create_task_group() as tg:
+
+                async def pump() -> None:
+                    try:
+                        await _read_lines(wire, max_line, send, write_stream)
+                    finally:
+                        done.set()
+
+                tg.start_soon(pump)
+                try:
+                    yield receive, write_stream
+                finally:
+                    done.set()
+                    tg.cancel_scope.cancel()
+    finally:
+        with contextlib.suppress(OSError):
+            os.dup2(wire, 0)
