@@ -1,0 +1,758 @@
+#!/usr/bin/env python
+"""mcp-harbor side by side with its peers: one command, six tables.
+
+    /work/venv/bin/python bench/harness.py            # everything, 3 rounds where it matters (~12 min)
+    /work/venv/bin/python bench/harness.py --quick    # shorter (~4 min)
+    /work/venv/bin/python bench/harness.py --only latency,concurrency
+
+Peers (installed by this script, each in its own venv under bench/.cache/peers,
+git-ignored; started over stdio and driven by the project's SDK 2.3 client):
+mcp-shell-server (``shell_execute`` + ``ALLOW_COMMANDS``), shellmcp (YAML
+tools), and the floor: the same command spawned with ``bash -c`` from Python.
+A peer that cannot be installed or started gets a row saying so.
+
+Tables (ratios are mcp-harbor / other, measured in the same run):
+1 latency, 2 concurrency, 3 scale of the configuration, 4 output volume,
+5 HTTP with a token, 6 cost of each layer of a call (in-process, plus a
+py-spy profile of the server during a latency run).
+
+This is a script, not a test: it never fails CI. It prints markdown tables
+and writes them (and the raw figures as JSON) to bench/.cache/results/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import platform
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import psutil
+from mcp import Client, stdio_client
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import peers  # noqa: E402
+from peers import layers  # noqa: E402
+from peers.generate import harbor_exports, shellmcp_yaml  # noqa: E402
+
+ECHO_TEXT = "hello from the side-by-side benchmark"
+MIB = 1024 * 1024
+OUT: list[str] = []  # the report, markdown
+RAW: dict[str, Any] = {}
+
+
+def say(text: str = "") -> None:
+    print(text, flush=True)
+    OUT.append(text)
+
+
+def progress(text: str) -> None:
+    print(f"  .. {text}", file=sys.stderr, flush=True)
+
+
+def load() -> str:
+    a, b, c = os.getloadavg()
+    return f"{a:.2f}/{b:.2f}/{c:.2f}"
+
+
+def pct(samples: list[float], q: float) -> float:
+    s = sorted(samples)
+    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
+
+
+def table(head: list[str], rows: list[list[str]]) -> None:
+    say("| " + " | ".join(head) + " |")
+    say("|" + "|".join("---" if i == 0 else "---:" for i in range(len(head))) + "|")
+    for r in rows:
+        say("| " + " | ".join(r) + " |")
+    say()
+
+
+def ratio(ours: float | None, other: float | None) -> str:
+    if ours is None or other is None or other == 0:
+        return "–"
+    return f"{ours / other:.2f}×"
+
+
+def proc_kib(pid: int, key: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    raise KeyError(key)
+
+
+def reset_peak(pid: int) -> bool:
+    """Reset VmHWM to the current RSS (``echo 5 > /proc/PID/clear_refs``)."""
+    try:
+        Path(f"/proc/{pid}/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+# ------------------------------------------------------------------ sessions
+
+
+class Session:
+    """A connected client plus the server process it started."""
+
+    def __init__(self, client: Client, pid: int | None, era: str) -> None:
+        self.client, self.pid, self.era = client, pid, era
+
+
+@asynccontextmanager
+async def connect(peer: peers.Peer, errlog: Path, mode: str = "auto"):  # type: ignore[no-untyped-def]
+    """Start `peer` over stdio with the SDK client; yield a `Session`."""
+    me = psutil.Process()
+    before = {p.pid for p in me.children(recursive=True)}
+    with open(errlog, "a") as err:
+        async with Client(stdio_client(peer.params, errlog=err), mode=mode) as client:  # type: ignore[arg-type]
+            new = [p for p in me.children(recursive=True) if p.pid not in before]
+            # the server: the newest child that is a Python interpreter
+            pid = None
+            for p in sorted(new, key=lambda p: p.create_time()):
+                try:
+                    if "python" in " ".join(p.cmdline()[:1]) or p.name().startswith(("python", "mcp")):
+                        pid = p.pid
+                except psutil.Error:
+                    continue
+            yield Session(client, pid, client.protocol_version)
+
+
+async def checked_call(client: Client, call: peers.ToolCall) -> Any:
+    result = await client.call_tool(*call)
+    if result.is_error:
+        raise RuntimeError(f"{call[0]} failed: {str(result.content)[:300]}")
+    return result
+
+
+async def timed(n: int, warmup: int, one: Callable[[], Awaitable[object]]) -> list[float]:
+    out = []
+    for i in range(warmup + n):
+        t0 = time.perf_counter()
+        await one()
+        if i >= warmup:
+            out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+# ------------------------------------------------------------------ 1 latency
+
+
+def floor_echo(n: int, warmup: int) -> list[float]:
+    out = []
+    for i in range(warmup + n):
+        t0 = time.perf_counter()
+        subprocess.run(["bash", "-c", 'echo "$1"', "_", ECHO_TEXT], capture_output=True, check=True)
+        if i >= warmup:
+            out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def subjects(args: argparse.Namespace, work: Path) -> list[tuple[str, peers.Peer, str]]:
+    """(row label, peer, client mode) in table order; the first is ours."""
+    harbor = peers.harbor(work)
+    rows = [("mcp-harbor", harbor, "auto"), ("mcp-harbor (handshake era)", harbor, "legacy")]
+    rows.append(("mcp-shell-server", args.peer_objs["mcp-shell-server"], "auto"))
+    rows.append(("shellmcp", args.peer_objs["shellmcp"], "auto"))
+    return rows
+
+
+async def bench_latency(args: argparse.Namespace, work: Path) -> None:
+    n, warmup = args.calls, 20
+    say(f"## 1. Per-call latency: echo of a caller string, {n} sequential calls after {warmup} warm-up")
+    say()
+    runs: dict[str, list[dict[str, float]]] = {}
+    eras: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    for rnd in range(args.rounds):
+        progress(f"latency round {rnd + 1}/{args.rounds} (load {load()}): floor")
+        s = await anyio.to_thread.run_sync(floor_echo, n, warmup)
+        runs.setdefault("floor", []).append({"median": statistics.median(s), "p90": pct(s, 0.9),
+                                             "load": os.getloadavg()[0]})  # fmt: skip
+        for label, peer, mode in subjects(args, work):
+            if peer.error:
+                errors[label] = peer.error
+                continue
+            progress(f"latency round {rnd + 1}: {label}")
+            try:
+                async with connect(peer, work / f"{peer.name}.stderr", mode) as sess:
+                    eras[label] = sess.era
+                    first = await checked_call(sess.client, peer.echo(ECHO_TEXT))
+                    if ECHO_TEXT not in json.dumps(first.model_dump(mode="json")):
+                        raise RuntimeError(f"echo not in the result: {first}")
+                    s = await timed(n, warmup, lambda p=peer, c=sess.client: checked_call(c, p.echo(ECHO_TEXT)))
+                runs.setdefault(label, []).append({"median": statistics.median(s), "p90": pct(s, 0.9),
+                                                   "load": os.getloadavg()[0]})  # fmt: skip
+            except Exception as exc:  # noqa: BLE001
+                errors[label] = f"failed: {type(exc).__name__}: {exc}"[:200]
+    RAW["latency"] = {"runs": runs, "eras": eras, "errors": errors}
+
+    def med(label: str, key: str) -> float | None:
+        r = runs.get(label)
+        return statistics.median(x[key] for x in r) if r else None
+
+    def rng(label: str, key: str) -> str:
+        r = runs.get(label)
+        if not r or len(r) < 2:
+            return ""
+        vals = [x[key] for x in r]
+        return f" ({min(vals):.2f}–{max(vals):.2f})"
+
+    ours = med("mcp-harbor", "median")
+    floor = med("floor", "median")
+    rows = []
+    labels = ["mcp-harbor", "mcp-harbor (handshake era)", "mcp-shell-server", "shellmcp", "floor"]
+    for label in labels:
+        if label in errors and label not in runs:
+            rows.append([label, eras.get(label, "–"), errors[label], "", "", ""])
+            continue
+        m, p = med(label, "median"), med(label, "p90")
+        era = "no MCP: subprocess.run(['bash','-c','echo \"$1\"','_',text])" if label == "floor" else eras.get(label, "?")
+        delta = f"{m - floor:+.2f}" if m is not None and floor is not None else "–"
+        rows.append([label, era, f"{m:.2f}{rng(label, 'median')}", f"{p:.2f}{rng(label, 'p90')}",
+                     ratio(ours, m), delta])  # fmt: skip
+    loads = [x["load"] for r in runs.values() for x in r]
+    say(f"{args.rounds} round(s); figures are the median over rounds (range in brackets); "
+        f"load average (1 min) during the rounds {min(loads):.2f}–{max(loads):.2f}")  # fmt: skip
+    say()
+    table(["server", "protocol era", "median ms", "p90 ms", "mcp-harbor / this", "Δ vs floor ms"], rows)
+    peer_meds = [med(x, "median") for x in ("mcp-shell-server", "shellmcp") if x in runs]
+    if ours is not None and floor is not None:
+        ok1 = all(ours <= m for m in peer_meds if m is not None)
+        ok2 = ours - floor <= 1.5
+        say(f"Target: median at or below every peer's: **{'met' if ok1 else 'MISSED'}**; "
+            f"within 1.5 ms of the floor: **{'met' if ok2 else 'MISSED'}** (Δ {ours - floor:+.2f} ms).")
+        say()
+
+
+# ------------------------------------------------------------------ 2 concurrency
+
+
+async def floor_concurrency(count: int) -> float:
+    t0 = time.perf_counter()
+    async with anyio.create_task_group() as tg:
+        for _ in range(count):
+            tg.start_soon(anyio.run_process, ["bash", "-c", "sleep 0.5"])
+    return time.perf_counter() - t0
+
+
+async def bench_concurrency(args: argparse.Namespace, work: Path) -> None:
+    count = 64
+    say(f"## 2. Concurrency: {count} concurrent `sleep 0.5` calls on one session")
+    say()
+    rows = []
+    res: dict[str, Any] = {}
+    for label, peer, mode in [("floor", None, "")] + subjects(args, work):
+        if peer is not None and peer.error:
+            rows.append([label, "–", peer.error, "", "", load()])
+            continue
+        walls, failed = [], 0
+        era = "no MCP: 64 × anyio.run_process(['bash','-c','sleep 0.5'])"
+        try:
+            for rnd in range(args.rounds):
+                progress(f"concurrency {label} round {rnd + 1}")
+                if peer is None:
+                    walls.append(await floor_concurrency(count))
+                    continue
+                async with connect(peer, work / f"{peer.name}.stderr", mode) as sess:
+                    era = sess.era
+                    await checked_call(sess.client, peer.sleep())  # warm-up
+                    outcomes: list[bool] = []
+
+                    async def one(c: Client = sess.client, p: peers.Peer = peer) -> None:
+                        try:
+                            await checked_call(c, p.sleep())
+                            outcomes.append(True)
+                        except Exception:  # noqa: BLE001
+                            outcomes.append(False)
+
+                    t0 = time.perf_counter()
+                    with anyio.fail_after(args.concurrency_timeout):
+                        async with anyio.create_task_group() as tg:
+                            for _ in range(count):
+                                tg.start_soon(one)
+                    walls.append(time.perf_counter() - t0)
+                    failed += outcomes.count(False)
+        except TimeoutError:
+            rows.append([label, era, f"> {args.concurrency_timeout:.0f} s (gave up)", "", "", load()])
+            res[label] = {"timeout": args.concurrency_timeout}
+            continue
+        except Exception as exc:  # noqa: BLE001
+            rows.append([label, era, f"failed: {type(exc).__name__}: {exc}"[:200], "", "", load()])
+            continue
+        res[label] = {"walls": walls, "failed": failed, "era": era}
+        rows.append([label, era, f"{statistics.median(walls):.3f}" + (f" ({min(walls):.3f}–{max(walls):.3f})" if len(walls) > 1 else ""),
+                     str(failed), "", load()])  # fmt: skip
+    ours = statistics.median(res["mcp-harbor"]["walls"]) if "walls" in res.get("mcp-harbor", {}) else None
+    for r in rows:
+        w = res.get(r[0], {})
+        if "walls" in w:
+            r[4] = ratio(ours, statistics.median(w["walls"]))
+        elif "timeout" in w:
+            r[4] = f"< {ratio(ours, w['timeout'])}"
+    RAW["concurrency"] = res
+    table(["server", "protocol era", "wall s for all 64", "failed calls", "mcp-harbor / this", "load"], rows)
+    if ours is not None:
+        say(f"Target: all 64 done in under 0.8 s: **{'met' if ours < 0.8 else 'MISSED'}** ({ours:.3f} s).")
+        say()
+
+
+# ------------------------------------------------------------------ 3 scale
+
+
+async def harbor_ready(folder: Path, work: Path, lists: int) -> dict[str, float]:
+    peer = peers.harbor(work)
+    assert peer.params is not None
+    peer.params.args = [a if a != str(work / "harbor-exports") else str(folder) for a in peer.params.args]
+    t0 = time.perf_counter()
+    async with connect(peer, work / "harbor-scale.stderr") as sess:
+        tools = await sess.client.list_tools()
+        ready = time.perf_counter() - t0
+        count = len(tools.tools)
+        samples = []
+        for _ in range(lists):
+            t1 = time.perf_counter()
+            await sess.client.list_tools()
+            samples.append((time.perf_counter() - t1) * 1000)
+        rss = proc_kib(sess.pid, "VmRSS") / 1024 if sess.pid else float("nan")
+        hwm = proc_kib(sess.pid, "VmHWM") / 1024 if sess.pid else float("nan")
+    return {"ready_s": ready, "tools": count, "list_ms": statistics.median(samples),
+            "rss_mib": rss, "hwm_mib": hwm}  # fmt: skip
+
+
+async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, float]:
+    venv = peers.PEERS / "shellmcp"
+    t0 = time.perf_counter()
+    server = await anyio.to_thread.run_sync(
+        peers.shellmcp_generate, venv, shellmcp_yaml(count), work / f"shellmcp-scale-{count}"
+    )
+    generate = time.perf_counter() - t0
+    peer = peers.Peer("shellmcp", params=peers.StdioServerParameters(
+        command=str(venv / "bin" / "python"), args=[str(server)], env=dict(os.environ)))  # fmt: skip
+    t0 = time.perf_counter()
+    async with connect(peer, work / "shellmcp-scale.stderr") as sess:
+        tools = await sess.client.list_tools()
+        ready = time.perf_counter() - t0
+        samples = []
+        for _ in range(lists):
+            t1 = time.perf_counter()
+            await sess.client.list_tools()
+            samples.append((time.perf_counter() - t1) * 1000)
+        rss = proc_kib(sess.pid, "VmRSS") / 1024 if sess.pid else float("nan")
+        hwm = proc_kib(sess.pid, "VmHWM") / 1024 if sess.pid else float("nan")
+    return {"ready_s": ready, "generate_s": generate, "tools": len(tools.tools),
+            "list_ms": statistics.median(samples), "rss_mib": rss, "hwm_mib": hwm}  # fmt: skip
+
+
+async def bench_scale(args: argparse.Namespace, work: Path) -> None:
+    say("## 3. Scale of the configuration: generated realistic exports")
+    say()
+    say("Start to ready = spawn of the server to the first successful `tools/list` "
+        "(load, check, register). `tools/list` = median of later calls. RSS after listing.")
+    say()
+    rows, res = [], {}
+    for count in args.scale:
+        folder = work / f"scale-{count}"
+        if not folder.exists():
+            progress(f"generating {count} exports")
+            harbor_exports(folder, count)
+        lists = 20 if count <= 1000 else 5
+        for rnd in range(args.scale_rounds):
+            progress(f"scale {count} round {rnd + 1}: mcp-harbor serve (load {load()})")
+            try:
+                h = await harbor_ready(folder, work, lists)
+            except Exception as exc:  # noqa: BLE001
+                rows.append([f"mcp-harbor, {count}", f"failed: {exc}"[:200], "", "", "", "", "", load()])
+                continue
+            t0 = time.perf_counter()
+            out = subprocess.run([sys.executable, "-m", "mcp_harbor", "--log-level", "warning", "tools",
+                                  "--exports", str(folder), "--json"], capture_output=True, env=peers.harbor_env(work))  # fmt: skip
+            h["tools_cli_s"] = time.perf_counter() - t0
+            h["load"] = os.getloadavg()[0]
+            res.setdefault(f"mcp-harbor/{count}", []).append(h)
+            s = None
+            if args.peer_objs["shellmcp"].error is None and rnd == 0:
+                progress(f"scale {count}: shellmcp")
+                try:
+                    s = await shellmcp_ready(count, work, lists)
+                    s["load"] = os.getloadavg()[0]
+                    res.setdefault(f"shellmcp/{count}", []).append(s)
+                except Exception as exc:  # noqa: BLE001
+                    res.setdefault(f"shellmcp/{count}", []).append({"error": str(exc)[:200]})
+            rows.append([f"mcp-harbor, {count} (round {rnd + 1})", f"{h['tools']:.0f}", f"{h['ready_s']:.2f}",
+                         f"{h['list_ms']:.1f}", f"{h['rss_mib']:.0f} (peak {h['hwm_mib']:.0f})",
+                         f"{h['tools_cli_s']:.2f}", "", f"{h['load']:.2f}"])  # fmt: skip
+            if s is not None:
+                rows.append([f"shellmcp, {count}", f"{s['tools']:.0f}",
+                             f"{s['ready_s']:.2f} (+ generate {s['generate_s']:.2f})", f"{s['list_ms']:.1f}",
+                             f"{s['rss_mib']:.0f} (peak {s['hwm_mib']:.0f})", "–",
+                             f"ready {ratio(h['ready_s'], s['ready_s'])}, list {ratio(h['list_ms'], s['list_ms'])}, "
+                             f"RSS {ratio(h['rss_mib'], s['rss_mib'])}", f"{s['load']:.2f}"])  # fmt: skip
+    if args.peer_objs["shellmcp"].error:
+        rows.append(["shellmcp", args.peer_objs["shellmcp"].error, "", "", "", "", "", ""])
+    rows.append(["mcp-shell-server", "n/a: one generic tool, nothing to configure", "", "", "", "", "", ""])
+    RAW["scale"] = res
+    table(["server, exports", "tools listed", "start to ready s", "tools/list ms", "RSS MiB",
+           "`mcp-harbor tools --json` s", "mcp-harbor / this", "load"], rows)  # fmt: skip
+    at = res.get("mcp-harbor/1000")
+    if at:
+        ready = statistics.median(x["ready_s"] for x in at)
+        lst = statistics.median(x["list_ms"] for x in at)
+        rss = statistics.median(x["rss_mib"] for x in at)
+        say(f"Targets at 1,000: ready < 2 s **{'met' if ready < 2 else 'MISSED'}** ({ready:.2f} s); "
+            f"`tools/list` < 50 ms **{'met' if lst < 50 else 'MISSED'}** ({lst:.1f} ms); "
+            f"RSS < 150 MB **{'met' if rss * 1.048576 < 150 else 'MISSED'}** ({rss * 1.048576:.0f} MB).")
+        say()
+
+
+# ------------------------------------------------------------------ 4 output volume
+
+
+def make_file(path: Path, size: int) -> Path:
+    if path.exists() and path.stat().st_size == size:
+        return path
+    chunk = (b"x" * 127 + b"\n") * (MIB // 128)
+    with open(path, "wb") as f:
+        for _ in range(size // MIB):
+            f.write(chunk)
+    return path
+
+
+def floor_output(path: Path, sink: Path) -> float:
+    t0 = time.perf_counter()
+    with open(sink, "wb") as out:
+        subprocess.run(["bash", "-c", 'cat -- "$1"', "_", str(path)], stdout=out, check=True)
+    wall = time.perf_counter() - t0
+    sink.unlink()
+    return wall
+
+
+async def bench_output(args: argparse.Namespace, work: Path) -> None:
+    big = args.output_mib * MIB
+    small = args.peer_output_mib * MIB
+    say(f"## 4. Output volume: a step printing {args.output_mib} MiB (peers: {args.peer_output_mib} MiB)")
+    say()
+    say("Throughput = bytes printed / wall time of the call. Peak growth = the server's VmHWM "
+        "after the call minus its VmRSS before (VmHWM reset through /proc/PID/clear_refs first).")
+    say()
+    files = {big: make_file(work / f"out-{args.output_mib}m.txt", big),
+             small: make_file(work / f"out-{args.peer_output_mib}m.txt", small)}  # fmt: skip
+    rows, res = [], {}
+    for size in sorted({big, small}, reverse=True):
+        walls = [await anyio.to_thread.run_sync(floor_output, files[size], work / "sink") for _ in range(2)]
+        w = min(walls)
+        res[f"floor/{size // MIB}"] = {"wall_s": w}
+        rows.append([f"floor (bash -c cat > file), {size // MIB} MiB", f"{w:.2f}", f"{size / w / 1e6:.0f}", "–", "–", "", load()])
+    harbor = peers.harbor(work)
+    plan = [("mcp-harbor", harbor, big), ("mcp-harbor", harbor, small)]
+    plan += [(n, args.peer_objs[n], small) for n in ("mcp-shell-server", "shellmcp")]
+    ours: dict[int, float] = {}
+    for label, peer, size in plan:
+        if peer.error:
+            rows.append([label, peer.error, "", "", "", "", ""])
+            continue
+        progress(f"output {label} {size // MIB} MiB (load {load()})")
+        try:
+            async with connect(peer, work / f"{peer.name}.stderr") as sess:
+                await checked_call(sess.client, peer.echo("warm"))
+                rss0 = proc_kib(sess.pid, "VmRSS") / 1024
+                reset = reset_peak(sess.pid)
+                t0 = time.perf_counter()
+                result = await sess.client.call_tool(*peer.cat(str(files[size])))
+                wall = time.perf_counter() - t0
+                hwm = proc_kib(sess.pid, "VmHWM") / 1024
+                returned = len(json.dumps(result.model_dump(mode="json")))
+        except Exception as exc:  # noqa: BLE001
+            rows.append([f"{label}, {size // MIB} MiB", f"failed: {type(exc).__name__}: {exc}"[:200], "", "", "", "", load()])
+            continue
+        mbps = size / wall / 1e6
+        if label == "mcp-harbor":
+            ours[size] = mbps
+        res[f"{label}/{size // MIB}"] = {"wall_s": wall, "rss0_mib": rss0, "hwm_mib": hwm, "reset": reset,
+                                         "is_error": result.is_error, "result_bytes": returned}  # fmt: skip
+        note = "" if not result.is_error else " (tool error)"
+        rows.append([f"{label}, {size // MIB} MiB{note}", f"{wall:.2f}", f"{mbps:.0f}", f"{rss0:.0f} → {hwm:.0f}",
+                     f"{hwm - rss0:+.0f}", f"{returned / MIB:.2f} MiB", load()])  # fmt: skip
+    for r in rows:
+        for size, mbps in ours.items():
+            if r[0].endswith(f"{size // MIB} MiB") and not r[0].startswith("mcp-harbor") and r[2] not in ("", "–"):
+                try:
+                    r[5 if r[0].startswith("floor") else 5] = (r[5] + " " if r[5] else "") + f"harbor/this {mbps / float(r[2]):.2f}×"
+                except ValueError:
+                    pass
+    RAW["output"] = res
+    table(["server, size", "wall s", "MB/s", "server RSS → peak MiB", "peak growth MiB",
+           "result size / ratio", "load"], rows)  # fmt: skip
+    h = res.get(f"mcp-harbor/{args.output_mib}")
+    if h:
+        mbps = big / h["wall_s"] / 1e6
+        growth = h["hwm_mib"] - h["rss0_mib"]
+        say(f"Target ({args.output_mib} MiB): ≥ 300 MB/s **{'met' if mbps >= 300 else 'MISSED'}** ({mbps:.0f} MB/s); "
+            f"peak growth < 50 MB **{'met' if growth * 1.048576 < 50 else 'MISSED'}** ({growth * 1.048576:+.0f} MB).")
+        say()
+
+
+# ------------------------------------------------------------------ 5 HTTP
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def bench_http(args: argparse.Namespace, work: Path) -> None:
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    clients, per = args.http_clients, args.http_calls
+    say(f"## 5. HTTP: {clients} concurrent clients × {per} calls of a trivial export (`run: \"true\"`), bearer token")
+    say()
+    env = peers.harbor_env(work)
+    exports = peers.write_harbor_exports(work / "harbor-exports")
+    rows, res = [], []
+    for rnd in range(args.rounds if not args.quick else 1):
+        tokens, db = work / f"tokens-{rnd}.json", work / f"http-{rnd}.db"
+        tok = subprocess.run([sys.executable, "-m", "mcp_harbor", "token", "add", "bench", "--tokens", str(tokens)],
+                             capture_output=True, text=True, env=env, check=True)  # fmt: skip
+        token = tok.stdout.strip().split()[-1]
+        port = free_port()
+        log = work / f"http-{rnd}.stderr"
+        argv = [sys.executable, "-m", "mcp_harbor", "--log-level", "warning", "serve", "--exports", str(exports),
+                "--runs-dir", str(work / "http-runs"), "--transport", "http", "--port", str(port),
+                "--tokens", str(tokens), "--db", str(db)]  # fmt: skip
+        with open(log, "wb") as sink:
+            proc = subprocess.Popen(argv, stdout=sink, stderr=subprocess.STDOUT, env=env)
+        try:
+            deadline = time.monotonic() + 30
+            while socket.socket().connect_ex(("127.0.0.1", port)) != 0:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"HTTP server did not start: {log.read_text()[-500:]}")
+                await anyio.sleep(0.05)
+            url = f"http://127.0.0.1:{port}/mcp"
+            lat: list[float] = []
+            errors: list[str] = []
+            sproc = psutil.Process(proc.pid)
+            cpu0 = sum(sproc.cpu_times()[:2])
+            me0 = resource.getrusage(resource.RUSAGE_SELF)
+
+            async def worker(ready: anyio.Event, go: anyio.Event) -> None:
+                async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http:
+                    async with Client(streamable_http_client(url, http_client=http), mode="auto") as c:
+                        await c.call_tool("nothing", {})  # warm-up, audited too
+                        ready.set()
+                        await go.wait()
+                        for _ in range(per):
+                            t0 = time.perf_counter()
+                            try:
+                                r = await c.call_tool("nothing", {})
+                                if r.is_error:
+                                    errors.append(str(r.content)[:200])
+                            except Exception as exc:  # noqa: BLE001
+                                errors.append(f"{type(exc).__name__}: {exc}"[:200])
+                            lat.append((time.perf_counter() - t0) * 1000)
+
+            progress(f"http round {rnd + 1}: {clients} clients × {per} calls (load {load()})")
+            go = anyio.Event()
+            readies = [anyio.Event() for _ in range(clients)]
+            async with anyio.create_task_group() as tg:
+                for ev in readies:
+                    tg.start_soon(worker, ev, go)
+                for ev in readies:
+                    await ev.wait()
+                t0 = time.perf_counter()
+                go.set()
+            wall = time.perf_counter() - t0
+            me1 = resource.getrusage(resource.RUSAGE_SELF)
+            server_cpu = sum(sproc.cpu_times()[:2]) - cpu0
+            client_cpu = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+        audit = subprocess.run([sys.executable, "-m", "mcp_harbor", "audit", "--db", str(db), "--json", "--limit", "100000"],
+                               capture_output=True, text=True, env=env)  # fmt: skip
+        lines = [json.loads(x) for x in audit.stdout.splitlines() if x.strip()]
+        audited = sum(1 for x in lines if x.get("tool") == "nothing")
+        expected = clients * (per + 1)
+        r = {"wall_s": wall, "calls": len(lat), "throughput": len(lat) / wall, "p50": pct(lat, 0.5),
+             "p99": pct(lat, 0.99), "errors": len(errors), "first_errors": errors[:3], "audited": audited,
+             "expected_audited": expected, "server_cpu_s": server_cpu, "client_cpu_s": client_cpu,
+             "load": os.getloadavg()[0], "audit_rc": audit.returncode}  # fmt: skip
+        res.append(r)
+        rows.append([f"round {rnd + 1}", f"{r['calls']}", f"{wall:.2f}", f"{r['throughput']:.0f}", f"{r['p50']:.1f}",
+                     f"{r['p99']:.1f}", f"{r['errors']}", f"{audited} / {expected}",
+                     f"{server_cpu:.1f} / {client_cpu:.1f}", f"{r['load']:.2f}"])  # fmt: skip
+    RAW["http"] = res
+    table(["run", "calls", "wall s", "calls/s", "p50 ms", "p99 ms", "errors",
+           "audited calls / made (incl. 1 warm-up per client)", "CPU s server / client", "load"], rows)  # fmt: skip
+    say("No peer serves Streamable HTTP with a bearer token: this table has no peer rows.")
+    say()
+    if res:
+        tp = statistics.median(x["throughput"] for x in res)
+        p99 = statistics.median(x["p99"] for x in res)
+        errs = sum(x["errors"] for x in res)
+        aud = all(x["audited"] == x["expected_audited"] for x in res)
+        say(f"Targets: ≥ 200 calls/s **{'met' if tp >= 200 else 'MISSED'}** ({tp:.0f}); p99 < 100 ms "
+            f"**{'met' if p99 < 100 else 'MISSED'}** ({p99:.1f} ms); no errors **{'met' if errs == 0 else 'MISSED'}** "
+            f"({errs}); every call audited **{'met' if aud else 'MISSED'}**.")
+        say()
+
+
+# ------------------------------------------------------------------ 6 layers
+
+
+async def profile_server(args: argparse.Namespace, work: Path) -> dict[str, Any] | None:
+    pyspy = Path(sys.executable).parent / "py-spy"
+    if not pyspy.exists():
+        say("py-spy is not installed (`pip install py-spy`): no server profile.")
+        return None
+    peer = peers.harbor(work)
+    n = args.calls
+    raw = work / "server.pyspy.txt"
+    async with connect(peer, work / "profile.stderr") as sess:
+        for _ in range(20):
+            await checked_call(sess.client, peer.echo(ECHO_TEXT))
+        spy = subprocess.Popen([str(pyspy), "record", "--format", "raw", "--rate", "1000", "--nonblocking", "--threads",
+                                "-o", str(raw), "-p", str(sess.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+        await anyio.sleep(1.0)
+        t0 = time.perf_counter()
+        s = await timed(n, 0, lambda: checked_call(sess.client, peer.echo(ECHO_TEXT)))
+        wall = time.perf_counter() - t0
+        spy.send_signal(2)
+        try:
+            spy.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            spy.kill()
+    if not raw.exists():
+        say(f"py-spy produced no profile: {spy.stderr.read().decode()[-300:] if spy.stderr else ''}")
+        return None
+    shutil.copy(raw, RESULTS / "server.pyspy.txt")
+    return layers.summarize_pyspy(raw, n, wall, statistics.median(s))
+
+
+async def bench_layers(args: argparse.Namespace, work: Path) -> None:
+    say("## 6. What each layer costs a call")
+    say()
+    progress(f"layers in-process (load {load()})")
+    rows = await layers.measure(work / "layers", args.layer_iterations)
+    RAW["layers"] = rows
+    say(f"In-process, the library functions called directly, {args.layer_iterations} iterations each "
+        f"(load {load()}); the echo export (1 string arg, 1 `run:` step).")
+    say()
+    table(["layer", "what is timed", "µs per call (median of 5 batches)"],
+          [[r["layer"], r["what"], f"{r['us']:.1f}"] for r in rows])  # fmt: skip
+    biggest = max(rows, key=lambda r: r["us"])
+    say(f"Biggest of these in-process layers: **{biggest['layer']}** ({biggest['us']:.0f} µs).")
+    say()
+    progress("py-spy profile of the server during a latency run")
+    prof = await profile_server(args, work)
+    if prof:
+        RAW["profile"] = prof
+        say(f"py-spy, 1 kHz, all threads, while the client made {args.calls} sequential echo calls "
+            f"(client median {prof['client_median_ms']:.2f} ms, wall {prof['wall_s']:.1f} s, "
+            f"load {load()}). Inclusive samples of each function, in ms per call and as a share of the "
+            f"server's busy (non-idle) samples; threads other than the event loop in brackets:")
+        say()
+        table(["function (inclusive)", "ms per call", "share of busy samples"],
+              [[r["name"], f"{r['ms_per_call']:.2f}", f"{r['share'] * 100:.0f} %"] for r in prof["rows"]])  # fmt: skip
+        say(f"Busy samples: {prof['busy_ms_per_call']:.2f} ms of server CPU-side time per call "
+            f"({prof['busy_samples']} samples, {prof['threads']} threads).")
+        say()
+
+
+# ------------------------------------------------------------------ main
+
+RESULTS = peers.CACHE / "results"
+SECTIONS = {"latency": bench_latency, "concurrency": bench_concurrency, "scale": bench_scale,
+            "output": bench_output, "http": bench_http, "layers": bench_layers}  # fmt: skip
+
+
+def machine() -> str:
+    model = "?"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    mem = psutil.virtual_memory().total / 2**30
+    return (f"{os.cpu_count()} CPUs ({model}), {mem:.0f} GiB RAM, {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}")  # fmt: skip
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    # The peers' own stdout chatter (shellmcp prints a banner on the wire) is logged by the
+    # SDK client as parse errors: keep that out of the tables.
+    logging.getLogger("mcp.client.stdio").setLevel(logging.CRITICAL)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=Path(__file__).parent).stdout.strip()  # fmt: skip
+    say("# mcp-harbor side by side with the peers")
+    say()
+    say(f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; commit {commit}")
+    say(f"- machine: {machine()}; load average at start {load()} (1/5/15 min)")
+    say(f"- command: `{' '.join([Path(sys.executable).name, *sys.argv])}`")
+    with tempfile.TemporaryDirectory(prefix="harbor-side-") as tmp:
+        work = Path(tmp)
+        args.peer_objs = {
+            "mcp-shell-server": peers.mcp_shell_server(progress, 4 * args.peer_output_mib * MIB),
+            "shellmcp": peers.shellmcp(progress, work),
+        }
+        for p in [peers.harbor(work), *args.peer_objs.values()]:
+            say(f"- {p.name}: {p.error or p.version}" + (f"; {'; '.join(p.notes)}" if p.notes else ""))
+        say()
+        for name in args.only:
+            t0 = time.perf_counter()
+            try:
+                await SECTIONS[name](args, work)
+            except Exception as exc:  # noqa: BLE001
+                say(f"**{name} failed**: {type(exc).__name__}: {exc}")
+                say()
+            progress(f"{name} took {time.perf_counter() - t0:.0f} s")
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    (RESULTS / f"{stamp}.md").write_text("\n".join(OUT) + "\n")
+    (RESULTS / f"{stamp}.json").write_text(json.dumps(RAW, indent=1, default=str))
+    print(f"\n(written to {RESULTS / stamp}.md and .json)", file=sys.stderr)
+    return 0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="fewer calls, 1 round, scale up to 1,000 (~4 min)")
+    p.add_argument("--only", help=f"comma-separated sections: {','.join(SECTIONS)}")
+    p.add_argument("--rounds", type=int, help="rounds of latency/concurrency/http (default 3; quick 1)")
+    p.add_argument("--calls", type=int, help="sequential calls per latency series (default 500; quick 150)")
+    p.add_argument("--scale", help="export counts (default 100,1000,5000; quick 100,1000)")
+    p.add_argument("--output-mib", type=int, default=1024, help="mcp-harbor output size (default 1024)")
+    p.add_argument("--peer-output-mib", type=int, default=64, help="peers' output size (default 64)")
+    p.add_argument("--http-clients", type=int, default=32)
+    p.add_argument("--http-calls", type=int, default=50)
+    p.add_argument("--concurrency-timeout", type=float, default=90.0)
+    args = p.parse_args()
+    args.rounds = args.rounds or (1 if args.quick else 3)
+    args.calls = args.calls or (150 if args.quick else 500)
+    args.scale = [int(x) for x in (args.scale or ("100,1000" if args.quick else "100,1000,5000")).split(",")]
+    args.scale_rounds = 1 if args.quick else 2
+    args.layer_iterations = 2000 if args.quick else 10000
+    args.only = args.only.split(",") if args.only else list(SECTIONS)
+    for name in args.only:
+        if name not in SECTIONS:
+            p.error(f"unknown section {name!r}")
+    return anyio.run(main_async, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
