@@ -13,6 +13,7 @@ Every error that mcp-harbor raises on purpose is a `HarborError`; foreign errors
     ├── UnknownTool        a call names a tool that is not published (to this caller)
     ├── RunError           a pipeline could not be started
     │   ├── Busy           the call waited in the queue past its queue timeout
+    │   ├── NeedsMissing   what the export needs is not there at the run's start
     │   └── ShuttingDown   the server stopped while the call ran
     └── StoreError         the store cannot be read or written
 """
@@ -26,6 +27,7 @@ __all__ = [
     "ContextError",
     "HarborError",
     "IdentityError",
+    "NeedsMissing",
     "PolicyDenied",
     "RunError",
     "ShuttingDown",
@@ -105,6 +107,11 @@ class Busy(RunError):
     def __init__(self, message: str, queued_ms: float) -> None:
         super().__init__(message)
         self.queued_ms = queued_ms
+
+
+class NeedsMissing(RunError):
+    """Raised when, at a run's start, something the export needs (a program,
+    an environment variable, a file, a TCP endpoint) is missing. Nothing ran."""
 
 
 class ShuttingDown(RunError):

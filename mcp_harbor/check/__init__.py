@@ -93,8 +93,7 @@ def check_export(export: Export) -> ExportReport:
         else:
             assert step.argv is not None
             elements = [
-                substitute(t, models, (*step.where, "argv", i))
-                for i, t in enumerate(step.argv)
+                substitute(t, models, (*step.where, "argv", i)) for i, t in enumerate(step.argv)
             ]
             hazards = analyse_argv(elements, models)
         findings.extend(_findings(export, step.name, hazards))

@@ -25,7 +25,15 @@ EXIT_ACCEPTED, EXIT_REFUSED, EXIT_LOAD_ERROR = 0, 1, 2
 )
 @click.option("--strict", is_flag=True, help="Refuse exports that have warnings too.")
 @click.option("--explain", "explain", metavar="RULE", help="Print a rule's documentation and exit.")
-def check(paths: tuple[Path, ...], fmt: str, strict: bool, explain: str | None) -> None:
+@click.option(
+    "--preflight",
+    is_flag=True,
+    help="Also probe each accepted export's needs (programs, env, files, TCP) and exit 1 "
+    "when any is missing.",
+)
+def check(
+    paths: tuple[Path, ...], fmt: str, strict: bool, explain: str | None, preflight: bool
+) -> None:
     """Check export files (files or folders; default ./exports).
 
     Exit 0 when every export is accepted (warnings allowed unless --strict),
@@ -49,5 +57,15 @@ def check(paths: tuple[Path, ...], fmt: str, strict: bool, explain: str | None) 
         abort(str(exc), EXIT_LOAD_ERROR)
     renderer = {"text": render_text, "json": render_json, "sarif": render_sarif}[fmt]
     click.echo(renderer(result.reports), nl=False)
-    if result.refused:
+    not_ready = []
+    if preflight:
+        from mcp_harbor.preflight import Preflight
+
+        not_ready = [v for v in Preflight().verdicts(result.accepted) if not v.ready]
+        for verdict in not_ready:
+            for need in verdict.missing:
+                click.echo(f"preflight: {verdict.export}: {need.describe()}", err=True)
+        ready = len(result.accepted) - len(not_ready)
+        click.echo(f"preflight: {ready} of {len(result.accepted)} accepted exports ready", err=True)
+    if result.refused or not_ready:
         raise SystemExit(EXIT_REFUSED)

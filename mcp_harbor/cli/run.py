@@ -90,6 +90,7 @@ def run(
         ArgumentError,
         Busy,
         ContextError,
+        NeedsMissing,
         PolicyDenied,
         RunError,
         ShuttingDown,
@@ -114,7 +115,9 @@ def run(
             meta[CALLER_MEMORY_KEY] = parse_caller_memory(memory)
         except ContextError as exc:
             abort(f"{tool}: {exc}", EXIT_USAGE)
-    settings = RunSettings()
+    from mcp_harbor.preflight import Preflight
+
+    settings = RunSettings(preflight=Preflight())
     if workdir is not None:
         settings.workdir = workdir.resolve()
     if runs_dir is not None:
@@ -142,7 +145,7 @@ def run(
         abort(f"{tool}: {caller.principal} may not call this tool (allow: of {export.path})")
     except ArgumentError as exc:
         print_outcome(tool, None, f"{tool}: {exc}\nNothing was run.", False, as_json)
-    except (Busy, ShuttingDown) as exc:
+    except (Busy, ShuttingDown, NeedsMissing) as exc:
         print_outcome(tool, None, f"{tool}: {exc}", False, as_json)
     except (StoreError, RunError) as exc:
         print_outcome(tool, None, f"{tool}: {exc}; nothing was run", False, as_json)

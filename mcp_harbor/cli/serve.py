@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from mcp_harbor.cli._app import (
+    EXIT_TOOL_ERROR,
     EXIT_USAGE,
     abort,
     db_option,
@@ -130,6 +131,7 @@ def serve(
     import anyio
 
     from mcp_harbor.errors import ConfigError
+    from mcp_harbor.preflight import Preflight
     from mcp_harbor.runctx import CallService
     from mcp_harbor.server import (
         CallerMiddleware,
@@ -195,7 +197,20 @@ def serve(
     if runs_dir is not None:
         settings.runs_root = runs_dir.resolve()
     service = CallService(settings, audit, store)
-    handlers = Handlers(Registry(published), service, refused=loaded.refused)
+    preflight = Preflight()
+    settings.preflight = preflight
+    offered = []
+    for export, verdict in zip(published, preflight.verdicts(published), strict=True):
+        if verdict.ready:
+            offered.append(export)
+            continue
+        if strict:
+            abort(
+                f"refusing to start (--strict): {export.name} cannot run: {verdict.describe()}",
+                EXIT_TOOL_ERROR,
+            )
+        log.error("not offering %s: %s", export.name, verdict.describe())
+    handlers = Handlers(Registry(offered), service, refused=loaded.refused)
     caller = CallerMiddleware(
         "stdio" if transport == "stdio" else "http", auth=verifier is not None
     )
@@ -204,10 +219,12 @@ def serve(
     background = None
     if watch:
         folders = list(exports) or [Path("exports")]
-        reloader = Reloader(folders, handlers, notifier, published, strict=strict)
+        reloader = Reloader(
+            folders, handlers, notifier, published, strict=strict, preflight=preflight
+        )
         background = reloader.watch
         log.info("watching %s for changes", ", ".join(str(f) for f in folders))
-    log.info("publishing %d tools: %s", len(published), ", ".join(e.name for e in published))
+    log.info("publishing %d tools: %s", len(offered), ", ".join(e.name for e in offered))
     log.info("audit trail: %s", db)
     try:
         if transport == "stdio":

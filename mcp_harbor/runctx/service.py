@@ -22,6 +22,7 @@ from mcp_harbor.errors import (
     ArgumentError,
     Busy,
     HarborError,
+    NeedsMissing,
     PolicyDenied,
     RunError,
     ShuttingDown,
@@ -29,6 +30,7 @@ from mcp_harbor.errors import (
 )
 from mcp_harbor.identity import Caller
 from mcp_harbor.policy import is_allowed
+from mcp_harbor.preflight import Preflight
 from mcp_harbor.runctx.approval import (
     DEFAULT_APPROVAL_TIMEOUT,
     Approver,
@@ -89,6 +91,8 @@ class RunSettings:
     queue_timeout: float = 60.0
     #: Pre-seeded answers to ``confirm:`` (``--approve-seed``).
     approve_seed: list[SeedRule] = field(default_factory=list)
+    #: Probes exports' needs at each run's start (None: no preflight).
+    preflight: Preflight | None = None
 
 
 class CallService:
@@ -218,6 +222,7 @@ class CallService:
             self._active.add(scope)
             try:
                 approval: Decision | None = None
+                await self._check_needs(export, caller, shown)
                 if export.confirm is not None:
                     approval = await self._confirm(
                         export, caller, run_id, values, shown, approver, decision, notify
@@ -260,6 +265,22 @@ class CallService:
             f"the server is shutting down: the call was cancelled (run {run_id}); "
             f"its processes were stopped"
         )
+
+    async def _check_needs(self, export: Export, caller: Caller, shown: Mapping[str, Any]) -> None:
+        """Judge the export's needs once, at the run's start.
+
+        Raises:
+            NeedsMissing: something is missing (audited as ``unavailable``).
+        """
+        preflight = self.settings.preflight
+        if preflight is None:
+            return
+        verdict = await anyio.to_thread.run_sync(preflight.verdict, export)
+        if verdict.ready:
+            return
+        message = f"{export.name} cannot run now: {verdict.describe()}. Nothing was run"
+        await self.refuse(caller, export.name, "unavailable", message, shown, export.content_hash)
+        raise NeedsMissing(message)
 
     def confirm_message(self, export: Export, values: Mapping[str, Any]) -> str:
         """The ``confirm:`` message with the validated values shown literally."""

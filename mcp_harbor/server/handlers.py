@@ -31,6 +31,7 @@ from mcp_harbor.config import Step
 from mcp_harbor.errors import (
     ArgumentError,
     Busy,
+    NeedsMissing,
     PolicyDenied,
     RunError,
     ShuttingDown,
@@ -346,7 +347,7 @@ class Handlers:
             raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}") from None
         except ArgumentError as exc:
             return error_result(f"{params.name}: {exc}\nNothing was run.")
-        except (Busy, ShuttingDown) as exc:
+        except (Busy, ShuttingDown, NeedsMissing) as exc:
             return error_result(f"{params.name}: {exc}")
         except StoreError as exc:
             log.error("audit store unavailable, refusing to run %s: %s", params.name, exc)

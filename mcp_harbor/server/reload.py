@@ -1,10 +1,13 @@
 """Live reload (``serve --watch``) and telling clients the tool list changed.
 
-When export files change, every new or changed file is loaded and checked
-first. A file that fails to load or that the checker refuses keeps its last
-good version (logged loudly), or stays unpublished if it never had one. The
-new registry is swapped in whole: a running call finishes on the version it
-started with. Then clients are told with ``notifications/tools/list_changed``:
+When export files change (and every `preflight_interval` seconds, since a
+need can appear or vanish without a file changing), every new or changed
+file is loaded and checked first, and each export's needs are probed: one
+whose needs are missing is not offered until they are there. A file that
+fails to load or that the checker refuses keeps its last good version
+(logged loudly), or stays unpublished if it never had one. The new registry
+is swapped in whole: a running call finishes on the version it started
+with. Then clients are told with ``notifications/tools/list_changed``:
 2026-07-28 clients on their ``subscriptions/listen`` streams, handshake-era
 sessions on their connection.
 """
@@ -24,6 +27,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ToolsListChanged
 from mcp_harbor.check import check_export
 from mcp_harbor.config import Export, discover_files, load_export
 from mcp_harbor.errors import ConfigError
+from mcp_harbor.preflight import Preflight
 from mcp_harbor.server.handlers import Handlers
 from mcp_harbor.server.registry import Registry
 
@@ -75,11 +79,15 @@ class Reloader:
         exports: Sequence[Export],
         *,
         strict: bool = False,
+        preflight: Preflight | None = None,
+        preflight_interval: float = 30.0,
     ) -> None:
         self.paths = list(paths)
         self.handlers = handlers
         self.notifier = notifier
         self.strict = strict
+        self.preflight = preflight
+        self.preflight_interval = preflight_interval
         self._good: dict[Path, Export] = {e.path.resolve(): e for e in exports}
 
     def _load(self, path: Path) -> Export | None:
@@ -141,7 +149,18 @@ class Reloader:
                 )
                 continue
             by_name[export.name] = export
-        registry = Registry(by_name.values())
+        offered = list(by_name.values())
+        if self.preflight is not None:
+            verdicts = await anyio.to_thread.run_sync(
+                lambda: self.preflight.verdicts(offered, force=True)  # type: ignore[union-attr]
+            )
+            offered = []
+            for export, verdict in zip(by_name.values(), verdicts, strict=True):
+                if verdict.ready:
+                    offered.append(export)
+                else:
+                    log.warning("not offering %s: %s", export.name, verdict.describe())
+        registry = Registry(offered)
         if _fingerprint(registry) == _fingerprint(self.handlers.registry):
             self._good = {p: e for p, e in current.items() if by_name.get(e.name) is e}
             return False
@@ -156,10 +175,26 @@ class Reloader:
 
         **Cancellation:** stops watching; the current registry stays.
         """
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._watch_files)
+            if self.preflight is not None:
+                tg.start_soon(self._recheck_needs)
+
+    async def _watch_files(self) -> None:
         import watchfiles
 
         async for _changes in watchfiles.awatch(*self.paths, debounce=200, step=50):
-            try:
-                await self.reload()
-            except Exception:
-                log.exception("reload failed; keeping the current tools")
+            await self._safe_reload()
+
+    async def _recheck_needs(self) -> None:
+        """Needs can appear or vanish without any export file changing (a
+        program installed, a service started): probe again periodically."""
+        while True:
+            await anyio.sleep(self.preflight_interval)
+            await self._safe_reload()
+
+    async def _safe_reload(self) -> None:
+        try:
+            await self.reload()
+        except Exception:
+            log.exception("reload failed; keeping the current tools")

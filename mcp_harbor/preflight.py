@@ -1,0 +1,170 @@
+"""Preflight: are an export's needs there before it is offered?
+
+An export needs the programs its steps visibly run (from the checker's
+parse) and what it declares under ``needs:``: environment variables, files or
+folders (relative to the export file's folder), programs the parse cannot
+see, and TCP ``host:port`` endpoints that must accept a connection.
+
+Each distinct target is probed once per round, however many exports share
+it, and the results are cached for `ttl` seconds. A run asks for the verdict
+once, at its start (the run boundary), so it never sees a need flip halfway.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from mcp_harbor.check.commands import programs_of
+from mcp_harbor.config import Export
+
+__all__ = ["DEFAULT_TTL", "Need", "Preflight", "Verdict", "needs_of"]
+
+#: Seconds a probe's result is reused: the cost of a stale answer is one
+#: call refused (or let through to fail) for that long.
+DEFAULT_TTL = 30.0
+_TCP_TIMEOUT = 1.0
+
+Kind = Literal["program", "env", "file", "tcp"]
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """One thing an export needs, and where it comes from (file:line)."""
+
+    kind: Kind
+    target: str
+    where: str
+    path_env: str | None = None  # PATH to search, for programs of steps that set one
+
+    @property
+    def key(self) -> tuple[str, str, str | None]:
+        return (self.kind, self.target, self.path_env)
+
+    def describe(self) -> str:
+        what = {
+            "program": f"program {self.target!r} is not on PATH",
+            "env": f"environment variable {self.target} is not set",
+            "file": f"{self.target} does not exist",
+            "tcp": f"nothing accepts connections on {self.target}",
+        }[self.kind]
+        return f"{what} (needed at {self.where})"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """An export's preflight: what is missing (empty: ready)."""
+
+    export: str
+    missing: tuple[Need, ...]
+
+    @property
+    def ready(self) -> bool:
+        return not self.missing
+
+    def describe(self) -> str:
+        return "; ".join(n.describe() for n in self.missing)
+
+
+def needs_of(export: Export) -> list[Need]:
+    """The export's needs: programs its steps run, plus ``needs:``."""
+    out: list[Need] = []
+    steps = {s.name: s for s in export.all_steps}
+    for use in programs_of(export):
+        if "/" in use.program:
+            base = export.path.parent
+            target = str((base / use.program) if not use.program.startswith("/") else use.program)
+            out.append(Need("file", target, f"{export.path}:{use.line}"))
+            continue
+        step = steps.get(use.step)
+        path_env = step.spec.env.get("PATH") if step is not None else None
+        out.append(Need("program", use.program, f"{export.path}:{use.line}", path_env))
+    declared = export.spec.needs
+    line = export.source.line_of(("needs",))
+    for name in declared.env:
+        out.append(Need("env", name, f"{export.path}:{line}"))
+    for name in declared.programs:
+        out.append(Need("program", name, f"{export.path}:{line}"))
+    for raw in declared.files:
+        target = raw if raw.startswith("/") else str(export.path.parent / raw)
+        out.append(Need("file", target, f"{export.path}:{line}"))
+    for endpoint in declared.tcp:
+        out.append(Need("tcp", endpoint, f"{export.path}:{line}"))
+    return out
+
+
+def _probe(need: Need) -> bool:
+    if need.kind == "program":
+        return shutil.which(need.target, path=need.path_env) is not None
+    if need.kind == "env":
+        return need.target in os.environ
+    if need.kind == "file":
+        return Path(need.target).exists()
+    host, _, port = need.target.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=_TCP_TIMEOUT):
+            return True
+    except OSError:
+        return False
+
+
+class Preflight:
+    """Probes needs, each distinct one once per round, with a cache."""
+
+    def __init__(self, ttl: float = DEFAULT_TTL) -> None:
+        self.ttl = ttl
+        self._cache: dict[tuple[str, str, str | None], tuple[bool, float]] = {}
+        self.probes = 0  # how many real probes ran (for tests and benchmarks)
+
+    def _known(self, need: Need, now: float) -> bool | None:
+        hit = self._cache.get(need.key)
+        if hit is not None and now - hit[1] < self.ttl:
+            return hit[0]
+        return None
+
+    def refresh(self, needs: Iterable[Need], *, force: bool = False) -> None:
+        """Probe every distinct need not cached (all of them if `force`).
+        TCP endpoints are probed concurrently (one thread each)."""
+        now = time.monotonic()
+        todo = {n.key: n for n in needs if force or self._known(n, now) is None}
+        tcp = [n for n in todo.values() if n.kind == "tcp"]
+        rest = [n for n in todo.values() if n.kind != "tcp"]
+        for need in rest:
+            self._cache[need.key] = (_probe(need), now)
+            self.probes += 1
+        if tcp:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=min(16, len(tcp))) as pool:
+                for need, ok in zip(tcp, pool.map(_probe, tcp), strict=True):
+                    self._cache[need.key] = (ok, now)
+                    self.probes += 1
+
+    def verdicts(self, exports: Sequence[Export], *, force: bool = False) -> list[Verdict]:
+        """The verdict of each export, probing what the cache lacks."""
+        per_export = {e.name: needs_of(e) for e in exports}
+        self.refresh((n for ns in per_export.values() for n in ns), force=force)
+        now = time.monotonic()
+        out = []
+        for export in exports:
+            missing = []
+            for need in per_export[export.name]:
+                known = self._known(need, now)
+                if known is None:  # expired between refresh and now: ask again
+                    self.refresh([need])
+                    known = self._cache[need.key][0]
+                if not known:
+                    missing.append(need)
+            out.append(Verdict(export.name, tuple(dict.fromkeys(missing))))
+        return out
+
+    def verdict(self, export: Export) -> Verdict:
+        """One export's verdict, from the cache where fresh (a run asks once,
+        at its start)."""
+        return self.verdicts([export])[0]
