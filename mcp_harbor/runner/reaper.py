@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import subprocess
 import sys
 import threading
@@ -34,7 +35,9 @@ for line in sys.stdin.buffer:
         groups.clear()
         break
     if line[:1] == b"+":
-        groups.add(int(line[1:]))
+        pgid = int(line[1:])
+        if pgid > 1 and pgid != os.getpgrp():  # never init's group, never our own
+            groups.add(pgid)
     elif line[:1] == b"-":
         groups.discard(int(line[1:]))
 for pgid in groups:
@@ -82,7 +85,10 @@ class Reaper:
                 log.error("the process reaper is gone (%s): orphans possible", exc)
 
     def track(self, pgid: int) -> None:
-        """Kill group `pgid` if this server dies before `untrack`."""
+        """Kill group `pgid` if this server dies before `untrack`. Only a
+        step's own session may be tracked: never 1, never the server's group."""
+        if pgid <= 1 or pgid == os.getpgrp():
+            raise ValueError(f"refusing to track process group {pgid}")
         self._send(b"+%d\n" % pgid)
 
     def untrack(self, pgid: int) -> None:
