@@ -11,7 +11,8 @@ with ``"id": 12`` waits for ever. Here the server reads stdin itself:
   the parser's limit) gets ``-32700 Parse error`` (id null), as JSON-RPC 2.0
   prescribes;
 - a JSON value that is not a valid message gets ``-32600 Invalid Request``,
-  with the request's id when it has a usable one; a malformed notification or
+  with the request's id when it has a usable one (a request whose id is an
+  object, a boolean or null gets id null); a malformed notification or
   response (no id to answer) is dropped, as the spec says;
 - blank lines are ignored.
 
@@ -134,6 +135,13 @@ async def _read_lines(
             if answer is not None:
                 await replies.send(answer)
             return
+        if isinstance(message, types.JSONRPCNotification) and b'"id"' in line:
+            # An id that is not a string or a number made the SDK read a
+            # request as a notification, which would never be answered.
+            with contextlib.suppress(ValueError, RecursionError):
+                if "id" in json.loads(line):
+                    await replies.send(_error(None, types.INVALID_REQUEST, "Invalid Request"))
+                    return
         await messages.send(SessionMessage(message))
 
     async def too_long(size: int) -> None:
