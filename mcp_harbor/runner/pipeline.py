@@ -63,6 +63,9 @@ _CANCEL_HOOK_CAP = 10.0
 OUTPUT_FILE_LIMIT = 64 * 1024
 _OUTPUT_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _RESERVED_KEYS = frozenset({"EXIT", "STATUS"})
+#: Logs up to this size are hashed on the event loop (microseconds); larger
+#: ones in a worker thread.
+_INLINE_HASH_LIMIT = 256 * 1024
 
 # Variables that would make bash read a file of the server's choosing before
 # the script (non-interactive bash honours BASH_ENV even with --norc).
@@ -129,16 +132,32 @@ class Executor(Protocol):
         ...
 
 
+_base_env: tuple[int, dict[str, str]] | None = None
+
+
+def _base_environment() -> dict[str, str]:
+    """The server's environment as steps inherit it, rebuilt only when
+    ``os.environ`` changes (it is read on every step)."""
+    global _base_env
+    stamp = hash(frozenset(os.environ.items()))
+    if _base_env is None or _base_env[0] != stamp:
+        _base_env = (
+            stamp,
+            {
+                k: v
+                for k, v in os.environ.items()
+                if k not in _DROPPED_ENV and not k.startswith(("ARG_", "HARBOR_"))
+            },
+        )
+    return _base_env[1]
+
+
 def step_environment(request: RunRequest, step: Step) -> dict[str, str]:
     """The environment of one step: the server's environment (minus
     ``BASH_ENV``/``ENV`` and any inherited ``ARG_*``/``HARBOR_*``), then the
     run's ``HARBOR_*`` variables, ``ARG_<name>`` for every arg that has a
     value, and the step's literal ``env:`` last."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in _DROPPED_ENV and not k.startswith(("ARG_", "HARBOR_"))
-    }
+    env = dict(_base_environment())
     env["HARBOR_RUN_ID"] = request.run_id
     env["HARBOR_RUN_DIR"] = str(request.run_dir)
     env["HARBOR_TOOL"] = request.export.name
@@ -348,7 +367,10 @@ class LocalExecutor:
         for secret in request.secret_texts():
             out_tail = out_tail.replace(secret, REDACTED)
             err_tail = err_tail.replace(secret, REDACTED)
-        out_sha, err_sha = await anyio.to_thread.run_sync(_sha256_pair, out_log, err_log)
+        if out_size + err_size <= _INLINE_HASH_LIMIT:  # cheaper than a thread hop
+            out_sha, err_sha = _sha256_pair(out_log, err_log)
+        else:
+            out_sha, err_sha = await anyio.to_thread.run_sync(_sha256_pair, out_log, err_log)
         if outcome.how == "error":
             status, error = "failed", outcome.error
             err_tail = (err_tail + (outcome.error or "")).strip()
@@ -376,7 +398,7 @@ class LocalExecutor:
             phase=step.section,
             outputs=read_outputs(output_file),
             env_names=sorted(
-                set(env) - set(os.environ) | set(step.spec.env) | set(request.extra_env)
+                set(env) - set(_base_environment()) | set(step.spec.env) | set(request.extra_env)
             ),
             error=error,
         )
@@ -385,7 +407,8 @@ class LocalExecutor:
 def read_outputs(path: Path) -> dict[str, str]:
     """The ``key=value`` lines (and ``key<<DELIM`` … ``DELIM`` blocks, as in
     GitHub Actions) a step wrote to ``$HARBOR_STEP_OUTPUT``. Keys are
-    identifiers; ``EXIT`` and ``STATUS`` are the runtime's; at most 64 KiB is
+    identifiers; ``EXIT`` and ``STATUS`` (also as a ``_EXIT``/``_STATUS``
+    suffix) are the runtime's; at most 64 KiB is
     read; malformed lines are ignored."""
     try:
         with open(path, "rb") as fh:
@@ -410,9 +433,16 @@ def read_outputs(path: Path) -> dict[str, str]:
             key, _, value = line.partition("=")
         else:
             continue
-        if _OUTPUT_KEY.fullmatch(key) and key not in _RESERVED_KEYS:
+        if _OUTPUT_KEY.fullmatch(key) and not _reserved(key):
             out[key] = value
     return out
+
+
+def _reserved(key: str) -> bool:
+    """``EXIT``, ``STATUS`` and any key ending in ``_EXIT``/``_STATUS``: the
+    checker trusts every ``STEP_…_EXIT``/``STEP_…_STATUS`` variable as the
+    runtime's own, so no output may be read under such a name."""
+    return key in _RESERVED_KEYS or key.endswith(tuple(f"_{k}" for k in _RESERVED_KEYS))
 
 
 class _State:
@@ -481,6 +511,8 @@ class _State:
         path = self.request.context_path
         if path is None:
             return
+        if not self.outcomes and self._context is None:
+            return  # compose() wrote it; nothing new before the first step
         if self._context is None:
             try:
                 self._context = json.loads(path.read_text(encoding="utf-8"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 __all__ = ["RUN_RESULT_SCHEMA", "RunResult", "RunStatus", "StepResult", "StepStatus"]
@@ -38,7 +38,13 @@ class StepResult:
     attempts: list[dict[str, Any]] = field(default_factory=list)  # one per try (retry:)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = {f: getattr(self, f) for f in self.__dataclass_fields__}
+        data["env_names"] = list(self.env_names)
+        data["outputs"] = dict(self.outputs)
+        data["attempts"] = [dict(a) for a in self.attempts]
+        if isinstance(self.command, list):
+            data["command"] = list(self.command)
+        return data
 
 
 @dataclass(slots=True)
