@@ -228,15 +228,17 @@ def harbor_env(state: Path) -> dict[str, str]:
                         "XDG_CONFIG_HOME": str(state / "config")})  # fmt: skip
 
 
-def harbor(work: Path, *extra: str) -> Peer:
-    """mcp-harbor itself, from this interpreter (the project's venv)."""
+def harbor(work: Path, *extra: str, state: Path | None = None) -> Peer:
+    """mcp-harbor itself, from this interpreter (the project's venv). Run
+    directories and the audit DB go under `state` (default: `work`)."""
     peer = Peer("mcp-harbor")
     exports = write_harbor_exports(work / "harbor-exports")
+    state = state or work
     peer.params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "mcp_harbor", "--log-level", "warning", "serve", "--exports", str(exports),
-              "--runs-dir", str(work / "harbor-runs"), *extra],
-        env=harbor_env(work),
+              "--runs-dir", str(state / "harbor-runs"), *extra],
+        env=harbor_env(state),
     )  # fmt: skip
     try:
         import importlib.metadata as md
