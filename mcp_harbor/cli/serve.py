@@ -47,6 +47,16 @@ log = logging.getLogger("mcp_harbor.cli")
     "last good version) and tell clients the tool list changed.",
 )
 @click.option(
+    "--preflight-interval",
+    type=click.FloatRange(min=0, min_open=True),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How stale the server's view of each export's needs (programs, env, files, TCP) "
+    "may get: with --watch they are probed again every SECONDS (an export is offered once its "
+    "needs are there, hidden when they vanish); a run's start reuses a probe at most this old.",
+)
+@click.option(
     "--approve-seed",
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     default=None,
@@ -117,6 +127,7 @@ def serve(
     db_sync: str,
     strict: bool,
     watch: bool,
+    preflight_interval: float,
     approve_seed: Path | None,
     skip_refused: bool,
     workdir: Path | None,
@@ -131,7 +142,7 @@ def serve(
     import anyio
 
     from mcp_harbor.errors import ConfigError
-    from mcp_harbor.preflight import Preflight
+    from mcp_harbor.preflight import DEFAULT_TTL, Preflight
     from mcp_harbor.runctx import CallService
     from mcp_harbor.server import (
         CallerMiddleware,
@@ -197,7 +208,7 @@ def serve(
     if runs_dir is not None:
         settings.runs_root = runs_dir.resolve()
     service = CallService(settings, audit, store)
-    preflight = Preflight()
+    preflight = Preflight(ttl=min(DEFAULT_TTL, preflight_interval))
     settings.preflight = preflight
     offered = []
     for export, verdict in zip(published, preflight.verdicts(published), strict=True):
@@ -220,7 +231,13 @@ def serve(
     if watch:
         folders = list(exports) or [Path("exports")]
         reloader = Reloader(
-            folders, handlers, notifier, published, strict=strict, preflight=preflight
+            folders,
+            handlers,
+            notifier,
+            published,
+            strict=strict,
+            preflight=preflight,
+            preflight_interval=preflight_interval,
         )
         background = reloader.watch
         log.info("watching %s for changes", ", ".join(str(f) for f in folders))
