@@ -1,0 +1,629 @@
+"""The audit trail, session memory and approvals in PostgreSQL: the shared store.
+
+Selected with ``--db postgresql://…`` (or ``postgres://…``). Every replica of
+the server can write to one database; the audit records still form one hash
+chain that `verify` checks exactly as the SQLite store does (same fields, same
+`record_hash`).
+
+**Why synchronous psycopg 3 and a pool.** The `Store` protocol is synchronous
+and is called from worker threads (`AuditTrail` uses ``anyio.to_thread``), so a
+sync `psycopg_pool.ConnectionPool` fits it without a private event loop and
+without a second copy of every method. Reads take a pooled connection for one
+statement (or one snapshot); writes to the chain go through one writer thread.
+
+**The chain under many writers.** `append` puts its record on a queue and
+waits. One writer thread per store drains the queue: up to `_BATCH` records in
+one transaction that takes ``pg_advisory_xact_lock(_CHAIN_LOCK)``, reads the
+chain's head, inserts the records with consecutive ``seq`` and linked hashes,
+moves the ``meta.head`` row, and commits. The lock serialises replicas (it is
+released at commit or rollback); the batch makes one lock hold and one WAL
+flush serve many records. `append` returns only after the commit of the
+transaction holding its record, so a start record is durable before the first
+command runs. If the transaction fails, every `append` of that batch raises
+`StoreError` and none of its records exists. ``UNIQUE (prev_hash)`` makes a
+fork impossible even for a buggy writer.
+
+**Schema versions** (``meta.schema_version``), applied at start in one
+transaction under ``pg_advisory_xact_lock(_MIGRATE_LOCK)``, so replicas that
+start together do not race; see docs/scale-out.md:
+
+1. ``meta`` and ``audit`` (the chain).
+2. ``memory`` (session memory) and ``approvals``.
+3. ``UNIQUE (prev_hash)`` on ``audit``.
+
+**Durability** is PostgreSQL's: with its default ``synchronous_commit = on`` a
+committed record survives a crash of the server or of the database host.
+``durable`` (``--db-sync full``) is accepted for symmetry with SQLite and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import psycopg
+import psycopg.conninfo
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+from mcp_harbor.errors import StoreError
+from mcp_harbor.store.base import (
+    GENESIS,
+    AuditQuery,
+    AuditRecord,
+    CallSummary,
+    MemoryEntry,
+    RecordKind,
+    VerifyReport,
+    canonical_json,
+    record_hash,
+)
+
+__all__ = ["SCHEMA_VERSION", "PostgresStore", "is_postgres_url", "safe_dsn"]
+
+#: ``pg_advisory_xact_lock`` keys ("harbor" + a number): the chain, migrations.
+_CHAIN_LOCK = 0x6861_7262_6F72_0001
+_MIGRATE_LOCK = 0x6861_7262_6F72_0002
+#: Most records written in one transaction.
+_BATCH = 256
+
+_MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # 1: the chain
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE audit (
+            seq BIGINT PRIMARY KEY,
+            call_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            at TEXT COLLATE "C" NOT NULL,
+            principal TEXT NOT NULL,
+            tool TEXT NOT NULL,
+            status TEXT NOT NULL,
+            body TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL
+        )""",
+        "CREATE INDEX audit_call ON audit (call_id)",
+        "CREATE INDEX audit_at ON audit (at)",
+    ),
+    (  # 2: session memory and approvals
+        """CREATE TABLE memory (
+            id BIGSERIAL PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            principal TEXT NOT NULL,
+            session TEXT NOT NULL,
+            tool TEXT NOT NULL,
+            run_id TEXT NOT NULL,
+            at TEXT NOT NULL,
+            arguments TEXT NOT NULL,
+            answer TEXT NOT NULL,
+            answer_payload TEXT
+        )""",
+        "CREATE INDEX memory_session ON memory (tenant, principal, session, id)",
+        """CREATE TABLE approvals (
+            run_id TEXT PRIMARY KEY,
+            tool TEXT NOT NULL,
+            principal TEXT NOT NULL,
+            message TEXT NOT NULL,
+            arguments TEXT NOT NULL,
+            requested_at TEXT COLLATE "C" NOT NULL,
+            decision TEXT,
+            decided_by TEXT,
+            decided_at TEXT
+        )""",
+    ),
+    (  # 3: the chain cannot fork
+        "ALTER TABLE audit ADD CONSTRAINT audit_prev_hash UNIQUE (prev_hash)",
+    ),
+)
+SCHEMA_VERSION = len(_MIGRATIONS)
+
+
+def is_postgres_url(db: object) -> bool:
+    """Whether a ``--db`` value names a PostgreSQL database."""
+    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+
+
+def safe_dsn(dsn: str) -> str:
+    """`dsn` without its password, for messages and logs."""
+    try:
+        params = psycopg.conninfo.conninfo_to_dict(dsn)
+    except psycopg.Error:
+        return "postgresql://(unparsable DSN)"
+    params.pop("password", None)
+    user = params.pop("user", None)
+    host = params.pop("host", "")
+    port = params.pop("port", None)
+    dbname = params.pop("dbname", "")
+    where = f"{user}@" if user else ""
+    where += f"{host}:{port}" if port else str(host)
+    return f"postgresql://{where}/{dbname}"
+
+
+def _now() -> str:
+    t = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1e6):06d}Z"
+
+
+def _row(row: Mapping[str, Any]) -> AuditRecord:
+    return AuditRecord(
+        seq=row["seq"],
+        call_id=row["call_id"],
+        kind=cast(RecordKind, row["kind"]),
+        at=row["at"],
+        principal=row["principal"],
+        tool=row["tool"],
+        status=row["status"],
+        body=json.loads(row["body"]),
+        prev_hash=row["prev_hash"],
+        hash=row["hash"],
+    )
+
+
+@dataclass(slots=True)
+class _Pending:
+    """One `append` waiting for the writer thread."""
+
+    call_id: str
+    kind: RecordKind
+    principal: str
+    tool: str
+    status: str
+    body: Mapping[str, Any]
+    text: str
+    done: threading.Event = field(default_factory=threading.Event)
+    record: AuditRecord | None = None
+    error: StoreError | None = None
+
+
+_STOP = object()
+
+
+class PostgresStore:
+    """The `Store` on one PostgreSQL database (see the module docstring)."""
+
+    #: `AuditTrail` may run this many appends at once: the writer batches them.
+    append_concurrency = 64
+
+    def __init__(
+        self, dsn: str, *, durable: bool = False, readonly: bool = False, pool_size: int = 8
+    ) -> None:
+        self.dsn = dsn
+        self.label = safe_dsn(dsn)
+        self.readonly = readonly
+        self._queue: queue.SimpleQueue[_Pending | object] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._writer_lock = threading.Lock()
+        self._closed = False
+
+        def configure(conn: psycopg.Connection[Any]) -> None:
+            if readonly:
+                conn.execute("SET default_transaction_read_only = on")
+
+        with self._translated("connect"):
+            # One direct connection first: a wrong DSN or a database that is
+            # down fails at once with libpq's reason (the pool would retry).
+            with psycopg.connect(
+                dsn, autocommit=True, row_factory=dict_row, connect_timeout=10
+            ) as conn:
+                if readonly:
+                    self._check_version(conn)
+                else:
+                    self._migrate(conn)
+            self._pool: ConnectionPool[psycopg.Connection[dict[str, Any]]] = ConnectionPool(
+                dsn,
+                min_size=1,
+                max_size=pool_size,
+                kwargs={"autocommit": True, "row_factory": dict_row, "connect_timeout": 10},
+                configure=configure,
+                check=ConnectionPool.check_connection,
+                open=False,
+                name="mcp-harbor-store",
+            )
+            self._pool.open(wait=True, timeout=15)
+
+    # --- plumbing -----------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _translated(self, doing: str) -> Iterator[None]:
+        try:
+            yield
+        except psycopg.Error as exc:  # also PoolTimeout, a psycopg.OperationalError
+            text = str(exc).strip() or type(exc).__name__
+            raise StoreError(f"audit store {self.label}: cannot {doing}: {text}") from exc
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self._translated("read the audit trail"), self._pool.connection() as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def _version(self, conn: psycopg.Connection[dict[str, Any]]) -> int:
+        has_meta = conn.execute("SELECT to_regclass('meta') IS NOT NULL AS ok").fetchone()
+        if not has_meta or not has_meta["ok"]:
+            return 0
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        return int(row["value"]) if row else 0
+
+    def _check_version(self, conn: psycopg.Connection[dict[str, Any]]) -> None:
+        version = self._version(conn)
+        if version == 0:
+            raise StoreError(f"audit store {self.label}: no mcp-harbor schema in this database")
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"audit store {self.label}: schema version {version} is newer than this "
+                f"mcp-harbor knows ({SCHEMA_VERSION}); upgrade mcp-harbor"
+            )
+
+    def _migrate(self, conn: psycopg.Connection[dict[str, Any]]) -> None:
+        """Bring the schema to `SCHEMA_VERSION`, in one transaction that holds
+        the migration lock (a replica starting at the same time waits, then
+        finds the work done)."""
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATE_LOCK,))
+            version = self._version(conn)
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"audit store {self.label}: schema version {version} is newer than this "
+                    f"mcp-harbor knows ({SCHEMA_VERSION}); upgrade mcp-harbor"
+                )
+            for number in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in _MIGRATIONS[number - 1]:
+                    conn.execute(statement.encode())
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('schema_version', %s) "
+                    "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                    (str(number),),
+                )
+
+    def close(self) -> None:
+        with self._writer_lock:
+            self._closed = True
+            writer, self._writer = self._writer, None
+        if writer is not None:
+            self._queue.put(_STOP)
+            writer.join()
+        self._pool.close()
+
+    # --- the chain ------------------------------------------------------------------
+
+    def append(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> AuditRecord:
+        pending = _Pending(call_id, kind, principal, tool, status, body, canonical_json(body))
+        with self._writer_lock:
+            if self._closed:
+                raise StoreError(f"audit store {self.label}: the store is closed")
+            if self.readonly:
+                raise StoreError(f"audit store {self.label}: opened read-only")
+            if self._writer is None:
+                self._writer = threading.Thread(
+                    target=self._write_loop, name="mcp-harbor-audit-writer", daemon=True
+                )
+                self._writer.start()
+            self._queue.put(pending)
+        pending.done.wait()
+        if pending.error is not None:
+            raise pending.error
+        assert pending.record is not None
+        return pending.record
+
+    def _write_loop(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is _STOP:
+                return
+            batch = [cast(_Pending, first)]
+            stop = False
+            while len(batch) < _BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is _STOP:
+                    stop = True
+                    break
+                batch.append(cast(_Pending, more))
+            try:
+                records = self._write_batch(batch)
+            except StoreError as exc:
+                for p in batch:
+                    p.error = exc
+            except BaseException as exc:  # noqa: BLE001 - never leave an append waiting
+                error = StoreError(f"audit store {self.label}: cannot write an audit record: {exc}")
+                for p in batch:
+                    p.error = error
+            else:
+                for p, record in zip(batch, records, strict=True):
+                    p.record = record
+            for p in batch:
+                p.done.set()
+            if stop:
+                return
+
+    def _write_batch(self, batch: Sequence[_Pending]) -> list[AuditRecord]:
+        """Append `batch` to the chain in one transaction under the chain lock."""
+        with (
+            self._translated("write an audit record"),
+            self._pool.connection() as conn,
+            conn.transaction(),
+        ):
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CHAIN_LOCK,))
+            head = conn.execute("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+            seq = head["seq"] if head else 0
+            prev = head["hash"] if head else GENESIS
+            at = _now()
+            records: list[AuditRecord] = []
+            rows: list[tuple[Any, ...]] = []
+            for p in batch:
+                seq += 1
+                digest = record_hash(
+                    seq, p.call_id, p.kind, at, p.principal, p.tool, p.status, p.text, prev
+                )
+                rows.append(
+                    (
+                        seq,
+                        p.call_id,
+                        p.kind,
+                        at,
+                        p.principal,
+                        p.tool,
+                        p.status,
+                        p.text,
+                        prev,
+                        digest,
+                    )
+                )
+                records.append(
+                    AuditRecord(
+                        seq,
+                        p.call_id,
+                        p.kind,
+                        at,
+                        p.principal,
+                        p.tool,
+                        p.status,
+                        p.body,
+                        prev,
+                        digest,
+                    )
+                )
+                prev = digest
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO audit (seq, call_id, kind, at, principal, tool, status, body,"
+                    " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    rows,
+                )
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('head', %s) "
+                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                (f"{seq}:{prev}",),
+            )
+        return records
+
+    def records(self) -> list[AuditRecord]:
+        return [_row(r) for r in self._query("SELECT * FROM audit ORDER BY seq")]
+
+    def open_calls(self) -> list[AuditRecord]:
+        rows = self._query(
+            "SELECT * FROM audit s WHERE s.kind = 'start' AND NOT EXISTS "
+            "(SELECT 1 FROM audit e WHERE e.call_id = s.call_id AND e.kind = 'end') ORDER BY seq"
+        )
+        return [_row(r) for r in rows]
+
+    def _summaries(self, where: str, params: Sequence[Any], limit: int) -> list[CallSummary]:
+        rows = self._query(
+            "SELECT s.*, e.at AS end_at, e.status AS end_status, e.body AS end_body "
+            "FROM audit s LEFT JOIN audit e ON e.call_id = s.call_id AND e.kind = 'end' "
+            f"WHERE s.kind IN ('start', 'call') {where} ORDER BY s.seq DESC LIMIT %s",
+            (*params, max(limit, 0)),
+        )
+        out: list[CallSummary] = []
+        for r in rows:
+            start = json.loads(r["body"])
+            end = json.loads(r["end_body"]) if r["end_body"] is not None else None
+            if r["kind"] == "call":
+                status, ended, end = r["status"], r["at"], start
+            else:
+                status = r["end_status"] if r["end_status"] is not None else "running"
+                ended = r["end_at"]
+            duration = (end or {}).get("duration_ms")
+            out.append(
+                CallSummary(
+                    call_id=r["call_id"],
+                    started_at=r["at"],
+                    ended_at=ended,
+                    principal=r["principal"],
+                    tool=r["tool"],
+                    status=status,
+                    duration_ms=duration,
+                    start=start,
+                    end=end,
+                )
+            )
+        return out
+
+    def calls(self, query: AuditQuery) -> list[CallSummary]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if query.who is not None:
+            clauses.append("AND s.principal = %s")
+            params.append(query.who)
+        if query.tool is not None:
+            clauses.append("AND s.tool = %s")
+            params.append(query.tool)
+        if query.since is not None:
+            clauses.append("AND s.at >= %s")
+            params.append(query.since)
+        if query.status is not None:
+            clauses.append(
+                "AND ((s.kind = 'call' AND s.status = %s) OR (s.kind = 'start' AND "
+                "COALESCE(e.status, 'running') = %s))"
+            )
+            params.extend([query.status, query.status])
+        return self._summaries(" ".join(clauses), params, query.limit)
+
+    def call(self, call_id: str) -> CallSummary | None:
+        found = self._summaries("AND s.call_id = %s", (call_id,), 1)
+        return found[0] if found else None
+
+    def verify(self) -> VerifyReport:
+        # One snapshot (REPEATABLE READ): the rows and the head must come from
+        # the same state, or a record appended between two reads looks deleted.
+        with (
+            self._translated("read the audit trail"),
+            self._pool.connection() as conn,
+            conn.transaction(),
+        ):
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            rows = conn.execute("SELECT * FROM audit ORDER BY seq").fetchall()
+            head_rows = conn.execute("SELECT value FROM meta WHERE key = 'head'").fetchall()
+        report = VerifyReport(records=len(rows))
+        prev, expected_seq = GENESIS, 1
+        for r in rows:
+            where = f"record {r['seq']} (call {r['call_id']}, {r['kind']})"
+            if r["seq"] != expected_seq:
+                report.problems.append(
+                    f"records {expected_seq}..{r['seq'] - 1} are missing (deleted) before {where}"
+                )
+            if r["prev_hash"] != prev:
+                report.problems.append(
+                    f"{where}: does not follow the record before it (deleted or reordered)"
+                )
+            digest = record_hash(
+                r["seq"],
+                r["call_id"],
+                r["kind"],
+                r["at"],
+                r["principal"],
+                r["tool"],
+                r["status"],
+                r["body"],
+                r["prev_hash"],
+            )
+            if digest != r["hash"]:
+                report.problems.append(f"{where}: its content was changed after it was written")
+            prev, expected_seq = r["hash"], r["seq"] + 1
+        if head_rows:
+            head_seq, _, head_hash = head_rows[0]["value"].partition(":")
+            if int(head_seq) != expected_seq - 1 or (rows and head_hash != prev):
+                report.problems.append(
+                    f"the trail ends at record {expected_seq - 1} but its head says record "
+                    f"{head_seq}: records at the end were deleted or rewritten"
+                )
+        elif rows:
+            report.problems.append("the chain's head is missing from the meta table")
+        return report
+
+    # --- session memory -------------------------------------------------------------
+
+    def remember(self, entry: MemoryEntry) -> None:
+        payload = None if entry.answer_payload is None else canonical_json(entry.answer_payload)
+        with self._translated("write session memory"), self._pool.connection() as conn:
+            conn.execute(
+                "INSERT INTO memory (tenant, principal, session, tool, run_id, at, arguments,"
+                " answer, answer_payload) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (
+                    entry.tenant,
+                    entry.principal,
+                    entry.session,
+                    entry.tool,
+                    entry.run_id,
+                    entry.at,
+                    canonical_json(entry.arguments),
+                    entry.answer,
+                    payload,
+                ),
+            )
+
+    def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:
+        rows = self._query(
+            "SELECT * FROM (SELECT * FROM memory WHERE tenant = %s AND principal = %s AND "
+            "session = %s ORDER BY id DESC LIMIT %s) AS last ORDER BY id",
+            (tenant, principal, session, max(limit, 0)),
+        )
+        return [
+            MemoryEntry(
+                tenant=r["tenant"],
+                principal=r["principal"],
+                session=r["session"],
+                tool=r["tool"],
+                run_id=r["run_id"],
+                at=r["at"],
+                arguments=json.loads(r["arguments"]),
+                answer=r["answer"],
+                answer_payload=(
+                    None if r["answer_payload"] is None else json.loads(r["answer_payload"])
+                ),
+            )
+            for r in rows
+        ]
+
+    # --- approvals ------------------------------------------------------------------
+
+    def request_approval(
+        self, run_id: str, tool: str, principal: str, message: str, arguments: Mapping[str, Any]
+    ) -> None:
+        with self._translated("record an approval request"), self._pool.connection() as conn:
+            conn.execute(
+                "INSERT INTO approvals (run_id, tool, principal, message, arguments, requested_at)"
+                " VALUES (%s, %s, %s, %s, %s, %s)",
+                (run_id, tool, principal, message, canonical_json(arguments), _now()),
+            )
+
+    def decide(self, run_id: str, decision: str, decided_by: str) -> str:
+        """Record an operator's answer. Returns ``decided``, ``unknown`` (no
+        such request) or the decision already recorded (``approved``/``denied``)."""
+        with (
+            self._translated("record an approval"),
+            self._pool.connection() as conn,
+            conn.transaction(),
+        ):
+            row = conn.execute(
+                "SELECT decision FROM approvals WHERE run_id = %s FOR UPDATE", (run_id,)
+            ).fetchone()
+            if row is None:
+                return "unknown"
+            if row["decision"] is not None:
+                return str(row["decision"])
+            conn.execute(
+                "UPDATE approvals SET decision = %s, decided_by = %s, decided_at = %s "
+                "WHERE run_id = %s",
+                (decision, decided_by, _now(), run_id),
+            )
+            return "decided"
+
+    def decision(self, run_id: str) -> tuple[str, str] | None:
+        """(decision, decided_by) once an operator answered, else None."""
+        rows = self._query(
+            "SELECT decision, decided_by FROM approvals WHERE run_id = %s AND decision IS NOT NULL",
+            (run_id,),
+        )
+        return (rows[0]["decision"], rows[0]["decided_by"]) if rows else None
+
+    def pending_approvals(self) -> list[dict[str, Any]]:
+        rows = self._query(
+            "SELECT * FROM approvals WHERE decision IS NULL ORDER BY requested_at, run_id"
+        )
+        return [
+            {
+                "run_id": r["run_id"],
+                "tool": r["tool"],
+                "principal": r["principal"],
+                "message": r["message"],
+                "arguments": json.loads(r["arguments"]),
+                "requested_at": r["requested_at"],
+            }
+            for r in rows
+        ]
