@@ -23,8 +23,10 @@ __all__ = [
     "EXIT_USAGE",
     "Published",
     "abort",
+    "db_label",
     "db_option",
     "exports_option",
+    "is_postgres",
     "load_published",
     "open_store",
     "setup_logging",
@@ -100,11 +102,11 @@ def db_option(fn: F) -> F:
 
     fn = click.option(
         "--db",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=default_db_path,
+        type=str,
+        default=lambda: str(default_db_path()),
         show_default="$XDG_STATE_HOME/mcp-harbor/harbor.db",
         envvar="MCP_HARBOR_DB",
-        help="The audit database (SQLite).",
+        help="The store: a SQLite file, or postgresql://USER@HOST:PORT/DBNAME (shared).",
     )(fn)
     return click.option(
         "--db-sync",
@@ -115,13 +117,33 @@ def db_option(fn: F) -> F:
     )(fn)
 
 
-def open_store(path: Path, *, durable: bool = False, readonly: bool = False) -> Any:
-    """Open the audit store, or exit 2 with the reason."""
+def is_postgres(db: str | Path) -> bool:
+    """Whether `db` (a ``--db`` value) names a PostgreSQL database."""
+    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+
+
+def db_label(db: str | Path) -> str:
+    """`db` for messages and logs: a DSN without its password."""
+    if is_postgres(db):
+        from mcp_harbor.store.postgres import safe_dsn
+
+        return safe_dsn(str(db))
+    return str(db)
+
+
+def open_store(db: str | Path, *, durable: bool = False, readonly: bool = False) -> Any:
+    """Open the store named by `db` (a SQLite path, or a ``postgresql://`` or
+    ``postgres://`` DSN), or exit 2 with the reason."""
     from mcp_harbor.errors import StoreError
-    from mcp_harbor.store import SqliteStore
 
     try:
-        return SqliteStore(path, durable=durable, readonly=readonly)
+        if is_postgres(db):
+            from mcp_harbor.store.postgres import PostgresStore
+
+            return PostgresStore(str(db), durable=durable, readonly=readonly)
+        from mcp_harbor.store import SqliteStore
+
+        return SqliteStore(Path(db), durable=durable, readonly=readonly)
     except StoreError as exc:
         abort(str(exc), EXIT_USAGE)
 

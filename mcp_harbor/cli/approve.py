@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
-from mcp_harbor.cli._app import EXIT_TOOL_ERROR, EXIT_USAGE, abort, db_option, open_store
+from mcp_harbor.cli._app import EXIT_TOOL_ERROR, EXIT_USAGE, abort, db_label, db_option, open_store
 
 __all__ = ["approvals", "approve", "deny"]
 
 
-def _answer(run_id: str, db: Path, decision: str) -> None:
+def _answer(run_id: str, db: str, decision: str) -> None:
     from mcp_harbor.identity import local_principal
 
     store = open_store(db)
@@ -23,7 +22,7 @@ def _answer(run_id: str, db: Path, decision: str) -> None:
     if outcome == "decided":
         click.echo(f"{decision} run {run_id} (as {local_principal()})")
     elif outcome == "unknown":
-        abort(f"no run {run_id!r} is waiting for approval in {db}", EXIT_USAGE)
+        abort(f"no run {run_id!r} is waiting for approval in {db_label(db)}", EXIT_USAGE)
     else:
         abort(f"run {run_id} was already answered: {outcome}", EXIT_TOOL_ERROR)
 
@@ -31,7 +30,7 @@ def _answer(run_id: str, db: Path, decision: str) -> None:
 @click.command()
 @click.argument("run_id")
 @db_option
-def approve(run_id: str, db: Path, db_sync: str) -> None:
+def approve(run_id: str, db: str, db_sync: str) -> None:
     """Approve RUN_ID, which waits for an operator (recorded as you)."""
     _answer(run_id, db, "approved")
 
@@ -39,7 +38,7 @@ def approve(run_id: str, db: Path, db_sync: str) -> None:
 @click.command()
 @click.argument("run_id")
 @db_option
-def deny(run_id: str, db: Path, db_sync: str) -> None:
+def deny(run_id: str, db: str, db_sync: str) -> None:
     """Deny RUN_ID: nothing runs, the audit records it as declined."""
     _answer(run_id, db, "denied")
 
@@ -47,7 +46,7 @@ def deny(run_id: str, db: Path, db_sync: str) -> None:
 @click.command()
 @db_option
 @click.option("--json", "as_json", is_flag=True)
-def approvals(db: Path, db_sync: str, as_json: bool) -> None:
+def approvals(db: str, db_sync: str, as_json: bool) -> None:
     """List the runs waiting for an operator's approval."""
     store = open_store(db, readonly=True)
     pending = store.pending_approvals()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
-from mcp_harbor.cli._app import EXIT_TOOL_ERROR, EXIT_USAGE, abort, open_store
+from mcp_harbor.cli._app import EXIT_TOOL_ERROR, EXIT_USAGE, abort, db_label, open_store
 
 __all__ = ["audit"]
 
@@ -19,11 +18,11 @@ def _db_option(fn: Any) -> Any:
 
     return click.option(
         "--db",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=default_db_path,
+        type=str,
+        default=lambda: str(default_db_path()),
         show_default="$XDG_STATE_HOME/mcp-harbor/harbor.db",
         envvar="MCP_HARBOR_DB",
-        help="The audit database.",
+        help="The store: a SQLite file, or postgresql://USER@HOST:PORT/DBNAME.",
     )(fn)
 
 
@@ -59,7 +58,7 @@ def audit(
     since: str | None,
     limit: int,
     as_json: bool,
-    db: Path,
+    db: str,
 ) -> None:
     """List recorded calls, newest first: who called what, and how it ended."""
     if ctx.invoked_subcommand is not None:
@@ -94,12 +93,12 @@ def audit(
 @audit.command("show")
 @click.argument("call_id")
 @_db_option
-def show(call_id: str, db: Path) -> None:
+def show(call_id: str, db: str) -> None:
     """One call with every command it ran, as JSON."""
     store = open_store(db, readonly=True)
     found = store.call(call_id)
     if found is None:
-        abort(f"no call {call_id!r} in {db}", EXIT_USAGE)
+        abort(f"no call {call_id!r} in {db_label(db)}", EXIT_USAGE)
     data = _summary_json(found)
     data["end"] = found.end
     data["run_dir"] = found.start.get("run_dir")
@@ -108,16 +107,17 @@ def show(call_id: str, db: Path) -> None:
 
 @audit.command("verify")
 @_db_option
-def verify(db: Path) -> None:
+def verify(db: str) -> None:
     """Check the hash chain: exit 1 naming each edited, deleted or reordered record."""
     store = open_store(db, readonly=True)
     report = store.verify()
     if report.ok:
-        click.echo(f"audit trail OK: {report.records} records, chain intact ({db})")
+        click.echo(f"audit trail OK: {report.records} records, chain intact ({db_label(db)})")
         return
     for problem in report.problems:
         click.echo(f"TAMPERED: {problem}", err=True)
     click.echo(
-        f"audit trail FAILED verification: {len(report.problems)} problem(s) in {db}", err=True
+        f"audit trail FAILED verification: {len(report.problems)} problem(s) in {db_label(db)}",
+        err=True,
     )
     sys.exit(EXIT_TOOL_ERROR)

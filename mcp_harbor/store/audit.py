@@ -36,7 +36,8 @@ def _pid_alive(pid: int) -> bool:
 
 
 class AuditTrail:
-    """Writes a server's audit records, one at a time, off the event loop.
+    """Writes a server's audit records off the event loop (one at a time,
+    or `store.append_concurrency` at a time when the store batches them).
 
     **Cancellation:** every write is shielded: a record that was begun is
     always committed, also when the call that wrote it is being cancelled.
@@ -45,7 +46,9 @@ class AuditTrail:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.instance = uuid.uuid4().hex[:12]
-        self._limiter = anyio.CapacityLimiter(1)
+        # One write at a time, unless the store batches concurrent appends
+        # (PostgresStore's writer thread): then let that many threads wait on it.
+        self._limiter = anyio.CapacityLimiter(int(getattr(store, "append_concurrency", 1)))
         self._server = {"pid": os.getpid(), "host": socket.gethostname(), "instance": self.instance}
 
     async def _append(
