@@ -70,7 +70,7 @@ def run(
     tool: str,
     assignments: tuple[str, ...],
     exports: tuple[Path, ...],
-    db: Path,
+    db: str,
     db_sync: str,
     as_json: bool,
     memory: str | None,

@@ -11,6 +11,7 @@ from mcp_harbor.cli._app import (
     EXIT_TOOL_ERROR,
     EXIT_USAGE,
     abort,
+    db_label,
     db_option,
     exports_option,
     load_published,
@@ -123,7 +124,7 @@ def serve(
     port: int,
     allowed_hosts: tuple[str, ...],
     tokens: Path,
-    db: Path,
+    db: str,
     db_sync: str,
     strict: bool,
     watch: bool,
@@ -242,7 +243,7 @@ def serve(
         background = reloader.watch
         log.info("watching %s for changes", ", ".join(str(f) for f in folders))
     log.info("publishing %d tools: %s", len(offered), ", ".join(e.name for e in offered))
-    log.info("audit trail: %s", db)
+    log.info("audit trail: %s", db_label(db))
     try:
         if transport == "stdio":
             anyio.run(serve_stdio, server, service.shutdown, background, max_request_bytes)
