@@ -1,0 +1,122 @@
+"""Issue 10: the PostgreSQL schema is versioned and upgraded at start.
+
+An older schema built by hand (version 1: only the chain, with records in
+it) is upgraded when a store opens it, and the chain goes on from its head;
+an empty database gets the whole schema; replicas starting together on an
+empty database do not race; a schema newer than this code is refused; a
+read-only store never migrates.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import psycopg
+import pytest
+
+from mcp_harbor.errors import StoreError
+from mcp_harbor.store.base import GENESIS, canonical_json, record_hash
+from mcp_harbor.store.postgres import _MIGRATIONS, SCHEMA_VERSION, PostgresStore
+
+
+def _version(dsn: str) -> int:
+    with psycopg.connect(dsn) as con:
+        row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+def _tables(dsn: str) -> set[str]:
+    with psycopg.connect(dsn) as con:
+        rows = con.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+        ).fetchall()
+    return {r[0] for r in rows}
+
+
+def test_empty_database_gets_the_latest_schema(pg_dsn: str) -> None:
+    store = PostgresStore(pg_dsn)
+    store.close()
+    assert SCHEMA_VERSION == 3
+    assert _version(pg_dsn) == SCHEMA_VERSION
+    assert {"meta", "audit", "memory", "approvals"} <= _tables(pg_dsn)
+
+
+def test_version_1_written_by_hand_is_upgraded_and_the_chain_goes_on(pg_dsn: str) -> None:
+    # Version 1 as an older mcp-harbor left it: the chain only, three records.
+    with psycopg.connect(pg_dsn) as con, con.transaction():
+        for statement in _MIGRATIONS[0]:
+            con.execute(statement.encode())
+        con.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+        prev = GENESIS
+        for seq in (1, 2, 3):
+            body = canonical_json({"n": seq})
+            at = f"2026-01-01T00:00:0{seq}.000000Z"
+            digest = record_hash(seq, f"old{seq}", "call", at, "alice", "t", "ok", body, prev)
+            con.execute(
+                "INSERT INTO audit VALUES (%s, %s, 'call', %s, 'alice', 't', 'ok', %s, %s, %s)",
+                (seq, f"old{seq}", at, body, prev, digest),
+            )
+            prev = digest
+        con.execute("INSERT INTO meta VALUES ('head', %s)", (f"3:{prev}",))
+    assert "memory" not in _tables(pg_dsn)
+
+    store = PostgresStore(pg_dsn)
+    try:
+        assert _version(pg_dsn) == SCHEMA_VERSION
+        assert {"memory", "approvals"} <= _tables(pg_dsn)
+        record = store.append("new", "call", "bob", "t", "ok", {})
+        assert (record.seq, record.prev_hash) == (4, prev)
+        assert store.verify().ok and store.verify().records == 4
+        store.request_approval("r1", "t", "bob", "?", {})
+        assert store.decide("r1", "approved", "ops") == "decided"
+    finally:
+        store.close()
+    with psycopg.connect(pg_dsn) as con:
+        unique = con.execute(
+            "SELECT 1 FROM pg_constraint WHERE conname = 'audit_prev_hash' AND contype = 'u'"
+        ).fetchone()
+    assert unique is not None, "version 3 makes a fork impossible"
+
+
+def test_replicas_starting_together_on_an_empty_database_do_not_race(pg_dsn: str) -> None:
+    stores: list[PostgresStore] = []
+    errors: list[Exception] = []
+    lock = threading.Lock()
+
+    def start() -> None:
+        try:
+            s = PostgresStore(pg_dsn)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+            return
+        with lock:
+            stores.append(s)
+
+    threads = [threading.Thread(target=start) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert not errors, errors
+        assert len(stores) == 6
+        assert _version(pg_dsn) == SCHEMA_VERSION
+    finally:
+        for s in stores:
+            s.close()
+
+
+def test_a_newer_schema_is_refused(pg_dsn: str) -> None:
+    PostgresStore(pg_dsn).close()
+    with psycopg.connect(pg_dsn) as con:
+        con.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    for readonly in (False, True):
+        with pytest.raises(StoreError, match="schema version 99 is newer"):
+            PostgresStore(pg_dsn, readonly=readonly)
+
+
+def test_readonly_store_does_not_migrate(pg_dsn: str) -> None:
+    with pytest.raises(StoreError, match="no mcp-harbor schema"):
+        PostgresStore(pg_dsn, readonly=True)
+    assert "meta" not in _tables(pg_dsn)
