@@ -35,7 +35,11 @@ def column_of(text: str) -> tuple[str, int]:
         ("   ", "empty", 1),
         ("deploy == true", "unknown name 'deploy'", 1),
         ("args.nope", "args.nope: no such arg (declared: count, deploy, name)", 6),
-        ("steps.later.ok", "steps.later: no earlier step of that name (earlier steps: build, test)", 7),
+        (
+            "steps.later.ok",
+            "steps.later: no earlier step of that name (earlier steps: build, test)",
+            7,
+        ),
         ("args.deploy and steps.zzz.failed", "steps.zzz", 23),
         ("steps.build.colour", "steps.build.colour: use one of exit_code, failed, ok, skipped", 13),
         ("args.deploy true", "unexpected 'true' after a complete expression", 13),
@@ -173,8 +177,8 @@ steps:
 def test_load_errors_name_file_line_column(
     tmp_path: Path, condition: str, needle: str, column: int
 ) -> None:
-    text = HEAD + f"  - name: check\n    if: {condition}\n    run: \"true\"\n"
-    text += "  - name: later\n    run: \"true\"\n"
+    text = HEAD + f'  - name: check\n    if: {condition}\n    run: "true"\n'
+    text += '  - name: later\n    run: "true"\n'
     problem = load_problem(tmp_path, text)
     assert f"x.yaml:9:{column}: steps[1].if: {needle}" in problem, problem
 
@@ -185,21 +189,21 @@ def test_an_empty_expression_is_refused_at_its_place(tmp_path: Path) -> None:
 
 
 def test_if_must_be_a_string(tmp_path: Path) -> None:
-    problem = load_problem(tmp_path, HEAD + "  - name: c\n    if: true\n    run: \"true\"\n")
+    problem = load_problem(tmp_path, HEAD + '  - name: c\n    if: true\n    run: "true"\n')
     assert "x.yaml:9: steps[1].if: Input should be a valid string" in problem, problem
 
 
 def test_hooks_may_read_every_main_step_and_earlier_hooks(tmp_path: Path) -> None:
     text = HEAD + (
         "on_failure:\n"
-        "  - name: notify\n    if: steps.build.failed\n    run: \"true\"\n"
+        '  - name: notify\n    if: steps.build.failed\n    run: "true"\n'
         "finally:\n"
-        "  - name: clean\n    if: steps.notify.skipped or steps.build.ok\n    run: \"true\"\n"
-        "  - name: last\n    if: steps.clean.ok\n    run: \"true\"\n"
+        '  - name: clean\n    if: steps.notify.skipped or steps.build.ok\n    run: "true"\n'
+        '  - name: last\n    if: steps.clean.ok\n    run: "true"\n'
     )
     export = load_export(write_export(tmp_path, "x.yaml", text))
     assert [s.name for s in export.all_steps] == ["build", "notify", "clean", "last"]
     assert [s.section for s in export.all_steps] == ["steps", "on_failure", "finally", "finally"]
     # A finally step cannot read a later finally step.
-    bad = text.replace("steps.clean.ok", "steps.after.ok") + "  - name: after\n    run: \"true\"\n"
+    bad = text.replace("steps.clean.ok", "steps.after.ok") + '  - name: after\n    run: "true"\n'
     assert "steps.after: no earlier step of that name" in load_problem(tmp_path, bad)

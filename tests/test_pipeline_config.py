@@ -19,7 +19,7 @@ from mcp_harbor.config import load_export
 from mcp_harbor.errors import ConfigError
 from mcp_harbor.runner.pipeline import OUTPUT_FILE_LIMIT, read_outputs
 
-HEAD = "name: x\ndescription: d\nsteps:\n  - name: build\n    run: \"true\"\n"
+HEAD = 'name: x\ndescription: d\nsteps:\n  - name: build\n    run: "true"\n'
 
 
 def problem_of(tmp_path: Path, text: str) -> str:
@@ -35,13 +35,25 @@ def problem_of(tmp_path: Path, text: str) -> str:
 @pytest.mark.parametrize(
     ("retry", "needle"),
     [
-        ("{attempts: 0}", "x.yaml:6: steps[0].retry.attempts: Input should be greater than or equal to 1"),
-        ("{attempts: 21}", "x.yaml:6: steps[0].retry.attempts: Input should be less than or equal to 20"),
+        (
+            "{attempts: 0}",
+            "x.yaml:6: steps[0].retry.attempts: Input should be greater than or equal to 1",
+        ),
+        (
+            "{attempts: 21}",
+            "x.yaml:6: steps[0].retry.attempts: Input should be less than or equal to 20",
+        ),
         ("{attempts: 2, tries: 3}", "x.yaml:6: unknown key 'tries' at steps[0].retry.tries"),
         ("{delay: 1}", "x.yaml:6: missing required key 'steps[0].retry.attempts'"),
-        ("{attempts: 2, delay: -1}", "x.yaml:6: steps[0].retry.delay: Input should be greater than or equal to 0"),
+        (
+            "{attempts: 2, delay: -1}",
+            "x.yaml:6: steps[0].retry.delay: Input should be greater than or equal to 0",
+        ),
         ("{attempts: '3'}", "x.yaml:6: steps[0].retry.attempts: Input should be a valid integer"),
-        ("3", "x.yaml:6: steps[0].retry: Input should be a valid dictionary or instance of RetrySpec"),
+        (
+            "3",
+            "x.yaml:6: steps[0].retry: Input should be a valid dictionary or instance of RetrySpec",
+        ),
     ],
 )
 def test_invalid_retry(tmp_path: Path, retry: str, needle: str) -> None:
@@ -50,7 +62,9 @@ def test_invalid_retry(tmp_path: Path, retry: str, needle: str) -> None:
 
 
 def test_valid_retry(tmp_path: Path) -> None:
-    export = load_export(write_export(tmp_path, "x.yaml", HEAD + "    retry: {attempts: 3, delay: 0.5}\n"))
+    export = load_export(
+        write_export(tmp_path, "x.yaml", HEAD + "    retry: {attempts: 3, delay: 0.5}\n")
+    )
     retry = export.steps[0].spec.retry
     assert retry is not None and (retry.attempts, retry.delay) == (3, 0.5)
 
@@ -61,7 +75,7 @@ def test_valid_retry(tmp_path: Path) -> None:
 def test_valid_hooks_compile_in_their_sections(tmp_path: Path) -> None:
     text = HEAD + (
         "on_failure:\n  - name: notify\n    run: echo failed\n    timeout: 5\n"
-        "finally:\n  - name: clean\n    argv: [\"true\"]\n"
+        'finally:\n  - name: clean\n    argv: ["true"]\n'
     )
     export = load_export(write_export(tmp_path, "x.yaml", text))
     assert [(s.name, s.section, s.index) for s in export.all_steps] == [
@@ -83,12 +97,24 @@ def test_valid_hooks_compile_in_their_sections(tmp_path: Path) -> None:
             "on_failure:\n  - name: n\n    run: echo a\nfinally:\n  - name: n\n    run: echo b\n",
             "x.yaml:10: step name 'n' is used twice (first at line 7)",
         ),
-        ("finally:\n  - name: build\n    run: echo b\n", "x.yaml:7: step name 'build' is used twice"),
+        (
+            "finally:\n  - name: build\n    run: echo b\n",
+            "x.yaml:7: step name 'build' is used twice",
+        ),
         ("finally:\n  - name: c\n", "x.yaml:7: finally[0]: a step needs exactly one of `run:`"),
-        ("on_failure:\n  - name: c\n    run: x\n    retries: 2\n", "x.yaml:9: unknown key 'retries' at on_failure[0].retries (did you mean 'retry'?)"),
-        ("finally:\n  - name: c\n    run: x\n    timeout: 0\n", "x.yaml:9: finally[0].timeout: Input should be greater than 0"),
+        (
+            "on_failure:\n  - name: c\n    run: x\n    retries: 2\n",
+            "x.yaml:9: unknown key 'retries' at on_failure[0].retries (did you mean 'retry'?)",
+        ),
+        (
+            "finally:\n  - name: c\n    run: x\n    timeout: 0\n",
+            "x.yaml:9: finally[0].timeout: Input should be greater than 0",
+        ),
         ("finally: {name: c, run: x}\n", "x.yaml:6: finally: Input should be a valid list"),
-        ("on_failure:\n  - name: 1bad\n    run: x\n", "x.yaml:7: on_failure[0].name: '1bad' is not a valid name"),
+        (
+            "on_failure:\n  - name: 1bad\n    run: x\n",
+            "x.yaml:7: on_failure[0].name: '1bad' is not a valid name",
+        ),
     ],
 )
 def test_invalid_hooks(tmp_path: Path, tail: str, needle: str) -> None:
