@@ -320,3 +320,23 @@ def stdio_client_opts(
     params = stdio_params(exports, state, *extra, log_level=server_log_level)
     transport = stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params)
     return Client(transport, mode=mode, **client_kw)  # type: ignore[arg-type]
+
+
+# --- pipelines and preflight (issue 9) ---------------------------------------------
+
+
+def stdio_client_env(
+    exports: Path,
+    state: Path,
+    mode: str,
+    *extra: str,
+    env: dict[str, str],
+    errlog: IO[str] | None = None,
+    **client_kw: Any,
+) -> Client:
+    """Like `stdio_client_of`, with `env` added to the server's environment
+    (e.g. a PATH that includes a test's own folder)."""
+    argv = serve_argv(exports, *extra)
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=server_env(state, **env))
+    transport = stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params)
+    return Client(transport, mode=mode, **client_kw)  # type: ignore[arg-type]
