@@ -219,6 +219,10 @@ async def test_a_program_appearing_offers_the_export(
             assert await names(client) == {"uses_tool", "needs_tcp", "needs_env", "needs_file"}
             result = await client.call_tool("uses_tool", {})
             assert result.is_error is False and "late tool says hello" in text_of(result)
+            # It vanishes: hidden again, and the client is told.
+            tool.unlink()
+            await changes.wait_for(2)
+            assert await names(client) == {"needs_tcp", "needs_env", "needs_file"}
     log = (tmp_path / "server.stderr").read_text()
     assert "not offering uses_tool: program 'harbor-late-tool' is not on PATH" in log
     assert "not offering needs_gone_env: environment variable HARBOR_NOPE is not set" in log
