@@ -12,6 +12,7 @@ import binascii
 import copy
 import json
 import mimetypes
+import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -258,9 +259,9 @@ def _decode_attachments(
             )
         media_type = schema.get("contentMediaType")
         suffix = (mimetypes.guess_extension(media_type) if media_type else None) or ".bin"
-        inputs.mkdir(exist_ok=True)
+        inputs.mkdir(mode=0o700, exist_ok=True)
         path = inputs / f"{name}{suffix}"
-        path.write_bytes(data)
+        _write_private(path, data)
         disposition = schema.get("disposition", policy.disposition)
         text: str | None = None
         if disposition == "inline":
@@ -337,11 +338,20 @@ def compose(
             None if caller_memory is ABSENT else len(canonical_json(caller_memory).encode("utf-8"))
         ),
     )
-    context.context_path.write_text(
-        json.dumps(context.to_json(), indent=2, ensure_ascii=False, default=_thaw) + "\n",
-        encoding="utf-8",
+    _write_private(
+        context.context_path,
+        (json.dumps(context.to_json(), indent=2, ensure_ascii=False, default=_thaw) + "\n").encode(
+            "utf-8"
+        ),
     )
     return context
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Write `path` readable by the server's user only (0600)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
 
 
 def _thaw(value: Any) -> Any:
