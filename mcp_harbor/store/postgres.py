@@ -201,6 +201,7 @@ class PostgresStore:
         self._writer: threading.Thread | None = None
         self._writer_lock = threading.Lock()
         self._closed = False
+        self._wconn: psycopg.Connection[dict[str, Any]] | None = None  # the writer's own
 
         def configure(conn: psycopg.Connection[Any]) -> None:
             if readonly:
@@ -287,6 +288,7 @@ class PostgresStore:
         if writer is not None:
             self._queue.put(_STOP)
             writer.join()
+        self._drop_writer_connection()
         self._pool.close()
 
     # --- the chain ------------------------------------------------------------------
@@ -351,66 +353,101 @@ class PostgresStore:
             if stop:
                 return
 
-    def _write_batch(self, batch: Sequence[_Pending]) -> list[AuditRecord]:
-        """Append `batch` to the chain in one transaction under the chain lock."""
-        with (
-            self._translated("write an audit record"),
-            self._pool.connection() as conn,
-            conn.transaction(),
-        ):
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CHAIN_LOCK,))
-            head = conn.execute("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
-            seq = head["seq"] if head else 0
-            prev = head["hash"] if head else GENESIS
-            at = _now()
-            records: list[AuditRecord] = []
-            rows: list[tuple[Any, ...]] = []
-            for p in batch:
-                seq += 1
-                digest = record_hash(
-                    seq, p.call_id, p.kind, at, p.principal, p.tool, p.status, p.text, prev
-                )
-                rows.append(
-                    (
-                        seq,
-                        p.call_id,
-                        p.kind,
-                        at,
-                        p.principal,
-                        p.tool,
-                        p.status,
-                        p.text,
-                        prev,
-                        digest,
-                    )
-                )
-                records.append(
-                    AuditRecord(
-                        seq,
-                        p.call_id,
-                        p.kind,
-                        at,
-                        p.principal,
-                        p.tool,
-                        p.status,
-                        p.body,
-                        prev,
-                        digest,
-                    )
-                )
-                prev = digest
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO audit (seq, call_id, kind, at, principal, tool, status, body,"
-                    " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    rows,
-                )
-            conn.execute(
-                "INSERT INTO meta (key, value) VALUES ('head', %s) "
-                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                (f"{seq}:{prev}",),
+    def _writer_connection(self) -> psycopg.Connection[dict[str, Any]]:
+        if self._wconn is None or self._wconn.closed:
+            self._wconn = psycopg.connect(
+                self.dsn, autocommit=True, row_factory=dict_row, connect_timeout=10
             )
+        return self._wconn
+
+    def _drop_writer_connection(self) -> None:
+        if self._wconn is not None:
+            with contextlib.suppress(psycopg.Error):
+                self._wconn.close()
+            self._wconn = None
+
+    def _write_batch(self, batch: Sequence[_Pending]) -> list[AuditRecord]:
+        """Append `batch` to the chain in one transaction under the chain lock.
+
+        On the writer's own connection (no pool check per batch), two round
+        trips in pipeline mode: ``BEGIN``, the lock and the head (read after
+        the lock is granted, so it is the committed head), then one
+        ``INSERT … unnest`` of every record with the new head, and ``COMMIT``.
+        A connection that fails before the records were sent (the database
+        restarted since the last batch) is replaced and the batch tried once
+        more; a failure after that is reported, never retried (the commit
+        may have happened)."""
+        with self._translated("write an audit record"):
+            for attempt in (1, 2):
+                sent = False
+                try:
+                    conn = self._writer_connection()
+                    with conn.pipeline(), conn.transaction():
+                        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CHAIN_LOCK,))
+                        head = conn.execute(
+                            "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1"
+                        ).fetchone()
+                        records = self._link(batch, head)
+                        sent = True
+                        self._insert(conn, batch, records)
+                    return records
+                except psycopg.OperationalError:
+                    self._drop_writer_connection()
+                    if sent or attempt == 2:
+                        raise
+                except psycopg.Error:
+                    if self._wconn is not None and self._wconn.broken:
+                        self._drop_writer_connection()
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def _link(batch: Sequence[_Pending], head: Mapping[str, Any] | None) -> list[AuditRecord]:
+        seq = head["seq"] if head else 0
+        prev = head["hash"] if head else GENESIS
+        at = _now()
+        records: list[AuditRecord] = []
+        for p in batch:
+            seq += 1
+            digest = record_hash(
+                seq, p.call_id, p.kind, at, p.principal, p.tool, p.status, p.text, prev
+            )
+            records.append(
+                AuditRecord(
+                    seq, p.call_id, p.kind, at, p.principal, p.tool, p.status, p.body, prev, digest
+                )
+            )
+            prev = digest
         return records
+
+    @staticmethod
+    def _insert(
+        conn: psycopg.Connection[dict[str, Any]],
+        batch: Sequence[_Pending],
+        records: Sequence[AuditRecord],
+    ) -> None:
+        last = records[-1]
+        conn.execute(
+            "WITH added AS (INSERT INTO audit (seq, call_id, kind, at, principal, tool, status,"
+            " body, prev_hash, hash) SELECT * FROM unnest(%s::bigint[], %s::text[],"
+            " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+            " %s::text[], %s::text[])) "
+            "INSERT INTO meta (key, value) VALUES ('head', %s) "
+            "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+            (
+                [r.seq for r in records],
+                [r.call_id for r in records],
+                [r.kind for r in records],
+                [r.at for r in records],
+                [r.principal for r in records],
+                [r.tool for r in records],
+                [r.status for r in records],
+                [p.text for p in batch],
+                [r.prev_hash for r in records],
+                [r.hash for r in records],
+                f"{last.seq}:{last.hash}",
+            ),
+        )
 
     def records(self) -> list[AuditRecord]:
         return [_row(r) for r in self._query("SELECT * FROM audit ORDER BY seq")]
