@@ -504,7 +504,7 @@ async def bench_output(args: argparse.Namespace, work: Path) -> None:
         walls = [await anyio.to_thread.run_sync(floor_output, files[size], work / "sink") for _ in range(2)]
         w = min(walls)
         res[f"floor/{size // MIB}"] = {"wall_s": w}
-        rows.append([f"floor (bash -c cat > file), {size // MIB} MiB", f"{w:.2f}", f"{size / w / 1e6:.0f}", "–", "–", "", load()])
+        rows.append([f"floor (bash -c cat > file), {size // MIB} MiB", f"{w:.2f}", f"{size / w / 1e6:.0f}", "–", "–", "", load()])  # fmt: skip
     harbor = peers.harbor(work)
     plan = [("mcp-harbor", harbor, big), ("mcp-harbor", harbor, small)]
     plan += [(n, args.peer_objs[n], small) for n in ("mcp-shell-server", "shellmcp")]
@@ -536,13 +536,15 @@ async def bench_output(args: argparse.Namespace, work: Path) -> None:
         note = "" if not result.is_error else " (tool error)"
         rows.append([f"{label}, {size // MIB} MiB{note}", f"{wall:.2f}", f"{mbps:.0f}", f"{rss0:.0f} → {hwm:.0f}",
                      f"{hwm - rss0:+.0f}", f"{returned / MIB:.2f} MiB", load()])  # fmt: skip
-    for r in rows:
+    for r in rows:  # last column: mcp-harbor's MB/s at the same size / this row's
         for size, mbps in ours.items():
-            if r[0].endswith(f"{size // MIB} MiB") and not r[0].startswith("mcp-harbor") and r[2] not in ("", "–"):
-                try:
-                    r[5 if r[0].startswith("floor") else 5] = (r[5] + " " if r[5] else "") + f"harbor/this {mbps / float(r[2]):.2f}×"
-                except ValueError:
-                    pass
+            same = r[0].startswith(("floor", "mcp-shell-server", "shellmcp")) and f" {size // MIB} MiB" in r[0]
+            try:
+                theirs = float(r[2])
+            except ValueError:
+                continue
+            if same and theirs > 0:
+                r[5] = (r[5] + "; " if r[5] else "") + f"harbor MB/s / this {mbps / theirs:.2f}×"
     RAW["output"] = res
     table(["server, size", "wall s", "MB/s", "server RSS → peak MiB", "peak growth MiB",
            "result size / ratio", "load"], rows)  # fmt: skip
@@ -574,7 +576,10 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
     env = peers.harbor_env(work)
     exports = peers.write_harbor_exports(work / "harbor-exports")
     rows, res = [], []
-    for rnd in range(args.rounds if not args.quick else 1):
+    n_rounds = args.rounds if not args.quick else 1
+    pyspy = Path(sys.executable).parent / "py-spy"
+    for rnd in range(n_rounds + (1 if pyspy.exists() else 0)):
+        profiled = rnd == n_rounds  # one extra round under py-spy, not counted in the figures
         tokens, db = work / f"tokens-{rnd}.json", work / f"http-{rnd}.db"
         tok = subprocess.run([sys.executable, "-m", "mcp_harbor", "token", "add", "bench", "--tokens", str(tokens)],
                              capture_output=True, text=True, env=env, check=True)  # fmt: skip
@@ -615,7 +620,13 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
                                 errors.append(f"{type(exc).__name__}: {exc}"[:200])
                             lat.append((time.perf_counter() - t0) * 1000)
 
-            progress(f"http round {rnd + 1}: {clients} clients × {per} calls (load {load()})")
+            progress(f"http round {rnd + 1}{' (profiled)' if profiled else ''}: {clients} clients × {per} calls (load {load()})")
+            spy = None
+            if profiled:
+                spy = subprocess.Popen([str(pyspy), "record", "--format", "raw", "--rate", "1000", "--nonblocking",
+                                        "--threads", "-o", str(work / "http.pyspy.txt"), "-p", str(proc.pid)],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+                await anyio.sleep(1.0)
             go = anyio.Event()
             readies = [anyio.Event() for _ in range(clients)]
             async with anyio.create_task_group() as tg:
@@ -626,6 +637,9 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
                 t0 = time.perf_counter()
                 go.set()
             wall = time.perf_counter() - t0
+            if spy is not None:
+                spy.send_signal(2)
+                spy.wait(timeout=60)
             me1 = resource.getrusage(resource.RUSAGE_SELF)
             server_cpu = sum(sproc.cpu_times()[:2]) - cpu0
             client_cpu = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
@@ -635,6 +649,13 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
         audit = subprocess.run([sys.executable, "-m", "mcp_harbor", "audit", "--db", str(db), "--json", "--limit", "100000"],
                                capture_output=True, text=True, env=env)  # fmt: skip
         lines = [json.loads(x) for x in audit.stdout.splitlines() if x.strip()]
+        if profiled:
+            raw = work / "http.pyspy.txt"
+            if raw.exists():
+                shutil.copy(raw, RESULTS / "http-server.pyspy.txt")
+                RAW["http_profile"] = {"wall_s": wall, "calls": len(lat), "server_cpu_s": server_cpu,
+                                       "rows": layers.top_inclusive(raw, len(lat) + clients)}  # fmt: skip
+            continue
         audited = sum(1 for x in lines if x.get("tool") == "nothing")
         expected = clients * (per + 1)
         r = {"wall_s": wall, "calls": len(lat), "throughput": len(lat) / wall, "p50": pct(lat, 0.5),
@@ -650,6 +671,14 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
            "audited calls / made (incl. 1 warm-up per client)", "CPU s server / client", "load"], rows)  # fmt: skip
     say("No peer serves Streamable HTTP with a bearer token: this table has no peer rows.")
     say()
+    prof = RAW.get("http_profile")
+    if prof:
+        say(f"Where the server's time goes (py-spy, 1 kHz, all threads, one extra round not counted above: "
+            f"{prof['calls']} calls in {prof['wall_s']:.1f} s, server CPU {prof['server_cpu_s']:.1f} s = "
+            f"{prof['server_cpu_s'] / max(1, prof['calls']) * 1000:.1f} ms per call; load {load()}); inclusive:")
+        say()
+        table(["function (inclusive)", "ms per call", "share of busy samples"],
+              [[r["name"], f"{r['ms_per_call']:.2f}", f"{r['share'] * 100:.0f} %"] for r in prof["rows"]])  # fmt: skip
     if res:
         tp = statistics.median(x["throughput"] for x in res)
         p99 = statistics.median(x["p99"] for x in res)
@@ -714,7 +743,7 @@ async def bench_layers(args: argparse.Namespace, work: Path) -> None:
         say(f"py-spy, 1 kHz, all threads, while the client made {args.calls} sequential echo calls "
             f"(client median {prof['client_median_ms']:.2f} ms, wall {prof['wall_s']:.1f} s, "
             f"load {load()}). Inclusive samples of each function, in ms per call and as a share of the "
-            f"server's busy (non-idle) samples; threads other than the event loop in brackets:")
+            f"server's busy (non-idle) samples, all threads together:")
         say()
         table(["function (inclusive)", "ms per call", "share of busy samples"],
               [[r["name"], f"{r['ms_per_call']:.2f}", f"{r['share'] * 100:.0f} %"] for r in prof["rows"]])  # fmt: skip
@@ -788,11 +817,11 @@ def main() -> int:
     p.add_argument("--calls", type=int, help="sequential calls per latency series (default 500; quick 150)")
     p.add_argument("--scale", help="export counts (default 100,1000,5000; quick 100,1000)")
     p.add_argument("--output-mib", type=int, default=1024, help="mcp-harbor output size (default 1024)")
-    p.add_argument("--peer-output-mib", type=int, default=64, help="peers' output size (default 64)")
+    p.add_argument("--peer-output-mib", type=int, default=16, help="peers' output size (default 16)")
     p.add_argument("--http-clients", type=int, default=32)
     p.add_argument("--http-calls", type=int, default=50)
     p.add_argument("--concurrency-timeout", type=float, default=90.0)
-    p.add_argument("--output-timeout", type=float, default=180.0, help="seconds for one output-volume call")
+    p.add_argument("--output-timeout", type=float, default=120.0, help="seconds for one output-volume call")
     args = p.parse_args()
     args.rounds = args.rounds or (1 if args.quick else 3)
     args.calls = args.calls or (150 if args.quick else 500)

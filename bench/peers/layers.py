@@ -180,3 +180,25 @@ def summarize_pyspy(raw: Path, calls: int, wall: float, client_median_ms: float)
         "client_median_ms": client_median_ms,
         "top_self": [(f, c / calls) for f, c in top_self.most_common(15)],
     }
+
+
+def top_inclusive(raw: Path, calls: int, rate: int = 1000, limit: int = 25) -> list[dict[str, Any]]:
+    """The functions of mcp-harbor, the SDK and the web stack with the most
+    inclusive samples in a py-spy ``--format raw`` file, in ms per call and as
+    a share of all busy samples."""
+    keep = ("mcp_harbor/", "mcp/", "mcp_types/", "starlette/", "uvicorn/", "anyio/", "sqlite", "subprocess.py",
+            "pydantic", "json/", "h11/", "httptools")  # fmt: skip
+    total = 0
+    inc: collections.Counter[str] = collections.Counter()
+    for line in raw.read_text().splitlines():
+        stack, _, count_s = line.rpartition(" ")
+        try:
+            count = int(count_s)
+        except ValueError:
+            continue
+        total += count
+        for frame in set(stack.split(";")):
+            if any(k in frame for k in keep) and "_run_once" not in frame and "run_forever" not in frame:
+                inc[frame] += count
+    return [{"name": f, "ms_per_call": c / rate * 1000 / calls, "share": c / max(1, total)}
+            for f, c in inc.most_common(limit)]  # fmt: skip
