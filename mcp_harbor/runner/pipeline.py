@@ -205,7 +205,7 @@ class LocalExecutor:
         timeout = export.spec.timeout or DEFAULT_TIMEOUT
         deadline = started + timeout
         steps_dir = request.run_dir / "steps"
-        steps_dir.mkdir(exist_ok=True)
+        steps_dir.mkdir(mode=0o700, exist_ok=True)
         state = _State(request, total=len(export.all_steps))
         status: RunStatus = "ok"
         exit_code: int | None = 0
@@ -321,13 +321,13 @@ class LocalExecutor:
         base = steps_dir / f"{number}-{step.name}"
         out_log, err_log = base.with_suffix(".stdout.log"), base.with_suffix(".stderr.log")
         output_file = base.with_suffix(".output")
-        output_file.write_bytes(b"")
+        _write_private(output_file, b"")
         state.write_context()
         command = _command(step, request.arguments)
         shown = _command(step, request.redacted_arguments())
         if isinstance(command, str):
             script = base.with_suffix(".sh")
-            script.write_text(command, encoding="utf-8")
+            _write_private(script, command.encode("utf-8"))
             argv = [self._bash, *BASH_FLAGS, str(script)]
         else:
             argv = command
@@ -522,10 +522,18 @@ class _State:
         self._context["steps"] = self.outcomes
         tmp = path.with_suffix(".tmp")
         try:
-            tmp.write_text(json.dumps(self._context, indent=2, ensure_ascii=False) + "\n")
+            text = json.dumps(self._context, indent=2, ensure_ascii=False) + "\n"
+            _write_private(tmp, text.encode("utf-8"))
             os.replace(tmp, path)
         except OSError:
             log.warning("could not update %s", path)
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Write a run file readable by the server's user only (0600)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
 
 
 def _sha256_pair(*paths: Path) -> tuple[str | None, str | None]:
