@@ -89,7 +89,18 @@ def private_cluster() -> Iterator[str]:
         port = s.getsockname()[1]
     data = folder / "data"
     subprocess.run(
-        [*as_user, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+        [
+            *as_user,
+            str(bindir / "initdb"),
+            "-D",
+            str(data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "-E",
+            "UTF8",
+        ],
         check=True,
         capture_output=True,
     )

@@ -45,6 +45,7 @@ import queue
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -73,6 +74,8 @@ _CHAIN_LOCK = 0x6861_7262_6F72_0001
 _MIGRATE_LOCK = 0x6861_7262_6F72_0002
 #: Most records written in one transaction.
 _BATCH = 256
+#: Seconds after which the writer's idle connection is probed before a batch.
+_IDLE = 5.0
 
 _MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 1: the chain
@@ -120,6 +123,44 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     (  # 3: the chain cannot fork
         "ALTER TABLE audit ADD CONSTRAINT audit_prev_hash UNIQUE (prev_hash)",
+    ),
+    (  # 4: append a batch in one round trip; the hash is `record_hash`, server-side
+        """CREATE FUNCTION harbor_audit_append(
+            p_call_id TEXT[], p_kind TEXT[], p_at TEXT, p_principal TEXT[], p_tool TEXT[],
+            p_status TEXT[], p_body TEXT[]
+        ) RETURNS TABLE (o_seq BIGINT, o_prev TEXT, o_hash TEXT)
+        LANGUAGE plpgsql VOLATILE AS $fn$
+        DECLARE
+            v_seq BIGINT;
+            v_prev TEXT;
+            v_hash TEXT;
+        BEGIN
+            PERFORM pg_advisory_xact_lock(7521418619787542529);
+            -- A new snapshot per statement: this sees every committed record.
+            SELECT a.seq, a.hash INTO v_seq, v_prev FROM audit a ORDER BY a.seq DESC LIMIT 1;
+            IF NOT FOUND THEN
+                v_seq := 0;
+                v_prev := repeat('0', 64);
+            END IF;
+            FOR i IN 1 .. coalesce(array_length(p_call_id, 1), 0) LOOP
+                v_seq := v_seq + 1;
+                v_hash := encode(sha256(convert_to(concat_ws(E'\\n', v_seq::text,
+                    p_call_id[i], p_kind[i], p_at, p_principal[i], p_tool[i], p_status[i],
+                    v_prev, p_body[i]), 'UTF8')), 'hex');
+                INSERT INTO audit (seq, call_id, kind, at, principal, tool, status, body,
+                    prev_hash, hash)
+                VALUES (v_seq, p_call_id[i], p_kind[i], p_at, p_principal[i], p_tool[i],
+                    p_status[i], p_body[i], v_prev, v_hash);
+                o_seq := v_seq;
+                o_prev := v_prev;
+                o_hash := v_hash;
+                RETURN NEXT;
+                v_prev := v_hash;
+            END LOOP;
+            INSERT INTO meta (key, value) VALUES ('head', v_seq::text || ':' || v_prev)
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
+        END
+        $fn$""",
     ),
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -177,9 +218,7 @@ class _Pending:
     status: str
     body: Mapping[str, Any]
     text: str
-    done: threading.Event = field(default_factory=threading.Event)
-    record: AuditRecord | None = None
-    error: StoreError | None = None
+    future: Future[AuditRecord] = field(default_factory=Future)
 
 
 _STOP = object()
@@ -202,6 +241,7 @@ class PostgresStore:
         self._writer_lock = threading.Lock()
         self._closed = False
         self._wconn: psycopg.Connection[dict[str, Any]] | None = None  # the writer's own
+        self._wconn_used = 0.0
 
         def configure(conn: psycopg.Connection[Any]) -> None:
             if readonly:
@@ -244,6 +284,13 @@ class PostgresStore:
             return conn.execute(sql, params).fetchall()
 
     def _version(self, conn: psycopg.Connection[dict[str, Any]]) -> int:
+        encoding = conn.execute("SHOW server_encoding").fetchone()
+        if not encoding or encoding["server_encoding"] != "UTF8":
+            # Records are hashed as UTF-8, in Python and in harbor_audit_append.
+            raise StoreError(
+                f"audit store {self.label}: the database must use the UTF8 encoding "
+                "(CREATE DATABASE … ENCODING 'UTF8' TEMPLATE template0)"
+            )
         has_meta = conn.execute("SELECT to_regclass('meta') IS NOT NULL AS ok").fetchone()
         if not has_meta or not has_meta["ok"]:
             return 0
@@ -302,6 +349,20 @@ class PostgresStore:
         status: str,
         body: Mapping[str, Any],
     ) -> AuditRecord:
+        return self.append_nowait(call_id, kind, principal, tool, status, body).result()
+
+    def append_nowait(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> Future[AuditRecord]:
+        """Queue one record for the writer; the future is resolved once its
+        batch committed (or failed: `StoreError`). `AuditTrail` awaits it on
+        the event loop instead of parking a worker thread per append."""
         pending = _Pending(call_id, kind, principal, tool, status, body, canonical_json(body))
         with self._writer_lock:
             if self._closed:
@@ -314,11 +375,7 @@ class PostgresStore:
                 )
                 self._writer.start()
             self._queue.put(pending)
-        pending.done.wait()
-        if pending.error is not None:
-            raise pending.error
-        assert pending.record is not None
-        return pending.record
+        return pending.future
 
     def _write_loop(self) -> None:
         while True:
@@ -340,20 +397,27 @@ class PostgresStore:
                 records = self._write_batch(batch)
             except StoreError as exc:
                 for p in batch:
-                    p.error = exc
+                    p.future.set_exception(exc)
             except BaseException as exc:  # noqa: BLE001 - never leave an append waiting
                 error = StoreError(f"audit store {self.label}: cannot write an audit record: {exc}")
                 for p in batch:
-                    p.error = error
+                    p.future.set_exception(error)
             else:
                 for p, record in zip(batch, records, strict=True):
-                    p.record = record
-            for p in batch:
-                p.done.set()
+                    p.future.set_result(record)
             if stop:
                 return
 
     def _writer_connection(self) -> psycopg.Connection[dict[str, Any]]:
+        """The writer's own connection (no pool round trip per batch). After
+        `_IDLE` seconds unused it is probed first, so that a database restart
+        is noticed before a batch is sent, never by a batch in flight."""
+        conn = self._wconn
+        if conn is not None and not conn.closed and time.monotonic() - self._wconn_used > _IDLE:
+            try:
+                conn.execute("SELECT 1")
+            except psycopg.OperationalError:
+                self._drop_writer_connection()
         if self._wconn is None or self._wconn.closed:
             self._wconn = psycopg.connect(
                 self.dsn, autocommit=True, row_factory=dict_row, connect_timeout=10
@@ -367,87 +431,45 @@ class PostgresStore:
             self._wconn = None
 
     def _write_batch(self, batch: Sequence[_Pending]) -> list[AuditRecord]:
-        """Append `batch` to the chain in one transaction under the chain lock.
-
-        On the writer's own connection (no pool check per batch), two round
-        trips in pipeline mode: ``BEGIN``, the lock and the head (read after
-        the lock is granted, so it is the committed head), then one
-        ``INSERT … unnest`` of every record with the new head, and ``COMMIT``.
-        A connection that fails before the records were sent (the database
-        restarted since the last batch) is replaced and the batch tried once
-        more; a failure after that is reported, never retried (the commit
-        may have happened)."""
-        with self._translated("write an audit record"):
-            for attempt in (1, 2):
-                sent = False
-                try:
-                    conn = self._writer_connection()
-                    with conn.pipeline(), conn.transaction():
-                        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CHAIN_LOCK,))
-                        head = conn.execute(
-                            "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1"
-                        ).fetchone()
-                        records = self._link(batch, head)
-                        sent = True
-                        self._insert(conn, batch, records)
-                    return records
-                except psycopg.OperationalError:
-                    self._drop_writer_connection()
-                    if sent or attempt == 2:
-                        raise
-                except psycopg.Error:
-                    if self._wconn is not None and self._wconn.broken:
-                        self._drop_writer_connection()
-                    raise
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    @staticmethod
-    def _link(batch: Sequence[_Pending], head: Mapping[str, Any] | None) -> list[AuditRecord]:
-        seq = head["seq"] if head else 0
-        prev = head["hash"] if head else GENESIS
+        """Append `batch` to the chain: one call of ``harbor_audit_append``,
+        one statement and so one transaction and one round trip. Under the
+        chain lock it reads the head, links and hashes the records exactly as
+        `record_hash` does, inserts them and moves ``meta.head``; the lock is
+        held for the server-side work and the commit only, never for a
+        network round trip. A failure is reported to every `append` of the
+        batch and never retried (the commit may have happened)."""
         at = _now()
-        records: list[AuditRecord] = []
-        for p in batch:
-            seq += 1
-            digest = record_hash(
-                seq, p.call_id, p.kind, at, p.principal, p.tool, p.status, p.text, prev
+        with self._translated("write an audit record"):
+            try:
+                conn = self._writer_connection()
+                rows = conn.execute(
+                    "SELECT o_seq, o_prev, o_hash FROM harbor_audit_append("
+                    "%s, %s, %s, %s, %s, %s, %s) ORDER BY o_seq",
+                    (
+                        [p.call_id for p in batch],
+                        [p.kind for p in batch],
+                        at,
+                        [p.principal for p in batch],
+                        [p.tool for p in batch],
+                        [p.status for p in batch],
+                        [p.text for p in batch],
+                    ),
+                ).fetchall()
+            except psycopg.Error:
+                if self._wconn is not None and (self._wconn.broken or self._wconn.closed):
+                    self._drop_writer_connection()
+                raise
+            finally:
+                self._wconn_used = time.monotonic()
+        if len(rows) != len(batch):  # pragma: no cover - the function returns one row each
+            raise StoreError(f"audit store {self.label}: the chain function returned {len(rows)}")
+        return [
+            AuditRecord(
+                r["o_seq"], p.call_id, p.kind, at, p.principal, p.tool, p.status, p.body,
+                r["o_prev"], r["o_hash"],
             )
-            records.append(
-                AuditRecord(
-                    seq, p.call_id, p.kind, at, p.principal, p.tool, p.status, p.body, prev, digest
-                )
-            )
-            prev = digest
-        return records
-
-    @staticmethod
-    def _insert(
-        conn: psycopg.Connection[dict[str, Any]],
-        batch: Sequence[_Pending],
-        records: Sequence[AuditRecord],
-    ) -> None:
-        last = records[-1]
-        conn.execute(
-            "WITH added AS (INSERT INTO audit (seq, call_id, kind, at, principal, tool, status,"
-            " body, prev_hash, hash) SELECT * FROM unnest(%s::bigint[], %s::text[],"
-            " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
-            " %s::text[], %s::text[])) "
-            "INSERT INTO meta (key, value) VALUES ('head', %s) "
-            "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-            (
-                [r.seq for r in records],
-                [r.call_id for r in records],
-                [r.kind for r in records],
-                [r.at for r in records],
-                [r.principal for r in records],
-                [r.tool for r in records],
-                [r.status for r in records],
-                [p.text for p in batch],
-                [r.prev_hash for r in records],
-                [r.hash for r in records],
-                f"{last.seq}:{last.hash}",
-            ),
-        )
+            for p, r in zip(batch, rows, strict=True)
+        ]  # fmt: skip
 
     def records(self) -> list[AuditRecord]:
         return [_row(r) for r in self._query("SELECT * FROM audit ORDER BY seq")]

@@ -74,7 +74,19 @@ def _private_cluster() -> Iterator[str]:
     port = _free_port()
     run = dict(check=True, capture_output=True, text=True, timeout=120)
     subprocess.run(  # type: ignore[call-overload]
-        [*as_user, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"], **run
+        [
+            *as_user,
+            str(bindir / "initdb"),
+            "-D",
+            str(data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "-E",
+            "UTF8",
+        ],
+        **run,
     )
     opts = (
         f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "

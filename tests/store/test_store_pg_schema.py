@@ -4,7 +4,7 @@ An older schema built by hand (version 1: only the chain, with records in
 it) is upgraded when a store opens it, and the chain goes on from its head;
 an empty database gets the whole schema; replicas starting together on an
 empty database do not race; a schema newer than this code is refused; a
-read-only store never migrates.
+read-only store never migrates; a database not in UTF8 is refused.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _tables(dsn: str) -> set[str]:
 def test_empty_database_gets_the_latest_schema(pg_dsn: str) -> None:
     store = PostgresStore(pg_dsn)
     store.close()
-    assert SCHEMA_VERSION == 3
+    assert SCHEMA_VERSION == 4
     assert _version(pg_dsn) == SCHEMA_VERSION
     assert {"meta", "audit", "memory", "approvals"} <= _tables(pg_dsn)
 
@@ -76,7 +76,11 @@ def test_version_1_written_by_hand_is_upgraded_and_the_chain_goes_on(pg_dsn: str
         unique = con.execute(
             "SELECT 1 FROM pg_constraint WHERE conname = 'audit_prev_hash' AND contype = 'u'"
         ).fetchone()
+        function = con.execute(
+            "SELECT 1 FROM pg_proc WHERE proname = 'harbor_audit_append'"
+        ).fetchone()
     assert unique is not None, "version 3 makes a fork impossible"
+    assert function is not None, "version 4 appends a batch in one round trip"
 
 
 def test_replicas_starting_together_on_an_empty_database_do_not_race(pg_dsn: str) -> None:
@@ -120,3 +124,26 @@ def test_readonly_store_does_not_migrate(pg_dsn: str) -> None:
     with pytest.raises(StoreError, match="no mcp-harbor schema"):
         PostgresStore(pg_dsn, readonly=True)
     assert "meta" not in _tables(pg_dsn)
+
+
+def test_a_database_not_in_utf8_is_refused(pg_admin: str) -> None:
+    """Records are hashed as UTF-8 on both sides (Python and the chain function)."""
+    from urllib.parse import urlencode
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    name = "harbor_test_latin1"
+    with psycopg.connect(pg_admin, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name}".encode())
+        admin.execute(
+            f"CREATE DATABASE {name} ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' "
+            "TEMPLATE template0".encode()
+        )
+    try:
+        params = conninfo_to_dict(pg_admin)
+        params["dbname"] = name
+        with pytest.raises(StoreError, match="UTF8 encoding"):
+            PostgresStore("postgresql://?" + urlencode(params))
+    finally:
+        with psycopg.connect(pg_admin, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)".encode())
