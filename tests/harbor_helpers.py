@@ -14,7 +14,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -340,3 +340,12 @@ def stdio_client_env(
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=server_env(state, **env))
     transport = stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params)
     return Client(transport, mode=mode, **client_kw)  # type: ignore[arg-type]
+
+
+def parallel(*thunks: Callable[[], Any]) -> list[Any]:
+    """Run blocking thunks (CLI subprocesses: ~1 s of interpreter start each)
+    side by side; return their results in order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return list(pool.map(lambda f: f(), thunks))

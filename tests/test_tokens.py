@@ -15,6 +15,7 @@ import hashlib
 import json
 import stat
 import subprocess
+from functools import partial
 from pathlib import Path
 
 import httpx2
@@ -25,6 +26,7 @@ from harbor_helpers import (
     free_port,
     harbor_cli,
     http_server,
+    parallel,
     serve_argv,
     server_env,
     text_of,
@@ -85,16 +87,21 @@ def test_token_add_list_revoke(tmp_path: Path) -> None:
     other = token_add(tokens, "bob")
     assert other != secret and other not in tokens.read_text()
 
-    dup = harbor_cli("token", "add", "alice", "--tokens", str(tokens), check=False)
+    t = str(tokens)
+    dup, bad, listed_proc, json_proc = parallel(  # none of these writes the file
+        partial(harbor_cli, "token", "add", "alice", "--tokens", t, check=False),
+        partial(harbor_cli, "token", "add", "no spaces", "--tokens", t, check=False),
+        partial(harbor_cli, "token", "list", "--tokens", t),
+        partial(harbor_cli, "token", "list", "--json", "--tokens", t),
+    )
     assert dup.returncode == 2 and "exists" in dup.stderr
-    bad = harbor_cli("token", "add", "no spaces", "--tokens", str(tokens), check=False)
     assert bad.returncode == 2 and "invalid" in bad.stderr
 
-    listed = harbor_cli("token", "list", "--tokens", str(tokens)).stdout
+    listed = listed_proc.stdout
     assert "alice\ttenant=acme\tgroups=ops,dev" in listed
     assert "bob\ttenant=default\tgroups=-" in listed
     assert secret not in listed and entry["sha256"] not in listed
-    as_json = json.loads(harbor_cli("token", "list", "--json", "--tokens", str(tokens)).stdout)
+    as_json = json.loads(json_proc.stdout)
     assert [e["name"] for e in as_json] == ["alice", "bob"]
     assert all("sha256" not in e for e in as_json)
 
