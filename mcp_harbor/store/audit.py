@@ -10,6 +10,7 @@ Secret arguments are ``***`` in every record.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import uuid
@@ -23,6 +24,14 @@ from mcp_harbor.runner.result import RunResult
 from mcp_harbor.store.base import Store
 
 __all__ = ["AuditTrail"]
+
+
+def _on_asyncio() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _pid_alive(pid: int) -> bool:
@@ -64,7 +73,15 @@ class AuditTrail:
             self.store.append(call_id, kind, caller.principal, tool, status, body)  # type: ignore[arg-type]
 
         with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(write, limiter=self._limiter)
+            submit = getattr(self.store, "append_nowait", None)
+            if submit is not None and _on_asyncio():
+                # A batching store (PostgresStore): await its future on the
+                # loop; no worker thread parked per record.
+                await asyncio.wrap_future(
+                    submit(call_id, kind, caller.principal, tool, status, body)
+                )
+            else:
+                await anyio.to_thread.run_sync(write, limiter=self._limiter)
 
     async def refused_call(
         self,
