@@ -84,7 +84,7 @@ def exports_option(fn: F) -> F:
 
 
 def tokens_option(fn: F) -> F:
-    from mcp_harbor.server.auth import default_tokens_path
+    from mcp_harbor.locations import default_tokens_path
 
     option = click.option(
         "--tokens",
@@ -98,7 +98,7 @@ def tokens_option(fn: F) -> F:
 
 
 def db_option(fn: F) -> F:
-    from mcp_harbor.store import default_db_path
+    from mcp_harbor.locations import default_db_path
 
     fn = click.option(
         "--db",

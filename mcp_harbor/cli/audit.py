@@ -14,7 +14,7 @@ __all__ = ["audit"]
 
 
 def _db_option(fn: Any) -> Any:
-    from mcp_harbor.store import default_db_path
+    from mcp_harbor.locations import default_db_path
 
     return click.option(
         "--db",

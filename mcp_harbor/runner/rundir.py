@@ -9,14 +9,9 @@ import time
 from pathlib import Path
 
 from mcp_harbor.errors import RunError
+from mcp_harbor.locations import default_runs_root
 
 __all__ = ["default_runs_root", "new_run_dir", "new_run_id"]
-
-
-def default_runs_root() -> Path:
-    """``$XDG_STATE_HOME/mcp-harbor/runs`` (``~/.local/state/mcp-harbor/runs``)."""
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "mcp-harbor" / "runs"
 
 
 def new_run_id() -> str:

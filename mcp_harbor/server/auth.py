@@ -24,16 +24,11 @@ from typing import Any
 from mcp.server.auth.provider import AccessToken, TokenVerifier
 
 from mcp_harbor.errors import ConfigError
+from mcp_harbor.locations import default_tokens_path
 
 __all__ = ["HarborTokenVerifier", "TokenEntry", "TokensFile", "default_tokens_path"]
 
 _NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,128}$")
-
-
-def default_tokens_path() -> Path:
-    """``$XDG_CONFIG_HOME/mcp-harbor/tokens.json`` (``~/.config/…``)."""
-    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(config) / "mcp-harbor" / "tokens.json"
 
 
 def _digest(token: str) -> str:

@@ -24,11 +24,13 @@ from pathlib import Path
 from typing import Any, cast
 
 from mcp_harbor.errors import StoreError
+from mcp_harbor.locations import default_db_path
 from mcp_harbor.store.base import (
     GENESIS,
     AuditQuery,
     AuditRecord,
     CallSummary,
+    Lease,
     MemoryEntry,
     RecordKind,
     VerifyReport,
@@ -80,13 +82,16 @@ CREATE TABLE IF NOT EXISTS approvals (
     decided_by TEXT,
     decided_at TEXT
 );
+CREATE TABLE IF NOT EXISTS leases (
+    run_id TEXT PRIMARY KEY,
+    tool TEXT NOT NULL,
+    worker TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    expires_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS leases_running ON leases (status, expires_at);
 """
-
-
-def default_db_path() -> Path:
-    """``$XDG_STATE_HOME/mcp-harbor/harbor.db`` (``~/.local/state/…``)."""
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "mcp-harbor" / "harbor.db"
 
 
 def _now() -> str:
@@ -350,6 +355,78 @@ class SqliteStore:
                     db.execute("ROLLBACK")
                 raise
         return outcome
+
+    @contextlib.contextmanager
+    def _immediate(self, doing: str) -> Iterator[sqlite3.Connection]:
+        with self._lock, _translated(self.path, doing):
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
+
+    def lease_acquire(self, run_id: str, tool: str, worker: str, expires_at: float) -> int | None:
+        with self._immediate("claim a run") as db:
+            row = db.execute(
+                "SELECT status, attempt FROM leases WHERE run_id = ?", (run_id,)
+            ).fetchone()
+            if row is None:
+                db.execute(
+                    "INSERT INTO leases (run_id, tool, worker, attempt, status, expires_at)"
+                    " VALUES (?, ?, ?, 1, 'running', ?)",
+                    (run_id, tool, worker, expires_at),
+                )
+                return 1
+            if row["status"] != "queued":
+                return None
+            attempt = int(row["attempt"]) + 1
+            db.execute(
+                "UPDATE leases SET worker = ?, attempt = ?, status = 'running', expires_at = ?"
+                " WHERE run_id = ?",
+                (worker, attempt, expires_at, run_id),
+            )
+            return attempt
+
+    def lease_renew(self, run_id: str, attempt: int, expires_at: float) -> bool:
+        with self._lock, _translated(self.path, "renew a lease"):
+            cur = self._db.execute(
+                "UPDATE leases SET expires_at = ? WHERE run_id = ? AND attempt = ?"
+                " AND status = 'running'",
+                (expires_at, run_id, attempt),
+            )
+            return cur.rowcount == 1
+
+    def lease_release(self, run_id: str, attempt: int) -> None:
+        with self._lock, _translated(self.path, "release a lease"):
+            self._db.execute(
+                "UPDATE leases SET status = 'done' WHERE run_id = ? AND attempt = ?"
+                " AND status = 'running'",
+                (run_id, attempt),
+            )
+
+    def lease_expire(self, now: float) -> list[Lease]:
+        with self._immediate("expire leases") as db:
+            rows = db.execute(
+                "SELECT run_id, tool, worker, attempt FROM leases"
+                " WHERE status = 'running' AND expires_at < ?",
+                (now,),
+            ).fetchall()
+            db.executemany(
+                "UPDATE leases SET status = 'lost' WHERE run_id = ?",
+                [(r["run_id"],) for r in rows],
+            )
+        return [Lease(r["run_id"], r["tool"], r["worker"], int(r["attempt"])) for r in rows]
+
+    def lease_requeue(self, run_id: str) -> None:
+        with self._lock, _translated(self.path, "re-queue a run"):
+            self._db.execute(
+                "UPDATE leases SET status = 'queued' WHERE run_id = ? AND status = 'lost'",
+                (run_id,),
+            )
 
     def decision(self, run_id: str) -> tuple[str, str] | None:
         """(decision, decided_by) once an operator answered, else None."""
