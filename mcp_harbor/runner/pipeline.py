@@ -362,6 +362,9 @@ class LocalExecutor:
         else:
             outcome = await run()
         duration = round((time.monotonic() - began) * 1000, 3)
+        if isinstance(command, str) and request.export.secret_args and command != shown:
+            # The script held a secret in clear; the redacted one is recorded.
+            base.with_suffix(".sh").unlink(missing_ok=True)
         out_tail, out_size, out_cut = _tail(out_log, request.output_tail)
         err_tail, err_size, err_cut = _tail(err_log, request.output_tail)
         for secret in request.secret_texts():
