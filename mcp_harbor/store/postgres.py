@@ -6,22 +6,26 @@ chain that `verify` checks exactly as the SQLite store does (same fields, same
 `record_hash`).
 
 **Why synchronous psycopg 3 and a pool.** The `Store` protocol is synchronous
-and is called from worker threads (`AuditTrail` uses ``anyio.to_thread``), so a
-sync `psycopg_pool.ConnectionPool` fits it without a private event loop and
-without a second copy of every method. Reads take a pooled connection for one
+and is called from worker threads (``anyio.to_thread``), so a sync
+`psycopg_pool.ConnectionPool` fits it without a private event loop (whose
+every call would still cross threads) and without a second, async copy of
+every method. Reads take a pooled connection for one
 statement (or one snapshot); writes to the chain go through one writer thread.
 
 **The chain under many writers.** `append` puts its record on a queue and
-waits. One writer thread per store drains the queue: up to `_BATCH` records in
-one transaction that takes ``pg_advisory_xact_lock(_CHAIN_LOCK)``, reads the
-chain's head, inserts the records with consecutive ``seq`` and linked hashes,
-moves the ``meta.head`` row, and commits. The lock serialises replicas (it is
-released at commit or rollback); the batch makes one lock hold and one WAL
-flush serve many records. `append` returns only after the commit of the
-transaction holding its record, so a start record is durable before the first
-command runs. If the transaction fails, every `append` of that batch raises
-`StoreError` and none of its records exists. ``UNIQUE (prev_hash)`` makes a
-fork impossible even for a buggy writer.
+waits (`append_nowait` returns the future instead; `AuditTrail` awaits it on
+the event loop). One writer thread per store drains the queue: up to
+`_BATCH` records in one statement, ``harbor_audit_append`` (schema version
+4), which takes ``pg_advisory_xact_lock(_CHAIN_LOCK)``, reads the chain's
+head, links and hashes the records exactly as `record_hash` does, inserts
+them, moves the ``meta.head`` row, and commits: one round trip, and the lock
+is never held across the network or while Python waits for the GIL. The lock
+serialises replicas (it is released at commit); the batch makes one lock
+hold and one WAL flush serve many records. An `append` returns only after
+the commit of the statement holding its record, so a start record is durable
+before the first command runs. If the statement fails, every `append` of
+that batch raises `StoreError` and none of its records exists.
+``UNIQUE (prev_hash)`` makes a fork impossible even for a buggy writer.
 
 **Schema versions** (``meta.schema_version``), applied at start in one
 transaction under ``pg_advisory_xact_lock(_MIGRATE_LOCK)``, so replicas that
@@ -30,6 +34,7 @@ start together do not race; see docs/scale-out.md:
 1. ``meta`` and ``audit`` (the chain).
 2. ``memory`` (session memory) and ``approvals``.
 3. ``UNIQUE (prev_hash)`` on ``audit``.
+4. ``harbor_audit_append``: a batch appended in one statement.
 
 **Durability** is PostgreSQL's: with its default ``synchronous_commit = on`` a
 committed record survives a crash of the server or of the database host.
