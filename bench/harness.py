@@ -163,13 +163,35 @@ def floor_echo(n: int, warmup: int) -> list[float]:
     return out
 
 
+def fresh(base: Path, prefix: str) -> Path:
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+
+
+def busy_state(work: Path, count: int) -> Path:
+    """A state folder whose runs dir already holds `count` run directories
+    younger than ten minutes, as after ~count/600 calls per second."""
+    state = fresh(work, "busy-")
+    runs = state / "harbor-runs"
+    runs.mkdir()
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    for i in range(count):
+        (runs / f"{stamp}-{i:010x}").mkdir()
+    return state
+
+
 def subjects(args: argparse.Namespace, work: Path) -> list[tuple[str, peers.Peer, str]]:
-    """(row label, peer, client mode) in table order; the first is ours."""
-    harbor = peers.harbor(work)
-    rows = [("mcp-harbor", harbor, "auto"), ("mcp-harbor (handshake era)", harbor, "legacy")]
+    """(row label, peer, client mode) in table order; the first is ours. Each
+    call gives mcp-harbor fresh state (audit DB, runs dir), like the peers,
+    which keep none."""
+    rows = [("mcp-harbor", peers.harbor(work, state=fresh(work, "state-")), "auto"),
+            ("mcp-harbor (handshake era)", peers.harbor(work, state=fresh(work, "state-")), "legacy")]  # fmt: skip
     if args.tmpfs is not None:
         # the same server with its run directories and audit DB on tmpfs: how much is the disk
-        rows.append(("mcp-harbor (runs dir + audit DB on tmpfs)", peers.harbor(work, state=args.tmpfs), "auto"))
+        rows.append(("mcp-harbor (runs dir + audit DB on tmpfs)",
+                     peers.harbor(work, state=fresh(args.tmpfs, "state-")), "auto"))  # fmt: skip
+    if args.busy_runs:
+        rows.append((f"mcp-harbor (runs dir holding {args.busy_runs:,} runs of the last 10 min)",
+                     peers.harbor(work, state=busy_state(work, args.busy_runs)), "auto"))  # fmt: skip
     rows.append(("mcp-shell-server", args.peer_objs["mcp-shell-server"], "auto"))
     rows.append(("shellmcp", args.peer_objs["shellmcp"], "auto"))
     return rows
@@ -505,7 +527,7 @@ async def bench_output(args: argparse.Namespace, work: Path) -> None:
         w = min(walls)
         res[f"floor/{size // MIB}"] = {"wall_s": w}
         rows.append([f"floor (bash -c cat > file), {size // MIB} MiB", f"{w:.2f}", f"{size / w / 1e6:.0f}", "–", "–", "", load()])  # fmt: skip
-    harbor = peers.harbor(work)
+    harbor = peers.harbor(work, state=fresh(work, "state-"))
     plan = [("mcp-harbor", harbor, big), ("mcp-harbor", harbor, small)]
     plan += [(n, args.peer_objs[n], small) for n in ("mcp-shell-server", "shellmcp")]
     ours: dict[int, float] = {}
@@ -587,7 +609,7 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
         port = free_port()
         log = work / f"http-{rnd}.stderr"
         argv = [sys.executable, "-m", "mcp_harbor", "--log-level", "warning", "serve", "--exports", str(exports),
-                "--runs-dir", str(work / "http-runs"), "--transport", "http", "--port", str(port),
+                "--runs-dir", str(work / f"http-runs-{rnd}"), "--transport", "http", "--port", str(port),
                 "--tokens", str(tokens), "--db", str(db)]  # fmt: skip
         with open(log, "wb") as sink:
             proc = subprocess.Popen(argv, stdout=sink, stderr=subprocess.STDOUT, env=env)
@@ -698,7 +720,7 @@ async def profile_server(args: argparse.Namespace, work: Path) -> dict[str, Any]
     if not pyspy.exists():
         say("py-spy is not installed (`pip install py-spy`): no server profile.")
         return None
-    peer = peers.harbor(work)
+    peer = peers.harbor(work, state=fresh(work, "state-"))
     n = args.calls
     raw = work / "server.pyspy.txt"
     async with connect(peer, work / "profile.stderr") as sess:
@@ -821,6 +843,8 @@ def main() -> int:
     p.add_argument("--http-clients", type=int, default=32)
     p.add_argument("--http-calls", type=int, default=50)
     p.add_argument("--concurrency-timeout", type=float, default=90.0)
+    p.add_argument("--busy-runs", type=int, default=3000,
+                   help="an extra mcp-harbor row whose runs dir already holds this many recent runs (0: none)")
     p.add_argument("--output-timeout", type=float, default=120.0, help="seconds for one output-volume call")
     args = p.parse_args()
     args.rounds = args.rounds or (1 if args.quick else 3)
