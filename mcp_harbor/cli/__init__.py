@@ -19,6 +19,7 @@ from mcp_harbor.cli.run import run
 from mcp_harbor.cli.serve import serve
 from mcp_harbor.cli.token import token
 from mcp_harbor.cli.tools import tools
+from mcp_harbor.cli.worker import worker
 
 __all__ = ["main"]
 
@@ -48,3 +49,4 @@ main.add_command(approve)
 main.add_command(deny)
 main.add_command(approvals)
 main.add_command(check)
+main.add_command(worker)

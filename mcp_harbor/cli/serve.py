@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -22,6 +24,35 @@ from mcp_harbor.cli._app import (
 __all__ = ["serve"]
 
 log = logging.getLogger("mcp_harbor.cli")
+
+
+def _without_password(url: str | None) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url or "")
+    if parts.password is None:
+        return url or ""
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _both(
+    first: Callable[[], Coroutine[Any, Any, None]] | None,
+    second: Callable[[], Coroutine[Any, Any, None]],
+) -> Callable[[], Coroutine[Any, Any, None]]:
+    """One background job that runs both."""
+    if first is None:
+        return second
+
+    async def both() -> None:
+        import anyio
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(first)
+            tg.start_soon(second)
+
+    return both
 
 
 @click.command()
@@ -117,6 +148,22 @@ log = logging.getLogger("mcp_harbor.cli")
     help="The largest request accepted: an HTTP body (413 beyond) or a stdio line "
     "(answered with an Invalid Request error, discarded as it streams in).",
 )
+@click.option(
+    "--broker",
+    default=None,
+    envvar="MCP_HARBOR_BROKER",
+    metavar="redis://HOST:PORT/DB",
+    help="The Redis broker of the workers: exports with runs_on: run there. "
+    "Without it, an export with runs_on: refuses to start the server.",
+)
+@click.option(
+    "--sweep-interval",
+    type=click.FloatRange(min=0.1),
+    default=5.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --broker: how often runs whose worker's lease expired are marked worker_lost.",
+)
 def serve(
     exports: tuple[Path, ...],
     transport: str,
@@ -138,6 +185,8 @@ def serve(
     queue_timeout: float,
     output_tail: int,
     max_request_bytes: int,
+    broker: str | None,
+    sweep_interval: float,
 ) -> None:
     """Publish every export as an MCP tool (stdio by default; HTTP serves /mcp)."""
     import anyio
@@ -185,7 +234,16 @@ def serve(
                 tokens,
             )
 
+    remote_exports = [e.name for e in published if e.spec.runs_on is not None]
+    if remote_exports and broker is None:
+        abort(
+            f"{', '.join(remote_exports)} run on workers (runs_on:) but no broker is configured: "
+            f"pass --broker redis://HOST:PORT/DB (or set MCP_HARBOR_BROKER)",
+            EXIT_USAGE,
+        )
     store = open_store(db, durable=db_sync == "full")
+    if broker is not None and not hasattr(store, "lease_expire"):
+        abort(f"--broker needs a store with run leases; {db_label(db)} has none", EXIT_USAGE)
     audit = AuditTrail(store)
     interrupted = audit.close_interrupted()
     if interrupted:
@@ -208,7 +266,12 @@ def serve(
         settings.workdir = workdir.resolve()
     if runs_dir is not None:
         settings.runs_root = runs_dir.resolve()
-    service = CallService(settings, audit, store)
+    remote = None
+    if broker is not None:
+        from mcp_harbor.runner.remote import CeleryExecutor
+
+        remote = CeleryExecutor(broker)
+    service = CallService(settings, audit, store, remote=remote)
     preflight = Preflight(ttl=min(DEFAULT_TTL, preflight_interval))
     settings.preflight = preflight
     offered = []
@@ -242,6 +305,17 @@ def serve(
         )
         background = reloader.watch
         log.info("watching %s for changes", ", ".join(str(f) for f in folders))
+    if remote is not None:
+        from mcp_harbor.worker import Sweeper
+
+        sweeper = Sweeper(
+            store,
+            remote,
+            lambda: {name: tool.export for name, tool in handlers.registry.items()},
+            sweep_interval,
+        )
+        background = _both(background, sweeper.run)
+        log.info("workers' broker: %s", _without_password(broker))
     log.info("publishing %d tools: %s", len(offered), ", ".join(e.name for e in offered))
     log.info("audit trail: %s", db_label(db))
     try:

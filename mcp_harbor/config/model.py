@@ -45,6 +45,9 @@ ToolName = Annotated[str, StringConstraints(pattern=TOOL_NAME_PATTERN)]
 StepName = Annotated[str, StringConstraints(pattern=STEP_NAME_PATTERN)]
 EnvName = Annotated[str, StringConstraints(pattern=_ENV_NAME)]
 Seconds = Annotated[float, Field(gt=0, le=7 * 24 * 3600)]
+#: A worker label (``runs_on:``): the Celery queue ``runs_on.<label>``.
+RUNS_ON_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
+RunsOn = Annotated[str, StringConstraints(pattern=RUNS_ON_PATTERN)]
 
 
 class _Strict(BaseModel):
@@ -150,11 +153,22 @@ class ExportSpec(_Strict):
     memory: MemorySpec | None = None
     attachments: AttachmentPolicy = Field(default_factory=AttachmentPolicy)
     needs: NeedsSpec = Field(default_factory=NeedsSpec)
+    #: Run on a worker serving this label (``mcp-harbor worker --queues``).
+    runs_on: RunsOn | None = None
+    #: With ``runs_on:``: run again on another worker when the first is lost
+    #: (only for pipelines that are safe to run twice).
+    redispatch: bool = False
     steps: Annotated[list[StepSpec], Field(min_length=1)]
     on_failure: list[StepSpec] = Field(default_factory=list)
     finally_: list[StepSpec] = Field(default_factory=list, alias="finally")
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+
+    @model_validator(mode="after")
+    def _redispatch_needs_runs_on(self) -> ExportSpec:
+        if self.redispatch and self.runs_on is None:
+            raise ValueError("redispatch: true needs runs_on: (only worker runs are re-dispatched)")
+        return self
 
     @model_validator(mode="after")
     def _valid_allow(self) -> ExportSpec:

@@ -38,6 +38,7 @@ _REASON_OF_STATUS: dict[str, FinishReason] = {
     "failed": "failed",
     "timeout": "timeout",
     "cancelled": "cancelled",
+    "worker_lost": "failed",
 }
 
 
@@ -255,7 +256,7 @@ ENVELOPE_SCHEMA: dict[str, Any] = {
         "finish_reason": {
             "enum": ["goal", "failed", "timeout", "cancelled", "declined", "output_invalid"]
         },
-        "status": {"enum": ["ok", "failed", "timeout", "cancelled", "declined"]},
+        "status": {"enum": ["ok", "failed", "timeout", "cancelled", "declined", "worker_lost"]},
         "exit_code": {"type": ["integer", "null"]},
         "answer": {"type": "string"},
         "steps_run": {"type": "integer", "minimum": 0},

@@ -104,11 +104,14 @@ class CallService:
         audit: AuditTrail,
         store: Store,
         executor: Executor | None = None,
+        remote: Executor | None = None,
     ) -> None:
         self.settings = settings
         self.audit = audit
         self.store = store
         self.executor: Executor = executor or LocalExecutor()
+        #: Runs exports with ``runs_on:`` (a `CeleryExecutor`; None: refused).
+        self.remote = remote
         self._global = (
             anyio.CapacityLimiter(settings.max_concurrent) if settings.max_concurrent else None
         )
@@ -134,6 +137,22 @@ class CallService:
             with anyio.move_on_after(timeout):
                 while self._active:
                     await anyio.sleep(0.02)
+
+    def executor_for(self, export: Export) -> Executor:
+        """The executor of `export`'s runs: a worker of its ``runs_on:``
+        label, else this process.
+
+        Raises:
+            RunError: the export has ``runs_on:`` and no broker is configured.
+        """
+        if export.spec.runs_on is None:
+            return self.executor
+        if self.remote is None:
+            raise RunError(
+                f"{export.name} has runs_on: {export.spec.runs_on} but this server has no "
+                f"--broker; nothing was run"
+            )
+        return self.remote
 
     def _limiters(self, export: Export) -> list[anyio.CapacityLimiter]:
         limiters = []
@@ -425,17 +444,22 @@ class CallService:
         )
         began = time.monotonic()
         try:
-            result = await self.executor.run(request, observer)
+            result = await self.executor_for(export).run(request, observer)
         except anyio.get_cancelled_exc_class():
             await self._finish(
                 caller, None, run_id, export.name, "cancelled", "the call was cancelled"
             )
             raise
+        except RunError as exc:  # a worker refused the run (its export differs); nothing ran
+            await self._finish(caller, None, run_id, export.name, "failed", str(exc))
+            raise
         except Exception as exc:
             await self._finish(caller, None, run_id, export.name, "failed", "internal error")
             raise HarborError(f"internal error after {time.monotonic() - began:.1f} s") from exc
         envelope = finish(context, result, queued_ms)
-        status = "ok" if envelope.ok else envelope.finish_reason
+        status: str = "ok" if envelope.ok else envelope.finish_reason
+        if envelope.status == "worker_lost":
+            status = "worker_lost"
         await self._finish(caller, result, run_id, export.name, status, None)
         if envelope.ok and export.spec.memory is not None and caller.session:
             entry = MemoryEntry(

@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 __all__ = ["Reaper", "reaper"]
 
@@ -55,6 +56,19 @@ class Reaper:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
         self._broken = False
+        #: A file that also records the groups (``+PGID``/``-PGID`` lines), so
+        #: that a restarted worker can kill what a dead one left
+        #: (`mcp_harbor.worker.ledger.kill_recorded`); None: no file.
+        self.ledger: Path | None = None
+
+    def _record(self, line: bytes) -> None:
+        if self.ledger is None:
+            return
+        try:
+            with open(self.ledger, "ab") as fh:
+                fh.write(line)
+        except OSError as exc:
+            log.error("cannot record process group in %s: %s", self.ledger, exc)
 
     def _pipe(self) -> subprocess.Popen[bytes] | None:
         if self._process is None and not self._broken:
@@ -89,10 +103,12 @@ class Reaper:
         step's own session may be tracked: never 1, never the server's group."""
         if pgid <= 1 or pgid == os.getpgrp():
             raise ValueError(f"refusing to track process group {pgid}")
+        self._record(b"+%d\n" % pgid)
         self._send(b"+%d\n" % pgid)
 
     def untrack(self, pgid: int) -> None:
         self._send(b"-%d\n" % pgid)
+        self._record(b"-%d\n" % pgid)
 
     def close(self) -> None:
         """The server is stopping cleanly: the reaper exits without killing."""

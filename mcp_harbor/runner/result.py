@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 __all__ = ["RUN_RESULT_SCHEMA", "RunResult", "RunStatus", "StepResult", "StepStatus"]
 
-RunStatus = Literal["ok", "failed", "timeout", "cancelled"]
+RunStatus = Literal["ok", "failed", "timeout", "cancelled", "worker_lost"]
 StepStatus = Literal["ok", "failed", "timeout", "cancelled", "skipped"]
 
 
@@ -46,6 +47,11 @@ class StepResult:
             data["command"] = list(self.command)
         return data
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> StepResult:
+        """The inverse of `to_json` (a result sent back by a remote worker)."""
+        return cls(**{f: data[f] for f in cls.__dataclass_fields__ if f in data})
+
 
 @dataclass(slots=True)
 class RunResult:
@@ -59,6 +65,8 @@ class RunResult:
     duration_ms: float
     run_dir: str
     steps: list[StepResult] = field(default_factory=list)
+    #: The worker host that ran the steps (None: this process ran them).
+    worker_host: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -74,6 +82,20 @@ class RunResult:
             "run_dir": self.run_dir,
             "steps": [s.to_json() for s in self.steps],
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], worker_host: str | None = None) -> RunResult:
+        """The inverse of `to_json`."""
+        return cls(
+            run_id=data["run_id"],
+            tool=data["tool"],
+            status=data["status"],
+            exit_code=data["exit_code"],
+            duration_ms=data["duration_ms"],
+            run_dir=data["run_dir"],
+            steps=[StepResult.from_json(s) for s in data["steps"]],
+            worker_host=worker_host,
+        )
 
 
 _STEP_SCHEMA: dict[str, Any] = {
@@ -107,7 +129,7 @@ RUN_RESULT_SCHEMA: dict[str, Any] = {
     "properties": {
         "run_id": {"type": "string"},
         "tool": {"type": "string"},
-        "status": {"enum": ["ok", "failed", "timeout", "cancelled"]},
+        "status": {"enum": ["ok", "failed", "timeout", "cancelled", "worker_lost"]},
         "exit_code": {"type": ["integer", "null"]},
         "duration_ms": {"type": "number"},
         "run_dir": {"type": "string"},

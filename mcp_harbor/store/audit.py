@@ -172,6 +172,8 @@ class AuditTrail:
                     for s in result.steps
                 ],
             )
+            if result.worker_host is not None:  # a worker ran the commands (runs_on:)
+                body["worker_host"] = result.worker_host
         await self._append(call_id, "end", caller, tool, status, body)
 
     def close_interrupted(self) -> list[str]:

@@ -17,10 +17,10 @@ from typing import Any, Literal, Protocol
 __all__ = [
     "GENESIS",
     "AuditQuery",
-    "Lease",
-    "LeaseStore",
     "AuditRecord",
     "CallSummary",
+    "Lease",
+    "LeaseStore",
     "MemoryEntry",
     "RecordKind",
     "Store",

@@ -1,0 +1,255 @@
+"""The worker's task: one run, its steps in order, reported through Redis."""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import os
+import socket
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from mcp_harbor.config import Export, Step
+from mcp_harbor.runner import LocalExecutor, RunRequest, StepResult
+from mcp_harbor.runner.remote import (
+    LINE_LIMIT,
+    PROTOCOL_VERSION,
+    STREAM_MAXLEN,
+    STREAM_TTL,
+    TASK_NAME,
+    cancel_key,
+    celery_app,
+    stream_key,
+)
+from mcp_harbor.store.base import LeaseStore
+
+__all__ = ["DEFAULT_LEASE", "Worker"]
+
+log = logging.getLogger("mcp_harbor.worker")
+
+#: Seconds a run's lease lasts without a heartbeat; renewed every third of it.
+DEFAULT_LEASE = 15.0
+#: The largest $HARBOR_OUTPUT file sent back to the replica.
+OUTPUT_LIMIT = 16 * 1024 * 1024
+
+
+class _StreamObserver:
+    """A `RunObserver` that appends to the run's stream."""
+
+    def __init__(self, emit: Any, wants_output: bool) -> None:
+        self._emit = emit
+        self._wants_output = wants_output
+
+    @property
+    def wants_output(self) -> bool:
+        return self._wants_output
+
+    async def step_started(self, step: Step, number: int, total: int) -> None:
+        await self._emit(
+            {
+                "t": "step_started",
+                "section": step.section,
+                "index": step.index,
+                "n": number,
+                "total": total,
+            }
+        )
+
+    async def step_finished(self, result: StepResult, number: int, total: int) -> None:
+        event = {"t": "step_finished", "n": number, "total": total}
+        await self._emit({**event, "result": result.to_json()})
+
+    async def output(self, step: Step, stream: str, line: str) -> bool:
+        await self._emit(
+            {
+                "t": "output",
+                "section": step.section,
+                "index": step.index,
+                "stream": stream,
+                "line": line[:LINE_LIMIT],
+            }
+        )
+        return True
+
+
+class Worker:
+    """Runs the runs of its queues. `exports` are the worker's own loaded
+    exports; a message whose export differs (content hash) is refused."""
+
+    def __init__(
+        self,
+        broker: str,
+        exports: Mapping[str, Export],
+        store: LeaseStore,
+        *,
+        hostname: str | None = None,
+        lease: float = DEFAULT_LEASE,
+        visibility_timeout: float | None = None,
+    ) -> None:
+        self.broker = broker
+        self.exports = dict(exports)
+        self.store = store
+        self.hostname = hostname or socket.gethostname()
+        self.lease = lease
+        self.app = celery_app(broker, visibility_timeout=visibility_timeout)
+        self.app.task(name=TASK_NAME, acks_late=True, reject_on_worker_lost=True)(self.execute)
+
+    def execute(self, message: dict[str, Any]) -> None:
+        """The Celery task body (a thread of the threads pool)."""
+        anyio.run(self._execute, message)
+
+    async def _execute(self, message: dict[str, Any]) -> None:
+        import redis.asyncio as aioredis
+
+        r = aioredis.Redis.from_url(self.broker)
+        run_id = str(message["run_id"])
+        key = stream_key(run_id)
+
+        async def emit(event: dict[str, Any]) -> None:
+            event.setdefault("host", self.hostname)
+            await r.xadd(key, {"e": json.dumps(event)}, maxlen=STREAM_MAXLEN, approximate=True)
+
+        try:
+            await self._claim_and_run(r, message, run_id, emit)
+        except Exception as exc:  # the replica must hear of it
+            log.exception("run %s failed on the worker", run_id)
+            await emit({"t": "refused", "error": f"the worker {self.hostname} failed: {exc}"})
+        finally:
+            with anyio.CancelScope(shield=True):
+                await r.expire(key, STREAM_TTL)
+                await r.aclose()
+
+    async def _claim_and_run(self, r: Any, message: dict[str, Any], run_id: str, emit: Any) -> None:
+        tool = str(message.get("tool"))
+        export = self.exports.get(tool)
+        if message.get("v") != PROTOCOL_VERSION:
+            await emit({"t": "refused", "error": f"message version {message.get('v')} unknown"})
+            return
+        if export is None or export.content_hash != message.get("content_hash"):
+            have = "no such export" if export is None else f"content hash {export.content_hash}"
+            await emit(
+                {
+                    "t": "refused",
+                    "error": f"the worker {self.hostname} refused run {run_id}: its export "
+                    f"{tool} differs from the server's ({have}, the server checked "
+                    f"{message.get('content_hash')}); nothing was run",
+                }
+            )
+            return
+        attempt = await anyio.to_thread.run_sync(
+            self.store.lease_acquire, run_id, tool, self.hostname, time.time() + self.lease
+        )
+        if attempt is None:
+            # A redelivery of a run that is (or was) someone's: never run it twice.
+            log.warning("run %s: delivered again; already claimed, not run", run_id)
+            await emit({"t": "duplicate"})
+            return
+        try:
+            await self._run(r, export, message, run_id, attempt, emit)
+        finally:
+            await anyio.to_thread.run_sync(self.store.lease_release, run_id, attempt)
+
+    async def _run(
+        self,
+        r: Any,
+        export: Export,
+        message: dict[str, Any],
+        run_id: str,
+        attempt: int,
+        emit: Any,
+    ) -> None:
+        await emit({"t": "started", "attempt": attempt, "pid": os.getpid()})
+        if await r.exists(cancel_key(run_id)):
+            await emit({"t": "cancelled"})
+            return
+        run_dir = Path(message["run_dir"])
+        context_path = None if message["context_path"] is None else Path(message["context_path"])
+        if not run_dir.exists():  # another machine: the same paths, the composer's context
+            run_dir.mkdir(mode=0o700, parents=True)
+            (run_dir / "inputs").mkdir(mode=0o700, exist_ok=True)
+            if context_path is not None and message["context_json"] is not None:
+                fd = os.open(context_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    fh.write(message["context_json"])
+        started = time.monotonic() - (time.time() - float(message["started_at"]))
+        request = RunRequest(
+            export=export,
+            arguments=message["arguments"],
+            run_id=run_id,
+            run_dir=run_dir,
+            workdir=Path(message["workdir"]),
+            extra_env=message["extra_env"],
+            output_tail=int(message["output_tail"]),
+            grace=float(message["grace"]),
+            started=started,
+            context_path=context_path,
+        )
+        observer = _StreamObserver(emit, bool(message.get("wants_output")))
+        why: list[str] = []
+        run_scope = anyio.CancelScope()
+        result = None
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._watch_cancel, r, run_id, run_scope, why)
+            tg.start_soon(self._heartbeat, run_id, attempt, run_scope, why)
+            with run_scope:
+                result = await LocalExecutor().run(request, observer)
+            tg.cancel_scope.cancel()
+        if result is None:
+            if why and why[0] == "lost":
+                log.error("run %s: the lease was lost; the run was stopped", run_id)
+                return  # the sweeper told the replica
+            await emit({"t": "cancelled"})
+            return
+        output = None
+        path = message["extra_env"].get("HARBOR_OUTPUT")
+        if export.spec.output_schema is not None and path:
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read(OUTPUT_LIMIT + 1)
+                if len(data) <= OUTPUT_LIMIT:
+                    output = base64.b64encode(data).decode("ascii")
+            except OSError:
+                pass
+        await emit({"t": "result", "result": result.to_json(), "output": output})
+
+    async def _watch_cancel(
+        self, r: Any, run_id: str, scope: anyio.CancelScope, why: list[str]
+    ) -> None:
+        """Cancel the run on the cancel message (or the key, checked each second)."""
+        key = cancel_key(run_id)
+        pubsub = r.pubsub()
+        try:
+            await pubsub.subscribe(key)
+            while True:
+                if await r.exists(key):
+                    break
+                got = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                if got is not None:
+                    break
+            why.append("cancelled")
+            scope.cancel()
+        finally:
+            with anyio.CancelScope(shield=True):
+                await pubsub.aclose()
+
+    async def _heartbeat(
+        self, run_id: str, attempt: int, scope: anyio.CancelScope, why: list[str]
+    ) -> None:
+        while True:
+            await anyio.sleep(self.lease / 3)
+            try:
+                held = await anyio.to_thread.run_sync(
+                    self.store.lease_renew, run_id, attempt, time.time() + self.lease
+                )
+            except Exception as exc:  # noqa: BLE001 - keep trying until the lease is gone
+                log.error("run %s: cannot renew the lease: %s", run_id, exc)
+                continue
+            if not held:
+                why.append("lost")
+                scope.cancel()
+                return

@@ -1,0 +1,134 @@
+"""Fixtures of the worker tests: a real redis-server, real ``mcp-harbor
+worker`` subprocesses. Redis comes from ``MCP_HARBOR_TEST_REDIS`` (set by
+``.ci/run``) or is started here on a free loopback port; a missing
+``redis-server`` fails the tests (they are never skipped)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from harbor_helpers import PY, free_port, server_env
+
+
+def _wait_port(host: str, port: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection((host, port), 0.2):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"nothing listens on {host}:{port} after {timeout} s")
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    given = os.environ.get("MCP_HARBOR_TEST_REDIS")
+    if given:
+        yield given
+        return
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(binary).exists():
+        pytest.fail(
+            "redis-server is missing: install it (apt-get install -y redis-server) or set "
+            "MCP_HARBOR_TEST_REDIS=redis://127.0.0.1:PORT/0; the worker tests need a real Redis"
+        )
+    port = free_port()
+    folder = tmp_path_factory.mktemp("redis")
+    proc = subprocess.Popen(
+        [
+            binary,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_port("127.0.0.1", port, 10)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+class WorkerProc:
+    """A real ``mcp-harbor worker`` subprocess in its own session."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], log: Path) -> None:
+        self.log = log
+        self._fh = open(log, "w")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            argv, env=env, stdout=self._fh, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if "ready." in self.log.read_text():
+                return
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the worker exited: {self.log.read_text()}")
+            time.sleep(0.05)
+        raise AssertionError(f"the worker is not ready: {self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        self._fh.close()
+
+
+def start_worker(
+    exports: Path,
+    db: Path,
+    broker: str,
+    state: Path,
+    log: Path,
+    *extra: str,
+    queues: str = "lab",
+) -> WorkerProc:
+    argv = [
+        PY,
+        "-m",
+        "mcp_harbor",
+        "--log-level",
+        "info",
+        "worker",
+        "--queues",
+        queues,
+        "--broker",
+        broker,
+        "--db",
+        str(db),
+        "--exports",
+        str(exports),
+        *extra,
+    ]
+    worker = WorkerProc(argv, server_env(state), log)
+    worker.wait_ready()
+    return worker
