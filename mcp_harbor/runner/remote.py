@@ -148,6 +148,8 @@ class _Follower:
         self.finished: list[StepResult] = []
         self.started_on: str | None = None
         self.quiet = False  # the observer asked for no more lines
+        #: Events read from the stream and not handled yet (entry id, event).
+        self.pending: list[tuple[str, dict[str, Any]]] = []
 
     async def handle(self, event: Mapping[str, Any]) -> None:
         kind = event.get("t")
@@ -273,17 +275,22 @@ class CeleryExecutor:
         import redis
 
         key = stream_key(run_id)
+        if follower.pending:
+            entry_id, event = follower.pending.pop(0)
+            return event, entry_id
         while True:
             try:
-                reply = await r.xread({key: last}, block=1000, count=1)
+                reply = await r.xread({key: last}, block=1000, count=256)
             except (redis.ConnectionError, redis.TimeoutError) as exc:
                 log.warning("run %s: reading its events: %s; retrying", run_id, exc)
                 await anyio.sleep(0.5)
                 continue
             if reply:
-                entry_id, fields = reply[0][1][0]
-                last = entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
-                return json.loads(fields[b"e"]), last
+                for entry_id, fields in reply[0][1]:
+                    eid = entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
+                    follower.pending.append((eid, json.loads(fields[b"e"])))
+                entry, event = follower.pending.pop(0)
+                return event, entry
             if (
                 deadline is not None
                 and follower.started_on is None

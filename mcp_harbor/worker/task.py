@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import logging
 import os
 import socket
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
 
 from mcp_harbor.config import Export, Step
 from mcp_harbor.runner import LocalExecutor, RunRequest, StepResult
@@ -98,21 +102,60 @@ class Worker:
         self.lease = lease
         self.app = celery_app(broker, visibility_timeout=visibility_timeout)
         self.app.task(name=TASK_NAME, acks_late=True, reject_on_worker_lost=True)(self.execute)
+        self._redis: Any = None
+        self._lock = threading.Lock()
+        self._runs: dict[str, tuple[anyio.lowlevel.EventLoopToken, anyio.CancelScope]] = {}
+        self._listening = threading.Event()
+        threading.Thread(target=self._listen, name="harbor-cancel", daemon=True).start()
 
     def execute(self, message: dict[str, Any]) -> None:
-        """The Celery task body (a thread of the threads pool)."""
+        """The Celery task body (a thread of the threads pool; its own event
+        loop, so the short blocking Redis calls below hold up only this run)."""
         anyio.run(self._execute, message)
 
-    async def _execute(self, message: dict[str, Any]) -> None:
-        import redis.asyncio as aioredis
+    def redis(self) -> Any:
+        """The worker's Redis client (thread-safe, one connection pool)."""
+        if self._redis is None:
+            import redis
 
-        r = aioredis.Redis.from_url(self.broker)
+            with self._lock:
+                if self._redis is None:
+                    self._redis = redis.Redis.from_url(self.broker)
+        return self._redis
+
+    def _listen(self) -> None:
+        """One thread per worker: the cancel messages of every run."""
+        import redis
+
+        while True:
+            try:
+                pubsub = self.redis().pubsub(ignore_subscribe_messages=True)
+                pubsub.psubscribe(cancel_key("*"))
+                self._listening.set()
+                for message in pubsub.listen():
+                    channel = message.get("channel", b"").decode()
+                    run_id = channel.removeprefix("harbor:run:").removesuffix(":cancel")
+                    self._cancel(run_id)
+            except redis.RedisError as exc:
+                log.error("cancel listener: %s; reconnecting", exc)
+                time.sleep(1)
+
+    def _cancel(self, run_id: str) -> None:
+        with self._lock:
+            running = self._runs.get(run_id)
+        if running is not None:
+            token, scope = running
+            with contextlib.suppress(RuntimeError):  # the run just ended
+                anyio.from_thread.run_sync(scope.cancel, token=token)
+
+    async def _execute(self, message: dict[str, Any]) -> None:
+        r = self.redis()
         run_id = str(message["run_id"])
         key = stream_key(run_id)
 
         async def emit(event: dict[str, Any]) -> None:
             event.setdefault("host", self.hostname)
-            await r.xadd(key, {"e": json.dumps(event)}, maxlen=STREAM_MAXLEN, approximate=True)
+            r.xadd(key, {"e": json.dumps(event)}, maxlen=STREAM_MAXLEN, approximate=True)
 
         try:
             await self._claim_and_run(r, message, run_id, emit)
@@ -120,9 +163,7 @@ class Worker:
             log.exception("run %s failed on the worker", run_id)
             await emit({"t": "refused", "error": f"the worker {self.hostname} failed: {exc}"})
         finally:
-            with anyio.CancelScope(shield=True):
-                await r.expire(key, STREAM_TTL)
-                await r.aclose()
+            r.expire(key, STREAM_TTL)
 
     async def _claim_and_run(self, r: Any, message: dict[str, Any], run_id: str, emit: Any) -> None:
         tool = str(message.get("tool"))
@@ -164,9 +205,6 @@ class Worker:
         emit: Any,
     ) -> None:
         await emit({"t": "started", "attempt": attempt, "pid": os.getpid()})
-        if await r.exists(cancel_key(run_id)):
-            await emit({"t": "cancelled"})
-            return
         run_dir = Path(message["run_dir"])
         context_path = None if message["context_path"] is None else Path(message["context_path"])
         if not run_dir.exists():  # another machine: the same paths, the composer's context
@@ -193,12 +231,20 @@ class Worker:
         why: list[str] = []
         run_scope = anyio.CancelScope()
         result = None
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(self._watch_cancel, r, run_id, run_scope, why)
-            tg.start_soon(self._heartbeat, run_id, attempt, run_scope, why)
-            with run_scope:
-                result = await LocalExecutor().run(request, observer)
-            tg.cancel_scope.cancel()
+        with self._lock:
+            self._runs[run_id] = (anyio.lowlevel.current_token(), run_scope)
+        try:
+            self._listening.wait(5)
+            if r.exists(cancel_key(run_id)):  # cancelled before it started (or before we listened)
+                run_scope.cancel()
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self._heartbeat, run_id, attempt, run_scope, why)
+                with run_scope:
+                    result = await LocalExecutor().run(request, observer)
+                tg.cancel_scope.cancel()
+        finally:
+            with self._lock:
+                self._runs.pop(run_id, None)
         if result is None:
             if why and why[0] == "lost":
                 log.error("run %s: the lease was lost; the run was stopped", run_id)
@@ -216,26 +262,6 @@ class Worker:
             except OSError:
                 pass
         await emit({"t": "result", "result": result.to_json(), "output": output})
-
-    async def _watch_cancel(
-        self, r: Any, run_id: str, scope: anyio.CancelScope, why: list[str]
-    ) -> None:
-        """Cancel the run on the cancel message (or the key, checked each second)."""
-        key = cancel_key(run_id)
-        pubsub = r.pubsub()
-        try:
-            await pubsub.subscribe(key)
-            while True:
-                if await r.exists(key):
-                    break
-                got = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                if got is not None:
-                    break
-            why.append("cancelled")
-            scope.cancel()
-        finally:
-            with anyio.CancelScope(shield=True):
-                await pubsub.aclose()
 
     async def _heartbeat(
         self, run_id: str, attempt: int, scope: anyio.CancelScope, why: list[str]
