@@ -161,6 +161,8 @@ def normalized(envelope: dict[str, Any]) -> dict[str, Any]:
     data["answer"] = re.sub(r"\d+(\.\d+)? (ms|s)\b", "T", data["answer"])
     for step in data["steps"]:
         step["duration_ms"] = "T"
+        for attempt in step.get("attempts", []):
+            attempt["duration_ms"] = "T"
         step["env_names"] = [n for n in step["env_names"] if n not in OPTIONAL_CALLER_VARS]
     return dict(data)
 
