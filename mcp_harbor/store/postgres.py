@@ -65,6 +65,7 @@ from mcp_harbor.store.base import (
     AuditQuery,
     AuditRecord,
     CallSummary,
+    Lease,
     MemoryEntry,
     RecordKind,
     VerifyReport,
@@ -166,6 +167,18 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
         END
         $fn$""",
+    ),
+    # 5: run leases of remote workers (see docs/scale-out.md, Workers).
+    (
+        """CREATE TABLE IF NOT EXISTS leases (
+            run_id TEXT PRIMARY KEY,
+            tool TEXT NOT NULL,
+            worker TEXT NOT NULL,
+            attempt INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            expires_at DOUBLE PRECISION NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS leases_running ON leases (status, expires_at)",
     ),
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -667,6 +680,72 @@ class PostgresStore:
                 (decision, decided_by, _now(), run_id),
             )
             return "decided"
+
+    # -- leases (remote workers) --------------------------------------------
+
+    def lease_acquire(self, run_id: str, tool: str, worker: str, expires_at: float) -> int | None:
+        """See `LeaseStore.lease_acquire`. Row-locked, so two workers that
+        both got the message cannot both claim it."""
+        with (
+            self._translated("claim a run"),
+            self._pool.connection() as conn,
+            conn.transaction(),
+        ):
+            inserted = conn.execute(
+                "INSERT INTO leases (run_id, tool, worker, attempt, status, expires_at) "
+                "VALUES (%s, %s, %s, 1, 'running', %s) ON CONFLICT (run_id) DO NOTHING "
+                "RETURNING attempt",
+                (run_id, tool, worker, expires_at),
+            ).fetchone()
+            if inserted is not None:
+                return 1
+            row = conn.execute(
+                "SELECT status, attempt FROM leases WHERE run_id = %s FOR UPDATE", (run_id,)
+            ).fetchone()
+            if row is None or row["status"] != "queued":
+                return None
+            attempt = int(row["attempt"]) + 1
+            conn.execute(
+                "UPDATE leases SET worker = %s, attempt = %s, status = 'running', "
+                "expires_at = %s WHERE run_id = %s",
+                (worker, attempt, expires_at, run_id),
+            )
+            return attempt
+
+    def lease_renew(self, run_id: str, attempt: int, expires_at: float) -> bool:
+        with self._translated("renew a lease"), self._pool.connection() as conn:
+            cur = conn.execute(
+                "UPDATE leases SET expires_at = %s WHERE run_id = %s AND attempt = %s "
+                "AND status = 'running'",
+                (expires_at, run_id, attempt),
+            )
+            return cur.rowcount == 1
+
+    def lease_release(self, run_id: str, attempt: int) -> None:
+        with self._translated("release a lease"), self._pool.connection() as conn:
+            conn.execute(
+                "UPDATE leases SET status = 'done' WHERE run_id = %s AND attempt = %s "
+                "AND status = 'running'",
+                (run_id, attempt),
+            )
+
+    def lease_expire(self, now: float) -> list[Lease]:
+        """Concurrent sweepers on several replicas each get distinct runs:
+        the UPDATE … RETURNING marks and returns a run exactly once."""
+        with self._translated("expire leases"), self._pool.connection() as conn:
+            rows = conn.execute(
+                "UPDATE leases SET status = 'lost' WHERE status = 'running' AND expires_at < %s "
+                "RETURNING run_id, tool, worker, attempt",
+                (now,),
+            ).fetchall()
+        return [Lease(r["run_id"], r["tool"], r["worker"], int(r["attempt"])) for r in rows]
+
+    def lease_requeue(self, run_id: str) -> None:
+        with self._translated("re-queue a run"), self._pool.connection() as conn:
+            conn.execute(
+                "UPDATE leases SET status = 'queued' WHERE run_id = %s AND status = 'lost'",
+                (run_id,),
+            )
 
     def decision(self, run_id: str) -> tuple[str, str] | None:
         """(decision, decided_by) once an operator answered, else None."""

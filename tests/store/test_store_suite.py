@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -339,3 +340,23 @@ def test_closed_store_refuses_appends(store: Store) -> None:
     if isinstance(store, PostgresStore):
         with pytest.raises(StoreError):
             store.append("c2", "call", "a", "t", "ok", {})
+
+
+def test_leases_claim_once_renew_expire_once_and_requeue(store: Store) -> None:
+    """Remote workers' run leases (issue 10): a run is claimed once, a lost
+    one is reported once, and only a re-queued one can be claimed again."""
+    leases: Any = store
+    assert leases.lease_acquire("r1", "deploy", "w1", 1000.0) == 1
+    assert leases.lease_acquire("r1", "deploy", "w2", 1000.0) is None  # a duplicate delivery
+    assert leases.lease_renew("r1", 1, 2000.0) is True
+    assert leases.lease_renew("r1", 2, 2000.0) is False  # not this attempt's
+    assert leases.lease_expire(1500.0) == []  # renewed past 1500
+    lost = leases.lease_expire(2500.0)
+    assert [(x.run_id, x.tool, x.worker, x.attempt) for x in lost] == [("r1", "deploy", "w1", 1)]
+    assert leases.lease_expire(2500.0) == []  # reported once
+    assert leases.lease_renew("r1", 1, 3000.0) is False  # the lost attempt must stop
+    assert leases.lease_acquire("r1", "deploy", "w2", 3000.0) is None  # lost, not re-queued
+    leases.lease_requeue("r1")
+    assert leases.lease_acquire("r1", "deploy", "w2", 3000.0) == 2
+    leases.lease_release("r1", 2)
+    assert leases.lease_expire(9999.0) == []  # released: never lost
