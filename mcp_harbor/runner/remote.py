@@ -31,7 +31,12 @@ from typing import Any, Final
 import anyio
 
 from mcp_harbor.errors import RunError
-from mcp_harbor.runner.pipeline import DEFAULT_TIMEOUT, RunObserver, RunRequest
+from mcp_harbor.runner.pipeline import (
+    DEFAULT_HOOK_TIMEOUT,
+    DEFAULT_TIMEOUT,
+    RunObserver,
+    RunRequest,
+)
 from mcp_harbor.runner.result import RunResult, StepResult
 
 __all__ = [
@@ -62,6 +67,9 @@ STREAM_TTL: Final = 3600
 LINE_LIMIT: Final = 8192
 #: How long a cancelled call waits for the worker to say its processes are gone.
 CANCEL_WAIT: Final = 15.0
+#: Seconds after the deadline (plus its hooks' time) that a started run whose
+#: result never arrives is given up as ``worker_lost``.
+RESULT_GRACE: Final = 60.0
 #: Seconds after the deadline a run that no worker started is given up.
 NO_WORKER_GRACE: Final = 1.0
 #: Terminal events: the run is over.
@@ -150,6 +158,8 @@ class _Follower:
         self.quiet = False  # the observer asked for no more lines
         #: Events read from the stream and not handled yet (entry id, event).
         self.pending: list[tuple[str, dict[str, Any]]] = []
+        #: Seconds past the deadline to wait for a started run's result.
+        self.result_grace = 60.0
 
     async def handle(self, event: Mapping[str, Any]) -> None:
         kind = event.get("t")
@@ -230,6 +240,10 @@ class CeleryExecutor:
             await r.set(task_key(request.run_id), json.dumps(message), ex=int(timeout) + STREAM_TTL)
         await anyio.to_thread.run_sync(self.send, message, label, timeout)
         follower = _Follower(request, observer)
+        hooks = export.on_failure + export.finally_steps
+        follower.result_grace = RESULT_GRACE + sum(
+            s.spec.timeout or DEFAULT_HOOK_TIMEOUT for s in hooks
+        )
         last = "0-0"
         try:
             while True:
@@ -291,12 +305,13 @@ class CeleryExecutor:
                     follower.pending.append((eid, json.loads(fields[b"e"])))
                 entry, event = follower.pending.pop(0)
                 return event, entry
-            if (
-                deadline is not None
-                and follower.started_on is None
-                and time.monotonic() > deadline + NO_WORKER_GRACE
-            ):
-                return None, last
+            if deadline is not None and follower.started_on is None:
+                if time.monotonic() > deadline + NO_WORKER_GRACE:
+                    return None, last
+            elif deadline is not None and time.monotonic() > deadline + follower.result_grace:
+                # Started, but its result never came (the stream lost it, or
+                # the worker and the sweeper both died): stop waiting.
+                return {"t": "lost", "worker": "unknown (no result after the deadline)"}, last
 
     async def _cancel(self, r: Any, run_id: str) -> None:
         key = cancel_key(run_id)
