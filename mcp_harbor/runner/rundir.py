@@ -19,6 +19,12 @@ def new_run_id() -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + secrets.token_hex(5)
 
 
+#: Pruning lists the whole runs folder, so it happens at most this often per
+#: folder (not on every call): between two prunes the folder may briefly hold
+#: more than ``keep`` runs.
+_PRUNE_EVERY_S = 10.0
+_last_prune: dict[Path, float] = {}
+
 #: Runs younger than this are never pruned, so a burst of calls (or a small
 #: ``keep``) cannot remove the directory of a run that is still going.
 _PRUNE_MIN_AGE_S = 600.0
@@ -28,7 +34,8 @@ def new_run_dir(root: Path, run_id: str, keep: int) -> Path:
     """Create the fresh directory of run `run_id` under `root`, then remove
     the oldest run directories (by modification time) beyond the newest
     `keep`; a directory younger than ten minutes is never removed, nor the one
-    just created. ``keep <= 0`` removes nothing.
+    just created. ``keep <= 0`` removes nothing. Pruning runs at most every
+    10 s per folder.
 
     Raises:
         RunError: the directory cannot be created.
@@ -40,7 +47,11 @@ def new_run_dir(root: Path, run_id: str, keep: int) -> Path:
     except OSError as exc:
         raise RunError(f"cannot create the run directory under {root}: {exc.strerror}") from exc
     if keep > 0:
-        _prune(root, run_dir, keep)
+        now = time.monotonic()
+        last = _last_prune.get(root)
+        if last is None or now - last >= _PRUNE_EVERY_S:
+            _last_prune[root] = now
+            _prune(root, run_dir, keep)
     return run_dir
 
 
