@@ -1,8 +1,9 @@
 #!/usr/bin/env python
+# ruff: noqa: E501, B023  (long markdown rows; HTTP workers run and finish within their loop iteration)
 """mcp-harbor side by side with its peers: one command, six tables.
 
-    /work/venv/bin/python bench/harness.py            # everything, 3 rounds where it matters (~12 min)
-    /work/venv/bin/python bench/harness.py --quick    # shorter (~4 min)
+    /work/venv/bin/python bench/harness.py            # everything, 3 rounds where it matters (~20 min)
+    /work/venv/bin/python bench/harness.py --quick    # shorter (~5 min)
     /work/venv/bin/python bench/harness.py --only latency,concurrency
 
 Peers (installed by this script, each in its own venv under bench/.cache/peers,
@@ -45,9 +46,9 @@ import psutil
 from mcp import Client, stdio_client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import peers  # noqa: E402
-from peers import layers  # noqa: E402
-from peers.generate import harbor_exports, shellmcp_yaml  # noqa: E402
+import peers
+from peers import layers
+from peers.generate import harbor_exports, shellmcp_yaml
 
 ECHO_TEXT = "hello from the side-by-side benchmark"
 MIB = 1024 * 1024
@@ -126,7 +127,9 @@ async def connect(peer: peers.Peer, errlog: Path, mode: str = "auto"):  # type: 
             pid = None
             for p in sorted(new, key=lambda p: p.create_time()):
                 try:
-                    if "python" in " ".join(p.cmdline()[:1]) or p.name().startswith(("python", "mcp")):
+                    if "python" in " ".join(p.cmdline()[:1]) or p.name().startswith(
+                        ("python", "mcp")
+                    ):
                         pid = p.pid
                 except psutil.Error:
                     continue
@@ -183,15 +186,27 @@ def subjects(args: argparse.Namespace, work: Path) -> list[tuple[str, peers.Peer
     """(row label, peer, client mode) in table order; the first is ours. Each
     call gives mcp-harbor fresh state (audit DB, runs dir), like the peers,
     which keep none."""
-    rows = [("mcp-harbor", peers.harbor(work, state=fresh(work, "state-")), "auto"),
-            ("mcp-harbor (handshake era)", peers.harbor(work, state=fresh(work, "state-")), "legacy")]  # fmt: skip
+    rows = [
+        ("mcp-harbor", peers.harbor(work, state=fresh(work, "state-")), "auto"),
+        ("mcp-harbor (handshake era)", peers.harbor(work, state=fresh(work, "state-")), "legacy"),
+    ]
     if args.tmpfs is not None:
         # the same server with its run directories and audit DB on tmpfs: how much is the disk
-        rows.append(("mcp-harbor (runs dir + audit DB on tmpfs)",
-                     peers.harbor(work, state=fresh(args.tmpfs, "state-")), "auto"))  # fmt: skip
+        rows.append(
+            (
+                "mcp-harbor (runs dir + audit DB on tmpfs)",
+                peers.harbor(work, state=fresh(args.tmpfs, "state-")),
+                "auto",
+            )
+        )
     if args.busy_runs:
-        rows.append((f"mcp-harbor (runs dir holding {args.busy_runs:,} runs of the last 10 min)",
-                     peers.harbor(work, state=busy_state(work, args.busy_runs)), "auto"))  # fmt: skip
+        rows.append(
+            (
+                f"mcp-harbor (runs dir holding {args.busy_runs:,} runs of the last 10 min)",
+                peers.harbor(work, state=busy_state(work, args.busy_runs)),
+                "auto",
+            )
+        )
     rows.append(("mcp-shell-server", args.peer_objs["mcp-shell-server"], "auto"))
     rows.append(("shellmcp", args.peer_objs["shellmcp"], "auto"))
     return rows
@@ -199,7 +214,9 @@ def subjects(args: argparse.Namespace, work: Path) -> list[tuple[str, peers.Peer
 
 async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     n, warmup = args.calls, 20
-    say(f"## 1. Per-call latency: echo of a caller string, {n} sequential calls after {warmup} warm-up")
+    say(
+        f"## 1. Per-call latency: echo of a caller string, {n} sequential calls after {warmup} warm-up"
+    )
     say()
     runs: dict[str, list[dict[str, float]]] = {}
     eras: dict[str, str] = {}
@@ -207,8 +224,9 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     for rnd in range(args.rounds):
         progress(f"latency round {rnd + 1}/{args.rounds} (load {load()}): floor")
         s = await anyio.to_thread.run_sync(floor_echo, n, warmup)
-        runs.setdefault("floor", []).append({"median": statistics.median(s), "p90": pct(s, 0.9),
-                                             "load": os.getloadavg()[0]})  # fmt: skip
+        runs.setdefault("floor", []).append(
+            {"median": statistics.median(s), "p90": pct(s, 0.9), "load": os.getloadavg()[0]}
+        )
         for label, peer, mode in subjects(args, work):
             if peer.error:
                 errors[label] = peer.error
@@ -220,9 +238,12 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
                     first = await checked_call(sess.client, peer.echo(ECHO_TEXT))
                     if ECHO_TEXT not in json.dumps(first.model_dump(mode="json")):
                         raise RuntimeError(f"echo not in the result: {first}")
-                    s = await timed(n, warmup, lambda p=peer, c=sess.client: checked_call(c, p.echo(ECHO_TEXT)))
-                runs.setdefault(label, []).append({"median": statistics.median(s), "p90": pct(s, 0.9),
-                                                   "load": os.getloadavg()[0]})  # fmt: skip
+                    s = await timed(
+                        n, warmup, lambda p=peer, c=sess.client: checked_call(c, p.echo(ECHO_TEXT))
+                    )
+                runs.setdefault(label, []).append(
+                    {"median": statistics.median(s), "p90": pct(s, 0.9), "load": os.getloadavg()[0]}
+                )
             except Exception as exc:  # noqa: BLE001
                 errors[label] = f"failed: {type(exc).__name__}: {exc}"[:200]
     RAW["latency"] = {"runs": runs, "eras": eras, "errors": errors}
@@ -247,21 +268,40 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
             rows.append([label, eras.get(label, "–"), errors[label], "", "", ""])
             continue
         m, p = med(label, "median"), med(label, "p90")
-        era = "no MCP: subprocess.run(['bash','-c','echo \"$1\"','_',text])" if label == "floor" else eras.get(label, "?")
+        era = (
+            "no MCP: subprocess.run(['bash','-c','echo \"$1\"','_',text])"
+            if label == "floor"
+            else eras.get(label, "?")
+        )
         delta = f"{m - floor:+.2f}" if m is not None and floor is not None else "–"
-        rows.append([label, era, f"{m:.2f}{rng(label, 'median')}", f"{p:.2f}{rng(label, 'p90')}",
-                     ratio(ours, m), delta])  # fmt: skip
+        rows.append(
+            [
+                label,
+                era,
+                f"{m:.2f}{rng(label, 'median')}",
+                f"{p:.2f}{rng(label, 'p90')}",
+                ratio(ours, m),
+                delta,
+            ]
+        )
     loads = [x["load"] for r in runs.values() for x in r]
-    say(f"{args.rounds} round(s); figures are the median over rounds (range in brackets); "
-        f"load average (1 min) during the rounds {min(loads):.2f}–{max(loads):.2f}")  # fmt: skip
+    say(
+        f"{args.rounds} round(s); figures are the median over rounds (range in brackets); "
+        f"load average (1 min) during the rounds {min(loads):.2f}–{max(loads):.2f}"
+    )
     say()
-    table(["server", "protocol era", "median ms", "p90 ms", "mcp-harbor / this", "Δ vs floor ms"], rows)
+    table(
+        ["server", "protocol era", "median ms", "p90 ms", "mcp-harbor / this", "Δ vs floor ms"],
+        rows,
+    )
     peer_meds = [med(x, "median") for x in ("mcp-shell-server", "shellmcp") if x in runs]
     if ours is not None and floor is not None:
         ok1 = all(ours <= m for m in peer_meds if m is not None)
         ok2 = ours - floor <= 1.5
-        say(f"Target: median at or below every peer's: **{'met' if ok1 else 'MISSED'}**; "
-            f"within 1.5 ms of the floor: **{'met' if ok2 else 'MISSED'}** (Δ {ours - floor:+.2f} ms).")
+        say(
+            f"Target: median at or below every peer's: **{'met' if ok1 else 'MISSED'}**; "
+            f"within 1.5 ms of the floor: **{'met' if ok2 else 'MISSED'}** (Δ {ours - floor:+.2f} ms)."
+        )
         say()
 
 
@@ -282,7 +322,7 @@ async def bench_concurrency(args: argparse.Namespace, work: Path) -> None:
     say()
     rows = []
     res: dict[str, Any] = {}
-    for label, peer, mode in [("floor", None, "")] + subjects(args, work):
+    for label, peer, mode in [("floor", None, ""), *subjects(args, work)]:
         if peer is not None and peer.error:
             rows.append([label, "–", peer.error, "", "", load()])
             continue
@@ -299,12 +339,14 @@ async def bench_concurrency(args: argparse.Namespace, work: Path) -> None:
                     await checked_call(sess.client, peer.sleep())  # warm-up
                     outcomes: list[bool] = []
 
-                    async def one(c: Client = sess.client, p: peers.Peer = peer) -> None:
+                    async def one(
+                        c: Client = sess.client, p: peers.Peer = peer, o: list[bool] = outcomes
+                    ) -> None:
                         try:
                             await checked_call(c, p.sleep())
-                            outcomes.append(True)
+                            o.append(True)
                         except Exception:  # noqa: BLE001
-                            outcomes.append(False)
+                            o.append(False)
 
                     t0 = time.perf_counter()
                     with anyio.fail_after(args.concurrency_timeout):
@@ -314,16 +356,31 @@ async def bench_concurrency(args: argparse.Namespace, work: Path) -> None:
                     walls.append(time.perf_counter() - t0)
                     failed += outcomes.count(False)
         except TimeoutError:
-            rows.append([label, era, f"> {args.concurrency_timeout:.0f} s (gave up)", "", "", load()])
+            rows.append(
+                [label, era, f"> {args.concurrency_timeout:.0f} s (gave up)", "", "", load()]
+            )
             res[label] = {"timeout": args.concurrency_timeout}
             continue
         except Exception as exc:  # noqa: BLE001
             rows.append([label, era, f"failed: {type(exc).__name__}: {exc}"[:200], "", "", load()])
             continue
         res[label] = {"walls": walls, "failed": failed, "era": era}
-        rows.append([label, era, f"{statistics.median(walls):.3f}" + (f" ({min(walls):.3f}–{max(walls):.3f})" if len(walls) > 1 else ""),
-                     str(failed), "", load()])  # fmt: skip
-    ours = statistics.median(res["mcp-harbor"]["walls"]) if "walls" in res.get("mcp-harbor", {}) else None
+        rows.append(
+            [
+                label,
+                era,
+                f"{statistics.median(walls):.3f}"
+                + (f" ({min(walls):.3f}–{max(walls):.3f})" if len(walls) > 1 else ""),
+                str(failed),
+                "",
+                load(),
+            ]
+        )
+    ours = (
+        statistics.median(res["mcp-harbor"]["walls"])
+        if "walls" in res.get("mcp-harbor", {})
+        else None
+    )
     for r in rows:
         w = res.get(r[0], {})
         if "walls" in w:
@@ -331,9 +388,21 @@ async def bench_concurrency(args: argparse.Namespace, work: Path) -> None:
         elif "timeout" in w:
             r[4] = f"< {ratio(ours, w['timeout'])}"
     RAW["concurrency"] = res
-    table(["server", "protocol era", "wall s for all 64", "failed calls", "mcp-harbor / this", "load"], rows)
+    table(
+        [
+            "server",
+            "protocol era",
+            "wall s for all 64",
+            "failed calls",
+            "mcp-harbor / this",
+            "load",
+        ],
+        rows,
+    )
     if ours is not None:
-        say(f"Target: all 64 done in under 0.8 s: **{'met' if ours < 0.8 else 'MISSED'}** ({ours:.3f} s).")
+        say(
+            f"Target: all 64 done in under 0.8 s: **{'met' if ours < 0.8 else 'MISSED'}** ({ours:.3f} s)."
+        )
         say()
 
 
@@ -344,8 +413,13 @@ def raw_list(params: Any, lists: int) -> list[float]:
     """``tools/list`` timed with a bare JSON-RPC client over the same stdio
     pipe (handshake era, no parsing of the answer): what the server and the
     pipe cost, without the SDK client's validation of the result."""
-    proc = subprocess.Popen([params.command, *params.args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env=params.env)  # fmt: skip
+    proc = subprocess.Popen(
+        [params.command, *params.args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=params.env,
+    )
     assert proc.stdin is not None and proc.stdout is not None
 
     def send(obj: dict[str, Any]) -> None:
@@ -361,8 +435,18 @@ def raw_list(params: Any, lists: int) -> list[float]:
                 return line
 
     try:
-        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "1"},
+                },
+            }
+        )
         answer(1)
         send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         out = []
@@ -382,7 +466,9 @@ def raw_list(params: Any, lists: int) -> list[float]:
 async def harbor_ready(folder: Path, work: Path, lists: int) -> dict[str, float]:
     peer = peers.harbor(work)
     assert peer.params is not None
-    peer.params.args = [a if a != str(work / "harbor-exports") else str(folder) for a in peer.params.args]
+    peer.params.args = [
+        a if a != str(work / "harbor-exports") else str(folder) for a in peer.params.args
+    ]
     t0 = time.perf_counter()
     async with connect(peer, work / "harbor-scale.stderr") as sess:
         tools = await sess.client.list_tools()
@@ -396,8 +482,14 @@ async def harbor_ready(folder: Path, work: Path, lists: int) -> dict[str, float]
         rss = proc_kib(sess.pid, "VmRSS") / 1024 if sess.pid else float("nan")
         hwm = proc_kib(sess.pid, "VmHWM") / 1024 if sess.pid else float("nan")
     raw = await anyio.to_thread.run_sync(raw_list, peer.params, lists)
-    return {"ready_s": ready, "tools": count, "list_ms": statistics.median(samples),
-            "raw_list_ms": statistics.median(raw), "rss_mib": rss, "hwm_mib": hwm}  # fmt: skip
+    return {
+        "ready_s": ready,
+        "tools": count,
+        "list_ms": statistics.median(samples),
+        "raw_list_ms": statistics.median(raw),
+        "rss_mib": rss,
+        "hwm_mib": hwm,
+    }
 
 
 async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, float]:
@@ -407,8 +499,12 @@ async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, float]
         peers.shellmcp_generate, venv, shellmcp_yaml(count), work / f"shellmcp-scale-{count}"
     )
     generate = time.perf_counter() - t0
-    peer = peers.Peer("shellmcp", params=peers.StdioServerParameters(
-        command=str(venv / "bin" / "python"), args=[str(server)], env=dict(os.environ)))  # fmt: skip
+    peer = peers.Peer(
+        "shellmcp",
+        params=peers.StdioServerParameters(
+            command=str(venv / "bin" / "python"), args=[str(server)], env=dict(os.environ)
+        ),
+    )
     t0 = time.perf_counter()
     async with connect(peer, work / "shellmcp-scale.stderr") as sess:
         tools = await sess.client.list_tools()
@@ -421,16 +517,24 @@ async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, float]
         rss = proc_kib(sess.pid, "VmRSS") / 1024 if sess.pid else float("nan")
         hwm = proc_kib(sess.pid, "VmHWM") / 1024 if sess.pid else float("nan")
     raw = await anyio.to_thread.run_sync(raw_list, peer.params, lists)
-    return {"ready_s": ready, "generate_s": generate, "tools": len(tools.tools),
-            "list_ms": statistics.median(samples), "raw_list_ms": statistics.median(raw),
-            "rss_mib": rss, "hwm_mib": hwm}  # fmt: skip
+    return {
+        "ready_s": ready,
+        "generate_s": generate,
+        "tools": len(tools.tools),
+        "list_ms": statistics.median(samples),
+        "raw_list_ms": statistics.median(raw),
+        "rss_mib": rss,
+        "hwm_mib": hwm,
+    }
 
 
 async def bench_scale(args: argparse.Namespace, work: Path) -> None:
     say("## 3. Scale of the configuration: generated realistic exports")
     say()
-    say("Start to ready = spawn of the server to the first successful `tools/list` "
-        "(load, check, register). `tools/list` = median of later calls. RSS after listing.")
+    say(
+        "Start to ready = spawn of the server to the first successful `tools/list` "
+        "(load, check, register). `tools/list` = median of later calls. RSS after listing."
+    )
     say()
     rows, res = [], {}
     for count in args.scale:
@@ -444,11 +548,26 @@ async def bench_scale(args: argparse.Namespace, work: Path) -> None:
             try:
                 h = await harbor_ready(folder, work, lists)
             except Exception as exc:  # noqa: BLE001
-                rows.append([f"mcp-harbor, {count}", f"failed: {exc}"[:200], "", "", "", "", "", load()])
+                rows.append(
+                    [f"mcp-harbor, {count}", f"failed: {exc}"[:200], "", "", "", "", "", load()]
+                )
                 continue
             t0 = time.perf_counter()
-            out = subprocess.run([sys.executable, "-m", "mcp_harbor", "--log-level", "warning", "tools",
-                                  "--exports", str(folder), "--json"], capture_output=True, env=peers.harbor_env(work))  # fmt: skip
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "mcp_harbor",
+                    "--log-level",
+                    "warning",
+                    "tools",
+                    "--exports",
+                    str(folder),
+                    "--json",
+                ],
+                capture_output=True,
+                env=peers.harbor_env(work),
+            )
             h["tools_cli_s"] = time.perf_counter() - t0
             h["load"] = os.getloadavg()[0]
             res.setdefault(f"mcp-harbor/{count}", []).append(h)
@@ -461,31 +580,63 @@ async def bench_scale(args: argparse.Namespace, work: Path) -> None:
                     res.setdefault(f"shellmcp/{count}", []).append(s)
                 except Exception as exc:  # noqa: BLE001
                     res.setdefault(f"shellmcp/{count}", []).append({"error": str(exc)[:200]})
-            rows.append([f"mcp-harbor, {count} (round {rnd + 1})", f"{h['tools']:.0f}", f"{h['ready_s']:.2f}",
-                         f"{h['list_ms']:.1f} / {h['raw_list_ms']:.1f}", f"{h['rss_mib']:.0f} (peak {h['hwm_mib']:.0f})",
-                         f"{h['tools_cli_s']:.2f}", "", f"{h['load']:.2f}"])  # fmt: skip
+            rows.append(
+                [
+                    f"mcp-harbor, {count} (round {rnd + 1})",
+                    f"{h['tools']:.0f}",
+                    f"{h['ready_s']:.2f}",
+                    f"{h['list_ms']:.1f} / {h['raw_list_ms']:.1f}",
+                    f"{h['rss_mib']:.0f} (peak {h['hwm_mib']:.0f})",
+                    f"{h['tools_cli_s']:.2f}",
+                    "",
+                    f"{h['load']:.2f}",
+                ]
+            )
             if s is not None:
-                rows.append([f"shellmcp, {count}", f"{s['tools']:.0f}",
-                             f"{s['ready_s']:.2f} (+ generate {s['generate_s']:.2f})", f"{s['list_ms']:.1f} / {s['raw_list_ms']:.1f}",
-                             f"{s['rss_mib']:.0f} (peak {s['hwm_mib']:.0f})", "–",
-                             f"ready {ratio(h['ready_s'], s['ready_s'])}, list {ratio(h['list_ms'], s['list_ms'])} / {ratio(h['raw_list_ms'], s['raw_list_ms'])}, "
-                             f"RSS {ratio(h['rss_mib'], s['rss_mib'])}", f"{s['load']:.2f}"])  # fmt: skip
+                rows.append(
+                    [
+                        f"shellmcp, {count}",
+                        f"{s['tools']:.0f}",
+                        f"{s['ready_s']:.2f} (+ generate {s['generate_s']:.2f})",
+                        f"{s['list_ms']:.1f} / {s['raw_list_ms']:.1f}",
+                        f"{s['rss_mib']:.0f} (peak {s['hwm_mib']:.0f})",
+                        "–",
+                        f"ready {ratio(h['ready_s'], s['ready_s'])}, list {ratio(h['list_ms'], s['list_ms'])} / {ratio(h['raw_list_ms'], s['raw_list_ms'])}, "
+                        f"RSS {ratio(h['rss_mib'], s['rss_mib'])}",
+                        f"{s['load']:.2f}",
+                    ]
+                )
     if args.peer_objs["shellmcp"].error:
         rows.append(["shellmcp", args.peer_objs["shellmcp"].error, "", "", "", "", "", ""])
-    rows.append(["mcp-shell-server", "n/a: one generic tool, nothing to configure", "", "", "", "", "", ""])
+    rows.append(
+        ["mcp-shell-server", "n/a: one generic tool, nothing to configure", "", "", "", "", "", ""]
+    )
     RAW["scale"] = res
-    table(["server, exports", "tools listed", "start to ready s", "tools/list ms: SDK client / raw JSON-RPC", "RSS MiB",
-           "`mcp-harbor tools --json` s", "mcp-harbor / this", "load"], rows)  # fmt: skip
+    table(
+        [
+            "server, exports",
+            "tools listed",
+            "start to ready s",
+            "tools/list ms: SDK client / raw JSON-RPC",
+            "RSS MiB",
+            "`mcp-harbor tools --json` s",
+            "mcp-harbor / this",
+            "load",
+        ],
+        rows,
+    )
     at = res.get("mcp-harbor/1000")
     if at:
         ready = statistics.median(x["ready_s"] for x in at)
         lst = statistics.median(x["list_ms"] for x in at)
         raw_lst = statistics.median(x["raw_list_ms"] for x in at)
         rss = statistics.median(x["rss_mib"] for x in at)
-        say(f"Targets at 1,000: ready < 2 s **{'met' if ready < 2 else 'MISSED'}** ({ready:.2f} s); "
+        say(
+            f"Targets at 1,000: ready < 2 s **{'met' if ready < 2 else 'MISSED'}** ({ready:.2f} s); "
             f"`tools/list` < 50 ms **{'met' if lst < 50 else 'MISSED'}** ({lst:.1f} ms through the SDK client; "
             f"{raw_lst:.1f} ms server + pipe, raw JSON-RPC: {'met' if raw_lst < 50 else 'MISSED'}); "
-            f"RSS < 150 MB **{'met' if rss * 1.048576 < 150 else 'MISSED'}** ({rss * 1.048576:.0f} MB).")
+            f"RSS < 150 MB **{'met' if rss * 1.048576 < 150 else 'MISSED'}** ({rss * 1.048576:.0f} MB)."
+        )
         say()
 
 
@@ -514,19 +665,38 @@ def floor_output(path: Path, sink: Path) -> float:
 async def bench_output(args: argparse.Namespace, work: Path) -> None:
     big = args.output_mib * MIB
     small = args.peer_output_mib * MIB
-    say(f"## 4. Output volume: a step printing {args.output_mib} MiB (peers: {args.peer_output_mib} MiB)")
+    say(
+        f"## 4. Output volume: a step printing {args.output_mib} MiB (peers: {args.peer_output_mib} MiB)"
+    )
     say()
-    say("Throughput = bytes printed / wall time of the call. Peak growth = the server's VmHWM "
-        "after the call minus its VmRSS before (VmHWM reset through /proc/PID/clear_refs first).")
+    say(
+        "Throughput = bytes printed / wall time of the call. Peak growth = the server's VmHWM "
+        "after the call minus its VmRSS before (VmHWM reset through /proc/PID/clear_refs first)."
+    )
     say()
-    files = {big: make_file(work / f"out-{args.output_mib}m.txt", big),
-             small: make_file(work / f"out-{args.peer_output_mib}m.txt", small)}  # fmt: skip
+    files = {
+        big: make_file(work / f"out-{args.output_mib}m.txt", big),
+        small: make_file(work / f"out-{args.peer_output_mib}m.txt", small),
+    }
     rows, res = [], {}
     for size in sorted({big, small}, reverse=True):
-        walls = [await anyio.to_thread.run_sync(floor_output, files[size], work / "sink") for _ in range(2)]
+        walls = [
+            await anyio.to_thread.run_sync(floor_output, files[size], work / "sink")
+            for _ in range(2)
+        ]
         w = min(walls)
         res[f"floor/{size // MIB}"] = {"wall_s": w}
-        rows.append([f"floor (bash -c cat > file), {size // MIB} MiB", f"{w:.2f}", f"{size / w / 1e6:.0f}", "–", "–", "", load()])  # fmt: skip
+        rows.append(
+            [
+                f"floor (bash -c cat > file), {size // MIB} MiB",
+                f"{w:.2f}",
+                f"{size / w / 1e6:.0f}",
+                "–",
+                "–",
+                "",
+                load(),
+            ]
+        )
     harbor = peers.harbor(work, state=fresh(work, "state-"))
     plan = [("mcp-harbor", harbor, big), ("mcp-harbor", harbor, small)]
     plan += [(n, args.peer_objs[n], small) for n in ("mcp-shell-server", "shellmcp")]
@@ -548,19 +718,47 @@ async def bench_output(args: argparse.Namespace, work: Path) -> None:
                 hwm = proc_kib(sess.pid, "VmHWM") / 1024
                 returned = len(json.dumps(result.model_dump(mode="json")))
         except Exception as exc:  # noqa: BLE001
-            rows.append([f"{label}, {size // MIB} MiB", f"failed: {type(exc).__name__}: {exc}"[:200], "", "", "", "", load()])
+            rows.append(
+                [
+                    f"{label}, {size // MIB} MiB",
+                    f"failed: {type(exc).__name__}: {exc}"[:200],
+                    "",
+                    "",
+                    "",
+                    "",
+                    load(),
+                ]
+            )
             continue
         mbps = size / wall / 1e6
         if label == "mcp-harbor":
             ours[size] = mbps
-        res[f"{label}/{size // MIB}"] = {"wall_s": wall, "rss0_mib": rss0, "hwm_mib": hwm, "reset": reset,
-                                         "is_error": result.is_error, "result_bytes": returned}  # fmt: skip
+        res[f"{label}/{size // MIB}"] = {
+            "wall_s": wall,
+            "rss0_mib": rss0,
+            "hwm_mib": hwm,
+            "reset": reset,
+            "is_error": result.is_error,
+            "result_bytes": returned,
+        }
         note = "" if not result.is_error else " (tool error)"
-        rows.append([f"{label}, {size // MIB} MiB{note}", f"{wall:.2f}", f"{mbps:.0f}", f"{rss0:.0f} → {hwm:.0f}",
-                     f"{hwm - rss0:+.0f}", f"{returned / MIB:.2f} MiB", load()])  # fmt: skip
+        rows.append(
+            [
+                f"{label}, {size // MIB} MiB{note}",
+                f"{wall:.2f}",
+                f"{mbps:.0f}",
+                f"{rss0:.0f} → {hwm:.0f}",
+                f"{hwm - rss0:+.0f}",
+                f"{returned / MIB:.2f} MiB",
+                load(),
+            ]
+        )
     for r in rows:  # last column: mcp-harbor's MB/s at the same size / this row's
         for size, mbps in ours.items():
-            same = r[0].startswith(("floor", "mcp-shell-server", "shellmcp")) and f" {size // MIB} MiB" in r[0]
+            same = (
+                r[0].startswith(("floor", "mcp-shell-server", "shellmcp"))
+                and f" {size // MIB} MiB" in r[0]
+            )
             try:
                 theirs = float(r[2])
             except ValueError:
@@ -568,14 +766,26 @@ async def bench_output(args: argparse.Namespace, work: Path) -> None:
             if same and theirs > 0:
                 r[5] = (r[5] + "; " if r[5] else "") + f"harbor MB/s / this {mbps / theirs:.2f}×"
     RAW["output"] = res
-    table(["server, size", "wall s", "MB/s", "server RSS → peak MiB", "peak growth MiB",
-           "result size / ratio", "load"], rows)  # fmt: skip
+    table(
+        [
+            "server, size",
+            "wall s",
+            "MB/s",
+            "server RSS → peak MiB",
+            "peak growth MiB",
+            "result size / ratio",
+            "load",
+        ],
+        rows,
+    )
     h = res.get(f"mcp-harbor/{args.output_mib}")
     if h:
         mbps = big / h["wall_s"] / 1e6
         growth = h["hwm_mib"] - h["rss0_mib"]
-        say(f"Target ({args.output_mib} MiB): ≥ 300 MB/s **{'met' if mbps >= 300 else 'MISSED'}** ({mbps:.0f} MB/s); "
-            f"peak growth < 50 MB **{'met' if growth * 1.048576 < 50 else 'MISSED'}** ({growth * 1.048576:+.0f} MB).")
+        say(
+            f"Target ({args.output_mib} MiB): ≥ 300 MB/s **{'met' if mbps >= 300 else 'MISSED'}** ({mbps:.0f} MB/s); "
+            f"peak growth < 50 MB **{'met' if growth * 1.048576 < 50 else 'MISSED'}** ({growth * 1.048576:+.0f} MB)."
+        )
         say()
 
 
@@ -593,7 +803,9 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
     from mcp.client.streamable_http import streamable_http_client
 
     clients, per = args.http_clients, args.http_calls
-    say(f"## 5. HTTP: {clients} concurrent clients × {per} calls of a trivial export (`run: \"true\"`), bearer token")
+    say(
+        f'## 5. HTTP: {clients} concurrent clients × {per} calls of a trivial export (`run: "true"`), bearer token'
+    )
     say()
     env = peers.harbor_env(work)
     exports = peers.write_harbor_exports(work / "harbor-exports")
@@ -603,14 +815,36 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
     for rnd in range(n_rounds + (1 if pyspy.exists() else 0)):
         profiled = rnd == n_rounds  # one extra round under py-spy, not counted in the figures
         tokens, db = work / f"tokens-{rnd}.json", work / f"http-{rnd}.db"
-        tok = subprocess.run([sys.executable, "-m", "mcp_harbor", "token", "add", "bench", "--tokens", str(tokens)],
-                             capture_output=True, text=True, env=env, check=True)  # fmt: skip
+        tok = subprocess.run(
+            [sys.executable, "-m", "mcp_harbor", "token", "add", "bench", "--tokens", str(tokens)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
         token = tok.stdout.strip().split()[-1]
         port = free_port()
         log = work / f"http-{rnd}.stderr"
-        argv = [sys.executable, "-m", "mcp_harbor", "--log-level", "warning", "serve", "--exports", str(exports),
-                "--runs-dir", str(work / f"http-runs-{rnd}"), "--transport", "http", "--port", str(port),
-                "--tokens", str(tokens), "--db", str(db)]  # fmt: skip
+        argv = [
+            sys.executable,
+            "-m",
+            "mcp_harbor",
+            "--log-level",
+            "warning",
+            "serve",
+            "--exports",
+            str(exports),
+            "--runs-dir",
+            str(work / f"http-runs-{rnd}"),
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+            "--tokens",
+            str(tokens),
+            "--db",
+            str(db),
+        ]
         with open(log, "wb") as sink:
             proc = subprocess.Popen(argv, stdout=sink, stderr=subprocess.STDOUT, env=env)
         try:
@@ -627,27 +861,48 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
             me0 = resource.getrusage(resource.RUSAGE_SELF)
 
             async def worker(ready: anyio.Event, go: anyio.Event) -> None:
-                async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http:
-                    async with Client(streamable_http_client(url, http_client=http), mode="auto") as c:
-                        await c.call_tool("nothing", {})  # warm-up, audited too
-                        ready.set()
-                        await go.wait()
-                        for _ in range(per):
-                            t0 = time.perf_counter()
-                            try:
-                                r = await c.call_tool("nothing", {})
-                                if r.is_error:
-                                    errors.append(str(r.content)[:200])
-                            except Exception as exc:  # noqa: BLE001
-                                errors.append(f"{type(exc).__name__}: {exc}"[:200])
-                            lat.append((time.perf_counter() - t0) * 1000)
+                async with (
+                    httpx2.AsyncClient(
+                        headers={"Authorization": f"Bearer {token}"}, timeout=60
+                    ) as http,
+                    Client(streamable_http_client(url, http_client=http), mode="auto") as c,
+                ):
+                    await c.call_tool("nothing", {})  # warm-up, audited too
+                    ready.set()
+                    await go.wait()
+                    for _ in range(per):
+                        t0 = time.perf_counter()
+                        try:
+                            r = await c.call_tool("nothing", {})
+                            if r.is_error:
+                                errors.append(str(r.content)[:200])
+                        except Exception as exc:  # noqa: BLE001
+                            errors.append(f"{type(exc).__name__}: {exc}"[:200])
+                        lat.append((time.perf_counter() - t0) * 1000)
 
-            progress(f"http round {rnd + 1}{' (profiled)' if profiled else ''}: {clients} clients × {per} calls (load {load()})")
+            progress(
+                f"http round {rnd + 1}{' (profiled)' if profiled else ''}: {clients} clients × {per} calls (load {load()})"
+            )
             spy = None
             if profiled:
-                spy = subprocess.Popen([str(pyspy), "record", "--format", "raw", "--rate", "1000", "--nonblocking",
-                                        "--threads", "-o", str(work / "http.pyspy.txt"), "-p", str(proc.pid)],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+                spy = subprocess.Popen(
+                    [
+                        str(pyspy),
+                        "record",
+                        "--format",
+                        "raw",
+                        "--rate",
+                        "1000",
+                        "--nonblocking",
+                        "--threads",
+                        "-o",
+                        str(work / "http.pyspy.txt"),
+                        "-p",
+                        str(proc.pid),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
                 await anyio.sleep(1.0)
             go = anyio.Event()
             readies = [anyio.Event() for _ in range(clients)]
@@ -668,47 +923,109 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
         finally:
             proc.terminate()
             proc.wait(timeout=20)
-        audit = subprocess.run([sys.executable, "-m", "mcp_harbor", "audit", "--db", str(db), "--json", "--limit", "100000"],
-                               capture_output=True, text=True, env=env)  # fmt: skip
+        audit = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mcp_harbor",
+                "audit",
+                "--db",
+                str(db),
+                "--json",
+                "--limit",
+                "100000",
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         lines = [json.loads(x) for x in audit.stdout.splitlines() if x.strip()]
         if profiled:
             raw = work / "http.pyspy.txt"
             if raw.exists():
                 shutil.copy(raw, RESULTS / "http-server.pyspy.txt")
-                RAW["http_profile"] = {"wall_s": wall, "calls": len(lat), "server_cpu_s": server_cpu,
-                                       "rows": layers.top_inclusive(raw, len(lat) + clients)}  # fmt: skip
+                RAW["http_profile"] = {
+                    "wall_s": wall,
+                    "calls": len(lat),
+                    "server_cpu_s": server_cpu,
+                    "rows": layers.top_inclusive(raw, len(lat) + clients),
+                }
             continue
         audited = sum(1 for x in lines if x.get("tool") == "nothing")
         expected = clients * (per + 1)
-        r = {"wall_s": wall, "calls": len(lat), "throughput": len(lat) / wall, "p50": pct(lat, 0.5),
-             "p99": pct(lat, 0.99), "errors": len(errors), "first_errors": errors[:3], "audited": audited,
-             "expected_audited": expected, "server_cpu_s": server_cpu, "client_cpu_s": client_cpu,
-             "load": os.getloadavg()[0], "audit_rc": audit.returncode}  # fmt: skip
+        r = {
+            "wall_s": wall,
+            "calls": len(lat),
+            "throughput": len(lat) / wall,
+            "p50": pct(lat, 0.5),
+            "p99": pct(lat, 0.99),
+            "errors": len(errors),
+            "first_errors": errors[:3],
+            "audited": audited,
+            "expected_audited": expected,
+            "server_cpu_s": server_cpu,
+            "client_cpu_s": client_cpu,
+            "load": os.getloadavg()[0],
+            "audit_rc": audit.returncode,
+        }
         res.append(r)
-        rows.append([f"round {rnd + 1}", f"{r['calls']}", f"{wall:.2f}", f"{r['throughput']:.0f}", f"{r['p50']:.1f}",
-                     f"{r['p99']:.1f}", f"{r['errors']}", f"{audited} / {expected}",
-                     f"{server_cpu:.1f} / {client_cpu:.1f}", f"{r['load']:.2f}"])  # fmt: skip
+        rows.append(
+            [
+                f"round {rnd + 1}",
+                f"{r['calls']}",
+                f"{wall:.2f}",
+                f"{r['throughput']:.0f}",
+                f"{r['p50']:.1f}",
+                f"{r['p99']:.1f}",
+                f"{r['errors']}",
+                f"{audited} / {expected}",
+                f"{server_cpu:.1f} / {client_cpu:.1f}",
+                f"{r['load']:.2f}",
+            ]
+        )
     RAW["http"] = res
-    table(["run", "calls", "wall s", "calls/s", "p50 ms", "p99 ms", "errors",
-           "audited calls / made (incl. 1 warm-up per client)", "CPU s server / client", "load"], rows)  # fmt: skip
+    table(
+        [
+            "run",
+            "calls",
+            "wall s",
+            "calls/s",
+            "p50 ms",
+            "p99 ms",
+            "errors",
+            "audited calls / made (incl. 1 warm-up per client)",
+            "CPU s server / client",
+            "load",
+        ],
+        rows,
+    )
     say("No peer serves Streamable HTTP with a bearer token: this table has no peer rows.")
     say()
     prof = RAW.get("http_profile")
     if prof:
-        say(f"Where the server's time goes (py-spy, 1 kHz, all threads, one extra round not counted above: "
+        say(
+            f"Where the server's time goes (py-spy, 1 kHz, all threads, one extra round not counted above: "
             f"{prof['calls']} calls in {prof['wall_s']:.1f} s, server CPU {prof['server_cpu_s']:.1f} s = "
-            f"{prof['server_cpu_s'] / max(1, prof['calls']) * 1000:.1f} ms per call; load {load()}); inclusive:")
+            f"{prof['server_cpu_s'] / max(1, prof['calls']) * 1000:.1f} ms per call; load {load()}); inclusive:"
+        )
         say()
-        table(["function (inclusive)", "ms per call", "share of busy samples"],
-              [[r["name"], f"{r['ms_per_call']:.2f}", f"{r['share'] * 100:.0f} %"] for r in prof["rows"]])  # fmt: skip
+        table(
+            ["function (inclusive)", "ms per call", "share of busy samples"],
+            [
+                [r["name"], f"{r['ms_per_call']:.2f}", f"{r['share'] * 100:.0f} %"]
+                for r in prof["rows"]
+            ],
+        )
     if res:
         tp = statistics.median(x["throughput"] for x in res)
         p99 = statistics.median(x["p99"] for x in res)
         errs = sum(x["errors"] for x in res)
         aud = all(x["audited"] == x["expected_audited"] for x in res)
-        say(f"Targets: ≥ 200 calls/s **{'met' if tp >= 200 else 'MISSED'}** ({tp:.0f}); p99 < 100 ms "
+        say(
+            f"Targets: ≥ 200 calls/s **{'met' if tp >= 200 else 'MISSED'}** ({tp:.0f}); p99 < 100 ms "
             f"**{'met' if p99 < 100 else 'MISSED'}** ({p99:.1f} ms); no errors **{'met' if errs == 0 else 'MISSED'}** "
-            f"({errs}); every call audited **{'met' if aud else 'MISSED'}**.")
+            f"({errs}); every call audited **{'met' if aud else 'MISSED'}**."
+        )
         say()
 
 
@@ -726,8 +1043,24 @@ async def profile_server(args: argparse.Namespace, work: Path) -> dict[str, Any]
     async with connect(peer, work / "profile.stderr") as sess:
         for _ in range(20):
             await checked_call(sess.client, peer.echo(ECHO_TEXT))
-        spy = subprocess.Popen([str(pyspy), "record", "--format", "raw", "--rate", "1000", "--nonblocking", "--threads",
-                                "-o", str(raw), "-p", str(sess.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+        spy = subprocess.Popen(
+            [
+                str(pyspy),
+                "record",
+                "--format",
+                "raw",
+                "--rate",
+                "1000",
+                "--nonblocking",
+                "--threads",
+                "-o",
+                str(raw),
+                "-p",
+                str(sess.pid),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         await anyio.sleep(1.0)
         t0 = time.perf_counter()
         s = await timed(n, 0, lambda: checked_call(sess.client, peer.echo(ECHO_TEXT)))
@@ -738,7 +1071,9 @@ async def profile_server(args: argparse.Namespace, work: Path) -> dict[str, Any]
         except subprocess.TimeoutExpired:
             spy.kill()
     if not raw.exists():
-        say(f"py-spy produced no profile: {spy.stderr.read().decode()[-300:] if spy.stderr else ''}")
+        say(
+            f"py-spy produced no profile: {spy.stderr.read().decode()[-300:] if spy.stderr else ''}"
+        )
         return None
     shutil.copy(raw, RESULTS / "server.pyspy.txt")
     return layers.summarize_pyspy(raw, n, wall, statistics.median(s))
@@ -750,11 +1085,15 @@ async def bench_layers(args: argparse.Namespace, work: Path) -> None:
     progress(f"layers in-process (load {load()})")
     rows = await layers.measure(work / "layers", args.layer_iterations)
     RAW["layers"] = rows
-    say(f"In-process, the library functions called directly, {args.layer_iterations} iterations each "
-        f"(load {load()}); the echo export (1 string arg, 1 `run:` step).")
+    say(
+        f"In-process, the library functions called directly, {args.layer_iterations} iterations each "
+        f"(load {load()}); the echo export (1 string arg, 1 `run:` step)."
+    )
     say()
-    table(["layer", "what is timed", "µs per call (median of 5 batches)"],
-          [[r["layer"], r["what"], f"{r['us']:.1f}"] for r in rows])  # fmt: skip
+    table(
+        ["layer", "what is timed", "µs per call (median of 5 batches)"],
+        [[r["layer"], r["what"], f"{r['us']:.1f}"] for r in rows],
+    )
     biggest = max(rows, key=lambda r: r["us"])
     say(f"Biggest of these in-process layers: **{biggest['layer']}** ({biggest['us']:.0f} µs).")
     say()
@@ -762,23 +1101,38 @@ async def bench_layers(args: argparse.Namespace, work: Path) -> None:
     prof = await profile_server(args, work)
     if prof:
         RAW["profile"] = prof
-        say(f"py-spy, 1 kHz, all threads, while the client made {args.calls} sequential echo calls "
+        say(
+            f"py-spy, 1 kHz, all threads, while the client made {args.calls} sequential echo calls "
             f"(client median {prof['client_median_ms']:.2f} ms, wall {prof['wall_s']:.1f} s, "
             f"load {load()}). Inclusive samples of each function, in ms per call and as a share of the "
-            f"server's busy (non-idle) samples, all threads together:")
+            f"server's busy (non-idle) samples, all threads together:"
+        )
         say()
-        table(["function (inclusive)", "ms per call", "share of busy samples"],
-              [[r["name"], f"{r['ms_per_call']:.2f}", f"{r['share'] * 100:.0f} %"] for r in prof["rows"]])  # fmt: skip
-        say(f"Busy samples: {prof['busy_ms_per_call']:.2f} ms of server CPU-side time per call "
-            f"({prof['busy_samples']} samples, {prof['threads']} threads).")
+        table(
+            ["function (inclusive)", "ms per call", "share of busy samples"],
+            [
+                [r["name"], f"{r['ms_per_call']:.2f}", f"{r['share'] * 100:.0f} %"]
+                for r in prof["rows"]
+            ],
+        )
+        say(
+            f"Busy samples: {prof['busy_ms_per_call']:.2f} ms of server CPU-side time per call "
+            f"({prof['busy_samples']} samples, {prof['threads']} threads)."
+        )
         say()
 
 
 # ------------------------------------------------------------------ main
 
 RESULTS = peers.CACHE / "results"
-SECTIONS = {"latency": bench_latency, "concurrency": bench_concurrency, "scale": bench_scale,
-            "output": bench_output, "http": bench_http, "layers": bench_layers}  # fmt: skip
+SECTIONS = {
+    "latency": bench_latency,
+    "concurrency": bench_concurrency,
+    "scale": bench_scale,
+    "output": bench_output,
+    "http": bench_http,
+    "layers": bench_layers,
+}
 
 
 def machine() -> str:
@@ -788,8 +1142,10 @@ def machine() -> str:
             model = line.split(":", 1)[1].strip()
             break
     mem = psutil.virtual_memory().total / 2**30
-    return (f"{os.cpu_count()} CPUs ({model}), {mem:.0f} GiB RAM, {platform.system()} {platform.release()}, "
-            f"Python {platform.python_version()}")  # fmt: skip
+    return (
+        f"{os.cpu_count()} CPUs ({model}), {mem:.0f} GiB RAM, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -797,16 +1153,24 @@ async def main_async(args: argparse.Namespace) -> int:
     # The peers' own stdout chatter (shellmcp prints a banner on the wire) is logged by the
     # SDK client as parse errors: keep that out of the tables.
     logging.getLogger("mcp.client.stdio").setLevel(logging.CRITICAL)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=Path(__file__).parent).stdout.strip()  # fmt: skip
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parent,
+    ).stdout.strip()
     say("# mcp-harbor side by side with the peers")
     say()
     say(f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; commit {commit}")
     say(f"- machine: {machine()}; load average at start {load()} (1/5/15 min)")
     say(f"- command: `{' '.join([Path(sys.executable).name, *sys.argv])}`")
     shm = Path("/dev/shm")
-    with tempfile.TemporaryDirectory(prefix="harbor-side-") as tmp, \
-            tempfile.TemporaryDirectory(prefix="harbor-side-", dir=shm if shm.is_dir() else None) as tmpfs:
+    with (
+        tempfile.TemporaryDirectory(prefix="harbor-side-") as tmp,
+        tempfile.TemporaryDirectory(
+            prefix="harbor-side-", dir=shm if shm.is_dir() else None
+        ) as tmpfs,
+    ):
         work = Path(tmp)
         args.tmpfs = Path(tmpfs) if shm.is_dir() else None
         args.peer_objs = {
@@ -814,7 +1178,10 @@ async def main_async(args: argparse.Namespace) -> int:
             "shellmcp": peers.shellmcp(progress, work),
         }
         for p in [peers.harbor(work), *args.peer_objs.values()]:
-            say(f"- {p.name}: {p.error or p.version}" + (f"; {'; '.join(p.notes)}" if p.notes else ""))
+            say(
+                f"- {p.name}: {p.error or p.version}"
+                + (f"; {'; '.join(p.notes)}" if p.notes else "")
+            )
         say()
         for name in args.only:
             t0 = time.perf_counter()
@@ -833,23 +1200,41 @@ async def main_async(args: argparse.Namespace) -> int:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true", help="fewer calls, 1 round, scale up to 1,000 (~4 min)")
+    p.add_argument(
+        "--quick", action="store_true", help="fewer calls, 1 round, scale up to 1,000 (~5 min)"
+    )
     p.add_argument("--only", help=f"comma-separated sections: {','.join(SECTIONS)}")
-    p.add_argument("--rounds", type=int, help="rounds of latency/concurrency/http (default 3; quick 1)")
-    p.add_argument("--calls", type=int, help="sequential calls per latency series (default 500; quick 150)")
+    p.add_argument(
+        "--rounds", type=int, help="rounds of latency/concurrency/http (default 3; quick 1)"
+    )
+    p.add_argument(
+        "--calls", type=int, help="sequential calls per latency series (default 500; quick 150)"
+    )
     p.add_argument("--scale", help="export counts (default 100,1000,5000; quick 100,1000)")
-    p.add_argument("--output-mib", type=int, default=1024, help="mcp-harbor output size (default 1024)")
-    p.add_argument("--peer-output-mib", type=int, default=16, help="peers' output size (default 16)")
+    p.add_argument(
+        "--output-mib", type=int, default=1024, help="mcp-harbor output size (default 1024)"
+    )
+    p.add_argument(
+        "--peer-output-mib", type=int, default=16, help="peers' output size (default 16)"
+    )
     p.add_argument("--http-clients", type=int, default=32)
     p.add_argument("--http-calls", type=int, default=50)
     p.add_argument("--concurrency-timeout", type=float, default=90.0)
-    p.add_argument("--busy-runs", type=int, default=3000,
-                   help="an extra mcp-harbor row whose runs dir already holds this many recent runs (0: none)")
-    p.add_argument("--output-timeout", type=float, default=120.0, help="seconds for one output-volume call")
+    p.add_argument(
+        "--busy-runs",
+        type=int,
+        default=3000,
+        help="an extra mcp-harbor row whose runs dir already holds this many recent runs (0: none)",
+    )
+    p.add_argument(
+        "--output-timeout", type=float, default=120.0, help="seconds for one output-volume call"
+    )
     args = p.parse_args()
     args.rounds = args.rounds or (1 if args.quick else 3)
     args.calls = args.calls or (150 if args.quick else 500)
-    args.scale = [int(x) for x in (args.scale or ("100,1000" if args.quick else "100,1000,5000")).split(",")]
+    args.scale = [
+        int(x) for x in (args.scale or ("100,1000" if args.quick else "100,1000,5000")).split(",")
+    ]
     args.scale_rounds = 1 if args.quick else 2
     args.layer_iterations = 2000 if args.quick else 10000
     args.only = args.only.split(",") if args.only else list(SECTIONS)

@@ -62,18 +62,25 @@ def ensure_venv(name: str, requirement: str, progress: Callable[[str], None]) ->
     progress(f"installing {requirement} into {venv} (once; log: {log})")
     if not (venv / "bin" / "python").exists():
         _run([sys.executable, "-m", "venv", str(venv)], log)
-    _run([str(venv / "bin" / "pip"), "install", "--disable-pip-version-check", "-q",
-          requirement], log)  # fmt: skip
+    _run(
+        [str(venv / "bin" / "pip"), "install", "--disable-pip-version-check", "-q", requirement],
+        log,
+    )
     marker.write_text(requirement)
     return venv
 
 
 def _version(venv: Path, dist: str) -> str:
     out = subprocess.run(
-        [str(venv / "bin" / "python"), "-c",
-         f"import importlib.metadata as m; print(m.version('{dist}'), m.version('mcp'))"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            f"import importlib.metadata as m; print(m.version('{dist}'), m.version('mcp'))",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if out.returncode != 0:
         return "?"
     pkg, sdk = out.stdout.split()
@@ -98,13 +105,15 @@ def mcp_shell_server(progress: Callable[[str], None], output_limit: int) -> Peer
     peer.params = StdioServerParameters(
         command=str(venv / "bin" / "mcp-shell-server"),
         args=[],
-        env=_server_env({
-            "ALLOW_COMMANDS": "echo,sleep,cat",
-            # default cap is 1 MiB of output; raise it for the output-volume row
-            "MCP_SHELL_OUTPUT_LIMIT_BYTES": str(output_limit),
-            "MCP_SHELL_DEFAULT_TIMEOUT_SECONDS": "120",
-        }),
-    )  # fmt: skip
+        env=_server_env(
+            {
+                "ALLOW_COMMANDS": "echo,sleep,cat",
+                # default cap is 1 MiB of output; raise it for the output-volume row
+                "MCP_SHELL_OUTPUT_LIMIT_BYTES": str(output_limit),
+                "MCP_SHELL_DEFAULT_TIMEOUT_SECONDS": "120",
+            }
+        ),
+    )
     peer.echo = lambda text: ("shell_execute", {"command": ["echo", text]})
     peer.sleep = lambda: ("shell_execute", {"command": ["sleep", "0.5"]})
     peer.cat = lambda path: ("shell_execute", {"command": ["cat", path], "timeout": 120})
@@ -146,8 +155,10 @@ def shellmcp_generate(venv: Path, yaml_text: str, folder: Path) -> Path:
     out = folder / "generated"
     subprocess.run(
         [str(venv / "bin" / "shellmcp"), "generate", str(config), "--output_dir", str(out)],
-        check=True, capture_output=True, timeout=600,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     found = sorted(out.rglob("*server.py"))  # <server name>_server.py
     if not found:
         raise FileNotFoundError(f"shellmcp generate wrote no *server.py under {out}")
@@ -173,7 +184,9 @@ def shellmcp(progress: Callable[[str], None], work: Path) -> Peer:
     peer.echo = lambda text: ("echo_text", {"text": text})
     peer.sleep = lambda: ("sleep_half", {})
     peer.cat = lambda path: ("cat_file", {"path": path})
-    peer.notes.append("YAML tools echo_text/sleep_half/cat_file; `shellmcp generate`, then python server.py")
+    peer.notes.append(
+        "YAML tools echo_text/sleep_half/cat_file; `shellmcp generate`, then python server.py"
+    )
     return peer
 
 
@@ -224,8 +237,9 @@ def write_harbor_exports(folder: Path) -> Path:
 
 
 def harbor_env(state: Path) -> dict[str, str]:
-    return _server_env({"XDG_STATE_HOME": str(state / "state"),
-                        "XDG_CONFIG_HOME": str(state / "config")})  # fmt: skip
+    return _server_env(
+        {"XDG_STATE_HOME": str(state / "state"), "XDG_CONFIG_HOME": str(state / "config")}
+    )
 
 
 def harbor(work: Path, *extra: str, state: Path | None = None) -> Peer:
@@ -236,16 +250,26 @@ def harbor(work: Path, *extra: str, state: Path | None = None) -> Peer:
     state = state or work
     peer.params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "mcp_harbor", "--log-level", "warning", "serve", "--exports", str(exports),
-              "--runs-dir", str(state / "harbor-runs"), *extra],
+        args=[
+            "-m",
+            "mcp_harbor",
+            "--log-level",
+            "warning",
+            "serve",
+            "--exports",
+            str(exports),
+            "--runs-dir",
+            str(state / "harbor-runs"),
+            *extra,
+        ],
         env=harbor_env(state),
-    )  # fmt: skip
+    )
     try:
         import importlib.metadata as md
 
         peer.version = f"mcp-harbor {md.version('mcp-harbor')} (mcp {md.version('mcp')})"
-    except Exception:  # noqa: BLE001
-        pass
+    except Exception as exc:  # noqa: BLE001
+        peer.notes.append(f"version unknown: {exc}")
     peer.echo = lambda text: ("echo_text", {"text": text})
     peer.sleep = lambda: ("sleep_half", {})
     peer.cat = lambda path: ("cat_file", {"path": path})

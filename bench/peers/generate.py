@@ -14,29 +14,49 @@ import yaml
 _RUN_STEPS = [
     'git -C /srv/{repo} log --oneline -n "$ARG_count" -- "$ARG_path"',
     'grep -rn -- "$ARG_pattern" /srv/{repo}/{dir} || true',
-    'case "$ARG_mode" in\n  fast) make -C /srv/{repo} quick ;;\n  full) make -C /srv/{repo} all ;;\nesac',
+    'case "$ARG_mode" in\n  fast) make -C /srv/{repo} quick ;;\n'
+    "  full) make -C /srv/{repo} all ;;\nesac",
     "tar -czf /tmp/{repo}-{i}.tgz -C /srv/{repo} -- {{{{ args.path | shellquote }}}}",
     'kubectl get pods -n {repo} -l app="$ARG_name"',
     "awk -v n=\"$ARG_count\" 'NR <= n' /srv/{repo}/data.csv",
     "python3 -c 'import sys; print(sys.argv[1].upper())' \"$ARG_name\"",
-    'set -eu\ncd /srv/{repo}/{dir}\nfor f in *.log; do\n  grep -c -- "$ARG_pattern" "$f" || true\ndone',
+    "set -eu\ncd /srv/{repo}/{dir}\nfor f in *.log; do\n"
+    '  grep -c -- "$ARG_pattern" "$f" || true\ndone',
     "echo $(( {{{{ args.count }}}} * 2 ))",
 ]
 _ARGV_STEPS = [
-    ["jq", "--arg", "q", "{{{{ args.name }}}}", ".items[] | select(.name == $q)",
-     "/srv/{repo}/index.json"],
+    [
+        "jq",
+        "--arg",
+        "q",
+        "{{{{ args.name }}}}",
+        ".items[] | select(.name == $q)",
+        "/srv/{repo}/index.json",
+    ],
     ["git", "-C", "/srv/{repo}", "status", "--short", "--", "{{{{ args.path }}}}"],
-]  # fmt: skip
+]
 _ARGS = {
-    "count": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 10,
-              "description": "How many lines"},
-    "path": {"type": "string", "pattern": "[A-Za-z0-9_][A-Za-z0-9_./-]*",
-             "description": "A path inside the repository"},
+    "count": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 1000,
+        "default": 10,
+        "description": "How many lines",
+    },
+    "path": {
+        "type": "string",
+        "pattern": "[A-Za-z0-9_][A-Za-z0-9_./-]*",
+        "description": "A path inside the repository",
+    },
     "pattern": {"type": "string", "maxLength": 200, "description": "A search pattern"},
     "name": {"type": "string", "maxLength": 100, "description": "An app or item name"},
-    "mode": {"type": "string", "enum": ["fast", "full"], "default": "fast",
-             "description": "How thorough"},
-}  # fmt: skip
+    "mode": {
+        "type": "string",
+        "enum": ["fast", "full"],
+        "default": "fast",
+        "description": "How thorough",
+    },
+}
 
 
 def _exports(count: int, seed: int) -> list[dict[str, object]]:
@@ -52,16 +72,18 @@ def _exports(count: int, seed: int) -> list[dict[str, object]]:
                 steps.append({"name": f"s{n}", "argv": argv, "timeout": 60})
             else:
                 steps.append({"name": f"s{n}", "run": rng.choice(_RUN_STEPS).format(**fill)})
-        out.append({
-            "name": f"{repo}_task_{i}",
-            "title": f"Task {i} on {repo}",
-            "description": f"Generated export {i}: inspect {repo} (benchmark).",
-            "args": _ARGS,
-            "required": ["path", "name"],
-            "timeout": 120,
-            "annotations": {"readOnlyHint": True},
-            "steps": steps,
-        })  # fmt: skip
+        out.append(
+            {
+                "name": f"{repo}_task_{i}",
+                "title": f"Task {i} on {repo}",
+                "description": f"Generated export {i}: inspect {repo} (benchmark).",
+                "args": _ARGS,
+                "required": ["path", "name"],
+                "timeout": 120,
+                "annotations": {"readOnlyHint": True},
+                "steps": steps,
+            }
+        )
     return out
 
 
@@ -89,13 +111,18 @@ def shellmcp_yaml(count: int, seed: int = 7) -> str:
             "cmd": " && ".join(cmds),
             "desc": export["description"],
             "args": [
-                {"name": n, "help": s["description"],
-                 "type": "number" if s["type"] == "integer" else "string",
-                 **({"default": s["default"]} if "default" in s else {}),
-                 **({"choices": s["enum"]} if "enum" in s else {})}
+                {
+                    "name": n,
+                    "help": s["description"],
+                    "type": "number" if s["type"] == "integer" else "string",
+                    **({"default": s["default"]} if "default" in s else {}),
+                    **({"choices": s["enum"]} if "enum" in s else {}),
+                }
                 for n, s in _ARGS.items()
             ],
-        }  # fmt: skip
-    config = {"server": {"name": "scale", "desc": "scale benchmark", "version": "1.0.0"},
-              "tools": tools}  # fmt: skip
+        }
+    config = {
+        "server": {"name": "scale", "desc": "scale benchmark", "version": "1.0.0"},
+        "tools": tools,
+    }
     return yaml.safe_dump(config, sort_keys=False)

@@ -56,45 +56,91 @@ async def measure(folder: Path, iterations: int) -> list[dict[str, Any]]:
     exports = write_harbor_exports(folder / "exports")
     export = load_export(exports / "echo_text.yaml")
     validator = ArgumentValidator(export)
-    caller = Caller(transport="stdio", principal="bench", session="s1", request_id="1",
-                    protocol_version="2026-07-28", client_name="bench", client_version="1")  # fmt: skip
+    caller = Caller(
+        transport="stdio",
+        principal="bench",
+        session="s1",
+        request_id="1",
+        protocol_version="2026-07-28",
+        client_name="bench",
+        client_version="1",
+    )
     rows: list[dict[str, Any]] = []
 
     def add(layer: str, what: str, us: float) -> None:
         rows.append({"layer": layer, "what": what, "us": us})
 
-    add("argument validation", "ArgumentValidator.validate({'text': …})",
-        _per_call_us(lambda: validator.validate({"text": ECHO}), iterations))  # fmt: skip
+    add(
+        "argument validation",
+        "ArgumentValidator.validate({'text': …})",
+        _per_call_us(lambda: validator.validate({"text": ECHO}), iterations),
+    )
     check_export(export)
-    add("checker cache lookup", "check_export(export), report cached by content hash",
-        _per_call_us(lambda: check_export(export), iterations))  # fmt: skip
+    add(
+        "checker cache lookup",
+        "check_export(export), report cached by content hash",
+        _per_call_us(lambda: check_export(export), iterations),
+    )
     runs = folder / "runs"
     runs.mkdir(parents=True, exist_ok=True)
     n = max(200, iterations // 10)
-    add("run directory", "new_run_dir(root, new_run_id(), keep=100) (mkdir + prune scan)",
-        _per_call_us(lambda: new_run_dir(runs, new_run_id(), 100), n))  # fmt: skip
+    add(
+        "run directory",
+        "new_run_dir(root, new_run_id(), keep=100) (mkdir + prune scan)",
+        _per_call_us(lambda: new_run_dir(runs, new_run_id(), 100), n),
+    )
     run_dir = new_run_dir(runs, new_run_id(), 0)
     values = validator.validate({"text": ECHO})
 
     def do_compose() -> Any:
-        return compose(export=export, caller=caller, run_id="20261129T000000Z-0123456789",
-                       run_dir=run_dir, arguments=values, timeout=600)  # fmt: skip
+        return compose(
+            export=export,
+            caller=caller,
+            run_id="20261129T000000Z-0123456789",
+            run_dir=run_dir,
+            arguments=values,
+            timeout=600,
+        )
 
-    add("run-context composition", "runctx.compose(...) incl. writing context.json",
-        _per_call_us(do_compose, iterations // 2))  # fmt: skip
+    add(
+        "run-context composition",
+        "runctx.compose(...) incl. writing context.json",
+        _per_call_us(do_compose, iterations // 2),
+    )
     context = do_compose()
-    step = StepResult(name="echo", status="ok", exit_code=0, duration_ms=3.1, command='echo "$ARG_text"',
-                      stdout_tail=ECHO + "\n", stdout_bytes=len(ECHO) + 1,
-                      stdout_log=str(run_dir / "steps/1-echo.stdout.log"),
-                      stderr_log=str(run_dir / "steps/1-echo.stderr.log"), cwd=str(folder),
-                      env_names=["ARG_text", "HARBOR_RUN_ID"])  # fmt: skip
-    result = RunResult(run_id="20261129T000000Z-0123456789", tool="echo_text", status="ok", exit_code=0,
-                       duration_ms=6.0, run_dir=str(run_dir), steps=[step])  # fmt: skip
-    add("envelope", "runctx.finish(context, result) + Envelope.dumps()",
-        _per_call_us(lambda: finish(context, result).dumps(), iterations))  # fmt: skip
+    step = StepResult(
+        name="echo",
+        status="ok",
+        exit_code=0,
+        duration_ms=3.1,
+        command='echo "$ARG_text"',
+        stdout_tail=ECHO + "\n",
+        stdout_bytes=len(ECHO) + 1,
+        stdout_log=str(run_dir / "steps/1-echo.stdout.log"),
+        stderr_log=str(run_dir / "steps/1-echo.stderr.log"),
+        cwd=str(folder),
+        env_names=["ARG_text", "HARBOR_RUN_ID"],
+    )
+    result = RunResult(
+        run_id="20261129T000000Z-0123456789",
+        tool="echo_text",
+        status="ok",
+        exit_code=0,
+        duration_ms=6.0,
+        run_dir=str(run_dir),
+        steps=[step],
+    )
+    add(
+        "envelope",
+        "runctx.finish(context, result) + Envelope.dumps()",
+        _per_call_us(lambda: finish(context, result).dumps(), iterations),
+    )
     envelope = finish(context, result)
-    add("MCP result", "server.results.tool_result(envelope, export)",
-        _per_call_us(lambda: tool_result(envelope, export), iterations))  # fmt: skip
+    add(
+        "MCP result",
+        "server.results.tool_result(envelope, export)",
+        _per_call_us(lambda: tool_result(envelope, export), iterations),
+    )
 
     store = SqliteStore(folder / "audit.db")
     trail = AuditTrail(store)
@@ -102,20 +148,28 @@ async def measure(folder: Path, iterations: int) -> list[dict[str, Any]]:
 
     async def audit_pair() -> None:
         call_id = f"20261129T000000Z-{next(counter):010d}"
-        await trail.started(call_id, caller, "echo_text", export.content_hash, {"text": ECHO}, str(run_dir))
+        await trail.started(
+            call_id, caller, "echo_text", export.content_hash, {"text": ECHO}, str(run_dir)
+        )
         await trail.finished(caller, result, call_id=call_id, tool="echo_text", status="ok")
 
     await audit_pair()
-    add("audit", "AuditTrail.started + finished on a real SQLite file (2 thread hops, 2 commits)",
-        await _per_call_us_async(audit_pair, max(200, iterations // 10)))  # fmt: skip
+    add(
+        "audit",
+        "AuditTrail.started + finished on a real SQLite file (2 thread hops, 2 commits)",
+        await _per_call_us_async(audit_pair, max(200, iterations // 10)),
+    )
 
     def append_pair() -> None:
         call_id = f"20261129T000000Z-{next(counter):010d}"
         store.append(call_id, "start", "bench", "echo_text", "running", {"text": ECHO})
         store.append(call_id, "end", "bench", "echo_text", "ok", {"status": "ok"})
 
-    add("audit (store only)", "SqliteStore.append × 2, no thread hop",
-        _per_call_us(append_pair, max(200, iterations // 10)))  # fmt: skip
+    add(
+        "audit (store only)",
+        "SqliteStore.append × 2, no thread hop",
+        _per_call_us(append_pair, max(200, iterations // 10)),
+    )
     store.close()
     await anyio.sleep(0)
     return rows
@@ -169,8 +223,15 @@ def summarize_pyspy(raw: Path, calls: int, wall: float, client_median_ms: float)
                 seen.add(label)
         if frames:
             top_self[frames[-1]] += count
-    rows = [{"name": label, "ms_per_call": per_label[label] / calls, "share": per_label[label] / max(1, total)}
-            for label, _ in _WATCH if per_label[label]]  # fmt: skip
+    rows = [
+        {
+            "name": label,
+            "ms_per_call": per_label[label] / calls,
+            "share": per_label[label] / max(1, total),
+        }
+        for label, _ in _WATCH
+        if per_label[label]
+    ]
     return {
         "rows": rows,
         "busy_samples": total,
@@ -186,8 +247,20 @@ def top_inclusive(raw: Path, calls: int, rate: int = 1000, limit: int = 25) -> l
     """The functions of mcp-harbor, the SDK and the web stack with the most
     inclusive samples in a py-spy ``--format raw`` file, in ms per call and as
     a share of all busy samples."""
-    keep = ("mcp_harbor/", "mcp/", "mcp_types/", "starlette/", "uvicorn/", "anyio/", "sqlite", "subprocess.py",
-            "pydantic", "json/", "h11/", "httptools")  # fmt: skip
+    keep = (
+        "mcp_harbor/",
+        "mcp/",
+        "mcp_types/",
+        "starlette/",
+        "uvicorn/",
+        "anyio/",
+        "sqlite",
+        "subprocess.py",
+        "pydantic",
+        "json/",
+        "h11/",
+        "httptools",
+    )
     total = 0
     inc: collections.Counter[str] = collections.Counter()
     for line in raw.read_text().splitlines():
@@ -198,7 +271,13 @@ def top_inclusive(raw: Path, calls: int, rate: int = 1000, limit: int = 25) -> l
             continue
         total += count
         for frame in set(stack.split(";")):
-            if any(k in frame for k in keep) and "_run_once" not in frame and "run_forever" not in frame:
+            if (
+                any(k in frame for k in keep)
+                and "_run_once" not in frame
+                and "run_forever" not in frame
+            ):
                 inc[frame] += count
-    return [{"name": f, "ms_per_call": c / rate * 1000 / calls, "share": c / max(1, total)}
-            for f, c in inc.most_common(limit)]  # fmt: skip
+    return [
+        {"name": f, "ms_per_call": c / rate * 1000 / calls, "share": c / max(1, total)}
+        for f, c in inc.most_common(limit)
+    ]
