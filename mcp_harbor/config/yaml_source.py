@@ -99,6 +99,11 @@ def _walk(node: yaml.Node, where: PathKey, smap: SourceMap, lines: list[str]) ->
     smap.values[where] = Located(mark.line + 1, mark.column + 1, style or None, indent)
 
 
+#: libyaml's safe loader when PyYAML was built with it (about 10x faster), else
+#: the pure-Python one; both give nodes with line and column marks.
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def read_yaml(path: Path) -> tuple[Mapping[str, Any], SourceMap, bytes]:
     """Read one YAML document that must be a mapping.
 
@@ -120,8 +125,11 @@ def read_yaml(path: Path) -> tuple[Mapping[str, Any], SourceMap, bytes]:
             f"{path}: the file is not UTF-8 (byte {exc.start}); save it as UTF-8"
         ) from exc
     smap = SourceMap(path)
+    loader = _Loader(text)
     try:
-        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        nodes = []
+        while loader.check_node():
+            nodes.append(loader.get_node())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -144,7 +152,9 @@ def read_yaml(path: Path) -> tuple[Mapping[str, Any], SourceMap, bytes]:
         )
     _walk(root, (), smap, text.splitlines())
     try:
-        data = yaml.safe_load(text)
+        data = loader.construct_document(root)  # the same parse, not a second one
     except yaml.YAMLError as exc:  # composed fine but cannot be constructed (bad tag, …)
         raise ConfigError(f"{path}: invalid YAML value: {exc}") from exc
+    finally:
+        loader.dispose()
     return data, smap, raw
