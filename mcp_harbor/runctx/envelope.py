@@ -218,30 +218,15 @@ def not_run(
     )
 
 
+# Kept small on purpose: it is repeated in every tool of tools/list (1,000
+# tools made a 2.4 MB answer with the full step schema); the step records
+# are described in docs/exports.md.
 _STEP_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "name": {"type": "string"},
         "status": {"enum": ["ok", "failed", "timeout", "cancelled", "skipped"]},
         "exit_code": {"type": ["integer", "null"]},
-        "duration_ms": {"type": "number"},
-        "command": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
-        "stdout_tail": {"type": "string"},
-        "stderr_tail": {"type": "string"},
-        "stdout_bytes": {"type": "integer"},
-        "stderr_bytes": {"type": "integer"},
-        "stdout_truncated": {"type": "boolean"},
-        "stderr_truncated": {"type": "boolean"},
-        "stdout_log": {"type": ["string", "null"]},
-        "stderr_log": {"type": ["string", "null"]},
-        "stdout_sha256": {"type": ["string", "null"]},
-        "stderr_sha256": {"type": ["string", "null"]},
-        "cwd": {"type": ["string", "null"]},
-        "env_names": {"type": "array", "items": {"type": "string"}},
-        "error": {"type": ["string", "null"]},
-        "phase": {"enum": ["steps", "on_failure", "finally"]},
-        "outputs": {"type": "object", "additionalProperties": {"type": "string"}},
-        "attempts": {"type": "array", "items": {"type": "object"}},
     },
     "required": ["name", "status", "exit_code", "duration_ms", "command"],
 }

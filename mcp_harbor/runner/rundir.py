@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import threading
 import time
 from pathlib import Path
 
@@ -51,7 +52,11 @@ def new_run_dir(root: Path, run_id: str, keep: int) -> Path:
         last = _last_prune.get(root)
         if last is None or now - last >= _PRUNE_EVERY_S:
             _last_prune[root] = now
-            _prune(root, run_dir, keep)
+            # Listing a big runs folder takes a while: never on the caller's
+            # (the event loop's) time.
+            threading.Thread(
+                target=_prune, args=(root, run_dir, keep), name="prune-runs", daemon=True
+            ).start()
     return run_dir
 
 
