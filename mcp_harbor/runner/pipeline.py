@@ -321,7 +321,9 @@ class LocalExecutor:
         base = steps_dir / f"{number}-{step.name}"
         out_log, err_log = base.with_suffix(".stdout.log"), base.with_suffix(".stderr.log")
         output_file = base.with_suffix(".output")
-        _write_private(output_file, b"")
+        # Not created in advance (one file-system write less per step): the
+        # step's `>> "$HARBOR_STEP_OUTPUT"` creates it; a retry starts clean.
+        output_file.unlink(missing_ok=True)
         state.write_context()
         command = _command(step, request.arguments)
         shown = _command(step, request.redacted_arguments())

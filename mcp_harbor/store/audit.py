@@ -81,6 +81,13 @@ class AuditTrail:
                     submit(call_id, kind, caller.principal, tool, status, body)
                 )
             else:
+                quick = getattr(self.store, "try_append", None)
+                if (
+                    quick is not None
+                    and self._limiter.borrowed_tokens == 0
+                    and quick(call_id, kind, caller.principal, tool, status, body) is not None
+                ):
+                    return  # written on the loop: nobody else was writing
                 await anyio.to_thread.run_sync(write, limiter=self._limiter)
 
     async def refused_call(

@@ -144,7 +144,8 @@ class SqliteStore:
                     path, check_same_thread=False, isolation_level=None, timeout=10.0
                 )
             self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA busy_timeout = 10000")
+            self._busy_ms = 10000
+            self._db.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
             if not readonly:
                 self._db.execute("PRAGMA journal_mode = WAL")
                 self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
@@ -158,6 +159,36 @@ class SqliteStore:
         with self._lock, contextlib.suppress(sqlite3.Error):
             self._db.close()
 
+    def try_append(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> AuditRecord | None:
+        """`append`, but only if it can be done at once: None when another
+        thread of this process or another process is writing (the caller
+        then waits in a worker thread instead). A commit in WAL mode takes
+        tens of microseconds, less than handing the record to a thread.
+        Raises StoreError like `append` for any other failure."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            with _translated(self.path, "write an audit record"):
+                self._db.execute("PRAGMA busy_timeout = 0")
+                try:
+                    return self._append_locked(call_id, kind, principal, tool, status, body)
+                except sqlite3.OperationalError as exc:
+                    if "locked" in str(exc) or "busy" in str(exc):
+                        return None
+                    raise
+                finally:
+                    self._db.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
+        finally:
+            self._lock.release()
+
     def append(
         self,
         call_id: str,
@@ -167,33 +198,44 @@ class SqliteStore:
         status: str,
         body: Mapping[str, Any],
     ) -> AuditRecord:
+        with self._lock, _translated(self.path, "write an audit record"):
+            return self._append_locked(call_id, kind, principal, tool, status, body)
+
+    def _append_locked(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> AuditRecord:
+        """Append under `self._lock` (held by the caller), in one
+        ``BEGIN IMMEDIATE`` transaction that reads the head and writes the next."""
         text = canonical_json(body)
         at = _now()
-        with self._lock, _translated(self.path, "write an audit record"):
-            db = self._db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                head = db.execute(
-                    "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1"
-                ).fetchone()
-                seq = head["seq"] + 1 if head else 1
-                prev = head["hash"] if head else GENESIS
-                digest = record_hash(seq, call_id, kind, at, principal, tool, status, text, prev)
-                db.execute(
-                    "INSERT INTO audit (seq, call_id, kind, at, principal, tool, status, body,"
-                    " prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (seq, call_id, kind, at, principal, tool, status, text, prev, digest),
-                )
-                db.execute(
-                    "INSERT INTO meta (key, value) VALUES ('head', ?) "
-                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    (f"{seq}:{digest}",),
-                )
-                db.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    db.execute("ROLLBACK")
-                raise
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            head = db.execute("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+            seq = head["seq"] + 1 if head else 1
+            prev = head["hash"] if head else GENESIS
+            digest = record_hash(seq, call_id, kind, at, principal, tool, status, text, prev)
+            db.execute(
+                "INSERT INTO audit (seq, call_id, kind, at, principal, tool, status, body,"
+                " prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (seq, call_id, kind, at, principal, tool, status, text, prev, digest),
+            )
+            db.execute(
+                "INSERT INTO meta (key, value) VALUES ('head', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (f"{seq}:{digest}",),
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
         return AuditRecord(seq, call_id, kind, at, principal, tool, status, body, prev, digest)
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
