@@ -382,34 +382,41 @@ class CallService:
         observer: RunObserver | None,
         approval: Decision | None,
     ) -> Envelope:
-        run_dir = new_run_dir(self.settings.runs_root, run_id, self.settings.keep_runs)
-        conversation: list[MemoryEntry] = []
-        if export.spec.memory is not None and caller.session:
-            conversation = await anyio.to_thread.run_sync(
-                self.store.recall,
-                caller.tenant,
-                caller.principal,
-                caller.session,
-                export.spec.memory.recent,
-            )
+
+        def prepare() -> RunContext:
+            # File-system work (run directory, context.json, attachments) and
+            # the memory read: in a worker thread, so that many calls starting
+            # at once do not queue behind each other on the event loop.
+            run_dir = new_run_dir(self.settings.runs_root, run_id, self.settings.keep_runs)
+            conversation: list[MemoryEntry] = []
+            if export.spec.memory is not None and caller.session:
+                conversation = self.store.recall(
+                    caller.tenant, caller.principal, caller.session, export.spec.memory.recent
+                )
+            try:
+                return compose(
+                    export=export,
+                    caller=caller,
+                    run_id=run_id,
+                    run_dir=run_dir,
+                    arguments=values,
+                    caller_memory=caller_memory,
+                    conversation=conversation,
+                    timeout=export.spec.timeout or DEFAULT_TIMEOUT,
+                    redacted=REDACTED,
+                )
+            except ArgumentError:
+                shutil.rmtree(run_dir, ignore_errors=True)  # nothing ran: leave nothing behind
+                raise
+
         try:
-            context = compose(
-                export=export,
-                caller=caller,
-                run_id=run_id,
-                run_dir=run_dir,
-                arguments=values,
-                caller_memory=caller_memory,
-                conversation=conversation,
-                timeout=export.spec.timeout or DEFAULT_TIMEOUT,
-                redacted=REDACTED,
-            )
+            context = await anyio.to_thread.run_sync(prepare)
         except ArgumentError as exc:
-            shutil.rmtree(run_dir, ignore_errors=True)  # nothing ran: leave nothing behind
             await self.refuse(caller, export.name, "invalid", str(exc), shown, export.content_hash)
             raise
         except OSError as exc:
             raise RunError(f"cannot write the run context: {exc.strerror}") from exc
+        run_dir = context.run_dir
         await self.audit.started(
             run_id,
             caller,

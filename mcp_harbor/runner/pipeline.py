@@ -327,10 +327,10 @@ class LocalExecutor:
         state.write_context()
         command = _command(step, request.arguments)
         shown = _command(step, request.redacted_arguments())
+        script: bytes | None = None
         if isinstance(command, str):
-            script = base.with_suffix(".sh")
-            _write_private(script, command.encode("utf-8"))
-            argv = [self._bash, *BASH_FLAGS, str(script)]
+            script = command.encode("utf-8")
+            argv = [self._bash, *BASH_FLAGS]  # + the script's /dev/fd path
         else:
             argv = command
         limit = min(step.spec.timeout or remaining, remaining)
@@ -348,6 +348,7 @@ class LocalExecutor:
             stderr=err_log,
             timeout=max(limit, 0.0),
             grace=request.grace,
+            script=script,
         )
         if observer is not None and observer.wants_output:
             done = anyio.Event()
@@ -364,9 +365,6 @@ class LocalExecutor:
         else:
             outcome = await run()
         duration = round((time.monotonic() - began) * 1000, 3)
-        if isinstance(command, str) and request.export.secret_args and command != shown:
-            # The script held a secret in clear; the redacted one is recorded.
-            base.with_suffix(".sh").unlink(missing_ok=True)
         out_tail, out_size, out_cut = _tail(out_log, request.output_tail)
         err_tail, err_size, err_cut = _tail(err_log, request.output_tail)
         for secret in request.secret_texts():

@@ -16,7 +16,7 @@ import contextlib
 import os
 import signal
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
@@ -128,34 +128,68 @@ async def run_in_group(
     stderr: Path,
     timeout: float,
     grace: float = DEFAULT_GRACE,
+    prepare: Callable[[], None] | None = None,
+    script: bytes | None = None,
 ) -> ProcessOutcome:
     """Run `argv` in a new session (its own process group) with stdin empty.
+
+    `prepare` runs first. It, the log files and the spawn happen in a worker
+    thread: on a slow disk they take milliseconds, and many calls starting at
+    once must not queue behind each other on the event loop.
+
+    `script`, if given, is handed to the child as an anonymous in-memory file
+    (``memfd``) whose ``/dev/fd/N`` path is appended to `argv` (bash then
+    reads its script from it): the script never touches the disk (one file
+    less per step, and a secret in it is never written anywhere).
 
     When the leader exits, or `timeout` seconds pass, every process left in
     the group is stopped (background jobs do not outlive their step).
 
     **Cancellation:** the whole group is stopped (SIGTERM, `grace`, SIGKILL)
-    and reaped before the cancellation propagates.
+    and reaped before the cancellation propagates; a cancellation that
+    arrives while the process is being started takes effect once it is
+    started and tracked, so no process escapes.
     """
-    if not cwd.is_dir():
-        return ProcessOutcome("error", 127, f"the working directory {cwd} does not exist")
-    with _private(stdout) as out, _private(stderr) as err:
+
+    def spawn() -> subprocess.Popen[bytes] | ProcessOutcome:
+        if not cwd.is_dir():
+            return ProcessOutcome("error", 127, f"the working directory {cwd} does not exist")
+        if prepare is not None:
+            prepare()
+        memfd = -1
+        command = list(argv)
+        if script is not None:
+            memfd = os.memfd_create("harbor-step", 0)
+            os.write(memfd, script)
+            os.lseek(memfd, 0, os.SEEK_SET)
+            command.append(f"/dev/fd/{memfd}")  # pass_fds keeps the number
         try:
-            process = subprocess.Popen(
-                list(argv),
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=err,
-                cwd=cwd,
-                env=dict(env),
-                start_new_session=True,
-                close_fds=True,
-            )
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
-            return ProcessOutcome("error", 127, f"cannot start {argv[0]!r}: {reason}")
-    child = _Child(process)
-    reaper.track(child.pid)
+            with _private(stdout) as out, _private(stderr) as err:
+                try:
+                    return subprocess.Popen(
+                        command,
+                        stdin=subprocess.DEVNULL,
+                        stdout=out,
+                        stderr=err,
+                        cwd=cwd,
+                        env=dict(env),
+                        start_new_session=True,
+                        close_fds=True,
+                        pass_fds=(memfd,) if memfd >= 0 else (),
+                    )
+                except OSError as exc:
+                    reason = exc.strerror or str(exc)
+                    return ProcessOutcome("error", 127, f"cannot start {argv[0]!r}: {reason}")
+        finally:
+            if memfd >= 0:
+                os.close(memfd)
+
+    with anyio.CancelScope(shield=True):
+        started = await anyio.to_thread.run_sync(spawn)
+        if isinstance(started, ProcessOutcome):
+            return started
+        child = _Child(started)
+        reaper.track(child.pid)
     try:
         try:
             with anyio.move_on_after(timeout) as scope:
