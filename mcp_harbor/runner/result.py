@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["RUN_RESULT_SCHEMA", "RunResult", "RunStatus", "StepResult", "StepStatus"]
+__all__ = ["RunResult", "RunStatus", "StepResult", "StepStatus"]
 
 RunStatus = Literal["ok", "failed", "timeout", "cancelled", "worker_lost"]
 StepStatus = Literal["ok", "failed", "timeout", "cancelled", "skipped"]
@@ -96,44 +96,3 @@ class RunResult:
             steps=[StepResult.from_json(s) for s in data["steps"]],
             worker_host=worker_host,
         )
-
-
-_STEP_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string"},
-        "status": {"enum": ["ok", "failed", "timeout", "cancelled", "skipped"]},
-        "exit_code": {"type": ["integer", "null"]},
-        "duration_ms": {"type": "number"},
-        "command": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
-        "stdout_tail": {"type": "string"},
-        "stderr_tail": {"type": "string"},
-        "stdout_bytes": {"type": "integer"},
-        "stderr_bytes": {"type": "integer"},
-        "stdout_truncated": {"type": "boolean"},
-        "stderr_truncated": {"type": "boolean"},
-        "stdout_log": {"type": ["string", "null"]},
-        "stderr_log": {"type": ["string", "null"]},
-        "stdout_sha256": {"type": ["string", "null"]},
-        "stderr_sha256": {"type": ["string", "null"]},
-        "cwd": {"type": ["string", "null"]},
-        "env_names": {"type": "array", "items": {"type": "string"}},
-        "error": {"type": ["string", "null"]},
-    },
-    "required": ["name", "status", "exit_code", "duration_ms", "command"],
-}
-
-#: JSON Schema of `RunResult.to_json()`: every tool's ``outputSchema``.
-RUN_RESULT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "run_id": {"type": "string"},
-        "tool": {"type": "string"},
-        "status": {"enum": ["ok", "failed", "timeout", "cancelled", "worker_lost"]},
-        "exit_code": {"type": ["integer", "null"]},
-        "duration_ms": {"type": "number"},
-        "run_dir": {"type": "string"},
-        "steps": {"type": "array", "items": _STEP_SCHEMA},
-    },
-    "required": ["run_id", "tool", "status", "exit_code", "duration_ms", "steps"],
-}

@@ -26,7 +26,10 @@ __all__ = [
     "Store",
     "VerifyReport",
     "canonical_json",
+    "query_filters",
     "record_hash",
+    "summary_of",
+    "verify_chain",
 ]
 
 RecordKind = Literal["start", "end", "call"]
@@ -129,6 +132,94 @@ class VerifyReport:
     @property
     def ok(self) -> bool:
         return not self.problems
+
+
+def verify_chain(rows: Sequence[Any], head: str | None) -> VerifyReport:
+    """Check the chain: rows (every audit column, by ``seq``) and the head
+    (``"SEQ:HASH"`` from the meta table, None when absent), read in one
+    snapshot. Names each edited, deleted or reordered record."""
+    report = VerifyReport(records=len(rows))
+    prev, expected_seq = GENESIS, 1
+    for r in rows:
+        where = f"record {r['seq']} (call {r['call_id']}, {r['kind']})"
+        if r["seq"] != expected_seq:
+            report.problems.append(
+                f"records {expected_seq}..{r['seq'] - 1} are missing (deleted) before {where}"
+            )
+        if r["prev_hash"] != prev:
+            report.problems.append(
+                f"{where}: does not follow the record before it (deleted or reordered)"
+            )
+        digest = record_hash(
+            r["seq"],
+            r["call_id"],
+            r["kind"],
+            r["at"],
+            r["principal"],
+            r["tool"],
+            r["status"],
+            r["body"],
+            r["prev_hash"],
+        )
+        if digest != r["hash"]:
+            report.problems.append(f"{where}: its content was changed after it was written")
+        prev, expected_seq = r["hash"], r["seq"] + 1
+    if head is not None:
+        head_seq, _, head_hash = head.partition(":")
+        if int(head_seq) != expected_seq - 1 or (rows and head_hash != prev):
+            report.problems.append(
+                f"the trail ends at record {expected_seq - 1} but its head says record "
+                f"{head_seq}: records at the end were deleted or rewritten"
+            )
+    elif rows:
+        report.problems.append("the chain's head is missing from the meta table")
+    return report
+
+
+def summary_of(row: Any) -> CallSummary:
+    """A call from a start (or single) row joined with its end row
+    (``end_at``, ``end_status``, ``end_body`` None when it has none)."""
+    start = json.loads(row["body"])
+    end = json.loads(row["end_body"]) if row["end_body"] is not None else None
+    if row["kind"] == "call":
+        status, ended, end = row["status"], row["at"], start
+    else:
+        status = row["end_status"] if row["end_status"] is not None else "running"
+        ended = row["end_at"]
+    return CallSummary(
+        call_id=row["call_id"],
+        started_at=row["at"],
+        ended_at=ended,
+        principal=row["principal"],
+        tool=row["tool"],
+        status=status,
+        duration_ms=(end or {}).get("duration_ms"),
+        start=start,
+        end=end,
+    )
+
+
+def query_filters(query: AuditQuery, mark: str) -> tuple[str, list[Any]]:
+    """The WHERE clauses (joined, over ``s`` the start row and ``e`` the end
+    row) and parameters of `query`, with `mark` the driver's placeholder."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if query.who is not None:
+        clauses.append(f"AND s.principal = {mark}")
+        params.append(query.who)
+    if query.tool is not None:
+        clauses.append(f"AND s.tool = {mark}")
+        params.append(query.tool)
+    if query.since is not None:
+        clauses.append(f"AND s.at >= {mark}")
+        params.append(query.since)
+    if query.status is not None:
+        clauses.append(
+            f"AND ((s.kind = 'call' AND s.status = {mark}) OR (s.kind = 'start' AND "
+            f"COALESCE(e.status, 'running') = {mark}))"
+        )
+        params.extend([query.status, query.status])
+    return " ".join(clauses), params
 
 
 class Store(Protocol):

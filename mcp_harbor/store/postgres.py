@@ -61,7 +61,6 @@ from psycopg_pool import ConnectionPool
 
 from mcp_harbor.errors import StoreError
 from mcp_harbor.store.base import (
-    GENESIS,
     AuditQuery,
     AuditRecord,
     CallSummary,
@@ -70,7 +69,9 @@ from mcp_harbor.store.base import (
     RecordKind,
     VerifyReport,
     canonical_json,
-    record_hash,
+    query_filters,
+    summary_of,
+    verify_chain,
 )
 
 __all__ = ["SCHEMA_VERSION", "PostgresStore", "is_postgres_url", "safe_dsn"]
@@ -506,50 +507,11 @@ class PostgresStore:
             f"WHERE s.kind IN ('start', 'call') {where} ORDER BY s.seq DESC LIMIT %s",
             (*params, max(limit, 0)),
         )
-        out: list[CallSummary] = []
-        for r in rows:
-            start = json.loads(r["body"])
-            end = json.loads(r["end_body"]) if r["end_body"] is not None else None
-            if r["kind"] == "call":
-                status, ended, end = r["status"], r["at"], start
-            else:
-                status = r["end_status"] if r["end_status"] is not None else "running"
-                ended = r["end_at"]
-            duration = (end or {}).get("duration_ms")
-            out.append(
-                CallSummary(
-                    call_id=r["call_id"],
-                    started_at=r["at"],
-                    ended_at=ended,
-                    principal=r["principal"],
-                    tool=r["tool"],
-                    status=status,
-                    duration_ms=duration,
-                    start=start,
-                    end=end,
-                )
-            )
-        return out
+        return [summary_of(r) for r in rows]
 
     def calls(self, query: AuditQuery) -> list[CallSummary]:
-        clauses: list[str] = []
-        params: list[Any] = []
-        if query.who is not None:
-            clauses.append("AND s.principal = %s")
-            params.append(query.who)
-        if query.tool is not None:
-            clauses.append("AND s.tool = %s")
-            params.append(query.tool)
-        if query.since is not None:
-            clauses.append("AND s.at >= %s")
-            params.append(query.since)
-        if query.status is not None:
-            clauses.append(
-                "AND ((s.kind = 'call' AND s.status = %s) OR (s.kind = 'start' AND "
-                "COALESCE(e.status, 'running') = %s))"
-            )
-            params.extend([query.status, query.status])
-        return self._summaries(" ".join(clauses), params, query.limit)
+        where, params = query_filters(query, "%s")
+        return self._summaries(where, params, query.limit)
 
     def call(self, call_id: str) -> CallSummary | None:
         found = self._summaries("AND s.call_id = %s", (call_id,), 1)
@@ -566,42 +528,7 @@ class PostgresStore:
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             rows = conn.execute("SELECT * FROM audit ORDER BY seq").fetchall()
             head_rows = conn.execute("SELECT value FROM meta WHERE key = 'head'").fetchall()
-        report = VerifyReport(records=len(rows))
-        prev, expected_seq = GENESIS, 1
-        for r in rows:
-            where = f"record {r['seq']} (call {r['call_id']}, {r['kind']})"
-            if r["seq"] != expected_seq:
-                report.problems.append(
-                    f"records {expected_seq}..{r['seq'] - 1} are missing (deleted) before {where}"
-                )
-            if r["prev_hash"] != prev:
-                report.problems.append(
-                    f"{where}: does not follow the record before it (deleted or reordered)"
-                )
-            digest = record_hash(
-                r["seq"],
-                r["call_id"],
-                r["kind"],
-                r["at"],
-                r["principal"],
-                r["tool"],
-                r["status"],
-                r["body"],
-                r["prev_hash"],
-            )
-            if digest != r["hash"]:
-                report.problems.append(f"{where}: its content was changed after it was written")
-            prev, expected_seq = r["hash"], r["seq"] + 1
-        if head_rows:
-            head_seq, _, head_hash = head_rows[0]["value"].partition(":")
-            if int(head_seq) != expected_seq - 1 or (rows and head_hash != prev):
-                report.problems.append(
-                    f"the trail ends at record {expected_seq - 1} but its head says record "
-                    f"{head_seq}: records at the end were deleted or rewritten"
-                )
-        elif rows:
-            report.problems.append("the chain's head is missing from the meta table")
-        return report
+        return verify_chain(rows, head_rows[0]["value"] if head_rows else None)
 
     # --- session memory -------------------------------------------------------------
 
