@@ -32,6 +32,7 @@ __all__ = [
     "setup_logging",
     "stderr",
     "tokens_option",
+    "workdir_options",
 ]
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
@@ -81,6 +82,24 @@ def exports_option(fn: F) -> F:
         help="A folder (or file) of export files; repeatable. Default: ./exports",
     )
     return option(fn)
+
+
+def workdir_options(fn: F) -> F:
+    """``--workdir`` and ``--runs-dir``: where steps run and where their run
+    directories go (the commands that run pipelines share them)."""
+    fn = click.option(
+        "--runs-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Where run directories (logs, context.json) go. "
+        "Default: $XDG_STATE_HOME/mcp-harbor/runs.",
+    )(fn)
+    return click.option(
+        "--workdir",
+        type=click.Path(file_okay=False, exists=True, path_type=Path),
+        default=None,
+        help="Where steps without cwd: run. Default: the current directory.",
+    )(fn)
 
 
 def tokens_option(fn: F) -> F:

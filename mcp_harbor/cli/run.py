@@ -20,6 +20,7 @@ from mcp_harbor.cli._app import (
     exports_option,
     load_published,
     open_store,
+    workdir_options,
 )
 
 __all__ = ["run"]
@@ -54,18 +55,7 @@ class _TerminalApprover:
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @click.option("--memory", "memory", default=None, help="Caller memory: a JSON value (≤ 32 KiB).")
-@click.option(
-    "--workdir",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    default=None,
-    help="Where steps without cwd: run. Default: the current directory.",
-)
-@click.option(
-    "--runs-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Where run directories go. Default: $XDG_STATE_HOME/mcp-harbor/runs.",
-)
+@workdir_options
 def run(
     tool: str,
     assignments: tuple[str, ...],

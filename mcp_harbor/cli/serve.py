@@ -19,6 +19,7 @@ from mcp_harbor.cli._app import (
     load_published,
     open_store,
     tokens_option,
+    workdir_options,
 )
 
 __all__ = ["serve"]
@@ -100,18 +101,7 @@ def _both(
     is_flag=True,
     help="Publish the accepted exports and log each refused one, instead of refusing to start.",
 )
-@click.option(
-    "--workdir",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    default=None,
-    help="Where steps without cwd: run. Default: the current directory.",
-)
-@click.option(
-    "--runs-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Where run directories (logs, scripts) go. Default: $XDG_STATE_HOME/mcp-harbor/runs.",
-)
+@workdir_options
 @click.option(
     "--keep-runs",
     type=int,
