@@ -179,8 +179,7 @@ def programs_of(export: Export) -> list[ProgramUse]:
         if step.script is not None:
             text, _ = substitute(step.script, models, (*step.where, "run"))
             base_line, _col = export.locate((*step.where, "run"))
-            block = export.source.values.get((*step.where, "run"))
-            first = base_line + (1 if block is not None and block.style in ("|", ">") else 0)
+            first = base_line  # locate() already points at the script's first line
             for word, row in _script_programs(text):
                 uses.append(ProgramUse(word, step.name, first + row))
         elif step.argv is not None and step.argv[0].is_literal:

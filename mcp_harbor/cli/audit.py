@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
-from mcp_harbor.cli._app import EXIT_TOOL_ERROR, EXIT_USAGE, abort, db_label, open_store
+from mcp_harbor.cli._app import (
+    EXIT_TOOL_ERROR,
+    EXIT_USAGE,
+    abort,
+    db_label,
+    exports_option,
+    load_published,
+    open_store,
+)
 
 __all__ = ["audit"]
 
@@ -121,3 +130,32 @@ def verify(db: str) -> None:
         err=True,
     )
     sys.exit(EXIT_TOOL_ERROR)
+
+
+@audit.command("map")
+@exports_option
+@click.option("--json", "as_json", is_flag=True, help="Print the map as JSON.")
+def map_(exports: tuple[Path, ...], as_json: bool) -> None:
+    """The static caller-to-command map: for every export, who may call it,
+    and for every arg each step, command and argument position its value
+    reaches (from the checker's parse)."""
+    from mcp_harbor.check.flows import map_of
+
+    entries = [map_of(e) for e in load_published(exports).exports]
+    if as_json:
+        click.echo(json.dumps({"exports": entries}, indent=2))
+        return
+    for entry in entries:
+        click.echo(f"{entry['export']}  (allow: {', '.join(entry['allow'])})  {entry['file']}")
+        if not entry["args"]:
+            click.echo("  no args")
+        for name, arg in entry["args"].items():
+            secret = " [secret]" if arg["secret"] else ""
+            click.echo(f"  {name}{secret}: in every step's environment as {arg['env']}")
+            for r in arg["reaches"]:
+                where = r["command"] or "(a caller-chosen command)"
+                pos = "" if r["position"] is None else f" argument {r['position']}"
+                click.echo(
+                    f"    step {r['step']} ({r['phase']}), line {r['line']}: {where}{pos}, "
+                    f"{r['quoted']} ({r['form']})"
+                )
