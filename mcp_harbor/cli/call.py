@@ -86,6 +86,7 @@ async def _call_over_stdio(
     from mcp.shared.exceptions import MCPError
 
     from mcp_harbor import __version__
+    from mcp_harbor.cli._progress import ProgressView
 
     args = ["-m", "mcp_harbor", "--log-level", "error", "serve"]
     for folder in folders:
@@ -99,6 +100,12 @@ async def _call_over_stdio(
         info = types.Implementation(name="mcp-harbor-call", version=__version__)
         mode = "legacy" if legacy else "auto"
         async with Client(params, mode=mode, client_info=info) as client:
-            return await client.call_tool(tool, arguments, meta=meta)  # type: ignore[arg-type]
+            with ProgressView(tool) as view:
+                return await client.call_tool(
+                    tool,
+                    arguments,
+                    progress_callback=view.update,
+                    meta=meta,  # type: ignore[arg-type]
+                )
     except MCPError as exc:
         abort(f"{tool}: the server answered with an error: {exc}", EXIT_USAGE)

@@ -75,6 +75,7 @@ def run(
 
     from mcp_harbor.arguments import ArgumentValidator
     from mcp_harbor.cli._output import print_outcome
+    from mcp_harbor.cli._progress import ProgressView, StepProgress
     from mcp_harbor.cli._values import ValueError_, parse_assignments
     from mcp_harbor.errors import (
         ArgumentError,
@@ -125,9 +126,18 @@ def run(
     approver = _TerminalApprover(caller.principal) if sys.stdin.isatty() else None
 
     async def go() -> Any:
-        return await service.call(
-            export, ArgumentValidator(export), caller, arguments, meta, approver=approver
-        )
+        with ProgressView(tool) as view:
+            observer = StepProgress(view)
+            return await service.call(
+                export,
+                ArgumentValidator(export),
+                caller,
+                arguments,
+                meta,
+                observer,
+                approver=approver,
+                notify=observer.notice,
+            )
 
     try:
         envelope = anyio.run(go)
