@@ -11,6 +11,7 @@ that a signal to the server's process group does not take it out first.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
@@ -83,6 +84,10 @@ class Reaper:
             except OSError as exc:
                 self._broken = True
                 log.error("cannot start the process reaper (%s): orphans possible", exc)
+            else:
+                # A process that ran steps (a server, `mcp-harbor run`, a test)
+                # says goodbye when it exits normally, so the reaper ends too.
+                atexit.register(self.close)
         return self._process
 
     def _send(self, line: bytes) -> None:
