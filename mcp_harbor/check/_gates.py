@@ -16,7 +16,7 @@ import hashlib
 import shutil
 import subprocess
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import tree_sitter_bash
@@ -38,6 +38,13 @@ def _parser() -> Parser:
         parser = Parser(_LANGUAGE)
         _local.parser = parser
     return parser
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """`node` and every node below it, in document order."""
+    yield node
+    for child in node.children:
+        yield from walk(child)
 
 
 def parse_tree(text: str) -> Tree:

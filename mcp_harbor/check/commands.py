@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from mcp_harbor.check._analysis import substitute
-from mcp_harbor.check._gates import parse_tree
+from mcp_harbor.check._gates import parse_tree, walk
 from mcp_harbor.check._values import model_for
 from mcp_harbor.config import Export
 
@@ -141,23 +141,17 @@ def _static_word(src: bytes, node: Node) -> str | None:
     return None
 
 
-def _walk(node: Node) -> Iterator[Node]:
-    yield node
-    for child in node.children:
-        yield from _walk(child)
-
-
 def _script_programs(text: str) -> Iterator[tuple[str, int]]:
     tree = parse_tree(text)
     src = text.encode("utf-8")
     functions = {
         src[n.start_byte : n.end_byte].decode("utf-8", "replace")
-        for f in _walk(tree.root_node)
+        for f in walk(tree.root_node)
         if f.type == "function_definition"
         for n in [f.child_by_field_name("name")]
         if n is not None
     }
-    for node in _walk(tree.root_node):
+    for node in walk(tree.root_node):
         if node.type != "command":
             continue
         name = node.child_by_field_name("name")

@@ -17,7 +17,7 @@ from typing import Any
 from tree_sitter import Node
 
 from mcp_harbor.check._analysis import substitute
-from mcp_harbor.check._gates import parse_tree
+from mcp_harbor.check._gates import parse_tree, walk
 from mcp_harbor.check._values import model_for
 from mcp_harbor.config import Export
 
@@ -52,12 +52,6 @@ class Flow:
         }
 
 
-def _walk(node: Node) -> Iterator[Node]:
-    yield node
-    for child in node.children:
-        yield from _walk(child)
-
-
 def _quoting(node: Node) -> str:
     parent = node.parent
     while parent is not None and parent.type != "command":
@@ -75,7 +69,7 @@ def _script_flows(export: Export, step: Any, models: dict[str, Any]) -> Iterator
     tree = parse_tree(text)
     base_line = export.locate((*step.where, "run"))[0]
     first = base_line  # locate() already points at the script's first line
-    for node in _walk(tree.root_node):
+    for node in walk(tree.root_node):
         if node.type in ("test_command", "arithmetic_expansion", "variable_assignment"):
             chunk = src[node.start_byte : node.end_byte].decode("utf-8", "replace")
             label = {"test_command": "[ test ]", "arithmetic_expansion": "$(( ))"}.get(

@@ -183,12 +183,11 @@ def serve(
 
     from mcp_harbor.errors import ConfigError
     from mcp_harbor.preflight import DEFAULT_TTL, Preflight
-    from mcp_harbor.runctx import CallService
+    from mcp_harbor.runctx import CallService, RunSettings
     from mcp_harbor.server import (
         CallerMiddleware,
         Handlers,
         Registry,
-        ServeSettings,
         build_server,
         is_loopback,
         serve_http,
@@ -239,7 +238,7 @@ def serve(
     if interrupted:
         log.warning("closed %d interrupted run(s): %s", len(interrupted), ", ".join(interrupted))
 
-    settings = ServeSettings(
+    settings = RunSettings(
         keep_runs=keep_runs,
         output_tail=output_tail,
         max_concurrent=max_concurrent,

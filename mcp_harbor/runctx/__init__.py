@@ -17,7 +17,6 @@ from mcp_harbor.runctx.envelope import (
     Envelope,
     FinishReason,
     finish,
-    not_run,
     run_text,
 )
 from mcp_harbor.runctx.service import CallService, RunSettings
@@ -37,7 +36,6 @@ __all__ = [
     "RunSettings",
     "compose",
     "finish",
-    "not_run",
     "parse_caller_memory",
     "read_caller_memory",
     "run_text",

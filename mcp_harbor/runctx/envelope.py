@@ -25,7 +25,6 @@ __all__ = [
     "FinishReason",
     "declined",
     "finish",
-    "not_run",
     "run_text",
 ]
 
@@ -190,30 +189,6 @@ def declined(run_id: str, tool: str, answer: str, waited_ms: float = 0.0) -> Env
         duration_ms=waited_ms,
         queued_ms=0.0,
         run_dir="",
-        steps=(),
-    )
-
-
-def not_run(
-    context: RunContext,
-    reason: FinishReason,
-    answer: str,
-    duration_ms: float = 0.0,
-    queued_ms: float = 0.0,
-) -> Envelope:
-    """The envelope of a run that never started a command (declined)."""
-    return Envelope(
-        run_id=context.identity.run_id,
-        tool=context.tool,
-        finish_reason=reason,
-        status=reason,
-        exit_code=None,
-        answer=answer,
-        steps_run=0,
-        started_at=context.started_at,
-        duration_ms=duration_ms,
-        queued_ms=queued_ms,
-        run_dir=str(context.run_dir),
         steps=(),
     )
 

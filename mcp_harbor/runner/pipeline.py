@@ -132,32 +132,9 @@ class Executor(Protocol):
         ...
 
 
-_base_env: tuple[int, dict[str, str]] | None = None
-
-
-def _base_environment() -> dict[str, str]:
-    """The server's environment as steps inherit it, rebuilt only when
-    ``os.environ`` changes (it is read on every step)."""
-    global _base_env
-    stamp = hash(frozenset(os.environ.items()))
-    if _base_env is None or _base_env[0] != stamp:
-        _base_env = (
-            stamp,
-            {
-                k: v
-                for k, v in os.environ.items()
-                if k not in _DROPPED_ENV and not k.startswith(("ARG_", "HARBOR_"))
-            },
-        )
-    return _base_env[1]
-
-
-def step_environment(request: RunRequest, step: Step) -> dict[str, str]:
-    """The environment of one step: the server's environment (minus
-    ``BASH_ENV``/``ENV`` and any inherited ``ARG_*``/``HARBOR_*``), then the
-    run's ``HARBOR_*`` variables, ``ARG_<name>`` for every arg that has a
-    value, and the step's literal ``env:`` last."""
-    env = dict(_base_environment())
+def _added_environment(request: RunRequest, step: Step) -> dict[str, str]:
+    """What the runtime adds to a step's environment (see `step_environment`)."""
+    env: dict[str, str] = {}
     env["HARBOR_RUN_ID"] = request.run_id
     env["HARBOR_RUN_DIR"] = str(request.run_dir)
     env["HARBOR_TOOL"] = request.export.name
@@ -168,6 +145,22 @@ def step_environment(request: RunRequest, step: Step) -> dict[str, str]:
             env[f"ARG_{name}"] = value_text(request.arguments[name])
     env.update(step.spec.env)
     return env
+
+
+def step_environment(request: RunRequest, step: Step) -> dict[str, str]:
+    """The environment of one step: the server's environment (minus
+    ``BASH_ENV``/``ENV`` and any inherited ``ARG_*``/``HARBOR_*``), then the
+    run's ``HARBOR_*`` variables, ``ARG_<name>`` for every arg that has a
+    value, and the step's literal ``env:`` last."""
+    return _inherited_environment() | _added_environment(request, step)
+
+
+def _inherited_environment() -> dict[str, str]:
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if k not in _DROPPED_ENV and not k.startswith(("ARG_", "HARBOR_"))
+    }
 
 
 def _tail(path: Path, limit: int) -> tuple[str, int, bool]:
@@ -336,9 +329,9 @@ class LocalExecutor:
         limit = min(step.spec.timeout or remaining, remaining)
         cwd = step.cwd or request.workdir
         began = time.monotonic()
-        env = step_environment(request, step)
-        env.update(state.environment())
-        env["HARBOR_STEP_OUTPUT"] = str(output_file)
+        added = _added_environment(request, step) | state.environment()
+        added["HARBOR_STEP_OUTPUT"] = str(output_file)
+        env = _inherited_environment() | added
         run = functools.partial(
             run_in_group,
             argv,
@@ -400,9 +393,7 @@ class LocalExecutor:
             cwd=str(cwd),
             phase=step.section,
             outputs=read_outputs(output_file),
-            env_names=sorted(
-                set(env) - set(_base_environment()) | set(step.spec.env) | set(request.extra_env)
-            ),
+            env_names=sorted(added),
             error=error,
         )
 
@@ -466,10 +457,8 @@ class _State:
 
     def skip_reason(self, step: Step, *, pipeline_ok: bool) -> str | None:
         condition = step.condition
-        if condition is None:
-            if step.section == "on_failure" or step.section == "finally":
-                return None
-            return None if pipeline_ok else "an earlier step failed"
+        if condition is None:  # hooks run unconditionally once reached
+            return None if pipeline_ok or step.section != "steps" else "an earlier step failed"
         if not condition.reads_outcomes and not pipeline_ok and step.section == "steps":
             return "an earlier step failed"
         if condition.evaluate(self.request.arguments, self.outcomes):

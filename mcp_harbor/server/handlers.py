@@ -18,6 +18,7 @@ import logging
 import time
 import uuid
 import warnings
+from dataclasses import replace
 from typing import Any, Literal
 
 import mcp_types as types
@@ -40,21 +41,18 @@ from mcp_harbor.errors import (
 )
 from mcp_harbor.identity import ANONYMOUS, Caller, current_caller, local_principal, use_caller
 from mcp_harbor.policy import is_allowed
-from mcp_harbor.runctx import CallService, RunSettings
+from mcp_harbor.runctx import CallService
 from mcp_harbor.runctx.approval import DEFAULT_APPROVAL_TIMEOUT, Decision
 from mcp_harbor.runner import StepResult
 from mcp_harbor.server.elicit import ElicitingApprover, RoundTrip, answer_of
 from mcp_harbor.server.registry import Registry
 from mcp_harbor.server.results import error_result, tool_result
 
-__all__ = ["CallerMiddleware", "Handlers", "ServeSettings"]
+__all__ = ["CallerMiddleware", "Handlers"]
 
 log = logging.getLogger("mcp_harbor.server")
 
 INVALID_PARAMS = -32602
-
-#: Kept for callers of the first API; the settings live with the call path.
-ServeSettings = RunSettings
 
 
 class CallerMiddleware:
@@ -72,55 +70,43 @@ class CallerMiddleware:
         self._local = local_principal()
 
     def resolve(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
-        client_name = client_version = None
         params = getattr(ctx.session, "client_params", None)
-        info = getattr(params, "client_info", None) if params is not None else None
-        if info is not None:
-            client_name, client_version = info.name, info.version
-        request_id = None if ctx.request_id is None else str(ctx.request_id)
+        info = getattr(params, "client_info", None)
+        claimed = Caller(
+            transport=self.transport,
+            principal=self._local,
+            tenant="local",
+            client_name=info.name if info is not None else None,
+            client_version=info.version if info is not None else None,
+            session=f"stdio:{self.connection}",
+            request_id=None if ctx.request_id is None else str(ctx.request_id),
+            protocol_version=ctx.protocol_version,
+        )
         if self.transport == "stdio":
-            return Caller(
-                transport="stdio",
-                principal=self._local,
-                tenant="local",
-                client_name=client_name,
-                client_version=client_version,
-                session=f"stdio:{self.connection}",
-                request_id=request_id,
-                protocol_version=ctx.protocol_version,
-            )
+            return claimed
         request = ctx.request
         headers = getattr(request, "headers", None)
         session_id = headers.get("mcp-session-id") if headers is not None else None
-        client = getattr(request, "client", None)
-        remote = getattr(client, "host", None)
         session = f"http:{session_id}" if session_id else f"request:{uuid.uuid4().hex[:12]}"
+        remote = getattr(getattr(request, "client", None), "host", None)
         token = get_access_token()
-        if token is not None:
-            claims = token.claims or {}
-            return Caller(
-                transport="http",
-                principal=token.client_id,
-                tenant=str(claims.get("tenant", "default")),
-                groups=tuple(str(g) for g in claims.get("groups", [])),
-                client_name=client_name,
-                client_version=client_version,
+        if token is None:  # loopback without tokens (or refused before this)
+            return replace(
+                claimed,
+                principal=ANONYMOUS,
+                tenant="default",
                 session=session,
-                request_id=request_id,
                 remote_addr=remote,
-                protocol_version=ctx.protocol_version,
+                authenticated=not self.auth,
             )
-        return Caller(
-            transport="http",
-            principal=ANONYMOUS,
-            tenant="default",
-            client_name=client_name,
-            client_version=client_version,
+        claims = token.claims or {}
+        return replace(
+            claimed,
+            principal=token.client_id,
+            tenant=str(claims.get("tenant", "default")),
+            groups=tuple(str(g) for g in claims.get("groups", [])),
             session=session,
-            request_id=request_id,
             remote_addr=remote,
-            protocol_version=ctx.protocol_version,
-            authenticated=not self.auth,
         )
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:

@@ -25,7 +25,9 @@ __all__ = [
     "RecordKind",
     "Store",
     "VerifyReport",
+    "approval_of",
     "canonical_json",
+    "memory_of",
     "query_filters",
     "record_hash",
     "summary_of",
@@ -197,6 +199,34 @@ def summary_of(row: Any) -> CallSummary:
         start=start,
         end=end,
     )
+
+
+def memory_of(row: Any) -> MemoryEntry:
+    """A session-memory entry from a row of the ``memory`` table."""
+    payload = row["answer_payload"]
+    return MemoryEntry(
+        tenant=row["tenant"],
+        principal=row["principal"],
+        session=row["session"],
+        tool=row["tool"],
+        run_id=row["run_id"],
+        at=row["at"],
+        arguments=json.loads(row["arguments"]),
+        answer=row["answer"],
+        answer_payload=None if payload is None else json.loads(payload),
+    )
+
+
+def approval_of(row: Any) -> dict[str, Any]:
+    """A pending approval from a row of the ``approvals`` table."""
+    return {
+        "run_id": row["run_id"],
+        "tool": row["tool"],
+        "principal": row["principal"],
+        "message": row["message"],
+        "arguments": json.loads(row["arguments"]),
+        "requested_at": row["requested_at"],
+    }
 
 
 def query_filters(query: AuditQuery, mark: str) -> tuple[str, list[Any]]:

@@ -68,7 +68,9 @@ from mcp_harbor.store.base import (
     MemoryEntry,
     RecordKind,
     VerifyReport,
+    approval_of,
     canonical_json,
+    memory_of,
     query_filters,
     summary_of,
     verify_chain,
@@ -557,22 +559,7 @@ class PostgresStore:
             "session = %s ORDER BY id DESC LIMIT %s) AS last ORDER BY id",
             (tenant, principal, session, max(limit, 0)),
         )
-        return [
-            MemoryEntry(
-                tenant=r["tenant"],
-                principal=r["principal"],
-                session=r["session"],
-                tool=r["tool"],
-                run_id=r["run_id"],
-                at=r["at"],
-                arguments=json.loads(r["arguments"]),
-                answer=r["answer"],
-                answer_payload=(
-                    None if r["answer_payload"] is None else json.loads(r["answer_payload"])
-                ),
-            )
-            for r in rows
-        ]
+        return [memory_of(r) for r in rows]
 
     # --- approvals ------------------------------------------------------------------
 
@@ -686,14 +673,4 @@ class PostgresStore:
         rows = self._query(
             "SELECT * FROM approvals WHERE decision IS NULL ORDER BY requested_at, run_id"
         )
-        return [
-            {
-                "run_id": r["run_id"],
-                "tool": r["tool"],
-                "principal": r["principal"],
-                "message": r["message"],
-                "arguments": json.loads(r["arguments"]),
-                "requested_at": r["requested_at"],
-            }
-            for r in rows
-        ]
+        return [approval_of(r) for r in rows]

@@ -34,7 +34,9 @@ from mcp_harbor.store.base import (
     MemoryEntry,
     RecordKind,
     VerifyReport,
+    approval_of,
     canonical_json,
+    memory_of,
     query_filters,
     record_hash,
     summary_of,
@@ -307,22 +309,7 @@ class SqliteStore:
             "session = ? ORDER BY id DESC LIMIT ?) ORDER BY id",
             (tenant, principal, session, limit),
         )
-        return [
-            MemoryEntry(
-                tenant=r["tenant"],
-                principal=r["principal"],
-                session=r["session"],
-                tool=r["tool"],
-                run_id=r["run_id"],
-                at=r["at"],
-                arguments=json.loads(r["arguments"]),
-                answer=r["answer"],
-                answer_payload=(
-                    None if r["answer_payload"] is None else json.loads(r["answer_payload"])
-                ),
-            )
-            for r in rows
-        ]
+        return [memory_of(r) for r in rows]
 
     def request_approval(
         self, run_id: str, tool: str, principal: str, message: str, arguments: Mapping[str, Any]
@@ -444,17 +431,7 @@ class SqliteStore:
 
     def pending_approvals(self) -> list[dict[str, Any]]:
         rows = self._query("SELECT * FROM approvals WHERE decision IS NULL ORDER BY requested_at")
-        return [
-            {
-                "run_id": r["run_id"],
-                "tool": r["tool"],
-                "principal": r["principal"],
-                "message": r["message"],
-                "arguments": json.loads(r["arguments"]),
-                "requested_at": r["requested_at"],
-            }
-            for r in rows
-        ]
+        return [approval_of(r) for r in rows]
 
     def verify(self) -> VerifyReport:
         # One snapshot: the rows and the head must come from the same state,
