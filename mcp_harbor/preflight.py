@@ -120,7 +120,18 @@ class Preflight:
     def __init__(self, ttl: float = DEFAULT_TTL) -> None:
         self.ttl = ttl
         self._cache: dict[tuple[str, str, str | None], tuple[bool, float]] = {}
+        # An export's needs come from a parse of its steps: worked out once
+        # per export version (name and content hash), not on every run.
+        self._needs: dict[tuple[str, str], list[Need]] = {}
         self.probes = 0  # how many real probes ran (for tests and benchmarks)
+
+    def needs(self, export: Export) -> list[Need]:
+        """`needs_of(export)`, remembered per export version."""
+        key = (export.name, export.content_hash)
+        found = self._needs.get(key)
+        if found is None:
+            found = self._needs[key] = needs_of(export)
+        return found
 
     def _known(self, need: Need, now: float) -> bool | None:
         hit = self._cache.get(need.key)
@@ -148,7 +159,7 @@ class Preflight:
 
     def verdicts(self, exports: Sequence[Export], *, force: bool = False) -> list[Verdict]:
         """The verdict of each export, probing what the cache lacks."""
-        per_export = {e.name: needs_of(e) for e in exports}
+        per_export = {e.name: self.needs(e) for e in exports}
         self.refresh((n for ns in per_export.values() for n in ns), force=force)
         now = time.monotonic()
         out = []
@@ -168,3 +179,21 @@ class Preflight:
         """One export's verdict, from the cache where fresh (a run asks once,
         at its start)."""
         return self.verdicts([export])[0]
+
+    def cached_verdict(self, export: Export) -> Verdict | None:
+        """One export's verdict if every need has a fresh cached probe, else
+        None (then `verdict` must probe). Never blocks: no probe, no parse of
+        an export already seen."""
+        key = (export.name, export.content_hash)
+        needs = self._needs.get(key)
+        if needs is None:
+            return None
+        now = time.monotonic()
+        missing = []
+        for need in needs:
+            known = self._known(need, now)
+            if known is None:
+                return None
+            if not known:
+                missing.append(need)
+        return Verdict(export.name, tuple(dict.fromkeys(missing)))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +135,110 @@ def test_raw_stdout_is_only_json_rpc(tmp_path: Path) -> None:
     assert responses[3]["result"]["structuredContent"]["status"] == "ok"
     assert responses[4]["result"]["isError"] is True
     assert re.search(rb"INFO mcp_harbor\.server\b.*: noisy: run \S+ ", stderr)
+
+
+BIG = """
+    name: big
+    description: Prints 200 kB on stdout, all of it kept in the answer.
+    output_tail: 300000
+    args:
+      n: {type: integer, minimum: 1, maximum: 9}
+    required: [n]
+    steps:
+      - name: print
+        run: head -c 200000 /dev/zero | tr '\\0' "$ARG_n"
+"""
+
+
+def _handshake(*more: dict[str, Any]) -> bytes:
+    first = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+    return b"".join(json.dumps(m).encode() + b"\n" for m in [*first, *more])
+
+
+def _big_call(request_id: int, n: int) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": "big", "arguments": {"n": n}},
+    }
+
+
+def test_answers_larger_than_the_pipe_arrive_whole_and_in_order(tmp_path: Path) -> None:
+    """Three 200 kB answers (each more than a pipe holds) while the client
+    does not read for a second: none is lost, torn or interleaved, and the
+    server answers a fourth request after them."""
+    exports = tmp_path / "exports"
+    write_export(exports, "big.yaml", BIG)
+    with subprocess.Popen(
+        serve_argv(exports),
+        env=server_env(tmp_path / "state"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(_handshake(_big_call(2, 7), _big_call(3, 8), _big_call(4, 9)))
+            proc.stdin.flush()
+            time.sleep(1.0)  # the answers pile up against the full pipe
+            proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 5, "method": "ping"}).encode())
+            proc.stdin.write(b"\n")
+            proc.stdin.flush()
+            lines, seen = [], set()
+            while seen != {1, 2, 3, 4, 5}:
+                line = proc.stdout.readline()
+                assert line, f"the server closed stdout; answered: {sorted(seen)}"
+                lines.append(line)
+                seen.add(json.loads(line).get("id"))
+            proc.stdin.close()
+            lines += proc.stdout.read().splitlines()
+            assert proc.wait(30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    messages = [json.loads(line) for line in lines]
+    answers = {m["id"]: m for m in messages if "id" in m}
+    assert sorted(answers) == [1, 2, 3, 4, 5]
+    for request_id, digit in ((2, "7"), (3, "8"), (4, "9")):
+        step = answers[request_id]["result"]["structuredContent"]["steps"][0]
+        assert step["stdout_tail"] == digit * 200000
+        assert step["stdout_truncated"] is False
+    assert answers[5]["result"] == {}
+
+
+def test_regular_files_as_the_wire(tmp_path: Path) -> None:
+    """stdin and stdout redirected to regular files (which the event loop
+    cannot watch): the request is read and its answer written. (Requests
+    still running when stdin ends are cancelled, as when a client closes
+    stdin, so the file holds a line answered without running anything.)"""
+    requests = tmp_path / "requests.jsonl"
+    requests.write_bytes(b"this is not json\n")
+    answers_path = tmp_path / "answers.jsonl"
+    with open(requests, "rb") as stdin, open(answers_path, "wb") as stdout:
+        done = subprocess.run(
+            serve_argv(exports_in(tmp_path)),
+            env=server_env(tmp_path / "state"),
+            stdin=stdin,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    answers = [json.loads(line) for line in answers_path.read_bytes().splitlines()]
+    assert answers == [
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
+    ]

@@ -294,7 +294,9 @@ class CallService:
         preflight = self.settings.preflight
         if preflight is None:
             return
-        verdict = await anyio.to_thread.run_sync(preflight.verdict, export)
+        verdict = preflight.cached_verdict(export)
+        if verdict is None:  # probes (PATH lookups, TCP connects) block: not on the loop
+            verdict = await anyio.to_thread.run_sync(preflight.verdict, export)
         if verdict.ready:
             return
         message = f"{export.name} cannot run now: {verdict.describe()}. Nothing was run"

@@ -16,12 +16,18 @@ with ``"id": 12`` waits for ever. Here the server reads stdin itself:
   response (no id to answer) is dropped, as the spec says;
 - blank lines are ignored.
 
-fd 0 is pointed at /dev/null while serving (as the SDK does), and stdout is
-still claimed by the SDK (fd 1 → stderr), so a step can neither read the
-client's messages nor write onto the wire. stdin is read by a daemon thread:
-the SDK reads it in an anyio worker thread, which a cancellation cannot
-interrupt and which the interpreter joins at exit, so after SIGTERM the
-server stayed alive until its client sent a line or closed stdin.
+fd 0 is pointed at /dev/null and fd 1 at stderr while serving (as the SDK
+does), so a step can neither read the client's messages nor write onto the
+wire; the wire is served from private duplicates, restored on exit.
+
+No thread hop per message where the wire is a pipe (how every stdio client
+starts a server): the request side waits for the pipe on the event loop
+(cancellable, so SIGTERM never waits for the client's next line), and an
+answer that fits in the pipe's free space is written on the loop, since such
+a write cannot block. Only a wire that the loop cannot watch (a regular file
+as stdin) is read by a daemon thread, and only an answer larger than the
+free space (a client not reading) is written from a worker thread. The SDK
+does both through worker threads: two hops per answer, one per request.
 """
 
 from __future__ import annotations
@@ -31,8 +37,11 @@ import fcntl
 import json
 import logging
 import os
+import stat
+import struct
+import termios
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import anyio
@@ -95,8 +104,31 @@ def _rejection(line: bytes) -> SessionMessage | None:
     return _error(None, types.INVALID_REQUEST, "Invalid Request")
 
 
+def _pollable(fd: int) -> bool:
+    """Whether the event loop can wait for `fd` (a pipe, a socket or a tty)."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+
+
 async def _chunks(fd: int) -> AsyncIterator[bytes]:
-    """What arrives on `fd`, read by a daemon thread (see the module's docstring)."""
+    """What arrives on `fd`: waited for on the event loop where it can watch
+    `fd`, else read by a daemon thread (see the module's docstring)."""
+    if _pollable(fd):
+        while True:
+            await anyio.wait_readable(fd)
+            try:
+                chunk = os.read(fd, _CHUNK)
+            except BlockingIOError:  # another reader of the same pipe took it
+                continue
+            except OSError:
+                log.debug("stdin read failed", exc_info=True)
+                return
+            if not chunk:
+                return
+            yield chunk
     send, receive = anyio.create_memory_object_stream[bytes](4)
     token = anyio.lowlevel.current_token()
 
@@ -187,6 +219,76 @@ async def _read_lines(
             await line_done(bytes(buffer))
 
 
+#: Free bytes kept in reserve when judging whether an answer fits in the
+#: pipe: a pipe holds pages, and up to a page may be lost at either end.
+_PIPE_SLACK = 2 * 4096
+
+
+class _Wire:
+    """The answer side of the wire, as the SDK's ``stdio_server`` writes to
+    it (``await write(text)`` then ``await flush()``).
+
+    Every `write` puts the whole text on the wire before it returns, in
+    order. On a pipe with room for it, it is written directly (cannot block);
+    otherwise from a worker thread, so a client that stops reading stalls its
+    own answers, never the event loop.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._capacity = 0
+        with contextlib.suppress(OSError):
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                self._capacity = fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+        self._lock = anyio.Lock()
+
+    def _room(self) -> int:
+        if not self._capacity:
+            return 0
+        try:
+            raw = fcntl.ioctl(self.fd, termios.FIONREAD, b"\0\0\0\0")
+        except OSError:
+            return 0
+        queued: int = struct.unpack("i", raw)[0]
+        return self._capacity - queued - _PIPE_SLACK
+
+    def _write_all(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+
+    async def write(self, text: str) -> int:
+        data = text.encode("utf-8")
+        async with self._lock:
+            if len(data) <= self._room():
+                self._write_all(data)
+            else:
+                await anyio.to_thread.run_sync(self._write_all, data)
+        return len(text)
+
+    async def flush(self) -> None:
+        """Nothing to do: `write` leaves nothing buffered."""
+
+
+@contextlib.contextmanager
+def _claimed(fd: int, diversion: int) -> Iterator[int]:
+    """A private duplicate of `fd` (the wire) while `fd` itself points at
+    `diversion` (or /dev/null if that cannot be done); `fd` is pointed back at
+    the wire on exit."""
+    wire = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+    try:
+        try:
+            os.dup2(diversion, fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            os.dup2(null, fd)
+            os.close(null)
+        yield wire
+    finally:
+        with contextlib.suppress(OSError):
+            os.dup2(wire, fd)
+
+
 @contextlib.asynccontextmanager
 async def bounded_stdio(
     max_line: int = DEFAULT_MAX_REQUEST_BYTES,
@@ -194,29 +296,34 @@ async def bounded_stdio(
     """Like the SDK's ``stdio_server()``: (read stream, write stream) over
     this process's stdin and stdout, with lines bounded to `max_line` bytes
     and malformed requests answered (see the module's docstring)."""
-    # The reader thread owns `wire` (it may still block in read at exit).
-    wire = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
     devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
-    done = anyio.Event()
     try:
-        async with stdio_server(stdin=_NoLines(done)) as (_, write_stream):  # type: ignore[arg-type]
-            send, receive = create_context_streams[SessionMessage | Exception](0)
-            async with anyio.create_task_group() as tg:
+        # The request side is never closed: a reader may still block on it at exit.
+        with _claimed(0, devnull) as wire, _claimed(1, 2) as answers:
+            done = anyio.Event()
+            wire_out = _Wire(answers)
+            try:
+                async with stdio_server(stdin=_NoLines(done), stdout=wire_out) as (  # type: ignore[arg-type]
+                    _,
+                    write_stream,
+                ):
+                    send, receive = create_context_streams[SessionMessage | Exception](0)
+                    async with anyio.create_task_group() as tg:
 
-                async def pump() -> None:
-                    try:
-                        await _read_lines(wire, max_line, send, write_stream)
-                    finally:
-                        done.set()
+                        async def pump() -> None:
+                            try:
+                                await _read_lines(wire, max_line, send, write_stream)
+                            finally:
+                                done.set()
 
-                tg.start_soon(pump)
-                try:
-                    yield receive, write_stream
-                finally:
-                    done.set()
-                    tg.cancel_scope.cancel()
+                        tg.start_soon(pump)
+                        try:
+                            yield receive, write_stream
+                        finally:
+                            done.set()
+                            tg.cancel_scope.cancel()
+            finally:
+                with contextlib.suppress(OSError):
+                    os.close(answers)
     finally:
-        with contextlib.suppress(OSError):
-            os.dup2(wire, 0)
+        os.close(devnull)
