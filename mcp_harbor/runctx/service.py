@@ -387,8 +387,10 @@ class CallService:
 
         def prepare() -> RunContext:
             # File-system work (run directory, context.json, attachments) and
-            # the memory read: in a worker thread, so that many calls starting
-            # at once do not queue behind each other on the event loop.
+            # the memory read: in a worker thread when other calls are active,
+            # so that many calls starting at once do not queue behind each
+            # other on the event loop; on the loop when this call is alone
+            # (nothing to overlap with: a thread hop would only add to it).
             run_dir = new_run_dir(self.settings.runs_root, run_id, self.settings.keep_runs)
             conversation: list[MemoryEntry] = []
             if export.spec.memory is not None and caller.session:
@@ -412,7 +414,10 @@ class CallService:
                 raise
 
         try:
-            context = await anyio.to_thread.run_sync(prepare)
+            if len(self._active) > 1:
+                context = await anyio.to_thread.run_sync(prepare)
+            else:
+                context = prepare()
         except ArgumentError as exc:
             await self.refuse(caller, export.name, "invalid", str(exc), shown, export.content_hash)
             raise

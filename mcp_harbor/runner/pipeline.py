@@ -180,6 +180,8 @@ class LocalExecutor:
 
     def __init__(self) -> None:
         self._bash = shutil.which("bash") or "/bin/bash"
+        #: Steps of this executor running now (all runs together).
+        self._steps_running = 0
 
     async def run(self, request: RunRequest, observer: RunObserver | None = None) -> RunResult:
         """See `Executor.run`.
@@ -343,20 +345,29 @@ class LocalExecutor:
             grace=request.grace,
             script=script,
         )
-        if observer is not None and observer.wants_output:
-            done = anyio.Event()
+        # A step started while no other runs spawns on the event loop: there
+        # is nothing to overlap with, and a thread hop costs more than the
+        # spawn's blocking. With others running, it is spawned from a worker
+        # thread so that they do not wait for it.
+        run = functools.partial(run, offload=self._steps_running > 0)
+        self._steps_running += 1
+        try:
+            if observer is not None and observer.wants_output:
+                done = anyio.Event()
 
-            async def sink(stream: str, line: str) -> bool:
-                return await observer.output(step, stream, line)
+                async def sink(stream: str, line: str) -> bool:
+                    return await observer.output(step, stream, line)
 
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(follow_logs, out_log, err_log, sink, done)
-                try:
-                    outcome = await run()
-                finally:
-                    done.set()
-        else:
-            outcome = await run()
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(follow_logs, out_log, err_log, sink, done)
+                    try:
+                        outcome = await run()
+                    finally:
+                        done.set()
+            else:
+                outcome = await run()
+        finally:
+            self._steps_running -= 1
         duration = round((time.monotonic() - began) * 1000, 3)
         out_tail, out_size, out_cut = _tail(out_log, request.output_tail)
         err_tail, err_size, err_cut = _tail(err_log, request.output_tail)

@@ -13,13 +13,14 @@ a thread per child (about 1.3 ms per step, measured in bench/).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import Literal
 
 import anyio
 
@@ -74,9 +75,17 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
         os.killpg(pgid, sig)
 
 
-def _private(path: Path) -> BinaryIO:
-    """Open a log for writing, readable by the server's user only."""
-    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")
+def _private(path: Path) -> int:
+    """Open a log for writing, readable by the server's user only (a raw
+    descriptor: the child writes to it, the server never does)."""
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+
+
+@functools.cache
+def _devnull() -> int:
+    """One descriptor of /dev/null for every step's stdin, opened once
+    (close-on-exec: a child gets it only as its stdin)."""
+    return os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
 
 
 class _Child:
@@ -130,12 +139,15 @@ async def run_in_group(
     grace: float = DEFAULT_GRACE,
     prepare: Callable[[], None] | None = None,
     script: bytes | None = None,
+    offload: bool = True,
 ) -> ProcessOutcome:
     """Run `argv` in a new session (its own process group) with stdin empty.
 
     `prepare` runs first. It, the log files and the spawn happen in a worker
-    thread: on a slow disk they take milliseconds, and many calls starting at
-    once must not queue behind each other on the event loop.
+    thread when `offload` (on a slow disk they take milliseconds, and many
+    calls starting at once must not queue behind each other on the event
+    loop), else right here on the event loop (cheaper when nothing else is
+    running: no thread hop).
 
     `script`, if given, is handed to the child as an anonymous in-memory file
     (``memfd``) whose ``/dev/fd/N`` path is appended to `argv` (bash then
@@ -163,29 +175,32 @@ async def run_in_group(
             os.write(memfd, script)
             os.lseek(memfd, 0, os.SEEK_SET)
             command.append(f"/dev/fd/{memfd}")  # pass_fds keeps the number
+        out = err = -1
         try:
-            with _private(stdout) as out, _private(stderr) as err:
-                try:
-                    return subprocess.Popen(
-                        command,
-                        stdin=subprocess.DEVNULL,
-                        stdout=out,
-                        stderr=err,
-                        cwd=cwd,
-                        env=dict(env),
-                        start_new_session=True,
-                        close_fds=True,
-                        pass_fds=(memfd,) if memfd >= 0 else (),
-                    )
-                except OSError as exc:
-                    reason = exc.strerror or str(exc)
-                    return ProcessOutcome("error", 127, f"cannot start {argv[0]!r}: {reason}")
+            out = _private(stdout)
+            err = _private(stderr)
+            try:
+                return subprocess.Popen(
+                    command,
+                    stdin=_devnull(),
+                    stdout=out,
+                    stderr=err,
+                    cwd=cwd,
+                    env=dict(env),
+                    start_new_session=True,
+                    close_fds=True,
+                    pass_fds=(memfd,) if memfd >= 0 else (),
+                )
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                return ProcessOutcome("error", 127, f"cannot start {argv[0]!r}: {reason}")
         finally:
-            if memfd >= 0:
-                os.close(memfd)
+            for fd in (memfd, out, err):
+                if fd >= 0:
+                    os.close(fd)
 
     with anyio.CancelScope(shield=True):
-        started = await anyio.to_thread.run_sync(spawn)
+        started = await anyio.to_thread.run_sync(spawn) if offload else spawn()
         if isinstance(started, ProcessOutcome):
             return started
         child = _Child(started)
