@@ -236,6 +236,13 @@ class CeleryExecutor:
             self._loop = loop
         return self._redis
 
+    async def aclose(self) -> None:
+        """Close the Redis client and the Celery app's broker connections."""
+        if self._redis is not None:
+            client, self._redis = self._redis, None
+            await client.aclose()
+        self.app.close()
+
     def send(self, message: Mapping[str, Any], label: str, timeout: float) -> None:
         """Queue the run's task (blocking; sub-millisecond on a near broker)."""
         self.app.send_task(
@@ -342,7 +349,9 @@ class CeleryExecutor:
             elif deadline is not None and time.monotonic() > deadline + follower.result_grace:
                 # Started, but its result never came (the stream lost it, or
                 # the worker and the sweeper both died): stop waiting.
-                return {"t": "lost", "worker": "unknown (no result after the deadline)"}, last
+                grace = follower.result_grace
+                log.error("run %s: no result %g s after its deadline", run_id, grace)
+                return {"t": "lost", "worker": follower.started_on or "unknown"}, last
 
     async def _cancel(self, r: Any, run_id: str) -> None:
         key = cancel_key(run_id)
