@@ -250,6 +250,11 @@ class CeleryExecutor:
             args=[message],
             task_id=message["run_id"],
             queue=queue_name(label),
+            # Celery would put a repr of the whole message (arguments, the
+            # extra environment) in the task's headers and its logs: name the
+            # run instead (and skip the cost of the repr).
+            argsrepr=f"(run {message['run_id']},)",
+            kwargsrepr="{}",
             # A worker that takes the message after the deadline drops it.
             expires=message["started_at"] + timeout - time.time(),
             # Backstop only: the worker enforces the timeout itself.

@@ -84,10 +84,15 @@ class _StreamObserver:
 
 
 class _RunStream:
-    """The worker's side of one run's stream. Every entry carries the host,
-    the attempt (once the lease is claimed) and the time it was written
-    (``at``, Unix seconds: the per-hop timings of ``bench/bench_remote.py``).
-    Calls are blocking: each run has its own event loop (`Worker.execute`)."""
+    """The worker's side of one run's stream (an asyncio Redis client of the
+    run's loop). Every entry carries the host, the attempt (once the lease
+    is claimed) and the time it was written (``at``, Unix seconds: the
+    per-hop timings of ``bench/bench_remote.py``).
+
+    Progress entries (`emit`) are queued and written by a sender task, in
+    order, several per round trip: the run does not wait for Redis before it
+    starts a step, and a step's end goes out with the result that follows it.
+    `started` and `final` write everything queued before them first."""
 
     def __init__(self, r: Any, run_id: str, hostname: str) -> None:
         self.r = r
@@ -95,6 +100,9 @@ class _RunStream:
         self.hostname = hostname
         self.attempt: int | None = None
         self.closed = False  # the stream's expiry is set
+        self._queue: list[dict[str, str]] = []
+        self._wake = anyio.Event()
+        self._lock = anyio.Lock()  # one pipeline at a time: entries stay in order
 
     def _fields(self, event: dict[str, Any]) -> dict[str, str]:
         event.setdefault("host", self.hostname)
@@ -104,24 +112,44 @@ class _RunStream:
         return {"e": json.dumps(event)}
 
     async def emit(self, event: dict[str, Any]) -> None:
-        self.r.xadd(self.key, self._fields(event), maxlen=STREAM_MAXLEN, approximate=True)
+        self._queue.append(self._fields(event))
+        self._wake.set()
 
-    def started(self, event: dict[str, Any], cancel: str) -> bool:
+    async def sender(self) -> None:
+        """Write queued entries until cancelled (run it in a task group)."""
+        while True:
+            await self._wake.wait()
+            self._wake = anyio.Event()
+            try:
+                await self._write()
+            except Exception as exc:  # noqa: BLE001 - `final` raises it again
+                log.error("%s: cannot write progress entries: %s", self.key, exc)
+
+    async def _write(self, *extra: tuple[Any, ...], event: dict[str, Any] | None = None) -> Any:
+        async with self._lock:
+            queued, self._queue = self._queue, []
+            if event is not None:
+                queued.append(self._fields(event))
+            if not queued and not extra:
+                return []
+            pipe = self.r.pipeline(transaction=False)
+            for fields in queued:
+                pipe.xadd(self.key, fields, maxlen=STREAM_MAXLEN, approximate=True)
+            for command, *args in extra:
+                getattr(pipe, command)(*args)
+            return await pipe.execute()
+
+    async def started(self, event: dict[str, Any], cancel: str) -> bool:
         """Append the ``started`` entry and read the cancel key in one round
         trip; True when the run was cancelled before it started."""
-        pipe = self.r.pipeline(transaction=False)
-        pipe.xadd(self.key, self._fields(event), maxlen=STREAM_MAXLEN, approximate=True)
-        pipe.exists(cancel)
-        return bool(pipe.execute()[1])
+        replies = await self._write(("exists", cancel), event=event)
+        return bool(replies[-1])
 
-    def final(self, event: dict[str, Any] | None) -> None:
-        """The run's last entry (if any) and the stream's expiry, in one round trip."""
-        pipe = self.r.pipeline(transaction=False)
-        if event is not None:
-            pipe.xadd(self.key, self._fields(event), maxlen=STREAM_MAXLEN, approximate=True)
-        pipe.expire(self.key, STREAM_TTL)
+    async def final(self, event: dict[str, Any] | None) -> None:
+        """The run's last entry (if any) and the stream's expiry, after
+        everything queued, in one round trip."""
         self.closed = True
-        pipe.execute()
+        await self._write(("expire", self.key, STREAM_TTL), event=event)
 
 
 class Worker:
@@ -164,6 +192,15 @@ class Worker:
             runner = self._loops.runner = asyncio.Runner()
         runner.run(self._execute(message, received))
 
+    def _stream_client(self) -> Any:
+        """The asyncio Redis client of this pool thread's loop."""
+        client = getattr(self._loops, "redis", None)
+        if client is None:
+            import redis.asyncio as aioredis
+
+            client = self._loops.redis = aioredis.Redis.from_url(self.broker)
+        return client
+
     def redis(self) -> Any:
         """The worker's Redis client (thread-safe, one connection pool)."""
         if self._redis is None:
@@ -201,19 +238,22 @@ class Worker:
 
     async def _execute(self, message: dict[str, Any], received: float) -> None:
         run_id = str(message["run_id"])
-        stream = _RunStream(self.redis(), run_id, self.hostname)
-        try:
-            await self._claim_and_run(stream, message, run_id, received)
-        except Exception as exc:  # the replica must hear of it
-            log.exception("run %s failed on the worker", run_id)
-            if not stream.closed:
-                with contextlib.suppress(Exception):  # Redis itself may be what failed
-                    error = f"the worker {self.hostname} failed: {exc}"
-                    stream.final({"t": "refused", "error": error})
-        finally:
-            if not stream.closed:
-                with contextlib.suppress(Exception):
-                    stream.final(None)
+        stream = _RunStream(self._stream_client(), run_id, self.hostname)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(stream.sender)
+            try:
+                await self._claim_and_run(stream, message, run_id, received)
+            except Exception as exc:  # the replica must hear of it
+                log.exception("run %s failed on the worker", run_id)
+                if not stream.closed:
+                    with contextlib.suppress(Exception):  # Redis itself may be what failed
+                        error = f"the worker {self.hostname} failed: {exc}"
+                        await stream.final({"t": "refused", "error": error})
+            finally:
+                if not stream.closed:
+                    with contextlib.suppress(Exception):
+                        await stream.final(None)
+                tg.cancel_scope.cancel()
 
     async def _claim_and_run(
         self, stream: _RunStream, message: dict[str, Any], run_id: str, received: float
@@ -221,11 +261,13 @@ class Worker:
         tool = str(message.get("tool"))
         export = self.exports.get(tool)
         if message.get("v") != PROTOCOL_VERSION:
-            stream.final({"t": "refused", "error": f"message version {message.get('v')} unknown"})
+            await stream.final(
+                {"t": "refused", "error": f"message version {message.get('v')} unknown"}
+            )
             return
         if export is None or export.content_hash != message.get("content_hash"):
             have = "no such export" if export is None else f"content hash {export.content_hash}"
-            stream.final(
+            await stream.final(
                 {
                     "t": "refused",
                     "error": f"the worker {self.hostname} refused run {run_id}: its export "
@@ -264,7 +306,7 @@ class Worker:
                 final["t"],
             )
             return
-        stream.final(final)
+        await stream.final(final)
 
     def _release(self, lease: _Lease) -> bool:
         """End the attempt's lease; True when it was still this attempt's, so
@@ -320,7 +362,7 @@ class Worker:
             # Registered above, so a cancel message from now on reaches the
             # scope; the key covers one sent before (or before we listened).
             event = {"t": "started", "pid": os.getpid(), "received": received}
-            if stream.started(event, cancel_key(run_id)):
+            if await stream.started(event, cancel_key(run_id)):
                 run_scope.cancel()
             async with anyio.create_task_group() as tg:
                 tg.start_soon(self._heartbeat, lease, run_scope)
