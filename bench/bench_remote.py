@@ -88,6 +88,7 @@ def start_worker(root: Path, broker: str, name: str) -> subprocess.Popen[bytes]:
          "--queues", "bench", "--slots", "25", "--broker", broker, "--db",
          str(root / "harbor.db"), "--exports", str(root / "exports"), "--hostname", name],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        cwd=root,  # `-m` puts the cwd first on sys.path: never a checkout's code
     )  # fmt: skip
     return proc
 
