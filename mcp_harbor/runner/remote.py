@@ -101,6 +101,8 @@ def celery_app(broker: str, *, visibility_timeout: float | None = None) -> Any:
 
     app = Celery("mcp_harbor", broker=broker, set_as_current=False)
     app.conf.update(
+        # kombu's Redis transport, reusing its client object (kombu_redis.py).
+        broker_transport="mcp_harbor.runner.kombu_redis:Transport",
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         task_ignore_result=True,
@@ -160,6 +162,23 @@ class _Follower:
         self.pending: list[tuple[str, dict[str, Any]]] = []
         #: Seconds past the deadline to wait for a started run's result.
         self.result_grace = 60.0
+        #: The newest attempt heard of: entries of older (lost) attempts are
+        #: ignored, so a fenced worker's late entries never become the outcome.
+        self.attempt = 0
+
+    def stale(self, event: Mapping[str, Any]) -> bool:
+        """True for an entry of an attempt older than the newest one; an
+        entry of a newer attempt starts that attempt (its steps from zero)."""
+        attempt = event.get("attempt")
+        if not isinstance(attempt, int):
+            return False  # before any claim: refused, duplicate
+        if attempt < self.attempt:
+            return True
+        if attempt > self.attempt:
+            if self.attempt:  # the lost attempt's steps are not this run's outcome
+                self.finished = []
+            self.attempt = attempt
+        return False
 
     async def handle(self, event: Mapping[str, Any]) -> None:
         kind = event.get("t")
@@ -167,8 +186,7 @@ class _Follower:
         if kind == "started":
             self.started_on = str(event.get("host"))
             return
-        if kind == "redispatched":  # the lost attempt's steps are not this run's outcome
-            self.finished = []
+        if kind == "redispatched":
             return
         if kind == "step_finished":
             self.finished.append(StepResult.from_json(event["result"]))
@@ -190,8 +208,18 @@ class CeleryExecutor:
     """An `Executor` that runs each pipeline on a worker of its export's
     ``runs_on:`` label. One instance per server; safe for concurrent calls."""
 
-    def __init__(self, broker: str, *, visibility_timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        broker: str,
+        *,
+        visibility_timeout: float | None = None,
+        result_grace: float = RESULT_GRACE,
+    ) -> None:
+        """`result_grace`: seconds after a started run's deadline (plus its
+        hooks' timeouts) that the call waits for a result entry that never
+        comes (Redis lost it) before it answers ``worker_lost``."""
         self.broker = broker
+        self.result_grace = result_grace
         self.app = celery_app(broker, visibility_timeout=visibility_timeout)
         self._redis: Any = None
         self._loop: object | None = None
@@ -208,6 +236,13 @@ class CeleryExecutor:
             self._loop = loop
         return self._redis
 
+    async def aclose(self) -> None:
+        """Close the Redis client and the Celery app's broker connections."""
+        if self._redis is not None:
+            client, self._redis = self._redis, None
+            await client.aclose()
+        self.app.close()
+
     def send(self, message: Mapping[str, Any], label: str, timeout: float) -> None:
         """Queue the run's task (blocking; sub-millisecond on a near broker)."""
         self.app.send_task(
@@ -215,6 +250,11 @@ class CeleryExecutor:
             args=[message],
             task_id=message["run_id"],
             queue=queue_name(label),
+            # Celery would put a repr of the whole message (arguments, the
+            # extra environment) in the task's headers and its logs: name the
+            # run instead (and skip the cost of the repr).
+            argsrepr=f"(run {message['run_id']},)",
+            kwargsrepr="{}",
             # A worker that takes the message after the deadline drops it.
             expires=message["started_at"] + timeout - time.time(),
             # Backstop only: the worker enforces the timeout itself.
@@ -241,7 +281,7 @@ class CeleryExecutor:
         await anyio.to_thread.run_sync(self.send, message, label, timeout)
         follower = _Follower(request, observer)
         hooks = export.on_failure + export.finally_steps
-        follower.result_grace = RESULT_GRACE + sum(
+        follower.result_grace = self.result_grace + sum(
             s.spec.timeout or DEFAULT_HOOK_TIMEOUT for s in hooks
         )
         last = "0-0"
@@ -251,6 +291,8 @@ class CeleryExecutor:
                 if event is None:  # nobody took the run before its deadline
                     await self._cancel(r, request.run_id)
                     return self._result(request, "timeout", follower, started)
+                if follower.stale(event):
+                    continue
                 await follower.handle(event)
                 kind = event.get("t")
                 if kind == "result":
@@ -293,12 +335,13 @@ class CeleryExecutor:
             entry_id, event = follower.pending.pop(0)
             return event, entry_id
         while True:
+            reply = None
             try:
                 reply = await r.xread({key: last}, block=1000, count=256)
             except (redis.ConnectionError, redis.TimeoutError) as exc:
+                # Redis is down or restarting: retry, but within the same bounds.
                 log.warning("run %s: reading its events: %s; retrying", run_id, exc)
                 await anyio.sleep(0.5)
-                continue
             if reply:
                 for entry_id, fields in reply[0][1]:
                     eid = entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
@@ -311,7 +354,9 @@ class CeleryExecutor:
             elif deadline is not None and time.monotonic() > deadline + follower.result_grace:
                 # Started, but its result never came (the stream lost it, or
                 # the worker and the sweeper both died): stop waiting.
-                return {"t": "lost", "worker": "unknown (no result after the deadline)"}, last
+                grace = follower.result_grace
+                log.error("run %s: no result %g s after its deadline", run_id, grace)
+                return {"t": "lost", "worker": follower.started_on or "unknown"}, last
 
     async def _cancel(self, r: Any, run_id: str) -> None:
         key = cancel_key(run_id)

@@ -333,8 +333,10 @@ class LeaseStore(Protocol):
         (declared lost): the worker must stop it."""
         ...
 
-    def lease_release(self, run_id: str, attempt: int) -> None:
-        """The attempt ended (whatever its outcome)."""
+    def lease_release(self, run_id: str, attempt: int) -> bool:
+        """The attempt ended (whatever its outcome). True when the lease was
+        still this attempt's: only then may the worker report the outcome
+        (fencing: a run declared lost, or re-dispatched, is no longer its own)."""
         ...
 
     def lease_expire(self, now: float) -> list[Lease]:

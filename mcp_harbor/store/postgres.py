@@ -635,13 +635,14 @@ class PostgresStore:
             )
             return cur.rowcount == 1
 
-    def lease_release(self, run_id: str, attempt: int) -> None:
+    def lease_release(self, run_id: str, attempt: int) -> bool:
         with self._translated("release a lease"), self._pool.connection() as conn:
-            conn.execute(
+            cur = conn.execute(
                 "UPDATE leases SET status = 'done' WHERE run_id = %s AND attempt = %s "
                 "AND status = 'running'",
                 (run_id, attempt),
             )
+            return cur.rowcount == 1
 
     def lease_expire(self, now: float) -> list[Lease]:
         """Concurrent sweepers on several replicas each get distinct runs:

@@ -393,13 +393,14 @@ class SqliteStore:
             )
             return cur.rowcount == 1
 
-    def lease_release(self, run_id: str, attempt: int) -> None:
+    def lease_release(self, run_id: str, attempt: int) -> bool:
         with self._lock, _translated(self.path, "release a lease"):
-            self._db.execute(
+            cur = self._db.execute(
                 "UPDATE leases SET status = 'done' WHERE run_id = ? AND attempt = ?"
                 " AND status = 'running'",
                 (run_id, attempt),
             )
+            return cur.rowcount == 1
 
     def lease_expire(self, now: float) -> list[Lease]:
         with self._immediate("expire leases") as db:

@@ -70,6 +70,14 @@ class Sweeper:
                 message = json.loads(raw)
                 timeout = export.spec.timeout or DEFAULT_TIMEOUT
                 await anyio.to_thread.run_sync(self.store.lease_requeue, lease.run_id)
+                # Before the message: the replica learns of the new attempt
+                # before any of its entries can arrive.
+                event: dict[str, str | int] = {
+                    "t": "redispatched",
+                    "worker": lease.worker,
+                    "attempt": lease.attempt + 1,
+                }
+                await self._event(lease, event)
                 await anyio.to_thread.run_sync(
                     self.executor.send, message, export.spec.runs_on, timeout
                 )
@@ -79,12 +87,11 @@ class Sweeper:
                     lease.worker,
                     lease.attempt + 1,
                 )
-                await self._event(lease, {"t": "redispatched", "worker": lease.worker})
                 return
         log.error("run %s (%s): worker %s lost", lease.run_id, lease.tool, lease.worker)
-        await self._event(lease, {"t": "lost", "worker": lease.worker})
+        await self._event(lease, {"t": "lost", "worker": lease.worker, "attempt": lease.attempt})
 
-    async def _event(self, lease: Lease, event: dict[str, str]) -> None:
+    async def _event(self, lease: Lease, event: dict[str, str | int]) -> None:
         r = self.executor.redis()
         key = stream_key(lease.run_id)
         await r.xadd(key, {"e": json.dumps(event)}, maxlen=STREAM_MAXLEN, approximate=True)

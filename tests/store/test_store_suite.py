@@ -355,8 +355,11 @@ def test_leases_claim_once_renew_expire_once_and_requeue(store: Store) -> None:
     assert [(x.run_id, x.tool, x.worker, x.attempt) for x in lost] == [("r1", "deploy", "w1", 1)]
     assert leases.lease_expire(2500.0) == []  # reported once
     assert leases.lease_renew("r1", 1, 3000.0) is False  # the lost attempt must stop
+    assert leases.lease_release("r1", 1) is False  # ... and must not report its outcome
     assert leases.lease_acquire("r1", "deploy", "w2", 3000.0) is None  # lost, not re-queued
     leases.lease_requeue("r1")
     assert leases.lease_acquire("r1", "deploy", "w2", 3000.0) == 2
-    leases.lease_release("r1", 2)
+    assert leases.lease_release("r1", 1) is False  # fenced: attempt 2 owns the run
+    assert leases.lease_release("r1", 2) is True
+    assert leases.lease_release("r1", 2) is False  # released once
     assert leases.lease_expire(9999.0) == []  # released: never lost
