@@ -12,7 +12,6 @@ import binascii
 import copy
 import json
 import mimetypes
-import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,6 +24,7 @@ from jsonschema.validators import Draft202012Validator
 from mcp_harbor.config import Export
 from mcp_harbor.errors import ContextError, IdentityError
 from mcp_harbor.identity import Caller
+from mcp_harbor.runner.rundir import write_private
 from mcp_harbor.store.base import MemoryEntry, canonical_json
 
 __all__ = [
@@ -261,7 +261,7 @@ def _decode_attachments(
         suffix = (mimetypes.guess_extension(media_type) if media_type else None) or ".bin"
         inputs.mkdir(mode=0o700, exist_ok=True)
         path = inputs / f"{name}{suffix}"
-        _write_private(path, data)
+        write_private(path, data)
         disposition = schema.get("disposition", policy.disposition)
         text: str | None = None
         if disposition == "inline":
@@ -338,20 +338,13 @@ def compose(
             None if caller_memory is ABSENT else len(canonical_json(caller_memory).encode("utf-8"))
         ),
     )
-    _write_private(
+    write_private(
         context.context_path,
         (json.dumps(context.to_json(), indent=2, ensure_ascii=False, default=_thaw) + "\n").encode(
             "utf-8"
         ),
     )
     return context
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    """Write `path` readable by the server's user only (0600)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
 
 
 def _thaw(value: Any) -> Any:

@@ -28,6 +28,7 @@ from mcp_harbor.config import Export, Step
 from mcp_harbor.runner.follow import follow_logs
 from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult
+from mcp_harbor.runner.rundir import write_private
 from mcp_harbor.template import render, value_text
 
 log = logging.getLogger("mcp_harbor.runner")
@@ -526,17 +527,10 @@ class _State:
         tmp = path.with_suffix(".tmp")
         try:
             text = json.dumps(self._context, indent=2, ensure_ascii=False) + "\n"
-            _write_private(tmp, text.encode("utf-8"))
+            write_private(tmp, text.encode("utf-8"))
             os.replace(tmp, path)
         except OSError:
             log.warning("could not update %s", path)
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    """Write a run file readable by the server's user only (0600)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
 
 
 def _sha256_pair(*paths: Path) -> tuple[str | None, str | None]:

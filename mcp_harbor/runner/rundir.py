@@ -12,7 +12,7 @@ from pathlib import Path
 from mcp_harbor.errors import RunError
 from mcp_harbor.locations import default_runs_root
 
-__all__ = ["default_runs_root", "new_run_dir", "new_run_id"]
+__all__ = ["default_runs_root", "new_run_dir", "new_run_id", "write_private"]
 
 
 def new_run_id() -> str:
@@ -41,10 +41,13 @@ def new_run_dir(root: Path, run_id: str, keep: int) -> Path:
     Raises:
         RunError: the directory cannot be created.
     """
+    run_dir = root / run_id
     try:
-        root.mkdir(mode=0o700, parents=True, exist_ok=True)
-        run_dir = root / run_id
-        run_dir.mkdir(mode=0o700)
+        try:
+            run_dir.mkdir(mode=0o700)
+        except FileNotFoundError:  # the first run under `root` (or it was removed)
+            root.mkdir(mode=0o700, parents=True, exist_ok=True)
+            run_dir.mkdir(mode=0o700)
     except OSError as exc:
         raise RunError(f"cannot create the run directory under {root}: {exc.strerror}") from exc
     if keep > 0:
@@ -76,3 +79,19 @@ def _prune(root: Path, fresh: Path, keep: int) -> None:
     for mtime, path in sorted(aged)[:excess]:
         if mtime < cutoff:
             shutil.rmtree(path, ignore_errors=True)
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write the run file `path` (created or truncated), readable by the
+    server's user only (0600).
+
+    Raises:
+        OSError: it cannot be written.
+    """
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
