@@ -164,6 +164,21 @@ class Preflight:
             out.append(Verdict(export.name, tuple(dict.fromkeys(missing))))
         return out
 
+    def cached_verdict(self, export: Export) -> Verdict | None:
+        """One export's verdict from the cache alone, probing nothing: None
+        when one of its needs is not cached or is older than `ttl` (then ask
+        `verdict`, which probes). Cheap enough for the event loop; an export
+        without needs always has one."""
+        now = time.monotonic()
+        missing = []
+        for need in needs_of(export):
+            known = self._known(need, now)
+            if known is None:
+                return None
+            if not known:
+                missing.append(need)
+        return Verdict(export.name, tuple(dict.fromkeys(missing)))
+
     def verdict(self, export: Export) -> Verdict:
         """One export's verdict, from the cache where fresh (a run asks once,
         at its start)."""

@@ -294,7 +294,10 @@ class CallService:
         preflight = self.settings.preflight
         if preflight is None:
             return
-        verdict = await anyio.to_thread.run_sync(preflight.verdict, export)
+        # Fresh in the cache (the common case): no worker thread for it.
+        verdict = preflight.cached_verdict(export)
+        if verdict is None:
+            verdict = await anyio.to_thread.run_sync(preflight.verdict, export)
         if verdict.ready:
             return
         message = f"{export.name} cannot run now: {verdict.describe()}. Nothing was run"
