@@ -797,14 +797,18 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _http_loads(spec: str) -> list[tuple[str, str, int]]:
-    """``sdk:1,sdk:2,raw:1`` -> (label, mode, processes)."""
+def _http_loads(spec: str) -> list[tuple[str, str, int, bool]]:
+    """``sdk:1,sdk:2,raw:1,raw:1@tmpfs`` -> (label, mode, processes, tmpfs)."""
     out = []
     for item in spec.split(","):
+        item, _, where = item.partition("@")
         mode, _, procs = item.partition(":")
         n = int(procs or 1)
         what = "SDK clients" if mode == "sdk" else "raw JSON-RPC clients (httpx2)"
-        out.append((f"{what}, {n} process{'es' if n > 1 else ''}", mode, n))
+        label = f"{what}, {n} process{'es' if n > 1 else ''}"
+        if where == "tmpfs":
+            label += "; runs dir + audit DB on tmpfs"
+        out.append((label, mode, n, where == "tmpfs"))
     return out
 
 
@@ -818,7 +822,7 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
     say(
         "Load generators (each in its own process(es), `bench/http_load.py`, on the same machine as the "
         "server): "
-        + "; ".join(label for label, _, _ in loads)
+        + "; ".join(label for label, *_ in loads)
         + ". The SDK client is what a real MCP client costs; the raw client sends the same 2026-07-28 "
         "`tools/call` POST with a plain httpx2 client, so that less of the 2 cores goes to the load "
         "generator. CPU per call: the server process (user+system), its finished children (the "
@@ -834,9 +838,10 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
     plan = [(rnd, load_) for rnd in range(n_rounds) for load_ in loads]
     if pyspy.exists():
         plan.append((n_rounds, loads[0]))  # one extra round under py-spy, not counted
-    for run_no, (rnd, (label, mode, procs)) in enumerate(plan):
+    for run_no, (rnd, (label, mode, procs, on_tmpfs)) in enumerate(plan):
         profiled = rnd == n_rounds
-        tokens, db = work / f"tokens-{run_no}.json", work / f"http-{run_no}.db"
+        state = args.tmpfs if on_tmpfs and args.tmpfs is not None else work
+        tokens, db = work / f"tokens-{run_no}.json", state / f"http-{run_no}.db"
         tok = subprocess.run(
             [sys.executable, "-m", "mcp_harbor", "token", "add", "bench", "--tokens", str(tokens)],
             capture_output=True,
@@ -857,7 +862,7 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
             "--exports",
             str(exports),
             "--runs-dir",
-            str(work / f"http-runs-{run_no}"),
+            str(state / f"http-runs-{run_no}"),
             "--transport",
             "http",
             "--port",
@@ -1040,7 +1045,7 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
             f"{clients / 0.1:.0f} calls/s."
         )
         say()
-        for label, _, _ in loads:
+        for label, *_ in loads:
             mine = [x for x in res if x["load_generator"] == label]
             if not mine:
                 continue
@@ -1273,7 +1278,8 @@ def main() -> int:
     p.add_argument(
         "--http-loads",
         default="sdk:1,sdk:2,raw:1",
-        help="HTTP load generators, MODE:PROCESSES (sdk or raw), comma-separated (default sdk:1,sdk:2,raw:1)",
+        help="HTTP load generators, MODE:PROCESSES[@tmpfs] (sdk or raw; @tmpfs: runs dir and audit DB "
+        "on /dev/shm), comma-separated (default sdk:1,sdk:2,raw:1)",
     )
     p.add_argument("--concurrency-timeout", type=float, default=90.0)
     p.add_argument(
