@@ -181,16 +181,14 @@ class Preflight:
         return self.verdicts([export])[0]
 
     def cached_verdict(self, export: Export) -> Verdict | None:
-        """One export's verdict if every need has a fresh cached probe, else
-        None (then `verdict` must probe). Never blocks: no probe, no parse of
-        an export already seen."""
-        key = (export.name, export.content_hash)
-        needs = self._needs.get(key)
-        if needs is None:
-            return None
+        """One export's verdict from the cache alone, probing nothing: None
+        when one of its needs is not cached or is older than `ttl` (then ask
+        `verdict`, which probes). Cheap enough for the event loop (its needs
+        are parsed once per export version); an export without needs always
+        has one."""
         now = time.monotonic()
         missing = []
-        for need in needs:
+        for need in self.needs(export):
             known = self._known(need, now)
             if known is None:
                 return None

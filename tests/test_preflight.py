@@ -89,6 +89,29 @@ def test_each_distinct_target_is_probed_once(
     assert expired.probes >= 5
 
 
+def test_cached_verdict_never_probes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a call asks on the event loop: the cached verdict, or None when a
+    # need must be probed (then the call probes in a worker thread).
+    monkeypatch.setenv("HARBOR_PREFLIGHT_TEST_VAR", "1")
+    monkeypatch.delenv("HARBOR_PREFLIGHT_ABSENT", raising=False)
+    needs = "  env: [HARBOR_PREFLIGHT_TEST_VAR, HARBOR_PREFLIGHT_ABSENT]\n"
+    export = load_export(write_export(tmp_path, "e.yaml", export_text("e", "echo hi", needs)))
+    bare = load_export(write_export(tmp_path, "b.yaml", export_text("b", "echo hi")))
+    preflight = Preflight()
+    assert preflight.cached_verdict(export) is None
+    assert preflight.probes == 0
+    assert preflight.cached_verdict(bare) == preflight.verdict(bare)  # no needs: always known
+    probed = preflight.verdict(export)
+    assert [n.target for n in probed.missing] == ["HARBOR_PREFLIGHT_ABSENT"]
+    probes = preflight.probes
+    assert probes >= 2
+    assert preflight.cached_verdict(export) == probed
+    assert preflight.probes == probes
+    stale = Preflight(ttl=0.0)
+    stale.verdict(export)
+    assert stale.cached_verdict(export) is None  # expired: the caller probes again
+
+
 def test_each_kind_of_need(
     tmp_path: Path, listener: socket.socket, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import stat
 import subprocess
 from functools import partial
@@ -33,6 +34,8 @@ from harbor_helpers import (
     token_add,
     write_export,
 )
+
+from mcp_harbor.server.auth import HarborTokenVerifier, TokensFile
 
 pytestmark = pytest.mark.anyio
 
@@ -140,6 +143,30 @@ async def test_revoke_and_add_take_effect_on_a_running_server(tmp_path: Path) ->
         async with bearer_client(srv.url, erin, "legacy") as client:
             assert "pong" in text_of(await client.call_tool("ping", {}))
     assert [c["principal"] for c in audit_json(db)] == ["erin", "dave"]
+
+
+async def test_verifier_rereads_a_replaced_file_of_the_same_size_and_mtime(
+    tmp_path: Path,
+) -> None:
+    # The verifier re-reads the file only when its stat changes. A revocation
+    # that leaves size and mtime alike (a digest swapped for another of the
+    # same length, mtime restored) must still count at the next request.
+    path = tmp_path / "tokens.json"
+    tokens = TokensFile(path)
+    dave = tokens.add("dave")
+    verifier = HarborTokenVerifier(tokens)
+    assert (await verifier.verify_token(dave)) is not None
+    assert (await verifier.verify_token(dave)) is not None  # served from memory
+    before = path.stat()
+    digest = hashlib.sha256(dave.encode()).hexdigest()
+    other = hashlib.sha256(b"somebody else").hexdigest()
+    fresh = tmp_path / "tokens.new"
+    fresh.write_text(path.read_text().replace(digest, other))
+    os.utime(fresh, ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(fresh, path)
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert (await verifier.verify_token(dave)) is None
 
 
 def test_non_loopback_bind_without_tokens_refuses_to_start(tmp_path: Path) -> None:

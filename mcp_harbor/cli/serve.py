@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -307,6 +308,11 @@ def serve(
         log.info("workers' broker: %s", _without_password(broker))
     log.info("publishing %d tools: %s", len(offered), ", ".join(e.name for e in offered))
     log.info("audit trail: %s", db_label(db))
+    # Everything loaded so far (modules, exports, schemas, validators) lives
+    # as long as the server: keep it out of the cyclic collector's scans,
+    # which otherwise walk that whole heap again at every full collection.
+    gc.collect()
+    gc.freeze()
     try:
         if transport == "stdio":
             anyio.run(serve_stdio, server, service.shutdown, background, max_request_bytes)

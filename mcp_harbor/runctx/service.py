@@ -294,6 +294,7 @@ class CallService:
         preflight = self.settings.preflight
         if preflight is None:
             return
+        # Fresh in the cache (the common case): no worker thread for it.
         verdict = preflight.cached_verdict(export)
         if verdict is None:  # probes (PATH lookups, TCP connects) block: not on the loop
             verdict = await anyio.to_thread.run_sync(preflight.verdict, export)

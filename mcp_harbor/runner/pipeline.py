@@ -200,8 +200,8 @@ class LocalExecutor:
         started = request.started if request.started is not None else time.monotonic()
         timeout = export.spec.timeout or DEFAULT_TIMEOUT
         deadline = started + timeout
+        # Created by the first step that runs, in its spawn thread.
         steps_dir = request.run_dir / "steps"
-        steps_dir.mkdir(mode=0o700, exist_ok=True)
         state = _State(request, total=len(export.all_steps))
         status: RunStatus = "ok"
         exit_code: int | None = 0
@@ -317,10 +317,16 @@ class LocalExecutor:
         base = steps_dir / f"{number}-{step.name}"
         out_log, err_log = base.with_suffix(".stdout.log"), base.with_suffix(".stderr.log")
         output_file = base.with_suffix(".output")
-        # Not created in advance (one file-system write less per step): the
-        # step's `>> "$HARBOR_STEP_OUTPUT"` creates it; a retry starts clean.
-        output_file.unlink(missing_ok=True)
-        state.write_context()
+
+        def prepare() -> None:
+            # File-system work, in the spawn's worker thread (not on the
+            # event loop, where a slow disk would stall every other call).
+            steps_dir.mkdir(mode=0o700, exist_ok=True)
+            # Not created in advance (one file-system write less per step): the
+            # step's `>> "$HARBOR_STEP_OUTPUT"` creates it; a retry starts clean.
+            output_file.unlink(missing_ok=True)
+            state.write_context()
+
         command = _command(step, request.arguments)
         shown = _command(step, request.redacted_arguments())
         script: bytes | None = None
@@ -344,6 +350,7 @@ class LocalExecutor:
             stderr=err_log,
             timeout=max(limit, 0.0),
             grace=request.grace,
+            prepare=prepare,
             script=script,
         )
         # A step started while no other runs spawns on the event loop: there

@@ -164,10 +164,10 @@ async def run_in_group(
     """
 
     def spawn() -> subprocess.Popen[bytes] | ProcessOutcome:
-        if not cwd.is_dir():
-            return ProcessOutcome("error", 127, f"the working directory {cwd} does not exist")
         if prepare is not None:
             prepare()
+        if not cwd.is_dir():
+            return ProcessOutcome("error", 127, f"the working directory {cwd} does not exist")
         memfd = -1
         command = list(argv)
         if script is not None:

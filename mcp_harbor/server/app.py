@@ -175,6 +175,8 @@ def serve_http(
         token_verifier=verifier,
         max_request_body_size=max_request_bytes,
     )
+    # http="auto" (uvicorn's default) parses HTTP with httptools, a
+    # dependency: ~0.1 ms of CPU less per request than the pure-Python h11.
     config = uvicorn.Config(
         app,
         host=host,

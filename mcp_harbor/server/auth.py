@@ -135,15 +135,22 @@ class HarborTokenVerifier(TokenVerifier):
     def __init__(self, tokens: TokensFile) -> None:
         self._tokens = tokens
         self._lock = threading.Lock()
-        self._stamp: tuple[int, int] | None = None
+        self._stamp: tuple[int, int, int, int] | None = None
         self._entries: list[TokenEntry] = tokens.load()
 
     def _current(self) -> list[TokenEntry]:
+        """The entries, re-read only when the file changed since the last read.
+
+        One ``stat`` per request decides: a change of inode (``token add`` and
+        ``revoke`` replace the file), size, modification or change time
+        (which no ``touch`` can set back) means the file is read again, so a
+        revocation counts from the very next request.
+        """
         try:
             st = self._tokens.path.stat()
-            stamp = (st.st_mtime_ns, st.st_size)
+            stamp = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
         except OSError:
-            stamp = (0, 0)
+            stamp = (0, 0, 0, 0)
         with self._lock:
             if stamp != self._stamp:
                 try:
