@@ -22,7 +22,7 @@ import getpass
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 __all__ = [
@@ -65,7 +65,10 @@ class Caller:
     authenticated: bool = True
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        """Every field by name (``groups`` as a list), plus ``client_claimed``."""
+        # Not `dataclasses.asdict`: it deep-copies field by field, and this
+        # runs for every audit record.
+        data: dict[str, Any] = {f: getattr(self, f) for f in _FIELDS}
         data["groups"] = list(self.groups)
         data["client_claimed"] = True  # clientInfo is never proven
         return data
@@ -93,6 +96,8 @@ class Caller:
         client = f" client={self.client_name} {self.client_version or ''}".rstrip()
         return f"{self.principal}@{self.tenant} via {self.transport}{client}"
 
+
+_FIELDS = tuple(f.name for f in fields(Caller))
 
 current_caller: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
     "mcp_harbor_caller", default=None
