@@ -172,11 +172,11 @@ def programs_of(export: Export) -> list[ProgramUse]:
     for step in export.all_steps:
         if step.script is not None:
             text, _ = substitute(step.script, models, (*step.where, "run"))
-            base_line, _col = export.locate((*step.where, "run"))
+            base_line, _col = export.locate_text((*step.where, "run"))
             first = base_line  # locate() already points at the script's first line
             for word, row in _script_programs(text):
                 uses.append(ProgramUse(word, step.name, first + row))
         elif step.argv is not None and step.argv[0].is_literal:
-            line, _ = export.locate((*step.where, "argv", 0))
+            line, _ = export.locate_text((*step.where, "argv", 0))
             uses.append(ProgramUse(step.argv[0].text, step.name, line))
     return uses

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ import jsonschema
 import pydantic
 from jsonschema.validators import Draft202012Validator
 
+from mcp_harbor.config.canonical import canonical_json
 from mcp_harbor.config.model import (
     ARG_NAME_PATTERN,
     HARBOR_ARG_KEYWORDS,
@@ -104,6 +104,12 @@ class Export:
         if isinstance(value, str):
             return self.source.position_in_scalar(where, offset, value)
         return self.source.line_of(where), 1
+
+    def locate_text(self, where: tuple[str | int, ...]) -> tuple[int, int]:
+        """(line, column) of the first character of the string at `where`
+        (a step's ``run`` or an ``argv`` element): `locate` with offset 0,
+        without looking the value up."""
+        return self.source.position_in_scalar(where, 0, "")
 
 
 def _get(data: Any, where: tuple[str | int, ...]) -> Any:
@@ -191,22 +197,10 @@ _MEMO_LIMIT = 10_000
 _schema_memo: dict[str, tuple[tuple[str, str] | None, str | None]] = {}
 
 
-def _plain(value: Any) -> bool:
-    """Whether `value` is JSON data that `json.dumps` renders without loss
-    (str keys, no dates, bytes or sets), so its text can key the memo."""
-    if value is None or type(value) in (str, int, float, bool):
-        return True
-    if type(value) is list:
-        return all(_plain(v) for v in value)
-    if type(value) is dict:
-        return all(type(k) is str and _plain(v) for k, v in value.items())
-    return False
-
-
 def _schema_verdict(schema: Mapping[str, Any]) -> tuple[tuple[str, str] | None, str | None]:
     """(meta-schema error as (message, where), default error message) of one
     arg schema, memoized by its canonical JSON text."""
-    key = json.dumps(schema, sort_keys=True) if _plain(schema) else None
+    key = canonical_json(schema)
     if key is not None and key in _schema_memo:
         return _schema_memo[key]
     verdict: tuple[tuple[str, str] | None, str | None]
