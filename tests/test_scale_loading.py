@@ -59,3 +59,82 @@ def test_a_date_default_is_checked_not_memoized_as_its_text(tmp_path: Path) -> N
             write_export(tmp_path, "d.yaml", _export("d", "{type: string, default: 2024-01-01}"))
         )
     assert "d.yaml" in str(info.value)
+
+
+# --- YAML: one construction pass that refuses duplicate keys, a lazy source map ---
+
+DOCUMENTS = [
+    "a: 1\nb: [x, 'y', 2.5, true, null, 0x1F, 2024-01-02]\nc: {d: e}\n",
+    "base: &b {x: 1, y: [1, 2]}\nuse: *b\nmerged:\n  <<: *b\n  z: 3\n",
+    "s: !!str 12\nbin: !!binary aGk=\nset: !!set {a, b}\n",
+    "t: |\n  line one\n  line two\nf: >\n  folded\n  text\n",
+    "1: int key\n'2': str key\n~: null key\n",
+]
+
+
+@pytest.mark.parametrize("text", DOCUMENTS)
+def test_data_is_what_pyyaml_safe_load_gives(tmp_path: Path, text: str) -> None:
+    import yaml
+
+    from mcp_harbor.config.yaml_source import read_yaml
+
+    path = tmp_path / "d.yaml"
+    path.write_text(text)
+    data, _smap, raw = read_yaml(path)
+    assert data == yaml.safe_load(text)
+    assert raw == text.encode()
+
+
+def test_aliases_are_one_object_as_in_pyyaml(tmp_path: Path) -> None:
+    from mcp_harbor.config.yaml_source import read_yaml
+
+    path = tmp_path / "d.yaml"
+    path.write_text("a: &x {k: [1]}\nb: *x\n")
+    data, _, _ = read_yaml(path)
+    assert data["a"] is data["b"]
+
+
+def test_a_complex_key_is_left_to_pyyaml(tmp_path: Path) -> None:
+    from mcp_harbor.config.yaml_source import read_yaml
+
+    path = tmp_path / "d.yaml"
+    path.write_text("? [complex]\n: value\n")
+    with pytest.raises(ConfigError, match=r"(?s)invalid YAML value.*unhashable key"):
+        read_yaml(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("name: a\nname: b\n", "d.yaml:2: duplicate key 'name' (first at line 1); keep only one"),
+        ("x:\n  k: 1\n  j: 2\n  k: 3\n", "d.yaml:4: duplicate key 'k' (first at line 2)"),
+        ("x: !!python/object:os.system {}\n", "d.yaml: invalid YAML value"),
+        # a duplicate key is reported before a value that cannot be built
+        ("x: !!python/object:os.system {}\nx: 2\n", "d.yaml:2: duplicate key 'x'"),
+        ("m:\n  <<: {a: 1}\n  b: 1\n  b: 2\n", "d.yaml:4: duplicate key 'b'"),
+    ],
+)
+def test_duplicate_keys_and_bad_values_are_refused(tmp_path: Path, text: str, needle: str) -> None:
+    from mcp_harbor.config.yaml_source import read_yaml
+
+    path = tmp_path / "d.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        read_yaml(path)
+    assert needle in str(info.value)
+
+
+def test_the_lazy_source_map_has_every_position(tmp_path: Path) -> None:
+    import yaml
+
+    from mcp_harbor.config.yaml_source import SourceMap, _walk, read_yaml
+
+    text = DOCUMENTS[3] + "steps:\n  - name: s\n    run: |\n      echo a\n      echo b\n"
+    path = tmp_path / "d.yaml"
+    path.write_text(text)
+    _, smap, _ = read_yaml(path)
+    eager = SourceMap(path)
+    _walk(yaml.compose(text), (), eager, text.splitlines())
+    assert smap.keys == eager.keys and smap.values == eager.values
+    assert smap.line_of(("steps", 0, "run")) == 9
+    assert smap.position_in_scalar(("steps", 0, "run"), 7, "echo a\necho b\n") == (11, 7)

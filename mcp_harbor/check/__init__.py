@@ -158,7 +158,9 @@ def load_and_check(
 def clear_cache() -> None:
     """Forget cached reports and ``bash -n`` verdicts (benchmarks, tests)."""
     from mcp_harbor.check._gates import clear_cache as clear_gates
+    from mcp_harbor.check.commands import _cache as programs
 
     _cache.clear()
     _used.clear()
+    programs.clear()
     clear_gates()

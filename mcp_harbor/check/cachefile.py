@@ -3,8 +3,8 @@
 Checking 1,000 exports cold costs ~1.8 s, ~80 % of it one ``bash -n``
 spawn per script; a server that restarts over the same files should not
 pay it again. `attach` reads the file into the checker's in-memory caches
-(reports by export content hash and path, ``bash -n`` verdicts by script
-hash) and `save` writes them back.
+(reports and the programs each export runs, by export content hash and
+path; ``bash -n`` verdicts by script hash) and `save` writes them back.
 
 Guarantees (a cache must never turn a refused export into an accepted one):
 
@@ -38,6 +38,8 @@ from typing import Any
 
 from mcp_harbor.check import _gates
 from mcp_harbor.check._model import ExportReport, Finding
+from mcp_harbor.check.commands import ProgramUse
+from mcp_harbor.check.commands import _cache as programs
 
 __all__ = ["attach", "attached", "checker_fingerprint", "detach", "save"]
 
@@ -49,7 +51,7 @@ MAX_REPORTS = 50_000
 MAX_VERDICTS = 100_000
 
 _path: Path | None = None
-_saved: tuple[int, int] = (0, 0)  # (reports, verdicts) in memory when last read or written
+_saved: tuple[int, int, int] = (0, 0, 0)  # sizes of the caches when last read or written
 _fingerprint: str | None = None
 
 
@@ -172,6 +174,7 @@ def attach(path: Path) -> None:
     fingerprint = checker_fingerprint()
     loaded_reports: dict[str, ExportReport] = {}
     loaded_verdicts: dict[str, str | None] = {}
+    loaded_programs: dict[str, tuple[ProgramUse, ...]] = {}
     if data is not None:
         try:
             if data.get("bash") == _gates.bash_identity():
@@ -182,13 +185,25 @@ def attach(path: Path) -> None:
                 if data.get("checker") == fingerprint:
                     for key, row in data["reports"].items():
                         loaded_reports[str(key)] = _report_of(row)
+                    for key, uses in data["programs"].items():
+                        loaded_programs[str(key)] = tuple(
+                            ProgramUse(str(p), str(s), int(n)) for p, s, n in uses
+                        )
         except (KeyError, TypeError, ValueError, AttributeError):
             log.warning("ignoring %s: unexpected content; checking every export", path)
-            loaded_reports, loaded_verdicts = {}, {}
+            loaded_reports, loaded_verdicts, loaded_programs = {}, {}, {}
     for key, report in loaded_reports.items():
         reports.setdefault(key, report)
+    for key, found in loaded_programs.items():
+        programs.setdefault(key, found)
     _gates.preload(loaded_verdicts)
-    _saved = (len(reports), _gates.cached_count())
+    _saved = _sizes()
+
+
+def _sizes() -> tuple[int, int, int]:
+    from mcp_harbor.check import _cache as reports
+
+    return (len(reports), _gates.cached_count(), len(programs))
 
 
 def attached() -> Path | None:
@@ -211,17 +226,23 @@ def save() -> bool:
 
     global _saved
     path = _path
-    if path is None or (len(reports), _gates.cached_count()) == _saved:
+    if path is None or _sizes() == _saved:
         return False
     report_items = dict(reports)
+    program_items = dict(programs)
     verdicts = _gates.snapshot(MAX_VERDICTS)
     if len(report_items) > MAX_REPORTS:
         report_items = {k: v for k, v in report_items.items() if k in _used}
+    if len(program_items) > MAX_REPORTS:
+        program_items = {k: v for k, v in program_items.items() if k in _used}
     payload = json.dumps(
         {
             "checker": checker_fingerprint(),
             "bash": _gates.bash_identity(),
             "reports": {k: _row_of(v) for k, v in report_items.items()},
+            "programs": {
+                k: [[u.program, u.step, u.line] for u in v] for k, v in program_items.items()
+            },
             "bash_n": verdicts,
         },
         separators=(",", ":"),
@@ -243,5 +264,5 @@ def save() -> bool:
     except OSError as exc:
         log.warning("cannot write the checker's cache %s: %s", path, exc)
         return False
-    _saved = (len(reports), _gates.cached_count())
+    _saved = _sizes()
     return True

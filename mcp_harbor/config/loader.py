@@ -300,7 +300,7 @@ def _compile_steps(
 ) -> tuple[dict[str, list[Step]], list[str]]:
     compiled: dict[str, list[Step]] = {"steps": [], "on_failure": [], "finally": []}
     problems: list[str] = []
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[str, int]] = {}  # step name -> where it was first declared
     declared = set(spec.args)
     main_names = [s.name for s in spec.steps]
 
@@ -319,13 +319,14 @@ def _compile_steps(
     ]
     for section, specs in sections:
         for index, step in enumerate(specs):
-            line = smap.line_of((section, index, "name"))
             if step.name in seen:
+                line = smap.line_of((section, index, "name"))
+                first = smap.line_of((*seen[step.name], "name"))
                 problems.append(
                     f"{path}:{line}: step name {step.name!r} is used twice (first at line "
-                    f"{seen[step.name]}); step names are unique within an export"
+                    f"{first}); step names are unique within an export"
                 )
-            seen[step.name] = line
+            seen[step.name] = (section, index)
             for key, value in step.env.items():
                 if "{{" in value:
                     env_line = smap.line_of((section, index, "env", key))
