@@ -217,3 +217,20 @@ def test_serve_and_tools_keep_the_verdicts_in_the_state_folder(
     assert {row[0] for row in data["reports"].values()} == {"good", "bad"}
     second = harbor_cli("tools", "--exports", str(folder), "--json", state=state)
     assert first.stdout == second.stdout
+
+
+def test_the_programs_each_export_runs_are_kept_too(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mcp_harbor.check.commands import programs_of
+
+    cache = tmp_path / "state" / "check-cache"
+    write_export(folder, "count.yaml", f'name: count\n{HEAD}    run: wc -c <<< "$ARG_x"\n')
+    first = [programs_of(e) for e in load_and_check([folder], cache_file=cache).accepted]
+    assert [[u.program for u in uses] for uses in first] == [["wc"], []]  # echo: a builtin
+    restart(monkeypatch)
+    from mcp_harbor.check import commands
+
+    monkeypatch.setattr(commands, "_programs_of", lambda export: [])  # only the file can answer
+    again = [programs_of(e) for e in load_and_check([folder], cache_file=cache).accepted]
+    assert again == first

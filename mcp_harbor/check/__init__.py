@@ -148,9 +148,13 @@ def load_and_check(
     if cache_file is not None and cachefile.attached() != cache_file:
         cachefile.attach(cache_file)
     reports = check_exports(exports)
-    if cache_file is not None:
-        cachefile.save()
     accepted = [e for e, r in zip(exports, reports, strict=True) if not r.refused_under(strict)]
+    if cache_file is not None:
+        from mcp_harbor.check.commands import programs_of
+
+        for export in accepted:  # what preflight asks next: keep it with the verdicts
+            programs_of(export)
+        cachefile.save()
     refused = [r for r in reports if r.refused_under(strict)]
     return CheckedExports(accepted, refused, reports)
 
