@@ -1,6 +1,6 @@
 """Answer ``tools/list`` from the wire form of an earlier, identical answer.
 
-With 1,000 tools the answer is ~1.8 MB, and the SDK shapes every answer
+With 1,000 tools the answer is ~1.7 MB, and the SDK shapes every answer
 three times (``model_dump``, then the per-version result check dumps it
 again, then the JSON encoding): ~60–250 ms of server CPU per listing. The
 answer only changes when the registry does (a reload) or with who asks
