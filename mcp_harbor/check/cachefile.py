@@ -18,7 +18,7 @@ Guarantees (a cache must never turn a refused export into an accepted one):
   file. A file that was edited, truncated, corrupted, copied from another
   installation or written under another key is ignored as a whole (logged),
   and everything is checked again: the cache fails closed.
-- Both files are created 0600 in a 0700 folder; a file not owned by this
+- Both files are created 0600 (a missing folder 0700); a file not owned by this
   user, or writable by others, is not trusted. Writes go to a temporary file
   renamed into place, so a reader never sees half a file; when several
   processes write, the last one wins (a cache, not a record).
