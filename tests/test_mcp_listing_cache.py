@@ -149,3 +149,46 @@ def test_a_cached_answer_is_the_first_answer_byte_for_byte(tmp_path: Path) -> No
     first = json.dumps(answers[2]["result"], sort_keys=True)
     assert json.dumps(answers[4]["result"], sort_keys=True) == first
     assert answers[5]["error"]["code"] == -32602  # malformed: the SDK's check, not the cache
+
+
+async def test_at_most_max_answers_are_kept_per_registry(tmp_path: Path) -> None:
+    """40 principals, each with a tool of their own: 40 views. The cache keeps
+    the newest `MAX_ANSWERS`; an evicted view is built again, correctly."""
+    from types import SimpleNamespace
+
+    from mcp_harbor.config import load_exports
+    from mcp_harbor.identity import Caller, use_caller
+    from mcp_harbor.server import Registry
+    from mcp_harbor.server.listing import MAX_ANSWERS, ListingCache
+
+    folder = tmp_path / "exports"
+    for n in range(40):
+        write_export(folder, f"t{n}.yaml", only(f"t{n}", f"user{n}"))
+    registry = Registry(load_exports([folder]))
+    cache = ListingCache(SimpleNamespace(registry=registry))  # type: ignore[arg-type]
+    built: list[str] = []
+
+    async def call_next(ctx: Any) -> dict[str, Any]:
+        built.append(ctx.who)
+        return {"tools": [{"name": t.name} for t in registry.visible_tools(ctx.caller)]}
+
+    async def listing(n: int) -> list[str]:
+        caller = Caller(transport="http", principal=f"user{n}")
+        ctx = SimpleNamespace(
+            method="tools/list",
+            params=None,
+            protocol_version="2026-07-28",
+            session=None,
+            who=f"user{n}",
+            caller=caller,
+        )
+        with use_caller(caller):
+            answer = await cache(ctx, call_next)  # type: ignore[arg-type]
+        return [t["name"] for t in answer["tools"]]
+
+    for n in range(40):
+        assert await listing(n) == [f"t{n}"]
+    assert len(registry.answers) == MAX_ANSWERS
+    built.clear()
+    assert await listing(39) == ["t39"] and built == []  # kept
+    assert await listing(0) == ["t0"] and built == ["user0"]  # evicted: built again

@@ -23,7 +23,7 @@ Guarantees:
   request): anything else takes the SDK's path, with its checks and errors.
 - Equal schemas in the cached answer are one shared object (every tool
   without an ``output_schema`` has the same envelope schema), so the cache
-  costs little memory.
+  costs little memory; at most `MAX_ANSWERS` answers are kept per registry.
 """
 
 from __future__ import annotations
@@ -38,9 +38,12 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcp_harbor.identity import current_caller
 from mcp_harbor.server.handlers import Handlers
 
-__all__ = ["ListingCache"]
+__all__ = ["ListingCache", "MAX_ANSWERS"]
 
 _SHARED_KEYS = ("inputSchema", "outputSchema")
+#: Answers kept per registry. Callers with different views (per-principal
+#: ``allow:`` rules) each need their own; past this, the oldest is dropped.
+MAX_ANSWERS = 32
 
 
 def _share_equal_schemas(answer: dict[str, Any]) -> None:
@@ -88,5 +91,7 @@ class ListingCache:
         answer = await call_next(ctx)
         if isinstance(answer, dict) and self.handlers.registry is registry:
             _share_equal_schemas(answer)
+            if len(registry.answers) >= MAX_ANSWERS:  # many distinct views: drop the oldest
+                del registry.answers[next(iter(registry.answers))]
             registry.answers[key] = answer
         return answer
