@@ -38,7 +38,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcp_harbor.identity import current_caller
 from mcp_harbor.server.handlers import Handlers
 
-__all__ = ["ListingCache", "MAX_ANSWERS"]
+__all__ = ["MAX_ANSWERS", "ListingCache"]
 
 _SHARED_KEYS = ("inputSchema", "outputSchema")
 #: Answers kept per registry. Callers with different views (per-principal
