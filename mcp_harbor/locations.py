@@ -9,7 +9,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["default_db_path", "default_runs_root", "default_tokens_path", "state_home"]
+__all__ = [
+    "default_check_cache_path",
+    "default_db_path",
+    "default_runs_root",
+    "default_tokens_path",
+    "state_home",
+]
 
 
 def state_home() -> Path:
@@ -26,6 +32,12 @@ def default_runs_root() -> Path:
 def default_db_path() -> Path:
     """``$XDG_STATE_HOME/mcp-harbor/harbor.db``: the audit trail."""
     return state_home() / "harbor.db"
+
+
+def default_check_cache_path() -> Path:
+    """``$XDG_STATE_HOME/mcp-harbor/check-cache``: the checker's verdicts,
+    kept across starts (safe to delete)."""
+    return state_home() / "check-cache"
 
 
 def default_tokens_path() -> Path:

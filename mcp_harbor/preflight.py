@@ -86,6 +86,8 @@ def needs_of(export: Export) -> list[Need]:
         path_env = step.spec.env.get("PATH") if step is not None else None
         out.append(Need("program", use.program, f"{export.path}:{use.line}", path_env))
     declared = export.spec.needs
+    if not (declared.env or declared.programs or declared.files or declared.tcp):
+        return out
     line = export.source.line_of(("needs",))
     for name in declared.env:
         out.append(Need("env", name, f"{export.path}:{line}"))

@@ -33,6 +33,7 @@ __all__ = [
 ]
 
 _cache: dict[str, ExportReport] = {}
+_used: set[str] = set()  # report keys looked up by this process
 
 
 def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Finding]:
@@ -81,6 +82,7 @@ def check_export(export: Export) -> ExportReport:
     (an unparseable one is an H000 finding). Results are cached by the
     export's content hash and path."""
     key = f"{export.content_hash}:{export.path}"
+    _used.add(key)
     cached = _cache.get(key)
     if cached is not None:
         return cached
@@ -110,6 +112,8 @@ def check_exports(exports: Sequence[Export]) -> list[ExportReport]:
     """`check_export` on each, with the ``bash -n`` gate primed in parallel."""
     texts: list[str] = []
     for export in exports:
+        if f"{export.content_hash}:{export.path}" in _cache:
+            continue
         models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
         texts.extend(_scripts(export, models))
     prime(texts)
@@ -125,17 +129,32 @@ class CheckedExports:
     reports: list[ExportReport] = field(default_factory=list)
 
 
-def load_and_check(paths: Sequence[Path], *, strict: bool = False) -> CheckedExports:
+def load_and_check(
+    paths: Sequence[Path], *, strict: bool = False, cache_file: Path | None = None
+) -> CheckedExports:
     """Load the export files under `paths` and check each export.
 
-    Under `strict`, warnings refuse an export too.
+    Under `strict`, warnings refuse an export too. With `cache_file`, verdicts
+    kept there by an earlier start are reused (and new ones written back);
+    see `mcp_harbor.check.cachefile` for why that never accepts an export
+    the checker would refuse.
 
     Raises:
         ConfigError: a file cannot be loaded (as `mcp_harbor.config.load_exports`).
     """
+    from mcp_harbor.check import cachefile
+
     exports = load_exports(paths)
+    if cache_file is not None and cachefile.attached() != cache_file:
+        cachefile.attach(cache_file)
     reports = check_exports(exports)
     accepted = [e for e, r in zip(exports, reports, strict=True) if not r.refused_under(strict)]
+    if cache_file is not None:
+        from mcp_harbor.check.commands import programs_of
+
+        for export in accepted:  # what preflight asks next: keep it with the verdicts
+            programs_of(export)
+        cachefile.save()
     refused = [r for r in reports if r.refused_under(strict)]
     return CheckedExports(accepted, refused, reports)
 
@@ -143,6 +162,9 @@ def load_and_check(paths: Sequence[Path], *, strict: bool = False) -> CheckedExp
 def clear_cache() -> None:
     """Forget cached reports and ``bash -n`` verdicts (benchmarks, tests)."""
     from mcp_harbor.check._gates import clear_cache as clear_gates
+    from mcp_harbor.check.commands import _cache as programs
 
     _cache.clear()
+    _used.clear()
+    programs.clear()
     clear_gates()

@@ -6,29 +6,41 @@ but it accepts some scripts bash rejects (a stray ``fi``, ``done``, ``;;``).
 here-doc is only a warning) counts as a failure. A script must pass both.
 
 ``bash -n`` costs a process spawn, so verdicts are cached by the SHA-256 of the
-script text for the life of the process, and `prime` checks many scripts in
-parallel.
+script text for the life of the process (and across starts through
+`mcp_harbor.check.cachefile`), and `prime` checks many scripts in parallel.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
-__all__ = ["bash_syntax_error", "clear_cache", "parse_tree", "prime", "tree_error"]
+__all__ = [
+    "bash_identity",
+    "bash_syntax_error",
+    "cached_count",
+    "clear_cache",
+    "parse_tree",
+    "preload",
+    "prime",
+    "snapshot",
+    "tree_error",
+]
 
 _LANGUAGE = Language(tree_sitter_bash.language())
 _local = threading.local()
 _BASH = shutil.which("bash") or "/bin/bash"
 _TIMEOUT = 5.0
 _cache: dict[str, str | None] = {}
+_used: set[str] = set()  # keys looked up by this process
 _lock = threading.Lock()
 
 
@@ -96,6 +108,7 @@ def bash_syntax_error(text: str) -> str | None:
     exits 0. Cached by content hash."""
     key = _key(text)
     with _lock:
+        _used.add(key)
         if key in _cache:
             return _cache[key]
     verdict = _run_bash_n(text)
@@ -116,7 +129,41 @@ def prime(texts: Iterable[str], workers: int = 4) -> None:
         list(pool.map(bash_syntax_error, todo.values()))
 
 
+def bash_identity() -> str:
+    """Which ``bash`` gives the verdicts: its resolved path, size, mtime and
+    inode (a verdict of another bash is not reused)."""
+    path = os.path.realpath(_BASH)
+    try:
+        info = os.stat(path)
+    except OSError:
+        return f"{path}:missing"
+    return f"{path}:{info.st_size}:{info.st_mtime_ns}:{info.st_dev}:{info.st_ino}"
+
+
+def preload(verdicts: Mapping[str, str | None]) -> None:
+    """Add verdicts kept from an earlier start (keys: SHA-256 of the script);
+    verdicts of this process win."""
+    with _lock:
+        for key, verdict in verdicts.items():
+            _cache.setdefault(key, verdict)
+
+
+def cached_count() -> int:
+    """How many verdicts are cached."""
+    with _lock:
+        return len(_cache)
+
+
+def snapshot(limit: int) -> dict[str, str | None]:
+    """The cached verdicts; past `limit`, only the ones this process used."""
+    with _lock:
+        if len(_cache) <= limit:
+            return dict(_cache)
+        return {k: v for k, v in _cache.items() if k in _used}
+
+
 def clear_cache() -> None:
     """Forget every cached verdict (for benchmarks and tests)."""
     with _lock:
         _cache.clear()
+        _used.clear()

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_harbor.config.canonical import canonical_json
 from mcp_harbor.template import value_text
 
 # The regex parser's own modules (Python 3.11+); typeshed does not describe them.
@@ -295,10 +296,27 @@ def _string_model(schema: Mapping[str, Any]) -> ValueModel:
     return model
 
 
+_MEMO_LIMIT = 10_000
+_memo: dict[str, ValueModel] = {}
+
+
 def model_for(schema: Mapping[str, Any]) -> ValueModel:
     """The model of the text of every value `schema` admits (see the module
     docstring), with the runtime's own refusals applied: no NUL ever, and no
-    line break unless the schema says ``multiline: true``."""
+    line break unless the schema says ``multiline: true``. Memoized by the
+    schema's canonical JSON (models are immutable)."""
+    key = canonical_json(schema)
+    if key is not None:
+        hit = _memo.get(key)
+        if hit is None:
+            if len(_memo) >= _MEMO_LIMIT:
+                _memo.clear()
+            hit = _memo[key] = _model_for(schema)
+        return hit
+    return _model_for(schema)
+
+
+def _model_for(schema: Mapping[str, Any]) -> ValueModel:
     model = _schema_model(schema)
     banned = {"\x00"}
     if schema.get("multiline") is not True and model.words is None:

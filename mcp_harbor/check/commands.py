@@ -165,18 +165,32 @@ def _script_programs(text: str) -> Iterator[tuple[str, int]]:
         yield word, name.start_point[0]
 
 
+#: programs_of results by export content hash and path (kept across starts by
+#: `mcp_harbor.check.cachefile`, like the checker's reports).
+_cache: dict[str, tuple[ProgramUse, ...]] = {}
+
+
 def programs_of(export: Export) -> list[ProgramUse]:
-    """Every literal program the export's steps (hooks included) run."""
+    """Every literal program the export's steps (hooks included) run.
+    Cached by the export's content hash and path."""
+    key = f"{export.content_hash}:{export.path}"
+    cached = _cache.get(key)
+    if cached is None:
+        cached = _cache[key] = tuple(_programs_of(export))
+    return list(cached)
+
+
+def _programs_of(export: Export) -> list[ProgramUse]:
     models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
     uses: list[ProgramUse] = []
     for step in export.all_steps:
         if step.script is not None:
             text, _ = substitute(step.script, models, (*step.where, "run"))
-            base_line, _col = export.locate((*step.where, "run"))
+            base_line, _col = export.locate_text((*step.where, "run"))
             first = base_line  # locate() already points at the script's first line
             for word, row in _script_programs(text):
                 uses.append(ProgramUse(word, step.name, first + row))
         elif step.argv is not None and step.argv[0].is_literal:
-            line, _ = export.locate((*step.where, "argv", 0))
+            line, _ = export.locate_text((*step.where, "argv", 0))
             uses.append(ProgramUse(step.argv[0].text, step.name, line))
     return uses

@@ -188,9 +188,12 @@ def load_published(
     from mcp_harbor.check import load_and_check
     from mcp_harbor.check.report import render_text
     from mcp_harbor.errors import ConfigError
+    from mcp_harbor.locations import default_check_cache_path
 
     try:
-        checked = load_and_check(list(paths) or [DEFAULT_EXPORTS], strict=strict)
+        checked = load_and_check(
+            list(paths) or [DEFAULT_EXPORTS], strict=strict, cache_file=default_check_cache_path()
+        )
     except ConfigError as exc:
         abort("invalid exports:\n" + "\n".join(f"  {p}" for p in exc.problems), EXIT_USAGE)
     refused = [r for r in checked.reports if r.refused_under(strict)]

@@ -19,6 +19,7 @@ import jsonschema
 import pydantic
 from jsonschema.validators import Draft202012Validator
 
+from mcp_harbor.config.canonical import canonical_json
 from mcp_harbor.config.model import (
     ARG_NAME_PATTERN,
     HARBOR_ARG_KEYWORDS,
@@ -104,6 +105,12 @@ class Export:
             return self.source.position_in_scalar(where, offset, value)
         return self.source.line_of(where), 1
 
+    def locate_text(self, where: tuple[str | int, ...]) -> tuple[int, int]:
+        """(line, column) of the first character of the string at `where`
+        (a step's ``run`` or an ``argv`` element): `locate` with offset 0,
+        without looking the value up."""
+        return self.source.position_in_scalar(where, 0, "")
+
 
 def _get(data: Any, where: tuple[str | int, ...]) -> Any:
     for key in where:
@@ -183,54 +190,84 @@ def _pydantic_problem(path: Path, smap: SourceMap, err: Any) -> str:
     return f"{path}:{line}: {where}: {message} (got {shown})"
 
 
+_MEMO_LIMIT = 10_000
+#: Canonical JSON of an arg schema -> (its problem as a JSON Schema, its
+#: default's problem); both None when fine. Checking a schema against the
+#: meta-schema costs ~1 ms, and configurations repeat the same arg schemas.
+_schema_memo: dict[str, tuple[tuple[str, str] | None, str | None]] = {}
+
+
+def _schema_verdict(schema: Mapping[str, Any]) -> tuple[tuple[str, str] | None, str | None]:
+    """(meta-schema error as (message, where), default error message) of one
+    arg schema, memoized by its canonical JSON text."""
+    key = canonical_json(schema)
+    if key is not None and key in _schema_memo:
+        return _schema_memo[key]
+    verdict: tuple[tuple[str, str] | None, str | None]
+    try:
+        Draft202012Validator.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        where = "/".join(map(str, exc.absolute_path)) or "the schema root"
+        verdict = ((exc.message, where), None)
+    else:
+        default_error = None
+        if "default" in schema:
+            validator = Draft202012Validator(_published(schema))
+            error = jsonschema.exceptions.best_match(validator.iter_errors(schema["default"]))
+            default_error = None if error is None else error.message
+        verdict = (None, default_error)
+    if key is not None:
+        if len(_schema_memo) >= _MEMO_LIMIT:
+            _schema_memo.clear()
+        _schema_memo[key] = verdict
+    return verdict
+
+
 def _check_args(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
     import re
 
     problems: list[str] = []
     for name, schema in spec.args.items():
-        line = smap.line_of(("args", name))
         if not re.match(ARG_NAME_PATTERN, name):
             problems.append(
-                f"{path}:{line}: arg name {name!r} is not an identifier; it reaches steps as "
-                f"ARG_<name>, so use letters, digits and _ (not starting with a digit)"
+                f"{path}:{smap.line_of(('args', name))}: arg name {name!r} is not an identifier; "
+                f"it reaches steps as ARG_<name>, so use letters, digits and _ (not starting "
+                f"with a digit)"
             )
             continue
-        try:
-            Draft202012Validator.check_schema(schema)
-        except jsonschema.SchemaError as exc:
+        schema_error, default_error = _schema_verdict(schema)
+        if schema_error is not None:
             problems.append(
-                f"{path}:{line}: args.{name}: invalid JSON Schema: {exc.message} "
-                f"(at {'/'.join(map(str, exc.absolute_path)) or 'the schema root'})"
+                f"{path}:{smap.line_of(('args', name))}: args.{name}: invalid JSON Schema: "
+                f"{schema_error[0]} (at {schema_error[1]})"
             )
             continue
+        bad: list[str] = []
         for keyword in HARBOR_BOOL_KEYWORDS:
             if not isinstance(schema.get(keyword, False), bool):
-                problems.append(f"{path}:{line}: args.{name}.{keyword} must be true or false")
+                bad.append(f"args.{name}.{keyword} must be true or false")
         if schema.get("disposition", "ref") not in ("inline", "ref"):
-            problems.append(f"{path}:{line}: args.{name}.disposition must be inline or ref")
+            bad.append(f"args.{name}.disposition must be inline or ref")
         max_bytes = schema.get("max_bytes", 1)
         if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1:
-            problems.append(f"{path}:{line}: args.{name}.max_bytes must be a positive integer")
+            bad.append(f"args.{name}.max_bytes must be a positive integer")
         if ("disposition" in schema or "max_bytes" in schema) and schema.get(
             "contentEncoding"
         ) != "base64":
-            problems.append(
-                f"{path}:{line}: args.{name}: disposition and max_bytes apply to attachments; "
+            bad.append(
+                f"args.{name}: disposition and max_bytes apply to attachments; "
                 f"add contentEncoding: base64 (and type: string)"
             )
         if schema.get("contentEncoding") == "base64" and schema.get("type") != "string":
+            bad.append(f"args.{name}: an attachment (contentEncoding: base64) must be type: string")
+        if bad:
+            line = smap.line_of(("args", name))
+            problems.extend(f"{path}:{line}: {message}" for message in bad)
+        if default_error is not None:
             problems.append(
-                f"{path}:{line}: args.{name}: an attachment (contentEncoding: base64) "
-                f"must be type: string"
+                f"{path}:{smap.line_of(('args', name, 'default'))}: args.{name}.default "
+                f"does not satisfy its own schema: {default_error}"
             )
-        if "default" in schema:
-            validator = Draft202012Validator(_published(schema))
-            error = jsonschema.exceptions.best_match(validator.iter_errors(schema["default"]))
-            if error is not None:
-                problems.append(
-                    f"{path}:{smap.line_of(('args', name, 'default'))}: args.{name}.default "
-                    f"does not satisfy its own schema: {error.message}"
-                )
     if spec.output_schema is not None:
         try:
             Draft202012Validator.check_schema(spec.output_schema)
@@ -263,7 +300,7 @@ def _compile_steps(
 ) -> tuple[dict[str, list[Step]], list[str]]:
     compiled: dict[str, list[Step]] = {"steps": [], "on_failure": [], "finally": []}
     problems: list[str] = []
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[str, int]] = {}  # step name -> where it was first declared
     declared = set(spec.args)
     main_names = [s.name for s in spec.steps]
 
@@ -282,13 +319,14 @@ def _compile_steps(
     ]
     for section, specs in sections:
         for index, step in enumerate(specs):
-            line = smap.line_of((section, index, "name"))
             if step.name in seen:
+                line = smap.line_of((section, index, "name"))
+                first = smap.line_of((*seen[step.name], "name"))
                 problems.append(
                     f"{path}:{line}: step name {step.name!r} is used twice (first at line "
-                    f"{seen[step.name]}); step names are unique within an export"
+                    f"{first}); step names are unique within an export"
                 )
-            seen[step.name] = line
+            seen[step.name] = (section, index)
             for key, value in step.env.items():
                 if "{{" in value:
                     env_line = smap.line_of((section, index, "env", key))

@@ -8,7 +8,7 @@ PyYAML would silently collapse) and translates YAML errors into `ConfigError`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +32,52 @@ class Located:
     indent: int = 0  # for block scalars: the content's indentation
 
 
-@dataclass(slots=True)
 class SourceMap:
-    """Positions of the keys and values of one YAML document."""
+    """Positions of the keys and values of one YAML document.
 
-    path: Path
-    keys: dict[PathKey, Located] = field(default_factory=dict)
-    values: dict[PathKey, Located] = field(default_factory=dict)
+    Built on first use from the document's text (one more parse): most
+    loads never need a position (only errors and findings do), and a map
+    costs ~15 KB per export.
+    """
+
+    __slots__ = ("_keys", "_text", "_values", "path")
+
+    def __init__(self, path: Path, text: str | None = None) -> None:
+        self.path = path
+        self._text = text
+        self._keys: dict[PathKey, Located] | None = None if text is not None else {}
+        self._values: dict[PathKey, Located] | None = None if text is not None else {}
+
+    def _build(self) -> None:
+        keys: dict[PathKey, Located] = {}
+        values: dict[PathKey, Located] = {}
+        text = self._text or ""
+        loader = _Loader(text)
+        try:
+            root = loader.get_single_node()
+        except yaml.YAMLError:  # it parsed when it was loaded; be safe regardless
+            root = None
+        finally:
+            loader.dispose()
+        if root is not None:
+            smap = SourceMap(self.path)
+            smap._keys, smap._values = keys, values
+            _walk(root, (), smap, text.splitlines())
+        self._keys, self._values, self._text = keys, values, None
+
+    @property
+    def keys(self) -> dict[PathKey, Located]:
+        if self._keys is None:
+            self._build()
+        assert self._keys is not None
+        return self._keys
+
+    @property
+    def values(self) -> dict[PathKey, Located]:
+        if self._values is None:
+            self._build()
+        assert self._values is not None
+        return self._values
 
     def line_of(self, where: PathKey) -> int:
         """The line of the longest prefix of `where` that has a position."""
@@ -99,6 +138,59 @@ def _walk(node: yaml.Node, where: PathKey, smap: SourceMap, lines: list[str]) ->
     smap.values[where] = Located(mark.line + 1, mark.column + 1, style or None, indent)
 
 
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+class _Unusual(Exception):
+    """The document uses a YAML feature the fast path leaves to PyYAML
+    (merge keys, non-scalar keys, tagged collections, recursion)."""
+
+
+def _construct(node: yaml.Node, loader: Any, smap: SourceMap, memo: dict[int, Any]) -> Any:
+    """PyYAML's safe construction of `node` for the common shapes, refusing
+    duplicate keys on the way (like `_walk`); `_Unusual` for anything else.
+    Scalars other than strings go through PyYAML's own constructors."""
+    if isinstance(node, yaml.ScalarNode):
+        return node.value if node.tag == _STR else loader.construct_object(node, deep=True)
+    done = memo.get(id(node), _PENDING)
+    if done is _IN_PROGRESS:
+        raise _Unusual
+    if done is not _PENDING:
+        return done  # an alias of a node built already: the same object, as PyYAML does
+    memo[id(node)] = _IN_PROGRESS
+    if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
+        out: Any = {}
+        seen: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE:
+                raise _Unusual
+            line = key_node.start_mark.line + 1
+            if key_node.value in seen:
+                raise ConfigError(
+                    f"{smap.path}:{line}: duplicate key {key_node.value!r} (first at line "
+                    f"{seen[key_node.value]}); keep only one"
+                )
+            seen[key_node.value] = line
+            key = _construct(key_node, loader, smap, memo)
+            try:
+                hash(key)
+            except TypeError:
+                raise _Unusual from None
+            out[key] = _construct(value_node, loader, smap, memo)
+    elif isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
+        out = [_construct(item, loader, smap, memo) for item in node.value]
+    else:
+        raise _Unusual
+    memo[id(node)] = out
+    return out
+
+
+_PENDING = object()
+_IN_PROGRESS = object()
+
 #: libyaml's safe loader when PyYAML was built with it (about 10x faster), else
 #: the pure-Python one; both give nodes with line and column marks.
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -124,7 +216,7 @@ def read_yaml(path: Path) -> tuple[Mapping[str, Any], SourceMap, bytes]:
         raise ConfigError(
             f"{path}: the file is not UTF-8 (byte {exc.start}); save it as UTF-8"
         ) from exc
-    smap = SourceMap(path)
+    smap = SourceMap(path, text)
     loader = _Loader(text)
     try:
         nodes = []
@@ -150,10 +242,14 @@ def read_yaml(path: Path) -> tuple[Mapping[str, Any], SourceMap, bytes]:
             f"{path}:{root.start_mark.line + 1}: an export file must be a mapping "
             f"(name:, description:, steps: …)"
         )
-    _walk(root, (), smap, text.splitlines())
     try:
-        data = loader.construct_document(root)  # the same parse, not a second one
+        try:
+            data = _construct(root, loader, smap, {})
+        except _Unusual:
+            _walk(root, (), SourceMap(path), [])  # duplicate keys first, as the fast path
+            data = loader.construct_document(root)
     except yaml.YAMLError as exc:  # composed fine but cannot be constructed (bad tag, …)
+        _walk(root, (), SourceMap(path), [])  # a duplicate key is the better message
         raise ConfigError(f"{path}: invalid YAML value: {exc}") from exc
     finally:
         loader.dispose()

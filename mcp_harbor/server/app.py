@@ -22,6 +22,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_harbor import __version__
 from mcp_harbor.server.auth import HarborTokenVerifier
 from mcp_harbor.server.handlers import CallerMiddleware, Handlers
+from mcp_harbor.server.listing import ListingCache
 from mcp_harbor.server.reload import ListChangedNotifier
 from mcp_harbor.server.stdio import DEFAULT_MAX_REQUEST_BYTES, bounded_stdio
 
@@ -55,8 +56,9 @@ def build_server(
     handlers: Handlers, caller: CallerMiddleware, notifier: ListChangedNotifier
 ) -> Server:
     """The low-level SDK server (both protocol eras) over `handlers`, with
-    `caller` resolving the identity of every request and `notifier` reaching
-    clients when the tool list changes."""
+    `caller` resolving the identity of every request, `notifier` reaching
+    clients when the tool list changes, and ``tools/list`` answered from a
+    cache of earlier answers (`ListingCache`)."""
     with warnings.catch_warnings():
         # logging/setLevel is deprecated in 2026-07-28 (SEP-2577) but is how
         # handshake-era clients ask for log messages.
@@ -64,6 +66,7 @@ def build_server(
         server = _build(handlers, notifier)
     server.middleware.append(caller)
     server.middleware.append(notifier)
+    server.middleware.append(ListingCache(handlers))
     return server
 
 

@@ -278,12 +278,7 @@ class Handlers:
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         caller = self._caller()
-        visible = [
-            entry.tool
-            for entry in self.registry.values()
-            if is_allowed(caller, entry.export.spec.allow)
-        ]
-        return types.ListToolsResult(tools=visible)
+        return types.ListToolsResult(tools=self.registry.visible_tools(caller))
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams

@@ -6,7 +6,7 @@ whole, so a running call keeps the version it started with.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +15,8 @@ import mcp_types as types
 from mcp_harbor.arguments import ArgumentValidator
 from mcp_harbor.config import Export
 from mcp_harbor.errors import UnknownTool
+from mcp_harbor.identity import Caller
+from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx import ENVELOPE_SCHEMA
 
 __all__ = ["PublishedTool", "Registry"]
@@ -59,6 +61,17 @@ class Registry(Mapping[str, PublishedTool]):
                 export, ArgumentValidator(export), _tool_of(export)
             )
         self._listing = [entry.tool for entry in self._tools.values()]
+        # Exports grouped by their allow: rules, so that what a caller may
+        # see is decided once per distinct rule, not once per tool.
+        rules: dict[tuple[str, ...], int] = {}
+        self._rule_of: list[int] = []
+        for entry in self._tools.values():
+            self._rule_of.append(rules.setdefault(tuple(entry.export.spec.allow), len(rules)))
+        self._rules = list(rules)
+        #: Wire forms of earlier ``tools/list`` answers of this registry, by
+        #: `visibility` and protocol version (`mcp_harbor.server.listing`).
+        #: A reload builds a new registry, so it starts empty.
+        self.answers: dict[Hashable, dict[str, Any]] = {}
 
     def __getitem__(self, name: str) -> PublishedTool:
         return self._tools[name]
@@ -78,8 +91,20 @@ class Registry(Mapping[str, PublishedTool]):
             raise UnknownTool(f"Unknown tool: {name}") from None
 
     def tools(self) -> list[types.Tool]:
-        """The `tools/list` answer (built once)."""
+        """Every tool, whoever asks (built once)."""
         return self._listing
+
+    def visibility(self, caller: Caller) -> tuple[bool, ...]:
+        """Which of the distinct ``allow:`` rules admit `caller`: two callers
+        with the same value see the same tools."""
+        return tuple(is_allowed(caller, rule) for rule in self._rules)
+
+    def visible_tools(self, caller: Caller) -> list[types.Tool]:
+        """The tools `caller` may see and call, in registry order."""
+        admitted = self.visibility(caller)
+        return [
+            tool for tool, rule in zip(self._listing, self._rule_of, strict=True) if admitted[rule]
+        ]
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         entry = self._tools.get(name)

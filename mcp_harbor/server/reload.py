@@ -24,7 +24,7 @@ import anyio
 from mcp.server import ServerRequestContext
 from mcp.server.subscriptions import InMemorySubscriptionBus, ToolsListChanged
 
-from mcp_harbor.check import check_export
+from mcp_harbor.check import cachefile, check_export
 from mcp_harbor.config import Export, discover_files, load_export
 from mcp_harbor.errors import ConfigError
 from mcp_harbor.preflight import Preflight
@@ -123,6 +123,7 @@ class Reloader:
             log.error("reload: %s; keeping the current tools", exc)
             return False
         current: dict[Path, Export] = {}
+        checked = False
         for path in files:
             known = self._good.get(path)
             try:
@@ -133,10 +134,13 @@ class Reloader:
                 current[path] = known
                 continue
             loaded = await anyio.to_thread.run_sync(self._load, path)
+            checked = True
             if loaded is not None:
                 current[path] = loaded
             elif known is not None:
                 current[path] = known
+        if checked:  # keep the new verdicts for the next start
+            await anyio.to_thread.run_sync(cachefile.save)
         by_name: dict[str, Export] = {}
         for path, export in sorted(current.items()):
             other = by_name.get(export.name)
