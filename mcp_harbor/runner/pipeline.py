@@ -164,16 +164,42 @@ def _inherited_environment() -> dict[str, str]:
     }
 
 
-def _tail(path: Path, limit: int) -> tuple[str, int, bool]:
+_EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
+
+
+def _read_log(path: Path, limit: int) -> tuple[str, int, bool, str | None]:
+    """A step log's last `limit` bytes (as text), its size, whether the tail
+    is cut, and its SHA-256 when the whole file was read for the tail (None:
+    the file is bigger than `limit` and must be hashed separately, or it is
+    missing). One open, no buffered file object."""
     try:
-        size = path.stat().st_size
-        with open(path, "rb") as fh:
-            if size > limit:
-                fh.seek(size - limit)
-            data = fh.read(limit)
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
-        return "", 0, False
-    return data.decode("utf-8", errors="replace"), size, size > limit
+        return "", 0, False, None
+    try:
+        size = os.fstat(fd).st_size
+        if size == 0:
+            return "", 0, False, _EMPTY_SHA256
+        cut = size > limit
+        if cut:
+            os.lseek(fd, size - limit, os.SEEK_SET)
+        chunks: list[bytes] = []
+        wanted = min(size, limit)
+        while wanted > 0 and (chunk := os.read(fd, wanted)):
+            chunks.append(chunk)
+            wanted -= len(chunk)
+        if not cut and (more := os.read(fd, 1 << 16)):  # grew since fstat
+            chunks.append(more)
+            cut, size = True, size + len(more)
+        data = b"".join(chunks)
+    except OSError:
+        return "", 0, False, None
+    finally:
+        os.close(fd)
+    digest = None if cut else hashlib.sha256(data).hexdigest()
+    if cut:
+        data = data[-limit:]
+    return data.decode("utf-8", errors="replace"), size, cut, digest
 
 
 class LocalExecutor:
@@ -377,15 +403,16 @@ class LocalExecutor:
         finally:
             self._steps_running -= 1
         duration = round((time.monotonic() - began) * 1000, 3)
-        out_tail, out_size, out_cut = _tail(out_log, request.output_tail)
-        err_tail, err_size, err_cut = _tail(err_log, request.output_tail)
+        out_tail, out_size, out_cut, out_sha = _read_log(out_log, request.output_tail)
+        err_tail, err_size, err_cut, err_sha = _read_log(err_log, request.output_tail)
         for secret in request.secret_texts():
             out_tail = out_tail.replace(secret, REDACTED)
             err_tail = err_tail.replace(secret, REDACTED)
-        if out_size + err_size <= _INLINE_HASH_LIMIT:  # cheaper than a thread hop
-            out_sha, err_sha = _sha256_pair(out_log, err_log)
-        else:
-            out_sha, err_sha = await anyio.to_thread.run_sync(_sha256_pair, out_log, err_log)
+        if out_cut or err_cut:  # a log bigger than its tail: hash the whole file
+            if out_size + err_size <= _INLINE_HASH_LIMIT:  # cheaper than a thread hop
+                out_sha, err_sha = _sha256_pair(out_log, err_log)
+            else:
+                out_sha, err_sha = await anyio.to_thread.run_sync(_sha256_pair, out_log, err_log)
         if outcome.how == "error":
             status, error = "failed", outcome.error
             err_tail = (err_tail + (outcome.error or "")).strip()
