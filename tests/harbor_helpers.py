@@ -349,3 +349,21 @@ def parallel(*thunks: Callable[[], Any]) -> list[Any]:
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         return list(pool.map(lambda f: f(), thunks))
+
+
+def raw_handshake(name: str = "raw") -> list[dict[str, Any]]:
+    """The handshake-era opening of a raw JSON-RPC client: ``initialize``
+    (id 1) and ``notifications/initialized``."""
+    return [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": name, "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]

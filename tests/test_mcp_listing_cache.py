@@ -26,6 +26,7 @@ from harbor_helpers import (
     HttpServer,
     bearer_client,
     http_server,
+    raw_handshake,
     serve_argv,
     server_env,
     stdio_client_opts,
@@ -107,17 +108,7 @@ def test_a_cached_answer_is_the_first_answer_byte_for_byte(tmp_path: Path) -> No
     write_export(exports, "everyone.yaml", EVERYONE)
     write_export(exports, "ops_only.yaml", only("ops_only", "group:ops"))
     requests: list[dict[str, Any]] = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "1"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *raw_handshake(),
         *({"jsonrpc": "2.0", "id": n, "method": "tools/list"} for n in (2, 3, 4)),
         {"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"cursor": 7}},
     ]

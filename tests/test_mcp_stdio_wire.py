@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harbor_helpers import MODES, serve_argv, server_env, stdio_client_of, text_of, write_export
+from harbor_helpers import (
+    MODES,
+    raw_handshake,
+    serve_argv,
+    server_env,
+    stdio_client_of,
+    text_of,
+    write_export,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -70,17 +78,7 @@ async def test_logging_server_keeps_the_stdio_wire_clean(tmp_path: Path, mode: s
 def test_raw_stdout_is_only_json_rpc(tmp_path: Path) -> None:
     """Read the server's stdout byte for byte (handshake era)."""
     requests = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *raw_handshake(),
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
         {
             "jsonrpc": "2.0",
@@ -151,20 +149,7 @@ BIG = """
 
 
 def _handshake(*more: dict[str, Any]) -> bytes:
-    first = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-    ]
-    return b"".join(json.dumps(m).encode() + b"\n" for m in [*first, *more])
+    return b"".join(json.dumps(m).encode() + b"\n" for m in [*raw_handshake(), *more])
 
 
 def _big_call(request_id: int, n: int) -> dict[str, Any]:
