@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -227,3 +228,29 @@ def test_regular_files_as_the_wire(tmp_path: Path) -> None:
     assert answers == [
         {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
     ]
+
+
+def test_sigterm_stops_a_server_whose_client_does_not_read(tmp_path: Path) -> None:
+    """An answer stuck against a full pipe (the client stopped reading)
+    does not keep the server alive after SIGTERM."""
+    exports = tmp_path / "exports"
+    write_export(exports, "big.yaml", BIG)
+    with subprocess.Popen(
+        serve_argv(exports),
+        env=server_env(tmp_path / "state"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    ) as proc:
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(_handshake(_big_call(2, 7), _big_call(3, 8)))
+            proc.stdin.flush()
+            time.sleep(1.0)  # both answers are ready; the pipe is full
+            assert proc.poll() is None
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(15) is not None
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()

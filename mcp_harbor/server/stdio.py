@@ -221,7 +221,8 @@ async def _read_lines(
 
 #: Free bytes kept in reserve when judging whether an answer fits in the
 #: pipe: a pipe holds pages, and up to a page may be lost at either end.
-_PIPE_SLACK = 2 * 4096
+_PAGE = 4096
+_PIPE_SLACK = 2 * _PAGE
 
 
 class _Wire:
@@ -229,9 +230,12 @@ class _Wire:
     it (``await write(text)`` then ``await flush()``).
 
     Every `write` puts the whole text on the wire before it returns, in
-    order. On a pipe with room for it, it is written directly (cannot block);
-    otherwise from a worker thread, so a client that stops reading stalls its
-    own answers, never the event loop.
+    order, and never blocks the event loop. On a pipe (how every stdio client
+    starts a server) it writes only what the pipe has room for, which cannot
+    block, and waits on the loop for room for the rest, so a client that
+    stops reading stalls its own answers, nothing else, and the wait is
+    cancellable. Anything else (a file, a socket) is written from a worker
+    thread.
     """
 
     def __init__(self, fd: int) -> None:
@@ -243,8 +247,9 @@ class _Wire:
         self._lock = anyio.Lock()
 
     def _room(self) -> int:
-        if not self._capacity:
-            return 0
+        """Bytes a write can put in the pipe now without blocking (a
+        conservative count: the pipe holds pages, and up to a page may be
+        lost at either end)."""
         try:
             raw = fcntl.ioctl(self.fd, termios.FIONREAD, b"\0\0\0\0")
         except OSError:
@@ -260,10 +265,17 @@ class _Wire:
     async def write(self, text: str) -> int:
         data = text.encode("utf-8")
         async with self._lock:
-            if len(data) <= self._room():
-                self._write_all(data)
-            else:
+            if not self._capacity:
                 await anyio.to_thread.run_sync(self._write_all, data)
+                return len(text)
+            view = memoryview(data)
+            while view:
+                room = self._room()
+                if room <= 0:
+                    # Writable means a free page: up to a page cannot block.
+                    await anyio.wait_writable(self.fd)
+                    room = _PAGE
+                view = view[os.write(self.fd, view[:room]) :]
         return len(text)
 
     async def flush(self) -> None:
