@@ -4,11 +4,13 @@ on its stdout is still a JSON-RPC message, and the logs are on stderr."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -162,10 +164,10 @@ def _big_call(request_id: int, n: int) -> dict[str, Any]:
     }
 
 
-def test_answers_larger_than_the_pipe_arrive_whole_and_in_order(tmp_path: Path) -> None:
-    """Three 200 kB answers (each more than a pipe holds) while the client
-    does not read for a second: none is lost, torn or interleaved, and the
-    server answers a fourth request after them."""
+@contextlib.contextmanager
+def _big_server(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """`mcp-harbor serve` with the BIG export, its stdin and stdout ours
+    (raw pipes); killed on the way out if still running."""
     exports = tmp_path / "exports"
     write_export(exports, "big.yaml", BIG)
     with subprocess.Popen(
@@ -175,27 +177,36 @@ def test_answers_larger_than_the_pipe_arrive_whole_and_in_order(tmp_path: Path) 
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     ) as proc:
-        assert proc.stdin is not None and proc.stdout is not None
         try:
-            proc.stdin.write(_handshake(_big_call(2, 7), _big_call(3, 8), _big_call(4, 9)))
-            proc.stdin.flush()
-            time.sleep(1.0)  # the answers pile up against the full pipe
-            proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 5, "method": "ping"}).encode())
-            proc.stdin.write(b"\n")
-            proc.stdin.flush()
-            lines, seen = [], set()
-            while seen != {1, 2, 3, 4, 5}:
-                line = proc.stdout.readline()
-                assert line, f"the server closed stdout; answered: {sorted(seen)}"
-                lines.append(line)
-                seen.add(json.loads(line).get("id"))
-            proc.stdin.close()
-            lines += proc.stdout.read().splitlines()
-            assert proc.wait(30) == 0
+            yield proc
         finally:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+def test_answers_larger_than_the_pipe_arrive_whole_and_in_order(tmp_path: Path) -> None:
+    """Three 200 kB answers (each more than a pipe holds) while the client
+    does not read for a second: none is lost, torn or interleaved, and the
+    server answers a fourth request after them."""
+    with _big_server(tmp_path) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(_handshake(_big_call(2, 7), _big_call(3, 8), _big_call(4, 9)))
+        proc.stdin.flush()
+        time.sleep(1.0)  # the answers pile up against the full pipe
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 5, "method": "ping"}).encode())
+        proc.stdin.write(b"\n")
+        proc.stdin.flush()
+        lines: list[bytes] = []
+        seen: set[Any] = set()
+        while seen != {1, 2, 3, 4, 5}:
+            line = proc.stdout.readline()
+            assert line, f"the server closed stdout; answered: {sorted(seen)}"
+            lines.append(line)
+            seen.add(json.loads(line).get("id"))
+        proc.stdin.close()
+        lines += proc.stdout.read().splitlines()
+        assert proc.wait(30) == 0
     messages = [json.loads(line) for line in lines]
     answers = {m["id"]: m for m in messages if "id" in m}
     assert sorted(answers) == [1, 2, 3, 4, 5]
@@ -233,24 +244,11 @@ def test_regular_files_as_the_wire(tmp_path: Path) -> None:
 def test_sigterm_stops_a_server_whose_client_does_not_read(tmp_path: Path) -> None:
     """An answer stuck against a full pipe (the client stopped reading)
     does not keep the server alive after SIGTERM."""
-    exports = tmp_path / "exports"
-    write_export(exports, "big.yaml", BIG)
-    with subprocess.Popen(
-        serve_argv(exports),
-        env=server_env(tmp_path / "state"),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    ) as proc:
+    with _big_server(tmp_path) as proc:
         assert proc.stdin is not None
-        try:
-            proc.stdin.write(_handshake(_big_call(2, 7), _big_call(3, 8)))
-            proc.stdin.flush()
-            time.sleep(1.0)  # both answers are ready; the pipe is full
-            assert proc.poll() is None
-            proc.send_signal(signal.SIGTERM)
-            assert proc.wait(15) is not None
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        proc.stdin.write(_handshake(_big_call(2, 7), _big_call(3, 8)))
+        proc.stdin.flush()
+        time.sleep(1.0)  # both answers are ready; the pipe is full
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(15) is not None
