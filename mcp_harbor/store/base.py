@@ -217,6 +217,26 @@ def memory_of(row: Any) -> MemoryEntry:
     )
 
 
+#: The columns `memory_row` fills, in its order.
+MEMORY_COLUMNS = "tenant, principal, session, tool, run_id, at, arguments, answer, answer_payload"
+
+
+def memory_row(entry: MemoryEntry) -> tuple[Any, ...]:
+    """The values of `MEMORY_COLUMNS` for `entry` (the inverse of `memory_of`)."""
+    payload = None if entry.answer_payload is None else canonical_json(entry.answer_payload)
+    return (
+        entry.tenant,
+        entry.principal,
+        entry.session,
+        entry.tool,
+        entry.run_id,
+        entry.at,
+        canonical_json(entry.arguments),
+        entry.answer,
+        payload,
+    )
+
+
 def approval_of(row: Any) -> dict[str, Any]:
     """A pending approval from a row of the ``approvals`` table."""
     return {

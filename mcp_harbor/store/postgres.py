@@ -61,6 +61,7 @@ from psycopg_pool import ConnectionPool
 
 from mcp_harbor.errors import StoreError
 from mcp_harbor.store.base import (
+    MEMORY_COLUMNS,
     AuditQuery,
     AuditRecord,
     CallSummary,
@@ -71,6 +72,7 @@ from mcp_harbor.store.base import (
     approval_of,
     canonical_json,
     memory_of,
+    memory_row,
     query_filters,
     summary_of,
     verify_chain,
@@ -535,22 +537,11 @@ class PostgresStore:
     # --- session memory -------------------------------------------------------------
 
     def remember(self, entry: MemoryEntry) -> None:
-        payload = None if entry.answer_payload is None else canonical_json(entry.answer_payload)
         with self._translated("write session memory"), self._pool.connection() as conn:
             conn.execute(
-                "INSERT INTO memory (tenant, principal, session, tool, run_id, at, arguments,"
-                " answer, answer_payload) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (
-                    entry.tenant,
-                    entry.principal,
-                    entry.session,
-                    entry.tool,
-                    entry.run_id,
-                    entry.at,
-                    canonical_json(entry.arguments),
-                    entry.answer,
-                    payload,
-                ),
+                f"INSERT INTO memory ({MEMORY_COLUMNS})"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                memory_row(entry),
             )
 
     def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:

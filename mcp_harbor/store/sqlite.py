@@ -27,6 +27,7 @@ from mcp_harbor.errors import StoreError
 from mcp_harbor.locations import default_db_path
 from mcp_harbor.store.base import (
     GENESIS,
+    MEMORY_COLUMNS,
     AuditQuery,
     AuditRecord,
     CallSummary,
@@ -37,6 +38,7 @@ from mcp_harbor.store.base import (
     approval_of,
     canonical_json,
     memory_of,
+    memory_row,
     query_filters,
     record_hash,
     summary_of,
@@ -285,22 +287,10 @@ class SqliteStore:
         return found[0] if found else None
 
     def remember(self, entry: MemoryEntry) -> None:
-        payload = None if entry.answer_payload is None else canonical_json(entry.answer_payload)
         with self._lock, _translated(self.path, "write session memory"):
             self._db.execute(
-                "INSERT INTO memory (tenant, principal, session, tool, run_id, at, arguments,"
-                " answer, answer_payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    entry.tenant,
-                    entry.principal,
-                    entry.session,
-                    entry.tool,
-                    entry.run_id,
-                    entry.at,
-                    canonical_json(entry.arguments),
-                    entry.answer,
-                    payload,
-                ),
+                f"INSERT INTO memory ({MEMORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                memory_row(entry),
             )
 
     def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:
