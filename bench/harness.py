@@ -494,13 +494,7 @@ async def harbor_ready(folder: Path, work: Path, lists: int) -> dict[str, float]
             if start == "cold":
                 continue
             count = len(tools.tools)
-            samples = []
-            for _ in range(lists):
-                t1 = time.perf_counter()
-                await sess.client.list_tools()
-                samples.append((time.perf_counter() - t1) * 1000)
-            rss = proc_kib(sess.pid, "VmRSS") / 1024 if sess.pid else float("nan")
-            hwm = proc_kib(sess.pid, "VmHWM") / 1024 if sess.pid else float("nan")
+            samples, rss, hwm = await listing_and_memory(sess, lists)
     raw = await anyio.to_thread.run_sync(raw_list, peer.params, lists)
     return {
         **out,
@@ -510,6 +504,19 @@ async def harbor_ready(folder: Path, work: Path, lists: int) -> dict[str, float]
         "rss_mib": rss,
         "hwm_mib": hwm,
     }
+
+
+async def listing_and_memory(sess: Any, lists: int) -> tuple[list[float], float, float]:
+    """`lists` timed ``tools/list`` calls (ms), then the server's RSS and peak
+    RSS (MiB)."""
+    samples = []
+    for _ in range(lists):
+        t1 = time.perf_counter()
+        await sess.client.list_tools()
+        samples.append((time.perf_counter() - t1) * 1000)
+    rss = proc_kib(sess.pid, "VmRSS") / 1024 if sess.pid else float("nan")
+    hwm = proc_kib(sess.pid, "VmHWM") / 1024 if sess.pid else float("nan")
+    return samples, rss, hwm
 
 
 async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, float]:
@@ -529,13 +536,7 @@ async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, float]
     async with connect(peer, work / "shellmcp-scale.stderr") as sess:
         tools = await sess.client.list_tools()
         ready = time.perf_counter() - t0
-        samples = []
-        for _ in range(lists):
-            t1 = time.perf_counter()
-            await sess.client.list_tools()
-            samples.append((time.perf_counter() - t1) * 1000)
-        rss = proc_kib(sess.pid, "VmRSS") / 1024 if sess.pid else float("nan")
-        hwm = proc_kib(sess.pid, "VmHWM") / 1024 if sess.pid else float("nan")
+        samples, rss, hwm = await listing_and_memory(sess, lists)
     raw = await anyio.to_thread.run_sync(raw_list, peer.params, lists)
     return {
         "ready_s": ready,
