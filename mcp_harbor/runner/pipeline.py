@@ -408,11 +408,11 @@ class LocalExecutor:
         for secret in request.secret_texts():
             out_tail = out_tail.replace(secret, REDACTED)
             err_tail = err_tail.replace(secret, REDACTED)
-        if out_cut or err_cut:  # a log bigger than its tail: hash the whole file
-            if out_size + err_size <= _INLINE_HASH_LIMIT:  # cheaper than a thread hop
-                out_sha, err_sha = _sha256_pair(out_log, err_log)
-            else:
-                out_sha, err_sha = await anyio.to_thread.run_sync(_sha256_pair, out_log, err_log)
+        # A log bigger than its tail is hashed whole, separately (only that one).
+        if out_cut:
+            out_sha = await _file_sha256(out_log, out_size)
+        if err_cut:
+            err_sha = await _file_sha256(err_log, err_size)
         if outcome.how == "error":
             status, error = "failed", outcome.error
             err_tail = (err_tail + (outcome.error or "")).strip()
@@ -567,18 +567,24 @@ class _State:
             log.warning("could not update %s", path)
 
 
-def _sha256_pair(*paths: Path) -> tuple[str | None, str | None]:
-    digests: list[str | None] = []
-    for path in paths:
-        try:
-            h = hashlib.sha256()
-            with open(path, "rb") as fh:
-                while chunk := fh.read(1 << 20):
-                    h.update(chunk)
-            digests.append(h.hexdigest())
-        except OSError:
-            digests.append(None)
-    return digests[0], digests[1]
+def _sha256_of(path: Path) -> str | None:
+    try:
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                h.update(chunk)
+        return h.hexdigest()
+    except OSError:
+        return None
+
+
+async def _file_sha256(path: Path, size: int) -> str | None:
+    """The SHA-256 of the file `path` of about `size` bytes (None: unreadable);
+    a big one is hashed in a worker thread, a small one here (cheaper than
+    the thread hop)."""
+    if size <= _INLINE_HASH_LIMIT:
+        return _sha256_of(path)
+    return await anyio.to_thread.run_sync(_sha256_of, path)
 
 
 def _command(step: Step, arguments: Mapping[str, Any]) -> str | list[str]:
