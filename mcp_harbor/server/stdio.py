@@ -48,7 +48,6 @@ import anyio
 import anyio.from_thread
 import anyio.lowlevel
 import mcp_types as types
-from mcp.server.stdio import stdio_server
 from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
@@ -62,20 +61,6 @@ log = logging.getLogger("mcp_harbor.server")
 DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024
 
 _CHUNK = 1 << 16
-
-
-class _NoLines:
-    """Stands in for the SDK's stdin: yields nothing until `done` is set."""
-
-    def __init__(self, done: anyio.Event) -> None:
-        self._done = done
-
-    def __aiter__(self) -> _NoLines:
-        return self
-
-    async def __anext__(self) -> str:
-        await self._done.wait()
-        raise StopAsyncIteration
 
 
 def _error(request_id: Any, code: int, message: str) -> SessionMessage:
@@ -152,7 +137,7 @@ async def _read_lines(
     fd: int,
     max_line: int,
     messages: Any,
-    replies: Any,
+    replies: _Answers,
 ) -> None:
     buffer = bytearray()
     skipping = 0  # bytes of an over-long line discarded so far
@@ -262,12 +247,20 @@ class _Wire:
         while view:
             view = view[os.write(self.fd, view) :]
 
-    async def write(self, text: str) -> int:
-        data = text.encode("utf-8")
+    def write_now(self, data: bytes) -> int:
+        """Write as much of `data` as the pipe has room for without
+        blocking (all of it, or nothing: never a part of a message while
+        another write may be waiting); return the bytes written."""
+        if not self._capacity or self._lock.locked() or self._room() < len(data):
+            return 0
+        return os.write(self.fd, data)
+
+    async def write(self, data: bytes) -> None:
+        """Put all of `data` on the wire, after any write already waiting."""
         async with self._lock:
             if not self._capacity:
                 await anyio.to_thread.run_sync(self._write_all, data)
-                return len(text)
+                return
             view = memoryview(data)
             while view:
                 room = self._room()
@@ -276,10 +269,60 @@ class _Wire:
                     await anyio.wait_writable(self.fd)
                     room = _PAGE
                 view = view[os.write(self.fd, view[:room]) :]
-        return len(text)
 
-    async def flush(self) -> None:
-        """Nothing to do: `write` leaves nothing buffered."""
+
+class _Answers:
+    """The stream the server sends its messages into (the SDK's
+    ``WriteStream``).
+
+    A message that fits in the pipe's free space, with nothing queued before
+    it, is written by the task that sends it: no hand-over to another task.
+    Anything else (a big answer, a client that is not reading, a wire that
+    is not a pipe) is queued for the writer task (`drain`). Messages reach
+    the wire whole and in the order they were sent either way.
+    """
+
+    def __init__(self, wire: _Wire) -> None:
+        self._wire = wire
+        self._send, self._receive = anyio.create_memory_object_stream[bytes](0)
+        self._queued = 0
+
+    async def send(self, message: SessionMessage) -> None:
+        line = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+        data = line.encode("utf-8")
+        if not self._queued:
+            written = self._wire.write_now(data)
+            if written == len(data):
+                return
+            data = data[written:]
+        self._queued += 1
+        try:
+            await self._send.send(data)
+        except BaseException:
+            self._queued -= 1
+            raise
+
+    async def drain(self) -> None:
+        """Write the queued messages until `aclose` (then return) or
+        cancellation (a client that stopped reading)."""
+        async with self._receive:
+            async for data in self._receive:
+                try:
+                    await self._wire.write(data)
+                finally:
+                    self._queued -= 1
+
+    def close(self) -> None:
+        self._send.close()
+
+    async def aclose(self) -> None:
+        self._send.close()
+
+    async def __aenter__(self) -> _Answers:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._send.close()
 
 
 @contextlib.contextmanager
@@ -307,35 +350,34 @@ async def bounded_stdio(
 ) -> AsyncIterator[tuple[Any, Any]]:
     """Like the SDK's ``stdio_server()``: (read stream, write stream) over
     this process's stdin and stdout, with lines bounded to `max_line` bytes
-    and malformed requests answered (see the module's docstring)."""
+    and malformed requests answered (see the module's docstring).
+
+    On exit, what was sent is written out before it returns; a client that
+    stopped reading holds it there until it is cancelled (SIGTERM)."""
     devnull = os.open(os.devnull, os.O_RDONLY)
     try:
         # The request side is never closed: a reader may still block on it at exit.
-        with _claimed(0, devnull) as wire, _claimed(1, 2) as answers:
-            done = anyio.Event()
-            wire_out = _Wire(answers)
+        with _claimed(0, devnull) as wire, _claimed(1, 2) as answers_fd:
+            answers = _Answers(_Wire(answers_fd))
             try:
-                async with stdio_server(stdin=_NoLines(done), stdout=wire_out) as (  # type: ignore[arg-type]
-                    _,
-                    write_stream,
-                ):
-                    send, receive = create_context_streams[SessionMessage | Exception](0)
-                    async with anyio.create_task_group() as tg:
+                send, receive = create_context_streams[SessionMessage | Exception](0)
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(answers.drain)
+                    reading = anyio.CancelScope()
 
-                        async def pump() -> None:
-                            try:
-                                await _read_lines(wire, max_line, send, write_stream)
-                            finally:
-                                done.set()
+                    async def pump() -> None:
+                        with reading:
+                            async with send:
+                                await _read_lines(wire, max_line, send, answers)
 
-                        tg.start_soon(pump)
-                        try:
-                            yield receive, write_stream
-                        finally:
-                            done.set()
-                            tg.cancel_scope.cancel()
+                    tg.start_soon(pump)
+                    try:
+                        yield receive, answers
+                    finally:
+                        reading.cancel()
+                        answers.close()
             finally:
                 with contextlib.suppress(OSError):
-                    os.close(answers)
+                    os.close(answers_fd)
     finally:
         os.close(devnull)
