@@ -156,12 +156,26 @@ def step_environment(request: RunRequest, step: Step) -> dict[str, str]:
     return _inherited_environment() | _added_environment(request, step)
 
 
+#: The server's environment (the raw ``os.environ`` mapping as it was) and
+#: what steps inherit of it: recomputed only when the environment changed.
+_inherited: tuple[dict[bytes, bytes], dict[str, str]] | None = None
+
+
 def _inherited_environment() -> dict[str, str]:
-    return {
-        k: v
-        for k, v in os.environ.items()
-        if k not in _DROPPED_ENV and not k.startswith(("ARG_", "HARBOR_"))
-    }
+    """What a step inherits of the server's environment, as it is now (a
+    fresh dict the caller may change)."""
+    global _inherited
+    raw: dict[bytes, bytes] | None = getattr(os.environ, "_data", None)  # CPython's store
+    if raw is None or _inherited is None or _inherited[0] != raw:
+        inherited = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in _DROPPED_ENV and not k.startswith(("ARG_", "HARBOR_"))
+        }
+        if raw is None:
+            return inherited
+        _inherited = (dict(raw), inherited)
+    return dict(_inherited[1])
 
 
 _EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
@@ -560,7 +574,7 @@ class _State:
         self._context["steps"] = self.outcomes
         tmp = path.with_suffix(".tmp")
         try:
-            text = json.dumps(self._context, indent=2, ensure_ascii=False) + "\n"
+            text = json.dumps(self._context, ensure_ascii=False) + "\n"
             write_private(tmp, text.encode("utf-8"))
             os.replace(tmp, path)
         except OSError:
