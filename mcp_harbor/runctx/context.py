@@ -340,9 +340,8 @@ def compose(
     )
     write_private(
         context.context_path,
-        (json.dumps(context.to_json(), indent=2, ensure_ascii=False, default=_thaw) + "\n").encode(
-            "utf-8"
-        ),
+        # Compact: json's C encoder (an indented dump runs its pure-Python one).
+        (json.dumps(context.to_json(), ensure_ascii=False, default=_thaw) + "\n").encode("utf-8"),
     )
     return context
 
