@@ -137,6 +137,9 @@ class SqliteStore:
     def __init__(self, path: Path, *, durable: bool = False, readonly: bool = False) -> None:
         self.path = path
         self._lock = threading.Lock()
+        self._synchronous = "FULL" if durable else "NORMAL"
+        #: `try_append`'s connection, opened on its first use.
+        self._quick: sqlite3.Connection | None = None
         with _translated(path, "open the database"):
             if readonly:
                 if not path.exists():
@@ -155,15 +158,27 @@ class SqliteStore:
             self._db.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
             if not readonly:
                 self._db.execute("PRAGMA journal_mode = WAL")
-                self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+                self._db.execute(f"PRAGMA synchronous = {self._synchronous}")
                 self._db.executescript(_SCHEMA)
                 self._db.execute(
                     "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)",
                     (str(SCHEMA_VERSION),),
                 )
 
+    def _connect(self, busy_ms: int) -> sqlite3.Connection:
+        """Another read-write connection to the file, set up as the main one."""
+        db = sqlite3.connect(
+            self.path, check_same_thread=False, isolation_level=None, timeout=busy_ms / 1000
+        )
+        db.row_factory = sqlite3.Row
+        db.execute(f"PRAGMA busy_timeout = {busy_ms}")
+        db.execute(f"PRAGMA synchronous = {self._synchronous}")
+        return db
+
     def close(self) -> None:
         with self._lock, contextlib.suppress(sqlite3.Error):
+            if self._quick is not None:
+                self._quick.close()
             self._db.close()
 
     def try_append(
@@ -184,15 +199,19 @@ class SqliteStore:
             return None
         try:
             with _translated(self.path, "write an audit record"):
-                self._db.execute("PRAGMA busy_timeout = 0")
+                if self._quick is None:
+                    # A second connection that never waits for the file's
+                    # lock (busy_timeout 0), so that this path needs no
+                    # PRAGMA before and after each record.
+                    self._quick = self._connect(busy_ms=0)
                 try:
-                    return self._append_locked(call_id, kind, principal, tool, status, body)
+                    return self._append_locked(
+                        call_id, kind, principal, tool, status, body, self._quick
+                    )
                 except sqlite3.OperationalError as exc:
                     if "locked" in str(exc) or "busy" in str(exc):
                         return None
                     raise
-                finally:
-                    self._db.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
         finally:
             self._lock.release()
 
@@ -216,12 +235,15 @@ class SqliteStore:
         tool: str,
         status: str,
         body: Mapping[str, Any],
+        db: sqlite3.Connection | None = None,
     ) -> AuditRecord:
         """Append under `self._lock` (held by the caller), in one
-        ``BEGIN IMMEDIATE`` transaction that reads the head and writes the next."""
+        ``BEGIN IMMEDIATE`` transaction that reads the head and writes the next
+        (on `db`, else the store's main connection)."""
         text = canonical_json(body)
         at = _now()
-        db = self._db
+        if db is None:
+            db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
             head = db.execute("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
