@@ -80,6 +80,7 @@ steps:
       n=$((n + 1))
       echo "$n" > "$HARBOR_RUN_DIR/count"
       echo "attempt $n"
+      echo "attempt_$n=written" >> "$HARBOR_STEP_OUTPUT"
       [ "$n" -ge 3 ]
     retry: {attempts: 3, delay: 0.4}
 """
@@ -240,6 +241,7 @@ async def check_retries(client: Client, db: Path) -> None:
     assert result.is_error is False, text_of(result)
     flaky = steps_of(result)["flaky"]
     assert flaky["status"] == "ok" and "attempt 3" in flaky["stdout_tail"]
+    assert flaky["outputs"] == {"attempt_3": "written"}  # each attempt starts clean
     assert [(a["attempt"], a["status"], a["exit_code"]) for a in flaky["attempts"]] == [
         (1, "failed", 1),
         (2, "failed", 1),

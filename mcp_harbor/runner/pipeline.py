@@ -361,10 +361,12 @@ class LocalExecutor:
         def prepare() -> None:
             # File-system work, in the spawn's worker thread (not on the
             # event loop, where a slow disk would stall every other call).
-            steps_dir.mkdir(mode=0o700, exist_ok=True)
             # Not created in advance (one file-system write less per step): the
-            # step's `>> "$HARBOR_STEP_OUTPUT"` creates it; a retry starts clean.
-            output_file.unlink(missing_ok=True)
+            # step's `>> "$HARBOR_STEP_OUTPUT"` creates it; a retry (or a run
+            # directory used before, by a worker that was lost) starts clean.
+            # A `steps/` this call has just made holds nothing to remove.
+            if not state.made_steps_dir(steps_dir):
+                output_file.unlink(missing_ok=True)
             state.write_context()
 
         command = _command(step, request.arguments)
@@ -510,6 +512,19 @@ class _State:
         self.outcomes: dict[str, dict[str, Any]] = {}
         self._number = 0
         self._context: dict[str, Any] | None = None
+        self._steps_dir_made = False
+
+    def made_steps_dir(self, steps_dir: Path) -> bool:
+        """Make `steps_dir` on the run's first step; True only then, and only
+        when it did not exist before (so it is empty)."""
+        if self._steps_dir_made:
+            return False
+        self._steps_dir_made = True
+        try:
+            steps_dir.mkdir(mode=0o700)
+        except FileExistsError:
+            return False
+        return True
 
     def next_number(self) -> int:
         self._number += 1
