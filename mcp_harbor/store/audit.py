@@ -59,6 +59,12 @@ class AuditTrail:
         # (PostgresStore's writer thread): then let that many threads wait on it.
         self._limiter = anyio.CapacityLimiter(int(getattr(store, "append_concurrency", 1)))
         self._server = {"pid": os.getpid(), "host": socket.gethostname(), "instance": self.instance}
+        # A batching store (PostgresStore) takes records without a thread; a
+        # store with `try_append` (SqliteStore) writes one at once when it can.
+        self._append_nowait = getattr(store, "append_nowait", None)
+        self._try_append = (
+            None if self._append_nowait is not None else getattr(store, "try_append", None)
+        )
 
     async def _append(
         self,
@@ -72,22 +78,21 @@ class AuditTrail:
         def write() -> None:
             self.store.append(call_id, kind, caller.principal, tool, status, body)  # type: ignore[arg-type]
 
+        quick = self._try_append
+        if (
+            quick is not None
+            and self._limiter.borrowed_tokens == 0
+            and quick(call_id, kind, caller.principal, tool, status, body) is not None
+        ):
+            return  # written on the loop (no await: nothing to shield): nobody else was writing
         with anyio.CancelScope(shield=True):
-            submit = getattr(self.store, "append_nowait", None)
-            if submit is not None and _on_asyncio():
+            if self._append_nowait is not None and _on_asyncio():
                 # A batching store (PostgresStore): await its future on the
                 # loop; no worker thread parked per record.
                 await asyncio.wrap_future(
-                    submit(call_id, kind, caller.principal, tool, status, body)
+                    self._append_nowait(call_id, kind, caller.principal, tool, status, body)
                 )
             else:
-                quick = getattr(self.store, "try_append", None)
-                if (
-                    quick is not None
-                    and self._limiter.borrowed_tokens == 0
-                    and quick(call_id, kind, caller.principal, tool, status, body) is not None
-                ):
-                    return  # written on the loop: nobody else was writing
                 await anyio.to_thread.run_sync(write, limiter=self._limiter)
 
     async def refused_call(

@@ -101,9 +101,17 @@ CREATE INDEX IF NOT EXISTS leases_running ON leases (status, expires_at);
 """
 
 
+_second: tuple[int, str] = (-1, "")
+
+
 def _now() -> str:
+    """The current UTC time, ``2026-11-29T21:03:34.123456Z``."""
+    global _second
     t = time.time()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1e6):06d}Z"
+    whole = int(t)
+    if _second[0] != whole:  # strftime once per second, not per record
+        _second = (whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)))
+    return f"{_second[1]}.{int((t - whole) * 1e6):06d}Z"
 
 
 @contextlib.contextmanager
