@@ -157,13 +157,12 @@ def step_environment(request: RunRequest, step: Step) -> dict[str, str]:
 
 
 #: The server's environment (the raw ``os.environ`` mapping as it was) and
-#: what steps inherit of it: recomputed only when the environment changed.
-_inherited: tuple[dict[bytes, bytes], dict[str, str]] | None = None
+#: what steps inherit of it, as text and encoded: recomputed only when the
+#: environment changed.
+_inherited: tuple[dict[bytes, bytes], dict[str, str], dict[bytes, bytes]] | None = None
 
 
-def _inherited_environment() -> dict[str, str]:
-    """What a step inherits of the server's environment, as it is now (a
-    fresh dict the caller may change)."""
+def _inheritance() -> tuple[dict[str, str], dict[bytes, bytes]]:
     global _inherited
     raw: dict[bytes, bytes] | None = getattr(os.environ, "_data", None)  # CPython's store
     if raw is None or _inherited is None or _inherited[0] != raw:
@@ -172,10 +171,26 @@ def _inherited_environment() -> dict[str, str]:
             for k, v in os.environ.items()
             if k not in _DROPPED_ENV and not k.startswith(("ARG_", "HARBOR_"))
         }
+        encoded = {os.fsencode(k): os.fsencode(v) for k, v in inherited.items()}
         if raw is None:
-            return inherited
-        _inherited = (dict(raw), inherited)
-    return dict(_inherited[1])
+            return inherited, encoded
+        _inherited = (dict(raw), inherited, encoded)
+    return _inherited[1], _inherited[2]
+
+
+def _inherited_environment() -> dict[str, str]:
+    """What a step inherits of the server's environment, as it is now (a
+    fresh dict the caller may change)."""
+    return dict(_inheritance()[0])
+
+
+def _spawn_environment(added: Mapping[str, str]) -> dict[bytes, bytes]:
+    """The inherited environment with `added` over it, encoded as the
+    process gets it (so the spawn encodes only what is new for this step)."""
+    env = dict(_inheritance()[1])
+    for k, v in added.items():
+        env[os.fsencode(k)] = os.fsencode(v)
+    return env
 
 
 _EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
@@ -382,7 +397,7 @@ class LocalExecutor:
         began = time.monotonic()
         added = _added_environment(request, step) | state.environment()
         added["HARBOR_STEP_OUTPUT"] = str(output_file)
-        env = _inherited_environment() | added
+        env = _spawn_environment(added)
         run = functools.partial(
             run_in_group,
             argv,
