@@ -14,7 +14,11 @@ What is timed, all in one run, sequentially (one call in flight at a time):
   session with stdout/stderr to two log files, via ``anyio.open_process``);
 * the server: ``tools/call`` of the export with the SDK ``Client`` over stdio
   (``mode="auto"``, i.e. 2026-07-28, and ``mode="legacy"``, the 2025
-  handshake), and over Streamable HTTP (auto) for information.
+  handshake), and over Streamable HTTP (auto) for information;
+* interleaved, the rows the verdict uses: the floor, a call in each era,
+  the floor, ... (the two servers' order flips every round), so that a
+  change of load or of the disk's state during the run (see
+  docs/benchmarks.md) hits the floor and the calls alike.
 
 Each series gets ``--warmup`` untimed calls first. The server runs with
 ``--keep-runs 0`` by default (see ``KEEP_RUNS``). The server is started from
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -178,6 +183,43 @@ async def server_stdio(mode: str, n: int, warmup: int, exports: Path, runs: Path
         return await _call_series(client, n, warmup)
 
 
+async def interleaved(
+    n: int, warmup: int, exports: Path, runs_root: Path
+) -> tuple[list[float], list[float], list[float]]:
+    """The floor and a call in each era, alternating call by call (the two
+    servers' order flips every round), so that a change of load or of the
+    disk's state during the run hits all three series alike. Returns the
+    floor's, the 2026-07-28 and the 2025-11-25 samples in ms."""
+    clients = []
+    async with contextlib.AsyncExitStack() as stack:
+        for mode in ("auto", "legacy"):
+            runs = runs_root / f"interleaved-{mode}"
+            runs.mkdir()
+            params = StdioServerParameters(
+                command=sys.executable,
+                args=_serve_argv(exports, runs),
+                env=_server_env(runs.parent / f"state-{mode}"),
+            )
+            clients.append(await stack.enter_async_context(Client(params, mode=mode)))  # type: ignore[arg-type]
+        floor: list[float] = []
+        calls: list[list[float]] = [[], []]
+        for i in range(warmup + n):
+            t0 = time.perf_counter()
+            subprocess.run(["bash", "-c", "true"], check=True)
+            spent = (time.perf_counter() - t0) * 1000
+            if i >= warmup:
+                floor.append(spent)
+            for k in (0, 1) if i % 2 == 0 else (1, 0):
+                t0 = time.perf_counter()
+                result = await clients[k].call_tool("nothing", {})
+                spent = (time.perf_counter() - t0) * 1000
+                if result.is_error:
+                    raise RuntimeError(f"tool call failed: {result.content}")
+                if i >= warmup:
+                    calls[k].append(spent)
+    return floor, calls[0], calls[1]
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -230,6 +272,8 @@ def render(rows: list[Row], reference: Row, machine: str, calls: int) -> str:
     )
     lines = []
     for r in rows:
+        if r.kind == "floor" and r.name.startswith("interleaved"):
+            reference = r  # the interleaved rows compare with their own floor
         ratio = r.median / reference.median
         delta = r.median - reference.median
         lines.append(f"| {r.name} | {r.median:.2f} | {r.p90:.2f} | {ratio:.2f}× | {delta:+.2f} |")
@@ -239,7 +283,7 @@ def render(rows: list[Row], reference: Row, machine: str, calls: int) -> str:
 def verdict(rows: list[Row], reference: Row) -> list[str]:
     out = []
     for r in rows:
-        if r.kind == "server" and r.name.startswith("stdio"):
+        if r.kind == "interleaved":
             delta = r.median - reference.median
             ok = delta <= TARGET_MS
             out.append(
@@ -283,7 +327,12 @@ async def main_async(args: argparse.Namespace) -> int:
         for mode, label in (("auto", "2026-07-28"), ("legacy", "2025-11-25")):
             progress(f"stdio {mode}")
             samples = await server_stdio(mode, n, warmup, exports, runs)
-            add(f"stdio, Client mode={mode} ({label})", "server", samples)
+            add(f"stdio, Client mode={mode} ({label}), a series alone", "server", samples)
+        progress("interleaved: floor and both eras call by call")
+        floor, auto, legacy = await interleaved(n, warmup, exports, tmp)
+        inter = add('interleaved floor: subprocess.run(["bash","-c","true"])', "floor", floor)
+        add("interleaved stdio, Client mode=auto (2026-07-28)", "interleaved", auto)
+        add("interleaved stdio, Client mode=legacy (2025-11-25)", "interleaved", legacy)
         if args.http:
             progress("http auto")
             samples = await server_http(n, warmup, exports, runs, tmp / "http.log")
@@ -296,7 +345,11 @@ async def main_async(args: argparse.Namespace) -> int:
     table = render(rows, ref, machine, n)
     print(table)
     print()
-    for line in verdict(rows, ref):
+    print(
+        "The verdict uses the interleaved rows (each against the floor measured in "
+        "the same loop); the series run alone are for information."
+    )
+    for line in verdict(rows, inter):
         print(line)
     if args.json:
         payload = {
