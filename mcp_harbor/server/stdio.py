@@ -36,6 +36,7 @@ import contextlib
 import fcntl
 import json
 import logging
+import math
 import os
 import stat
 import struct
@@ -284,7 +285,10 @@ class _Answers:
 
     def __init__(self, wire: _Wire) -> None:
         self._wire = wire
-        self._send, self._receive = anyio.create_memory_object_stream[bytes](0)
+        # Unbounded: `send` never waits here (so it is never cancelled half
+        # way); a client that does not read holds the writer, and the
+        # answers wait in this queue, as they would in their blocked tasks.
+        self._send, self._receive = anyio.create_memory_object_stream[bytes](math.inf)
         self._queued = 0
 
     async def send(self, message: SessionMessage) -> None:
@@ -296,11 +300,7 @@ class _Answers:
                 return
             data = data[written:]
         self._queued += 1
-        try:
-            await self._send.send(data)
-        except BaseException:
-            self._queued -= 1
-            raise
+        self._send.send_nowait(data)
 
     async def drain(self) -> None:
         """Write the queued messages until `aclose` (then return) or
