@@ -12,13 +12,19 @@ from what the SDK client sends) with a plain ``httpx2.AsyncClient``, no MCP
 client library: the cheapest client that is still a correct one, so that the
 load generator takes less of the machine the server runs on.
 
-Each client makes one warm-up call (audited too), then the process prints
-``ready`` and waits for a line on stdin; it then runs the calls and prints
-one JSON line: latencies (ms), errors, wall seconds, and its own CPU seconds.
+Each client makes one warm-up call (audited too), then the process
+collects and freezes its heap (``gc.freeze``: 32 clients in one process
+otherwise made 40-100 ms full collections during the run, which stalled every
+call in flight and showed up as server latency), prints ``ready`` and waits
+for a line on stdin; it then runs the calls and prints one JSON line:
+latencies (ms, ``lat``) with each call's start (ms after the go, ``start``),
+the go as ``time.perf_counter()`` (``t0``, CLOCK_MONOTONIC: comparable with
+other processes' timestamps), errors, wall seconds, and its own CPU seconds.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import resource
 import sys
@@ -53,8 +59,10 @@ def raw_body(call_id: int) -> bytes:
 
 async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
     lat: list[float] = []
+    starts: list[float] = []
     errors: list[str] = []
     go = anyio.Event()
+    started = [0.0]
 
     async def timed(call: object) -> None:
         t0 = time.perf_counter()
@@ -63,6 +71,7 @@ async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
         except Exception as exc:  # noqa: BLE001
             errors.append(f"{type(exc).__name__}: {exc}"[:200])
         lat.append((time.perf_counter() - t0) * 1000)
+        starts.append((t0 - started[0]) * 1000)
 
     async def sdk_client(ready: anyio.Event) -> None:
         async with (
@@ -114,15 +123,23 @@ async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
             tg.start_soon(client, ev)
         for ev in readies:
             await ev.wait()
+        # 32 clients in one process make a heap 32 times a real client's: a
+        # full collection of it took 40-100 ms, stalling every call in flight
+        # (and landing in the measured latencies). Freeze what the warm-up
+        # built, as the server does after start-up.
+        gc.collect()
+        gc.freeze()
         print("ready", flush=True)
         await anyio.to_thread.run_sync(sys.stdin.readline)
         r0 = resource.getrusage(resource.RUSAGE_SELF)
         t0 = time.perf_counter()
+        started[0] = t0
         go.set()
     wall = time.perf_counter() - t0
     r1 = resource.getrusage(resource.RUSAGE_SELF)
     cpu = (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
-    print(json.dumps({"lat": lat, "errors": errors, "wall": wall, "cpu": cpu}), flush=True)
+    answer = {"lat": lat, "start": starts, "t0": t0, "errors": errors, "wall": wall, "cpu": cpu}
+    print(json.dumps(answer), flush=True)
 
 
 if __name__ == "__main__":
