@@ -13,6 +13,12 @@ records, and CPU ms per call of the server (user/system from /proc), of its
 finished children (the steps) and of the load generator. A tree is a folder
 holding the ``mcp_harbor`` package (e.g. ``git archive COMMIT mcp_harbor | tar
 -x -C DIR``).
+
+With ``--probe``, each server also runs ``bench/loopprobe`` and the line ends
+with what happened on its event loop during the measured calls: callbacks
+longer than 8 ms (count, wall ms, of which CPU ms: the rest is waiting for the
+GIL or a core, with every call in flight waiting too) and garbage collection
+(ms per call, longest pause).
 """
 
 from __future__ import annotations
@@ -50,9 +56,26 @@ def pct(samples: list[float], q: float) -> float:
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
-def one(tree: str, where: Path, mode: str, clients: int, per: int) -> str:
+def probe_summary(path: Path, t0: float, wall: float, calls: int) -> str:
+    """The stalls and collections `bench/loopprobe` recorded in [t0, t0 + wall]."""
+    if not path.exists():
+        return "; probe: no output"
+    data = json.loads(path.read_text())
+    stalls = [s for s in data["stalls"] if t0 <= s[0] <= t0 + wall]
+    gcs = [g for g in data["gc"] if t0 <= g[0] <= t0 + wall]
+    return (
+        f"; loop stalls >8 ms: {len(stalls)} ({sum(s[1] for s in stalls):.0f} ms, "
+        f"CPU {sum(s[2] for s in stalls):.0f} ms); GC {sum(g[2] for g in gcs) / calls:.3f} ms "
+        f"per call, longest {max((g[2] for g in gcs), default=0):.1f} ms"
+    )
+
+
+def one(tree: str, where: Path, mode: str, clients: int, per: int, probe: bool = False) -> str:
     work = Path(tempfile.mkdtemp(prefix="http-ab-", dir=where))
     env = peers.harbor_env(work) | {"PYTHONPATH": tree}
+    if probe:
+        env["PYTHONPATH"] = f"{HERE / 'loopprobe'}:{tree}"
+        env["HARBOR_LOOP_PROBE"] = str(work / "probe.json")
     exports = peers.write_harbor_exports(work / "exports")
     tokens, db = work / "tokens.json", work / "audit.db"
     harbor = [sys.executable, "-m", "mcp_harbor"]
@@ -116,6 +139,7 @@ def one(tree: str, where: Path, mode: str, clients: int, per: int) -> str:
         f"errors {len(out['errors'])}, audited {audited}/{clients * (per + 1)}; CPU ms per call: "
         f"server {d[0] + d[1]:.2f} (user {d[0]:.2f} / system {d[1]:.2f}), steps {d[2] + d[3]:.2f}, "
         f"load generator {out['cpu'] / n * 1000:.2f}; load {os.getloadavg()[0]:.2f}"
+        + (probe_summary(work / "probe.json", out["t0"], out["wall"], n) if probe else "")
     )
 
 
@@ -129,12 +153,13 @@ def main() -> int:
     p.add_argument("--mode", choices=["raw", "sdk"], default="raw")
     p.add_argument("--clients", type=int, default=32)
     p.add_argument("--calls", type=int, default=50)
+    p.add_argument("--probe", action="store_true", help="event-loop stalls and GC of each server")
     args = p.parse_args()
     wheres = args.where or [Path(tempfile.gettempdir())]
     for i in range(args.pairs):
         for where in wheres:
             for tree in args.tree:
-                line = one(tree, where, args.mode, args.clients, args.calls)
+                line = one(tree, where, args.mode, args.clients, args.calls, args.probe)
                 print(f"pair {i + 1} {where} {tree}: {line}", flush=True)
     return 0
 
