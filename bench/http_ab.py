@@ -35,6 +35,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import loopprobe  # noqa: E402
 import peers  # noqa: E402
 
 
@@ -56,26 +57,11 @@ def pct(samples: list[float], q: float) -> float:
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
-def probe_summary(path: Path, t0: float, wall: float, calls: int) -> str:
-    """The stalls and collections `bench/loopprobe` recorded in [t0, t0 + wall]."""
-    if not path.exists():
-        return "; probe: no output"
-    data = json.loads(path.read_text())
-    stalls = [s for s in data["stalls"] if t0 <= s[0] <= t0 + wall]
-    gcs = [g for g in data["gc"] if t0 <= g[0] <= t0 + wall]
-    return (
-        f"; loop stalls >8 ms: {len(stalls)} ({sum(s[1] for s in stalls):.0f} ms, "
-        f"CPU {sum(s[2] for s in stalls):.0f} ms); GC {sum(g[2] for g in gcs) / calls:.3f} ms "
-        f"per call, longest {max((g[2] for g in gcs), default=0):.1f} ms"
-    )
-
-
 def one(tree: str, where: Path, mode: str, clients: int, per: int, probe: bool = False) -> str:
     work = Path(tempfile.mkdtemp(prefix="http-ab-", dir=where))
     env = peers.harbor_env(work) | {"PYTHONPATH": tree}
     if probe:
-        env["PYTHONPATH"] = f"{HERE / 'loopprobe'}:{tree}"
-        env["HARBOR_LOOP_PROBE"] = str(work / "probe.json")
+        env = loopprobe.server_env(env, work / "probe.json")
     exports = peers.write_harbor_exports(work / "exports")
     tokens, db = work / "tokens.json", work / "audit.db"
     harbor = [sys.executable, "-m", "mcp_harbor"]
@@ -133,13 +119,16 @@ def one(tree: str, where: Path, mode: str, clients: int, per: int, probe: bool =
     audited = sum(1 for x in audit.stdout.splitlines() if json.loads(x).get("tool") == "nothing")
     lat = out["lat"]
     n = len(lat)
+    probed = ""
+    if probe:
+        end = out["t0"] + out["wall"]
+        probed = "; " + loopprobe.summary(work / "probe.json", out["t0"], end, n)
     d = [(b - a) / n * 1000 for a, b in zip(c0, c1, strict=True)]
     return (
         f"{n / out['wall']:.0f} calls/s, p50 {pct(lat, 0.5):.1f} ms, p99 {pct(lat, 0.99):.1f} ms, "
         f"errors {len(out['errors'])}, audited {audited}/{clients * (per + 1)}; CPU ms per call: "
         f"server {d[0] + d[1]:.2f} (user {d[0]:.2f} / system {d[1]:.2f}), steps {d[2] + d[3]:.2f}, "
-        f"load generator {out['cpu'] / n * 1000:.2f}; load {os.getloadavg()[0]:.2f}"
-        + (probe_summary(work / "probe.json", out["t0"], out["wall"], n) if probe else "")
+        f"load generator {out['cpu'] / n * 1000:.2f}; load {os.getloadavg()[0]:.2f}" + probed
     )
 
 
