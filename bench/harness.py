@@ -832,7 +832,11 @@ def _http_loads(spec: str) -> list[tuple[str, str, int, bool]]:
         item, _, where = item.partition("@")
         mode, _, procs = item.partition(":")
         n = int(procs or 1)
-        what = "SDK clients" if mode == "sdk" else "raw JSON-RPC clients (httpx2)"
+        what = {
+            "sdk": "SDK clients",
+            "legacy": "SDK clients, 2025 handshake era",
+            "raw": "raw JSON-RPC clients (httpx2)",
+        }[mode]
         label = f"{what}, {n} process{'es' if n > 1 else ''}"
         if where == "tmpfs":
             label += "; runs dir + audit DB on tmpfs"
@@ -1325,7 +1329,7 @@ def main() -> int:
     p.add_argument(
         "--http-loads",
         default="sdk:1,sdk:2,raw:1",
-        help="HTTP load generators, MODE:PROCESSES[@tmpfs] (sdk or raw; @tmpfs: runs dir and audit DB "
+        help="HTTP load generators, MODE:PROCESSES[@tmpfs] (sdk, legacy or raw; @tmpfs: runs dir and audit DB "
         "on /dev/shm), comma-separated (default sdk:1,sdk:2,raw:1)",
     )
     p.add_argument("--concurrency-timeout", type=float, default=90.0)

@@ -139,7 +139,7 @@ def main() -> int:
     )
     p.add_argument("--where", action="append", type=Path, help="runs dir parents (default TMPDIR)")
     p.add_argument("--pairs", type=int, default=4)
-    p.add_argument("--mode", choices=["raw", "sdk"], default="raw")
+    p.add_argument("--mode", choices=["raw", "sdk", "legacy"], default="raw")
     p.add_argument("--clients", type=int, default=32)
     p.add_argument("--calls", type=int, default=50)
     p.add_argument("--probe", action="store_true", help="event-loop stalls and GC of each server")

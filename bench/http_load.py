@@ -3,10 +3,12 @@
 process driving CLIENTS concurrent clients, each making CALLS calls of the
 ``nothing`` tool over Streamable HTTP with a bearer token.
 
-    http_load.py sdk|raw URL TOKEN CLIENTS CALLS
+    http_load.py sdk|legacy|raw URL TOKEN CLIENTS CALLS
 
 ``sdk``: the project's SDK 2.3 ``Client`` (``mode="auto"``, 2026-07-28 era),
-one ``httpx2.AsyncClient`` each, as a real MCP client would. ``raw``: the
+one ``httpx2.AsyncClient`` each, as a real MCP client would. ``legacy``: the
+same client in the 2025 handshake era (``mode="legacy"``: ``initialize``, an
+``Mcp-Session-Id`` per client, the SDK's session manager on the server). ``raw``: the
 same 2026-07-28 ``tools/call`` POST (headers and ``_meta`` envelope copied
 from what the SDK client sends) with a plain ``httpx2.AsyncClient``, no MCP
 client library: the cheapest client that is still a correct one, so that the
@@ -76,7 +78,7 @@ async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
     async def sdk_client(ready: anyio.Event) -> None:
         async with (
             httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http,
-            Client(streamable_http_client(url, http_client=http), mode="auto") as c,
+            Client(streamable_http_client(url, http_client=http), mode=era) as c,
         ):
 
             async def call() -> None:
@@ -116,7 +118,8 @@ async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
             for _ in range(per):
                 await timed(call)
 
-    client = sdk_client if mode == "sdk" else raw_client
+    era = "legacy" if mode == "legacy" else "auto"
+    client = raw_client if mode == "raw" else sdk_client
     readies = [anyio.Event() for _ in range(clients)]
     async with anyio.create_task_group() as tg:
         for ev in readies:
@@ -144,6 +147,6 @@ async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
 
 if __name__ == "__main__":
     mode, url, token, clients, per = sys.argv[1:6]
-    if mode not in ("sdk", "raw"):
-        sys.exit(f"unknown mode {mode!r}: sdk or raw")
+    if mode not in ("sdk", "legacy", "raw"):
+        sys.exit(f"unknown mode {mode!r}: sdk, legacy or raw")
     anyio.run(main, mode, url, token, int(clients), int(per))
