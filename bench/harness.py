@@ -45,6 +45,7 @@ import psutil
 from mcp import Client, stdio_client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import loopprobe
 import peers
 from peers import layers
 from peers.generate import harbor_exports, shellmcp_yaml
@@ -831,7 +832,11 @@ def _http_loads(spec: str) -> list[tuple[str, str, int, bool]]:
         item, _, where = item.partition("@")
         mode, _, procs = item.partition(":")
         n = int(procs or 1)
-        what = "SDK clients" if mode == "sdk" else "raw JSON-RPC clients (httpx2)"
+        what = {
+            "sdk": "SDK clients",
+            "legacy": "SDK clients, 2025 handshake era",
+            "raw": "raw JSON-RPC clients (httpx2)",
+        }[mode]
         label = f"{what}, {n} process{'es' if n > 1 else ''}"
         if where == "tmpfs":
             label += "; runs dir + audit DB on tmpfs"
@@ -899,8 +904,10 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
             "--db",
             str(db),
         ]
+        probe_out = work / f"http-{run_no}.probe.json"
+        server_env = env if profiled else loopprobe.server_env(env, probe_out)
         with open(log, "wb") as sink:
-            proc = subprocess.Popen(argv, stdout=sink, stderr=subprocess.STDOUT, env=env)
+            proc = subprocess.Popen(argv, stdout=sink, stderr=subprocess.STDOUT, env=server_env)
         gens: list[subprocess.Popen[str]] = []
         try:
             deadline = time.monotonic() + 30
@@ -979,6 +986,9 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
         errors = [e for o in outs for e in o["errors"]]
         client_cpu = sum(o["cpu"] for o in outs)
         n = max(1, len(lat))
+        probed = loopprobe.figures(
+            probe_out, min(o["t0"] for o in outs), max(o["t0"] + o["wall"] for o in outs)
+        )
         audit = subprocess.run(
             [
                 sys.executable,
@@ -1029,6 +1039,7 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
             "client_cpu_s": client_cpu,
             "load": os.getloadavg()[0],
             "audit_rc": audit.returncode,
+            "probe": probed,
         }
         res.append(r)
         rows.append(
@@ -1043,6 +1054,12 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
                 f"{r['errors']}",
                 f"{audited} / {expected}",
                 f"{server_cpu / n * 1000:.2f} / {steps_cpu / n * 1000:.2f} / {client_cpu / n * 1000:.2f}",
+                "-"
+                if probed is None
+                else f"{probed['stalls']} / {probed['stall_ms']:.0f} ({probed['stall_cpu_ms']:.0f})",
+                "-"
+                if probed is None
+                else f"{probed['gc_ms'] / n:.3f} / {probed['gc_longest_ms']:.1f}",
                 f"{r['load']:.2f}",
             ]
         )
@@ -1059,11 +1076,18 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
             "errors",
             "audited calls / made (incl. 1 warm-up per client)",
             "CPU ms per call: server / steps / load generator",
+            "server loop stalls > 8 ms: count / ms (of which CPU)",
+            "server GC: ms per call / longest ms",
             "load",
         ],
         rows,
     )
     say("No peer serves Streamable HTTP with a bearer token: this table has no peer rows.")
+    say(
+        "Server loop stalls: event-loop callbacks of the server that took over 8 ms during the "
+        "measured calls (`bench/loopprobe`); wall time far above their CPU time means the loop "
+        "waited for the GIL or for a core, and every call in flight waited with it."
+    )
     say()
     if res:
         say(
@@ -1305,7 +1329,7 @@ def main() -> int:
     p.add_argument(
         "--http-loads",
         default="sdk:1,sdk:2,raw:1",
-        help="HTTP load generators, MODE:PROCESSES[@tmpfs] (sdk or raw; @tmpfs: runs dir and audit DB "
+        help="HTTP load generators, MODE:PROCESSES[@tmpfs] (sdk, legacy or raw; @tmpfs: runs dir and audit DB "
         "on /dev/shm), comma-separated (default sdk:1,sdk:2,raw:1)",
     )
     p.add_argument("--concurrency-timeout", type=float, default=90.0)

@@ -13,6 +13,12 @@ records, and CPU ms per call of the server (user/system from /proc), of its
 finished children (the steps) and of the load generator. A tree is a folder
 holding the ``mcp_harbor`` package (e.g. ``git archive COMMIT mcp_harbor | tar
 -x -C DIR``).
+
+With ``--probe``, each server also runs ``bench/loopprobe`` and the line ends
+with what happened on its event loop during the measured calls: callbacks
+longer than 8 ms (count, wall ms, of which CPU ms: the rest is waiting for the
+GIL or a core, with every call in flight waiting too) and garbage collection
+(ms per call, longest pause).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import loopprobe  # noqa: E402
 import peers  # noqa: E402
 
 
@@ -50,9 +57,11 @@ def pct(samples: list[float], q: float) -> float:
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
-def one(tree: str, where: Path, mode: str, clients: int, per: int) -> str:
+def one(tree: str, where: Path, mode: str, clients: int, per: int, probe: bool = False) -> str:
     work = Path(tempfile.mkdtemp(prefix="http-ab-", dir=where))
     env = peers.harbor_env(work) | {"PYTHONPATH": tree}
+    if probe:
+        env = loopprobe.server_env(env, work / "probe.json")
     exports = peers.write_harbor_exports(work / "exports")
     tokens, db = work / "tokens.json", work / "audit.db"
     harbor = [sys.executable, "-m", "mcp_harbor"]
@@ -110,12 +119,16 @@ def one(tree: str, where: Path, mode: str, clients: int, per: int) -> str:
     audited = sum(1 for x in audit.stdout.splitlines() if json.loads(x).get("tool") == "nothing")
     lat = out["lat"]
     n = len(lat)
+    probed = ""
+    if probe:
+        end = out["t0"] + out["wall"]
+        probed = "; " + loopprobe.summary(work / "probe.json", out["t0"], end, n)
     d = [(b - a) / n * 1000 for a, b in zip(c0, c1, strict=True)]
     return (
         f"{n / out['wall']:.0f} calls/s, p50 {pct(lat, 0.5):.1f} ms, p99 {pct(lat, 0.99):.1f} ms, "
         f"errors {len(out['errors'])}, audited {audited}/{clients * (per + 1)}; CPU ms per call: "
         f"server {d[0] + d[1]:.2f} (user {d[0]:.2f} / system {d[1]:.2f}), steps {d[2] + d[3]:.2f}, "
-        f"load generator {out['cpu'] / n * 1000:.2f}; load {os.getloadavg()[0]:.2f}"
+        f"load generator {out['cpu'] / n * 1000:.2f}; load {os.getloadavg()[0]:.2f}" + probed
     )
 
 
@@ -126,15 +139,16 @@ def main() -> int:
     )
     p.add_argument("--where", action="append", type=Path, help="runs dir parents (default TMPDIR)")
     p.add_argument("--pairs", type=int, default=4)
-    p.add_argument("--mode", choices=["raw", "sdk"], default="raw")
+    p.add_argument("--mode", choices=["raw", "sdk", "legacy"], default="raw")
     p.add_argument("--clients", type=int, default=32)
     p.add_argument("--calls", type=int, default=50)
+    p.add_argument("--probe", action="store_true", help="event-loop stalls and GC of each server")
     args = p.parse_args()
     wheres = args.where or [Path(tempfile.gettempdir())]
     for i in range(args.pairs):
         for where in wheres:
             for tree in args.tree:
-                line = one(tree, where, args.mode, args.clients, args.calls)
+                line = one(tree, where, args.mode, args.clients, args.calls, args.probe)
                 print(f"pair {i + 1} {where} {tree}: {line}", flush=True)
     return 0
 

@@ -3,22 +3,30 @@
 process driving CLIENTS concurrent clients, each making CALLS calls of the
 ``nothing`` tool over Streamable HTTP with a bearer token.
 
-    http_load.py sdk|raw URL TOKEN CLIENTS CALLS
+    http_load.py sdk|legacy|raw URL TOKEN CLIENTS CALLS
 
 ``sdk``: the project's SDK 2.3 ``Client`` (``mode="auto"``, 2026-07-28 era),
-one ``httpx2.AsyncClient`` each, as a real MCP client would. ``raw``: the
+one ``httpx2.AsyncClient`` each, as a real MCP client would. ``legacy``: the
+same client in the 2025 handshake era (``mode="legacy"``: ``initialize``, an
+``Mcp-Session-Id`` per client, the SDK's session manager on the server). ``raw``: the
 same 2026-07-28 ``tools/call`` POST (headers and ``_meta`` envelope copied
 from what the SDK client sends) with a plain ``httpx2.AsyncClient``, no MCP
 client library: the cheapest client that is still a correct one, so that the
 load generator takes less of the machine the server runs on.
 
-Each client makes one warm-up call (audited too), then the process prints
-``ready`` and waits for a line on stdin; it then runs the calls and prints
-one JSON line: latencies (ms), errors, wall seconds, and its own CPU seconds.
+Each client makes one warm-up call (audited too), then the process
+collects and freezes its heap (``gc.freeze``: 32 clients in one process
+otherwise made 40-100 ms full collections during the run, which stalled every
+call in flight and showed up as server latency), prints ``ready`` and waits
+for a line on stdin; it then runs the calls and prints one JSON line:
+latencies (ms, ``lat``) with each call's start (ms after the go, ``start``),
+the go as ``time.perf_counter()`` (``t0``, CLOCK_MONOTONIC: comparable with
+other processes' timestamps), errors, wall seconds, and its own CPU seconds.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import resource
 import sys
@@ -53,8 +61,10 @@ def raw_body(call_id: int) -> bytes:
 
 async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
     lat: list[float] = []
+    starts: list[float] = []
     errors: list[str] = []
     go = anyio.Event()
+    started = [0.0]
 
     async def timed(call: object) -> None:
         t0 = time.perf_counter()
@@ -63,11 +73,12 @@ async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
         except Exception as exc:  # noqa: BLE001
             errors.append(f"{type(exc).__name__}: {exc}"[:200])
         lat.append((time.perf_counter() - t0) * 1000)
+        starts.append((t0 - started[0]) * 1000)
 
     async def sdk_client(ready: anyio.Event) -> None:
         async with (
             httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http,
-            Client(streamable_http_client(url, http_client=http), mode="auto") as c,
+            Client(streamable_http_client(url, http_client=http), mode=era) as c,
         ):
 
             async def call() -> None:
@@ -107,26 +118,35 @@ async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
             for _ in range(per):
                 await timed(call)
 
-    client = sdk_client if mode == "sdk" else raw_client
+    era = "legacy" if mode == "legacy" else "auto"
+    client = raw_client if mode == "raw" else sdk_client
     readies = [anyio.Event() for _ in range(clients)]
     async with anyio.create_task_group() as tg:
         for ev in readies:
             tg.start_soon(client, ev)
         for ev in readies:
             await ev.wait()
+        # 32 clients in one process make a heap 32 times a real client's: a
+        # full collection of it took 40-100 ms, stalling every call in flight
+        # (and landing in the measured latencies). Freeze what the warm-up
+        # built, as the server does after start-up.
+        gc.collect()
+        gc.freeze()
         print("ready", flush=True)
         await anyio.to_thread.run_sync(sys.stdin.readline)
         r0 = resource.getrusage(resource.RUSAGE_SELF)
         t0 = time.perf_counter()
+        started[0] = t0
         go.set()
     wall = time.perf_counter() - t0
     r1 = resource.getrusage(resource.RUSAGE_SELF)
     cpu = (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
-    print(json.dumps({"lat": lat, "errors": errors, "wall": wall, "cpu": cpu}), flush=True)
+    answer = {"lat": lat, "start": starts, "t0": t0, "errors": errors, "wall": wall, "cpu": cpu}
+    print(json.dumps(answer), flush=True)
 
 
 if __name__ == "__main__":
     mode, url, token, clients, per = sys.argv[1:6]
-    if mode not in ("sdk", "raw"):
-        sys.exit(f"unknown mode {mode!r}: sdk or raw")
+    if mode not in ("sdk", "legacy", "raw"):
+        sys.exit(f"unknown mode {mode!r}: sdk, legacy or raw")
     anyio.run(main, mode, url, token, int(clients), int(per))
