@@ -23,6 +23,7 @@ import pytest
 from harbor_helpers import harbor_cli, write_export
 
 from mcp_harbor.check import _gates, cachefile, clear_cache, load_and_check
+from mcp_harbor.check._bash_n import _Child
 
 HEAD = "description: d\nargs:\n  x: {type: string}\nsteps:\n  - name: s\n"
 GOOD = f'name: good\n{HEAD}    run: echo "$ARG_x"\n'
@@ -44,13 +45,13 @@ def restart(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     clear_cache()
     cachefile.detach()
     ran: list[str] = []
-    real = _gates._run_bash_n
+    real = _gates._pool.spawn
 
-    def recorded(text: str) -> str | None:
+    def recorded(bash: str, key: str, text: str) -> _Child:
         ran.append(text)
-        return real(text)
+        return real(bash, key, text)
 
-    monkeypatch.setattr(_gates, "_run_bash_n", recorded)
+    monkeypatch.setattr(_gates._pool, "spawn", recorded)
     return ran
 
 

@@ -15,12 +15,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from mcp_harbor.check._analysis import Hazard, analyse_argv, analyse_script, substitute
-from mcp_harbor.check._gates import prime
+from mcp_harbor.check._analysis import (
+    Hazard,
+    Sentinels,
+    analyse_argv,
+    analyse_script_deferred,
+    bash_gate,
+    substitute,
+)
+from mcp_harbor.check._gates import bash_syntax_error, prime
 from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._values import ValueModel, model_for
 from mcp_harbor.check.rules import RULES
-from mcp_harbor.config import Export, load_exports
+from mcp_harbor.config import Export, Step, load_exports
 
 __all__ = [
     "CheckedExports",
@@ -69,55 +76,112 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
     return out
 
 
-def _scripts(export: Export, models: dict[str, ValueModel]) -> list[str]:
-    texts: list[str] = []
-    for step in export.all_steps:
-        if step.script is not None:
-            texts.append(substitute(step.script, models, (*step.where, "run"))[0])
-    return texts
+def _models(export: Export) -> dict[str, ValueModel]:
+    return {name: model_for(schema) for name, schema in export.arg_schemas.items()}
 
 
-def check_export(export: Export) -> ExportReport:
-    """Check every step of `export`. Pure; never raises for a bad template
-    (an unparseable one is an H000 finding). Results are cached by the
-    export's content hash and path."""
-    key = f"{export.content_hash}:{export.path}"
-    _used.add(key)
-    cached = _cache.get(key)
-    if cached is not None:
-        return cached
-    models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
-    findings: list[Finding] = []
+@dataclass(slots=True)
+class _Draft:
+    """One export analysed while ``bash -n`` still runs on its scripts: per
+    step, its hazards and, for a script tree-sitter parsed, the substituted
+    script the ``bash -n`` gate is still to judge."""
+
+    export: Export
+    key: str
+    steps: list[tuple[Step, list[Hazard], tuple[str, Sentinels] | None]]
+
+
+def _substituted(export: Export, models: dict[str, ValueModel]) -> list[tuple[str, Sentinels]]:
+    return [
+        substitute(step.script, models, (*step.where, "run"))
+        for step in export.all_steps
+        if step.script is not None
+    ]
+
+
+def _draft(
+    export: Export, key: str, models: dict[str, ValueModel], scripts: list[tuple[str, Sentinels]]
+) -> _Draft:
+    """Analyse every step of `export` but the ``bash -n`` gate of its
+    scripts (`scripts`: `_substituted`, in step order)."""
+    steps: list[tuple[Step, list[Hazard], tuple[str, Sentinels] | None]] = []
+    pending = iter(scripts)
     for step in export.all_steps:
         if step.script is not None:
-            text, sentinels = substitute(step.script, models, (*step.where, "run"))
-            hazards = analyse_script(text, sentinels, models)
+            text, sentinels = next(pending)
+            try:
+                hazards, gate = analyse_script_deferred(text, sentinels, models)
+            except Exception:
+                # the analysis assumes a script bash parses: if bash refuses
+                # this one, that is the finding; if not, this is a bug
+                if bash_syntax_error(text) is None:
+                    raise
+                hazards, gate = [], True
+            steps.append((step, hazards, (text, sentinels) if gate else None))
         else:
             assert step.argv is not None
             elements = [
                 substitute(t, models, (*step.where, "argv", i)) for i, t in enumerate(step.argv)
             ]
-            hazards = analyse_argv(elements, models)
+            steps.append((step, analyse_argv(elements, models), None))
+    return _Draft(export, key, steps)
+
+
+def _finish(draft: _Draft) -> ExportReport:
+    """Apply the ``bash -n`` gate (waiting for its verdicts) and make the report."""
+    export = draft.export
+    findings: list[Finding] = []
+    for step, hazards, script in draft.steps:
+        if script is not None:
+            hazards = bash_gate(*script, hazards)
         findings.extend(_findings(export, step.name, hazards))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     status: Literal["accepted", "refused"] = (
         "refused" if any(f.severity == "error" for f in findings) else "accepted"
     )
     report = ExportReport(export.name, str(export.path), status, tuple(findings))
-    _cache[key] = report
+    _cache[draft.key] = report
     return report
 
 
-def check_exports(exports: Sequence[Export]) -> list[ExportReport]:
-    """`check_export` on each, with the ``bash -n`` gate primed in parallel."""
-    texts: list[str] = []
+def check_export(export: Export) -> ExportReport:
+    """Check every step of `export`. Pure; never raises for a bad template
+    (an unparseable one is an H000 finding). Results are cached by the
+    export's content hash and path."""
+    return check_exports([export])[0]
+
+
+def check_exports(exports: Sequence[Export], *, programs: bool = False) -> list[ExportReport]:
+    """`check_export` on each. The ``bash -n`` gate runs in the background
+    from the first export on, while the others are analysed; only then are
+    its verdicts awaited. With `programs`, `programs_of` is worked out too
+    (in that wait) for each export the analysis did not refuse."""
+    from mcp_harbor.check.commands import programs_of
+
+    drafts: list[_Draft] = []
+    substituted: list[tuple[Export, str, dict[str, ValueModel], list[tuple[str, Sentinels]]]] = []
     for export in exports:
-        if f"{export.content_hash}:{export.path}" in _cache:
+        key = f"{export.content_hash}:{export.path}"
+        _used.add(key)
+        if key in _cache:
             continue
-        models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
-        texts.extend(_scripts(export, models))
-    prime(texts)
-    return [check_export(e) for e in exports]
+        models = _models(export)
+        scripts = _substituted(export, models)
+        prime(text for text, _ in scripts)
+        substituted.append((export, key, models, scripts))
+    for export, key, models, scripts in substituted:
+        drafts.append(_draft(export, key, models, scripts))
+    if programs:
+        for draft in drafts:
+            if not any(
+                RULES[h.rule].severity == "error"
+                for _step, hazards, _s in draft.steps
+                for h in hazards
+            ):
+                programs_of(draft.export)
+    for draft in drafts:
+        _finish(draft)
+    return [_cache[f"{e.content_hash}:{e.path}"] for e in exports]
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +211,7 @@ def load_and_check(
     exports = load_exports(paths)
     if cache_file is not None and cachefile.attached() != cache_file:
         cachefile.attach(cache_file)
-    reports = check_exports(exports)
+    reports = check_exports(exports, programs=cache_file is not None)
     accepted = [e for e, r in zip(exports, reports, strict=True) if not r.refused_under(strict)]
     if cache_file is not None:
         from mcp_harbor.check.commands import programs_of
