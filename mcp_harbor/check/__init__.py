@@ -170,15 +170,12 @@ def check_exports(exports: Sequence[Export], *, programs: bool = False) -> list[
         prime(text for text, _ in scripts)
         substituted.append((export, key, models, scripts))
     for export, key, models, scripts in substituted:
-        drafts.append(_draft(export, key, models, scripts))
-    if programs:
-        for draft in drafts:
-            if not any(
-                RULES[h.rule].severity == "error"
-                for _step, hazards, _s in draft.steps
-                for h in hazards
-            ):
-                programs_of(draft.export)
+        draft = _draft(export, key, models, scripts)
+        drafts.append(draft)
+        if programs and not any(
+            RULES[h.rule].severity == "error" for _step, hazards, _s in draft.steps for h in hazards
+        ):
+            programs_of(export, [text for text, _ in scripts])
     for draft in drafts:
         _finish(draft)
     return [_cache[f"{e.content_hash}:{e.path}"] for e in exports]

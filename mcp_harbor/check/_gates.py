@@ -58,9 +58,11 @@ def _parser() -> Parser:
 
 def walk(node: Node) -> Iterator[Node]:
     """`node` and every node below it, in document order."""
-    yield node
-    for child in node.children:
-        yield from walk(child)
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
 
 
 def parse_tree(text: str) -> Tree:
