@@ -10,6 +10,7 @@ the checker parses the way it does.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,8 @@ from mcp_harbor.check._gates import bash_syntax_error, prime
 from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._values import ValueModel, model_for
 from mcp_harbor.check.rules import RULES
-from mcp_harbor.config import Export, Step, load_exports
+from mcp_harbor.config import Export, Step, discover_files, load_exports
+from mcp_harbor.errors import ConfigError
 
 __all__ = [
     "CheckedExports",
@@ -37,6 +39,7 @@ __all__ = [
     "check_exports",
     "clear_cache",
     "load_and_check",
+    "start",
 ]
 
 _cache: dict[str, ExportReport] = {}
@@ -205,7 +208,9 @@ def load_and_check(
     """
     from mcp_harbor.check import cachefile
 
-    exports = load_exports(paths)
+    exports = _started_exports(paths)
+    if exports is None:
+        exports = load_exports(paths)
     if cache_file is not None and cachefile.attached() != cache_file:
         cachefile.attach(cache_file)
     reports = check_exports(exports, programs=cache_file is not None)
@@ -220,11 +225,63 @@ def load_and_check(
     return CheckedExports(accepted, refused, reports)
 
 
+def start(paths: Sequence[Path], *, cache_file: Path | None = None) -> None:
+    """Begin a later `load_and_check` of the same `paths` now: load the
+    export files and queue ``bash -n`` on the scripts no kept verdict covers,
+    so that those processes run while the caller does something else (the
+    server imports its other modules). Never raises: whatever goes wrong is
+    left for `load_and_check` to find and report.
+
+    `load_and_check` then reuses these exports only when `paths` are the
+    same, the same files are found there and every file still has the bytes
+    that were loaded; otherwise it loads again. Either way each export is
+    checked exactly as without `start`.
+    """
+    from mcp_harbor.check import cachefile
+
+    global _started
+    _started = None
+    try:
+        exports = load_exports(paths)
+    except Exception:  # noqa: BLE001  (load_and_check reports it)
+        return
+    if cache_file is not None and cachefile.attached() != cache_file:
+        cachefile.attach(cache_file)
+    for export in exports:
+        if f"{export.content_hash}:{export.path}" not in _cache:
+            prime(text for text, _ in _substituted(export, _models(export)))
+    _started = (tuple(paths), exports)
+
+
+_started: tuple[tuple[Path, ...], list[Export]] | None = None
+
+
+def _started_exports(paths: Sequence[Path]) -> list[Export] | None:
+    """The exports `start` loaded from `paths`, if the files are unchanged
+    (taken once)."""
+    global _started
+    started, _started = _started, None
+    if started is None or started[0] != tuple(paths):
+        return None
+    exports = started[1]
+    try:
+        if discover_files(paths) != [export.path for export in exports]:
+            return None
+        for export in exports:
+            if hashlib.sha256(export.path.read_bytes()).hexdigest() != export.content_hash:
+                return None
+    except (OSError, ConfigError):
+        return None
+    return exports
+
+
 def clear_cache() -> None:
     """Forget cached reports and ``bash -n`` verdicts (benchmarks, tests)."""
     from mcp_harbor.check._gates import clear_cache as clear_gates
     from mcp_harbor.check.commands import _cache as programs
 
+    global _started
+    _started = None
     _cache.clear()
     _used.clear()
     programs.clear()
