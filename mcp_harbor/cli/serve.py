@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from mcp_harbor.cli._app import (
+    DEFAULT_EXPORTS,
     EXIT_TOOL_ERROR,
     EXIT_USAGE,
     abort,
@@ -180,6 +181,18 @@ def serve(
     sweep_interval: float,
 ) -> None:
     """Publish every export as an MCP tool (stdio by default; HTTP serves /mcp)."""
+    # What is loaded from here to the start of serving lives as long as the
+    # server: collecting cycles meanwhile only re-scans that growing heap
+    # (0.15-0.3 s of CPU for 1,000 exports). It is frozen below instead.
+    gc.disable()
+    click.get_current_context().call_on_close(gc.enable)
+    # Load the exports and start their `bash -n` checks before importing the
+    # rest of the server, so that those processes run meanwhile (a first
+    # start of 1,000 exports runs ~1,500 of them); load_published reuses it.
+    from mcp_harbor.check import start as start_checking
+    from mcp_harbor.locations import default_check_cache_path
+
+    start_checking(list(exports) or [DEFAULT_EXPORTS], cache_file=default_check_cache_path())
     import anyio
 
     from mcp_harbor.errors import ConfigError
@@ -311,8 +324,10 @@ def serve(
     # Everything loaded so far (modules, exports, schemas, validators) lives
     # as long as the server: keep it out of the cyclic collector's scans,
     # which otherwise walk that whole heap again at every full collection.
-    gc.collect()
+    # (No gc.collect() first: it scans that heap once more, ~0.1 s for 1,000
+    # exports, to free ~1-2 MiB of start-up garbage.)
     gc.freeze()
+    gc.enable()
     try:
         if transport == "stdio":
             anyio.run(serve_stdio, server, service.shutdown, background, max_request_bytes)
