@@ -7,6 +7,7 @@ refusal still names its export, file, line and the command.
 
 from __future__ import annotations
 
+import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from mcp_harbor.check import cachefile, check_exports, clear_cache, load_and_che
 from mcp_harbor.check._bash_n import Pool
 from mcp_harbor.check._gates import _BASH, bash_syntax_error, prime
 from mcp_harbor.config import load_exports
+from tests.check.corpus import corpus
 
 HEAD = "description: d\nargs:\n  x: {type: string}\nsteps:\n"
 
@@ -129,3 +131,47 @@ def test_the_pool_uses_the_real_bash_verdicts() -> None:
     assert got["0"] is None
     assert "`done'" in (got["1"] or "")
     assert "here-document" in (got["2"] or "")
+
+
+# Scripts whose parse leans on the locale (multibyte text, $'\u…', names)
+# and the usual syntax errors, plus every run: template of the labelled corpus.
+LOCALE_SENSITIVE = [
+    "echo é",
+    "é=1",
+    'x=é; echo "$x"',
+    "echo $'\\u00e9\\xff'",
+    "[[ é == é ]]",
+    "case é in é) echo y ;; esac",
+    "echo 'é",
+    "f() { echo é; }; f",
+    "é() { :; }",
+    "echo \xff\xfe Latin-1 letters",
+    "cat <<ÉOF\nx\nÉOF",
+    "cat <<EOF\nx",
+    "echo a\nfi",
+    "done",
+    "for x in a b; do echo",
+    "echo $((1 +))",
+    "echo ${x:-é}",
+    "arr=(é ü) ; echo ${arr[é]}",
+    'echo "unterminated',
+    "select x in a; do :; done",
+]
+
+
+def test_the_locale_bash_n_runs_with_gives_the_verdicts_of_lc_all_c_utf8() -> None:
+    texts = LOCALE_SENSITIVE + [c.run for c in corpus() if c.run is not None]
+    prime(texts)
+    for text in texts:
+        old = subprocess.run(
+            [_BASH, "--noprofile", "--norc", "-n"],
+            input=text.encode("utf-8"),
+            capture_output=True,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+            check=False,
+        )
+        output = (old.stdout + old.stderr).decode("utf-8", "replace").strip()
+        expected = output or (
+            f"bash -n exited with status {old.returncode}" if old.returncode else None
+        )
+        assert bash_syntax_error(text) == expected, text
