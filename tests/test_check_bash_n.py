@@ -175,3 +175,28 @@ def test_the_locale_bash_n_runs_with_gives_the_verdicts_of_lc_all_c_utf8() -> No
             f"bash -n exited with status {old.returncode}" if old.returncode else None
         )
         assert bash_syntax_error(text) == expected, text
+
+
+def test_a_worker_that_dies_refuses_what_it_had_pending(tmp_path: Path) -> None:
+    hang = tmp_path / "hang"
+    hang.write_text("#!/bin/sh\nexec sleep 60\n")
+    hang.chmod(0o755)
+    got: dict[str, str | None] = {}
+    arrived = threading.Semaphore(0)
+
+    def record(key: str, verdict: str | None) -> None:
+        got[key] = verdict
+        arrived.release()
+
+    pool = Pool(str(hang), record, workers=1, timeout=2.0)
+    pool.add([("a", "echo a"), ("b", "echo b"), ("c", "echo c")])
+    assert pool._proc is not None
+    pool._proc.kill()
+    for _ in range(3):
+        assert arrived.acquire(timeout=30)
+    assert set(got) == {"a", "b", "c"}
+    assert all((v or "").startswith("bash -n worker ended early") for v in got.values())
+    # the pool starts a new worker for what comes next
+    pool.add([("d", "echo d")])
+    assert arrived.acquire(timeout=30)
+    assert got["d"] == "bash -n did not finish within 2 s"

@@ -23,7 +23,6 @@ import pytest
 from harbor_helpers import harbor_cli, write_export
 
 from mcp_harbor.check import _gates, cachefile, clear_cache, load_and_check
-from mcp_harbor.check._bash_n import _Child
 
 HEAD = "description: d\nargs:\n  x: {type: string}\nsteps:\n  - name: s\n"
 GOOD = f'name: good\n{HEAD}    run: echo "$ARG_x"\n'
@@ -45,13 +44,13 @@ def restart(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     clear_cache()
     cachefile.detach()
     ran: list[str] = []
-    real = _gates._pool.spawn
+    real = _gates._pool.add
 
-    def recorded(bash: str, key: str, text: str) -> _Child:
-        ran.append(text)
-        return real(bash, key, text)
+    def recorded(items: list[tuple[str, str]], *, first: bool = False) -> None:
+        ran.extend(text for _key, text in items)
+        real(items, first=first)
 
-    monkeypatch.setattr(_gates._pool, "spawn", recorded)
+    monkeypatch.setattr(_gates._pool, "add", recorded)
     return ran
 
 

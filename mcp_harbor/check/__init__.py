@@ -241,15 +241,17 @@ def start(paths: Sequence[Path], *, cache_file: Path | None = None) -> None:
 
     global _started
     _started = None
-    try:
-        exports = load_exports(paths)
-    except Exception:  # noqa: BLE001  (load_and_check reports it)
-        return
     if cache_file is not None and cachefile.attached() != cache_file:
         cachefile.attach(cache_file)
-    for export in exports:
+
+    def queue(export: Export) -> None:  # as each file loads
         if f"{export.content_hash}:{export.path}" not in _cache:
             prime(text for text, _ in _substituted(export, _models(export)))
+
+    try:
+        exports = load_exports(paths, each=queue)
+    except Exception:  # noqa: BLE001  (load_and_check reports it)
+        return
     _started = (tuple(paths), exports)
 
 
