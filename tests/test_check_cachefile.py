@@ -44,13 +44,13 @@ def restart(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     clear_cache()
     cachefile.detach()
     ran: list[str] = []
-    real = _gates._run_bash_n
+    real = _gates._pool.add
 
-    def recorded(text: str) -> str | None:
-        ran.append(text)
-        return real(text)
+    def recorded(items: list[tuple[str, str]], *, first: bool = False) -> None:
+        ran.extend(text for _key, text in items)
+        real(items, first=first)
 
-    monkeypatch.setattr(_gates, "_run_bash_n", recorded)
+    monkeypatch.setattr(_gates._pool, "add", recorded)
     return ran
 
 

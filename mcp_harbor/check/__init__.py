@@ -10,17 +10,26 @@ the checker parses the way it does.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from mcp_harbor.check._analysis import Hazard, analyse_argv, analyse_script, substitute
-from mcp_harbor.check._gates import prime
+from mcp_harbor.check._analysis import (
+    Hazard,
+    Sentinels,
+    analyse_argv,
+    analyse_script_deferred,
+    bash_gate,
+    substitute,
+)
+from mcp_harbor.check._gates import bash_syntax_error, prime
 from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._values import ValueModel, model_for
 from mcp_harbor.check.rules import RULES
-from mcp_harbor.config import Export, load_exports
+from mcp_harbor.config import Export, Step, discover_files, load_exports
+from mcp_harbor.errors import ConfigError
 
 __all__ = [
     "CheckedExports",
@@ -30,6 +39,7 @@ __all__ = [
     "check_exports",
     "clear_cache",
     "load_and_check",
+    "start",
 ]
 
 _cache: dict[str, ExportReport] = {}
@@ -69,55 +79,109 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
     return out
 
 
-def _scripts(export: Export, models: dict[str, ValueModel]) -> list[str]:
-    texts: list[str] = []
-    for step in export.all_steps:
-        if step.script is not None:
-            texts.append(substitute(step.script, models, (*step.where, "run"))[0])
-    return texts
+def _models(export: Export) -> dict[str, ValueModel]:
+    return {name: model_for(schema) for name, schema in export.arg_schemas.items()}
 
 
-def check_export(export: Export) -> ExportReport:
-    """Check every step of `export`. Pure; never raises for a bad template
-    (an unparseable one is an H000 finding). Results are cached by the
-    export's content hash and path."""
-    key = f"{export.content_hash}:{export.path}"
-    _used.add(key)
-    cached = _cache.get(key)
-    if cached is not None:
-        return cached
-    models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
-    findings: list[Finding] = []
+@dataclass(slots=True)
+class _Draft:
+    """One export analysed while ``bash -n`` still runs on its scripts: per
+    step, its hazards and, for a script tree-sitter parsed, the substituted
+    script the ``bash -n`` gate is still to judge."""
+
+    export: Export
+    key: str
+    steps: list[tuple[Step, list[Hazard], tuple[str, Sentinels] | None]]
+
+
+def _substituted(export: Export, models: dict[str, ValueModel]) -> list[tuple[str, Sentinels]]:
+    return [
+        substitute(step.script, models, (*step.where, "run"))
+        for step in export.all_steps
+        if step.script is not None
+    ]
+
+
+def _draft(
+    export: Export, key: str, models: dict[str, ValueModel], scripts: list[tuple[str, Sentinels]]
+) -> _Draft:
+    """Analyse every step of `export` but the ``bash -n`` gate of its
+    scripts (`scripts`: `_substituted`, in step order)."""
+    steps: list[tuple[Step, list[Hazard], tuple[str, Sentinels] | None]] = []
+    pending = iter(scripts)
     for step in export.all_steps:
         if step.script is not None:
-            text, sentinels = substitute(step.script, models, (*step.where, "run"))
-            hazards = analyse_script(text, sentinels, models)
+            text, sentinels = next(pending)
+            try:
+                hazards, gate = analyse_script_deferred(text, sentinels, models)
+            except Exception:
+                # the analysis assumes a script bash parses: if bash refuses
+                # this one, that is the finding; if not, this is a bug
+                if bash_syntax_error(text) is None:
+                    raise
+                hazards, gate = [], True
+            steps.append((step, hazards, (text, sentinels) if gate else None))
         else:
             assert step.argv is not None
             elements = [
                 substitute(t, models, (*step.where, "argv", i)) for i, t in enumerate(step.argv)
             ]
-            hazards = analyse_argv(elements, models)
+            steps.append((step, analyse_argv(elements, models), None))
+    return _Draft(export, key, steps)
+
+
+def _finish(draft: _Draft) -> ExportReport:
+    """Apply the ``bash -n`` gate (waiting for its verdicts) and make the report."""
+    export = draft.export
+    findings: list[Finding] = []
+    for step, hazards, script in draft.steps:
+        if script is not None:
+            hazards = bash_gate(*script, hazards)
         findings.extend(_findings(export, step.name, hazards))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     status: Literal["accepted", "refused"] = (
         "refused" if any(f.severity == "error" for f in findings) else "accepted"
     )
     report = ExportReport(export.name, str(export.path), status, tuple(findings))
-    _cache[key] = report
+    _cache[draft.key] = report
     return report
 
 
-def check_exports(exports: Sequence[Export]) -> list[ExportReport]:
-    """`check_export` on each, with the ``bash -n`` gate primed in parallel."""
-    texts: list[str] = []
+def check_export(export: Export) -> ExportReport:
+    """Check every step of `export`. Pure; never raises for a bad template
+    (an unparseable one is an H000 finding). Results are cached by the
+    export's content hash and path."""
+    return check_exports([export])[0]
+
+
+def check_exports(exports: Sequence[Export], *, programs: bool = False) -> list[ExportReport]:
+    """`check_export` on each. The ``bash -n`` gate runs in the background
+    from the first export on, while the others are analysed; only then are
+    its verdicts awaited. With `programs`, `programs_of` is worked out too
+    (in that wait) for each export the analysis did not refuse."""
+    from mcp_harbor.check.commands import programs_of
+
+    drafts: list[_Draft] = []
+    substituted: list[tuple[Export, str, dict[str, ValueModel], list[tuple[str, Sentinels]]]] = []
     for export in exports:
-        if f"{export.content_hash}:{export.path}" in _cache:
+        key = f"{export.content_hash}:{export.path}"
+        _used.add(key)
+        if key in _cache:
             continue
-        models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
-        texts.extend(_scripts(export, models))
-    prime(texts)
-    return [check_export(e) for e in exports]
+        models = _models(export)
+        scripts = _substituted(export, models)
+        prime(text for text, _ in scripts)
+        substituted.append((export, key, models, scripts))
+    for export, key, models, scripts in substituted:
+        draft = _draft(export, key, models, scripts)
+        drafts.append(draft)
+        if programs and not any(
+            RULES[h.rule].severity == "error" for _step, hazards, _s in draft.steps for h in hazards
+        ):
+            programs_of(export, [text for text, _ in scripts])
+    for draft in drafts:
+        _finish(draft)
+    return [_cache[f"{e.content_hash}:{e.path}"] for e in exports]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,10 +208,12 @@ def load_and_check(
     """
     from mcp_harbor.check import cachefile
 
-    exports = load_exports(paths)
+    exports = _started_exports(paths)
+    if exports is None:
+        exports = load_exports(paths)
     if cache_file is not None and cachefile.attached() != cache_file:
         cachefile.attach(cache_file)
-    reports = check_exports(exports)
+    reports = check_exports(exports, programs=cache_file is not None)
     accepted = [e for e, r in zip(exports, reports, strict=True) if not r.refused_under(strict)]
     if cache_file is not None:
         from mcp_harbor.check.commands import programs_of
@@ -159,11 +225,65 @@ def load_and_check(
     return CheckedExports(accepted, refused, reports)
 
 
+def start(paths: Sequence[Path], *, cache_file: Path | None = None) -> None:
+    """Begin a later `load_and_check` of the same `paths` now: load the
+    export files and queue ``bash -n`` on the scripts no kept verdict covers,
+    so that those processes run while the caller does something else (the
+    server imports its other modules). Never raises: whatever goes wrong is
+    left for `load_and_check` to find and report.
+
+    `load_and_check` then reuses these exports only when `paths` are the
+    same, the same files are found there and every file still has the bytes
+    that were loaded; otherwise it loads again. Either way each export is
+    checked exactly as without `start`.
+    """
+    from mcp_harbor.check import cachefile
+
+    global _started
+    _started = None
+    if cache_file is not None and cachefile.attached() != cache_file:
+        cachefile.attach(cache_file)
+
+    def queue(export: Export) -> None:  # as each file loads
+        if f"{export.content_hash}:{export.path}" not in _cache:
+            prime(text for text, _ in _substituted(export, _models(export)))
+
+    try:
+        exports = load_exports(paths, each=queue)
+    except Exception:  # noqa: BLE001  (load_and_check reports it)
+        return
+    _started = (tuple(paths), exports)
+
+
+_started: tuple[tuple[Path, ...], list[Export]] | None = None
+
+
+def _started_exports(paths: Sequence[Path]) -> list[Export] | None:
+    """The exports `start` loaded from `paths`, if the files are unchanged
+    (taken once)."""
+    global _started
+    started, _started = _started, None
+    if started is None or started[0] != tuple(paths):
+        return None
+    exports = started[1]
+    try:
+        if discover_files(paths) != [export.path for export in exports]:
+            return None
+        for export in exports:
+            if hashlib.sha256(export.path.read_bytes()).hexdigest() != export.content_hash:
+                return None
+    except (OSError, ConfigError):
+        return None
+    return exports
+
+
 def clear_cache() -> None:
     """Forget cached reports and ``bash -n`` verdicts (benchmarks, tests)."""
     from mcp_harbor.check._gates import clear_cache as clear_gates
     from mcp_harbor.check.commands import _cache as programs
 
+    global _started
+    _started = None
     _cache.clear()
     _used.clear()
     programs.clear()

@@ -29,7 +29,16 @@ from mcp_harbor.check._gates import bash_syntax_error, parse_tree, tree_error
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.template import Placeholder, Template
 
-__all__ = ["Hazard", "Located", "Sentinels", "analyse_argv", "analyse_script", "substitute"]
+__all__ = [
+    "Hazard",
+    "Located",
+    "Sentinels",
+    "analyse_argv",
+    "analyse_script",
+    "analyse_script_deferred",
+    "bash_gate",
+    "substitute",
+]
 
 _MAX_DEPTH = 4
 Located = tuple[tuple[str | int, ...], int]  # (key path in the export, char offset)
@@ -300,6 +309,10 @@ class _Analysis:
         self._base_occs: list[_Occ] = []
         self.split_starts: set[int] = set()
         self.functions: set[str] = set()
+        #: ask ``bash -n`` here (False: the caller applies `bash_gate` itself)
+        self.bash_gate = True
+        #: tree-sitter parsed the script (so the ``bash -n`` gate applies)
+        self.parsed = False
 
     # -- reporting
     def hazard(self, rule: str, arg: str | None, byte: int, detail: str, fix: str) -> None:
@@ -327,16 +340,12 @@ class _Analysis:
                 "fix the shell syntax so that the script parses",
             )
             return
-        verdict = bash_syntax_error(self.text)
-        if verdict is not None:
-            self.hazard(
-                "H000",
-                None,
-                0,
-                f"`bash -n` rejects the script: {verdict.splitlines()[0][:160]}",
-                "fix the shell syntax so that `bash -n` accepts the script",
-            )
-            return
+        self.parsed = True
+        if self.bash_gate:
+            rejected = _bash_rejects(self.text, self.locate)
+            if rejected is not None:
+                self.hazards.append(rejected)
+                return
         root = tree.root_node
         nodes = list(self._walk(root))
         self.functions = {
@@ -2269,17 +2278,56 @@ _DOCKER_VALUE_OPTIONS = frozenset(
 # ------------------------------------------------------------------ entry points
 
 
+def _bash_rejects(text: str, locate: Callable[[int], Located]) -> Hazard | None:
+    """The H000 finding when ``bash -n`` rejects `text` (waits for its verdict)."""
+    verdict = bash_syntax_error(text)
+    if verdict is None:
+        return None
+    return Hazard(
+        "H000",
+        None,
+        locate(0),
+        f"`bash -n` rejects the script: {verdict.splitlines()[0][:160]}",
+        "fix the shell syntax so that `bash -n` accepts the script",
+    )
+
+
 def analyse_script(
     text: str,
     sentinels: Sentinels,
     arg_models: Mapping[str, ValueModel],
 ) -> list[Hazard]:
     """All hazards of one substituted ``run:`` script."""
+    hazards, gate_pending = analyse_script_deferred(text, sentinels, arg_models)
+    if gate_pending:
+        return bash_gate(text, sentinels, hazards)
+    return hazards
+
+
+def analyse_script_deferred(
+    text: str,
+    sentinels: Sentinels,
+    arg_models: Mapping[str, ValueModel],
+) -> tuple[list[Hazard], bool]:
+    """`analyse_script` without asking ``bash -n`` about `text` itself (nested
+    scripts are still asked), so the caller can analyse while ``bash -n``
+    runs. Returns the hazards and whether the ``bash -n`` gate is still to be
+    applied with `bash_gate` (False when tree-sitter already refused)."""
     hazards: list[Hazard] = []
     taint = _Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
     taint.variables.update(_step_outputs(text))
-    _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models).run()
-    return hazards
+    analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
+    analysis.bash_gate = False
+    analysis.run()
+    return hazards, analysis.parsed
+
+
+def bash_gate(text: str, sentinels: Sentinels, hazards: list[Hazard]) -> list[Hazard]:
+    """The hazards of `analyse_script`, given those of `analyse_script_deferred`:
+    when ``bash -n`` rejects `text`, its H000 finding alone (the analysis of a
+    script bash cannot parse means nothing), else `hazards`."""
+    rejected = _bash_rejects(text, sentinels.locate)
+    return [rejected] if rejected is not None else hazards
 
 
 #: Outputs of earlier steps (``STEP_<name>_<key>``) may carry caller data; only

@@ -5,9 +5,11 @@ but it accepts some scripts bash rejects (a stray ``fi``, ``done``, ``;;``).
 ``bash -n`` is the authority on syntax; any output from it (an unterminated
 here-doc is only a warning) counts as a failure. A script must pass both.
 
-``bash -n`` costs a process spawn, so verdicts are cached by the SHA-256 of the
-script text for the life of the process (and across starts through
-`mcp_harbor.check.cachefile`), and `prime` checks many scripts in parallel.
+``bash -n`` costs a process spawn (~1 ms of CPU), so verdicts are cached by
+the SHA-256 of the script text for the life of the process (and across starts
+through `mcp_harbor.check.cachefile`), and `prime` queues many scripts for a
+worker process to check (`mcp_harbor.check._bash_n`) while the caller goes on
+with its own work; `bash_syntax_error` waits only for what is still running.
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
 import threading
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
+
+from mcp_harbor.check._bash_n import Pool
 
 __all__ = [
     "bash_identity",
@@ -38,8 +40,14 @@ __all__ = [
 _LANGUAGE = Language(tree_sitter_bash.language())
 _local = threading.local()
 _BASH = shutil.which("bash") or "/bin/bash"
-_TIMEOUT = 5.0
+_CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+#: ``bash -n`` processes at a time once a caller waits for verdicts (every
+#: core busy), and before (one core left to the caller's own work: loading,
+#: imports, the analysis; measured on 2 cores, 1,000 exports).
+_WORKERS = (_CPUS or 1) + 2
+_BACKGROUND = max(1, (_CPUS or 1) - 1)
 _cache: dict[str, str | None] = {}
+_pending: dict[str, threading.Event] = {}
 _used: set[str] = set()  # keys looked up by this process
 _lock = threading.Lock()
 
@@ -54,9 +62,11 @@ def _parser() -> Parser:
 
 def walk(node: Node) -> Iterator[Node]:
     """`node` and every node below it, in document order."""
-    yield node
-    for child in node.children:
-        yield from walk(child)
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
 
 
 def parse_tree(text: str) -> Tree:
@@ -83,50 +93,57 @@ def _key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _run_bash_n(text: str) -> str | None:
-    try:
-        proc = subprocess.run(
-            [_BASH, "--noprofile", "--norc", "-n"],
-            input=text.encode("utf-8"),
-            capture_output=True,
-            timeout=_TIMEOUT,
-            check=False,
-            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
-        )
-    except subprocess.TimeoutExpired:
-        return f"bash -n did not finish within {_TIMEOUT:g} s"
-    except OSError as exc:
-        return f"bash -n could not run: {exc}"
-    output = (proc.stdout + proc.stderr).decode("utf-8", errors="replace").strip()
-    if proc.returncode != 0 or output:
-        return output or f"bash -n exited with status {proc.returncode}"
-    return None
+def _done(key: str, verdict: str | None) -> None:
+    with _lock:
+        _cache[key] = verdict
+        event = _pending.pop(key, None)
+    if event is not None:
+        event.set()
+
+
+_pool = Pool(_BASH, _done, workers=_WORKERS, background=_BACKGROUND)
+
+
+def _queue(texts: Iterable[str], *, first: bool) -> dict[str, threading.Event]:
+    """Queue the uncached `texts`; the events of every one still pending."""
+    todo: list[tuple[str, str]] = []
+    waits: dict[str, threading.Event] = {}
+    with _lock:
+        for text in texts:
+            key = _key(text)
+            if key in _cache:
+                continue
+            event = _pending.get(key)
+            if event is None:
+                event = _pending[key] = threading.Event()
+                todo.append((key, text))
+            waits[key] = event
+    if todo:
+        _pool.add(todo, first=first)
+    return waits
 
 
 def bash_syntax_error(text: str) -> str | None:
     """What ``bash -n`` says about `text`, or None when it says nothing and
-    exits 0. Cached by content hash."""
+    exits 0. Cached by content hash; waits for a verdict `prime` queued."""
     key = _key(text)
     with _lock:
         _used.add(key)
         if key in _cache:
             return _cache[key]
-    verdict = _run_bash_n(text)
+    waits = _queue([text], first=True)
+    if waits:
+        _pool.hurry()
+    for event in waits.values():
+        event.wait()
     with _lock:
-        _cache[key] = verdict
-    return verdict
+        return _cache[key]
 
 
-def prime(texts: Iterable[str], workers: int = 4) -> None:
-    """Run ``bash -n`` on every uncached text of `texts`, in parallel."""
-    with _lock:
-        todo = {_key(t): t for t in texts if _key(t) not in _cache}
-    if len(todo) < 2:
-        for text in todo.values():
-            bash_syntax_error(text)
-        return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        list(pool.map(bash_syntax_error, todo.values()))
+def prime(texts: Iterable[str]) -> None:
+    """Start ``bash -n`` on every uncached text of `texts` in the background
+    (`bash_syntax_error` then waits only for what is still running)."""
+    _queue(texts, first=False)
 
 
 def bash_identity() -> str:
@@ -163,7 +180,14 @@ def snapshot(limit: int) -> dict[str, str | None]:
 
 
 def clear_cache() -> None:
-    """Forget every cached verdict (for benchmarks and tests)."""
+    """Forget every cached verdict (for benchmarks and tests), once the
+    queued ones are in."""
+    with _lock:
+        waits = list(_pending.values())
+    if waits:
+        _pool.hurry()
+    for event in waits:
+        event.wait()
     with _lock:
         _cache.clear()
         _used.clear()

@@ -10,7 +10,7 @@ program that preflight could check; the checker decides whether it is safe.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -144,19 +144,19 @@ def _static_word(src: bytes, node: Node) -> str | None:
 def _script_programs(text: str) -> Iterator[tuple[str, int]]:
     tree = parse_tree(text)
     src = text.encode("utf-8")
-    functions = {
-        src[n.start_byte : n.end_byte].decode("utf-8", "replace")
-        for f in walk(tree.root_node)
-        if f.type == "function_definition"
-        for n in [f.child_by_field_name("name")]
-        if n is not None
-    }
+    functions: set[str] = set()
+    names: list[Node] = []
     for node in walk(tree.root_node):
-        if node.type != "command":
-            continue
-        name = node.child_by_field_name("name")
-        if name is None or not name.children:
-            continue
+        kind = node.type
+        if kind == "function_definition":
+            fname = node.child_by_field_name("name")
+            if fname is not None:
+                functions.add(src[fname.start_byte : fname.end_byte].decode("utf-8", "replace"))
+        elif kind == "command":
+            name = node.child_by_field_name("name")
+            if name is not None and name.children:
+                names.append(name)
+    for name in names:
         word = _static_word(src, name.children[0])
         if word is None or word in BASH_BUILTINS or word in functions or "\x00" in word:
             continue
@@ -170,22 +170,31 @@ def _script_programs(text: str) -> Iterator[tuple[str, int]]:
 _cache: dict[str, tuple[ProgramUse, ...]] = {}
 
 
-def programs_of(export: Export) -> list[ProgramUse]:
+def programs_of(export: Export, scripts: Sequence[str] | None = None) -> list[ProgramUse]:
     """Every literal program the export's steps (hooks included) run.
-    Cached by the export's content hash and path."""
+    Cached by the export's content hash and path. `scripts`: the export's
+    ``run:`` scripts as the checker substituted them, in step order, when
+    the caller has them already."""
     key = f"{export.content_hash}:{export.path}"
     cached = _cache.get(key)
     if cached is None:
-        cached = _cache[key] = tuple(_programs_of(export))
+        cached = _cache[key] = tuple(_programs_of(export, scripts))
     return list(cached)
 
 
-def _programs_of(export: Export) -> list[ProgramUse]:
-    models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
+def _programs_of(export: Export, scripts: Sequence[str] | None) -> list[ProgramUse]:
+    if scripts is None:
+        models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
+        scripts = [
+            substitute(step.script, models, (*step.where, "run"))[0]
+            for step in export.all_steps
+            if step.script is not None
+        ]
+    texts = iter(scripts)
     uses: list[ProgramUse] = []
     for step in export.all_steps:
         if step.script is not None:
-            text, _ = substitute(step.script, models, (*step.where, "run"))
+            text = next(texts)
             base_line, _col = export.locate_text((*step.where, "run"))
             first = base_line  # locate() already points at the script's first line
             for word, row in _script_programs(text):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -425,8 +425,12 @@ def load_export(path: Path) -> Export:
     )
 
 
-def load_exports(paths: Iterable[Path]) -> list[Export]:
-    """Load every export file under `paths`.
+def load_exports(
+    paths: Iterable[Path], *, each: Callable[[Export], None] | None = None
+) -> list[Export]:
+    """Load every export file under `paths`. `each` is called with every
+    export that loads, as soon as it has (before the whole set is known to
+    be valid).
 
     Raises:
         ConfigError: listing every problem of every file (nothing is returned
@@ -439,6 +443,9 @@ def load_exports(paths: Iterable[Path]) -> list[Export]:
             exports.append(load_export(file))
         except ConfigError as exc:
             problems.extend(exc.problems)
+            continue
+        if each is not None:
+            each(exports[-1])
     by_name: dict[str, Export] = {}
     for export in exports:
         other = by_name.get(export.name)

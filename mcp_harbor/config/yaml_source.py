@@ -32,21 +32,30 @@ class Located:
     indent: int = 0  # for block scalars: the content's indentation
 
 
+#: Keys whose scalar values (and the scalar items of a list under them) get
+#: their position recorded while the file is read: the commands (``run:``,
+#: ``argv:``), whose first line every check of the programs a step runs
+#: asks for. Any other position is worked out on first use.
+EAGER_KEYS = frozenset({"run", "argv"})
+
+
 class SourceMap:
     """Positions of the keys and values of one YAML document.
 
     Built on first use from the document's text (one more parse): most
     loads never need a position (only errors and findings do), and a map
-    costs ~15 KB per export.
+    costs ~15 KB per export. The values under `EAGER_KEYS` are known
+    without it (the same positions the full map gives).
     """
 
-    __slots__ = ("_keys", "_text", "_values", "path")
+    __slots__ = ("_eager", "_keys", "_text", "_values", "path")
 
     def __init__(self, path: Path, text: str | None = None) -> None:
         self.path = path
         self._text = text
         self._keys: dict[PathKey, Located] | None = None if text is not None else {}
         self._values: dict[PathKey, Located] | None = None if text is not None else {}
+        self._eager: dict[PathKey, Located] = {}
 
     def _build(self) -> None:
         keys: dict[PathKey, Located] = {}
@@ -64,6 +73,7 @@ class SourceMap:
             smap._keys, smap._values = keys, values
             _walk(root, (), smap, text.splitlines())
         self._keys, self._values, self._text = keys, values, None
+        self._eager = {}
 
     @property
     def keys(self) -> dict[PathKey, Located]:
@@ -95,7 +105,9 @@ class SourceMap:
         Exact for plain, single-line quoted and literal (``|``) block scalars;
         approximate for folded scalars and escapes inside double quotes.
         """
-        loc = self.values.get(where)
+        loc = self._eager.get(where)
+        if loc is None:
+            loc = self.values.get(where)
         if loc is None:
             return self.line_of(where), 1
         before = text[:offset]
@@ -127,6 +139,10 @@ def _walk(node: yaml.Node, where: PathKey, smap: SourceMap, lines: list[str]) ->
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             _walk(item, (*where, index), smap, lines)
+    smap.values[where] = _located(node, lines)
+
+
+def _located(node: yaml.Node, lines: list[str]) -> Located:
     mark = node.start_mark
     style = node.style if isinstance(node, yaml.ScalarNode) else None
     indent = 0
@@ -135,7 +151,18 @@ def _walk(node: yaml.Node, where: PathKey, smap: SourceMap, lines: list[str]) ->
             if raw.strip():
                 indent = len(raw) - len(raw.lstrip(" "))
                 break
-    smap.values[where] = Located(mark.line + 1, mark.column + 1, style or None, indent)
+    return Located(mark.line + 1, mark.column + 1, style or None, indent)
+
+
+def _record_eager(node: yaml.Node, where: PathKey, smap: SourceMap, lines: list[str]) -> None:
+    """Keep the position of the scalar `node` at `where`, or of the scalar
+    items of the sequence `node` (see `EAGER_KEYS`)."""
+    if isinstance(node, yaml.ScalarNode):
+        smap._eager[where] = _located(node, lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            if isinstance(item, yaml.ScalarNode):
+                smap._eager[(*where, index)] = _located(item, lines)
 
 
 _STR = "tag:yaml.org,2002:str"
@@ -149,10 +176,18 @@ class _Unusual(Exception):
     (merge keys, non-scalar keys, tagged collections, recursion)."""
 
 
-def _construct(node: yaml.Node, loader: Any, smap: SourceMap, memo: dict[int, Any]) -> Any:
-    """PyYAML's safe construction of `node` for the common shapes, refusing
-    duplicate keys on the way (like `_walk`); `_Unusual` for anything else.
-    Scalars other than strings go through PyYAML's own constructors."""
+def _construct(
+    node: yaml.Node,
+    loader: Any,
+    smap: SourceMap,
+    memo: dict[int, Any],
+    where: PathKey,
+    lines: _Lines,
+) -> Any:
+    """PyYAML's safe construction of `node` (at `where`) for the common
+    shapes, refusing duplicate keys on the way (like `_walk`) and recording
+    the positions under `EAGER_KEYS`; `_Unusual` for anything else. Scalars
+    other than strings go through PyYAML's own constructors."""
     if isinstance(node, yaml.ScalarNode):
         return node.value if node.tag == _STR else loader.construct_object(node, deep=True)
     done = memo.get(id(node), _PENDING)
@@ -174,14 +209,20 @@ def _construct(node: yaml.Node, loader: Any, smap: SourceMap, memo: dict[int, An
                     f"{seen[key_node.value]}); keep only one"
                 )
             seen[key_node.value] = line
-            key = _construct(key_node, loader, smap, memo)
+            key = _construct(key_node, loader, smap, memo, where, lines)
             try:
                 hash(key)
             except TypeError:
                 raise _Unusual from None
-            out[key] = _construct(value_node, loader, smap, memo)
+            sub = (*where, key_node.value)  # keyed as `_walk` keys them
+            if key_node.value in EAGER_KEYS:
+                _record_eager(value_node, sub, smap, lines.get())
+            out[key] = _construct(value_node, loader, smap, memo, sub, lines)
     elif isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
-        out = [_construct(item, loader, smap, memo) for item in node.value]
+        out = [
+            _construct(item, loader, smap, memo, (*where, index), lines)
+            for index, item in enumerate(node.value)
+        ]
     else:
         raise _Unusual
     memo[id(node)] = out
@@ -190,6 +231,22 @@ def _construct(node: yaml.Node, loader: Any, smap: SourceMap, memo: dict[int, An
 
 _PENDING = object()
 _IN_PROGRESS = object()
+
+
+class _Lines:
+    """The document's lines, split on first use (block scalars only)."""
+
+    __slots__ = ("_lines", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._lines: list[str] | None = None
+
+    def get(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self._text.splitlines()
+        return self._lines
+
 
 #: libyaml's safe loader when PyYAML was built with it (about 10x faster), else
 #: the pure-Python one; both give nodes with line and column marks.
@@ -244,8 +301,9 @@ def read_yaml(path: Path) -> tuple[Mapping[str, Any], SourceMap, bytes]:
         )
     try:
         try:
-            data = _construct(root, loader, smap, {})
+            data = _construct(root, loader, smap, {}, (), _Lines(text))
         except _Unusual:
+            smap._eager.clear()
             _walk(root, (), SourceMap(path), [])  # duplicate keys first, as the fast path
             data = loader.construct_document(root)
     except yaml.YAMLError as exc:  # composed fine but cannot be constructed (bad tag, …)
