@@ -15,9 +15,9 @@ What is timed, all in one run, sequentially (one call in flight at a time):
 * the server: ``tools/call`` of the export with the SDK ``Client`` over stdio
   (``mode="auto"``, i.e. 2026-07-28, and ``mode="legacy"``, the 2025
   handshake), and over Streamable HTTP (auto) for information;
-* interleaved, the rows the verdict uses: the floor, a call in each era,
-  the floor, ... (the two servers' order flips every round), so that a
-  change of load or of the disk's state during the run (see
+* interleaved, the rows the verdict uses: 25 spawns of the floor, 25 calls
+  in each era, again and again (the two servers' order flips every block),
+  so that a change of load or of the disk's state during the run (see
   docs/benchmarks.md) hits the floor and the calls alike.
 
 Each series gets ``--warmup`` untimed calls first. The server runs with
@@ -183,13 +183,18 @@ async def server_stdio(mode: str, n: int, warmup: int, exports: Path, runs: Path
         return await _call_series(client, n, warmup)
 
 
+#: Calls in a row to one server (or spawns of the floor) in the interleaved rows.
+BLOCK = 25
+
+
 async def interleaved(
     n: int, warmup: int, exports: Path, runs_root: Path
 ) -> tuple[list[float], list[float], list[float]]:
-    """The floor and a call in each era, alternating call by call (the two
-    servers' order flips every round), so that a change of load or of the
-    disk's state during the run hits all three series alike. Returns the
-    floor's, the 2026-07-28 and the 2025-11-25 samples in ms."""
+    """The floor and each era in blocks of `BLOCK` calls, alternating (the
+    two servers' order flips every block), so that a change of load or of the
+    disk's state during the run hits all three series alike, while each
+    server still gets its calls back to back. Returns the floor's, the
+    2026-07-28 and the 2025-11-25 samples in ms."""
     clients = []
     async with contextlib.AsyncExitStack() as stack:
         for mode in ("auto", "legacy"):
@@ -201,22 +206,15 @@ async def interleaved(
                 env=_server_env(runs.parent / f"state-{mode}"),
             )
             clients.append(await stack.enter_async_context(Client(params, mode=mode)))  # type: ignore[arg-type]
-        floor: list[float] = []
+        for client in clients:
+            await _call_series(client, 0, warmup)
+        floor = floor_subprocess_run(0, warmup)
         calls: list[list[float]] = [[], []]
-        for i in range(warmup + n):
-            t0 = time.perf_counter()
-            subprocess.run(["bash", "-c", "true"], check=True)
-            spent = (time.perf_counter() - t0) * 1000
-            if i >= warmup:
-                floor.append(spent)
-            for k in (0, 1) if i % 2 == 0 else (1, 0):
-                t0 = time.perf_counter()
-                result = await clients[k].call_tool("nothing", {})
-                spent = (time.perf_counter() - t0) * 1000
-                if result.is_error:
-                    raise RuntimeError(f"tool call failed: {result.content}")
-                if i >= warmup:
-                    calls[k].append(spent)
+        for b, start in enumerate(range(0, n, BLOCK)):
+            size = min(BLOCK, n - start)
+            floor += floor_subprocess_run(size, 0)
+            for k in (0, 1) if b % 2 == 0 else (1, 0):
+                calls[k] += await _call_series(clients[k], size, 0)
     return floor, calls[0], calls[1]
 
 

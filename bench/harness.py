@@ -24,6 +24,7 @@ and writes them (and the raw figures as JSON) to bench/.cache/results/.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -220,6 +221,11 @@ def subjects(args: argparse.Namespace, work: Path) -> list[tuple[str, peers.Peer
     return rows
 
 
+#: Calls in a row to one server (and spawns of the floor) before the next
+#: server's turn in the latency section.
+LATENCY_BLOCK = 25
+
+
 async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     n, warmup = args.calls, 20
     say(
@@ -229,31 +235,69 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     runs: dict[str, list[dict[str, float]]] = {}
     eras: dict[str, str] = {}
     errors: dict[str, str] = {}
-    for rnd in range(args.rounds):
-        progress(f"latency round {rnd + 1}/{args.rounds} (load {load()}): floor")
-        s = await anyio.to_thread.run_sync(floor_echo, n, warmup)
-        runs.setdefault("floor", []).append(
-            {"median": statistics.median(s), "p90": pct(s, 0.9), "load": os.getloadavg()[0]}
+
+    def keep(label: str, samples: list[float]) -> None:
+        runs.setdefault(label, []).append(
+            {
+                "median": statistics.median(samples),
+                "p90": pct(samples, 0.9),
+                "load": os.getloadavg()[0],
+            }
         )
-        for label, peer, mode in subjects(args, work):
-            if peer.error:
-                errors[label] = peer.error
-                continue
-            progress(f"latency round {rnd + 1}: {label}")
-            try:
-                async with connect(peer, work / f"{peer.name}.stderr", mode) as sess:
+
+    for rnd in range(args.rounds):
+        # Every server of the round is started first; then blocks of
+        # LATENCY_BLOCK calls: the floor's, then each server's in turn (the
+        # order rotating from block to block), so that a change of load, or
+        # of the disk's state, during the round hits every row alike (side by
+        # side, not one series after another), while each server still sees
+        # calls back to back, as from its one client (one call each in turn
+        # among seven processes would measure everyone with cold caches).
+        progress(f"latency round {rnd + 1}/{args.rounds} (load {load()}): starting the servers")
+        async with contextlib.AsyncExitStack() as stack:
+            live: list[tuple[str, peers.Peer, Any]] = []
+            for label, peer, mode in subjects(args, work):
+                if peer.error:
+                    errors[label] = peer.error
+                    continue
+                try:
+                    sess = await stack.enter_async_context(
+                        connect(peer, work / f"{peer.name}.stderr", mode)
+                    )
                     eras[label] = sess.era
                     first = await checked_call(sess.client, peer.echo(ECHO_TEXT))
                     if ECHO_TEXT not in json.dumps(first.model_dump(mode="json")):
                         raise RuntimeError(f"echo not in the result: {first}")
-                    s = await timed(
-                        n, warmup, lambda p=peer, c=sess.client: checked_call(c, p.echo(ECHO_TEXT))
-                    )
-                runs.setdefault(label, []).append(
-                    {"median": statistics.median(s), "p90": pct(s, 0.9), "load": os.getloadavg()[0]}
-                )
-            except Exception as exc:  # noqa: BLE001
-                errors[label] = f"failed: {type(exc).__name__}: {exc}"[:200]
+                    live.append((label, peer, sess.client))
+                except Exception as exc:  # noqa: BLE001
+                    errors[label] = f"failed: {type(exc).__name__}: {exc}"[:200]
+            progress(
+                f"latency round {rnd + 1}: {n} calls to each of {len(live)} servers, "
+                f"in blocks of {LATENCY_BLOCK}"
+            )
+            samples: dict[str, list[float]] = {label: [] for label, _, _ in live}
+            floor_samples = floor_echo(0, warmup)
+            for _label, peer, client in live:
+                await timed(0, warmup, lambda p=peer, c=client: checked_call(c, p.echo(ECHO_TEXT)))
+            failed: set[str] = set()
+            for b, start in enumerate(range(0, n, LATENCY_BLOCK)):
+                size = min(LATENCY_BLOCK, n - start)
+                floor_samples += floor_echo(size, 0)
+                k = b % max(1, len(live))
+                for label, peer, client in live[k:] + live[:k]:
+                    if label in failed:
+                        continue
+                    try:
+                        samples[label] += await timed(
+                            size, 0, lambda p=peer, c=client: checked_call(c, p.echo(ECHO_TEXT))
+                        )
+                    except Exception as exc:  # noqa: BLE001
+                        errors[label] = f"failed: {type(exc).__name__}: {exc}"[:200]
+                        failed.add(label)
+            keep("floor", floor_samples)
+            for label, got in samples.items():
+                if label not in failed and got:
+                    keep(label, got)
     RAW["latency"] = {"runs": runs, "eras": eras, "errors": errors}
 
     def med(label: str, key: str) -> float | None:
