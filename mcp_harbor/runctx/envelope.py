@@ -116,9 +116,12 @@ class Envelope:
             data["answer_payload"] = self.answer_payload
         return data
 
-    def dumps(self) -> str:
-        """The one serialization: fixed key order, compact, UTF-8 text."""
-        return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
+    def dumps(self, data: dict[str, Any] | None = None) -> str:
+        """The one serialization: fixed key order, compact, UTF-8 text
+        (`data`: this envelope's `to_json()`, when the caller has it already)."""
+        return json.dumps(
+            self.to_json() if data is None else data, ensure_ascii=False, separators=(",", ":")
+        )
 
 
 def _first_violation(error: jsonschema.ValidationError) -> str:

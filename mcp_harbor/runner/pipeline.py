@@ -200,8 +200,11 @@ def _read_log(path: Path, limit: int) -> tuple[str, int, bool, str | None]:
     """A step log's last `limit` bytes (as text), its size, whether the tail
     is cut, and its SHA-256 when the whole file was read for the tail (None:
     the file is bigger than `limit` and must be hashed separately, or it is
-    missing). One open, no buffered file object."""
+    missing). An empty log is one ``stat``; else one open, no buffered file
+    object."""
     try:
+        if os.stat(path).st_size == 0:  # the common case: nothing printed
+            return "", 0, False, _EMPTY_SHA256
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return "", 0, False, None

@@ -22,16 +22,17 @@ def tool_result(envelope: Envelope, export: Export) -> types.CallToolResult:
       that ``mcp-harbor call --json`` prints exactly what ``mcp-harbor run --json``
       prints for the same run.
     """
+    whole = envelope.to_json()
     if export.spec.output_schema is not None:
         payload = envelope.answer_payload
         structured = payload if envelope.ok and payload is not ABSENT else None
     else:
-        structured = envelope.to_json()
+        structured = whole
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=envelope.answer)],
         structured_content=structured,
         is_error=not envelope.ok,
-        _meta={ENVELOPE_META_KEY: envelope.dumps()},
+        _meta={ENVELOPE_META_KEY: envelope.dumps(whole)},
     )
 
 
