@@ -15,9 +15,16 @@ from mcp_harbor.locations import default_runs_root
 __all__ = ["default_runs_root", "new_run_dir", "new_run_id", "write_private"]
 
 
+_second: tuple[int, str] = (-1, "")
+
+
 def new_run_id() -> str:
     """A run id that sorts by start time: ``20261129T205312Z-1a2b3c4d5e``."""
-    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + secrets.token_hex(5)
+    global _second
+    now = int(time.time())
+    if _second[0] != now:  # strftime once per second, not per run
+        _second = (now, time.strftime("%Y%m%dT%H%M%SZ-", time.gmtime(now)))
+    return _second[1] + secrets.token_hex(5)
 
 
 #: Pruning lists the whole runs folder, so it happens at most this often per
