@@ -240,6 +240,21 @@ def subjects(args: argparse.Namespace, work: Path) -> list[tuple[str, peers.Peer
 #: server's turn in the latency section.
 LATENCY_BLOCK = 25
 
+#: Seconds to wait after ``sync`` before the latency section. On an ext4
+#: without a journal (this VM's root file system) an inode allocation skips
+#: inodes freed in the last 30 s, or 5.5 min while their inode table is not
+#: yet written back, so a test suite or a previous run that just deleted
+#: thousands of files makes every file a run creates cost 0.1–0.7 ms more
+#: (docs/benchmarks.md). ``sync`` writes them back; then 30 s is enough.
+SETTLE_S = 31.0
+
+
+def settle_disk() -> None:
+    """Write back what earlier deletions left dirty and let their inodes age."""
+    progress(f"latency: sync, then {SETTLE_S:.0f} s for recently deleted inodes to age")
+    os.sync()
+    time.sleep(SETTLE_S)
+
 
 async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     n, warmup = args.calls, 20
@@ -250,6 +265,8 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     runs: dict[str, list[dict[str, float]]] = {}
     eras: dict[str, str] = {}
     errors: dict[str, str] = {}
+    if args.settle:
+        settle_disk()
 
     def keep(label: str, samples: list[float]) -> None:
         runs.setdefault(label, []).append(
@@ -1402,6 +1419,10 @@ async def main_async(args: argparse.Namespace) -> int:
                 say(f"**{name} failed**: {type(exc).__name__}: {exc}")
                 say()
             progress(f"{name} took {time.perf_counter() - t0:.0f} s")
+    # The temp folders are gone: write their freed inodes back now, so that
+    # whatever runs next (another run, a test suite) does not pay for them
+    # for minutes (see SETTLE_S).
+    os.sync()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     (RESULTS / f"{stamp}.md").write_text("\n".join(OUT) + "\n")
     (RESULTS / f"{stamp}.json").write_text(json.dumps(RAW, indent=1, default=str))
@@ -1445,6 +1466,12 @@ def main() -> int:
     )
     p.add_argument(
         "--output-timeout", type=float, default=120.0, help="seconds for one output-volume call"
+    )
+    p.add_argument(
+        "--no-settle",
+        dest="settle",
+        action="store_false",
+        help=f"skip the sync and {SETTLE_S:.0f} s wait before the latency section (see SETTLE_S)",
     )
     args = p.parse_args()
     args.rounds = args.rounds or (1 if args.quick else 3)
