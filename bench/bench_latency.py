@@ -291,6 +291,24 @@ def verdict(rows: list[Row], reference: Row) -> list[str]:
     return out
 
 
+def creation_cost_us(folder: Path, count: int = 200) -> tuple[float, float]:
+    """Median µs of a ``mkdir`` and of creating an empty file in it, in
+    `folder`: on this VM's ext4 it ranges from ~20 to ~600 µs depending on
+    the block group the folder lives in (how full, how recently churned), and
+    a run makes two directories and three files, so it is printed next to
+    the results."""
+    probe = Path(tempfile.mkdtemp(prefix="probe-", dir=folder))
+    made, created = [], []
+    for i in range(count):
+        t0 = time.perf_counter()
+        (probe / str(i)).mkdir()
+        t1 = time.perf_counter()
+        os.close(os.open(probe / str(i) / "f", os.O_WRONLY | os.O_CREAT, 0o600))
+        made.append(t1 - t0)
+        created.append(time.perf_counter() - t1)
+    return statistics.median(made) * 1e6, statistics.median(created) * 1e6
+
+
 #: See bench/harness.py's SETTLE_S: on an ext4 without a journal, files
 #: created within 30 s (5.5 min while not written back) of many deletions
 #: cost 0.1–0.7 ms more each.
@@ -352,6 +370,11 @@ async def main_async(args: argparse.Namespace) -> int:
         f"{platform.system()} {platform.release()}"
     )
     table = render(rows, ref, machine, n)
+    made, created = creation_cost_us(Path(tempfile.gettempdir()))
+    print(
+        f"file system under the runs dir ({tempfile.gettempdir()}): mkdir {made:.0f} µs, "
+        f"create {created:.0f} µs (median of 200; ~20 and ~10 when healthy)"
+    )
     print(table)
     print()
     print(
