@@ -48,6 +48,7 @@ from mcp import Client, stdio_client
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import loopprobe
 import peers
+from bench_latency import creation_cost_us
 from peers import layers
 from peers.generate import harbor_exports, shellmcp_yaml
 
@@ -395,6 +396,13 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
         ],
         rows,
     )
+    made, created = creation_cost_us(work)
+    say(
+        f"File system under mcp-harbor's runs dirs ({work}) after the round: mkdir {made:.0f} µs, "
+        f"create {created:.0f} µs (median of 200; ~20 and ~10 when healthy; a run makes two "
+        f"directories and three files)."
+    )
+    say()
     say(
         "The last column compares each server with the same command run its own way without "
         "MCP (mcp-harbor: bash, as its `run:` steps must; shellmcp: `/bin/sh` through "
