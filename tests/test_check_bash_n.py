@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import subprocess
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from harbor_helpers import write_export
 
-from mcp_harbor.check import cachefile, check_exports, clear_cache, load_and_check
+from mcp_harbor.check import check_exports, clear_cache, load_and_check
 from mcp_harbor.check._bash_n import Pool
 from mcp_harbor.check._gates import _BASH, bash_syntax_error, prime
 from mcp_harbor.config import load_exports
@@ -24,12 +23,7 @@ from tests.check.corpus import corpus
 HEAD = "description: d\nargs:\n  x: {type: string}\nsteps:\n"
 
 
-@pytest.fixture(autouse=True)
-def fresh_checker() -> Iterator[None]:
-    clear_cache()
-    cachefile.detach()
-    yield
-    clear_cache()
+pytestmark = pytest.mark.usefixtures("fresh_checker")
 
 
 def export(name: str, *scripts: str) -> str:

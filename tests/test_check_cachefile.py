@@ -16,7 +16,6 @@ import hashlib
 import hmac
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,13 +28,7 @@ GOOD = f'name: good\n{HEAD}    run: echo "$ARG_x"\n'
 BAD = f"name: bad\n{HEAD}    run: echo {{{{ args.x }}}}\n"
 
 
-@pytest.fixture(autouse=True)
-def fresh_checker() -> Iterator[None]:
-    clear_cache()
-    cachefile.detach()
-    yield
-    clear_cache()
-    cachefile.detach()
+pytestmark = pytest.mark.usefixtures("fresh_checker")
 
 
 def restart(monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -6,14 +6,13 @@ decides without `start`, including when the files change in between.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from harbor_helpers import write_export
 
 from mcp_harbor import check
-from mcp_harbor.check import cachefile, clear_cache, load_and_check, start
+from mcp_harbor.check import clear_cache, load_and_check, start
 from mcp_harbor.errors import ConfigError
 
 HEAD = "description: d\nargs:\n  x: {type: string}\nsteps:\n  - name: s\n"
@@ -22,13 +21,7 @@ BAD = f"name: bad\n{HEAD}    run: echo {{{{ args.x }}}}\n"
 STRAY_FI = f"name: stray\n{HEAD}    run: |\n      echo a\n      fi\n"
 
 
-@pytest.fixture(autouse=True)
-def fresh_checker() -> Iterator[None]:
-    clear_cache()
-    cachefile.detach()
-    yield
-    clear_cache()
-    cachefile.detach()
+pytestmark = pytest.mark.usefixtures("fresh_checker")
 
 
 def statuses(result: check.CheckedExports) -> dict[str, str]:
