@@ -351,19 +351,21 @@ def parallel(*thunks: Callable[[], Any]) -> list[Any]:
         return list(pool.map(lambda f: f(), thunks))
 
 
+def raw_initialize(name: str = "raw", version: str = "0") -> dict[str, Any]:
+    """A raw JSON-RPC client's handshake-era ``initialize`` request (id 1)."""
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": name, "version": version},
+        },
+    }
+
+
 def raw_handshake(name: str = "raw") -> list[dict[str, Any]]:
     """The handshake-era opening of a raw JSON-RPC client: ``initialize``
     (id 1) and ``notifications/initialized``."""
-    return [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": name, "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-    ]
+    return [raw_initialize(name), {"jsonrpc": "2.0", "method": "notifications/initialized"}]

@@ -31,6 +31,7 @@ from harbor_helpers import (
     bearer_client,
     harbor_cli,
     http_server,
+    raw_initialize,
     serve_argv,
     server_env,
     stdio_client_of,
@@ -394,20 +395,7 @@ def test_explicit_null_or_nan_caller_memory_is_refused_on_the_wire(
 
     try:
         if mode == "legacy":
-            init = ask(
-                json.dumps(
-                    {
-                        "jsonrpc": "2.0",
-                        "id": 1,
-                        "method": "initialize",
-                        "params": {
-                            "protocolVersion": "2025-11-25",
-                            "capabilities": {},
-                            "clientInfo": {"name": "raw-json-rpc", "version": "1"},
-                        },
-                    }
-                )
-            )
+            init = ask(json.dumps(raw_initialize("raw-json-rpc", "1")))
             assert init["result"]["protocolVersion"] == "2025-11-25"
             proc.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
             proc.stdin.flush()

@@ -28,6 +28,7 @@ from harbor_helpers import (
     harbor_cli,
     http_server,
     parallel,
+    raw_initialize,
     serve_argv,
     server_env,
     text_of,
@@ -47,16 +48,7 @@ PING = """
         run: echo pong
 """
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
+INIT = raw_initialize()
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx2
 import pytest
 from _raw import HTTP_HEADERS, RawStdio, text_of_result
-from harbor_helpers import audit_json, http_server, token_add, write_export
+from harbor_helpers import audit_json, http_server, raw_initialize, token_add, write_export
 
 SECRET = """
     name: secret
@@ -88,16 +88,7 @@ def test_replayed_session_id_of_another_principal_is_refused(tmp_path: Path) -> 
     write_export(exports, "ping.yaml", PING)
     alice, bob = token_add(tokens, "alice"), token_add(tokens, "bob")
     legacy = {k: v for k, v in HTTP_HEADERS.items() if k != "MCP-Protocol-Version"}
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "a", "version": "1"},
-        },
-    }
+    init = raw_initialize("a", "1")
     call = {
         "jsonrpc": "2.0",
         "id": 2,
