@@ -113,13 +113,12 @@ class Pool:
                     proc.stdin.close()
 
     def _write(self, proc: subprocess.Popen[bytes], data: bytes) -> None:
-        with self._wlock:
-            try:
-                assert proc.stdin is not None
-                proc.stdin.write(data)
-                proc.stdin.flush()
-            except (OSError, ValueError):
-                pass  # the worker is gone: its reader reports what is pending
+        # A worker that is gone takes the write with it: its reader thread
+        # sees the end of its output and refuses every verdict still pending.
+        with self._wlock, contextlib.suppress(OSError, ValueError):
+            assert proc.stdin is not None
+            proc.stdin.write(data)
+            proc.stdin.flush()
 
     def _worker(self) -> subprocess.Popen[bytes]:
         """The running worker, started if need be (call with the lock held)."""
