@@ -9,7 +9,6 @@ from mcp_harbor.runner.pipeline import (
     LocalExecutor,
     RunObserver,
     RunRequest,
-    step_environment,
 )
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult, StepStatus
 from mcp_harbor.runner.rundir import default_runs_root, new_run_dir, new_run_id
@@ -30,5 +29,4 @@ __all__ = [
     "default_runs_root",
     "new_run_dir",
     "new_run_id",
-    "step_environment",
 ]

@@ -44,7 +44,6 @@ __all__ = [
     "RunObserver",
     "RunRequest",
     "read_outputs",
-    "step_environment",
 ]
 
 #: What a secret value is replaced with wherever it would be recorded.
@@ -134,7 +133,10 @@ class Executor(Protocol):
 
 
 def _added_environment(request: RunRequest, step: Step) -> dict[str, str]:
-    """What the runtime adds to a step's environment (see `step_environment`)."""
+    """What the runtime adds to a step's environment, over what it inherits
+    of the server's (`_spawn_environment`): the run's ``HARBOR_*``
+    variables, ``ARG_<name>`` for every arg that has a value, and the step's
+    literal ``env:`` last."""
     env: dict[str, str] = {}
     env["HARBOR_RUN_ID"] = request.run_id
     env["HARBOR_RUN_DIR"] = str(request.run_dir)
@@ -148,46 +150,35 @@ def _added_environment(request: RunRequest, step: Step) -> dict[str, str]:
     return env
 
 
-def step_environment(request: RunRequest, step: Step) -> dict[str, str]:
-    """The environment of one step: the server's environment (minus
-    ``BASH_ENV``/``ENV`` and any inherited ``ARG_*``/``HARBOR_*``), then the
-    run's ``HARBOR_*`` variables, ``ARG_<name>`` for every arg that has a
-    value, and the step's literal ``env:`` last."""
-    return _inherited_environment() | _added_environment(request, step)
-
-
 #: The server's environment (the raw ``os.environ`` mapping as it was) and
-#: what steps inherit of it, as text and encoded: recomputed only when the
-#: environment changed.
-_inherited: tuple[dict[bytes, bytes], dict[str, str], dict[bytes, bytes]] | None = None
+#: what steps inherit of it, encoded: recomputed only when the environment
+#: changed.
+_inherited: tuple[dict[bytes, bytes], dict[bytes, bytes]] | None = None
 
 
-def _inheritance() -> tuple[dict[str, str], dict[bytes, bytes]]:
+def _inheritance() -> dict[bytes, bytes]:
+    """What steps inherit of the server's environment, encoded (not to be
+    changed by the caller)."""
     global _inherited
     raw: dict[bytes, bytes] | None = getattr(os.environ, "_data", None)  # CPython's store
     if raw is None or _inherited is None or _inherited[0] != raw:
-        inherited = {
-            k: v
+        encoded = {
+            os.fsencode(k): os.fsencode(v)
             for k, v in os.environ.items()
             if k not in _DROPPED_ENV and not k.startswith(("ARG_", "HARBOR_"))
         }
-        encoded = {os.fsencode(k): os.fsencode(v) for k, v in inherited.items()}
         if raw is None:
-            return inherited, encoded
-        _inherited = (dict(raw), inherited, encoded)
-    return _inherited[1], _inherited[2]
-
-
-def _inherited_environment() -> dict[str, str]:
-    """What a step inherits of the server's environment, as it is now (a
-    fresh dict the caller may change)."""
-    return dict(_inheritance()[0])
+            return encoded
+        _inherited = (dict(raw), encoded)
+    return _inherited[1]
 
 
 def _spawn_environment(added: Mapping[str, str]) -> dict[bytes, bytes]:
-    """The inherited environment with `added` over it, encoded as the
-    process gets it (so the spawn encodes only what is new for this step)."""
-    env = dict(_inheritance()[1])
+    """A step's environment, encoded as the process gets it: the server's
+    environment as it is now, minus ``BASH_ENV``/``ENV`` and any inherited
+    ``ARG_*``/``HARBOR_*``, with `added` over it (only `added` is encoded
+    here; the inherited part is kept encoded)."""
+    env = dict(_inheritance())
     for k, v in added.items():
         env[os.fsencode(k)] = os.fsencode(v)
     return env
@@ -377,8 +368,7 @@ class LocalExecutor:
         output_file = base.with_suffix(".output")
 
         def prepare() -> None:
-            # File-system work, in the spawn's worker thread (not on the
-            # event loop, where a slow disk would stall every other call).
+            # File-system work, done where the spawn is (see run_in_group).
             # Not created in advance (one file-system write less per step): the
             # step's `>> "$HARBOR_STEP_OUTPUT"` creates it; a retry (or a run
             # directory used before, by a worker that was lost) starts clean.
