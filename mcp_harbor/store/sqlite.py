@@ -101,6 +101,9 @@ CREATE INDEX IF NOT EXISTS leases_running ON leases (status, expires_at);
 """
 
 
+#: How long a write waits for another process's lock on the file.
+_BUSY_MS = 10000
+
 _second: tuple[int, str] = (-1, "")
 
 
@@ -154,19 +157,14 @@ class SqliteStore:
                     raise StoreError(f"audit store {path}: no such file; pass --db PATH")
                 uri = f"file:{path}?mode=ro"
                 self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+                self._db.row_factory = sqlite3.Row
+                self._db.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
             else:
                 path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 if not path.exists():  # the trail is the operator's: private from the start
                     os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
-                self._db = sqlite3.connect(
-                    path, check_same_thread=False, isolation_level=None, timeout=10.0
-                )
-            self._db.row_factory = sqlite3.Row
-            self._busy_ms = 10000
-            self._db.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
-            if not readonly:
+                self._db = self._connect(busy_ms=_BUSY_MS)
                 self._db.execute("PRAGMA journal_mode = WAL")
-                self._db.execute(f"PRAGMA synchronous = {self._synchronous}")
                 self._db.executescript(_SCHEMA)
                 self._db.execute(
                     "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)",
@@ -174,7 +172,8 @@ class SqliteStore:
                 )
 
     def _connect(self, busy_ms: int) -> sqlite3.Connection:
-        """Another read-write connection to the file, set up as the main one."""
+        """A read-write connection to the file (the main one, and
+        `try_append`'s, which never waits: ``busy_ms=0``)."""
         db = sqlite3.connect(
             self.path, check_same_thread=False, isolation_level=None, timeout=busy_ms / 1000
         )
