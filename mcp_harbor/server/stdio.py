@@ -23,11 +23,14 @@ wire; the wire is served from private duplicates, restored on exit.
 No thread hop per message where the wire is a pipe (how every stdio client
 starts a server): the request side waits for the pipe on the event loop
 (cancellable, so SIGTERM never waits for the client's next line), and an
-answer that fits in the pipe's free space is written on the loop, since such
-a write cannot block. Only a wire that the loop cannot watch (a regular file
-as stdin) is read by a daemon thread, and only an answer larger than the
-free space (a client not reading) is written from a worker thread. The SDK
-does both through worker threads: two hops per answer, one per request.
+answer that fits in the pipe's free space is written by the task that sends
+it, since such a write cannot block. A bigger answer (or one sent while
+others wait) goes to one writer task, which waits on the loop for room in
+the pipe, cancellably. Only a wire that the loop cannot watch is served by
+threads: a regular file as stdin is read by a daemon thread, and answers to
+anything but a pipe are written from a worker thread. The SDK's
+``stdio_server`` does both through worker threads: two hops per answer, one
+per request.
 """
 
 from __future__ import annotations
@@ -212,16 +215,15 @@ _PIPE_SLACK = 2 * _PAGE
 
 
 class _Wire:
-    """The answer side of the wire, as the SDK's ``stdio_server`` writes to
-    it (``await write(text)`` then ``await flush()``).
+    """The answer side of the wire.
 
-    Every `write` puts the whole text on the wire before it returns, in
-    order, and never blocks the event loop. On a pipe (how every stdio client
-    starts a server) it writes only what the pipe has room for, which cannot
-    block, and waits on the loop for room for the rest, so a client that
-    stops reading stalls its own answers, nothing else, and the wait is
-    cancellable. Anything else (a file, a socket) is written from a worker
-    thread.
+    `write` puts all of its bytes on the wire before it returns, after any
+    write already waiting, and never blocks the event loop. On a pipe (how
+    every stdio client starts a server) it writes only what the pipe has room
+    for, which cannot block, and waits on the loop for room for the rest, so
+    a client that stops reading stalls its own answers, nothing else, and the
+    wait is cancellable. Anything else (a file, a socket) is written from a
+    worker thread. `write_now` is the no-wait path.
     """
 
     def __init__(self, fd: int) -> None:
