@@ -15,10 +15,15 @@ What is timed, all in one run, sequentially (one call in flight at a time):
 * the server: ``tools/call`` of the export with the SDK ``Client`` over stdio
   (``mode="auto"``, i.e. 2026-07-28, and ``mode="legacy"``, the 2025
   handshake), and over Streamable HTTP (auto) for information;
-* interleaved, the rows the verdict uses: 25 spawns of the floor, 25 calls
-  in each era, again and again (the two servers' order flips every block),
-  so that a change of load or of the disk's state during the run (see
-  docs/benchmarks.md) hits the floor and the calls alike.
+* interleaved, the rows the verdict uses: 25 spawns of the floor, then 25
+  calls in each era with the SDK client and 25 with a raw JSON-RPC client
+  (`RawClient`: one JSON line written, one read, no SDK), again and again
+  (the eras' order flips every block), so that a change of load or of the
+  disk's state during the run (see docs/benchmarks.md) hits the floor and
+  the calls alike. The raw rows are what the server adds on its own; the
+  SDK rows add the SDK client's CPU per call (about 0.4 ms: parsing the
+  answer with pydantic, validating ``structuredContent`` against the tool's
+  output schema).
 
 Each series gets ``--warmup`` untimed calls first. The server runs with
 ``--keep-runs 0`` by default (see ``KEEP_RUNS``). The server is started from
@@ -183,18 +188,113 @@ async def server_stdio(mode: str, n: int, warmup: int, exports: Path, runs: Path
         return await _call_series(client, n, warmup)
 
 
+class RawClient:
+    """The least a client can do over stdio, for information: the opening
+    of its era (``server/discover`` for 2026-07-28, the ``initialize``
+    handshake for 2025-11-25), then each call is one JSON line written and
+    one read, with blocking I/O and ``json`` (no SDK: no pydantic, no
+    validation of the result against the tool's output schema, no task
+    hand-offs). Its rows show what the server adds on its own; the SDK
+    client's rows add the client's CPU per call."""
+
+    def __init__(self, exports: Path, runs: Path, era: str) -> None:
+        self._proc = subprocess.Popen(
+            [sys.executable, *_serve_argv(exports, runs)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=_server_env(runs.parent),
+        )
+        self._id = 0
+        info = {"name": "bench-raw", "version": "1"}
+        #: What every 2026-07-28 request carries in its params.
+        self._meta: dict[str, object] = {}
+        if era == "2026-07-28":
+            self._meta = {"_meta": {
+                "io.modelcontextprotocol/protocolVersion": era,
+                "io.modelcontextprotocol/clientInfo": info,
+                "io.modelcontextprotocol/clientCapabilities": {}}}  # fmt: skip
+            self._request("server/discover", {})
+        else:
+            self._request("initialize", {
+                "protocolVersion": era, "capabilities": {}, "clientInfo": info})  # fmt: skip
+            self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def _send(self, message: dict[str, object]) -> None:
+        assert self._proc.stdin is not None
+        self._proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self._proc.stdin.flush()
+
+    def _request(self, method: str, params: dict[str, object]) -> dict[str, object]:
+        self._id += 1
+        message = {"jsonrpc": "2.0", "id": self._id, "method": method,
+                   "params": {**params, **self._meta}}  # fmt: skip
+        self._send(message)
+        assert self._proc.stdout is not None
+        while True:
+            line = self._proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the server closed its stdout")
+            answer = json.loads(line)
+            if answer.get("id") == self._id:
+                if "error" in answer:
+                    raise RuntimeError(f"{method} failed: {answer['error']}")
+                return answer["result"]  # type: ignore[no-any-return]
+
+    def series(self, n: int, warmup: int) -> list[float]:
+        out = []
+        for i in range(warmup + n):
+            t0 = time.perf_counter()
+            result = self._request("tools/call", {"name": "nothing", "arguments": {}})
+            if result.get("isError"):
+                raise RuntimeError(f"tool call failed: {result.get('content')}")
+            if i >= warmup:
+                out.append((time.perf_counter() - t0) * 1000)
+        return out
+
+    def close(self) -> None:
+        assert self._proc.stdin is not None
+        self._proc.stdin.close()
+        try:
+            self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+
+
 #: Calls in a row to one server (or spawns of the floor) in the interleaved rows.
 BLOCK = 25
 
 
 async def interleaved(
     n: int, warmup: int, exports: Path, runs_root: Path
-) -> tuple[list[float], list[float], list[float]]:
-    """The floor and each era in blocks of `BLOCK` calls, alternating (the
-    two servers' order flips every block), so that a change of load or of the
-    disk's state during the run hits all three series alike, while each
-    server still gets its calls back to back. Returns the floor's, the
-    2026-07-28 and the 2025-11-25 samples in ms."""
+) -> tuple[list[float], list[list[float]]]:
+    """The floor, then each era with the SDK client and with the raw client,
+    in blocks of `BLOCK` calls, alternating (the eras' order flips every
+    block), so that a change of load or of the disk's state during the run
+    hits every series alike, while each server still gets its calls back to
+    back. Returns the floor's samples and those of the SDK client in
+    2026-07-28 and 2025-11-25, then of the raw client in the same two eras,
+    then (where /dev/shm is a tmpfs) of the raw client in 2026-07-28 with the
+    runs dir and audit file in memory, in ms."""
+    raws: list[RawClient] = []
+    with contextlib.ExitStack() as stack:
+        for era in ("2026-07-28", "2025-11-25"):
+            runs = runs_root / f"interleaved-raw-{era}"
+            runs.mkdir()
+            raws.append(RawClient(exports, runs, era))
+            stack.callback(raws[-1].close)
+        if Path("/dev/shm").is_dir():
+            shm = Path(stack.enter_context(tempfile.TemporaryDirectory(dir="/dev/shm")))
+            (shm / "runs").mkdir()
+            raws.append(RawClient(exports, shm / "runs", "2026-07-28"))
+            stack.callback(raws[-1].close)
+        return await _interleaved(n, warmup, exports, runs_root, raws)
+
+
+async def _interleaved(
+    n: int, warmup: int, exports: Path, runs_root: Path, raws: list[RawClient]
+) -> tuple[list[float], list[list[float]]]:
     clients = []
     async with contextlib.AsyncExitStack() as stack:
         for mode in ("auto", "legacy"):
@@ -208,14 +308,19 @@ async def interleaved(
             clients.append(await stack.enter_async_context(Client(params, mode=mode)))  # type: ignore[arg-type]
         for client in clients:
             await _call_series(client, 0, warmup)
+        for raw in raws:
+            raw.series(0, warmup)
         floor = floor_subprocess_run(0, warmup)
-        calls: list[list[float]] = [[], []]
+        calls: list[list[float]] = [[] for _ in (*clients, *raws)]
         for b, start in enumerate(range(0, n, BLOCK)):
             size = min(BLOCK, n - start)
             floor += floor_subprocess_run(size, 0)
             for k in (0, 1) if b % 2 == 0 else (1, 0):
                 calls[k] += await _call_series(clients[k], size, 0)
-    return floor, calls[0], calls[1]
+                calls[2 + k] += raws[k].series(size, 0)
+            for k in range(4, len(calls)):
+                calls[k] += raws[k - 2].series(size, 0)
+    return floor, calls
 
 
 def _free_port() -> int:
@@ -284,9 +389,10 @@ def verdict(rows: list[Row], reference: Row) -> list[str]:
         if r.kind == "interleaved":
             delta = r.median - reference.median
             ok = delta <= TARGET_MS
+            who = "the server adds" if "raw" in r.name else "the server and the SDK client add"
             out.append(
-                f"{'PASS' if ok else 'MISS'}: {r.name} adds {delta:.2f} ms to the bare spawn "
-                f"(target ≤ {TARGET_MS} ms)"
+                f"{'PASS' if ok else 'MISS'}: {r.name}: {who} {delta:.2f} ms to the bare "
+                f"spawn (target ≤ {TARGET_MS} ms)"
             )
     return out
 
@@ -355,10 +461,17 @@ async def main_async(args: argparse.Namespace) -> int:
             samples = await server_stdio(mode, n, warmup, exports, runs)
             add(f"stdio, Client mode={mode} ({label}), a series alone", "server", samples)
         progress("interleaved: floor and both eras call by call")
-        floor, auto, legacy = await interleaved(n, warmup, exports, tmp)
+        floor, (auto, legacy, raw_modern, raw_legacy, *in_memory) = await interleaved(
+            n, warmup, exports, tmp
+        )
         inter = add('interleaved floor: subprocess.run(["bash","-c","true"])', "floor", floor)
         add("interleaved stdio, Client mode=auto (2026-07-28)", "interleaved", auto)
         add("interleaved stdio, Client mode=legacy (2025-11-25)", "interleaved", legacy)
+        add("interleaved stdio, raw JSON-RPC client (2026-07-28)", "interleaved", raw_modern)
+        add("interleaved stdio, raw JSON-RPC client (2025-11-25)", "interleaved", raw_legacy)
+        for samples in in_memory:
+            add("interleaved stdio, raw JSON-RPC client (2026-07-28), runs dir on tmpfs",
+                "interleaved", samples)  # fmt: skip
         if args.http:
             progress("http auto")
             samples = await server_http(n, warmup, exports, runs, tmp / "http.log")
@@ -379,7 +492,9 @@ async def main_async(args: argparse.Namespace) -> int:
     print()
     print(
         "The verdict uses the interleaved rows (each against the floor measured in "
-        "the same loop); the series run alone are for information."
+        "the same loop); the series run alone are for information. The raw client's "
+        "rows are what the server adds; the SDK client's rows also carry the "
+        "client's own CPU per call (parsing and validating the result)."
     )
     for line in verdict(rows, inter):
         print(line)
