@@ -166,17 +166,21 @@ async def timed(n: int, warmup: int, one: Callable[[], Awaitable[object]]) -> li
 # ------------------------------------------------------------------ 1 latency
 
 
-#: How each server runs the echo, without MCP: mcp-harbor's steps run under
-#: bash (the issue's floor); shellmcp renders a string for ``shell=True``
-#: (/bin/sh, dash on Debian); mcp-shell-server execs the caller's argv.
+#: How each server runs the echo, without MCP: mcp-harbor's ``run:`` steps run
+#: under bash (the issue's floor); shellmcp renders a string for
+#: ``shell=True`` (/bin/sh, dash on Debian); mcp-shell-server, and mcp-harbor's
+#: ``argv:`` steps, exec the argv.
 FLOORS = {
     "floor": ["bash", "-c", 'echo "$1"', "_", ECHO_TEXT],
     "floor: /bin/sh (shellmcp's shell=True)": ["/bin/sh", "-c", 'echo "$1"', "_", ECHO_TEXT],
-    "floor: exec echo (mcp-shell-server's argv)": ["echo", ECHO_TEXT],
+    "floor: exec echo (mcp-shell-server's argv, mcp-harbor's argv: step)": ["echo", ECHO_TEXT],
 }
+#: The row of mcp-harbor with the echo as an ``argv:`` step (latency only).
+HARBOR_ARGV = "mcp-harbor, `argv:` step (no shell)"
 #: The floor each server's own overhead is measured from.
 OWN_FLOOR = {
-    "mcp-shell-server": "floor: exec echo (mcp-shell-server's argv)",
+    HARBOR_ARGV: "floor: exec echo (mcp-shell-server's argv, mcp-harbor's argv: step)",
+    "mcp-shell-server": "floor: exec echo (mcp-shell-server's argv, mcp-harbor's argv: step)",
     "shellmcp": "floor: /bin/sh (shellmcp's shell=True)",
 }
 
@@ -207,14 +211,21 @@ def busy_state(work: Path, count: int) -> Path:
     return state
 
 
-def subjects(args: argparse.Namespace, work: Path) -> list[tuple[str, peers.Peer, str]]:
+def subjects(
+    args: argparse.Namespace, work: Path, latency: bool = False
+) -> list[tuple[str, peers.Peer, str]]:
     """(row label, peer, client mode) in table order; the first is ours. Each
     call gives mcp-harbor fresh state (audit DB, runs dir), like the peers,
-    which keep none."""
+    which keep none. `latency`: also mcp-harbor running the echo as an
+    ``argv:`` step (the other sections' work needs a shell or is the same)."""
     rows = [
         ("mcp-harbor", peers.harbor(work, state=fresh(work, "state-")), "auto"),
         ("mcp-harbor (handshake era)", peers.harbor(work, state=fresh(work, "state-")), "legacy"),
     ]
+    if latency:
+        exec_echo = peers.harbor(work, state=fresh(work, "state-"))
+        exec_echo.echo = lambda text: ("echo_argv", {"text": text})
+        rows.append((HARBOR_ARGV, exec_echo, "auto"))
     if args.tmpfs is not None:
         # the same server with its run directories and audit DB on tmpfs: how much is the disk
         rows.append(
@@ -289,7 +300,7 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
         progress(f"latency round {rnd + 1}/{args.rounds} (load {load()}): starting the servers")
         async with contextlib.AsyncExitStack() as stack:
             live: list[tuple[str, peers.Peer, Any]] = []
-            for label, peer, mode in subjects(args, work):
+            for label, peer, mode in subjects(args, work, latency=True):
                 if peer.error:
                     errors[label] = peer.error
                     continue
@@ -351,7 +362,7 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     ours = med("mcp-harbor", "median")
     floor = med("floor", "median")
     rows = []
-    labels = [label for label, _, _ in subjects(args, work)] + list(FLOORS)
+    labels = [label for label, _, _ in subjects(args, work, latency=True)] + list(FLOORS)
     for label in labels:
         if label in errors and label not in runs:
             rows.append([label, eras.get(label, "–"), errors[label], "", "", "", ""])
@@ -405,8 +416,9 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     say()
     say(
         "The last column compares each server with the same command run its own way without "
-        "MCP (mcp-harbor: bash, as its `run:` steps must; shellmcp: `/bin/sh` through "
-        "`shell=True`; mcp-shell-server: an exec of the argv): what the MCP server itself adds."
+        "MCP (mcp-harbor: bash, as its `run:` steps must, or an exec for its `argv:` step; "
+        "shellmcp: `/bin/sh` through `shell=True`; mcp-shell-server: an exec of the argv): "
+        "what the MCP server itself adds."
     )
     say()
     peer_meds = [med(x, "median") for x in ("mcp-shell-server", "shellmcp") if x in runs]
@@ -415,7 +427,7 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
         ok2 = ours - floor <= 1.5
         added = {
             x: med(x, "median") - med(OWN_FLOOR[x], "median")  # type: ignore[operator]
-            for x in OWN_FLOOR
+            for x in ("mcp-shell-server", "shellmcp")
             if x in runs and OWN_FLOOR[x] in runs
         }
         ok3 = all(ours - floor <= a for a in added.values())
@@ -427,6 +439,16 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
             + ", ".join(f"{x} {a:+.2f} ms" for x, a in added.items())
             + ")."
         )
+        exec_row = med(HARBOR_ARGV, "median")
+        if exec_row is not None:
+            ok4 = all(exec_row <= m for m in peer_meds if m is not None)
+            exec_floor = med(OWN_FLOOR[HARBOR_ARGV], "median")
+            adds = f", {exec_row - exec_floor:+.2f} ms over an exec of echo" if exec_floor else ""
+            say(
+                f"With the echo as an `argv:` step (exec'd, no shell: how mcp-harbor runs one "
+                f"command with a caller's value), its median is {exec_row:.2f} ms{adds}: at or "
+                f"below every peer's: **{'met' if ok4 else 'MISSED'}**."
+            )
         say()
 
 

@@ -201,6 +201,16 @@ HARBOR_EXPORTS = {
           - name: echo
             run: echo "$ARG_text"
         """,
+    "echo_argv.yaml": """\
+        name: echo_argv
+        description: Echo a caller string, exec'd with no shell.
+        args:
+          text: {type: string, maxLength: 1000}
+        required: [text]
+        steps:
+          - name: echo
+            argv: [echo, "{{ args.text }}"]
+        """,
     "sleep_half.yaml": """\
         name: sleep_half
         description: Sleep half a second.
