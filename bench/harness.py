@@ -48,7 +48,7 @@ from mcp import Client, stdio_client
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import loopprobe
 import peers
-from bench_latency import creation_cost_us
+from bench_latency import SETTLE_MAX_S, creation_cost_us, settle
 from peers import layers
 from peers.generate import harbor_exports, shellmcp_yaml
 
@@ -252,20 +252,16 @@ def subjects(
 #: server's turn in the latency section.
 LATENCY_BLOCK = 25
 
-#: Seconds to wait after ``sync`` before the latency section. On an ext4
-#: without a journal (this VM's root file system) an inode allocation skips
-#: inodes freed in the last 30 s, or 5.5 min while their inode table is not
-#: yet written back, so a test suite or a previous run that just deleted
-#: thousands of files makes every file a run creates cost 0.1–0.7 ms more
-#: (docs/benchmarks.md). ``sync`` writes them back; then 30 s is enough.
-SETTLE_S = 31.0
 
-
-def settle_disk() -> None:
-    """Write back what earlier deletions left dirty and let their inodes age."""
-    progress(f"latency: sync, then {SETTLE_S:.0f} s for recently deleted inodes to age")
-    os.sync()
-    time.sleep(SETTLE_S)
+def settle_disk(work: Path) -> str:
+    """``sync``, then wait until file creation under `work` is healthy again
+    (bench_latency.py's `settle`: on this VM's ext4 without a journal, files
+    created within minutes of many deletions cost up to 100 times more);
+    return what happened, for the report."""
+    progress("latency: sync, then wait until file creation is healthy (at most 5.5 min)")
+    probes = work / "probes"
+    probes.mkdir(exist_ok=True)
+    return settle(probes, progress)
 
 
 async def bench_latency(args: argparse.Namespace, work: Path) -> None:
@@ -277,8 +273,7 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     runs: dict[str, list[dict[str, float]]] = {}
     eras: dict[str, str] = {}
     errors: dict[str, str] = {}
-    if args.settle:
-        settle_disk()
+    settled = settle_disk(work) if args.settle else "not settled (--no-settle)"
 
     def keep(label: str, samples: list[float]) -> None:
         runs.setdefault(label, []).append(
@@ -407,7 +402,8 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
         ],
         rows,
     )
-    made, created = creation_cost_us(work)
+    made, created = creation_cost_us(work / "probes")
+    say(f"Before the rounds: {settled}.")
     say(
         f"File system under mcp-harbor's runs dirs ({work}) after the round: mkdir {made:.0f} µs, "
         f"create {created:.0f} µs (median of 200; ~20 and ~10 when healthy; a run makes two "
@@ -1451,7 +1447,7 @@ async def main_async(args: argparse.Namespace) -> int:
             progress(f"{name} took {time.perf_counter() - t0:.0f} s")
     # The temp folders are gone: write their freed inodes back now, so that
     # whatever runs next (another run, a test suite) does not pay for them
-    # for minutes (see SETTLE_S).
+    # for minutes (see bench_latency.SETTLE_MAX_S).
     os.sync()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     (RESULTS / f"{stamp}.md").write_text("\n".join(OUT) + "\n")
@@ -1501,7 +1497,8 @@ def main() -> int:
         "--no-settle",
         dest="settle",
         action="store_false",
-        help=f"skip the sync and {SETTLE_S:.0f} s wait before the latency section (see SETTLE_S)",
+        help=f"skip the sync and the wait (up to {SETTLE_MAX_S:.0f} s) for healthy file "
+        "creation before the latency section",
     )
     args = p.parse_args()
     args.rounds = args.rounds or (1 if args.quick else 3)
