@@ -418,40 +418,24 @@ def creation_cost_us(folder: Path, count: int = 200) -> tuple[float, float]:
 
 #: On an ext4 without a journal (this VM's root file system) Linux does not
 #: reuse an inode freed in the last minute, or the last five while its
-#: inode-table block is not written back: every new file or directory then
-#: scans past all of them (perf: ``find_inode_bit`` / ``recently_deleted``,
-#: 0.7-1.8 ms of kernel CPU per create instead of ~20 µs), for up to five
-#: minutes after a test suite or a previous benchmark deleted its files.
-#: `settle` syncs (the blocks are written back), then probes file creation
-#: under the runs dir's parent every `SETTLE_PROBE_EVERY_S` until it is
-#: healthy, for at most `SETTLE_MAX_S`.
-SETTLE_MAX_S = 330.0
-SETTLE_PROBE_EVERY_S = 10.0
-#: A probe is healthy when the median ``mkdir`` and file creation cost less.
-HEALTHY_US = 80.0
+#: inode-table block is dirty, and every allocation scans the group's free
+#: inodes from the start: after a test suite or a previous benchmark deleted
+#: thousands of files, each new file skips all of those still "recent", and
+#: each allocation dirties one more block of them, so file creation gets
+#: slower as a run goes on (perf: ``find_inode_bit``, ``recently_deleted``;
+#: 0.7-1.8 ms of kernel CPU per file instead of ~20 µs). A probe before the
+#: run cannot see it (its first files are cheap). `settle` therefore waits
+#: `SETTLE_S` after a ``sync``: then nothing deleted before it is recent.
+SETTLE_S = 330.0
 
 
-def settle(folder: Path, say: Callable[[str], None]) -> str:
-    """``sync``, then wait until creating files under `folder` costs what it
-    costs on a quiet disk (see `SETTLE_MAX_S`); return what happened, for
-    the report."""
+def settle(say: Callable[[str], None]) -> str:
+    """``sync``, then wait `SETTLE_S` for every inode freed before to stop
+    being recent; return what was done, for the report."""
+    say(f"  sync, then {SETTLE_S:.0f} s for inodes freed before this run to age ...")
     os.sync()
-    began = time.monotonic()
-    while True:
-        made, created = creation_cost_us(folder, count=60)
-        waited = time.monotonic() - began
-        if max(made, created) < HEALTHY_US:
-            return (
-                f"file creation healthy after {waited:.0f} s (mkdir {made:.0f} µs, "
-                f"create {created:.0f} µs)"
-            )
-        if waited >= SETTLE_MAX_S:
-            return (
-                f"file creation still slow after {waited:.0f} s (mkdir {made:.0f} µs, "
-                f"create {created:.0f} µs): the rows on disk carry it"
-            )
-        say(f"  file creation slow (mkdir {made:.0f} µs, create {created:.0f} µs); waiting ...")
-        time.sleep(SETTLE_PROBE_EVERY_S)
+    time.sleep(SETTLE_S)
+    return f"synced, then waited {SETTLE_S:.0f} s"
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -460,15 +444,12 @@ async def main_async(args: argparse.Namespace) -> int:
     settled = "not settled (--no-settle)"
     with tempfile.TemporaryDirectory(prefix="harbor-bench-") as tmp_s:
         tmp = Path(tmp_s)
-        # The probes' files stay in the temp folder until the end (deleting
-        # them would make the next files slow, see SETTLE_MAX_S).
+        # The probe's files stay in the temp folder until the end (deleting
+        # them would make the next files slow, see SETTLE_S).
         probes = tmp / "probes"
         probes.mkdir()
         if args.settle:
-            print("  sync, then wait for file creation to be healthy ...", file=sys.stderr)
-            settled = await anyio.to_thread.run_sync(
-                settle, probes, lambda m: print(m, file=sys.stderr)
-            )
+            settled = await anyio.to_thread.run_sync(settle, lambda m: print(m, file=sys.stderr))
         exports, runs = tmp / "exports", tmp / "runs"
         exports.mkdir()
         runs.mkdir()
@@ -516,7 +497,7 @@ async def main_async(args: argparse.Namespace) -> int:
             samples = await server_http(n, warmup, exports, runs, tmp / "http.log")
             add("http, Client mode=auto (2026-07-28), for information", "server", samples)
         made, created = creation_cost_us(probes)
-    os.sync()  # write back the freed inodes of the temp folder (see SETTLE_MAX_S)
+    os.sync()  # write back the freed inodes of the temp folder (see SETTLE_S)
 
     machine = (
         f"{os.cpu_count()} CPUs ({cpu_model()}), Python {platform.python_version()}, "
@@ -567,8 +548,7 @@ def main() -> int:
         "--no-settle",
         dest="settle",
         action="store_false",
-        help="skip the sync and the wait for healthy file creation before measuring "
-        "(see SETTLE_MAX_S)",
+        help=f"skip the sync and the {SETTLE_S:.0f} s wait before measuring (see SETTLE_S)",
     )
     args = parser.parse_args()
     global KEEP_RUNS

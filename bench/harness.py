@@ -48,7 +48,7 @@ from mcp import Client, stdio_client
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import loopprobe
 import peers
-from bench_latency import SETTLE_MAX_S, creation_cost_us, settle
+from bench_latency import SETTLE_S, creation_cost_us, settle
 from peers import layers
 from peers.generate import harbor_exports, shellmcp_yaml
 
@@ -253,15 +253,11 @@ def subjects(
 LATENCY_BLOCK = 25
 
 
-def settle_disk(work: Path) -> str:
-    """``sync``, then wait until file creation under `work` is healthy again
-    (bench_latency.py's `settle`: on this VM's ext4 without a journal, files
-    created within minutes of many deletions cost up to 100 times more);
-    return what happened, for the report."""
-    progress("latency: sync, then wait until file creation is healthy (at most 5.5 min)")
-    probes = work / "probes"
-    probes.mkdir(exist_ok=True)
-    return settle(probes, progress)
+def settle_disk() -> str:
+    """bench_latency.py's `settle`: on this VM's ext4 without a journal, files
+    created within five minutes of many deletions cost up to 100 times more;
+    return what was done, for the report."""
+    return settle(progress)
 
 
 async def bench_latency(args: argparse.Namespace, work: Path) -> None:
@@ -273,7 +269,7 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     runs: dict[str, list[dict[str, float]]] = {}
     eras: dict[str, str] = {}
     errors: dict[str, str] = {}
-    settled = settle_disk(work) if args.settle else "not settled (--no-settle)"
+    settled = settle_disk() if args.settle else "not settled (--no-settle)"
 
     def keep(label: str, samples: list[float]) -> None:
         runs.setdefault(label, []).append(
@@ -1447,7 +1443,7 @@ async def main_async(args: argparse.Namespace) -> int:
             progress(f"{name} took {time.perf_counter() - t0:.0f} s")
     # The temp folders are gone: write their freed inodes back now, so that
     # whatever runs next (another run, a test suite) does not pay for them
-    # for minutes (see bench_latency.SETTLE_MAX_S).
+    # for minutes (see bench_latency.SETTLE_S).
     os.sync()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     (RESULTS / f"{stamp}.md").write_text("\n".join(OUT) + "\n")
@@ -1497,8 +1493,8 @@ def main() -> int:
         "--no-settle",
         dest="settle",
         action="store_false",
-        help=f"skip the sync and the wait (up to {SETTLE_MAX_S:.0f} s) for healthy file "
-        "creation before the latency section",
+        help=f"skip the sync and the {SETTLE_S:.0f} s wait before the latency section "
+        "(see bench_latency.SETTLE_S)",
     )
     args = p.parse_args()
     args.rounds = args.rounds or (1 if args.quick else 3)
