@@ -72,6 +72,8 @@ class Row:
     name: str
     kind: str  # "floor" | "server"
     samples_ms: list[float]
+    #: CPU of this (the client's) process per call, where measured.
+    client_cpu_ms: float | None = None
 
     @property
     def median(self) -> float:
@@ -268,7 +270,7 @@ BLOCK = 25
 
 async def interleaved(
     n: int, warmup: int, exports: Path, runs_root: Path
-) -> tuple[list[float], list[list[float]]]:
+) -> tuple[list[float], list[list[float]], list[float]]:
     """The floor, then each era with the SDK client and with the raw client,
     in blocks of `BLOCK` calls, alternating (the eras' order flips every
     block), so that a change of load or of the disk's state during the run
@@ -294,7 +296,7 @@ async def interleaved(
 
 async def _interleaved(
     n: int, warmup: int, exports: Path, runs_root: Path, raws: list[RawClient]
-) -> tuple[list[float], list[list[float]]]:
+) -> tuple[list[float], list[list[float]], list[float]]:
     clients = []
     async with contextlib.AsyncExitStack() as stack:
         for mode in ("auto", "legacy"):
@@ -312,15 +314,25 @@ async def _interleaved(
             raw.series(0, warmup)
         floor = floor_subprocess_run(0, warmup)
         calls: list[list[float]] = [[] for _ in (*clients, *raws)]
+        # This process's CPU seconds in each series: the floor's, then the calls'.
+        cpu = [0.0] * (1 + len(calls))
         for b, start in enumerate(range(0, n, BLOCK)):
             size = min(BLOCK, n - start)
+            c0 = time.process_time()
             floor += floor_subprocess_run(size, 0)
+            cpu[0] += time.process_time() - c0
             for k in (0, 1) if b % 2 == 0 else (1, 0):
+                c0 = time.process_time()
                 calls[k] += await _call_series(clients[k], size, 0)
+                c1 = time.process_time()
                 calls[2 + k] += raws[k].series(size, 0)
+                cpu[1 + k] += c1 - c0
+                cpu[3 + k] += time.process_time() - c1
             for k in range(4, len(calls)):
+                c0 = time.process_time()
                 calls[k] += raws[k - 2].series(size, 0)
-    return floor, calls
+                cpu[1 + k] += time.process_time() - c0
+    return floor, calls, [c * 1000 / n for c in cpu]
 
 
 def _free_port() -> int:
@@ -370,8 +382,9 @@ def cpu_model() -> str:
 
 def render(rows: list[Row], reference: Row, machine: str, calls: int) -> str:
     head = (
-        "| series | median ms | p90 ms | ratio to floor | Δ median vs floor (ms) |\n"
-        "|---|---:|---:|---:|---:|\n"
+        "| series | median ms | p90 ms | ratio to floor | Δ median vs floor (ms) "
+        "| client's CPU per call ms |\n"
+        "|---|---:|---:|---:|---:|---:|\n"
     )
     lines = []
     for r in rows:
@@ -379,7 +392,10 @@ def render(rows: list[Row], reference: Row, machine: str, calls: int) -> str:
             reference = r  # the interleaved rows compare with their own floor
         ratio = r.median / reference.median
         delta = r.median - reference.median
-        lines.append(f"| {r.name} | {r.median:.2f} | {r.p90:.2f} | {ratio:.2f}× | {delta:+.2f} |")
+        cpu = "" if r.client_cpu_ms is None else f"{r.client_cpu_ms:.2f}"
+        lines.append(
+            f"| {r.name} | {r.median:.2f} | {r.p90:.2f} | {ratio:.2f}× | {delta:+.2f} | {cpu} |"
+        )
     return f"{machine}; {calls} sequential calls per series\n\n" + head + "\n".join(lines)
 
 
@@ -481,17 +497,19 @@ async def main_async(args: argparse.Namespace) -> int:
             samples = await server_stdio(mode, n, warmup, exports, runs)
             add(f"stdio, Client mode={mode} ({label}), a series alone", "server", samples)
         progress("interleaved: floor and both eras call by call")
-        floor, (auto, legacy, raw_modern, raw_legacy, *in_memory) = await interleaved(
-            n, warmup, exports, tmp
-        )
+        floor, series, cpu = await interleaved(n, warmup, exports, tmp)
         inter = add('interleaved floor: subprocess.run(["bash","-c","true"])', "floor", floor)
-        add("interleaved stdio, Client mode=auto (2026-07-28)", "interleaved", auto)
-        add("interleaved stdio, Client mode=legacy (2025-11-25)", "interleaved", legacy)
-        add("interleaved stdio, raw JSON-RPC client (2026-07-28)", "interleaved", raw_modern)
-        add("interleaved stdio, raw JSON-RPC client (2025-11-25)", "interleaved", raw_legacy)
-        for samples in in_memory:
-            add("interleaved stdio, raw JSON-RPC client (2026-07-28), runs dir on tmpfs",
-                "interleaved", samples)  # fmt: skip
+        inter.client_cpu_ms = cpu[0]
+        names = [
+            "interleaved stdio, Client mode=auto (2026-07-28)",
+            "interleaved stdio, Client mode=legacy (2025-11-25)",
+            "interleaved stdio, raw JSON-RPC client (2026-07-28)",
+            "interleaved stdio, raw JSON-RPC client (2025-11-25)",
+            "interleaved stdio, raw JSON-RPC client (2026-07-28), runs dir on tmpfs",
+        ]
+        # No tmpfs row where /dev/shm is missing: the last name may go unused.
+        for name, samples, used in zip(names, series, cpu[1:], strict=False):
+            add(name, "interleaved", samples).client_cpu_ms = used
         if args.http:
             progress("http auto")
             samples = await server_http(n, warmup, exports, runs, tmp / "http.log")
