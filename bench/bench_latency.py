@@ -20,19 +20,24 @@ What is timed, all in one run, sequentially (one call in flight at a time):
   (`RawClient`: one JSON line written, one read, no SDK), again and again
   (the eras' order flips every block), so that a change of load or of the
   disk's state during the run (see docs/benchmarks.md) hits the floor and
-  the calls alike. The raw rows are what the server adds on its own; the
-  SDK rows add the SDK client's CPU per call (about 0.4 ms: parsing the
-  answer with pydantic, validating ``structuredContent`` against the tool's
-  output schema).
+  the calls alike; plus 25 raw calls with the runs dir on tmpfs (the server
+  without the disk). The raw rows are what the server adds on its own; the
+  SDK rows add the SDK client's work per call (0.4-0.5 ms of latency:
+  parsing the answer with pydantic, validating ``structuredContent``
+  against the tool's output schema). Each interleaved row also shows this
+  process's CPU per call, the client's share.
 
-Each series gets ``--warmup`` untimed calls first. The server runs with
+Before measuring it runs ``sync`` and waits ``SETTLE_S`` (330 s;
+``--no-settle`` skips it): see `SETTLE_S` for the file-system effect it
+waits out. Each series gets ``--warmup`` untimed calls first. The server runs with
 ``--keep-runs 0`` by default (see ``KEEP_RUNS``). The server is started from
 the same interpreter (``python -m mcp_harbor serve``), with ``--runs-dir`` in a
 temporary folder; anything in ``PYTHONPATH`` is forwarded to it.
 
 Usage::
 
-    python bench/bench_latency.py [--calls 300] [--warmup 20] [--no-http] [--json FILE]
+    python bench/bench_latency.py [--calls 300] [--warmup 20] [--no-http] [--no-settle]
+                                  [--json FILE]
 """
 
 from __future__ import annotations
