@@ -201,7 +201,11 @@ class _Checkpointer:
             log.warning("audit store %s: no background checkpoints: %s", self._path, exc)
             return
         try:
-            db.execute(f"PRAGMA synchronous = {self._synchronous}")
+            try:
+                db.execute(f"PRAGMA synchronous = {self._synchronous}")
+            except sqlite3.Error as exc:
+                log.warning("audit store %s: no background checkpoints: %s", self._path, exc)
+                return
             while True:
                 self._wake.wait()
                 self._wake.clear()
