@@ -196,21 +196,17 @@ async def server_stdio(mode: str, n: int, warmup: int, exports: Path, runs: Path
 
 
 class RawClient:
-    """The least a client can do over stdio, for information: the opening
-    of its era (``server/discover`` for 2026-07-28, the ``initialize``
-    handshake for 2025-11-25), then each call is one JSON line written and
-    one read, with blocking I/O and ``json`` (no SDK: no pydantic, no
-    validation of the result against the tool's output schema, no task
-    hand-offs). Its rows show what the server adds on its own; the SDK
-    client's rows add the client's CPU per call."""
+    """The least a client can do over stdio: the opening of its era
+    (``server/discover`` for 2026-07-28, the ``initialize`` handshake for
+    2025-11-25), then each request is one JSON line written and one read,
+    with blocking I/O and ``json`` (no SDK: no pydantic, no validation of the
+    result against the tool's output schema, no task hand-offs). Its rows
+    show what the server adds on its own; the SDK client's rows add the
+    client's CPU per call. The harness times ``tools/list`` with it too."""
 
-    def __init__(self, exports: Path, runs: Path, era: str) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str], era: str) -> None:
         self._proc = subprocess.Popen(
-            [sys.executable, *_serve_argv(exports, runs)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=_server_env(runs.parent),
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
         )
         self._id = 0
         info = {"name": "bench-raw", "version": "1"}
@@ -221,38 +217,51 @@ class RawClient:
                 "io.modelcontextprotocol/protocolVersion": era,
                 "io.modelcontextprotocol/clientInfo": info,
                 "io.modelcontextprotocol/clientCapabilities": {}}}  # fmt: skip
-            self._request("server/discover", {})
+            self.request("server/discover", {})
         else:
-            self._request("initialize", {
+            self.request("initialize", {
                 "protocolVersion": era, "capabilities": {}, "clientInfo": info})  # fmt: skip
             self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    @classmethod
+    def harbor(cls, exports: Path, runs: Path, era: str) -> RawClient:
+        """mcp-harbor serving `exports`, as the other series start it."""
+        return cls([sys.executable, *_serve_argv(exports, runs)], _server_env(runs.parent), era)
 
     def _send(self, message: dict[str, object]) -> None:
         assert self._proc.stdin is not None
         self._proc.stdin.write(json.dumps(message).encode() + b"\n")
         self._proc.stdin.flush()
 
-    def _request(self, method: str, params: dict[str, object]) -> dict[str, object]:
+    def answer_line(self, method: str, params: dict[str, object]) -> bytes:
+        """Send a request and return its answer's line, unparsed (found by
+        its id): with this the timing is the server's and the pipe's alone,
+        however big the answer."""
         self._id += 1
         message = {"jsonrpc": "2.0", "id": self._id, "method": method,
                    "params": {**params, **self._meta}}  # fmt: skip
         self._send(message)
         assert self._proc.stdout is not None
+        needle = f'"id":{self._id}'.encode()
         while True:
             line = self._proc.stdout.readline()
             if not line:
                 raise RuntimeError("the server closed its stdout")
-            answer = json.loads(line)
-            if answer.get("id") == self._id:
-                if "error" in answer:
-                    raise RuntimeError(f"{method} failed: {answer['error']}")
-                return answer["result"]  # type: ignore[no-any-return]
+            if line.startswith(b"{") and needle in line.replace(b" ", b""):
+                return line
+
+    def request(self, method: str, params: dict[str, object]) -> dict[str, object]:
+        """Send a request and return its parsed result."""
+        answer = json.loads(self.answer_line(method, params))
+        if "error" in answer:
+            raise RuntimeError(f"{method} failed: {answer['error']}")
+        return answer["result"]  # type: ignore[no-any-return]
 
     def series(self, n: int, warmup: int) -> list[float]:
         out = []
         for i in range(warmup + n):
             t0 = time.perf_counter()
-            result = self._request("tools/call", {"name": "nothing", "arguments": {}})
+            result = self.request("tools/call", {"name": "nothing", "arguments": {}})
             if result.get("isError"):
                 raise RuntimeError(f"tool call failed: {result.get('content')}")
             if i >= warmup:
@@ -289,12 +298,12 @@ async def interleaved(
         for era in ("2026-07-28", "2025-11-25"):
             runs = runs_root / f"interleaved-raw-{era}"
             runs.mkdir()
-            raws.append(RawClient(exports, runs, era))
+            raws.append(RawClient.harbor(exports, runs, era))
             stack.callback(raws[-1].close)
         if Path("/dev/shm").is_dir():
             shm = Path(stack.enter_context(tempfile.TemporaryDirectory(dir="/dev/shm")))
             (shm / "runs").mkdir()
-            raws.append(RawClient(exports, shm / "runs", "2026-07-28"))
+            raws.append(RawClient.harbor(exports, shm / "runs", "2026-07-28"))
             stack.callback(raws[-1].close)
         return await _interleaved(n, warmup, exports, runs_root, raws)
 

@@ -48,7 +48,7 @@ from mcp import Client, stdio_client
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import loopprobe
 import peers
-from bench_latency import SETTLE_S, creation_cost_us, settle
+from bench_latency import SETTLE_S, RawClient, creation_cost_us, settle
 from peers import layers
 from peers.generate import harbor_exports, shellmcp_yaml
 
@@ -552,54 +552,18 @@ def raw_list(params: Any, lists: int) -> list[float]:
     """``tools/list`` timed with a bare JSON-RPC client over the same stdio
     pipe (handshake era, no parsing of the answer): what the server and the
     pipe cost, without the SDK client's validation of the result."""
-    proc = subprocess.Popen(
-        [params.command, *params.args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=params.env,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-
-    def send(obj: dict[str, Any]) -> None:
-        proc.stdin.write(json.dumps(obj).encode() + b"\n")  # type: ignore[union-attr]
-        proc.stdin.flush()  # type: ignore[union-attr]
-
-    def answer(rid: int) -> bytes:
-        while True:
-            line = proc.stdout.readline()  # type: ignore[union-attr]
-            if not line:
-                raise RuntimeError("server closed stdout")
-            if line.startswith(b"{") and f'"id":{rid}'.encode() in line.replace(b" ", b""):
-                return line
-
+    client = RawClient([params.command, *params.args], params.env, "2025-11-25")
     try:
-        send(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": "2025-11-25",
-                    "capabilities": {},
-                    "clientInfo": {"name": "raw", "version": "1"},
-                },
-            }
-        )
-        answer(1)
-        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         out = []
         for i in range(lists + 1):
             t0 = time.perf_counter()
-            send({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/list", "params": {}})
-            line = answer(10 + i)
+            line = client.answer_line("tools/list", {})
             if i:  # the first one is a warm-up
                 out.append((time.perf_counter() - t0) * 1000)
         RAW.setdefault("list_bytes", []).append(len(line))
         return out
     finally:
-        proc.kill()
-        proc.wait()
+        client.close()
 
 
 def proc_children_cpu_s(pid: int | None) -> float:
