@@ -195,17 +195,16 @@ class _Checkpointer:
         self._wake.set()
 
     def _run(self) -> None:
+        db: sqlite3.Connection | None = None
         try:
             db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+            db.execute(f"PRAGMA synchronous = {self._synchronous}")
         except sqlite3.Error as exc:
             log.warning("audit store %s: no background checkpoints: %s", self._path, exc)
+            if db is not None:
+                db.close()
             return
-        try:
-            try:
-                db.execute(f"PRAGMA synchronous = {self._synchronous}")
-            except sqlite3.Error as exc:
-                log.warning("audit store %s: no background checkpoints: %s", self._path, exc)
-                return
+        with contextlib.closing(db):
             while True:
                 self._wake.wait()
                 self._wake.clear()
@@ -216,8 +215,6 @@ class _Checkpointer:
                     self.runs += 1
                 except sqlite3.Error as exc:
                     log.warning("audit store %s: checkpoint failed: %s", self._path, exc)
-        finally:
-            db.close()
 
     def close(self) -> None:
         """Stop the thread after the checkpoint it is running, if any."""
