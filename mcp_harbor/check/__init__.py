@@ -21,12 +21,14 @@ from mcp_harbor.check._analysis import (
     Sentinels,
     analyse_argv,
     analyse_script_deferred,
+    arg_models,
     bash_gate,
+    export_scripts,
     substitute,
 )
 from mcp_harbor.check._gates import bash_syntax_error, prime
 from mcp_harbor.check._model import ExportReport, Finding
-from mcp_harbor.check._values import ValueModel, model_for
+from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.rules import RULES
 from mcp_harbor.config import Export, Step, discover_files, load_exports
 from mcp_harbor.errors import ConfigError
@@ -79,10 +81,6 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
     return out
 
 
-def _models(export: Export) -> dict[str, ValueModel]:
-    return {name: model_for(schema) for name, schema in export.arg_schemas.items()}
-
-
 @dataclass(slots=True)
 class _Draft:
     """One export analysed while ``bash -n`` still runs on its scripts: per
@@ -94,19 +92,11 @@ class _Draft:
     steps: list[tuple[Step, list[Hazard], tuple[str, Sentinels] | None]]
 
 
-def _substituted(export: Export, models: dict[str, ValueModel]) -> list[tuple[str, Sentinels]]:
-    return [
-        substitute(step.script, models, (*step.where, "run"))
-        for step in export.all_steps
-        if step.script is not None
-    ]
-
-
 def _draft(
     export: Export, key: str, models: dict[str, ValueModel], scripts: list[tuple[str, Sentinels]]
 ) -> _Draft:
     """Analyse every step of `export` but the ``bash -n`` gate of its
-    scripts (`scripts`: `_substituted`, in step order)."""
+    scripts (`scripts`: `export_scripts`, in step order)."""
     steps: list[tuple[Step, list[Hazard], tuple[str, Sentinels] | None]] = []
     pending = iter(scripts)
     for step in export.all_steps:
@@ -168,8 +158,8 @@ def check_exports(exports: Sequence[Export], *, programs: bool = False) -> list[
         _used.add(key)
         if key in _cache:
             continue
-        models = _models(export)
-        scripts = _substituted(export, models)
+        models = arg_models(export)
+        scripts = export_scripts(export, models)
         prime(text for text, _ in scripts)
         substituted.append((export, key, models, scripts))
     for export, key, models, scripts in substituted:
@@ -246,7 +236,7 @@ def start(paths: Sequence[Path], *, cache_file: Path | None = None) -> None:
 
     def queue(export: Export) -> None:  # as each file loads
         if f"{export.content_hash}:{export.path}" not in _cache:
-            prime(text for text, _ in _substituted(export, _models(export)))
+            prime(text for text, _ in export_scripts(export, arg_models(export)))
 
     try:
         exports = load_exports(paths, each=queue)

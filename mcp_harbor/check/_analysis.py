@@ -21,13 +21,17 @@ import codecs
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
 from mcp_harbor.check import sinks
 from mcp_harbor.check._gates import bash_syntax_error, parse_tree, tree_error
-from mcp_harbor.check._values import ValueModel
+from mcp_harbor.check._values import ValueModel, model_for
 from mcp_harbor.template import Placeholder, Template
+
+if TYPE_CHECKING:
+    from mcp_harbor.config import Export
 
 __all__ = [
     "Hazard",
@@ -152,6 +156,21 @@ def substitute(
         out.append(word)
         nbytes += len(word)
     return "".join(out), Sentinels(by_word, spans, where)
+
+
+def arg_models(export: Export) -> dict[str, ValueModel]:
+    """The value model of each of `export`'s args."""
+    return {name: model_for(schema) for name, schema in export.arg_schemas.items()}
+
+
+def export_scripts(export: Export, models: Mapping[str, ValueModel]) -> list[tuple[str, Sentinels]]:
+    """Every ``run:`` script of `export` (hooks included), in step order, as
+    `substitute` makes it."""
+    return [
+        substitute(step.script, models, (*step.where, "run"))
+        for step in export.all_steps
+        if step.script is not None
+    ]
 
 
 # ---------------------------------------------------------------- occurrences

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from mcp_harbor.check._analysis import substitute
+from mcp_harbor.check._analysis import arg_models, export_scripts
 from mcp_harbor.check._gates import parse_tree, walk
-from mcp_harbor.check._values import model_for
 from mcp_harbor.config import Export
 
 __all__ = ["BASH_BUILTINS", "ProgramUse", "programs_of"]
@@ -184,12 +183,7 @@ def programs_of(export: Export, scripts: Sequence[str] | None = None) -> list[Pr
 
 def _programs_of(export: Export, scripts: Sequence[str] | None) -> list[ProgramUse]:
     if scripts is None:
-        models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
-        scripts = [
-            substitute(step.script, models, (*step.where, "run"))[0]
-            for step in export.all_steps
-            if step.script is not None
-        ]
+        scripts = [text for text, _ in export_scripts(export, arg_models(export))]
     texts = iter(scripts)
     uses: list[ProgramUse] = []
     for step in export.all_steps:

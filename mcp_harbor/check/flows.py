@@ -16,9 +16,8 @@ from typing import Any
 
 from tree_sitter import Node
 
-from mcp_harbor.check._analysis import substitute
+from mcp_harbor.check._analysis import arg_models, substitute
 from mcp_harbor.check._gates import parse_tree, walk
-from mcp_harbor.check._values import model_for
 from mcp_harbor.config import Export
 
 __all__ = ["Flow", "flows_of", "map_of"]
@@ -130,7 +129,7 @@ def _script_flows(export: Export, step: Any, models: dict[str, Any]) -> Iterator
 
 def flows_of(export: Export) -> list[Flow]:
     """Every place each arg's value reaches, step by step."""
-    models = {name: model_for(schema) for name, schema in export.arg_schemas.items()}
+    models = arg_models(export)
     out: list[Flow] = []
     for step in export.all_steps:
         if step.script is not None:
