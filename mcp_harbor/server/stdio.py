@@ -315,16 +315,17 @@ class _Answers:
                     self._queued -= 1
 
     def close(self) -> None:
+        """No more messages: `drain` returns once it has written the queued ones."""
         self._send.close()
 
     async def aclose(self) -> None:
-        self._send.close()
+        self.close()
 
     async def __aenter__(self) -> _Answers:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        self._send.close()
+        self.close()
 
 
 @contextlib.contextmanager
