@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ def rows_in_database_file(path: Path) -> int:
         db.close()
 
 
-def wait_for(predicate, seconds: float = 20.0) -> bool:  # type: ignore[no-untyped-def]
+def wait_for(predicate: Callable[[], bool], seconds: float = 20.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if predicate():
