@@ -932,10 +932,15 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _http_loads(spec: str) -> list[tuple[str, str, int, bool]]:
-    """``sdk:1,sdk:2,raw:1,raw:1@tmpfs`` -> (label, mode, processes, tmpfs)."""
+def _http_loads(spec: str) -> list[tuple[str, str, int, bool, str]]:
+    """``sdk:1,sdk:2,raw:1,raw:1@tmpfs,sdk:1/argv`` -> (label, mode, processes,
+    tmpfs, tool): ``/argv`` calls ``nothing_argv`` (``argv: ["true"]``, exec'd)
+    instead of ``nothing`` (``run: "true"``, a bash step)."""
     out = []
     for item in spec.split(","):
+        item, _, step = item.partition("/")
+        if step not in ("", "argv"):
+            raise SystemExit(f"--http-loads: unknown step {step!r} in {item!r}: only /argv")
         item, _, where = item.partition("@")
         mode, _, procs = item.partition(":")
         n = int(procs or 1)
@@ -947,7 +952,9 @@ def _http_loads(spec: str) -> list[tuple[str, str, int, bool]]:
         label = f"{what}, {n} process{'es' if n > 1 else ''}"
         if where == "tmpfs":
             label += "; runs dir + audit DB on tmpfs"
-        out.append((label, mode, n, where == "tmpfs"))
+        if step == "argv":
+            label += '; step `argv: ["true"]`'
+        out.append((label, mode, n, where == "tmpfs", "nothing_argv" if step else "nothing"))
     return out
 
 
@@ -955,7 +962,7 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
     clients, per = args.http_clients, args.http_calls
     loads = _http_loads(args.http_loads)
     say(
-        f'## 5. HTTP: {clients} concurrent clients × {per} calls of a trivial export (`run: "true"`), bearer token'
+        f'## 5. HTTP: {clients} concurrent clients × {per} calls of a trivial export (`run: "true"`; rows marked `argv` call the same as `argv: ["true"]`), bearer token'
     )
     say()
     say(
@@ -965,7 +972,7 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
         + ". The SDK client is what a real MCP client costs; the raw client sends the same 2026-07-28 "
         "`tools/call` POST with a plain httpx2 client, so that less of the 2 cores goes to the load "
         "generator. CPU per call: the server process (user+system), its finished children (the "
-        "`bash -c true` steps), and the load generator process(es)."
+        "steps: bash running `true`, or `/usr/bin/true` exec'd), and the load generator process(es)."
     )
     say()
     env = peers.harbor_env(work)
@@ -977,7 +984,7 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
     plan = [(rnd, load_) for rnd in range(n_rounds) for load_ in loads]
     if pyspy.exists():
         plan.append((n_rounds, loads[0]))  # one extra round under py-spy, not counted
-    for run_no, (rnd, (label, mode, procs, on_tmpfs)) in enumerate(plan):
+    for run_no, (rnd, (label, mode, procs, on_tmpfs, tool)) in enumerate(plan):
         profiled = rnd == n_rounds
         state = args.tmpfs if on_tmpfs and args.tmpfs is not None else work
         tokens, db = work / f"tokens-{run_no}.json", state / f"http-{run_no}.db"
@@ -1026,7 +1033,7 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
             share = [clients // procs + (1 if i < clients % procs else 0) for i in range(procs)]
             gens = [
                 subprocess.Popen(
-                    [sys.executable, str(loader), mode, url, token, str(n), str(per)],
+                    [sys.executable, str(loader), mode, url, token, str(n), str(per), tool],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     text=True,
@@ -1125,7 +1132,7 @@ async def bench_http(args: argparse.Namespace, work: Path) -> None:
                     "rows": layers.top_inclusive(raw, len(lat) + clients),
                 }
             continue
-        audited = sum(1 for x in lines if x.get("tool") == "nothing")
+        audited = sum(1 for x in lines if x.get("tool") == tool)
         expected = clients * (per + 1)
         r = {
             "load_generator": label,
@@ -1439,9 +1446,10 @@ def main() -> int:
     p.add_argument("--http-calls", type=int, default=50)
     p.add_argument(
         "--http-loads",
-        default="sdk:1,sdk:2,raw:1",
-        help="HTTP load generators, MODE:PROCESSES[@tmpfs] (sdk, legacy or raw; @tmpfs: runs dir and audit DB "
-        "on /dev/shm), comma-separated (default sdk:1,sdk:2,raw:1)",
+        default="sdk:1,sdk:2,raw:1,sdk:1/argv",
+        help="HTTP load generators, MODE:PROCESSES[@tmpfs][/argv] (sdk, legacy or raw; @tmpfs: runs dir "
+        'and audit DB on /dev/shm; /argv: the trivial export as `argv: ["true"]` instead of `run: "true"`), '
+        "comma-separated (default sdk:1,sdk:2,raw:1,sdk:1/argv)",
     )
     p.add_argument("--concurrency-timeout", type=float, default=90.0)
     p.add_argument(

@@ -1,9 +1,10 @@
 #!/usr/bin/env python
 """Load generator for the HTTP benchmark (bench/harness.py, section 5): one
 process driving CLIENTS concurrent clients, each making CALLS calls of the
-``nothing`` tool over Streamable HTTP with a bearer token.
+tool TOOL (default ``nothing``: ``run: "true"``; the harness also calls
+``nothing_argv``: ``argv: ["true"]``) over Streamable HTTP with a bearer token.
 
-    http_load.py sdk|legacy|raw URL TOKEN CLIENTS CALLS
+    http_load.py sdk|legacy|raw URL TOKEN CLIENTS CALLS [TOOL]
 
 ``sdk``: the project's SDK 2.3 ``Client`` (``mode="auto"``, 2026-07-28 era),
 one ``httpx2.AsyncClient`` each, as a real MCP client would. ``legacy``: the
@@ -40,14 +41,14 @@ from mcp.client.streamable_http import streamable_http_client
 ERA = "2026-07-28"
 
 
-def raw_body(call_id: int) -> bytes:
+def raw_body(call_id: int, tool: str) -> bytes:
     return json.dumps(
         {
             "jsonrpc": "2.0",
             "id": call_id,
             "method": "tools/call",
             "params": {
-                "name": "nothing",
+                "name": tool,
                 "arguments": {},
                 "_meta": {
                     "io.modelcontextprotocol/protocolVersion": ERA,
@@ -59,7 +60,7 @@ def raw_body(call_id: int) -> bytes:
     ).encode()
 
 
-async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
+async def main(mode: str, url: str, token: str, clients: int, per: int, tool: str) -> None:
     lat: list[float] = []
     starts: list[float] = []
     errors: list[str] = []
@@ -82,7 +83,7 @@ async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
         ):
 
             async def call() -> None:
-                r = await c.call_tool("nothing", {})
+                r = await c.call_tool(tool, {})
                 if r.is_error:
                     raise RuntimeError(str(r.content)[:200])
 
@@ -99,13 +100,13 @@ async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
             "Content-Type": "application/json",
             "MCP-Protocol-Version": ERA,
             "Mcp-Method": "tools/call",
-            "Mcp-Name": "nothing",
+            "Mcp-Name": tool,
         }
         async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
             ids = iter(range(1, 1 << 30))
 
             async def call() -> None:
-                r = await http.post(url, content=raw_body(next(ids)))
+                r = await http.post(url, content=raw_body(next(ids), tool))
                 if r.status_code != 200:
                     raise RuntimeError(f"HTTP {r.status_code}: {r.text[:150]}")
                 answer = r.json()
@@ -147,6 +148,7 @@ async def main(mode: str, url: str, token: str, clients: int, per: int) -> None:
 
 if __name__ == "__main__":
     mode, url, token, clients, per = sys.argv[1:6]
+    tool = sys.argv[6] if len(sys.argv) > 6 else "nothing"
     if mode not in ("sdk", "legacy", "raw"):
         sys.exit(f"unknown mode {mode!r}: sdk, legacy or raw")
-    anyio.run(main, mode, url, token, int(clients), int(per))
+    anyio.run(main, mode, url, token, int(clients), int(per), tool)

@@ -236,6 +236,13 @@ HARBOR_EXPORTS = {
           - name: t
             run: "true"
         """,
+    "nothing_argv.yaml": """\
+        name: nothing_argv
+        description: Run true, exec'd with no shell.
+        steps:
+          - name: t
+            argv: ["true"]
+        """,
 }
 
 
