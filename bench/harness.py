@@ -548,10 +548,11 @@ async def bench_concurrency(args: argparse.Namespace, work: Path) -> None:
 # ------------------------------------------------------------------ 3 scale
 
 
-def raw_list(params: Any, lists: int) -> list[float]:
+def raw_list(params: Any, lists: int, keep: Path | None = None) -> list[float]:
     """``tools/list`` timed with a bare JSON-RPC client over the same stdio
     pipe (handshake era, no parsing of the answer): what the server and the
-    pipe cost, without the SDK client's validation of the result."""
+    pipe cost, without the SDK client's validation of the result. The last
+    answer line is written to `keep`, if given."""
     client = RawClient([params.command, *params.args], params.env, "2025-11-25")
     try:
         out = []
@@ -561,9 +562,25 @@ def raw_list(params: Any, lists: int) -> list[float]:
             if i:  # the first one is a warm-up
                 out.append((time.perf_counter() - t0) * 1000)
         RAW.setdefault("list_bytes", []).append(len(line))
+        if keep is not None:
+            keep.write_bytes(line)
         return out
     finally:
         client.close()
+
+
+def sdk_client_work(answer: Path) -> dict[str, Any]:
+    """`bench/sdk_parse.py` on a recorded ``tools/list`` answer: the SDK
+    client's own parsing of it in a fresh process, as is and without the
+    tools' schemas."""
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve().parent / "sdk_parse.py"), str(answer)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        return {"error": done.stderr.strip().splitlines()[-1:] or ["failed"]}
+    return dict(json.loads(done.stdout))
 
 
 def proc_children_cpu_s(pid: int | None) -> float:
@@ -602,9 +619,13 @@ async def harbor_ready(folder: Path, work: Path, lists: int) -> dict[str, float]
                 continue
             count = len(tools.tools)
             samples, rss, hwm = await listing_and_memory(sess, lists)
-    raw = await anyio.to_thread.run_sync(raw_list, peer.params, lists)
+    answer = work / f"harbor-list-{count}.json"
+    raw = await anyio.to_thread.run_sync(raw_list, peer.params, lists, answer)
+    client_work = await anyio.to_thread.run_sync(sdk_client_work, answer)
+    answer.unlink()
     return {
         **out,
+        "client_work": client_work,
         "tools": count,
         "list_ms": statistics.median(samples),
         "raw_list_ms": statistics.median(raw),
@@ -644,8 +665,12 @@ async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, float]
         tools = await sess.client.list_tools()
         ready = time.perf_counter() - t0
         samples, rss, hwm = await listing_and_memory(sess, lists)
-    raw = await anyio.to_thread.run_sync(raw_list, peer.params, lists)
+    answer = work / f"shellmcp-list-{count}.json"
+    raw = await anyio.to_thread.run_sync(raw_list, peer.params, lists, answer)
+    client_work = await anyio.to_thread.run_sync(sdk_client_work, answer)
+    answer.unlink()
     return {
+        "client_work": client_work,
         "ready_s": ready,
         "generate_s": generate,
         "tools": len(tools.tools),
@@ -744,6 +769,23 @@ async def bench_scale(args: argparse.Namespace, work: Path) -> None:
         ["mcp-shell-server", "n/a: one generic tool, nothing to configure", "", "", "", "", "", ""]
     )
     RAW["scale"] = res
+    work_rows = []
+    for key, runs in res.items():
+        cw = next((r.get("client_work") for r in runs if r.get("client_work")), None)
+        if not cw:
+            continue
+        if "error" in cw:
+            work_rows.append([key, f"failed: {cw['error']}", "", "", ""])
+            continue
+        work_rows.append(
+            [
+                key.replace("/", ", "),
+                f"{cw['as_is']['bytes'] / 1e6:.2f}",
+                f"{cw['as_is']['ms']:.1f}",
+                f"{cw['no_output_schema']['ms']:.1f} ({cw['no_output_schema']['bytes'] / 1e6:.2f} MB)",
+                f"{cw['no_schemas']['ms']:.1f} ({cw['no_schemas']['bytes'] / 1e6:.2f} MB)",
+            ]
+        )
     table(
         [
             "server, exports",
@@ -772,6 +814,25 @@ async def bench_scale(args: argparse.Namespace, work: Path) -> None:
             f"RSS < 150 MB **{'met' if rss * 1.048576 < 150 else 'MISSED'}** ({rss * 1.048576:.0f} MB)."
         )
         say()
+    if work_rows:
+        say(
+            "The SDK client's own work on one `tools/list` answer (the last one the raw client got), "
+            "in a fresh process and without a server (`bench/sdk_parse.py`: the SDK's stdio line parse, "
+            "then its per-version check and result model): as the server sent it, and the same answer "
+            "with every tool's `outputSchema` removed, or with every schema removed. This is the part of "
+            "the SDK column above that no server can take off the client, short of sending less."
+        )
+        say()
+        table(
+            [
+                "answer of",
+                "MB",
+                "SDK client's parse, ms",
+                "without outputSchema, ms",
+                "without any schema, ms",
+            ],
+            work_rows,
+        )
 
 
 # ------------------------------------------------------------------ 4 output volume
