@@ -592,7 +592,7 @@ def proc_children_cpu_s(pid: int | None) -> float:
     return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
 
 
-async def harbor_ready(folder: Path, work: Path, lists: int) -> dict[str, float]:
+async def harbor_ready(folder: Path, work: Path, lists: int) -> dict[str, Any]:
     """Two starts of mcp-harbor over `folder` on one fresh state folder: the
     first with no checker cache (cold, as on a first start or after an
     upgrade), the second with the verdicts the first one kept (warm, as on
@@ -647,7 +647,7 @@ async def listing_and_memory(sess: Any, lists: int) -> tuple[list[float], float,
     return samples, rss, hwm
 
 
-async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, float]:
+async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, Any]:
     venv = peers.PEERS / "shellmcp"
     t0 = time.perf_counter()
     server = await anyio.to_thread.run_sync(
