@@ -253,13 +253,6 @@ def subjects(
 LATENCY_BLOCK = 25
 
 
-def settle_disk() -> str:
-    """bench_latency.py's `settle`: on this VM's ext4 without a journal, files
-    created within five minutes of many deletions cost up to 100 times more;
-    return what was done, for the report."""
-    return settle(progress)
-
-
 async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     n, warmup = args.calls, 20
     say(
@@ -269,7 +262,7 @@ async def bench_latency(args: argparse.Namespace, work: Path) -> None:
     runs: dict[str, list[dict[str, float]]] = {}
     eras: dict[str, str] = {}
     errors: dict[str, str] = {}
-    settled = settle_disk() if args.settle else "not settled (--no-settle)"
+    settled = settle(progress) if args.settle else "not settled (--no-settle)"
 
     def keep(label: str, samples: list[float]) -> None:
         runs.setdefault(label, []).append(

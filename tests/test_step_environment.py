@@ -39,27 +39,29 @@ async def test_steps_see_the_server_environment_as_it_is_now(
     path = write_export(tmp_path / "exports", "show_env.yaml", EXPORT)
     export = load_export(path)
     store = SqliteStore(tmp_path / "audit.db")
-    service = CallService(
-        RunSettings(runs_root=tmp_path / "runs", workdir=tmp_path), AuditTrail(store), store
-    )
-    caller = Caller(transport="stdio", principal="local:test", session="stdio:test")
+    try:
+        service = CallService(
+            RunSettings(runs_root=tmp_path / "runs", workdir=tmp_path), AuditTrail(store), store
+        )
+        caller = Caller(transport="stdio", principal="local:test", session="stdio:test")
 
-    async def output() -> str:
-        envelope = await service.call(export, ArgumentValidator(export), caller, {})
-        assert envelope.ok, envelope.answer
-        return str(envelope.steps[0]["stdout_tail"])
+        async def output() -> str:
+            envelope = await service.call(export, ArgumentValidator(export), caller, {})
+            assert envelope.ok, envelope.answer
+            return str(envelope.steps[0]["stdout_tail"])
 
-    monkeypatch.setenv("SERVER_ENV_PROBE", "one")
-    monkeypatch.setenv("BASH_ENV", str(tmp_path / "never-read"))
-    monkeypatch.setenv("ARG_smuggled", "from the server")
-    monkeypatch.setenv("HARBOR_SMUGGLED", "from the server")
-    first = await output()
-    assert "probe=one\n" in first
-    assert "bash_env=unset\narg=unset\nharbor=unset\n" in first
+        monkeypatch.setenv("SERVER_ENV_PROBE", "one")
+        monkeypatch.setenv("BASH_ENV", str(tmp_path / "never-read"))
+        monkeypatch.setenv("ARG_smuggled", "from the server")
+        monkeypatch.setenv("HARBOR_SMUGGLED", "from the server")
+        first = await output()
+        assert "probe=one\n" in first
+        assert "bash_env=unset\narg=unset\nharbor=unset\n" in first
 
-    monkeypatch.setenv("SERVER_ENV_PROBE", "two")
-    assert "probe=two\n" in await output()
+        monkeypatch.setenv("SERVER_ENV_PROBE", "two")
+        assert "probe=two\n" in await output()
 
-    monkeypatch.delenv("SERVER_ENV_PROBE")
-    assert "probe=unset\n" in await output()
-    store.close()
+        monkeypatch.delenv("SERVER_ENV_PROBE")
+        assert "probe=unset\n" in await output()
+    finally:
+        store.close()

@@ -34,9 +34,7 @@ from collections import deque
 IN = struct.Struct(">BII")
 OUT = struct.Struct(">IBI")
 QUEUE, FIRST, HURRY = 1, 2, 3
-_SIGDEF = tuple(
-    s for s in (getattr(signal, n, None) for n in ("SIGPIPE", "SIGXFZ", "SIGXFSZ")) if s
-)
+_SIGDEF = tuple(s for s in (getattr(signal, n, None) for n in ("SIGPIPE", "SIGXFSZ")) if s)
 
 
 def env(bash: str) -> dict[str, str]:

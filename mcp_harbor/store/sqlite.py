@@ -239,9 +239,10 @@ class SqliteStore:
                 if not path.exists():
                     raise StoreError(f"audit store {path}: no such file; pass --db PATH")
                 uri = f"file:{path}?mode=ro"
-                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+                self._db = sqlite3.connect(
+                    uri, uri=True, check_same_thread=False, timeout=_BUSY_MS / 1000
+                )
                 self._db.row_factory = sqlite3.Row
-                self._db.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
             else:
                 path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 if not path.exists():  # the trail is the operator's: private from the start
@@ -256,12 +257,12 @@ class SqliteStore:
 
     def _connect(self, busy_ms: int) -> sqlite3.Connection:
         """A read-write connection to the file (the main one, and
-        `try_append`'s, which never waits: ``busy_ms=0``)."""
+        `try_append`'s, which never waits: ``busy_ms=0``); ``connect``'s
+        `timeout` is SQLite's busy timeout."""
         db = sqlite3.connect(
             self.path, check_same_thread=False, isolation_level=None, timeout=busy_ms / 1000
         )
         db.row_factory = sqlite3.Row
-        db.execute(f"PRAGMA busy_timeout = {busy_ms}")
         db.execute(f"PRAGMA synchronous = {self._synchronous}")
         db.execute(f"PRAGMA wal_autocheckpoint = {_BACKSTOP_PAGES}")
         return db
