@@ -20,14 +20,17 @@ from mcp_harbor.check._analysis import (
     Hazard,
     Sentinels,
     analyse_argv,
+    analyse_reprint,
     analyse_script_deferred,
     arg_models,
     bash_gate,
     export_scripts,
     substitute,
 )
+from mcp_harbor.check._authority import disagreements
 from mcp_harbor.check._gates import bash_syntax_error, prime
 from mcp_harbor.check._model import ExportReport, Finding
+from mcp_harbor.check._reprint import reprints
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.rules import RULES
 from mcp_harbor.config import Export, Step, discover_files, load_exports
@@ -82,14 +85,28 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
 
 
 @dataclass(slots=True)
+class _Script:
+    """One ``run:`` script tree-sitter parsed, still to be judged by bash:
+    the ``bash -n`` gate and bash's own reading (`_authority`)."""
+
+    text: str
+    sentinels: Sentinels
+    #: the variables carrying caller data, with their models
+    tainted: dict[str, ValueModel]
+    #: what bash's reading adds (filled in by `_judge`)
+    hazards: list[Hazard] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class _Draft:
     """One export analysed while ``bash -n`` still runs on its scripts: per
-    step, its hazards and, for a script tree-sitter parsed, the substituted
-    script the ``bash -n`` gate is still to judge."""
+    step, its hazards and, for a script tree-sitter parsed, what bash is
+    still to judge."""
 
     export: Export
     key: str
-    steps: list[tuple[Step, list[Hazard], tuple[str, Sentinels] | None]]
+    models: dict[str, ValueModel]
+    steps: list[tuple[Step, list[Hazard], _Script | None]]
 
 
 def _draft(
@@ -97,27 +114,78 @@ def _draft(
 ) -> _Draft:
     """Analyse every step of `export` but the ``bash -n`` gate of its
     scripts (`scripts`: `export_scripts`, in step order)."""
-    steps: list[tuple[Step, list[Hazard], tuple[str, Sentinels] | None]] = []
+    steps: list[tuple[Step, list[Hazard], _Script | None]] = []
     pending = iter(scripts)
     for step in export.all_steps:
         if step.script is not None:
             text, sentinels = next(pending)
+            tainted: dict[str, ValueModel] = {}
             try:
-                hazards, gate = analyse_script_deferred(text, sentinels, models)
+                hazards, gate, tainted = analyse_script_deferred(text, sentinels, models)
             except Exception:
                 # the analysis assumes a script bash parses: if bash refuses
                 # this one, that is the finding; if not, this is a bug
                 if bash_syntax_error(text) is None:
                     raise
                 hazards, gate = [], True
-            steps.append((step, hazards, (text, sentinels) if gate else None))
+            steps.append((step, hazards, _Script(text, sentinels, tainted) if gate else None))
         else:
             assert step.argv is not None
             elements = [
                 substitute(t, models, (*step.where, "argv", i)) for i, t in enumerate(step.argv)
             ]
             steps.append((step, analyse_argv(elements, models), None))
-    return _Draft(export, key, steps)
+    return _Draft(export, key, models, steps)
+
+
+def _judge(drafts: Sequence[_Draft]) -> None:
+    """bash's own reading of every pending script of `drafts`, in batches:
+    each place carrying caller data must be read alike by tree-sitter and
+    bash (H000 otherwise), and the analysis of bash's canonical reprint adds
+    its hazards (see `mcp_harbor.check._authority`)."""
+    pending = [
+        (draft, script)
+        for draft in drafts
+        for _step, _hazards, script in draft.steps
+        if script is not None
+    ]
+    if not pending:
+        return
+    items = []
+    for _owner, script in pending:
+        words = [w for w, info in script.sentinels.by_word.items() if not info.model.inert]
+        names = [name for name, model in script.tainted.items() if not model.inert]
+        items.append((script.text, words, names))
+    found = disagreements(items)
+    bash = reprints(script.text for _d, script in pending)
+    for (draft, script), places, reading in zip(pending, found, bash, strict=True):
+        for place in places:
+            arg = _arg_at(script, place.offset)
+            script.hazards.append(
+                Hazard(
+                    "H000",
+                    arg,
+                    script.sentinels.locate(place.offset),
+                    f"the two parsers disagree about caller data here: {place.detail}",
+                    "rewrite this part of the script so that it reads the same to both parsers: "
+                    "no backslash before blanks or `#`, here-document delimiters alone on "
+                    "their line (no blanks after them, tabs only before them under `<<-`)",
+                )
+            )
+        if reading.text is not None:
+            script.hazards.extend(
+                analyse_reprint(reading.text, script.text, script.sentinels, draft.models)
+            )
+
+
+def _arg_at(script: _Script, offset: int) -> str | None:
+    """The arg whose sentinel ends at `offset`, if any."""
+    src = script.text.encode("utf-8")
+    for word, info in script.sentinels.by_word.items():
+        raw = word.encode()
+        if offset >= len(raw) and src[offset - len(raw) : offset] == raw:
+            return info.arg
+    return None
 
 
 def _finish(draft: _Draft) -> ExportReport:
@@ -126,7 +194,10 @@ def _finish(draft: _Draft) -> ExportReport:
     findings: list[Finding] = []
     for step, hazards, script in draft.steps:
         if script is not None:
-            hazards = bash_gate(*script, hazards)
+            hazards = bash_gate(script.text, script.sentinels, hazards)
+            if not any(h.rule == "H000" for h in hazards):
+                seen = {(h.rule, h.arg) for h in hazards}
+                hazards = hazards + [h for h in script.hazards if (h.rule, h.arg) not in seen]
         findings.extend(_findings(export, step.name, hazards))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     status: Literal["accepted", "refused"] = (
@@ -169,6 +240,7 @@ def check_exports(exports: Sequence[Export], *, programs: bool = False) -> list[
             RULES[h.rule].severity == "error" for _step, hazards, _s in draft.steps for h in hazards
         ):
             programs_of(export, [text for text, _ in scripts])
+    _judge(drafts)
     for draft in drafts:
         _finish(draft)
     return [_cache[f"{e.content_hash}:{e.path}"] for e in exports]

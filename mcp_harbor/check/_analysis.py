@@ -2317,7 +2317,7 @@ def analyse_script(
     arg_models: Mapping[str, ValueModel],
 ) -> list[Hazard]:
     """All hazards of one substituted ``run:`` script."""
-    hazards, gate_pending = analyse_script_deferred(text, sentinels, arg_models)
+    hazards, gate_pending, _tainted = analyse_script_deferred(text, sentinels, arg_models)
     if gate_pending:
         return bash_gate(text, sentinels, hazards)
     return hazards
@@ -2327,18 +2327,80 @@ def analyse_script_deferred(
     text: str,
     sentinels: Sentinels,
     arg_models: Mapping[str, ValueModel],
-) -> tuple[list[Hazard], bool]:
+) -> tuple[list[Hazard], bool, dict[str, ValueModel]]:
     """`analyse_script` without asking ``bash -n`` about `text` itself (nested
     scripts are still asked), so the caller can analyse while ``bash -n``
-    runs. Returns the hazards and whether the ``bash -n`` gate is still to be
-    applied with `bash_gate` (False when tree-sitter already refused)."""
+    runs. Returns the hazards, whether the ``bash -n`` gate is still to be
+    applied with `bash_gate` (False when tree-sitter already refused), and
+    every variable the analysis found carrying caller data (with its model)."""
     hazards: list[Hazard] = []
-    taint = _Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
-    taint.variables.update(_step_outputs(text))
+    taint = _initial_taint(text, arg_models)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
     analysis.bash_gate = False
     analysis.run()
-    return hazards, analysis.parsed
+    return hazards, analysis.parsed, {k: v[1] for k, v in taint.variables.items()}
+
+
+def _initial_taint(text: str, arg_models: Mapping[str, ValueModel]) -> _Taint:
+    """What carries caller data before the script runs: every ``ARG_<name>``,
+    every step output the script mentions, and every variable the step
+    environment registry classifies as the caller's."""
+    taint = _Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
+    taint.variables.update(_step_outputs(text))
+    taint.variables.update(_registry_taint(text))
+    return taint
+
+
+def analyse_reprint(
+    reprinted: str,
+    text: str,
+    sentinels: Sentinels,
+    arg_models: Mapping[str, ValueModel],
+) -> list[Hazard]:
+    """The hazards of bash's canonical reprint of `text` (`_reprint`): the
+    analysis again, over what bash read. bash prints no comments, so a
+    comment tree-sitter finds in the reprint is a disagreement (H000).
+    Findings point at the placeholder they concern, or at the script."""
+    src = text.encode("utf-8")
+    starts = {src[b0:b1].decode("utf-8", "replace"): c0 for b0, b1, c0, _c1 in sentinels.spans}
+    out = reprinted.encode("utf-8")
+
+    def locate(byte: int) -> Located:
+        for word, c0 in starts.items():
+            at = out.rfind(word.encode(), 0, byte + len(word))
+            if at >= 0 and at <= byte < at + len(word):
+                return sentinels.where, c0
+        return sentinels.where, 0
+
+    tree = parse_tree(reprinted)
+    for node in _walk_tree(tree.root_node):
+        if node.type == "comment":
+            return [
+                Hazard(
+                    "H000",
+                    None,
+                    locate(node.start_byte),
+                    "tree-sitter reads part of bash's own reprint of the script as a comment "
+                    f"({_text(out, node)[:40]!r}), so the two parsers disagree about its "
+                    "structure",
+                    "write the line without a backslash before blanks or `#`, so that both "
+                    "parsers read it alike",
+                )
+            ]
+    hazards: list[Hazard] = []
+    taint = _initial_taint(reprinted, arg_models)
+    analysis = _Analysis(reprinted, sentinels, taint, locate, hazards, 0, arg_models)
+    analysis.bash_gate = False
+    analysis.run()
+    return hazards
+
+
+def _walk_tree(root: Node) -> Iterator[Node]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
 
 
 def bash_gate(text: str, sentinels: Sentinels, hazards: list[Hazard]) -> list[Hazard]:
@@ -2353,6 +2415,19 @@ def bash_gate(text: str, sentinels: Sentinels, hazards: list[Hazard]) -> list[Ha
 #: the runtime's own ``_EXIT`` and ``_STATUS`` variables are inert.
 _STEP_VAR = re.compile(r"\bSTEP_[A-Za-z0-9_]+")
 STEP_OUTPUT = "step-output"
+
+
+def _registry_taint(text: str) -> dict[str, tuple[str, ValueModel]]:
+    """The caller-influenced variables of the step environment registry
+    (`mcp_harbor.step_env`) that `text` mentions."""
+    from mcp_harbor import step_env
+
+    return {
+        name: (CALLER_SOURCE, _any_model()) for name in step_env.caller_variables() if name in text
+    }
+
+
+CALLER_SOURCE = "caller"
 
 
 def _step_outputs(*texts: str) -> dict[str, tuple[str, ValueModel]]:
@@ -2371,8 +2446,7 @@ def analyse_argv(
 ) -> list[Hazard]:
     """All hazards of one ``argv:`` step: no shell, so only roles matter."""
     hazards: list[Hazard] = []
-    taint = _Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
-    taint.variables.update(_step_outputs(*(text for text, _ in elements)))
+    taint = _initial_taint("\n".join(text for text, _ in elements), arg_models)
     holder = _Analysis("", None, taint, lambda b: ((), 0), hazards, 0, arg_models)
     words: list[_Word] = []
     for text, sentinels in elements:
