@@ -74,7 +74,8 @@ class Caller:
         return data
 
     def environment(self) -> dict[str, str]:
-        """The ``HARBOR_CALLER_*`` variables a step sees."""
+        """The ``HARBOR_CALLER_*`` variables a step sees (each classified in
+        `mcp_harbor.step_env`, which says which of them the caller chooses)."""
         env = {
             "HARBOR_CALLER_PRINCIPAL": self.principal,
             "HARBOR_CALLER_TENANT": self.tenant,

@@ -198,7 +198,8 @@ class RunContext:
         return thawed
 
     def environment(self) -> dict[str, str]:
-        """``HARBOR_CONTEXT``, ``HARBOR_OUTPUT`` and the caller's variables."""
+        """``HARBOR_CONTEXT``, ``HARBOR_OUTPUT`` and the caller's variables (each
+        classified in `mcp_harbor.step_env`)."""
         env = self.caller.environment()
         env["HARBOR_CONTEXT"] = str(self.context_path)
         env["HARBOR_OUTPUT"] = str(self.output_path)

@@ -29,6 +29,7 @@ from mcp_harbor.runner.follow import follow_logs
 from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult
 from mcp_harbor.runner.rundir import write_private
+from mcp_harbor.step_env import step_variables
 from mcp_harbor.template import render, value_text
 
 log = logging.getLogger("mcp_harbor.runner")
@@ -132,11 +133,19 @@ class Executor(Protocol):
         ...
 
 
-def _added_environment(request: RunRequest, step: Step) -> dict[str, str]:
-    """What the runtime adds to a step's environment, over what it inherits
-    of the server's (`_spawn_environment`): the run's ``HARBOR_*``
-    variables, ``ARG_<name>`` for every arg that has a value, and the step's
-    literal ``env:`` last."""
+def _added_environment(
+    request: RunRequest, step: Step, outcomes: Mapping[str, str], output_file: Path
+) -> dict[str, str]:
+    """What is added to a step's environment, over what it inherits of the
+    server's (`_spawn_environment`): the run's ``HARBOR_*`` variables (with
+    the request's `~RunRequest.extra_env`), ``ARG_<name>`` for every arg that
+    has a value, the step's literal ``env:`` over those, then the earlier
+    steps' `outcomes` (``STEP_*``) and ``HARBOR_STEP_OUTPUT``.
+
+    Everything but the literal ``env:`` (the export author's) is the
+    runtime's, and goes through `step_variables`: only variables that
+    `mcp_harbor.step_env` classifies are exported.
+    """
     env: dict[str, str] = {}
     env["HARBOR_RUN_ID"] = request.run_id
     env["HARBOR_RUN_DIR"] = str(request.run_dir)
@@ -146,7 +155,9 @@ def _added_environment(request: RunRequest, step: Step) -> dict[str, str]:
     for name in request.export.arg_schemas:
         if name in request.arguments and request.arguments[name] is not None:
             env[f"ARG_{name}"] = value_text(request.arguments[name])
+    step_variables(env)
     env.update(step.spec.env)
+    env.update(step_variables({**outcomes, "HARBOR_STEP_OUTPUT": str(output_file)}))
     return env
 
 
@@ -388,8 +399,7 @@ class LocalExecutor:
         limit = min(step.spec.timeout or remaining, remaining)
         cwd = step.cwd or request.workdir
         began = time.monotonic()
-        added = _added_environment(request, step) | state.environment()
-        added["HARBOR_STEP_OUTPUT"] = str(output_file)
+        added = _added_environment(request, step, state.environment(), output_file)
         env = _spawn_environment(added)
         run = functools.partial(
             run_in_group,
