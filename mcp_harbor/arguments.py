@@ -7,6 +7,11 @@ On top of JSON Schema (draft 2020-12, through `jsonschema`):
 - a NUL character is refused anywhere;
 - a line break (``\\n`` or ``\\r``) in a string is refused unless the arg's
   schema says ``multiline: true`` (an mcp-harbor keyword, not published);
+- a string starting with ``-`` (the arg's value, or an item of an array
+  value) is refused unless the arg says ``leading_dash: true``, since a
+  program could read it as an option (CWE-88); args with ``enum``/``const``
+  are exempt (see `mcp_harbor.config.model.refuses_leading_dash`). Clients
+  see it as ``not: {pattern: "^-"}``;
 - defaults of absent args are applied (deep copies).
 """
 
@@ -22,6 +27,11 @@ import jsonschema
 from jsonschema.validators import Draft202012Validator, extend
 
 from mcp_harbor.config import Export
+from mcp_harbor.config.model import (
+    leading_dash_not,
+    refuses_leading_dash,
+    refuses_leading_dash_items,
+)
 from mcp_harbor.errors import ArgumentError
 
 __all__ = ["ArgumentValidator"]
@@ -33,6 +43,11 @@ def _full_match_pattern(
     if isinstance(instance, str) and re.fullmatch(pattern, instance) is None:
         yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r} (whole value)")
 
+
+#: The ``not`` subschemas the published schema gets for the leading-dash
+#: rule: `validate` reports that rule itself (the ``pattern`` inside would be
+#: matched against the whole value here, not as clients match it).
+_DASH_NOTS = (leading_dash_not(True), leading_dash_not(False))
 
 _Validator = extend(  # type: ignore[no-untyped-call]
     Draft202012Validator, {"pattern": _full_match_pattern}
@@ -63,6 +78,14 @@ class ArgumentValidator:
         self._multiline = {
             name for name, schema in export.arg_schemas.items() if schema.get("multiline") is True
         }
+        self._dash_value = {
+            name for name, schema in export.arg_schemas.items() if refuses_leading_dash(schema)
+        }
+        self._dash_items = {
+            name
+            for name, schema in export.arg_schemas.items()
+            if refuses_leading_dash_items(schema)
+        }
         self._defaults = {
             name: schema["default"]
             for name, schema in export.arg_schemas.items()
@@ -91,7 +114,12 @@ class ArgumentValidator:
                         f"accept (rule: single-line)"
                     )
                     break
+            dash = self._leading_dash(name, value)
+            if dash is not None:
+                problems.append(dash)
         for error in sorted(self._validator.iter_errors(given), key=lambda e: list(e.path)):
+            if self._is_dash_rule(error):
+                continue  # reported above, with the whole-value reading
             problems.append(self._describe(error))
         if problems:
             raise ArgumentError("invalid arguments:\n- " + "\n- ".join(problems))
@@ -99,6 +127,35 @@ class ArgumentValidator:
             if name not in given:
                 given[name] = copy.deepcopy(default)
         return given
+
+    def _leading_dash(self, name: str, value: Any) -> str | None:
+        """The problem of a value (or array item) starting with ``-`` where
+        the arg refuses that, or None."""
+        inner = ""
+        if isinstance(value, str):
+            if name not in self._dash_value or not value.startswith("-"):
+                return None
+        elif isinstance(value, list) and name in self._dash_items:
+            bad = [i for i, item in enumerate(value) if isinstance(item, str) and item[:1] == "-"]
+            if not bad:
+                return None
+            inner = f"[{bad[0]}]"
+        else:
+            return None
+        return (
+            f"argument {name!r}{inner}: the value starts with '-', which a program could read "
+            f"as an option; this arg does not accept values starting with '-' (its export "
+            f"allows them only with leading_dash: true) (rule: no-leading-dash)"
+        )
+
+    def _is_dash_rule(self, error: jsonschema.ValidationError) -> bool:
+        """Whether `error` is the published form of the leading-dash rule."""
+        return (
+            error.validator == "not"
+            and error.validator_value in _DASH_NOTS
+            and bool(error.path)
+            and (error.path[0] in self._dash_value or error.path[0] in self._dash_items)
+        )
 
     def _describe(self, error: jsonschema.ValidationError) -> str:
         rule = str(error.validator)

@@ -1,7 +1,8 @@
 """Issue 2, item 1: tools/list over stdio and Streamable HTTP, in both protocol
 eras, publishes every export with its title, description, an input schema
 built from `args` + `required` (additionalProperties false, harbor-only keys
-removed), an output schema and the annotations."""
+removed, a string refused when it starts with `-` advertised as
+``not: {pattern: "^-"}``), an output schema and the annotations."""
 
 from __future__ import annotations
 
@@ -50,10 +51,11 @@ EXPECTED_DEPLOY_INPUT = {
             "type": "string",
             "pattern": "^[a-z][a-z0-9-]*$",
             "description": "Service name",
+            "not": {"pattern": "^-"},
         },
         "env": {"type": "string", "enum": ["staging", "prod"]},
         "replicas": {"type": "integer", "minimum": 1, "maximum": 10, "default": 2},
-        "note": {"type": "string"},
+        "note": {"type": "string", "not": {"pattern": "^-"}},
     },
     "required": ["service", "env"],
     "additionalProperties": False,

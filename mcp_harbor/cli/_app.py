@@ -29,9 +29,11 @@ __all__ = [
     "is_postgres",
     "load_published",
     "open_store",
+    "programs_option",
     "setup_logging",
     "stderr",
     "tokens_option",
+    "use_programs_file",
     "workdir_options",
 ]
 
@@ -82,6 +84,38 @@ def exports_option(fn: F) -> F:
         help="A folder (or file) of export files; repeatable. Default: ./exports",
     )
     return option(fn)
+
+
+def programs_option(fn: F) -> F:
+    """``--programs FILE``: the server-wide program grammars (`use_programs_file`)."""
+    option = click.option(
+        "--programs",
+        "programs",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        envvar="MCP_HARBOR_PROGRAMS",
+        help="A YAML file declaring how in-house programs read their arguments "
+        "(programs: NAME: {options_with_value, flags, end_of_options, runs_operands, "
+        "code_options}); an export's own programs: entry of the same name wins.",
+    )
+    return option(fn)
+
+
+def use_programs_file(path: Path | None) -> None:
+    """Load ``--programs FILE`` and make its grammars the server-wide ones of
+    every export this process loads (each `Export.programs`, and its content
+    hash); exits 2 when the file is invalid. Call it before loading exports."""
+    if path is None:
+        return
+    from mcp_harbor.config import load_programs_file, set_server_programs
+    from mcp_harbor.errors import ConfigError
+
+    try:
+        programs = load_programs_file(path)
+    except ConfigError as exc:
+        abort("invalid programs file:\n" + "\n".join(f"  {p}" for p in exc.problems), EXIT_USAGE)
+    set_server_programs(programs)
+    log.debug("server-wide program grammars from %s: %s", path, ", ".join(programs) or "none")
 
 
 def workdir_options(fn: F) -> F:

@@ -15,6 +15,8 @@ from mcp_harbor.cli._app import (
     abort,
     exports_option,
     load_published,
+    programs_option,
+    use_programs_file,
 )
 
 __all__ = ["call"]
@@ -33,6 +35,7 @@ __all__ = ["call"]
     "mcp-harbor/memory.",
 )
 @click.option("--legacy", is_flag=True, help="Use the 2025 handshake era instead of 2026-07-28.")
+@programs_option
 def call(
     tool: str,
     assignments: tuple[str, ...],
@@ -40,6 +43,7 @@ def call(
     as_json: bool,
     memory: str | None,
     legacy: bool,
+    programs: Path | None,
 ) -> None:
     """Call TOOL with name=value arguments and print the result.
 
@@ -51,6 +55,7 @@ def call(
     from mcp_harbor.cli._values import ValueError_, parse_assignments
     from mcp_harbor.runctx import ENVELOPE_META_KEY
 
+    use_programs_file(programs)
     published = {e.name: e for e in load_published(exports).exports}
     if tool not in published:
         known = ", ".join(sorted(published)) or "none"
@@ -69,7 +74,8 @@ def call(
         except ContextError as exc:
             abort(f"{tool}: {exc}", EXIT_USAGE)
     folders = [str(p.resolve()) for p in exports] or [str(Path("exports").resolve())]
-    result = anyio.run(_call_over_stdio, tool, arguments, folders, legacy, meta)
+    grammars = str(programs.resolve()) if programs is not None else None
+    result = anyio.run(_call_over_stdio, tool, arguments, folders, legacy, meta, grammars)
     text = "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
     envelope = (result.meta or {}).get(ENVELOPE_META_KEY)
     print_outcome(tool, envelope, text, not result.is_error, as_json)
@@ -81,6 +87,7 @@ async def _call_over_stdio(
     folders: list[str],
     legacy: bool,
     meta: dict[str, Any] | None,
+    programs: str | None,
 ) -> Any:
     from mcp import Client, StdioServerParameters, types
     from mcp.shared.exceptions import MCPError
@@ -91,6 +98,8 @@ async def _call_over_stdio(
     args = ["-m", "mcp_harbor", "--log-level", "error", "serve"]
     for folder in folders:
         args += ["--exports", folder]
+    if programs is not None:  # the server checks with the same grammars
+        args += ["--programs", programs]
     # The server gets this process's whole environment (the SDK passes only
     # a few variables by default): --db, --tokens and XDG defaults must agree.
     params = StdioServerParameters(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from mcp_harbor.cli._app import DEFAULT_EXPORTS, abort
+from mcp_harbor.cli._app import DEFAULT_EXPORTS, abort, programs_option, use_programs_file
 
 __all__ = ["check"]
 
@@ -31,8 +31,14 @@ EXIT_ACCEPTED, EXIT_REFUSED, EXIT_LOAD_ERROR = 0, 1, 2
     help="Also probe each accepted export's needs (programs, env, files, TCP) and exit 1 "
     "when any is missing.",
 )
+@programs_option
 def check(
-    paths: tuple[Path, ...], fmt: str, strict: bool, explain: str | None, preflight: bool
+    paths: tuple[Path, ...],
+    fmt: str,
+    strict: bool,
+    explain: str | None,
+    preflight: bool,
+    programs: Path | None,
 ) -> None:
     """Check export files (files or folders; default ./exports).
 
@@ -51,6 +57,7 @@ def check(
             abort(f"unknown rule {explain!r}; rules are H000-H009 and W101-W105", EXIT_LOAD_ERROR)
         click.echo(f"{found.id} {found.name} ({found.severity})\n\n{found.doc()}")
         return
+    use_programs_file(programs)
     try:
         result = load_and_check(list(paths) or [DEFAULT_EXPORTS], strict=strict)
     except ConfigError as exc:

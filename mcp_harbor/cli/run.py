@@ -20,6 +20,8 @@ from mcp_harbor.cli._app import (
     exports_option,
     load_published,
     open_store,
+    programs_option,
+    use_programs_file,
     workdir_options,
 )
 
@@ -56,6 +58,7 @@ class _TerminalApprover:
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @click.option("--memory", "memory", default=None, help="Caller memory: a JSON value (≤ 32 KiB).")
 @workdir_options
+@programs_option
 def run(
     tool: str,
     assignments: tuple[str, ...],
@@ -66,6 +69,7 @@ def run(
     memory: str | None,
     workdir: Path | None,
     runs_dir: Path | None,
+    programs: Path | None,
 ) -> None:
     """Run TOOL with name=value arguments in this process (no MCP) and print the result.
 
@@ -91,6 +95,7 @@ def run(
     from mcp_harbor.runctx import CALLER_MEMORY_KEY, CallService, RunSettings, parse_caller_memory
     from mcp_harbor.store.audit import AuditTrail
 
+    use_programs_file(programs)
     published = {e.name: e for e in load_published(exports).exports}
     if tool not in published:
         known = ", ".join(sorted(published)) or "none"

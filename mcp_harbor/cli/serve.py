@@ -20,7 +20,9 @@ from mcp_harbor.cli._app import (
     exports_option,
     load_published,
     open_store,
+    programs_option,
     tokens_option,
+    use_programs_file,
     workdir_options,
 )
 
@@ -103,6 +105,7 @@ def _both(
     is_flag=True,
     help="Publish the accepted exports and log each refused one, instead of refusing to start.",
 )
+@programs_option
 @workdir_options
 @click.option(
     "--keep-runs",
@@ -170,6 +173,7 @@ def serve(
     preflight_interval: float,
     approve_seed: Path | None,
     skip_refused: bool,
+    programs: Path | None,
     workdir: Path | None,
     runs_dir: Path | None,
     keep_runs: int,
@@ -194,6 +198,7 @@ def serve(
     from mcp_harbor.check import start as start_checking
     from mcp_harbor.locations import default_check_cache_path
 
+    use_programs_file(programs)  # before any export is loaded (start, reloads)
     start_checking(list(exports) or [DEFAULT_EXPORTS], cache_file=default_check_cache_path())
     import anyio
 

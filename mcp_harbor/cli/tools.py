@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from mcp_harbor.cli._app import exports_option, load_published
+from mcp_harbor.cli._app import exports_option, load_published, programs_option, use_programs_file
 
 __all__ = ["tools"]
 
@@ -17,13 +17,21 @@ __all__ = ["tools"]
 @click.option("--json", "as_json", is_flag=True, help="Print the tools/list entries as JSON.")
 @click.option("--strict", is_flag=True, help="Checker warnings refuse an export too.")
 @click.option("--skip-refused", is_flag=True, help="List the accepted exports only.")
-def tools(exports: tuple[Path, ...], as_json: bool, strict: bool, skip_refused: bool) -> None:
+@programs_option
+def tools(
+    exports: tuple[Path, ...],
+    as_json: bool,
+    strict: bool,
+    skip_refused: bool,
+    programs: Path | None,
+) -> None:
     """List the tools the exports publish, as a client will see them."""
     from rich.console import Console
     from rich.table import Table
 
     from mcp_harbor.server import Registry
 
+    use_programs_file(programs)
     registry = Registry(load_published(exports, strict=strict, skip_refused=skip_refused).exports)
     if as_json:
         listing = [

@@ -16,6 +16,8 @@ from mcp_harbor.cli._app import (
     exports_option,
     load_published,
     open_store,
+    programs_option,
+    use_programs_file,
 )
 
 __all__ = ["worker"]
@@ -71,6 +73,7 @@ log = logging.getLogger("mcp_harbor.cli")
     help="File recording this worker's process groups; at start, groups a previous "
     "worker left are killed. Default: next to a SQLite --db, else none.",
 )
+@programs_option
 def worker(
     queues: str,
     slots: int,
@@ -83,6 +86,7 @@ def worker(
     visibility_timeout: float | None,
     hostname: str | None,
     ledger: Path | None,
+    programs: Path | None,
 ) -> None:
     """Run the pipelines of exports whose runs_on: is one of QUEUES."""
     from mcp_harbor.runner import DEFAULT_TIMEOUT
@@ -94,6 +98,7 @@ def worker(
     labels = [q.strip() for q in queues.split(",") if q.strip()]
     if not labels:
         abort("--queues needs at least one label", EXIT_USAGE)
+    use_programs_file(programs)  # the servers' own: a run's content hash must agree
     loaded = load_published(exports, strict=strict, skip_refused=True)
     served = [e for e in loaded.exports if e.spec.runs_on in labels]
     if not served:

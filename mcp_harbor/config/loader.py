@@ -8,10 +8,9 @@ injection checker runs on loaded exports before anything is registered.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,6 +18,8 @@ import jsonschema
 import pydantic
 from jsonschema.validators import Draft202012Validator
 
+from mcp_harbor.config._problems import dotted as _dotted
+from mcp_harbor.config._problems import pydantic_problem
 from mcp_harbor.config.canonical import canonical_json
 from mcp_harbor.config.model import (
     ARG_NAME_PATTERN,
@@ -26,8 +27,13 @@ from mcp_harbor.config.model import (
     HARBOR_BOOL_KEYWORDS,
     Annotations,
     ExportSpec,
+    ProgramGrammar,
     StepSpec,
+    leading_dash_not,
+    refuses_leading_dash,
+    refuses_leading_dash_items,
 )
+from mcp_harbor.config.programs import effective_programs, programs_content_hash, server_programs
 from mcp_harbor.config.yaml_source import SourceMap, read_yaml
 from mcp_harbor.errors import ConfigError, TemplateError
 from mcp_harbor.expr import Expr, ExprError, parse_expr
@@ -63,7 +69,18 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Export:
-    """A loaded, validated export: what the registry publishes and the runner runs."""
+    """A loaded, validated export: what the registry publishes and the runner runs.
+
+    `content_hash` identifies what the export means: its file's SHA-256
+    (`file_hash`) when no server-wide program grammar applies to it, else a
+    hash over that and the inherited grammars (`programs_content_hash`), so
+    checker verdicts cached under it change with ``--programs`` too.
+    `arg_schemas` are the args exactly as written (mcp-harbor keywords such
+    as ``multiline``, ``secret`` and ``leading_dash`` included);
+    `input_schema` is what clients see. `programs` are the program grammars
+    that hold for this export: the server-wide ones with its own
+    ``programs:`` on top.
+    """
 
     spec: ExportSpec
     path: Path
@@ -75,6 +92,18 @@ class Export:
     confirm: Template | None = None
     on_failure: tuple[Step, ...] = ()
     finally_steps: tuple[Step, ...] = ()
+    programs: Mapping[str, ProgramGrammar] = field(default_factory=dict)
+    file_hash: str = ""
+
+    def with_programs(self, server_wide: Mapping[str, ProgramGrammar]) -> Export:
+        """This export with `server_wide` as the server-wide grammars (in
+        place of those it was loaded with): `programs` and `content_hash`
+        worked out again."""
+        return replace(
+            self,
+            programs=effective_programs(self.spec.programs, server_wide),
+            content_hash=programs_content_hash(self.file_hash, self.spec.programs, server_wide),
+        )
 
     @property
     def all_steps(self) -> tuple[Step, ...]:
@@ -148,46 +177,13 @@ def _model_for(loc: tuple[str | int, ...]) -> type[pydantic.BaseModel] | None:
         return StepSpec
     if len(loc) == 2 and loc[0] == "annotations":
         return Annotations
+    if len(loc) == 3 and loc[0] == "programs":
+        return ProgramGrammar
     return None
 
 
-def _dotted(loc: tuple[str | int, ...]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
 def _pydantic_problem(path: Path, smap: SourceMap, err: Any) -> str:
-    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and "[" in p))
-    # Drop pydantic's union/constraint tags such as "function-after[...]".
-    line = smap.line_of(loc)
-    kind = err["type"]
-    where = _dotted(loc) or "(top level)"
-    if kind == "extra_forbidden":
-        key = str(loc[-1])
-        model = _model_for(loc)
-        hint = ""
-        if model is not None:
-            names = [f.alias or n for n, f in model.model_fields.items()]
-            close = difflib.get_close_matches(key, names, n=1)
-            allowed = ", ".join(names)
-            hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {allowed}"
-        return f"{path}:{line}: unknown key {key!r} at {where}{hint}"
-    if kind == "missing":
-        return f"{path}:{line}: missing required key {where!r}; add it"
-    if kind == "string_pattern_mismatch":
-        pattern = err.get("ctx", {}).get("pattern", "")
-        return (
-            f"{path}:{line}: {where}: {err['input']!r} is not a valid name; it must match {pattern}"
-        )
-    message = err["msg"]
-    if message.startswith("Value error, "):
-        message = message[len("Value error, ") :]
-    shown = repr(err["input"])
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
-    return f"{path}:{line}: {where}: {message} (got {shown})"
+    return pydantic_problem(path, smap, err, _model_for)
 
 
 _MEMO_LIMIT = 10_000
@@ -263,7 +259,14 @@ def _check_args(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
         if bad:
             line = smap.line_of(("args", name))
             problems.extend(f"{path}:{line}: {message}" for message in bad)
-        if default_error is not None:
+        if _dash_default(schema):
+            problems.append(
+                f"{path}:{smap.line_of(('args', name, 'default'))}: args.{name}.default "
+                f"starts with '-', which calls of this arg may not send (a program could read "
+                f"it as an option); add leading_dash: true to the arg if its values are meant "
+                f"to start with '-', or change the default"
+            )
+        elif default_error is not None:
             problems.append(
                 f"{path}:{smap.line_of(('args', name, 'default'))}: args.{name}.default "
                 f"does not satisfy its own schema: {default_error}"
@@ -292,7 +295,67 @@ def _check_args(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
 
 
 def _published(schema: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in schema.items() if k not in HARBOR_ARG_KEYWORDS}
+    """The arg's schema as clients see it: without mcp-harbor keywords, and
+    with ``not: {pattern: "^-"}`` wherever a string starting with ``-`` is
+    refused (the value itself, array items; see `refuses_leading_dash`)."""
+    out = {k: v for k, v in schema.items() if k not in HARBOR_ARG_KEYWORDS}
+    if refuses_leading_dash(schema):
+        out = _refusing_dash(out)
+    if _may_be(schema, "array") and refuses_leading_dash_items(schema):
+        prefix = out.get("prefixItems")
+        if isinstance(prefix, list):
+            out["prefixItems"] = [_refusing_dash_item(item) for item in prefix]
+        items = out.get("items", True)
+        if items is not False:
+            out["items"] = _refusing_dash_item(items)
+    return out
+
+
+def _may_be(schema: Mapping[str, Any], kind: str) -> bool:
+    declared = schema.get("type")
+    return declared is None or declared == kind or (isinstance(declared, list) and kind in declared)
+
+
+def _refusing_dash(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` refusing strings that start with ``-`` (unchanged when it
+    admits no string). An existing ``not`` is kept: the refusal then goes
+    into ``allOf``."""
+    if not _may_be(schema, "string"):
+        return schema
+    declared = schema.get("type")
+    refusal = leading_dash_not(declared == "string" or declared == ["string"])
+    out = dict(schema)
+    if "not" not in out:
+        out["not"] = refusal
+    else:
+        all_of = out.get("allOf")
+        out["allOf"] = [*(all_of if isinstance(all_of, list) else []), {"not": refusal}]
+    return out
+
+
+def _refusing_dash_item(schema: Any) -> Any:
+    """An ``items`` (or ``prefixItems`` entry) schema refusing string items
+    that start with ``-``, unless it lists the values (``enum``, ``const``)."""
+    if schema is True:
+        schema = {}
+    if not isinstance(schema, Mapping) or "enum" in schema or "const" in schema:
+        return schema
+    return _refusing_dash(dict(schema))
+
+
+def _dash_default(schema: Mapping[str, Any]) -> bool:
+    """Whether the arg's default starts with ``-`` where calls refuse that
+    (defaults are applied after validation, so the loader refuses them)."""
+    if "default" not in schema:
+        return False
+    default = schema["default"]
+    if isinstance(default, str):
+        return default.startswith("-") and refuses_leading_dash(schema)
+    if isinstance(default, list):
+        return refuses_leading_dash_items(schema) and any(
+            isinstance(item, str) and item.startswith("-") for item in default
+        )
+    return False
 
 
 def _compile_steps(
@@ -373,8 +436,10 @@ def _compile_steps(
     return compiled, problems
 
 
-def load_export(path: Path) -> Export:
-    """Load and validate one export file.
+def load_export(path: Path, *, programs: Mapping[str, ProgramGrammar] | None = None) -> Export:
+    """Load and validate one export file. `programs` are the server-wide
+    program grammars its `Export.programs` starts from (None: the process's,
+    `mcp_harbor.config.programs.set_server_programs`).
 
     Raises:
         ConfigError: with one message per problem, each naming file and line.
@@ -411,26 +476,34 @@ def load_export(path: Path) -> Export:
     }
     if spec.required:
         input_schema["required"] = list(spec.required)
+    server_wide = server_programs() if programs is None else programs
+    file_hash = hashlib.sha256(raw).hexdigest()
     return Export(
         spec=spec,
         path=path,
         source=smap,
-        content_hash=hashlib.sha256(raw).hexdigest(),
+        content_hash=programs_content_hash(file_hash, spec.programs, server_wide),
         steps=tuple(steps["steps"]),
         on_failure=tuple(steps["on_failure"]),
         finally_steps=tuple(steps["finally"]),
         arg_schemas={name: dict(schema) for name, schema in spec.args.items()},
         input_schema=input_schema,
         confirm=confirm,
+        programs=effective_programs(spec.programs, server_wide),
+        file_hash=file_hash,
     )
 
 
 def load_exports(
-    paths: Iterable[Path], *, each: Callable[[Export], None] | None = None
+    paths: Iterable[Path],
+    *,
+    each: Callable[[Export], None] | None = None,
+    programs: Mapping[str, ProgramGrammar] | None = None,
 ) -> list[Export]:
     """Load every export file under `paths`. `each` is called with every
     export that loads, as soon as it has (before the whole set is known to
-    be valid).
+    be valid). `programs`: the server-wide program grammars, as for
+    `load_export`.
 
     Raises:
         ConfigError: listing every problem of every file (nothing is returned
@@ -440,7 +513,7 @@ def load_exports(
     problems: list[str] = []
     for file in discover_files(paths):
         try:
-            exports.append(load_export(file))
+            exports.append(load_export(file, programs=programs))
         except ConfigError as exc:
             problems.extend(exc.problems)
             continue

@@ -6,9 +6,17 @@ pydantic's errors into messages that name the file and line.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from mcp_harbor.policy import validate_entry
 
@@ -16,6 +24,9 @@ __all__ = [
     "ARG_NAME_PATTERN",
     "HARBOR_ARG_KEYWORDS",
     "HARBOR_BOOL_KEYWORDS",
+    "LEADING_DASH_PATTERN",
+    "OPTION_PATTERN",
+    "PROGRAM_NAME_PATTERN",
     "STEP_NAME_PATTERN",
     "TOOL_NAME_PATTERN",
     "Annotations",
@@ -23,8 +34,13 @@ __all__ = [
     "ExportSpec",
     "MemorySpec",
     "NeedsSpec",
+    "ProgramGrammar",
+    "ProgramsFileSpec",
     "RetrySpec",
     "StepSpec",
+    "leading_dash_not",
+    "refuses_leading_dash",
+    "refuses_leading_dash_items",
 ]
 
 #: MCP tool names: 1 to 128 characters of ASCII letters, digits, ``_``, ``-`` and ``.``.
@@ -35,9 +51,19 @@ ARG_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 STEP_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 #: Keywords of an arg's schema that belong to mcp-harbor, not to JSON Schema.
 #: They are removed from the schema published to clients.
-HARBOR_ARG_KEYWORDS = frozenset({"multiline", "secret", "disposition", "max_bytes"})
+HARBOR_ARG_KEYWORDS = frozenset({"multiline", "secret", "disposition", "max_bytes", "leading_dash"})
 #: The arg keywords above whose value is a boolean.
-HARBOR_BOOL_KEYWORDS = frozenset({"multiline", "secret"})
+HARBOR_BOOL_KEYWORDS = frozenset({"multiline", "secret", "leading_dash"})
+#: What the published schema of a string refused when it starts with ``-``
+#: says about it: ``"not": {"pattern": "^-"}``.
+LEADING_DASH_PATTERN = "^-"
+#: A program's name under ``programs:``: the command word's basename
+#: (``deploy-tool``) or the command word as written when it holds a ``/``
+#: (``./scripts/deploy.sh``).
+PROGRAM_NAME_PATTERN = r"^[A-Za-z0-9_.+/][A-Za-z0-9_.+/-]*$"
+#: An option of a program grammar: ``-e``, ``--env``, ``-name``; not ``--`` itself,
+#: and without a value (``--env``, not ``--env=prod``).
+OPTION_PATTERN = r"^--?[^\s=-][^\s=]*$"
 
 _ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
@@ -48,6 +74,45 @@ Seconds = Annotated[float, Field(gt=0, le=7 * 24 * 3600)]
 #: A worker label (``runs_on:``): the Celery queue ``runs_on.<label>``.
 RUNS_ON_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
 RunsOn = Annotated[str, StringConstraints(pattern=RUNS_ON_PATTERN)]
+
+
+def refuses_leading_dash(schema: Mapping[str, Any]) -> bool:
+    """Whether a call is refused when this arg's value is a string starting
+    with ``-`` (the value could be read as an option: CWE-88).
+
+    Every string arg refuses it unless it declares ``leading_dash: true``;
+    an arg with ``enum`` or ``const`` is exempt, since each value it admits
+    was written by the export's author. Only strings are concerned (``-1``
+    as an integer is ``minimum:``'s business)."""
+    return schema.get("leading_dash") is not True and "enum" not in schema and "const" not in schema
+
+
+def refuses_leading_dash_items(schema: Mapping[str, Any]) -> bool:
+    """Whether a call is refused when this arg's value is an array with a
+    string item starting with ``-``: as `refuses_leading_dash` (an arg with
+    ``enum`` or ``const`` lists whole values, arrays included), and exempt
+    too when every schema that can govern an item (``items``, each of
+    ``prefixItems``) has ``enum`` or ``const``."""
+    if not refuses_leading_dash(schema):
+        return False
+    governing: list[Any] = []
+    prefix = schema.get("prefixItems")
+    if isinstance(prefix, list):
+        governing.extend(prefix)
+    items = schema.get("items", True)
+    if items is not False:
+        governing.append(items)
+    return any(not (isinstance(g, Mapping) and ("enum" in g or "const" in g)) for g in governing)
+
+
+def leading_dash_not(only_strings: bool) -> dict[str, Any]:
+    """The ``not`` subschema a published schema gets where a string starting
+    with ``-`` is refused: ``{"pattern": "^-"}`` for a schema that admits
+    strings only, else ``{"type": "string", "pattern": "^-"}`` (a bare
+    ``pattern`` holds for every non-string, so its ``not`` would refuse them)."""
+    if only_strings:
+        return {"pattern": LEADING_DASH_PATTERN}
+    return {"type": "string", "pattern": LEADING_DASH_PATTERN}
 
 
 class _Strict(BaseModel):
@@ -133,6 +198,102 @@ class StepSpec(_Strict):
         return self
 
 
+OptionWord = Annotated[str, StringConstraints(pattern=OPTION_PATTERN)]
+ProgramName = Annotated[str, StringConstraints(pattern=PROGRAM_NAME_PATTERN)]
+
+_OPTION_LISTS = ("options_with_value", "flags", "code_options")
+
+
+class ProgramGrammar(_Strict):
+    """``programs: {NAME: …}``: an operator's word on how one program reads
+    its arguments, so that the checker can trust exactly that far.
+
+    - `options_with_value`: options that take a value: the next word
+      (``--env prod``), attached with ``=`` (``--env=prod``) or, for a
+      one-letter option, attached (``-eprod``).
+    - `flags`: options that take no value. Any other word starting with
+      ``-`` is an option the grammar does not know.
+    - `end_of_options`: ``--`` ends the options (default true).
+    - `runs_operands`: ``false`` declares that the program executes none of
+      its operands as code or commands; ``true`` that it may. Not stated
+      (None): the grammar says nothing about operands.
+    - `code_options`: options whose value is code or a command (a hook);
+      they take a value too, whether or not `options_with_value` lists them.
+    """
+
+    options_with_value: tuple[OptionWord, ...] = ()
+    flags: tuple[OptionWord, ...] = ()
+    end_of_options: bool = True
+    runs_operands: bool | None = None
+    code_options: tuple[OptionWord, ...] = ()
+
+    @field_validator(*_OPTION_LISTS, mode="before")
+    @classmethod
+    def _a_list(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return tuple(value)
+        if isinstance(value, tuple):
+            return value
+        raise ValueError("must be a list of options, e.g. [--env, -e]")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ProgramGrammar:
+        if not self.model_fields_set:
+            raise ValueError(
+                "this grammar says nothing; declare options_with_value, flags, "
+                "end_of_options, runs_operands or code_options"
+            )
+        for key in _OPTION_LISTS:
+            words: tuple[str, ...] = getattr(self, key)
+            twice = sorted({w for w in words if words.count(w) > 1})
+            if twice:
+                raise ValueError(f"{key} lists {', '.join(twice)} more than once; keep one")
+        both = sorted(set(self.flags) & set(self.value_options))
+        if both:
+            raise ValueError(
+                f"{', '.join(both)} cannot be both a flag and an option that takes a value; "
+                f"list each option once"
+            )
+        return self
+
+    @property
+    def value_options(self) -> frozenset[str]:
+        """Every option that takes a value (`options_with_value` and `code_options`)."""
+        return frozenset(self.options_with_value) | frozenset(self.code_options)
+
+    @property
+    def runs_no_operands(self) -> bool:
+        """Declared (``runs_operands: false``) to execute none of its operands."""
+        return self.runs_operands is False
+
+    def kind_of(self, word: str) -> Literal["flag", "value", "code"] | None:
+        """What `word` (one argument starting with ``-``) is by this grammar:
+        ``"flag"``, ``"value"`` (an option taking a value, the value given in
+        `word` or in the next word) or ``"code"`` (a `code_options` one), or
+        None when the grammar does not know it. ``--env=prod`` and, for a
+        one-letter option, ``-eprod`` are the option with its value."""
+        candidates = [word]
+        if word.startswith("--") and "=" in word:
+            candidates = [word.split("=", 1)[0]]
+        elif not word.startswith("--") and len(word) > 2:
+            candidates.append(word[:2])  # -eprod: -e with the value attached
+        for candidate in candidates:
+            if candidate in self.code_options:
+                return "code"
+            if candidate in self.options_with_value:
+                return "value"
+            if candidate == word and candidate in self.flags:
+                return "flag"
+        return None
+
+
+class ProgramsFileSpec(_Strict):
+    """The server-wide file of ``--programs FILE``: a top-level ``programs:``
+    mapping, each entry a `ProgramGrammar`."""
+
+    programs: dict[ProgramName, ProgramGrammar]
+
+
 class ExportSpec(_Strict):
     """One export file: one MCP tool."""
 
@@ -153,6 +314,9 @@ class ExportSpec(_Strict):
     memory: MemorySpec | None = None
     attachments: AttachmentPolicy = Field(default_factory=AttachmentPolicy)
     needs: NeedsSpec = Field(default_factory=NeedsSpec)
+    #: How in-house programs read their arguments (see `ProgramGrammar`);
+    #: an entry here beats the server-wide one of the same name.
+    programs: dict[ProgramName, ProgramGrammar] = Field(default_factory=dict)
     #: Run on a worker serving this label (``mcp-harbor worker --queues``).
     runs_on: RunsOn | None = None
     #: With ``runs_on:``: run again on another worker when the first is lost

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
@@ -253,8 +253,11 @@ class _Lines:
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def read_yaml(path: Path) -> tuple[Mapping[str, Any], SourceMap, bytes]:
-    """Read one YAML document that must be a mapping.
+def read_yaml(
+    path: Path, *, kind: Literal["export", "programs"] = "export"
+) -> tuple[Mapping[str, Any], SourceMap, bytes]:
+    """Read one YAML document that must be a mapping: an export file, or
+    with `kind` ``"programs"`` a ``--programs`` file (for the messages).
 
     Returns:
         The data, its source map and the file's exact bytes.
@@ -291,13 +294,17 @@ def read_yaml(path: Path) -> tuple[Mapping[str, Any], SourceMap, bytes]:
     if len(nodes) != 1:
         raise ConfigError(
             f"{path}: expected exactly one YAML document, found {len(nodes)}; "
-            f"put one export in each file"
+            + ("put one export in each file" if kind == "export" else "keep one programs: mapping")
         )
     root = nodes[0]
     if not isinstance(root, yaml.MappingNode):
         raise ConfigError(
-            f"{path}:{root.start_mark.line + 1}: an export file must be a mapping "
-            f"(name:, description:, steps: …)"
+            f"{path}:{root.start_mark.line + 1}: "
+            + (
+                "an export file must be a mapping (name:, description:, steps: …)"
+                if kind == "export"
+                else "a programs file must be a mapping: programs: {NAME: {options_with_value: …}}"
+            )
         )
     try:
         try:

@@ -130,7 +130,7 @@ class Reloader:
                 raw = path.read_bytes()
             except OSError:
                 continue
-            if known is not None and hashlib.sha256(raw).hexdigest() == known.content_hash:
+            if known is not None and hashlib.sha256(raw).hexdigest() == known.file_hash:
                 current[path] = known
                 continue
             loaded = await anyio.to_thread.run_sync(self._load, path)

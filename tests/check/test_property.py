@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from mcp_harbor.arguments import ArgumentValidator
 from mcp_harbor.check import check_export
 from mcp_harbor.config import Export, load_export
+from mcp_harbor.errors import ArgumentError
 from tests.check import _sandbox
 from tests.check._harness import Case, write
 
@@ -85,5 +86,9 @@ def test_value_arrives_as_one_exact_argument(
 ) -> None:
     case, expected = PROBES[index]
     value = data.draw(_multi_line if case.args.get("x") == "M" else _single_line)
+    if value.startswith("-"):  # no leading_dash: true, so the call is refused before it runs
+        with pytest.raises(ArgumentError, match="rule: no-leading-dash"):
+            ArgumentValidator(exports[index]).validate({"x": value})
+        return
     argv = _argv(exports[index], value, sandbox)
     assert argv == [expected.format(v=value)]

@@ -203,9 +203,10 @@ def test_shipped_exports(harness: Harness, case: str, v: str) -> None:
 @pytest.mark.parametrize("tool", sorted(TEST_EXPORTS))
 def test_accepted_test_exports(harness: Harness, tool: str, v: str) -> None:
     refused, calls = harness.call(tool, {"v": v})
-    if refused:  # validation refuses only NUL and line breaks in a plain string
-        assert any(ch in v for ch in BREAKS), v
+    if refused:  # validation refuses only NUL, line breaks and a leading "-" in a plain string
+        assert any(ch in v for ch in BREAKS) or v.startswith("-"), v
         return
+    assert not v.startswith("-"), v  # leading_dash is not declared: always refused
     (probe,) = only(calls, "probe")
     assert probe[1:] == (["--", v] if tool == "q_argv" else [v]), probe
 
