@@ -33,6 +33,7 @@ from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._reprint import reprints
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.rules import RULES
+from mcp_harbor.check.sinks import Grammar
 from mcp_harbor.config import Export, Step, discover_files, load_exports
 from mcp_harbor.errors import ConfigError
 
@@ -106,7 +107,24 @@ class _Draft:
     export: Export
     key: str
     models: dict[str, ValueModel]
+    programs: dict[str, Grammar]
     steps: list[tuple[Step, list[Hazard], _Script | None]]
+
+
+def _grammars(export: Export) -> dict[str, Grammar]:
+    """The export's ``programs:`` (with the server-wide ones) as the
+    checker's grammars, by the command word and by its basename."""
+    out: dict[str, Grammar] = {}
+    for word, declared in export.programs.items():
+        grammar = Grammar(
+            frozenset(declared.options_with_value) | frozenset(declared.code_options),
+            declared.end_of_options,
+            frozenset(declared.code_options),
+            declared.runs_operands is True,
+        )
+        out[word] = grammar
+        out.setdefault(word.rsplit("/", 1)[-1], grammar)
+    return out
 
 
 def _draft(
@@ -114,6 +132,7 @@ def _draft(
 ) -> _Draft:
     """Analyse every step of `export` but the ``bash -n`` gate of its
     scripts (`scripts`: `export_scripts`, in step order)."""
+    programs = _grammars(export)
     steps: list[tuple[Step, list[Hazard], _Script | None]] = []
     pending = iter(scripts)
     for step in export.all_steps:
@@ -121,7 +140,7 @@ def _draft(
             text, sentinels = next(pending)
             tainted: dict[str, ValueModel] = {}
             try:
-                hazards, gate, tainted = analyse_script_deferred(text, sentinels, models)
+                hazards, gate, tainted = analyse_script_deferred(text, sentinels, models, programs)
             except Exception:
                 # the analysis assumes a script bash parses: if bash refuses
                 # this one, that is the finding; if not, this is a bug
@@ -134,8 +153,8 @@ def _draft(
             elements = [
                 substitute(t, models, (*step.where, "argv", i)) for i, t in enumerate(step.argv)
             ]
-            steps.append((step, analyse_argv(elements, models), None))
-    return _Draft(export, key, models, steps)
+            steps.append((step, analyse_argv(elements, models, programs), None))
+    return _Draft(export, key, models, programs, steps)
 
 
 def _judge(drafts: Sequence[_Draft]) -> None:
@@ -174,7 +193,9 @@ def _judge(drafts: Sequence[_Draft]) -> None:
             )
         if reading.text is not None:
             script.hazards.extend(
-                analyse_reprint(reading.text, script.text, script.sentinels, draft.models)
+                analyse_reprint(
+                    reading.text, script.text, script.sentinels, draft.models, draft.programs
+                )
             )
 
 
@@ -332,7 +353,7 @@ def _started_exports(paths: Sequence[Path]) -> list[Export] | None:
         if discover_files(paths) != [export.path for export in exports]:
             return None
         for export in exports:
-            if hashlib.sha256(export.path.read_bytes()).hexdigest() != export.content_hash:
+            if hashlib.sha256(export.path.read_bytes()).hexdigest() != export.file_hash:
                 return None
     except (OSError, ConfigError):
         return None

@@ -63,8 +63,16 @@ _NAME_OPERANDS = frozenset(
 )
 _DQ_SPECIAL = frozenset('$`"\\')
 _ARITH_SAFE = frozenset("0123456789+-")
+#: First characters of an author's prefix the model can keep (never `-`).
+_SAFE_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+=,")
 _ARITH_TEST_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: ``${name@op}``: the transformation operator
+_TRANSFORM = re.compile(r"^\$\{[!#]?[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?@(.?)\}$")
+#: Transformations whose result is the value (or its quoting) as data:
+#: quote, escapes, case, attributes, assignment and key-value forms. ``P``
+#: (prompt expansion) runs command substitutions; anything unknown is refused.
+_INERT_TRANSFORMS = frozenset("QEUuLaKkA")
 _SENTINEL_LEAVES = frozenset(
     {
         "word",
@@ -216,8 +224,8 @@ class _Word:
             return True
         if not self.occs or self.prefix:
             return False
-        model = self.occs[0].model
-        return model.may_start_with_dash and not model.numeric
+        # a negative number too: `kill -s TERM -1`, `head -n -5 --`
+        return self.occs[0].model.may_start_with_dash
 
     @property
     def arg(self) -> str:
@@ -324,6 +332,8 @@ class _Analysis:
         self.hazards = hazards
         self.depth = depth
         self.arg_models = arg_models
+        #: grammars declared with ``programs:`` (they win over `sinks.GRAMMARS`)
+        self.programs: Mapping[str, sinks.Grammar] = {}
         self.occs: list[_Occ] = []
         self._base_occs: list[_Occ] = []
         self.split_starts: set[int] = set()
@@ -332,6 +342,12 @@ class _Analysis:
         self.bash_gate = True
         #: tree-sitter parsed the script (so the ``bash -n`` gate applies)
         self.parsed = False
+
+    def grammar(self, name: str | None) -> sinks.Grammar | None:
+        """The option grammar the checker knows for the program `name`."""
+        if name is None:
+            return None
+        return self.programs.get(name) or sinks.GRAMMARS.get(name)
 
     # -- reporting
     def hazard(self, rule: str, arg: str | None, byte: int, detail: str, fix: str) -> None:
@@ -381,6 +397,7 @@ class _Analysis:
         self.occs.sort(key=lambda o: o.start)
         for occ in self.occs:
             self._check_context(occ)
+            self._check_operator(occ)
         for node in nodes:
             kind = node.type
             if kind == "command":
@@ -548,7 +565,7 @@ class _Analysis:
                 model = (
                     inside[0].model
                     if len(inside) == 1 and self._is_whole(value, inside[0])
-                    else _any_model()
+                    else self._prefixed_model(value, inside[0])
                 )
                 for var_name in names:
                     if var_name not in self.taint.variables:
@@ -564,6 +581,17 @@ class _Analysis:
                         self.taint.positional = (inside[0].arg, _any_model())
                         changed = True
                         break
+
+    def _prefixed_model(self, value: Node, first: _Occ) -> ValueModel:
+        """The model of an assigned value mixing text and caller data: any
+        text, but one that starts with the author's literal prefix when the
+        value has one before the first caller data (``d=/srv/$ARG_x``)."""
+        raw = self.src[value.start_byte : first.start].decode("utf-8", "replace")
+        prefix = _dequoted_prefix(raw)
+        if prefix and not any(c in raw for c in "$`\\") and prefix[0] in _SAFE_FIRST:
+            any_value = _any_model()
+            return ValueModel(any_value.chars, frozenset(prefix[0]), False)
+        return _any_model()
 
     def _any_arg(self) -> str:
         if self.sentinels is not None and self.sentinels.by_word:
@@ -645,6 +673,24 @@ class _Analysis:
             if kind == "process_substitution":
                 return "unquoted"
         return "unquoted"
+
+    def _check_operator(self, occ: _Occ) -> None:
+        """Only transformations known to be inert may apply to caller data:
+        ``${x@P}`` expands the value as a prompt string, running its
+        ``$(…)``."""
+        if occ.kind != "env" or occ.node is None or occ.node.type != "expansion":
+            return
+        body = self.src[occ.node.start_byte : occ.node.end_byte].decode("utf-8", "replace")
+        match = _TRANSFORM.search(body)
+        if match is not None and match.group(1) not in _INERT_TRANSFORMS:
+            self.hazard(
+                "H004",
+                occ.arg,
+                occ.start,
+                f"`{body}` applies the `@{match.group(1)}` transformation to caller data; "
+                "bash expands the value again as a prompt string, running any `$(…)` in it",
+                f'drop the `@{match.group(1)}`: write "${{{occ.var}}}"',
+            )
 
     def _check_context(self, occ: _Occ) -> None:
         quoting = self._quoting(occ)
@@ -1019,9 +1065,11 @@ class _Analysis:
             def locate(_byte: int) -> Located:
                 return anchor
 
-        _Analysis(
+        inner = _Analysis(
             text, sentinels, taint, locate, self.hazards, self.depth + 1, self.arg_models
-        ).run()
+        )
+        inner.programs = self.programs
+        inner.run()
 
 
 def _names_only(model: ValueModel) -> bool:
@@ -1157,8 +1205,15 @@ class _Resolver:
             self.container(name, words, i)
         elif name in sinks.WRAPPERS:
             self.wrapper(name, words, i)
+        elif name == "gdb" and any(w.static == "--args" for w in words[i + 1 :]):
+            # gdb --args PROGRAM ARGS…: the words after --args are a command
+            at = next(k for k in range(i + 1, len(words)) if words[k].static == "--args")
+            self.interpreter(name, sinks.INTERPRETERS["gdb"], words[:at], i)
+            self.command(words, at + 1)
         elif (interp := _lookup_interpreter(name)) is not None:
             self.interpreter(name, interp, words, i)
+            if name.startswith("perl"):
+                self.perl_operands(words, i)
         elif name == "printf":
             self.printf(words, i)
         elif name in ("read", "mapfile", "readarray", "getopts", "unset", "test", "["):
@@ -1166,13 +1221,97 @@ class _Resolver:
         else:
             self.plain(words, i + 1, name)
 
-    # plain arguments and option injection
-    def plain(self, words: list[_Word], j: int, name: str | None) -> None:
-        ended = False
-        code_options = sinks.OPTION_CODE_COMMANDS.get(name or "", frozenset())
+    def declared_runner(
+        self, name: str | None, words: list[_Word], j: int, grammar: sinks.Grammar
+    ) -> None:
+        """A program declared with ``runs_operands: true``: caller data may
+        only be the value of one of its options."""
         prev: str | None = None
         for word in words[j:]:
-            if word.static == "--":
+            if (
+                word.tainted
+                and not word.prefix.startswith("-")
+                and (prev is None or prev not in grammar.value_options)
+            ):
+                self.hazard(
+                    "H003",
+                    word,
+                    f"`{name}` is declared with `runs_operands: true`, and the value is one of "
+                    "its operands, which it may run",
+                    "pass the value as the value of one of its options, or declare "
+                    "`runs_operands: false` if the program runs none of its operands",
+                )
+                return
+            prev = word.static
+
+    def perl_operands(self, words: list[_Word], i: int) -> None:
+        """perl opens file operands (``<>``, ``-n``, ``-p``) with its
+        two-argument open, where ``cmd|`` runs cmd."""
+        for word in words[i + 1 :]:
+            if word.tainted and any("|" in o.model.chars for o in word.occs):
+                self.hazard(
+                    "H005",
+                    word,
+                    "perl opens its file operands with the two-argument open, so a value "
+                    "ending in `|` is a command it runs",
+                    "give the arg a `pattern` without `|`, or read the file in the program "
+                    "with a three-argument open of $ENV{ARG_…}",
+                )
+                return
+
+    def make_operands(self, words: list[_Word], j: int) -> None:
+        """make reads ``NAME=VALUE`` operands as variable assignments (even
+        after ``--``) and expands ``$(shell …)`` in them."""
+        for word in words[j:]:
+            if not word.tainted:
+                continue
+            if any("$" in o.model.chars for o in word.occs) or (
+                not word.prefix and any("=" in o.model.chars for o in word.occs)
+            ):
+                self.hazard(
+                    "H004",
+                    word,
+                    "make reads an operand `NAME=VALUE` as a variable assignment, even after "
+                    "`--`, and expands `$(shell …)` in its value",
+                    "give the arg a `pattern` without `=` and `$` (a target name such as "
+                    "^[A-Za-z0-9_.-]+$), or pass the value in the environment and read it "
+                    "in the Makefile",
+                )
+                return
+
+    def git_config(self, words: list[_Word], j: int) -> bool:
+        """`git config KEY VALUE`: settings such as ``core.fsmonitor``,
+        ``core.pager`` and ``alias.*`` are commands git runs later."""
+        rest = [w for w in words[j:] if not (w.static or "").startswith("-")]
+        if not rest or rest[0].static != "config":
+            return False
+        tainted = [w for w in rest[1:] if w.tainted]
+        if tainted and not _author_or_number(tainted[0].occs):
+            self.hazard(
+                "H008",
+                tainted[0],
+                "the value is a key or a value of `git config`, and many settings are "
+                "commands git runs later (core.fsmonitor, core.pager, alias.*)",
+                "do not let the caller write git configuration",
+            )
+        return True
+
+    # plain arguments and option injection
+    def plain(self, words: list[_Word], j: int, name: str | None) -> None:
+        if name == "make":
+            self.make_operands(words, j)
+        if name == "git" and self.git_config(words, j):
+            return
+        ended = False
+        grammar = self.a.grammar(name)
+        code_options = sinks.OPTION_CODE_COMMANDS.get(name or "", frozenset())
+        if grammar is not None:
+            code_options = code_options | grammar.code_options
+            if grammar.runs_operands:
+                self.declared_runner(name, words, j, grammar)
+        prev: str | None = None
+        for word in words[j:]:
+            if word.static == "--" and grammar is not None and grammar.end_of_options:
                 ended = True
             if word.tainted:
                 self.option_value(name, prev, word, code_options)
@@ -1191,8 +1330,7 @@ class _Resolver:
                 if (
                     word.prefix.startswith("-")
                     and not word.prefix.startswith("--")
-                    and len(word.prefix) == 2
-                    and word.prefix in code_options
+                    and word.prefix[:2] in code_options
                 ):
                     self.hazard(
                         "H008",
@@ -1205,6 +1343,46 @@ class _Resolver:
             prev = word.static
         if name == "xargs":
             return
+
+    def _code_option_anywhere(
+        self, name: str, spec: sinks.Wrapper, words: list[_Word], i: int
+    ) -> bool:
+        """A wrapper whose options may follow its positionals (``su USER -c
+        CMD``): the value of each of its code options, wherever it stands, is
+        shell code. True when caller data was found there (and reported)."""
+        for k in range(i + 1, len(words)):
+            word = words[k]
+            text = word.static
+            if word.tainted and word.prefix.startswith("-"):
+                opt = word.prefix.split("=", 1)[0]
+                if opt in spec.code_options or (
+                    not opt.startswith("--") and opt[:2] in spec.code_options
+                ):
+                    self.hazard(
+                        "H004",
+                        word,
+                        f"the value is the argument of `{name} {opt}`, which runs it as code",
+                        "write that command literally and pass the value as an argument",
+                    )
+                    return True
+            if text is None or text not in spec.code_options:
+                continue
+            value = words[k + 1] if k + 1 < len(words) else None
+            if value is not None and value.tainted and value.script is None:
+                if value.code_inert:
+                    continue
+                self.hazard(
+                    "H004",
+                    value,
+                    f"the value is the argument of `{name} {text}`, which runs it as shell code",
+                    "make the command a literal in single quotes and pass the value after it "
+                    "as a positional parameter of `sh -c`",
+                )
+                return True
+            if value is not None and value.tainted:
+                self.a.nested(value, None, f"the `{name} {text}` command")
+                return True
+        return False
 
     def option_value(
         self, name: str | None, prev: str | None, word: _Word, code: frozenset[str]
@@ -1219,36 +1397,47 @@ class _Resolver:
             )
 
     def option_injection(self, name: str | None, prev: str | None, word: _Word) -> None:
+        """`word` may start with ``-`` and stands before any ``--``: it is
+        inert only as the value of an option that always takes one, in a
+        grammar the checker knows (`sinks.GRAMMARS`, ``programs:``)."""
         if name in sinks.INERT_COMMANDS:
+            if name == "echo":
+                self.hazard(
+                    "W101",
+                    word,
+                    "the value can start with `-`, so `echo` may read it as its own option "
+                    "(`-n`, `-e`) and print something else",
+                    "print the value with printf '%s\\n' \"$ARG\" instead of echo",
+                )
             return
-        if word.splits:
-            prev = None
+        grammar = self.a.grammar(name)
         if (
-            prev is not None
-            and prev.startswith("-")
-            and prev != "--"
-            and "=" not in prev
-            and name not in sinks.OPTION_CODE_COMMANDS
+            grammar is not None
+            and not word.splits
+            and prev is not None
+            and prev in grammar.value_options
         ):
-            return  # most likely the value of that option
-        if name in sinks.OPTION_CODE_COMMANDS:
-            if prev is not None and prev in _VALUE_OPTIONS.get(name, frozenset()):
-                return
-            self.hazard(
-                "H009",
-                word,
-                f"the value can start with `-`, and `{name}` has options that run a command "
-                "(e.g. git --upload-pack, ssh -oProxyCommand, tar --to-command)",
-                "put `--` before the value, or constrain the arg with a `pattern` that cannot "
-                "start with `-` (e.g. ^[A-Za-z0-9][A-Za-z0-9._/-]*$)",
-            )
             return
-        self.hazard(
-            "W101",
-            word,
-            f"the value can start with `-`, so `{name or 'the program'}` may read it as an option",
-            "put `--` before the value, or use a `pattern` that cannot start with `-`",
-        )
+        program = f"`{name}`" if name else "the program"
+        if grammar is None:
+            why = (
+                f"the value can start with `-`, and the checker does not know {program}'s "
+                "options, so it cannot show that the value is not read as one (some "
+                "options run code: git --upload-pack, ssh -oProxyCommand, tar --to-command)"
+            )
+            fix = (
+                f"remove `leading_dash: true` from arg {word.arg!r} (values starting with "
+                "`-` are then refused at validation), or give it a `pattern` that cannot "
+                f"start with `-`, or declare {program} under `programs:` (its options that "
+                "take a value, and that `--` ends its options) and put `--` before the value"
+            )
+        else:
+            why = f"the value can start with `-` and stands where {program} reads options"
+            fix = (
+                "put `--` before the value, or remove `leading_dash: true` from arg "
+                f"{word.arg!r}, or give it a `pattern` that cannot start with `-`"
+            )
+        self.hazard("H009", word, why, fix)
 
     def traversal(self, word: _Word) -> None:
         if (
@@ -1390,6 +1579,8 @@ class _Resolver:
 
     def wrapper(self, name: str, words: list[_Word], i: int) -> None:
         spec = sinks.WRAPPERS[name]
+        if spec.options_anywhere and self._code_option_anywhere(name, spec, words, i):
+            return
         j = i + 1
         joined_shell = spec.runs_with_shell
         replace = False
@@ -1400,6 +1591,8 @@ class _Resolver:
             if word.tainted:
                 if word.prefix.startswith("-"):
                     opt = word.prefix.split("=", 1)[0]
+                    if not opt.startswith("--") and opt[:2] in spec.code_options:
+                        opt = opt[:2]  # attached: -oProxyCommand=…
                     if opt in spec.code_options:
                         self.hazard(
                             "H004",
@@ -1507,7 +1700,7 @@ class _Resolver:
                 word = words[j]
                 if word.tainted and word.may_be_option:
                     self.hazard(
-                        "H009" if name in ("ssh", "su") else "W101",
+                        "H009",
                         word,
                         f"the value can start with `-`, so `{name}` may read it as an option",
                         "constrain the arg with a `pattern` that cannot start with `-`",
@@ -1547,6 +1740,18 @@ class _Resolver:
             return
         if joined_shell:
             rest = words[j:]
+            if name == "ssh" and self.stdin is not None:
+                head = _base(rest[0].static or "") if rest else ""
+                if not rest or _shell_name(head) or _lookup_interpreter(head) is not None:
+                    self.hazard(
+                        "H004",
+                        self.stdin,
+                        "caller data is piped into ssh, and the remote side runs what it "
+                        "reads as code (a login shell, or the shell or interpreter named)",
+                        "run the remote command with the value as its argument instead, "
+                        "and never pipe caller data to a remote shell",
+                    )
+                    return
             if name == "ssh" and not rest:
                 return
             code = [
@@ -1557,6 +1762,16 @@ class _Resolver:
                 and w.script is None
                 and not (w is not rest[0] and all(o.model.inert for o in w.occs))
             ]
+            dashed = [w for w in rest if w.tainted and w.may_be_option]
+            if dashed and not code:
+                self.hazard(
+                    "H009",
+                    dashed[0],
+                    f"the value can start with `-` and `{name}` joins it into a command line "
+                    "that another shell parses, where the command may read it as an option",
+                    "give the arg a `minimum` of 0 or a `pattern` that cannot start with `-`",
+                )
+                return
             if code:
                 self.hazard(
                     "H004",
@@ -1592,7 +1807,6 @@ class _Resolver:
         j = i + 1
         while j < len(words) and (words[j].static or "") in ("-H", "-L", "-P"):
             j += 1
-        in_paths = True
         while j < len(words):
             word = words[j]
             text = word.static
@@ -1603,10 +1817,8 @@ class _Resolver:
                 inner = _Resolver(self.a, None)
                 inner.command(words[j + 1 : end], 0)
                 j = end + 1
-                in_paths = False
                 continue
             if text is not None and (text.startswith("-") or text in ("(", ")", "!", ",")):
-                in_paths = False
                 if text in _FIND_VALUE_OPTIONS:
                     value = words[j + 1] if j + 1 < len(words) else None
                     if value is not None and value.splits:
@@ -1632,18 +1844,13 @@ class _Resolver:
                     continue
                 j += 1
                 continue
-            if (
-                word.tainted
-                and (
-                    word.may_be_option
-                    or (not word.prefix and any(c in word.occs[0].model.first for c in "(!"))
-                )
-                and in_paths is not None
-            ):
+            # A single word `(` or `!` is an operator, but one word alone can
+            # never make find run or delete anything: only `-…` can.
+            if word.tainted and word.may_be_option:
                 self.hazard(
                     "H009",
                     word,
-                    "the value can start with `-` or `(`, so find reads it as an expression "
+                    "the value can start with `-`, so find reads it as an expression "
                     "(`-delete`, `-exec …`)",
                     "prefix the path with ./ or constrain the arg with a `pattern` that cannot "
                     "start with `-`",
@@ -1772,10 +1979,13 @@ class _Resolver:
                 stdin_program = True
                 j += 1
                 break
-            if text.startswith("-") and len(text) > 1:
+            if (text.startswith("-") and len(text) > 1) or (
+                text in spec.code_options and not program_given
+            ):  # a code "option" may be a subcommand: `deno eval CODE`
                 opt, eq, _rest = text.partition("=")
                 short_attached = (
-                    not text.startswith("--")
+                    text.startswith("-")
+                    and not text.startswith("--")
                     and len(text) > 2
                     and text[:2] in (spec.code_options | spec.module_options)
                 )
@@ -1971,23 +2181,19 @@ class _Resolver:
                 j += 2
                 continue
             if text == "--":
-                j += 1
+                return  # the format after `--` is only ever a format
             break
-        if (
-            j < len(words)
-            and words[j].tainted
-            and not all(
-                o.model.inert_code
-                or (not o.model.chars & {"%", "\\"} and not o.model.may_start_with_dash)
-                for o in words[j].occs
-            )
-        ):
+        # A format from the caller only chooses how printf prints its
+        # arguments (bash's printf has no `%n` and evaluates no arithmetic);
+        # before any `--`, a value starting with `-` would be an option.
+        if j < len(words) and words[j].tainted and words[j].may_be_option:
             self.hazard(
                 "H007",
                 words[j],
-                "the value is printf's format, so `%` directives and backslash escapes in it are "
-                "interpreted (and `-v` can be injected)",
-                "use a fixed format: printf '%s\\n' \"$ARG\"",
+                "the value is printf's format and can start with `-`, so it can be read as "
+                "an option (`-v NAME` assigns a variable)",
+                'put `--` before the format: printf -- "$ARG" …, or use a fixed format: '
+                "printf '%s\\n' \"$ARG\"",
             )
 
     def name_operands(self, name: str, words: list[_Word], i: int) -> None:
@@ -2327,6 +2533,7 @@ def analyse_script_deferred(
     text: str,
     sentinels: Sentinels,
     arg_models: Mapping[str, ValueModel],
+    programs: Mapping[str, sinks.Grammar] | None = None,
 ) -> tuple[list[Hazard], bool, dict[str, ValueModel]]:
     """`analyse_script` without asking ``bash -n`` about `text` itself (nested
     scripts are still asked), so the caller can analyse while ``bash -n``
@@ -2336,6 +2543,7 @@ def analyse_script_deferred(
     hazards: list[Hazard] = []
     taint = _initial_taint(text, arg_models)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
+    analysis.programs = programs or {}
     analysis.bash_gate = False
     analysis.run()
     return hazards, analysis.parsed, {k: v[1] for k, v in taint.variables.items()}
@@ -2356,6 +2564,7 @@ def analyse_reprint(
     text: str,
     sentinels: Sentinels,
     arg_models: Mapping[str, ValueModel],
+    programs: Mapping[str, sinks.Grammar] | None = None,
 ) -> list[Hazard]:
     """The hazards of bash's canonical reprint of `text` (`_reprint`): the
     analysis again, over what bash read. bash prints no comments, so a
@@ -2390,6 +2599,7 @@ def analyse_reprint(
     hazards: list[Hazard] = []
     taint = _initial_taint(reprinted, arg_models)
     analysis = _Analysis(reprinted, sentinels, taint, locate, hazards, 0, arg_models)
+    analysis.programs = programs or {}
     analysis.bash_gate = False
     analysis.run()
     return hazards
@@ -2443,11 +2653,13 @@ def _step_outputs(*texts: str) -> dict[str, tuple[str, ValueModel]]:
 def analyse_argv(
     elements: Sequence[tuple[str, Sentinels]],
     arg_models: Mapping[str, ValueModel],
+    programs: Mapping[str, sinks.Grammar] | None = None,
 ) -> list[Hazard]:
     """All hazards of one ``argv:`` step: no shell, so only roles matter."""
     hazards: list[Hazard] = []
     taint = _initial_taint("\n".join(text for text, _ in elements), arg_models)
     holder = _Analysis("", None, taint, lambda b: ((), 0), hazards, 0, arg_models)
+    holder.programs = programs or {}
     words: list[_Word] = []
     for text, sentinels in elements:
         occs = [

@@ -252,11 +252,11 @@ def _schema_model(schema: Any, depth: int = 0) -> ValueModel:
             parts: list[ValueModel] = []
             for kind in type_list:
                 if kind == "integer":
-                    parts.append(
-                        ValueModel(_DIGITS | {"-", ".", "e", "+"}, _DIGITS | {"-"}, False, True)
-                    )
+                    first = _DIGITS if _non_negative(schema) else _DIGITS | {"-"}
+                    parts.append(ValueModel(_DIGITS | {"-", ".", "e", "+"}, first, False, True))
                 elif kind == "number":
-                    parts.append(ValueModel(_NUMBER_CHARS, _NUMBER_CHARS, False, True))
+                    first = _NUMBER_CHARS - {"-"} if _non_negative(schema) else _NUMBER_CHARS
+                    parts.append(ValueModel(_NUMBER_CHARS, first, False, True))
                 elif kind == "boolean":
                     parts.append(_words_model(["true", "false"]))
                 elif kind == "null":
@@ -285,15 +285,30 @@ def _schema_model(schema: Any, depth: int = 0) -> ValueModel:
     return model
 
 
+def _non_negative(schema: Mapping[str, Any]) -> bool:
+    """The schema's ``minimum`` (or ``exclusiveMinimum``) rules out negative
+    numbers, so the text never starts with ``-``."""
+    for key in ("minimum", "exclusiveMinimum"):
+        bound = schema.get(key)
+        if isinstance(bound, int | float) and not isinstance(bound, bool) and bound >= 0:
+            return True
+    return False
+
+
 def _string_model(schema: Mapping[str, Any]) -> ValueModel:
     model = ANY_VALUE
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         model = _pattern_model(pattern)
+    first = model.first
+    if schema.get("leading_dash") is not True:
+        # the validator refuses a string that starts with "-" (leading_dash)
+        first = first - {"-"}
+    can_be_empty = model.can_be_empty
     min_length = schema.get("minLength")
     if isinstance(min_length, int) and not isinstance(min_length, bool) and min_length > 0:
-        model = ValueModel(model.chars, model.first, False, model.numeric, model.words)
-    return model
+        can_be_empty = False
+    return ValueModel(model.chars, first, can_be_empty, model.numeric, model.words)
 
 
 _MEMO_LIMIT = 10_000

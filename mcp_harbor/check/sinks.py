@@ -16,6 +16,7 @@ __all__ = [
     "CODE_VARIABLES",
     "CODE_VARIABLE_PREFIXES",
     "EVAL_LIKE",
+    "GRAMMARS",
     "INERT_COMMANDS",
     "INTERPRETERS",
     "NAME_COMMANDS",
@@ -23,6 +24,7 @@ __all__ = [
     "SHELLS",
     "SHELL_VALUE_OPTIONS",
     "WRAPPERS",
+    "Grammar",
     "Interpreter",
     "Wrapper",
     "is_code_variable",
@@ -45,10 +47,19 @@ class Wrapper:
     positionals: int = 0
     runs_with_shell: bool = False
     code_options: frozenset[str] = frozenset()
+    #: its options may also follow its positionals (``su USER -c CMD``): a
+    #: code option anywhere on the line makes its value code
+    options_anywhere: bool = False
 
 
-def _w(opts: str = "", positionals: int = 0, shell: bool = False, code: str = "") -> Wrapper:
-    return Wrapper(frozenset(opts.split()), positionals, shell, frozenset(code.split()))
+def _w(
+    opts: str = "",
+    positionals: int = 0,
+    shell: bool = False,
+    code: str = "",
+    anywhere: bool = False,
+) -> Wrapper:
+    return Wrapper(frozenset(opts.split()), positionals, shell, frozenset(code.split()), anywhere)
 
 
 #: Commands that run the command found in their arguments.
@@ -72,10 +83,17 @@ WRAPPERS: dict[str, Wrapper] = {
     "stdbuf": _w("-i -o -e --input --output --error"),
     "setsid": _w(),
     "chroot": _w("--userspec --groups", positionals=1),
-    "flock": _w("-w --timeout -E --conflict-exit-code", positionals=1, code="-c --command"),
+    "flock": _w(
+        "-w --timeout -E --conflict-exit-code",
+        positionals=1,
+        code="-c --command",
+        anywhere=True,
+    ),
+    # -i, -l and -e take an optional argument attached to them: the next word
+    # is never theirs (`xargs -i CMD` runs CMD)
     "xargs": _w(
-        "-a --arg-file -d --delimiter -E -e --eof -I -i --replace -L -l --max-lines "
-        "-n --max-args -P --max-procs -s --max-chars"
+        "-a --arg-file -d --delimiter -E -I -L --max-lines -n --max-args -P --max-procs "
+        "-s --max-chars"
     ),
     "nsenter": _w("-t --target -m -u -i -n -p -U -S -G -r -w"),
     "unshare": _w(),
@@ -85,8 +103,39 @@ WRAPPERS: dict[str, Wrapper] = {
     "caffeinate": _w(),
     "firejail": _w(),
     "prlimit": _w(),
-    "runuser": _w("-u -g -G", code="-c --command -s --shell"),
-    "su": _w(positionals=1, code="-c --command -s --shell --session-command"),
+    "runuser": _w(
+        "-u -g -G -w --whitelist-environment",
+        code="-c --command -s --shell --session-command",
+        anywhere=True,
+    ),
+    "su": _w(
+        "-g --group -G --supp-group -w --whitelist-environment",
+        positionals=1,
+        code="-c --command -s --shell --session-command",
+        anywhere=True,
+    ),
+    # `sg GROUP CMD` and `sg GROUP -c CMD` both hand CMD to /bin/sh -c
+    "sg": _w(positionals=1, shell=True, code="-c", anywhere=True),
+    "setarch": _w(positionals=1),
+    "setpriv": _w(
+        "--reuid --regid --ruid --rgid --euid --egid --groups --inh-caps --ambient-caps "
+        "--bounding-set --securebits --pdeathsig --selinux-label --apparmor-profile "
+        "--landlock-access --landlock-rule"
+    ),
+    "fakeroot": _w("-l --lib --faked -s -i -b"),
+    "ssh-agent": _w("-a -E -t -P -O"),
+    "npx": _w("-p --package", code="-c --call", anywhere=True),
+    "pnpx": _w("-p --package", code="-c --call", anywhere=True),
+    "sudoedit": _w(),
+    "pkexec": _w("--user"),
+    "chpst": _w("-u -U -e -/ -n -l -L -m -d -o -p -f -c"),
+    "numactl": _w("-C --cpunodebind -N -m --membind -p --preferred -i --interleave"),
+    "cgexec": _w("-g"),
+    "proot": _w("-r -b -w"),
+    "bwrap": _w(
+        "--bind --ro-bind --dev-bind --chdir --setenv --unsetenv --proc --dev --tmpfs "
+        "--symlink --uid --gid --hostname --seccomp --file --dir --remount-ro --args"
+    ),
     "watch": _w("-n --interval -d --differences -c -e -g -t -x", shell=True),
     "ssh": _w(
         "-B -b -c -D -E -e -I -i -J -L -l -m -O -p -Q -R -S -W -w",
@@ -95,7 +144,7 @@ WRAPPERS: dict[str, Wrapper] = {
         code="-o -F -P",
     ),
     "parallel": _w("-j --jobs -S --sshlogin --tag -k", shell=True),
-    "script": _w("-O -I -T -t", code="-c --command"),
+    "script": _w("-O -I -T -t -E --echo", code="-c --command", anywhere=True),
     "expect": _w(code="-c -f"),
     "tmux": _w(shell=True),
     "screen": _w(shell=True),
@@ -290,7 +339,44 @@ INTERPRETERS: dict[str, Interpreter] = {
 #: code or a program (CWE-88); option injection there is an error. The value
 #: lists options whose value is code or a program.
 OPTION_CODE_COMMANDS: dict[str, frozenset[str]] = {
-    "git": frozenset({"-c", "--upload-pack", "-u", "--receive-pack", "--exec", "--config-env"}),
+    "git": frozenset(
+        {
+            "-c",
+            "--upload-pack",
+            "-u",
+            "--receive-pack",
+            "--exec",
+            "--config-env",
+            "-x",  # rebase -x CMD
+            "-O",  # grep -O<pager>
+            "--open-files-in-pager",
+            "--ext-diff",
+            "--extcmd",
+            "--tool",
+        }
+    ),
+    "pytest": frozenset(
+        {
+            "-p",
+            "-c",
+            "-o",
+            "--override-ini",
+            "--config-file",
+            "--rootdir",
+            "--confcutdir",
+            "--junitxml",
+            "--junit-xml",
+            "--basetemp",
+            "--log-file",
+            "--debug",
+            "--pyargs",
+            "--import-mode",
+        }
+    ),
+    "split": frozenset({"--filter"}),
+    "date": frozenset({"-f", "--file"}),
+    "wc": frozenset({"--files0-from"}),
+    "du": frozenset({"--files0-from"}),
     "ssh": frozenset({"-o", "-F", "-P"}),
     "scp": frozenset({"-o", "-F", "-S"}),
     "sftp": frozenset({"-o", "-F", "-S", "-D"}),
@@ -309,7 +395,7 @@ OPTION_CODE_COMMANDS: dict[str, frozenset[str]] = {
     "rsync": frozenset({"-e", "--rsh", "--rsync-path"}),
     "find": frozenset({"-exec", "-execdir", "-ok", "-okdir", "-fprintf", "-delete"}),
     "zip": frozenset({"-TT", "--unzip-command"}),
-    "sort": frozenset({"--compress-program"}),
+    "sort": frozenset({"--compress-program", "--files0-from"}),
     "wget": frozenset({"-e", "--execute", "--use-askpass"}),
     "curl": frozenset({"-K", "--config"}),
     "less": frozenset(),
@@ -420,3 +506,62 @@ def is_code_variable(name: str) -> bool:
 #: Commands that never interpret their operands as options in a harmful way
 #: and print or compare them (no option-injection warning).
 INERT_COMMANDS = frozenset({"echo", ":", "true", "false", "test", "[", "logger", "basename"})
+
+
+@dataclass(frozen=True, slots=True)
+class Grammar:
+    """What the checker knows for certain about a program's command line:
+    the only knowledge that lets a value starting with ``-`` reach it.
+
+    Attributes:
+        value_options: options that always take the next word as their
+            value, whatever it looks like (so a value there is never read as
+            an option).
+        end_of_options: ``--`` ends the options: every later word is an
+            operand, and no operand is ever run or read as an option.
+        code_options: options whose value is code or names a program (a
+            caller value there is refused).
+        runs_operands: the program may run one of its operands.
+    """
+
+    value_options: frozenset[str] = frozenset()
+    end_of_options: bool = True
+    code_options: frozenset[str] = frozenset()
+    #: the program may run an operand as a command or code (declared with
+    #: ``runs_operands: true``): caller data is refused there
+    runs_operands: bool = False
+
+
+def _g(value: str = "") -> Grammar:
+    return Grammar(frozenset(value.split()))
+
+
+#: Programs whose option grammar is known (GNU coreutils, grep, git's ``--``).
+#: A caller value that may start with ``-`` reaches a program only at an
+#: inert position of a grammar listed here (or declared with ``programs:``):
+#: after ``--``, or as the value of an option that always takes one. Only
+#: what was read in each program's own documentation is listed; ``make`` is
+#: absent on purpose (its operands ``NAME=VALUE`` are evaluated even after
+#: ``--``), and so is every option whose argument is optional (``make -j``).
+GRAMMARS: dict[str, Grammar] = {
+    **dict.fromkeys(
+        [
+            *("cat", "ls", "rm", "rmdir", "cp", "mv", "mkdir", "touch", "chmod", "chown"),
+            *("chgrp", "ln", "wc", "uniq", "diff", "cmp", "stat", "file", "du", "df"),
+            *("readlink", "realpath", "dirname", "tee", "md5sum", "sha1sum", "sha224sum"),
+            *("sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "base32", "base64"),
+            *("nl", "tac", "rev", "fold", "paste", "join", "comm", "od", "strings", "shred"),
+            *("truncate", "git"),
+        ],
+        _g(),
+    ),
+    "grep": _g("-e --regexp -f --file -m --max-count -A -B -C"),
+    "egrep": _g("-e --regexp -f --file -m --max-count -A -B -C"),
+    "fgrep": _g("-e --regexp -f --file -m --max-count -A -B -C"),
+    "rg": _g("-e --regexp -g --glob -m --max-count -A -B -C"),
+    "head": _g("-n --lines -c --bytes"),
+    "tail": _g("-n --lines -c --bytes"),
+    "cut": _g("-d --delimiter -f --fields -c --characters -b --bytes"),
+    "sort": _g("-t --field-separator -k --key"),
+    "tar": _g("-f --file -C --directory"),
+}

@@ -14,14 +14,23 @@ from mcp_harbor.config import Export, load_export
 #: Schemas the corpus uses.
 SCHEMAS: dict[str, dict[str, Any]] = {
     "S": {"type": "string"},
+    "D": {"type": "string", "leading_dash": True},
     "P": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.]*$"},
     "I": {"type": "integer"},
+    "N": {"type": "integer", "minimum": 0},
     "E": {"type": "string", "enum": ["alpha", "beta"]},
     "M": {"type": "string", "multiline": True},
     "U": {"type": "string", "pattern": "^[a-z]+|.*$"},
     "B": {"type": "boolean"},
     "F": {"type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*$"},
     "W": {"type": "string", "enum": ["--oneline", "--stat --oneline"]},
+    # used by tests/check/attacks.py (ATTACKS17)
+    "DASH": {"type": "string", "leading_dash": True},
+    "NOQUOTE": {"type": "string", "pattern": "^[^']*$"},
+    "IDENT": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
+    "POSINT": {"type": "integer", "minimum": 1},
+    "DIGITS": {"type": "string", "pattern": "^[0-9.]+$"},
+    "GITKEY": {"type": "string", "enum": ["user.name", "user.email"]},
 }
 
 

@@ -5,7 +5,8 @@ Labels are ground truth from bash's semantics, decided from the form, the role
 and the schema, never from the checker's output. Arg kinds (see
 `_harness.SCHEMAS`): S free string, P word pattern (cannot start with `-`),
 I integer, E enum of two words, M multi-line string, U a pattern that allows
-anything, B boolean, F file name pattern.
+anything, B boolean, F file name pattern, D free string with
+``leading_dash: true`` (S cannot start with ``-``: the validator refuses it).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ _FORMS: dict[str, tuple[str, bool, bool]] = {
 # kind saying whether a value that arrives intact (one literal word) is
 # dangerous there.
 _ROLES: dict[str, tuple[str, str]] = {
-    "plain-after-dashdash": ("mytool -- VAL", "never"),
-    "plain": ("mytool VAL", "never"),
+    "plain-after-dashdash": ("mytool -- VAL", "dash-unknown"),
+    "plain": ("mytool VAL", "dash-unknown"),
     "printf-arg": ("printf '%s\\n' VAL", "never"),
     "echo": ("echo VAL > /dev/null", "never"),
     "for": ('for f in VAL; do echo "$f"; done', "never"),
@@ -50,7 +51,7 @@ _ROLES: dict[str, tuple[str, str]] = {
     "xargs-command": ("xargs -0 VAL < /dev/null", "unless-number-or-enum"),
     "path-assign": ("PATH=VAL ls", "unless-number-or-enum"),
     "export-git-ssh": ("export GIT_SSH_COMMAND=VAL", "unless-number-or-enum"),
-    "git-c": ("git -c VAL status", "unless-number-or-enum"),
+    "git-c": ("git -c VAL status", "unless-enum"),
     "sh-c-script": ("sh -c VAL", "unless-number-or-enum"),
     "eval": ("eval VAL", "unless-number-or-enum"),
     "python-c": ("python3 -c VAL", "unless-number-or-enum"),
@@ -60,11 +61,11 @@ _ROLES: dict[str, tuple[str, str]] = {
     "sqlite-sql": ("sqlite3 db.sqlite VAL", "unless-number-or-enum"),
     "trap": ("trap VAL EXIT", "unless-number-or-enum"),
     "pipe-sh": ("echo VAL | sh", "unless-number-or-enum"),
-    "ssh-remote": ("ssh host ls VAL", "free-string"),
+    "ssh-remote": ("ssh host ls VAL", "code-string"),
     "arith": ("echo $(( VAL + 1 ))", "unless-number-or-enum"),
     "arith-test": ('[[ "$n" -eq VAL ]]', "unless-number-or-enum"),
     "declare-i": ("declare -i n=VAL", "unless-number-or-enum"),
-    "printf-format": ("printf VAL", "free-string"),
+    "printf-format": ("printf VAL", "dash-string"),
     "read-name": ("read -r VAL < /dev/null", "unless-number-or-enum"),
     "git-clone": ("git clone VAL", "free-string"),
     "find-path": ("find VAL -type f", "free-string"),
@@ -77,7 +78,7 @@ _ROLES: dict[str, tuple[str, str]] = {
 # the command to run (found by the dynamic oracle: `sudo -u $ARG_x id` runs
 # a command of the caller's choice).
 _SPLIT_SENSITIVE = frozenset({"printf-format", "sudo-user", "find-name", "awk-v", "jq-arg"})
-_KINDS = ("S", "P", "I", "E")
+_KINDS = ("S", "P", "I", "E", "D")
 
 
 def _role_dangerous(rule: str, kind: str) -> bool:
@@ -88,7 +89,20 @@ def _role_dangerous(rule: str, kind: str) -> bool:
     if rule == "unless-number-or-enum":
         return kind not in ("I", "E")
     if rule == "free-string":
-        return kind == "S"
+        # a string with `leading_dash: true`, or a negative integer, can be
+        # read as an option
+        return kind in ("D", "I")
+    if rule == "code-string":
+        # free text joined into a command line another shell parses (and a
+        # negative number there is an option of the remote command)
+        return kind in ("S", "D", "I")
+    if rule == "dash-string":
+        # only an option (`printf -v NAME`) makes it dangerous
+        return kind in ("D", "I")
+    if rule == "dash-unknown":
+        # an option-capable value reaching a program whose option grammar the
+        # checker does not know (`--` is only a promise of the program's)
+        return kind in ("D", "I")
     raise AssertionError(rule)
 
 
@@ -99,8 +113,14 @@ def _matrix() -> list[Case]:
             for kind in _KINDS:
                 if form in ("raw-sq", "sq-sq") and "'" in template:
                     continue  # the form would sit inside the role's own quotes
-                dangerous = (breaks and kind == "S") or _role_dangerous(rule, kind)
-                if form in ("env", "sq-subst") and kind == "S" and role in _SPLIT_SENSITIVE:
+                dangerous = (breaks and kind in ("S", "D")) or _role_dangerous(rule, kind)
+                if (
+                    form in ("env", "sq-subst")
+                    and kind in ("S", "D")
+                    and (role in _SPLIT_SENSITIVE or rule in ("free-string", "dash-unknown"))
+                ):
+                    # word splitting adds words where options or the program are
+                    # read (a split word can start with `-`)
                     # word splitting adds words where options or the program are read
                     dangerous = True
                 cases.append(
@@ -146,7 +166,7 @@ _HAND: list[Case] = [
         False,
         run="docker inspect -f '{{.State.Status}}' -- {{ args.x | shellquote }}",
     ),
-    Case("idiom/integer-raw", False, run="sleep {{ args.x }}", args={"x": "I"}),
+    Case("idiom/integer-raw", False, run="sleep {{ args.x }}", args={"x": "N"}),
     Case("idiom/integer-arith", False, run="echo $(( {{ args.x }} * 2 ))", args={"x": "I"}),
     Case("idiom/bool-raw", False, run="if {{ args.x }}; then echo yes; fi", args={"x": "B"}),
     Case("idiom/enum-subcommand", False, run="git {{ args.x }} --stat", args={"x": "E"}),
@@ -200,7 +220,8 @@ _HAND: list[Case] = [
         "idiom/docker-run-cmd", False, run="docker run --rm alpine:3 echo {{ args.x | shellquote }}"
     ),
     Case("idiom/timeout-arg", False, run="timeout 10 grep -- {{ args.x | shellquote }} file.txt"),
-    Case("idiom/array", False, run='args=(--color=never -- "$ARG_x")\ngrep "${args[@]}" file.txt'),
+    # the elements of an array are not tracked: the caller's value goes after it
+    Case("idiom/array", False, run='args=(--color=never --)\ngrep "${args[@]}" "$ARG_x" file.txt'),
     Case("idiom/dollar-brace-default", False, run='echo "${ARG_x:-none}"'),
     Case(
         "idiom/python-stdin-data",
@@ -268,7 +289,9 @@ _HAND: list[Case] = [
     Case("attack/declare-name", True, run="declare {{ args.x | shellquote }}=1"),
     Case("attack/ld-preload", True, run="LD_PRELOAD={{ args.x | shellquote }} ls"),
     Case("attack/env-ld-preload", True, run="env LD_PRELOAD={{ args.x | shellquote }} ls"),
-    Case("attack/tar-option", True, run="tar -cf out.tar {{ args.x | shellquote }}"),
+    Case(
+        "attack/tar-option", True, run="tar -cf out.tar {{ args.x | shellquote }}", args={"x": "D"}
+    ),
     Case("attack/rsync-e", True, run="rsync -e {{ args.x | shellquote }} a b"),
     Case(
         "attack/git-upload-pack-eq",
@@ -280,8 +303,13 @@ _HAND: list[Case] = [
     Case("attack/xargs-sh-I", True, run="printf '%s\\n' \"$ARG_x\" | xargs -I{} sh -c 'echo {}'"),
     Case("attack/python-c-dq-env", True, run="python3 -c \"print('$ARG_x')\""),
     Case("attack/node-e", True, run="node -e \"console.log('{{ args.x }}')\""),
-    Case("attack/perl-e-option", True, run="perl -e 'print 1' {{ args.x | shellquote }}"),
-    Case("attack/sed-option", True, run="sed -n p {{ args.x | shellquote }}"),
+    Case(
+        "attack/perl-e-option",
+        True,
+        run="perl -e 'print 1' {{ args.x | shellquote }}",
+        args={"x": "D"},
+    ),
+    Case("attack/sed-option", True, run="sed -n p {{ args.x | shellquote }}", args={"x": "D"}),
     Case("attack/awk-dq-program", True, run='awk "BEGIN { print \\"$ARG_x\\" }"'),
     Case("attack/jq-dq-filter", True, run='jq ".[\\"$ARG_x\\"]" file.json'),
     Case("attack/sqlite-dq", True, run="sqlite3 db \"select * from t where n = '$ARG_x'\""),
@@ -313,7 +341,7 @@ _HAND: list[Case] = [
     Case("attack/argv-command", True, argv=["{{ args.x }}", "--help"]),
     Case("attack/argv-sh-c", True, argv=["sh", "-c", "echo {{ args.x }}"]),
     Case("attack/argv-python-c", True, argv=["python3", "-c", "print('{{ args.x }}')"]),
-    Case("attack/argv-git-clone", True, argv=["git", "clone", "{{ args.x }}"]),
+    Case("attack/argv-git-clone", True, argv=["git", "clone", "{{ args.x }}"], args={"x": "D"}),
     Case("attack/argv-bash-c-eval", True, argv=["bash", "-c", 'eval "$1"', "_", "{{ args.x }}"]),
     Case("attack/argv-env-wrapper", True, argv=["env", "{{ args.x }}"]),
     Case("attack/argv-awk", True, argv=["awk", "{{ args.x }}", "file"]),

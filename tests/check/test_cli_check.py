@@ -24,12 +24,12 @@ steps:
 """
 WARN = """\
 name: warned
-description: cat a file
+description: echo a value
 args:
-  f: {type: string}
+  f: {type: string, leading_dash: true}
 steps:
   - name: show
-    run: cat {{ args.f | shellquote }}
+    run: echo {{ args.f | shellquote }}
 """
 BAD = """\
 name: bad

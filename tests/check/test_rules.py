@@ -105,7 +105,8 @@ def test_finding_names_export_step_line_column_arg_and_fix(tmp_path: Path) -> No
 
 
 def test_report_refusal_under_strict(tmp_path: Path) -> None:
-    report = check_export(load(Case("w", False, run="cat {{ args.x | shellquote }}"), tmp_path))
+    case = Case("w", False, run="echo {{ args.x | shellquote }}", args={"x": "D"})
+    report = check_export(load(case, tmp_path))
     assert report.status == "accepted"
     assert not report.refused_under(strict=False)
     assert report.refused_under(strict=True)

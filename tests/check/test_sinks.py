@@ -81,10 +81,14 @@ def test_every_shell_c_script_is_code(shell: str, tmp_path: Path) -> None:
         ({"type": "integer"}, True, True),
         ({"type": "string", "pattern": "^[a-z]+$"}, True, False),
         ({"type": "string", "pattern": "[a-z]+"}, True, False),  # the runtime full-matches
-        ({"type": "string", "pattern": "^[a-z]+|.*$"}, False, True),
+        ({"type": "string", "pattern": "^[a-z]+|.*$"}, False, False),  # leading_dash unset
+        ({"type": "string", "pattern": "^[a-z]+|.*$", "leading_dash": True}, False, True),
+        ({"type": "integer", "minimum": 0}, True, False),
+        ({"type": "number", "exclusiveMinimum": 0}, True, False),
         ({"type": "string", "pattern": "^(?i:[a-f0-9]{8})$"}, True, False),
         ({"type": "string", "enum": ["a", "b c"]}, False, False),
-        ({"type": "string"}, False, True),
+        ({"type": "string"}, False, False),
+        ({"type": "string", "leading_dash": True}, False, True),
         ({"type": "string", "pattern": "^[^-].*$"}, False, False),
         ({"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^[a-z]+$"}]}, True, True),
         ({"type": ["string", "null"], "pattern": "^[0-9]+$"}, True, False),

@@ -10,27 +10,31 @@ __all__ = ["OptionInjection"]
 
 
 class OptionInjection(Rule):
-    r"""A value that can start with `-` where a command reads options.
+    r"""A value that can start with `-` is printed with `echo`.
 
     ## What it does
-    Warns when a caller value can start with `-` in an operand position of an
-    ordinary command and no `--` precedes it.
+    Warns when a caller value that can start with `-` (an arg with
+    `leading_dash: true`, or an integer without a `minimum`) is an operand of
+    `echo`. Every other program refuses such a value outside a position its
+    known grammar makes inert (H009); `echo` runs nothing and writes no file,
+    so this is only a warning.
 
     ## Why is this bad?
-    The program may read the value as an option (`rm -rf`, `--output=…`).
+    `echo` reads `-n`, `-e` and `-E` as its own options, and does not take
+    `--`: the value `-e` prints nothing, `-e \x41` prints `A`.
 
     ## Example
     ```yaml
-    run: cat {{ args.file | shellquote }}
+    run: echo {{ args.text | shellquote }}
     ```
 
     ## Use instead
     ```yaml
-    run: cat -- {{ args.file | shellquote }}
+    run: printf '%s\n' {{ args.text | shellquote }}
     ```
 
     ## Known problems
-    Commands that do not take `--` (echo) are not warned about.
+    None known.
 
     ## References
     - CWE-88
@@ -38,5 +42,5 @@ class OptionInjection(Rule):
 
     id: ClassVar[str] = "W101"
     name: ClassVar[str] = "option-injection"
-    summary: ClassVar[str] = "A value that can start with `-` where a command reads options."
+    summary: ClassVar[str] = "A value that can start with `-` is printed with `echo`."
     severity: ClassVar[Literal["error", "warning"]] = "warning"
