@@ -410,6 +410,160 @@ class _Analysis:
                 self._redirect(node)
             elif kind == "unary_expression":
                 self._unary(node)
+        if self.occs:
+            self._script_level(nodes)
+
+    # -- what the script does with caller data as a whole
+    def _script_level(self, nodes: Sequence[Node]) -> None:
+        """Ways a script hands caller data to a program that runs it, which
+        no single command shows: ``exec`` redirections, coprocesses,
+        ``>(shell)``, a file the script writes and later runs or sources,
+        and ``declare -i`` names assigned later."""
+        written: dict[str, _Occ] = {}
+        integers: set[str] = set()
+        for node in nodes:
+            kind = node.type
+            if kind == "command":
+                name_node = node.child_by_field_name("name")
+                name = _text(self.src, name_node) if name_node is not None else ""
+                holder = node.parent if node.parent is not None else node
+                if holder.type != "redirected_statement":
+                    holder = node
+                inside = self._occs_in(holder.start_byte, holder.end_byte)
+                if name == "exec" and not node.children_by_field_name("argument") and inside:
+                    self.hazard(
+                        "H004",
+                        inside[0].arg,
+                        inside[0].start,
+                        "`exec` redirects caller data into a descriptor of the shell itself, "
+                        "which every later command (a shell reading its program too) inherits",
+                        'redirect the one command that reads the value: cmd <<< "$ARG"',
+                    )
+                elif name == "coproc":
+                    self.hazard(
+                        "H004",
+                        self.occs[0].arg,
+                        node.start_byte,
+                        "a coprocess reads what the script writes to it, and the checker "
+                        "cannot follow what that is",
+                        "run the command in a pipeline instead of a coprocess",
+                    )
+                for path in self._executed_paths(node, name):
+                    occ = written.get(path)
+                    if occ is not None:
+                        self.hazard(
+                            "H004",
+                            occ.arg,
+                            occ.start,
+                            f"caller data is written to `{path}`, which the script then runs "
+                            "or sources as code",
+                            "do not run or source a file built from caller data; read the "
+                            "value as data (`read -r`, an argument)",
+                        )
+            elif kind == "file_redirect":
+                self._written_file(node, written)
+            elif kind == "process_substitution":
+                self._output_substitution(node)
+            elif kind == "declaration_command":
+                flags = [_text(self.src, c) for c in node.children if c.type == "word"]
+                if any(f.startswith("-") and "i" in f for f in flags):
+                    for child in node.children:
+                        target = child
+                        if child.type == "variable_assignment":
+                            target = child.child_by_field_name("name") or child
+                        if target.type == "variable_name":
+                            integers.add(_text(self.src, target))
+        if integers:
+            for node in nodes:
+                if node.type != "variable_assignment" or (
+                    node.parent is not None and node.parent.type == "declaration_command"
+                ):
+                    continue
+                name_node = node.child_by_field_name("name")
+                value = node.child_by_field_name("value")
+                if name_node is None or value is None:
+                    continue
+                if _text(self.src, name_node) not in integers:
+                    continue
+                inside = self._occs_in(value.start_byte, value.end_byte)
+                if inside and not all(_arith_safe(o.model) for o in inside):
+                    self.hazard(
+                        "H006",
+                        inside[0].arg,
+                        inside[0].start,
+                        f"`{_text(self.src, name_node)}` has the integer attribute "
+                        "(`declare -i`), so bash evaluates the value assigned to it as "
+                        "arithmetic, where `a[$(…)]` runs a command",
+                        'give the arg `"type": "integer"`, or assign to a variable without '
+                        "the integer attribute",
+                    )
+
+    def _written_file(self, node: Node, written: dict[str, _Occ]) -> None:
+        """Record `node`'s target when it writes a file with caller data in
+        it (the redirected command carries caller data)."""
+        op = _text(self.src, node).lstrip("0123456789&")
+        if not op.startswith(">"):
+            return
+        dest = node.child_by_field_name("destination")
+        if dest is None:
+            return
+        path = _static(self.src, dest)
+        statement = node.parent
+        if path is None or statement is None:
+            return
+        inside = self._occs_in(statement.start_byte, statement.end_byte)
+        stdin = None
+        command = next((c for c in statement.children if c.type == "command"), None)
+        if command is not None:
+            stdin = self._stdin(command)
+        source = inside[0] if inside else stdin
+        if source is not None:
+            written.setdefault(_normal_path(path), source)
+
+    def _executed_paths(self, node: Node, name: str) -> list[str]:
+        """The literal files `node` (a command) runs or sources."""
+        args = [_static(self.src, a) for a in node.children_by_field_name("argument")]
+        out: list[str] = []
+        if "/" in name:
+            out.append(_normal_path(name))
+        if (
+            name in ("source", ".")
+            or _shell_name(_base(name))
+            or (_lookup_interpreter(_base(name)) is not None)
+        ):
+            first = next((a for a in args if a is not None and not a.startswith("-")), None)
+            if first is not None:
+                out.append(_normal_path(first))
+        return out
+
+    def _output_substitution(self, node: Node) -> None:
+        """``>(bash)``: a shell or interpreter reading its program from what
+        the script writes into the substitution."""
+        raw = _text(self.src, node)
+        if not raw.startswith(">("):
+            return
+        command = next((c for c in _walk_nodes(node) if c.type == "command"), None)
+        if command is None:
+            return
+        name_node = command.child_by_field_name("name")
+        name = _base(_text(self.src, name_node)) if name_node is not None else ""
+        args = [_text(self.src, a) for a in command.children_by_field_name("argument")]
+        runs_stdin = (
+            _shell_name(name) and not any(a.startswith("-") and "c" in a for a in args)
+        ) or (
+            (spec := _lookup_interpreter(name)) is not None
+            and not any(a in spec.code_options for a in args)
+            and not [a for a in args if not a.startswith("-")]
+        )
+        if runs_stdin:
+            self.hazard(
+                "H004",
+                self.occs[0].arg,
+                node.start_byte,
+                f"`{raw[:40]}` runs `{name}` on what the script writes into it, which "
+                "carries caller data",
+                "do not write caller data to a shell or interpreter",
+            )
 
     def _walk(self, root: Node) -> Iterator[Node]:
         stack = [root]
@@ -561,6 +715,13 @@ class _Analysis:
             for names, value in assignments:
                 inside = self._occs_in(value.start_byte, value.end_byte, occs)
                 if not inside:
+                    named = self._names_tainted(value)
+                    if named is not None:
+                        # b=ARG_x: arithmetic evaluates b, then the value of ARG_x
+                        for var_name in names:
+                            if var_name not in self.taint.variables:
+                                self.taint.variables[var_name] = (named, _any_model())
+                                changed = True
                     continue
                 model = (
                     inside[0].model
@@ -581,6 +742,18 @@ class _Analysis:
                         self.taint.positional = (inside[0].arg, _any_model())
                         changed = True
                         break
+
+    def _names_tainted(self, value: Node) -> str | None:
+        """The arg behind a tainted variable whose *name* the static text of
+        `value` mentions (bash evaluates names in arithmetic recursively)."""
+        text = _static(self.src, value)
+        if text is None:
+            return None
+        for ident in _IDENT.findall(text):
+            source = self.taint.variables.get(ident)
+            if source is not None:
+                return source[0]
+        return None
 
     def _prefixed_model(self, value: Node, first: _Occ) -> ValueModel:
         """The model of an assigned value mixing text and caller data: any
@@ -980,6 +1153,7 @@ class _Analysis:
                 f"do not let the caller set `{target}`; pass the value in a variable of its own "
                 "and choose the program in the script",
             )
+            return
 
     def _declaration(self, node: Node) -> None:
         words = [
@@ -1070,6 +1244,33 @@ class _Analysis:
         )
         inner.programs = self.programs
         inner.run()
+
+
+#: ``<>``, ``<ARGV>``, ``<STDIN>`` read file operands with the magic open
+#: (``<<>>`` does not)
+_PERL_DIAMOND = re.compile(r"(?<!<)<\s*(?:ARGV|STDIN)?\s*>(?!>)|\bopen\b|readline|\beof\b")
+
+
+def _normal_path(path: str) -> str:
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def _walk_nodes(root: Node) -> Iterator[Node]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
+
+
+_STDIN_FILES = re.compile(r"/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+)/fd/\d+|-")
+
+
+def _reads_stdin_file(path: str | None) -> bool:
+    """`path` names the standard input (or another inherited descriptor)."""
+    return path is not None and _STDIN_FILES.fullmatch(path) is not None
 
 
 def _names_only(model: ValueModel) -> bool:
@@ -1179,9 +1380,22 @@ class _Resolver:
             )
             return
         if head.static is None:
+            tainted = [w for w in words[i + 1 :] if w.tainted]
+            if tainted:
+                self.hazard(
+                    "H003",
+                    tainted[0],
+                    "the command word is not a literal (an expansion, an array), so the "
+                    "checker cannot tell which program gets the value, or what it does with it",
+                    "write the program's name literally in the command (a `case` on an `enum` "
+                    "arg can choose among literal commands)",
+                )
+                return
             self.plain(words, i + 1, None)
             return
         name = _base(head.static)
+        if self.rebinding(name, words, i):
+            return
         if name in self.a.functions:
             self.plain(words, i + 1, None)
             return
@@ -1246,7 +1460,24 @@ class _Resolver:
 
     def perl_operands(self, words: list[_Word], i: int) -> None:
         """perl opens file operands (``<>``, ``-n``, ``-p``) with its
-        two-argument open, where ``cmd|`` runs cmd."""
+        two-argument open, where ``cmd|`` runs cmd. A program given with
+        ``-e`` that reads no ``<>`` and no ``-n``/``-p`` opens none."""
+        opens = True
+        for k in range(i + 1, len(words)):
+            text = words[k].static or ""
+            if text in ("-e", "-E") and k + 1 < len(words):
+                program = words[k + 1].static
+                opens = program is None or _PERL_DIAMOND.search(program) is not None
+                break
+        flags = [
+            (w.static or "")[1:]
+            for w in words[i + 1 :]
+            if (w.static or "").startswith("-") and not (w.static or "").startswith("--")
+        ]
+        if any("n" in f.split("e")[0] or "p" in f.split("e")[0] for f in flags):
+            opens = True
+        if not opens:
+            return
         for word in words[i + 1 :]:
             if word.tainted and any("|" in o.model.chars for o in word.occs):
                 self.hazard(
@@ -1294,6 +1525,34 @@ class _Resolver:
                 "commands git runs later (core.fsmonitor, core.pager, alias.*)",
                 "do not let the caller write git configuration",
             )
+        return True
+
+    def rebinding(self, name: str, words: list[_Word], i: int) -> bool:
+        """Builtins that change what a command word means from then on:
+        aliases (once expanded), ``hash -p``, ``enable -f``. The checker
+        reads command words literally, so these are refused."""
+        statics = [w.static or "" for w in words[i + 1 :]]
+        what = None
+        if name == "alias" and statics:
+            what = "`alias` defines words that bash replaces by other text"
+        elif name == "shopt" and "expand_aliases" in statics and "-u" not in statics:
+            what = "`shopt -s expand_aliases` makes bash replace alias words by other text"
+        elif name == "set" and (
+            "posix" in statics or any(s.startswith("--posix") for s in statics)
+        ):
+            what = "`set -o posix` turns on alias expansion and other parsing changes"
+        elif name == "hash" and any(s.startswith("-p") for s in statics):
+            what = "`hash -p` binds a command name to another program"
+        elif name == "enable" and any(s.startswith("-f") for s in statics):
+            what = "`enable -f` loads a builtin from a shared object"
+        if what is None:
+            return False
+        self.hazard(
+            "H003",
+            words[i],
+            f"{what}, so the command words of the script no longer say what runs",
+            "remove it and write each command literally",
+        )
         return True
 
     # plain arguments and option injection
@@ -1501,6 +1760,8 @@ class _Resolver:
                 return
             self.a.nested(script, positional, "the -c script")
             return
+        if operands and not stdin_script and _reads_stdin_file(operands[0].static):
+            stdin_script = True  # bash /dev/stdin, /dev/fd/0, /proc/self/fd/0
         if operands and not stdin_script:
             first = operands[0]
             if first.tainted:
@@ -2072,6 +2333,13 @@ class _Resolver:
                 continue
             break
         operands = words[j:]
+        if (
+            not program_given
+            and not spec.program_operand
+            and operands
+            and _reads_stdin_file(operands[0].static)
+        ):
+            stdin_program = True  # python3 /dev/stdin
         if stdin_program or (
             not program_given
             and not operands
@@ -2167,6 +2435,17 @@ class _Resolver:
         while j < len(words):
             text = words[j].static
             if text == "-v":
+                target = words[j + 1].static if j + 1 < len(words) else None
+                tainted = [w for w in words[j + 2 :] if w.tainted]
+                if target is not None and sinks.is_code_variable(target) and tainted:
+                    self.hazard(
+                        "H008",
+                        tainted[0],
+                        f"`printf -v {target}` assigns the value to `{target}`, which selects "
+                        "the code that runs",
+                        f"do not let the caller set `{target}`",
+                    )
+                    return
                 if (
                     j + 1 < len(words)
                     and words[j + 1].tainted
@@ -2236,6 +2515,19 @@ class _Resolver:
                     word,
                     f"the value is an operand of `{name}`, which takes variable names",
                     "use a fixed variable name",
+                )
+            elif (
+                text is not None
+                and sinks.is_code_variable(text)
+                and self.a.occs
+                and name in ("read", "mapfile", "readarray")
+            ):
+                self.hazard(
+                    "H008",
+                    self.a.occs[0],
+                    f"`{name}` assigns what it reads to `{text}`, which selects the code that "
+                    "runs, in a script that handles caller data",
+                    "read into a variable of your own",
                 )
             j += 1
 

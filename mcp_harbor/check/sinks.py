@@ -15,6 +15,7 @@ from dataclasses import dataclass
 __all__ = [
     "CODE_VARIABLES",
     "CODE_VARIABLE_PREFIXES",
+    "CODE_VARIABLE_SUFFIXES",
     "EVAL_LIKE",
     "GRAMMARS",
     "INERT_COMMANDS",
@@ -475,6 +476,38 @@ CODE_VARIABLES = frozenset(
         "CURL_HOME",
         "WGETRC",
         "NPM_CONFIG_PREFIX",
+        # programs that read options (some of which run commands) from the
+        # environment
+        "TAR_OPTIONS",
+        "ZIPOPT",
+        "ZIP",
+        "UNZIP",
+        "UNZIPOPT",
+        "GZIP",
+        "BZIP",
+        "BZIP2",
+        "XZ_OPT",
+        "XZ_DEFAULTS",
+        "LESS",
+        "MORE",
+        "SYSTEMD_PAGER",
+        "SYSTEMD_LESS",
+        "GREP_OPTIONS",
+        "RSYNC_RSH",
+        "RSYNC_CONNECT_PROG",
+        "CVS_RSH",
+        "RSH",
+        "MANOPT",
+        "FCEDIT",
+        "POSIXLY_CORRECT",
+        "HOSTFILE",
+        "KUBE_EDITOR",
+        "DOCKER_CONFIG",
+        "CURL_CA_BUNDLE",
+        "PROMPT_DIRTRIM",
+        "PS2",
+        "PS3",
+        "TERMCAP",
     }
 )
 #: Prefixes of code-selecting variables (``LD_PRELOAD``, ``GIT_SSH_COMMAND``…).
@@ -495,12 +528,86 @@ CODE_VARIABLE_PREFIXES = (
     "LUA_",
     "R_PROFILE",
     "CARGO_",
+    "AWS_",  # AWS_CONFIG_FILE: credential_process runs a command
+    "GOFLAGS",  # -toolexec=…
+    "GOENV",
+    "GOPROXY",
+    "GOPATH",
+    "GOROOT",
+    "GOTOOLCHAIN",
+    "GOEXPERIMENT",
+    "CGO_",
+    "RUST",
+    "XDG_",  # XDG_CONFIG_HOME: every program's configuration
+    "CLASSPATH",
+    "PHP",
+    "JULIA_",
+    "YARN_",
+    "GEM_",
+    "BUNDLE_",
+    "COMPOSER",
+    "SYSTEMD_",
+    "DBUS_",
+    "GNUPG",
+    "SSLKEYLOGFILE",
+    "NETRC",
+    "HGRC",
+    "MAVEN_",
+    "GRADLE_",
+    "ANT_",
+    "SBT_",
+    "ELECTRON_",
+    "KUBE",
+    "DOCKER_",
+    "HELM_",
+    "TF_",  # terraform: TF_CLI_ARGS
+    "ANSIBLE_",
+    "VAGRANT_",
+    "CONDA",
+    "VIRTUAL_ENV",
+    "UV_",
+    "POETRY_",
+    "PIPX_",
+    "TOX_",
+    "NOX_",
+    "PYTEST_",  # PYTEST_ADDOPTS, PYTEST_PLUGINS
+)
+#: Name endings that, by convention, carry options, commands or where
+#: configuration is read from (``MYTOOL_OPTS``, ``DEPLOY_CMD``…).
+CODE_VARIABLE_SUFFIXES = (
+    "_OPTS",
+    "_OPT",
+    "_OPTIONS",
+    "_FLAGS",
+    "_ARGS",
+    "_COMMAND",
+    "_CMD",
+    "_PAGER",
+    "_EDITOR",
+    "_HOOK",
+    "_HOOKS",
+    "_PATH",
+    "_CONFIG",
+    "_CONF",
+    "_RC",
+    "_PROGRAM",
+    "_PROG",
+    "_SHELL",
+    "_EXEC",
+    "_PLUGINS",
+    "_PRELOAD",
+    "_LIBRARY",
 )
 
 
 def is_code_variable(name: str) -> bool:
-    """Whether assigning to `name` can choose code."""
-    return name in CODE_VARIABLES or name.startswith(CODE_VARIABLE_PREFIXES)
+    """Whether assigning to `name` can choose code: a known variable, a
+    known family, or a name whose convention is options or commands."""
+    return (
+        name in CODE_VARIABLES
+        or name.startswith(CODE_VARIABLE_PREFIXES)
+        or (name.isupper() and name.endswith(CODE_VARIABLE_SUFFIXES))
+    )
 
 
 #: Commands that never interpret their operands as options in a harmful way
