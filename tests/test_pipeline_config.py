@@ -255,8 +255,8 @@ VARIANTS = {
     "evals": 'eval "$STEP_first_key"',
     "runs": '"$STEP_first_key" --version',
     "pycode": 'python3 -c "$STEP_first_key"',
-    "unquoted": "echo $STEP_first_key",
-    "quoted": 'echo "$STEP_first_key"\nprintf "%s\\n" "$STEP_first_key" "$STEP_first_STATUS"',
+    "unquoted": "printf '%s\\n' $STEP_first_key",
+    "quoted": 'cat -- "$STEP_first_key"\nprintf "%s\\n" "$STEP_first_key" "$STEP_first_STATUS"',
     # The runtime's own exit code and status are not caller data.
     "inert": "exit $STEP_first_EXIT\necho $STEP_first_STATUS",
 }
