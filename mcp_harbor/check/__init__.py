@@ -11,11 +11,13 @@ the checker parses the way it does.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from mcp_harbor import step_env
 from mcp_harbor.check._analysis import (
     Hazard,
     Sentinels,
@@ -136,6 +138,7 @@ def _draft(
     steps: list[tuple[Step, list[Hazard], _Script | None]] = []
     pending = iter(scripts)
     for step in export.all_steps:
+        env_hazards = _env_literals(step, models)
         if step.script is not None:
             text, sentinels = next(pending)
             tainted: dict[str, ValueModel] = {}
@@ -147,14 +150,47 @@ def _draft(
                 if bash_syntax_error(text) is None:
                     raise
                 hazards, gate = [], True
+            hazards = env_hazards + hazards
             steps.append((step, hazards, _Script(text, sentinels, tainted) if gate else None))
         else:
             assert step.argv is not None
             elements = [
                 substitute(t, models, (*step.where, "argv", i)) for i, t in enumerate(step.argv)
             ]
-            steps.append((step, analyse_argv(elements, models, programs), None))
+            steps.append((step, env_hazards + analyse_argv(elements, models, programs), None))
     return _Draft(export, key, models, programs, steps)
+
+
+def _env_literals(step: Step, models: Mapping[str, ValueModel]) -> list[Hazard]:
+    """A step's ``env:`` values are the author's literal text, but the
+    program that reads such a variable may expand it again with a shell
+    (git runs ``GIT_SSH_COMMAND`` with ``sh -c``, where ``$ARG_x`` becomes
+    the caller's value inside a command line): a literal that reads caller
+    data is refused."""
+    out: list[Hazard] = []
+    callers = {f"ARG_{name}" for name in models} | set(step_env.caller_variables())
+    for name, value in step.spec.env.items():
+        for match in _ENV_REFERENCE.finditer(value):
+            variable = match.group(1)
+            if variable in callers or variable.startswith(("ARG_", "STEP_")):
+                arg = variable[4:] if variable.startswith("ARG_") else None
+                out.append(
+                    Hazard(
+                        "H008",
+                        arg if arg in models else None,
+                        ((*step.where, "env", name), match.start()),
+                        f"the `env:` value of `{name}` reads `${variable}`, and a program that "
+                        "expands the variable again (git's GIT_SSH_COMMAND, an editor or pager "
+                        "setting) gets the caller's value inside its command line",
+                        f"remove `${variable}` from `env: {name}`; let the program read "
+                        f"`{variable}` itself, or pass the value as an argument",
+                    )
+                )
+                break
+    return out
+
+
+_ENV_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _judge(drafts: Sequence[_Draft]) -> None:

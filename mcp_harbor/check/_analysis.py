@@ -27,7 +27,7 @@ from tree_sitter import Node
 
 from mcp_harbor.check import sinks
 from mcp_harbor.check._gates import bash_syntax_error, parse_tree, tree_error
-from mcp_harbor.check._values import ValueModel, model_for
+from mcp_harbor.check._values import SAFE_CHARS, ValueModel, model_for
 from mcp_harbor.template import Placeholder, Template
 
 if TYPE_CHECKING:
@@ -507,9 +507,9 @@ class _Analysis:
         dest = node.child_by_field_name("destination")
         if dest is None:
             return
-        path = _static(self.src, dest)
+        path = _static(self.src, dest) or _text(self.src, dest).replace('"', "")
         statement = node.parent
-        if path is None or statement is None:
+        if statement is None:
             return
         inside = self._occs_in(statement.start_byte, statement.end_byte)
         stdin = None
@@ -522,7 +522,10 @@ class _Analysis:
 
     def _executed_paths(self, node: Node, name: str) -> list[str]:
         """The literal files `node` (a command) runs or sources."""
-        args = [_static(self.src, a) for a in node.children_by_field_name("argument")]
+        args = [
+            _static(self.src, a) or _text(self.src, a).replace('"', "")
+            for a in node.children_by_field_name("argument")
+        ]
         out: list[str] = []
         if "/" in name:
             out.append(_normal_path(name))
@@ -829,6 +832,9 @@ class _Analysis:
                 return "heredoc-quoted" if _heredoc_quoted(self.src, node) else "heredoc"
             if kind == "heredoc_start":
                 return "heredoc-delimiter"
+            if kind in ("raw_string", "ansi_c_string") and _in_quoted_operand(node):
+                # in "${V:-'…'}" the quotes are literal and the text is expanded
+                return "double"
             if kind == "raw_string":
                 return "single"
             if kind == "ansi_c_string":
@@ -1190,7 +1196,9 @@ class _Analysis:
         dest = node.child_by_field_name("destination")
         if dest is None or dest.type == "process_substitution":
             return
-        occs = self._occs_in(dest.start_byte, dest.end_byte)
+        occs = [
+            o for o in self._occs_in(dest.start_byte, dest.end_byte) if o.arg != CALLER_FILE_SOURCE
+        ]
         if occs and not all(o.model.words is not None for o in occs):
             self.hazard(
                 "W103",
@@ -1249,6 +1257,63 @@ class _Analysis:
 #: ``<>``, ``<ARGV>``, ``<STDIN>`` read file operands with the magic open
 #: (``<<>>`` does not)
 _PERL_DIAMOND = re.compile(r"(?<!<)<\s*(?:ARGV|STDIN)?\s*>(?!>)|\bopen\b|readline|\beof\b")
+
+
+def _takes_value(prev: str | None, grammar: sinks.Grammar) -> bool:
+    """The word after `prev` is the value of an option of `grammar`: `prev`
+    is such an option, or a cluster of one-letter options whose last one is
+    (``tar -xzf FILE``) and none before it takes a value (it would take the
+    rest of the cluster instead)."""
+    if prev is None:
+        return False
+    if prev in grammar.value_options:
+        return True
+    if len(prev) > 2 and prev[0] == "-" and prev[1] != "-" and prev[1:].isalnum():
+        before = [f"-{c}" for c in prev[1:-1]]
+        return f"-{prev[-1]}" in grammar.value_options and not any(
+            b in grammar.value_options for b in before
+        )
+    return False
+
+
+def _git_subcommand(words: Sequence[_Word]) -> str:
+    """git's subcommand: the first word that is not a global option (nor
+    the value of ``-C`` or ``-c``)."""
+    skip = False
+    for word in words:
+        text = word.static
+        if text is None:
+            return ""
+        if skip:
+            skip = False
+            continue
+        if text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
+            skip = True
+            continue
+        if text.startswith("-"):
+            continue
+        return text
+    return ""
+
+
+def _in_quoted_operand(node: Node) -> bool:
+    """`node` is inside the operand of a ``${…}`` expansion that is itself
+    inside double quotes."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "expansion":
+            outer = parent.parent
+            while outer is not None:
+                if outer.type in ("string", "translated_string"):
+                    return True
+                if outer.type in ("command", "command_substitution", "program"):
+                    return False
+                outer = outer.parent
+            return False
+        if parent.type in ("command", "command_substitution", "program"):
+            return False
+        parent = parent.parent
+    return False
 
 
 def _normal_path(path: str) -> str:
@@ -1563,6 +1628,8 @@ class _Resolver:
             return
         ended = False
         grammar = self.a.grammar(name)
+        if name == "git":
+            grammar = sinks.GRAMMARS.get(f"git {_git_subcommand(words[j:])}", grammar)
         code_options = sinks.OPTION_CODE_COMMANDS.get(name or "", frozenset())
         if grammar is not None:
             code_options = code_options | grammar.code_options
@@ -1575,7 +1642,7 @@ class _Resolver:
             if word.tainted:
                 self.option_value(name, prev, word, code_options)
                 if not ended and word.may_be_option:
-                    self.option_injection(name, prev, word)
+                    self.option_injection(name, prev, word, grammar)
                 if word.prefix.startswith("-") and "=" in word.prefix:
                     opt = word.prefix.split("=", 1)[0]
                     if opt in code_options:
@@ -1655,7 +1722,9 @@ class _Resolver:
                 f"do not let the caller set `{prev}`; set the option in the script",
             )
 
-    def option_injection(self, name: str | None, prev: str | None, word: _Word) -> None:
+    def option_injection(
+        self, name: str | None, prev: str | None, word: _Word, grammar: sinks.Grammar | None
+    ) -> None:
         """`word` may start with ``-`` and stands before any ``--``: it is
         inert only as the value of an option that always takes one, in a
         grammar the checker knows (`sinks.GRAMMARS`, ``programs:``)."""
@@ -1669,13 +1738,7 @@ class _Resolver:
                     "print the value with printf '%s\\n' \"$ARG\" instead of echo",
                 )
             return
-        grammar = self.a.grammar(name)
-        if (
-            grammar is not None
-            and not word.splits
-            and prev is not None
-            and prev in grammar.value_options
-        ):
+        if grammar is not None and not word.splits and _takes_value(prev, grammar):
             return
         program = f"`{name}`" if name else "the program"
         if grammar is None:
@@ -1846,6 +1909,7 @@ class _Resolver:
         joined_shell = spec.runs_with_shell
         replace = False
         null = False
+        ended = False
         while j < len(words):
             word = words[j]
             text = word.static
@@ -1892,6 +1956,7 @@ class _Resolver:
             if text is None:
                 break
             if text == "--":
+                ended = True
                 j += 1
                 break
             if name == "env" and "=" in text and not text.startswith("-"):
@@ -1959,7 +2024,7 @@ class _Resolver:
         for _ in range(spec.positionals):
             if j < len(words):
                 word = words[j]
-                if word.tainted and word.may_be_option:
+                if word.tainted and word.may_be_option and not ended:
                     self.hazard(
                         "H009",
                         word,
@@ -1967,6 +2032,12 @@ class _Resolver:
                         "constrain the arg with a `pattern` that cannot start with `-`",
                     )
                 j += 1
+        if spec.positionals and not ended:
+            while j < len(words) and (words[j].static or "").startswith("-"):
+                if words[j].static == "--":
+                    j += 1
+                    break
+                j += 2 if words[j].static in spec.value_options else 1
         if name == "xargs" and self.stdin is not None:
             if not null:
                 self.hazard(
@@ -2924,12 +2995,22 @@ def _registry_taint(text: str) -> dict[str, tuple[str, ValueModel]]:
     (`mcp_harbor.step_env`) that `text` mentions."""
     from mcp_harbor import step_env
 
-    return {
+    found = {
         name: (CALLER_SOURCE, _any_model()) for name in step_env.caller_variables() if name in text
     }
+    # A server-chosen absolute path whose file contents are the caller's:
+    # what a command reads from it carries caller data (`$(cat "$HARBOR_CONTEXT")`).
+    found.update(
+        (name, (CALLER_FILE_SOURCE, _SERVER_PATH))
+        for name in step_env.caller_file_variables()
+        if name in text
+    )
+    return found
 
 
 CALLER_SOURCE = "caller"
+CALLER_FILE_SOURCE = "caller-file"
+_SERVER_PATH = ValueModel(SAFE_CHARS, frozenset("/"), False)
 
 
 def _step_outputs(*texts: str) -> dict[str, tuple[str, ValueModel]]:

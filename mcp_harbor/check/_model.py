@@ -9,6 +9,7 @@ from typing import Any, Literal
 __all__ = ["ExportReport", "Finding"]
 
 Severity = Literal["error", "warning"]
+Confidence = Literal["high", "medium", "low"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +18,8 @@ class Finding:
 
     `line` and `column` are 1-based positions in the export's YAML file.
     `severity` "error" refuses the export; "warning" refuses it only under
-    ``--strict``.
+    ``--strict``. `confidence` is the rule's (`Rule.confidence`): how sure
+    the rule is that such a finding is a real problem.
     """
 
     rule: str
@@ -29,13 +31,15 @@ class Finding:
     arg: str | None
     message: str
     fix: str
+    confidence: Confidence = "high"
 
     def to_json(self) -> dict[str, Any]:
-        """The issue's finding object: exactly rule, severity, step, line,
-        column, arg, message and fix."""
+        """The issue's finding object: exactly rule, severity, confidence,
+        step, line, column, arg, message and fix."""
         return {
             "rule": self.rule,
             "severity": self.severity,
+            "confidence": self.confidence,
             "step": self.step,
             "line": self.line,
             "column": self.column,
@@ -62,10 +66,16 @@ class ExportReport:
             return True
         return strict and bool(self.findings)
 
-    def to_json(self) -> dict[str, Any]:
+    def status_under(self, strict: bool) -> Literal["accepted", "refused"]:
+        """`status` as `strict` decides it (see `refused_under`)."""
+        return "refused" if self.refused_under(strict) else "accepted"
+
+    def to_json(self, *, strict: bool = False) -> dict[str, Any]:
+        """``{"name", "file", "status", "findings"}``, with the status that
+        `strict` decides."""
         return {
             "name": self.name,
             "file": self.file,
-            "status": self.status,
+            "status": self.status_under(strict),
             "findings": [f.to_json() for f in self.findings],
         }

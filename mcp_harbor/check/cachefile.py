@@ -130,7 +130,18 @@ def _report_of(row: list[Any]) -> ExportReport:
 
 def _row_of(report: ExportReport) -> list[Any]:
     findings = [
-        [f.rule, f.name, f.severity, f.step, f.line, f.column, f.arg, f.message, f.fix]
+        [
+            f.rule,
+            f.name,
+            f.severity,
+            f.step,
+            f.line,
+            f.column,
+            f.arg,
+            f.message,
+            f.fix,
+            f.confidence,
+        ]
         for f in report.findings
     ]
     return [report.name, report.file, report.status, findings]

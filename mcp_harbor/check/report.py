@@ -18,13 +18,14 @@ __all__ = ["render_json", "render_sarif", "render_text"]
 _SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def render_text(reports: Sequence[ExportReport]) -> str:
+def render_text(reports: Sequence[ExportReport], *, strict: bool = False) -> str:
     """One line per finding (``file:line:col: RULE severity: message``), its
-    fix indented below, and a summary line."""
+    fix indented below, and a summary line counting the exports accepted and
+    refused as `strict` decides (under it, warnings refuse too)."""
     lines: list[str] = []
     refused = 0
     for report in reports:
-        if report.status == "refused":
+        if report.refused_under(strict):
             refused += 1
         for finding in report.findings:
             lines.append(
@@ -35,14 +36,16 @@ def render_text(reports: Sequence[ExportReport]) -> str:
     warnings = sum(1 for r in reports for f in r.findings if f.severity == "warning")
     lines.append(
         f"{len(reports)} exports checked: {len(reports) - refused} accepted, {refused} refused"
-        f" ({warnings} warnings)"
+        f" ({warnings} warnings{', --strict' if strict else ''})"
     )
     return "\n".join(lines) + "\n"
 
 
-def render_json(reports: Sequence[ExportReport]) -> str:
-    """``{"exports": [{"name", "file", "status", "findings": [...]}]}``."""
-    return json.dumps({"exports": [r.to_json() for r in reports]}, indent=2) + "\n"
+def render_json(reports: Sequence[ExportReport], *, strict: bool = False) -> str:
+    """``{"exports": [{"name", "file", "status", "findings": [...]}]}``; each
+    `status` is the one `strict` decides (under it, warnings refuse too)."""
+    exports = [r.to_json(strict=strict) for r in reports]
+    return json.dumps({"exports": exports}, indent=2) + "\n"
 
 
 def _uri(file: str) -> str:
@@ -98,7 +101,12 @@ def render_sarif(reports: Sequence[ExportReport]) -> str:
                             ],
                         }
                     ],
-                    "properties": {"export": report.name, "arg": finding.arg, "fix": finding.fix},
+                    "properties": {
+                        "export": report.name,
+                        "arg": finding.arg,
+                        "fix": finding.fix,
+                        "confidence": finding.confidence,
+                    },
                 }
             )
     log = {

@@ -671,4 +671,34 @@ GRAMMARS: dict[str, Grammar] = {
     "cut": _g("-d --delimiter -f --fields -c --characters -b --bytes"),
     "sort": _g("-t --field-separator -k --key"),
     "tar": _g("-f --file -C --directory"),
+    "split": Grammar(
+        frozenset(
+            [
+                "-l",
+                "--lines",
+                "-b",
+                "--bytes",
+                "-C",
+                "--line-bytes",
+                "-n",
+                "--number",
+                "-a",
+                "--suffix-length",
+                "--additional-suffix",
+                "-t",
+                "--separator",
+            ]
+        ),
+        True,
+        frozenset({"--filter"}),
+    ),
+    "date": Grammar(
+        frozenset(["-d", "--date", "-r", "--reference", "-s", "--set"]),
+        True,
+        frozenset({"-f", "--file"}),
+    ),
+    # git's subcommands, by "git SUBCOMMAND": only the options read in each
+    # one's documentation as always taking the next word
+    "git grep": _g("-e -f -m --max-count -A -B -C --max-depth --threads"),
+    "git log": _g("-n --max-count --author --committer --grep --since --until --skip"),
 }
