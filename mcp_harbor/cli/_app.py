@@ -233,13 +233,18 @@ def load_published(
     refused = [r for r in checked.reports if r.refused_under(strict)]
     warned = [r for r in checked.reports if r.findings and not r.refused_under(strict)]
     if warned:
-        log.warning("checker warnings:\n%s", render_text(warned))
+        log.warning("checker warnings:\n%s", render_text(warned, strict=strict))
     if refused and not skip_refused:
         abort(
             f"refusing to start: the checker refused {len(refused)} export(s) "
-            f"(fix them, or pass --skip-refused to publish the others):\n" + render_text(refused),
+            f"(fix them, or pass --skip-refused to publish the others):\n"
+            + render_text(refused, strict=strict),
             EXIT_TOOL_ERROR,
         )
     for report in refused:
-        log.error("not publishing refused export %s:\n%s", report.name, render_text([report]))
+        log.error(
+            "not publishing refused export %s:\n%s",
+            report.name,
+            render_text([report], strict=strict),
+        )
     return Published(checked.accepted, frozenset(r.name for r in refused))

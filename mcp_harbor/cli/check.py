@@ -62,8 +62,11 @@ def check(
         result = load_and_check(list(paths) or [DEFAULT_EXPORTS], strict=strict)
     except ConfigError as exc:
         abort(str(exc), EXIT_LOAD_ERROR)
-    renderer = {"text": render_text, "json": render_json, "sarif": render_sarif}[fmt]
-    click.echo(renderer(result.reports), nl=False)
+    if fmt == "sarif":  # SARIF carries no verdict, only the findings
+        output = render_sarif(result.reports)
+    else:
+        output = {"text": render_text, "json": render_json}[fmt](result.reports, strict=strict)
+    click.echo(output, nl=False)
     not_ready = []
     if preflight:
         from mcp_harbor.preflight import Preflight

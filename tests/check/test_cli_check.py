@@ -73,8 +73,34 @@ def test_accepted_exits_0(tmp_path: Path) -> None:
 
 
 def test_strict_refuses_warnings(tmp_path: Path) -> None:
-    code, _ = _run("--strict", str(_folder(tmp_path, warned=WARN)))
+    code, out = _run("--strict", str(_folder(tmp_path, warned=WARN, good=GOOD)))
     assert code == 1
+    assert "2 exports checked: 1 accepted, 1 refused (1 warnings, --strict)" in out
+
+
+def test_strict_json_reports_the_strict_status(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, warned=WARN, good=GOOD, bad=BAD)
+    code, out = _run("--format", "json", str(folder))
+    assert code == 1
+    lenient = {e["name"]: e["status"] for e in json.loads(out)["exports"]}
+    assert lenient == {"bad": "refused", "good": "accepted", "warned": "accepted"}
+    code, out = _run("--strict", "--format", "json", str(folder))
+    assert code == 1
+    strict = {e["name"]: e for e in json.loads(out)["exports"]}
+    assert {n: e["status"] for n, e in strict.items()} == {
+        "bad": "refused",
+        "good": "accepted",
+        "warned": "refused",
+    }
+    [finding] = strict["warned"]["findings"]
+    assert (finding["rule"], finding["severity"]) == ("W101", "warning")
+
+
+def test_strict_json_exit_0_when_no_warnings(tmp_path: Path) -> None:
+    code, out = _run("--strict", "--format", "json", str(_folder(tmp_path, good=GOOD)))
+    assert code == 0
+    [export] = json.loads(out)["exports"]
+    assert export["status"] == "accepted"
 
 
 def test_refused_exits_1_and_json_shape(tmp_path: Path) -> None:
@@ -89,6 +115,7 @@ def test_refused_exits_1_and_json_shape(tmp_path: Path) -> None:
     assert finding == {
         "rule": "H002",
         "severity": "error",
+        "confidence": RULES["H002"].confidence,
         "step": "hello",
         "line": 8,
         "column": 19,
@@ -126,6 +153,9 @@ def test_sarif(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     [result] = run["results"]
     assert result["ruleId"] == "H002"
     assert result["level"] == "error"
+    assert result["properties"]["confidence"] == RULES["H002"].confidence
+    rule = run["tool"]["driver"]["rules"][result["ruleIndex"]]
+    assert rule["properties"]["confidence"] == RULES["H002"].confidence
     location = result["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "bad.yaml"
     assert location["region"] == {"startLine": 8, "startColumn": 19}

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from mcp_harbor.check import Finding, check_export
+from mcp_harbor.check import ExportReport, Finding, check_export
 from mcp_harbor.check.rules import DOC_HEADINGS, RULES
 from mcp_harbor.config import load_export
 from tests.check._harness import Case, load
@@ -100,8 +100,10 @@ def test_finding_names_export_step_line_column_arg_and_fix(tmp_path: Path) -> No
     )
     assert "greet: step 'hello', line 9, column 19: arg 'who'" in finding.message
     assert "remove the double quotes around the placeholder" in finding.fix
-    keys = {"rule", "severity", "step", "line", "column", "arg", "message", "fix"}
+    assert finding.confidence == RULES["H002"].confidence
+    keys = {"rule", "severity", "confidence", "step", "line", "column", "arg", "message", "fix"}
     assert set(finding.to_json()) == keys
+    assert finding.to_json()["confidence"] == finding.confidence
 
 
 def test_report_refusal_under_strict(tmp_path: Path) -> None:
@@ -110,3 +112,18 @@ def test_report_refusal_under_strict(tmp_path: Path) -> None:
     assert report.status == "accepted"
     assert not report.refused_under(strict=False)
     assert report.refused_under(strict=True)
+
+
+def test_confidence_is_kept_in_the_cache_file_rows() -> None:
+    from mcp_harbor.check import cachefile
+
+    finding = Finding("W103", "caller-chosen-path", "warning", "s", 1, 2, "x", "m", "f", "low")
+    report = ExportReport("t", "t.yaml", "accepted", (finding,))
+    assert cachefile._report_of(cachefile._row_of(report)) == report
+    old_row = [
+        "t",
+        "t.yaml",
+        "accepted",
+        [["W103", "caller-chosen-path", "warning", "s", 1, 2, "x", "m", "f"]],
+    ]
+    assert cachefile._report_of(old_row).findings[0].confidence == "high"
