@@ -67,9 +67,14 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
         seen.add(key)
         rule = RULES[hazard.rule]
         arg = f" arg {hazard.arg!r}" if hazard.arg else ""
+        detail = _SENTINEL.sub("{{ … }}", hazard.detail)
+        fix = hazard.fix
+        if hazard.arg and hazard.arg in export.arg_schemas:
+            # fixes are written with a generic $ARG: name the step's variable
+            fix = _GENERIC_ARG.sub(f"$ARG_{hazard.arg}", fix)
         message = (
             f"{export.name}: step {step_name!r}, line {line}, column {column}:{arg}: "
-            f"{hazard.detail} [{rule.id} {rule.name}]"
+            f"{detail} [{rule.id} {rule.name}]"
         )
         out.append(
             Finding(
@@ -81,7 +86,8 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
                 column,
                 hazard.arg,
                 message,
-                hazard.fix,
+                fix,
+                rule.confidence,
             )
         )
     return out
@@ -190,6 +196,9 @@ def _env_literals(step: Step, models: Mapping[str, ValueModel]) -> list[Hazard]:
     return out
 
 
+#: The checker's own placeholder words, never shown to people.
+_SENTINEL = re.compile(r"q*hbQ?SENT[0-9]+x")
+_GENERIC_ARG = re.compile(r"\$ARG(?![A-Za-z0-9_])")
 _ENV_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import codecs
 import re
+import shlex
+import string
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -224,8 +226,11 @@ class _Word:
             return True
         if not self.occs or self.prefix:
             return False
+        model = self.occs[0].model
+        if model.words is not None:
+            return False  # the author's own words (an enum of options)
         # a negative number too: `kill -s TERM -1`, `head -n -5 --`
-        return self.occs[0].model.may_start_with_dash
+        return model.may_start_with_dash
 
     @property
     def arg(self) -> str:
@@ -338,10 +343,168 @@ class _Analysis:
         self._base_occs: list[_Occ] = []
         self.split_starts: set[int] = set()
         self.functions: set[str] = set()
+        self.function_bodies: dict[str, list[Node]] = {}
+        #: variables set by ``printf -v`` to text whose caller data is quoted
+        self.rendered_vars: dict[str, tuple[str, dict[str, _Sentinel]]] = {}
+        self.rendered_count = 0
+        #: variables that only ever hold one literal (`_constants`)
+        self.constants: dict[str, tuple[int, list[str]]] = {}
         #: ask ``bash -n`` here (False: the caller applies `bash_gate` itself)
         self.bash_gate = True
         #: tree-sitter parsed the script (so the ``bash -n`` gate applies)
         self.parsed = False
+
+    def _render_variables(self, nodes: Sequence[Node]) -> None:
+        """``printf -v NAME FORMAT ARGS`` with every caller value meeting a
+        ``%q``: NAME holds that rendering (when nothing else assigns it)."""
+        counts: dict[str, int] = {}
+        found: dict[str, Node] = {}
+        for node in nodes:
+            if node.type == "variable_assignment":
+                target = node.child_by_field_name("name")
+                if target is not None:
+                    key = _text(self.src, target)
+                    counts[key] = counts.get(key, 0) + 1
+            if node.type != "command":
+                continue
+            name = node.child_by_field_name("name")
+            args = node.children_by_field_name("argument")
+            for arg in args:
+                text = _text(self.src, arg)
+                if _IDENT.fullmatch(text):
+                    counts[text] = counts.get(text, 0) + 1
+            if (
+                name is not None
+                and _text(self.src, name) == "printf"
+                and len(args) >= 3
+                and _static(self.src, args[0]) == "-v"
+            ):
+                target_name = _static(self.src, args[1])
+                if target_name is not None:
+                    found[target_name] = node
+        for target_name, node in found.items():
+            if counts.get(target_name, 0) != 1:
+                continue
+            table: dict[str, _Sentinel] = {}
+            rendered = self._render_printf(node, table)
+            if rendered is not None:
+                self.rendered_vars[target_name] = (rendered, table)
+
+    def resolve_command_word(self, head: _Word) -> list[_Word] | None:
+        """The literal words a command word stands for when it only reads a
+        constant: a variable (or array) assigned once in the whole script,
+        at its top level, before this use, to literal text, and never
+        carrying caller data (``PYTHON=python3`` … ``"$PYTHON" -c …``)."""
+        raw = self.src[head.start : head.end].decode("utf-8", "replace")
+        match = _CONSTANT_USE.fullmatch(raw)
+        if match is None or head.occs:
+            return None
+        name = match.group("bare") or match.group("braced")
+        constant = self.constants.get(name)
+        if constant is None or constant[0] >= head.start:
+            return None
+        values = constant[1]
+        quoted = raw.startswith('"')
+        if not match.group("all") and (quoted or len(values) == 1):
+            texts = [values[0]] if quoted else values[0].split()
+        else:
+            texts = [w for v in values for w in ([v] if quoted else v.split())]
+        if not texts:
+            return None
+        return [_Word(head.start, head.end, t, [], "", (t, None), head.where) for t in texts]
+
+    def _constants(self, nodes: Sequence[Node]) -> dict[str, tuple[int, list[str]]]:
+        """Variables assigned exactly once, at the top level of the script,
+        to literal text (or a literal array): name -> (where, values)."""
+        counts: dict[str, int] = {}
+        candidates: dict[str, tuple[int, list[str]]] = {}
+        for node in nodes:
+            names: list[str] = []
+            if node.type == "variable_assignment":
+                target = node.child_by_field_name("name")
+                if target is not None:
+                    if target.type == "subscript":
+                        target = target.child_by_field_name("name") or target
+                    names.append(_text(self.src, target))
+                    value = node.child_by_field_name("value")
+                    parent = node.parent
+                    if (
+                        value is not None
+                        and parent is not None
+                        and parent.type in ("program", "list")
+                        and (
+                            parent.type == "program"
+                            or (parent.parent is not None and parent.parent.type == "program")
+                        )
+                        and names[0] not in candidates
+                    ):
+                        literal = self._literal_values(value)
+                        if literal is not None:
+                            candidates[names[0]] = (node.end_byte, literal)
+            elif node.type in ("for_statement", "c_style_for_statement"):
+                var = node.child_by_field_name("variable")
+                if var is not None:
+                    names.append(_text(self.src, var))
+            elif node.type in ("command", "declaration_command", "unset_command"):
+                for arg in node.children:
+                    text = _text(self.src, arg)
+                    if _IDENT.fullmatch(text):
+                        names.append(text)  # read NAME, printf -v NAME, local NAME…
+            for name in names:
+                counts[name] = counts.get(name, 0) + 1
+        return {
+            name: found
+            for name, found in candidates.items()
+            if counts.get(name) == 1 and name not in self.taint.variables
+        }
+
+    def _literal_values(self, value: Node) -> list[str] | None:
+        if value.type == "array":
+            out = []
+            for child in value.children:
+                if child.type in ("(", ")"):
+                    continue
+                text = _static(self.src, child)
+                if text is None:
+                    return None
+                out.append(text)
+            return out
+        text = _static(self.src, value)
+        return None if text is None else [text]
+
+    def reads_program_from_stdin(self, function: str) -> bool:
+        """The body of `function` runs a shell without ``-c`` or a script
+        file, or an interpreter without a program: it would take its
+        program from the function's standard input."""
+        for node in self.function_bodies.get(function, ()):
+            for inner in _walk_nodes(node):
+                if inner.type != "command":
+                    continue
+                name_node = inner.child_by_field_name("name")
+                name = _base(_text(self.src, name_node)) if name_node is not None else ""
+                args = [_text(self.src, a) for a in inner.children_by_field_name("argument")]
+                operands = [a for a in args if not a.startswith("-")]
+                if _shell_name(name) and (
+                    (not any(a.startswith("-") and "c" in a for a in args) and not operands)
+                    or any(a.startswith("-") and "s" in a[1:] for a in args)
+                ):
+                    return True
+                spec = _lookup_interpreter(name)
+                if (
+                    spec is not None
+                    and spec.reads_stdin_program
+                    and not spec.program_operand
+                    and not any(a in spec.code_options for a in args)
+                    and (not operands or _reads_stdin_file(operands[0]))
+                ):
+                    return True
+                if (
+                    name in self.functions
+                    and name != function
+                    and self.reads_program_from_stdin(name)
+                ):
+                    return True
+        return False
 
     def grammar(self, name: str | None) -> sinks.Grammar | None:
         """The option grammar the checker knows for the program `name`."""
@@ -388,13 +551,21 @@ class _Analysis:
             for n in nodes
             if n.type == "function_definition"
         }
+        for n in nodes:
+            if n.type == "function_definition":
+                body = n.child_by_field_name("body")
+                key = _text(self.src, n.child_by_field_name("name") or n)
+                if body is not None:
+                    self.function_bodies.setdefault(key, []).append(body)
         sentinel_occs = self._sentinel_occs(root)
         if sentinel_occs is None:
             return
         self._base_occs = sentinel_occs
         self._fixpoint(nodes, sentinel_occs)
+        self.constants = self._constants(nodes)
         self.occs = sentinel_occs + self._expansion_occs(nodes)
         self.occs.sort(key=lambda o: o.start)
+        self._render_variables(nodes)
         for occ in self.occs:
             self._check_context(occ)
             self._check_operator(occ)
@@ -419,7 +590,7 @@ class _Analysis:
         no single command shows: ``exec`` redirections, coprocesses,
         ``>(shell)``, a file the script writes and later runs or sources,
         and ``declare -i`` names assigned later."""
-        written: dict[str, _Occ] = {}
+        written: dict[str, tuple[_Occ, tuple[str, Sentinels | None] | None]] = {}
         integers: set[str] = set()
         for node in nodes:
             kind = node.type
@@ -449,8 +620,15 @@ class _Analysis:
                         "run the command in a pipeline instead of a coprocess",
                     )
                 for path in self._executed_paths(node, name):
-                    occ = written.get(path)
-                    if occ is not None:
+                    entry = written.get(path)
+                    if entry is None:
+                        continue
+                    occ, rendered = entry
+                    if rendered is not None:
+                        # printf %q wrote it: check the script it holds
+                        word = _Word(node.start_byte, node.end_byte, None, [], "", rendered, None)
+                        self.nested(word, None, f"the file `{path}`")
+                    else:
                         self.hazard(
                             "H004",
                             occ.arg,
@@ -498,7 +676,9 @@ class _Analysis:
                         "the integer attribute",
                     )
 
-    def _written_file(self, node: Node, written: dict[str, _Occ]) -> None:
+    def _written_file(
+        self, node: Node, written: dict[str, tuple[_Occ, tuple[str, Sentinels | None] | None]]
+    ) -> None:
         """Record `node`'s target when it writes a file with caller data in
         it (the redirected command carries caller data)."""
         op = _text(self.src, node).lstrip("0123456789&")
@@ -517,8 +697,22 @@ class _Analysis:
         if command is not None:
             stdin = self._stdin(command)
         source = inside[0] if inside else stdin
-        if source is not None:
-            written.setdefault(_normal_path(path), source)
+        if source is None:
+            return
+        rendered = None
+        if command is not None and stdin is None:
+            table: dict[str, _Sentinel] = {}
+            text = self._render_printf(command, table)
+            if text is not None:
+                where = self.sentinels.where if self.sentinels is not None else ()
+                rendered = (text, Sentinels(table, [], where))
+        key = _normal_path(path)
+        if key in written and ">>" not in op:
+            written[key] = (source, rendered)  # `>` starts the file again
+        elif key in written:
+            written[key] = (source, None)  # appended: not followed
+        else:
+            written[key] = (source, rendered)
 
     def _executed_paths(self, node: Node, name: str) -> list[str]:
         """The literal files `node` (a command) runs or sources."""
@@ -638,6 +832,20 @@ class _Analysis:
                     model = inner[0].model
                     for other in inner[1:]:
                         model = model.union(other.model)
+                elif (
+                    name is not None
+                    and _text(self.src, name) == "seq"
+                    and all(o.model.numeric for o in inner)
+                ):
+                    # seq prints numbers, one a line (negative ones only when
+                    # an end or step can be)
+                    negative = any(o.model.may_start_with_dash for o in inner)
+                    model = ValueModel(
+                        frozenset(string.digits + "-.e+\n"),
+                        frozenset(string.digits + ("-" if negative else "")),
+                        True,
+                        True,
+                    )
             occs.append(
                 _Occ(inner[0].arg, "env", model, node.start_byte, node.end_byte, node, "$(…)")
             )
@@ -701,6 +909,12 @@ class _Analysis:
                     reads.append(node)
                 elif cname in self.functions or cname == "set":
                     calls.append(node)
+                elif cname == "printf":
+                    args = node.children_by_field_name("argument")
+                    texts = [_static(self.src, a) for a in args]
+                    if len(texts) >= 3 and texts[0] == "-v" and texts[1] is not None:
+                        # printf -v NAME FORMAT ARGS: NAME holds what printf prints
+                        assignments.append(([texts[1]], node))
         has_data = bool(sentinel_occs) or bool(self.taint.variables) or self.taint.positional
         if has_data:
             for node in reads:
@@ -928,13 +1142,25 @@ class _Analysis:
         ):
             if model.chars & _IFS:
                 self.split_starts.add(occ.start)
-            self.hazard(
-                "W102",
-                occ.arg,
-                occ.start,
-                f"`{_shown(occ)}` is unquoted, so the value is split on spaces and glob-expanded",
-                f'write "{_shown(occ)}" (in double quotes)',
-            )
+            if self._in_for_list(occ):
+                self.hazard(
+                    "W102",
+                    occ.arg,
+                    occ.start,
+                    f"`{_shown(occ)}` in a `for` list is split on purpose, but glob characters "
+                    "in it also match file names",
+                    f'split it without globbing: read -ra items <<< "{_shown(occ)}", then '
+                    'for … in "${items[@]}"',
+                )
+            else:
+                self.hazard(
+                    "W102",
+                    occ.arg,
+                    occ.start,
+                    f"`{_shown(occ)}` is unquoted, so the value is split on spaces and "
+                    "glob-expanded",
+                    f'write "{_shown(occ)}" (in double quotes)',
+                )
         in_arith = (occ.node is not None and self._in_arithmetic(occ.node)) or self._in_let(occ)
         if in_arith and not _arith_safe(model):
             self.hazard(
@@ -973,6 +1199,17 @@ class _Analysis:
                         for c in node.children
                     )
                 return False
+        return False
+
+    def _in_for_list(self, occ: _Occ) -> bool:
+        node = occ.node
+        while node is not None:
+            parent = node.parent
+            if parent is not None and parent.type == "for_statement":
+                return node in parent.children_by_field_name("value")
+            if parent is not None and parent.type in ("command", "command_substitution"):
+                return False
+            node = parent
         return False
 
     def _no_split(self, occ: _Occ) -> bool:
@@ -1077,8 +1314,127 @@ class _Analysis:
             text = _static(self.src, node)
             if text is not None:
                 script = (text, self.sentinels)
+        if script is None and not any(o.kind in ("raw", "sq") for o in occs):
+            script = self._rendered(node)
         splits = any(o.start in self.split_starts for o in occs)
         return _Word(node.start_byte, node.end_byte, static, occs, prefix, script, None, splits)
+
+    # -- text the shell builds from quoted caller data
+    def _rendered(self, node: Node) -> tuple[str, Sentinels | None] | None:
+        """The text `node` expands to, when every piece of caller data in it
+        arrives shell-quoted by bash itself, as ``${x@Q}`` or printf's ``%q``
+        (directly, through ``$(printf …)`` or a variable ``printf -v`` set),
+        or is a server value of safe characters (``$HARBOR_RUN_ID``): each
+        such value becomes a shellquote sentinel, so a nested analysis
+        (``eval``, a sourced file) checks where it lands. None otherwise."""
+        table: dict[str, _Sentinel] = {}
+        text = self._render(node, table)
+        if text is None:
+            return None
+        if self.sentinels is not None:
+            table.update(self.sentinels.by_word)
+        where = self.sentinels.where if self.sentinels is not None else ()
+        return text, Sentinels(table, [], where)
+
+    def _quoted_sentinel(self, source: tuple[str, ValueModel], table: dict[str, _Sentinel]) -> str:
+        self.rendered_count += 1
+        word = f"hbQSENT{self.rendered_count}x"
+        table[word] = _Sentinel(source[0], True, source[1])
+        return word
+
+    def _render(self, node: Node, table: dict[str, _Sentinel]) -> str | None:
+        kind = node.type
+        if kind in ("word", "number", "raw_string", "ansi_c_string"):
+            return _static(self.src, node)
+        if kind == "string_content":
+            raw = _text(self.src, node)
+            return _DQ_UNESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), raw)
+        if kind in ("string", "concatenation"):
+            parts: list[str] = []
+            for child in node.children:
+                if child.type == '"':
+                    continue
+                part = self._render(child, table)
+                if part is None:
+                    return None
+                parts.append(part)
+            return "".join(parts)
+        if kind in ("expansion", "simple_expansion"):
+            return self._render_expansion(node, table)
+        if kind == "command_substitution":
+            commands = [c for c in node.children if c.is_named]
+            if len(commands) == 1 and commands[0].type == "command":
+                return self._render_printf(commands[0], table)
+        return None
+
+    def _render_expansion(self, node: Node, table: dict[str, _Sentinel]) -> str | None:
+        raw = _text(self.src, node)
+        name = self._expansion_target(node)
+        if name is None:
+            return None
+        if raw in (f"${name}", f"${{{name}}}"):
+            if name in self.rendered_vars:
+                text, inner = self.rendered_vars[name]
+                table.update(inner)
+                return text
+            if name in _SERVER_WORDS and name not in self.taint.variables:
+                return "hbserver"
+            return None
+        if raw == f"${{{name}@Q}}":
+            source = self._var_source(name)
+            if source is not None:
+                return self._quoted_sentinel(source, table)
+        return None
+
+    def _render_printf(self, command: Node, table: dict[str, _Sentinel]) -> str | None:
+        """What ``printf FORMAT ARGS`` prints, when FORMAT is a literal and
+        every argument carrying caller data meets a ``%q``."""
+        name = command.child_by_field_name("name")
+        if name is None or _text(self.src, name) != "printf":
+            return None
+        args = list(command.children_by_field_name("argument"))
+        if args and _static(self.src, args[0]) == "-v":
+            args = args[2:]
+        if args and _static(self.src, args[0]) == "--":
+            args = args[1:]
+        if not args:
+            return None
+        fmt = _static(self.src, args[0])
+        if fmt is None:
+            return None
+        values = args[1:]
+        out: list[str] = []
+        index = 0
+        pos = 0
+        for match in _PRINTF_DIRECTIVE.finditer(fmt):
+            out.append(_printf_escapes(fmt[pos : match.start()]))
+            pos = match.end()
+            directive = match.group(0)
+            if directive == "%%":
+                out.append("%")
+                continue
+            arg = values[index] if index < len(values) else None
+            index += 1
+            if arg is None:
+                continue
+            static = _static(self.src, arg)
+            occs = self._occs_in(arg.start_byte, arg.end_byte)
+            if directive.endswith("q"):
+                if static is not None:
+                    out.append(shlex.quote(static))
+                elif occs and len(occs) == 1:
+                    source = (occs[0].arg, occs[0].model)
+                    out.append(self._quoted_sentinel(source, table))
+                else:
+                    return None
+            elif static is not None and directive.endswith(("s", "d", "i", "u")):
+                out.append(static)
+            else:
+                return None
+        if index < len(values):
+            return None  # the format is used again: not worth following
+        out.append(_printf_escapes(fmt[pos:]))
+        return "".join(out)
 
     def _command(self, node: Node) -> None:
         words: list[_Word] = []
@@ -1199,7 +1555,7 @@ class _Analysis:
         occs = [
             o for o in self._occs_in(dest.start_byte, dest.end_byte) if o.arg != CALLER_FILE_SOURCE
         ]
-        if occs and not all(o.model.words is not None for o in occs):
+        if occs and not all(o.model.words is not None or _bare_name(o.model) for o in occs):
             self.hazard(
                 "W103",
                 occs[0].arg,
@@ -1257,6 +1613,54 @@ class _Analysis:
 #: ``<>``, ``<ARGV>``, ``<STDIN>`` read file operands with the magic open
 #: (``<<>>`` does not)
 _PERL_DIAMOND = re.compile(r"(?<!<)<\s*(?:ARGV|STDIN)?\s*>(?!>)|\bopen\b|readline|\beof\b")
+
+
+#: A printf conversion (flags, width, precision, then the letter), or %%.
+_PRINTF_DIRECTIVE = re.compile(r"%%|%[-+ #0]*[0-9]*(?:\.[0-9]*)?[diouxXfFeEgGcsqb]")
+#: Server values of safe characters only (run id, tool and step names).
+_SERVER_WORDS = frozenset({"HARBOR_RUN_ID", "HARBOR_TOOL", "HARBOR_STEP"})
+
+
+def _printf_escapes(text: str) -> str:
+    """printf's backslash escapes in the literal parts of a format."""
+    try:
+        return codecs.decode(text.encode("latin-1", "backslashreplace"), "unicode_escape")
+    except (UnicodeDecodeError, ValueError):
+        return text
+
+
+#: A command word that only reads a variable: "$V", ${V}, "${V[@]}"…
+_CONSTANT_USE = re.compile(
+    r'"?\$(?:(?P<bare>[A-Za-z_][A-Za-z0-9_]*)|\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)'
+    r'(?P<all>\[[@*]\])?\})"?'
+)
+_SED_INERT = frozenset(string.ascii_letters + string.digits + "._")
+
+
+def _sed_inert(word: _Word) -> bool:
+    """The caller value is inside the replacement of one ``s`` command
+    (``s/^v=.*/v=1.2.3/``) and is letters, digits, `.` and `_` only: it
+    cannot end the replacement (no delimiter), add flags or commands, or
+    reach `\\`, `&` or a newline. Anywhere else in a sed program letters
+    are commands (``e`` runs one)."""
+    if len(word.occs) != 1 or word.occs[0].kind == "env":
+        return False
+    match = _SED_REPLACEMENT.fullmatch(word.prefix)
+    return (
+        match is not None
+        and match.group(1) not in _SED_INERT
+        and word.occs[0].model.chars <= _SED_INERT
+    )
+
+
+#: The text of a sed program up to a place inside an s command's replacement.
+_SED_REPLACEMENT = re.compile(r"s(.)(?:(?!\1).|\\.)*\1(?:(?!\1)[^\\])*", re.S)
+
+
+def _bare_name(model: ValueModel) -> bool:
+    """Every value is a name inside one directory: no `/`, and it cannot
+    start with `.` (so it is never `..`)."""
+    return "/" not in model.chars and "." not in model.first
 
 
 def _takes_value(prev: str | None, grammar: sinks.Grammar) -> bool:
@@ -1377,7 +1781,7 @@ _CONTEXT_FIXES = {
     'word), or write "$ARG" instead of the placeholder',
     "single": 'close the single quotes before the placeholder, or write "$ARG" outside them',
     "ansi-c": "move the placeholder out of the `$'…'` string",
-    "heredoc": 'write "$ARG" in the here-document instead (an unquoted delimiter expands it '
+    "heredoc": "write $ARG in the here-document instead (an unquoted delimiter expands it "
     "once, without re-parsing)",
     "heredoc-quoted": "feed the value on stdin another way, e.g. printf '%s\\n' \"$ARG\" |",
     "comment": "remove the placeholder from the comment",
@@ -1445,6 +1849,10 @@ class _Resolver:
             )
             return
         if head.static is None:
+            resolved = self.a.resolve_command_word(head)
+            if resolved is not None:
+                self.command(resolved + words[i + 1 :], 0)
+                return
             tainted = [w for w in words[i + 1 :] if w.tainted]
             if tainted:
                 self.hazard(
@@ -1462,6 +1870,15 @@ class _Resolver:
         if self.rebinding(name, words, i):
             return
         if name in self.a.functions:
+            if self.stdin is not None and self.a.reads_program_from_stdin(name):
+                self.hazard(
+                    "H004",
+                    self.stdin,
+                    f"caller data is piped into the function `{name}`, which runs a shell or "
+                    "an interpreter on its standard input",
+                    "pass the value to the function as an argument, and run no shell on it",
+                )
+                return
             self.plain(words, i + 1, None)
             return
         if _shell_name(name):
@@ -1499,6 +1916,34 @@ class _Resolver:
             self.name_operands(name, words, i)
         else:
             self.plain(words, i + 1, name)
+
+    def literal_code_value(
+        self, name: str | None, prev: str | None, word: _Word, code: frozenset[str]
+    ) -> None:
+        """An author's literal given to an option whose value is a command
+        (``git -c core.editor='sh -c "$ARG_x"'``): the program runs it with a
+        shell later, where a ``$VAR`` carrying caller data in it expands."""
+        text = word.static or ""
+        value = None
+        if prev is not None and prev in code:
+            value = text
+        elif text.startswith("-") and "=" in text and text.split("=", 1)[0] in code:
+            value = text.split("=", 1)[1]
+        if not value:
+            return
+        for match in re.finditer(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", value):
+            source = self.a.taint.variables.get(match.group(1))
+            if source is not None:
+                self.hazard(
+                    "H008",
+                    word,
+                    f"the literal value of `{prev if value == text else text.split('=')[0]}` is "
+                    f"a command `{name}` runs with a shell, and it reads `${match.group(1)}`, "
+                    "which carries caller data",
+                    "do not mention caller data in a command given to an option; pass the "
+                    "value as an argument instead",
+                )
+                return
 
     def declared_runner(
         self, name: str | None, words: list[_Word], j: int, grammar: sinks.Grammar
@@ -1637,6 +2082,8 @@ class _Resolver:
                 self.declared_runner(name, words, j, grammar)
         prev: str | None = None
         for word in words[j:]:
+            if word.static is not None and not ended:
+                self.literal_code_value(name, prev, word, code_options)
             if word.static == "--" and grammar is not None and grammar.end_of_options:
                 ended = True
             if word.tainted:
@@ -1665,7 +2112,7 @@ class _Resolver:
                         f"which tells `{name}` what to run",
                         f"do not let the caller set `{word.prefix}`",
                     )
-                self.traversal(word)
+                self.traversal(word, name)
             prev = word.static
         if name == "xargs":
             return
@@ -1741,6 +2188,15 @@ class _Resolver:
         if grammar is not None and not word.splits and _takes_value(prev, grammar):
             return
         program = f"`{name}`" if name else "the program"
+        if all(o.model.numeric for o in word.occs):
+            self.hazard(
+                "H009",
+                word,
+                f"the value is a number that can be negative, and {program} reads `-1` as an "
+                "option (or, as a PID, as every process)",
+                f"give arg {word.arg!r} a `minimum` of 0 (or more)",
+            )
+            return
         if grammar is None:
             why = (
                 f"the value can start with `-`, and the checker does not know {program}'s "
@@ -1761,12 +2217,14 @@ class _Resolver:
             )
         self.hazard("H009", word, why, fix)
 
-    def traversal(self, word: _Word) -> None:
+    def traversal(self, word: _Word, name: str | None) -> None:
+        if name in sinks.INERT_COMMANDS or name == "printf":
+            return  # printed, not opened
         if (
             word.prefix.endswith("/")
             and word.occs
-            and "." in word.occs[0].model.chars
             and word.occs[0].model.words is None
+            and not _bare_name(word.occs[0].model)
         ):
             self.hazard(
                 "W103",
@@ -1870,7 +2328,9 @@ class _Resolver:
                 "H004",
                 code[0],
                 f"the value is an operand of `{name}`, which runs it as shell code",
-                f"remove `{name}`: run the command directly with the value as a quoted argument",
+                f"remove `{name}` and name the command literally, with the value as its "
+                f"argument: `printf '%s\\n' \"$ARG_{code[0].arg}\"` instead of "
+                f"`{name} …`",
             )
             return
         if name in ("source", "."):
@@ -2431,7 +2891,11 @@ class _Resolver:
             index = spec.operand_program_index if spec.program_operand else 0
             if index < len(operands):
                 program = operands[index]
-                if program.tainted and not program.code_inert:
+                if (
+                    program.tainted
+                    and not program.code_inert
+                    and not (name in ("sed", "gsed") and _sed_inert(program))
+                ):
                     if unknown_before is not None and index == 0:
                         detail = (
                             f"the value follows `{unknown_before}`, an option of `{name}` "

@@ -162,7 +162,10 @@ HELDOUT: list[Case] = [
     Case("h/d-argv-ssh", True, argv=["ssh", "host", "ls", "{{ args.x }}"]),
     Case("h/d-argv-sh-c-concat", True, argv=["sh", "-c", "ls {{ args.x }}"]),
     Case("h/d-argv-perl-e", True, argv=["perl", "-e", "print '{{ args.x }}'"]),
-    Case("h/d-argv-tar", True, argv=["tar", "-xf", "{{ args.x }}"], args={"x": "D"}),
+    # Relabelled safe (session of issue 17): `-f` takes the next word whatever
+    # it is; `tar -xf --to-command=… a.tar` opens an archive of that name
+    # (checked with GNU tar 1.34), so the value is never an option here.
+    Case("h/argv-tar-f-value", False, argv=["tar", "-xf", "{{ args.x }}"], args={"x": "D"}),
     Case("h/d-enum-with-semicolon-raw", True, run="{{ args.x }} status", args={"x": "S"}),
     Case("h/d-watch-env", True, run='watch -n 1 "ls $ARG_x"'),
     Case("h/d-sudo-env-cmd", True, run='sudo -u app "$ARG_x" --migrate'),
