@@ -857,6 +857,8 @@ class _Analysis:
             if node.type in ("simple_expansion", "expansion"):
                 name = self._expansion_target(node)
                 source = self._var_source(name) if name else None
+                if source is not None and name == "HARBOR_RUN_DIR" and self._own_file(node):
+                    source = None  # a file of the step's own in the run directory
                 if source is not None:
                     occs.append(
                         _Occ(
@@ -879,6 +881,17 @@ class _Analysis:
                         )
                     )
         return occs
+
+    def _own_file(self, node: Node) -> bool:
+        """`node` (``$HARBOR_RUN_DIR``) starts the path of a file in the run
+        directory that the runtime never fills with caller data: not
+        context.json, inputs/ (attachments), steps/ (outputs) or
+        output.json, and not the directory itself (its listing)."""
+        rest = self.src[node.end_byte : node.end_byte + 200].decode("utf-8", "replace")
+        match = re.match(r'"?/([A-Za-z0-9_.-]+)', rest)
+        if match is None:
+            return False
+        return match.group(1) not in ("context.json", "inputs", "steps", "output.json", "..", ".")
 
     def _occs_in(self, start: int, end: int, occs: Sequence[_Occ] | None = None) -> list[_Occ]:
         pool = self.occs if occs is None else occs
