@@ -50,7 +50,7 @@ def test_each_bash_refusal_names_its_own_export_line_and_command(tmp_path: Path)
     assert by_name["opens"].status == "accepted"
     (fi,) = by_name["stray_fi"].findings
     assert fi.rule == "H000" and fi.step == "s1"
-    assert "`bash -n` rejects the script" in fi.message and "`fi'" in fi.message
+    assert "bash cannot read the script" in fi.message and "`fi'" in fi.message
     # line of the second step's script in e20a.yaml (its `run: |` block)
     lines = (folder / "e20a.yaml").read_text().splitlines()
     assert lines[fi.line - 1].strip() == "echo b"

@@ -4,7 +4,7 @@ accepted one.
 
 Each test is two "starts" in one process: check with a cache file, forget
 every in-memory verdict, then check again from the file. Which scripts the
-second start hands to ``bash -n`` (the real one) shows what was reused: none
+second start hands to bash (the real one) shows what was reused: none
 when the file's verdicts are used, every one when the file is ignored. A
 damaged, foreign or stale file must be ignored, and the export checked for
 real.
@@ -16,12 +16,15 @@ import hashlib
 import hmac
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harbor_helpers import harbor_cli, write_export
 
-from mcp_harbor.check import _gates, cachefile, clear_cache, load_and_check
+from mcp_harbor import check
+from mcp_harbor.check import cachefile, clear_cache, load_and_check
 
 HEAD = "description: d\nargs:\n  x: {type: string}\nsteps:\n  - name: s\n"
 GOOD = f'name: good\n{HEAD}    run: echo "$ARG_x"\n'
@@ -33,17 +36,23 @@ pytestmark = pytest.mark.usefixtures("fresh_checker")
 
 def restart(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Forget every in-memory verdict, as a new process would. Returns the
-    list of scripts the real ``bash -n`` is run on from now on."""
+    list of scripts handed to bash (the real one) from now on: the checker's
+    reading of each script it analyses (`mcp_harbor.check._judge`)."""
     clear_cache()
     cachefile.detach()
     ran: list[str] = []
-    real = _gates._pool.add
+    real = check._judge
 
-    def recorded(items: list[tuple[str, str]], *, first: bool = False) -> None:
-        ran.extend(text for _key, text in items)
-        real(items, first=first)
+    def recorded(drafts: Sequence[Any]) -> None:
+        ran.extend(
+            script.text
+            for draft in drafts
+            for _step, _hazards, script in draft.steps
+            if script is not None
+        )
+        real(drafts)
 
-    monkeypatch.setattr(_gates._pool, "add", recorded)
+    monkeypatch.setattr(check, "_judge", recorded)
     return ran
 
 

@@ -25,12 +25,11 @@ from mcp_harbor.check._analysis import (
     analyse_reprint,
     analyse_script_deferred,
     arg_models,
-    bash_gate,
     export_scripts,
     substitute,
 )
 from mcp_harbor.check._authority import disagreements
-from mcp_harbor.check._gates import bash_syntax_error, prime
+from mcp_harbor.check._gates import bash_syntax_error
 from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._reprint import reprints
 from mcp_harbor.check._values import ValueModel
@@ -104,6 +103,8 @@ class _Script:
     tainted: dict[str, ValueModel]
     #: what bash's reading adds (filled in by `_judge`)
     hazards: list[Hazard] = field(default_factory=list)
+    #: what bash said when it could not read the script (None: it could)
+    syntax: str | None = None
 
 
 @dataclass(slots=True)
@@ -223,6 +224,7 @@ def _judge(drafts: Sequence[_Draft]) -> None:
     found = disagreements(items)
     bash = reprints(script.text for _d, script in pending)
     for (draft, script), places, reading in zip(pending, found, bash, strict=True):
+        script.syntax = reading.error
         for place in places:
             arg = _arg_at(script, place.offset)
             script.hazards.append(
@@ -244,6 +246,21 @@ def _judge(drafts: Sequence[_Draft]) -> None:
             )
 
 
+def _bash_refusal(script: _Script) -> Hazard:
+    said = (script.syntax or "").splitlines()[0] if script.syntax else ""
+    said = _BASH_PREFIX.sub(r"line \1: ", said)[:160]
+    return Hazard(
+        "H000",
+        None,
+        script.sentinels.locate(0),
+        f"bash cannot read the script: {said}",
+        "fix the shell syntax so that bash accepts the script (`bash -n` shows the same)",
+    )
+
+
+_BASH_PREFIX = re.compile(r"^\S*bash: line ([0-9]+): ")
+
+
 def _arg_at(script: _Script, offset: int) -> str | None:
     """The arg whose sentinel ends at `offset`, if any."""
     src = script.text.encode("utf-8")
@@ -255,15 +272,17 @@ def _arg_at(script: _Script, offset: int) -> str | None:
 
 
 def _finish(draft: _Draft) -> ExportReport:
-    """Apply the ``bash -n`` gate (waiting for its verdicts) and make the report."""
+    """Apply bash's verdict on each script (`_judge`) and make the report:
+    a script bash cannot read has that H000 finding alone, since the
+    analysis of a script bash does not parse means nothing."""
     export = draft.export
     findings: list[Finding] = []
     for step, hazards, script in draft.steps:
-        if script is not None:
-            hazards = bash_gate(script.text, script.sentinels, hazards)
-            if not any(h.rule == "H000" for h in hazards):
-                seen = {(h.rule, h.arg) for h in hazards}
-                hazards = hazards + [h for h in script.hazards if (h.rule, h.arg) not in seen]
+        if script is not None and script.syntax is not None:
+            hazards = [_bash_refusal(script)]
+        elif script is not None and not any(h.rule == "H000" for h in hazards):
+            seen = {(h.rule, h.arg) for h in hazards}
+            hazards = hazards + [h for h in script.hazards if (h.rule, h.arg) not in seen]
         findings.extend(_findings(export, step.name, hazards))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     status: Literal["accepted", "refused"] = (
@@ -297,7 +316,6 @@ def check_exports(exports: Sequence[Export], *, programs: bool = False) -> list[
             continue
         models = arg_models(export)
         scripts = export_scripts(export, models)
-        prime(text for text, _ in scripts)
         substituted.append((export, key, models, scripts))
     for export, key, models, scripts in substituted:
         draft = _draft(export, key, models, scripts)
@@ -355,10 +373,9 @@ def load_and_check(
 
 def start(paths: Sequence[Path], *, cache_file: Path | None = None) -> None:
     """Begin a later `load_and_check` of the same `paths` now: load the
-    export files and queue ``bash -n`` on the scripts no kept verdict covers,
-    so that those processes run while the caller does something else (the
-    server imports its other modules). Never raises: whatever goes wrong is
-    left for `load_and_check` to find and report.
+    export files while the caller does something else (the server imports
+    its other modules). Never raises: whatever goes wrong is left for
+    `load_and_check` to find and report.
 
     `load_and_check` then reuses these exports only when `paths` are the
     same, the same files are found there and every file still has the bytes
@@ -372,12 +389,8 @@ def start(paths: Sequence[Path], *, cache_file: Path | None = None) -> None:
     if cache_file is not None and cachefile.attached() != cache_file:
         cachefile.attach(cache_file)
 
-    def queue(export: Export) -> None:  # as each file loads
-        if f"{export.content_hash}:{export.path}" not in _cache:
-            prime(text for text, _ in export_scripts(export, arg_models(export)))
-
     try:
-        exports = load_exports(paths, each=queue)
+        exports = load_exports(paths)
     except Exception:  # noqa: BLE001  (load_and_check reports it)
         return
     _started = (tuple(paths), exports)
@@ -406,8 +419,10 @@ def _started_exports(paths: Sequence[Path]) -> list[Export] | None:
 
 
 def clear_cache() -> None:
-    """Forget cached reports and ``bash -n`` verdicts (benchmarks, tests)."""
+    """Forget cached reports, ``bash -n`` verdicts and bash's reprints
+    (benchmarks, tests)."""
     from mcp_harbor.check._gates import clear_cache as clear_gates
+    from mcp_harbor.check._reprint import clear_cache as clear_reprints
     from mcp_harbor.check.commands import _cache as programs
 
     global _started
@@ -416,3 +431,4 @@ def clear_cache() -> None:
     _used.clear()
     programs.clear()
     clear_gates()
+    clear_reprints()
