@@ -1430,8 +1430,9 @@ class _Analysis:
             index += 1
             if arg is None:
                 continue
-            static = _static(self.src, arg)
             occs = self._occs_in(arg.start_byte, arg.end_byte)
+            # a placeholder's sentinel reads as static text: it is caller data
+            static = None if occs else _static(self.src, arg)
             if directive.endswith("q"):
                 if static is not None:
                     out.append(shlex.quote(static))
