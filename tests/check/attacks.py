@@ -293,6 +293,13 @@ _C4: list[Case] = [
 # ---------------------------------------------------------------- class 5
 # A program read from stdin or from a file the step wrote.
 _C5: list[Case] = [
+    # found by the template sweep (tests/check/sweep.py): a shellquoted value
+    # printed with %s into a file, which is then sourced
+    _c(
+        "c5/printf-s-sq-into-sourced-file",
+        True,
+        "printf '%s\\n' {{ args.x | shellquote }} > f.sh\n. ./f.sh",
+    ),
     _c("c5/bash-dev-stdin", True, "printf '%s\\n' \"$ARG_x\" | bash /dev/stdin"),
     _c("c5/python-dev-stdin", True, "printf '%s\\n' \"$ARG_x\" | python3 /dev/stdin"),
     _c("c5/exec-stdin-then-sh", True, 'exec <<<"$ARG_x"\nsh'),
