@@ -18,17 +18,9 @@ from pathlib import Path
 from typing import Literal
 
 from mcp_harbor import step_env
-from mcp_harbor.check._analysis import (
-    Hazard,
-    Sentinels,
-    analyse_argv,
-    analyse_reprint,
-    analyse_script_deferred,
-    arg_models,
-    export_scripts,
-    substitute,
-)
+from mcp_harbor.check._analysis import analyse_argv, analyse_reprint, analyse_script_deferred
 from mcp_harbor.check._authority import disagreements
+from mcp_harbor.check._facts import Hazard, Sentinels, arg_models, export_scripts, substitute
 from mcp_harbor.check._gates import bash_syntax_error
 from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._reprint import reprints

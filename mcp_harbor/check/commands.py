@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from mcp_harbor.check._analysis import arg_models, export_scripts
+from mcp_harbor.check._facts import arg_models, export_scripts
 from mcp_harbor.check._gates import parse_tree, walk
 from mcp_harbor.config import Export
 

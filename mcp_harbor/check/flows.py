@@ -16,7 +16,7 @@ from typing import Any
 
 from tree_sitter import Node
 
-from mcp_harbor.check._analysis import arg_models, substitute
+from mcp_harbor.check._facts import arg_models, substitute
 from mcp_harbor.check._gates import parse_tree, walk
 from mcp_harbor.config import Export
 

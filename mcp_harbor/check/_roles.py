@@ -1,0 +1,1584 @@
+"""What each command word does with its arguments: the roles of words.
+
+`Resolver` reads one command line (`mcp_harbor.check._facts.Word` list, a
+shell command or an ``argv:`` step) from its command word on and decides,
+for each word carrying caller data, what the program does with it: runs it
+as a program (H003), as shell code (H004, nested scripts are analysed
+again), as an interpreter's program (H005), uses it as a name (H007), lets it
+select code (H008), reads it as an option (H009, W101), opens it as a path
+(W103), re-splits it (W105). Wrappers (``env``, ``sudo``, ``xargs``…) are
+followed to the command they run.
+
+The tables are `mcp_harbor.check.sinks` (shells, interpreters, wrappers,
+grammars…), the export's own ``programs:`` and, for ``find`` and
+``docker``/``podman``, the option tables at the end of this module.
+
+Guarantees: a command word the checker cannot read literally, a program
+that runs caller data it cannot see into, or a value that may be an option
+of a program whose options it does not know, is a hazard, never a pass.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from tree_sitter import Node
+
+from mcp_harbor.check import sinks
+from mcp_harbor.check._facts import (
+    Hazard,
+    Occ,
+    Taint,
+    Word,
+    author_or_number,
+    bare_name,
+    merge_sentinels,
+    names_only,
+)
+from mcp_harbor.check._tree import node_text, walk
+from mcp_harbor.check._values import ValueModel
+
+__all__ = [
+    "Resolver",
+    "Scope",
+    "basename",
+    "lookup_interpreter",
+    "reads_stdin_file",
+    "shell_name",
+]
+
+
+class Scope(Protocol):
+    """What a `Resolver` reads from the analysis of the script around the
+    command line, and how it reports and recurses."""
+
+    @property
+    def src(self) -> bytes: ...
+    @property
+    def taint(self) -> Taint: ...
+    @property
+    def occs(self) -> list[Occ]: ...
+    @property
+    def hazards(self) -> list[Hazard]: ...
+    @property
+    def functions(self) -> set[str]: ...
+    @property
+    def function_bodies(self) -> dict[str, list[Node]]: ...
+    @property
+    def programs(self) -> Mapping[str, sinks.Grammar]: ...
+
+    def hazard(self, rule: str, arg: str | None, byte: int, detail: str, fix: str) -> None: ...
+
+    def resolve_command_word(self, head: Word) -> list[Word] | None: ...
+
+    def nested(self, word: Word, positional: tuple[str, ValueModel] | None, what: str) -> None: ...
+
+
+# ------------------------------------------------------------ command words
+
+
+def basename(name: str) -> str:
+    """The program name of a command word (``/usr/bin/env``: ``env``)."""
+    return name.rsplit("/", 1)[-1]
+
+
+def lookup_interpreter(name: str) -> sinks.Interpreter | None:
+    """The interpreter `name` is (``python3.12``: ``python3``'s entry), if any."""
+    if name in sinks.INTERPRETERS:
+        return sinks.INTERPRETERS[name]
+    stripped = re.sub(r"[0-9.]+$", "", name)
+    if stripped and stripped != name and stripped in sinks.INTERPRETERS:
+        return sinks.INTERPRETERS[stripped]
+    return None
+
+
+def shell_name(name: str) -> bool:
+    """`name` is a shell (``bash``, ``sh5.2``…)."""
+    return name in sinks.SHELLS or re.sub(r"[0-9.]+$", "", name) in sinks.SHELLS
+
+
+_STDIN_FILES = re.compile(r"/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+)/fd/\d+|-")
+
+
+def reads_stdin_file(path: str | None) -> bool:
+    """`path` names the standard input (or another inherited descriptor)."""
+    return path is not None and _STDIN_FILES.fullmatch(path) is not None
+
+
+# ------------------------------------------------------------ command lines
+
+
+class Resolver:
+    """Decides the role of each word of one command line, in the script
+    `analysis` reads, with `stdin` the caller data piped or redirected into
+    the command (if any)."""
+
+    def __init__(self, analysis: Scope, stdin: Occ | None) -> None:
+        self.a = analysis
+        self.stdin = stdin
+        self.safe_from = 0
+
+    def hazard(self, rule: str, word: Word | Occ, detail: str, fix: str) -> None:
+        if isinstance(word, Word):
+            arg = word.arg or None
+            if word.where is not None:
+                self.a.hazards.append(Hazard(rule, arg, word.where, detail, fix))
+                return
+            start = word.occs[0].start if word.occs else word.start
+        else:
+            arg, start = word.arg, word.start
+        self.a.hazard(rule, arg, start, detail, fix)
+
+    def reads_program_from_stdin(self, function: str) -> bool:
+        """The body of `function` runs a shell without ``-c`` or a script
+        file, or an interpreter without a program: it would take its
+        program from the function's standard input."""
+        for node in self.a.function_bodies.get(function, ()):
+            for inner in walk(node):
+                if inner.type != "command":
+                    continue
+                name_node = inner.child_by_field_name("name")
+                name = basename(node_text(self.a.src, name_node)) if name_node is not None else ""
+                args = [node_text(self.a.src, a) for a in inner.children_by_field_name("argument")]
+                operands = [a for a in args if not a.startswith("-")]
+                if shell_name(name) and (
+                    (not any(a.startswith("-") and "c" in a for a in args) and not operands)
+                    or any(a.startswith("-") and "s" in a[1:] for a in args)
+                ):
+                    return True
+                spec = lookup_interpreter(name)
+                if (
+                    spec is not None
+                    and spec.reads_stdin_program
+                    and not spec.program_operand
+                    and not any(a in spec.code_options for a in args)
+                    and (not operands or reads_stdin_file(operands[0]))
+                ):
+                    return True
+                if (
+                    name in self.a.functions
+                    and name != function
+                    and self.reads_program_from_stdin(name)
+                ):
+                    return True
+        return False
+
+    def grammar(self, name: str | None) -> sinks.Grammar | None:
+        """The option grammar the checker knows for the program `name`."""
+        if name is None:
+            return None
+        return self.a.programs.get(name) or sinks.GRAMMARS.get(name)
+
+    def command(self, words: list[Word], i: int) -> None:
+        if i >= len(words):
+            return
+        head = words[i]
+        if head.tainted:
+            if all(
+                (o.model.words is not None and o.model.inert) or o.model.numeric for o in head.occs
+            ):
+                self.plain(words, i + 1, None)
+                return
+            self.hazard(
+                "H003",
+                head,
+                "the value is in command position, so the caller chooses the program to run",
+                "choose the program in the script (a `case` on an `enum` arg), and pass the value "
+                "as an argument",
+            )
+            return
+        if head.static is None:
+            resolved = self.a.resolve_command_word(head)
+            if resolved is not None:
+                self.command(resolved + words[i + 1 :], 0)
+                return
+            tainted = [w for w in words[i + 1 :] if w.tainted]
+            if tainted:
+                self.hazard(
+                    "H003",
+                    tainted[0],
+                    "the command word is not a literal (an expansion, an array), so the "
+                    "checker cannot tell which program gets the value, or what it does with it",
+                    "write the program's name literally in the command (a `case` on an `enum` "
+                    "arg can choose among literal commands)",
+                )
+                return
+            self.plain(words, i + 1, None)
+            return
+        name = basename(head.static)
+        if self.rebinding(name, words, i):
+            return
+        if name in self.a.functions:
+            if self.stdin is not None and self.reads_program_from_stdin(name):
+                self.hazard(
+                    "H004",
+                    self.stdin,
+                    f"caller data is piped into the function `{name}`, which runs a shell or "
+                    "an interpreter on its standard input",
+                    "pass the value to the function as an argument, and run no shell on it",
+                )
+                return
+            self.plain(words, i + 1, None)
+            return
+        if shell_name(name):
+            if name == "busybox" and i + 1 < len(words) and words[i + 1].static is not None:
+                applet = words[i + 1].static or ""
+                if shell_name(applet) or lookup_interpreter(applet):
+                    self.command(words, i + 1)
+                    return
+            self.shell(words, i)
+        elif name in sinks.EVAL_LIKE:
+            self.eval_like(name, words, i)
+        elif (
+            name in ("command", "type", "hash", "which")
+            and any(w.static in ("-v", "-V") for w in words[i + 1 : i + 2])
+        ) or name in ("type", "which", "hash"):
+            return
+        elif name == "find":
+            self.find(words, i)
+        elif name in ("docker", "podman", "kubectl", "nerdctl"):
+            self.container(name, words, i)
+        elif name in sinks.WRAPPERS:
+            self.wrapper(name, words, i)
+        elif name == "gdb" and any(w.static == "--args" for w in words[i + 1 :]):
+            # gdb --args PROGRAM ARGS…: the words after --args are a command
+            at = next(k for k in range(i + 1, len(words)) if words[k].static == "--args")
+            self.interpreter(name, sinks.INTERPRETERS["gdb"], words[:at], i)
+            self.command(words, at + 1)
+        elif (interp := lookup_interpreter(name)) is not None:
+            self.interpreter(name, interp, words, i)
+            if name.startswith("perl"):
+                self.perl_operands(words, i)
+        elif name == "printf":
+            self.printf(words, i)
+        elif name in ("read", "mapfile", "readarray", "getopts", "unset", "test", "["):
+            self.name_operands(name, words, i)
+        else:
+            self.plain(words, i + 1, name)
+
+    def literal_code_value(
+        self, name: str | None, prev: str | None, word: Word, code: frozenset[str]
+    ) -> None:
+        """An author's literal given to an option whose value is a command
+        (``git -c core.editor='sh -c "$ARG_x"'``): the program runs it with a
+        shell later, where a ``$VAR`` carrying caller data in it expands."""
+        text = word.static or ""
+        value = None
+        if prev is not None and prev in code:
+            value = text
+        elif text.startswith("-") and "=" in text and text.split("=", 1)[0] in code:
+            value = text.split("=", 1)[1]
+        if not value:
+            return
+        for match in re.finditer(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", value):
+            source = self.a.taint.variables.get(match.group(1))
+            if source is not None:
+                self.hazard(
+                    "H008",
+                    word,
+                    f"the literal value of `{prev if value == text else text.split('=')[0]}` is "
+                    f"a command `{name}` runs with a shell, and it reads `${match.group(1)}`, "
+                    "which carries caller data",
+                    "do not mention caller data in a command given to an option; pass the "
+                    "value as an argument instead",
+                )
+                return
+
+    def declared_runner(
+        self, name: str | None, words: list[Word], j: int, grammar: sinks.Grammar
+    ) -> None:
+        """A program declared with ``runs_operands: true``: caller data may
+        only be the value of one of its options."""
+        prev: str | None = None
+        for word in words[j:]:
+            if (
+                word.tainted
+                and not word.prefix.startswith("-")
+                and (prev is None or prev not in grammar.value_options)
+            ):
+                self.hazard(
+                    "H003",
+                    word,
+                    f"`{name}` is declared with `runs_operands: true`, and the value is one of "
+                    "its operands, which it may run",
+                    "pass the value as the value of one of its options, or declare "
+                    "`runs_operands: false` if the program runs none of its operands",
+                )
+                return
+            prev = word.static
+
+    def perl_operands(self, words: list[Word], i: int) -> None:
+        """perl opens file operands (``<>``, ``-n``, ``-p``) with its
+        two-argument open, where ``cmd|`` runs cmd. A program given with
+        ``-e`` that reads no ``<>`` and no ``-n``/``-p`` opens none."""
+        opens = True
+        for k in range(i + 1, len(words)):
+            text = words[k].static or ""
+            if text in ("-e", "-E") and k + 1 < len(words):
+                program = words[k + 1].static
+                opens = program is None or _PERL_DIAMOND.search(program) is not None
+                break
+        flags = [
+            (w.static or "")[1:]
+            for w in words[i + 1 :]
+            if (w.static or "").startswith("-") and not (w.static or "").startswith("--")
+        ]
+        if any("n" in f.split("e")[0] or "p" in f.split("e")[0] for f in flags):
+            opens = True
+        if not opens:
+            return
+        for word in words[i + 1 :]:
+            if word.tainted and any("|" in o.model.chars for o in word.occs):
+                self.hazard(
+                    "H005",
+                    word,
+                    "perl opens its file operands with the two-argument open, so a value "
+                    "ending in `|` is a command it runs",
+                    "give the arg a `pattern` without `|`, or read the file in the program "
+                    "with a three-argument open of $ENV{ARG_…}",
+                )
+                return
+
+    def make_operands(self, words: list[Word], j: int) -> None:
+        """make reads ``NAME=VALUE`` operands as variable assignments (even
+        after ``--``) and expands ``$(shell …)`` in them."""
+        for word in words[j:]:
+            if not word.tainted:
+                continue
+            if any("$" in o.model.chars for o in word.occs) or (
+                not word.prefix and any("=" in o.model.chars for o in word.occs)
+            ):
+                self.hazard(
+                    "H004",
+                    word,
+                    "make reads an operand `NAME=VALUE` as a variable assignment, even after "
+                    "`--`, and expands `$(shell …)` in its value",
+                    "give the arg a `pattern` without `=` and `$` (a target name such as "
+                    "^[A-Za-z0-9_.-]+$), or pass the value in the environment and read it "
+                    "in the Makefile",
+                )
+                return
+
+    def git_config(self, words: list[Word], j: int) -> bool:
+        """`git config KEY VALUE`: settings such as ``core.fsmonitor``,
+        ``core.pager`` and ``alias.*`` are commands git runs later."""
+        rest = [w for w in words[j:] if not (w.static or "").startswith("-")]
+        if not rest or rest[0].static != "config":
+            return False
+        tainted = [w for w in rest[1:] if w.tainted]
+        if tainted and not author_or_number(tainted[0].occs):
+            self.hazard(
+                "H008",
+                tainted[0],
+                "the value is a key or a value of `git config`, and many settings are "
+                "commands git runs later (core.fsmonitor, core.pager, alias.*)",
+                "do not let the caller write git configuration",
+            )
+        return True
+
+    def rebinding(self, name: str, words: list[Word], i: int) -> bool:
+        """Builtins that change what a command word means from then on:
+        aliases (once expanded), ``hash -p``, ``enable -f``. The checker
+        reads command words literally, so these are refused."""
+        statics = [w.static or "" for w in words[i + 1 :]]
+        what = None
+        if name == "alias" and statics:
+            what = "`alias` defines words that bash replaces by other text"
+        elif name == "shopt" and "expand_aliases" in statics and "-u" not in statics:
+            what = "`shopt -s expand_aliases` makes bash replace alias words by other text"
+        elif name == "set" and (
+            "posix" in statics or any(s.startswith("--posix") for s in statics)
+        ):
+            what = "`set -o posix` turns on alias expansion and other parsing changes"
+        elif name == "hash" and any(s.startswith("-p") for s in statics):
+            what = "`hash -p` binds a command name to another program"
+        elif name == "enable" and any(s.startswith("-f") for s in statics):
+            what = "`enable -f` loads a builtin from a shared object"
+        if what is None:
+            return False
+        self.hazard(
+            "H003",
+            words[i],
+            f"{what}, so the command words of the script no longer say what runs",
+            "remove it and write each command literally",
+        )
+        return True
+
+    # plain arguments and option injection
+    def plain(self, words: list[Word], j: int, name: str | None) -> None:
+        if name == "make":
+            self.make_operands(words, j)
+        if name == "git" and self.git_config(words, j):
+            return
+        ended = False
+        grammar = self.grammar(name)
+        if name == "git":
+            grammar = sinks.GRAMMARS.get(f"git {_git_subcommand(words[j:])}", grammar)
+        code_options = sinks.OPTION_CODE_COMMANDS.get(name or "", frozenset())
+        if grammar is not None:
+            code_options = code_options | grammar.code_options
+            if grammar.runs_operands:
+                self.declared_runner(name, words, j, grammar)
+        prev: str | None = None
+        for word in words[j:]:
+            if word.static is not None and not ended:
+                self.literal_code_value(name, prev, word, code_options)
+            if word.static == "--" and grammar is not None and grammar.end_of_options:
+                ended = True
+            if word.tainted:
+                self.option_value(name, prev, word, code_options)
+                if not ended and word.may_be_option:
+                    self.option_injection(name, prev, word, grammar)
+                if word.prefix.startswith("-") and "=" in word.prefix:
+                    opt = word.prefix.split("=", 1)[0]
+                    if opt in code_options:
+                        self.hazard(
+                            "H008",
+                            word,
+                            f"the value is the argument of `{opt}`, "
+                            f"which tells `{name}` what to run",
+                            f"do not let the caller set `{opt}`",
+                        )
+                if (
+                    word.prefix.startswith("-")
+                    and not word.prefix.startswith("--")
+                    and word.prefix[:2] in code_options
+                ):
+                    self.hazard(
+                        "H008",
+                        word,
+                        f"the value is attached to `{word.prefix}`, "
+                        f"which tells `{name}` what to run",
+                        f"do not let the caller set `{word.prefix}`",
+                    )
+                self.traversal(word, name)
+            prev = word.static
+        if name == "xargs":
+            return
+
+    def _code_option_anywhere(
+        self, name: str, spec: sinks.Wrapper, words: list[Word], i: int
+    ) -> bool:
+        """A wrapper whose options may follow its positionals (``su USER -c
+        CMD``): the value of each of its code options, wherever it stands, is
+        shell code. True when caller data was found there (and reported)."""
+        for k in range(i + 1, len(words)):
+            word = words[k]
+            text = word.static
+            if word.tainted and word.prefix.startswith("-"):
+                opt = word.prefix.split("=", 1)[0]
+                if opt in spec.code_options or (
+                    not opt.startswith("--") and opt[:2] in spec.code_options
+                ):
+                    self.hazard(
+                        "H004",
+                        word,
+                        f"the value is the argument of `{name} {opt}`, which runs it as code",
+                        "write that command literally and pass the value as an argument",
+                    )
+                    return True
+            if text is None or text not in spec.code_options:
+                continue
+            value = words[k + 1] if k + 1 < len(words) else None
+            if value is not None and value.tainted and value.script is None:
+                if value.code_inert:
+                    continue
+                self.hazard(
+                    "H004",
+                    value,
+                    f"the value is the argument of `{name} {text}`, which runs it as shell code",
+                    "make the command a literal in single quotes and pass the value after it "
+                    "as a positional parameter of `sh -c`",
+                )
+                return True
+            if value is not None and value.tainted:
+                self.a.nested(value, None, f"the `{name} {text}` command")
+                return True
+        return False
+
+    def option_value(
+        self, name: str | None, prev: str | None, word: Word, code: frozenset[str]
+    ) -> None:
+        if prev is not None and prev in code and not author_or_number(word.occs):
+            self.hazard(
+                "H008",
+                word,
+                f"the value is the argument of `{prev}`, which tells `{name}` what to run "
+                "(a config setting or a command)",
+                f"do not let the caller set `{prev}`; set the option in the script",
+            )
+
+    def option_injection(
+        self, name: str | None, prev: str | None, word: Word, grammar: sinks.Grammar | None
+    ) -> None:
+        """`word` may start with ``-`` and stands before any ``--``: it is
+        inert only as the value of an option that always takes one, in a
+        grammar the checker knows (`sinks.GRAMMARS`, ``programs:``)."""
+        if name in sinks.INERT_COMMANDS:
+            if name == "echo":
+                self.hazard(
+                    "W101",
+                    word,
+                    "the value can start with `-`, so `echo` may read it as its own option "
+                    "(`-n`, `-e`) and print something else",
+                    "print the value with printf '%s\\n' \"$ARG\" instead of echo",
+                )
+            return
+        if grammar is not None and not word.splits and _takes_value(prev, grammar):
+            return
+        program = f"`{name}`" if name else "the program"
+        if all(o.model.numeric for o in word.occs):
+            self.hazard(
+                "H009",
+                word,
+                f"the value is a number that can be negative, and {program} reads `-1` as an "
+                "option (or, as a PID, as every process)",
+                f"give arg {word.arg!r} a `minimum` of 0 (or more)",
+            )
+            return
+        if grammar is None:
+            why = (
+                f"the value can start with `-`, and the checker does not know {program}'s "
+                "options, so it cannot show that the value is not read as one (some "
+                "options run code: git --upload-pack, ssh -oProxyCommand, tar --to-command)"
+            )
+            fix = (
+                f"remove `leading_dash: true` from arg {word.arg!r} (values starting with "
+                "`-` are then refused at validation), or give it a `pattern` that cannot "
+                f"start with `-`, or declare {program} under `programs:` (its options that "
+                "take a value, and that `--` ends its options) and put `--` before the value"
+            )
+        else:
+            why = f"the value can start with `-` and stands where {program} reads options"
+            fix = (
+                "put `--` before the value, or remove `leading_dash: true` from arg "
+                f"{word.arg!r}, or give it a `pattern` that cannot start with `-`"
+            )
+        self.hazard("H009", word, why, fix)
+
+    def traversal(self, word: Word, name: str | None) -> None:
+        if name in sinks.INERT_COMMANDS or name == "printf":
+            return  # printed, not opened
+        if (
+            word.prefix.endswith("/")
+            and word.occs
+            and word.occs[0].model.words is None
+            and not bare_name(word.occs[0].model)
+        ):
+            self.hazard(
+                "W103",
+                word,
+                f"the value is appended to the directory `{word.prefix}` and may contain `..` "
+                "or `/`, escaping it",
+                "constrain the arg with a `pattern` such as ^[A-Za-z0-9_][A-Za-z0-9_.-]*$ "
+                "(no `/`, cannot start with `.`)",
+            )
+
+    # shells
+    def shell(self, words: list[Word], i: int) -> None:
+        j = i + 1
+        has_c = False
+        stdin_script = False
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if word.tainted or text is None:
+                break
+            if text in ("--", "-"):
+                j += 1
+                break
+            if text in sinks.SHELL_VALUE_OPTIONS:
+                j += 2
+                continue
+            if text.startswith("--"):
+                j += 1
+                continue
+            if len(text) > 1 and text[0] in "-+":
+                if text[0] == "-" and "c" in text[1:]:
+                    has_c = True
+                if text[0] == "-" and "s" in text[1:]:
+                    stdin_script = True
+                j += 1
+                continue
+            break
+        operands = words[j:]
+        positional = self.positional(operands[1:] if has_c else operands)
+        if has_c:
+            if not operands:
+                return
+            script = operands[0]
+            if script.tainted and script.script is None:
+                if script.code_inert:
+                    return
+                self.hazard(
+                    "H004",
+                    script,
+                    "the value is part of the script given to `-c`, which the shell parses as code",
+                    "make the -c script a literal in single quotes and pass the value after it: "
+                    "sh -c '… \"$1\" …' _ {{ args.x | shellquote }}",
+                )
+                return
+            self.a.nested(script, positional, "the -c script")
+            return
+        if operands and not stdin_script and reads_stdin_file(operands[0].static):
+            stdin_script = True  # bash /dev/stdin, /dev/fd/0, /proc/self/fd/0
+        if operands and not stdin_script:
+            first = operands[0]
+            if first.tainted:
+                self.hazard(
+                    "H003",
+                    first,
+                    "the value is the script file the shell runs (or one of its options)",
+                    "name the script file in the export and pass the value as an argument after it",
+                )
+            return
+        if self.stdin is not None:
+            self.hazard(
+                "H004",
+                self.stdin,
+                "caller data is piped into a shell, which runs it as code",
+                "run the commands directly and pass the value as an argument",
+            )
+
+    def positional(self, words: Sequence[Word]) -> tuple[str, ValueModel] | None:
+        for word in words:
+            for occ in word.occs:
+                return occ.arg, occ.model
+        return None
+
+    def eval_like(self, name: str, words: list[Word], i: int) -> None:
+        operands = words[i + 1 :]
+        if name in ("at", "batch"):
+            if self.stdin is not None:
+                self.hazard(
+                    "H004",
+                    self.stdin,
+                    f"caller data is piped into `{name}`, which runs it as shell code",
+                    "do not schedule caller data as commands",
+                )
+            return
+        if name == "trap":
+            operands = [w for w in operands if not (w.static or "").startswith("-")][:1]
+        elif name in ("source", "."):
+            operands = operands[:1]
+        code = [w for w in operands if w.tainted and not w.code_inert and w.script is None]
+        if code:
+            self.hazard(
+                "H004",
+                code[0],
+                f"the value is an operand of `{name}`, which runs it as shell code",
+                f"remove `{name}` and name the command literally, with the value as its "
+                f"argument: `printf '%s\\n' \"$ARG_{code[0].arg}\"` instead of "
+                f"`{name} …`",
+            )
+            return
+        if name in ("source", "."):
+            return
+        if all(w.script is not None for w in operands) and operands:
+            joined = " ".join(w.script[0] for w in operands if w.script is not None)
+            tables = [w.script[1] for w in operands if w.script is not None and w.script[1]]
+            first = operands[0]
+            self.a.nested(
+                Word(
+                    first.start,
+                    first.end,
+                    joined,
+                    [],
+                    "",
+                    (joined, merge_sentinels(tables)),
+                    first.where,
+                ),
+                self.a.taint.positional,
+                f"the `{name}` script",
+            )
+        elif any(w.script is None for w in operands) and (self.a.taint.variables or self.a.occs):
+            dynamic_words = [
+                w for w in operands if w.script is None and not (w.tainted and w.code_inert)
+            ]
+            if not dynamic_words:
+                return
+            dynamic = dynamic_words[0]
+            self.a.nested(dynamic, None, f"the `{name}` script")
+
+    def wrapper(self, name: str, words: list[Word], i: int) -> None:
+        spec = sinks.WRAPPERS[name]
+        if spec.options_anywhere and self._code_option_anywhere(name, spec, words, i):
+            return
+        j = i + 1
+        joined_shell = spec.runs_with_shell
+        replace = False
+        null = False
+        ended = False
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if word.tainted:
+                if word.prefix.startswith("-"):
+                    opt = word.prefix.split("=", 1)[0]
+                    if not opt.startswith("--") and opt[:2] in spec.code_options:
+                        opt = opt[:2]  # attached: -oProxyCommand=…
+                    if opt in spec.code_options:
+                        self.hazard(
+                            "H004",
+                            word,
+                            f"the value is the argument of `{name} {opt}`, which runs it as code",
+                            "do not pass caller data to that option",
+                        )
+                    j += 1
+                    continue
+                if name == "env" and "=" in word.prefix:
+                    var = word.prefix.split("=", 1)[0]
+                    if sinks.is_code_variable(var) and not author_or_number(word.occs):
+                        self.hazard(
+                            "H008",
+                            word,
+                            f"the value is assigned to `{var}`, which selects the code that runs",
+                            f"do not let the caller set `{var}`",
+                        )
+                    j += 1
+                    continue
+                if j > i + 1 and words[j - 1].static in spec.value_options and not word.splits:
+                    j += 1
+                    continue
+                if (spec.positionals and not word.splits) or all(
+                    (o.model.words is not None and o.model.inert) or o.model.numeric
+                    for o in word.occs
+                ):
+                    break
+                self.hazard(
+                    "H003",
+                    word,
+                    f"the value is where `{name}` expects its options or the command to run",
+                    f"name the command after `{name}` literally and pass the value after it",
+                )
+                return
+            if text is None:
+                break
+            if text == "--":
+                ended = True
+                j += 1
+                break
+            if name == "env" and "=" in text and not text.startswith("-"):
+                j += 1
+                continue
+            if text.startswith("-") and len(text) > 1:
+                opt = text.split("=", 1)[0]
+                if (name == "xargs" and opt in ("-I", "-i", "--replace")) or (
+                    name == "xargs" and text.startswith("-I")
+                ):
+                    replace = True
+                if name == "xargs" and opt in ("-0", "--null", "-d", "--delimiter"):
+                    null = True
+                if opt in spec.code_options or (
+                    len(text) > 2 and text[:2] in spec.code_options and not text.startswith("--")
+                ):
+                    if opt in ("-s", "-i", "--shell", "--login") and name in (
+                        "sudo",
+                        "runuser",
+                        "su",
+                    ):
+                        joined_shell = True
+                        j += 1
+                        continue
+                    attached = "=" in text or (len(text) > 2 and not text.startswith("--"))
+                    if attached:
+                        j += 1
+                        continue
+                    value = words[j + 1] if j + 1 < len(words) else None
+                    if value is not None:
+                        if value.tainted and value.script is None and not value.code_inert:
+                            self.hazard(
+                                "H004",
+                                value,
+                                f"the value is the argument of `{name} "
+                                f"{opt}`, which runs it as code",
+                                "write that code literally and pass the value as an argument",
+                            )
+                        elif name not in ("ssh", "scp") and not value.tainted:
+                            self.a.nested(value, None, f"the `{name} {opt}` command")
+                        elif value.tainted:
+                            self.hazard(
+                                "H008",
+                                value,
+                                f"the value sets `{name} {opt}`, which chooses code",
+                                f"do not let the caller set `{opt}`",
+                            )
+                    j += 2
+                    continue
+                if opt in spec.value_options and "=" not in text:
+                    if j + 1 < len(words) and words[j + 1].splits:
+                        self.hazard(
+                            "H003",
+                            words[j + 1],
+                            f"an unquoted expansion after `{name} {opt}` can split into several "
+                            f"words, and the extra ones become `{name}`'s options or command",
+                            'quote the expansion: "$ARG"',
+                        )
+                        return
+                    j += 2
+                else:
+                    j += 1
+                continue
+            break
+        for _ in range(spec.positionals):
+            if j < len(words):
+                word = words[j]
+                if word.tainted and word.may_be_option and not ended:
+                    self.hazard(
+                        "H009",
+                        word,
+                        f"the value can start with `-`, so `{name}` may read it as an option",
+                        "constrain the arg with a `pattern` that cannot start with `-`",
+                    )
+                j += 1
+        if spec.positionals and not ended:
+            while j < len(words) and (words[j].static or "").startswith("-"):
+                if words[j].static == "--":
+                    j += 1
+                    break
+                j += 2 if words[j].static in spec.value_options else 1
+        if name == "xargs" and self.stdin is not None:
+            if not null:
+                self.hazard(
+                    "W105",
+                    self.stdin,
+                    "caller data is piped to xargs without -0, so "
+                    "quotes and spaces in it are re-split by xargs",
+                    "use `printf '%s\\0' \"$ARG\" | xargs -0 …`",
+                )
+            rest = words[j:]
+            if (
+                replace
+                and rest
+                and rest[0].static is not None
+                and (
+                    shell_name(basename(rest[0].static))
+                    or basename(rest[0].static) in sinks.EVAL_LIKE
+                    or lookup_interpreter(basename(rest[0].static))
+                )
+            ):
+                self.hazard(
+                    "H004",
+                    self.stdin,
+                    "xargs -I substitutes caller data into the code of a shell or interpreter",
+                    "pass the data as a separate argument: xargs -0 sh -c '… \"$1\"' _",
+                )
+                return
+            stdin = self.stdin
+            fake = Word(stdin.start, stdin.end, None, [stdin], "", None)
+            inner = Resolver(self.a, None)
+            inner.command([*rest, fake], 0)
+            return
+        if joined_shell:
+            rest = words[j:]
+            if name == "ssh" and self.stdin is not None:
+                head = basename(rest[0].static or "") if rest else ""
+                if not rest or shell_name(head) or lookup_interpreter(head) is not None:
+                    self.hazard(
+                        "H004",
+                        self.stdin,
+                        "caller data is piped into ssh, and the remote side runs what it "
+                        "reads as code (a login shell, or the shell or interpreter named)",
+                        "run the remote command with the value as its argument instead, "
+                        "and never pipe caller data to a remote shell",
+                    )
+                    return
+            if name == "ssh" and not rest:
+                return
+            code = [
+                w
+                for w in rest
+                if w.tainted
+                and not w.code_inert
+                and w.script is None
+                and not (w is not rest[0] and all(o.model.inert for o in w.occs))
+            ]
+            dashed = [w for w in rest if w.tainted and w.may_be_option]
+            if dashed and not code:
+                self.hazard(
+                    "H009",
+                    dashed[0],
+                    f"the value can start with `-` and `{name}` joins it into a command line "
+                    "that another shell parses, where the command may read it as an option",
+                    "give the arg a `minimum` of 0 or a `pattern` that cannot start with `-`",
+                )
+                return
+            if code:
+                self.hazard(
+                    "H004",
+                    code[0],
+                    f"`{name}` joins its arguments into one string that a shell parses again, "
+                    "so quoting does not survive",
+                    f"do not pass caller data through `{name}`"
+                    + (
+                        "; on the remote side read it from a file or stdin" if name == "ssh" else ""
+                    ),
+                )
+                return
+            if rest and all(w.script is not None for w in rest):
+                joined = " ".join(w.script[0] for w in rest if w.script is not None)
+                tables = [w.script[1] for w in rest if w.script is not None and w.script[1]]
+                self.a.nested(
+                    Word(
+                        rest[0].start,
+                        rest[0].end,
+                        joined,
+                        [],
+                        "",
+                        (joined, merge_sentinels(tables)),
+                        rest[0].where,
+                    ),
+                    None,
+                    f"the `{name}` command",
+                )
+            return
+        self.command(words, j)
+
+    def find(self, words: list[Word], i: int) -> None:
+        j = i + 1
+        while j < len(words) and (words[j].static or "") in ("-H", "-L", "-P"):
+            j += 1
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if text is not None and text in ("-exec", "-execdir", "-ok", "-okdir"):
+                end = j + 1
+                while end < len(words) and words[end].static not in (";", "+"):
+                    end += 1
+                inner = Resolver(self.a, None)
+                inner.command(words[j + 1 : end], 0)
+                j = end + 1
+                continue
+            if text is not None and (text.startswith("-") or text in ("(", ")", "!", ",")):
+                if text in _FIND_VALUE_OPTIONS:
+                    value = words[j + 1] if j + 1 < len(words) else None
+                    if value is not None and value.splits:
+                        self.hazard(
+                            "H009",
+                            value,
+                            "an unquoted expansion can split into several words, which find "
+                            "reads as expressions (`-exec …`, `-delete`)",
+                            'quote the expansion: "$ARG"',
+                        )
+                    if (
+                        value is not None
+                        and value.tainted
+                        and text in ("-fprint", "-fprint0", "-fprintf", "-fls")
+                    ):
+                        self.hazard(
+                            "W103",
+                            value,
+                            f"the caller chooses the file `find {text}` writes",
+                            "write to a fixed file",
+                        )
+                    j += 2 if text != "-fprintf" else 3
+                    continue
+                j += 1
+                continue
+            # A single word `(` or `!` is an operator, but one word alone can
+            # never make find run or delete anything: only `-…` can.
+            if word.tainted and word.may_be_option:
+                self.hazard(
+                    "H009",
+                    word,
+                    "the value can start with `-`, so find reads it as an expression "
+                    "(`-delete`, `-exec …`)",
+                    "prefix the path with ./ or constrain the arg with a `pattern` that cannot "
+                    "start with `-`",
+                )
+            j += 1
+
+    def container(self, name: str, words: list[Word], i: int) -> None:
+        j = i + 1
+        sub = words[j].static if j < len(words) else None
+        if sub not in ("run", "exec", "create"):
+            self.plain(words, i + 1, name)
+            return
+        j += 1
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if word.tainted:
+                if j > 0 and (words[j - 1].static or "") in _DOCKER_VALUE_OPTIONS:
+                    if words[j - 1].static in ("--entrypoint",):
+                        self.hazard(
+                            "H003",
+                            word,
+                            "the value chooses the container's entrypoint program",
+                            "name the entrypoint literally",
+                        )
+                    j += 1
+                    continue
+                if word.prefix.startswith("-"):
+                    j += 1
+                    continue
+                break
+            if text is None or text == "--":
+                j += 1 if text == "--" else 0
+                break
+            if text.startswith("-"):
+                if (
+                    text.split("=", 1)[0] == "--entrypoint"
+                    and "=" not in text
+                    and j + 1 < len(words)
+                    and words[j + 1].tainted
+                ):
+                    self.hazard(
+                        "H003",
+                        words[j + 1],
+                        "the value chooses the container's entrypoint program",
+                        "name the entrypoint literally",
+                    )
+                j += 2 if text in _DOCKER_VALUE_OPTIONS else 1
+                continue
+            break
+        if name == "kubectl":
+            rest = words[j:]
+            for k, w in enumerate(rest):
+                if w.static == "--":
+                    self.plain(rest[:k], 0, name)
+                    self.command(rest, k + 1)
+                    return
+            self.plain(rest, 0, name)
+            return
+        if j < len(words):
+            image = words[j]
+            if image.tainted and not all(o.model.words is not None for o in image.occs):
+                self.hazard(
+                    "H003",
+                    image,
+                    f"the value chooses the image or container `{name}` runs",
+                    "name the image literally or make the arg an `enum`",
+                )
+            self.command(words, j + 1)
+
+    def interpreter(self, name: str, spec: sinks.Interpreter, words: list[Word], i: int) -> None:
+        self.safe_from = len(words)
+        before = len(self.a.hazards)
+        self._interpreter(name, spec, words, i)
+        if len(self.a.hazards) != before:
+            return
+        for word in words[i + 1 : self.safe_from]:
+            if word.splits:
+                self.hazard(
+                    "H005",
+                    word,
+                    f"an unquoted expansion can split into several words, which `{name}` may "
+                    "read as options or as its program",
+                    'quote the expansion: "$ARG"',
+                )
+                return
+
+    def _interpreter(self, name: str, spec: sinks.Interpreter, words: list[Word], i: int) -> None:
+        j = i + 1
+        program_given = False
+        stdin_program = False
+        unknown_before: str | None = None
+        ended = False
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if word.tainted:
+                if word.prefix.startswith("-"):
+                    opt = word.prefix.split("=", 1)[0]
+                    if (
+                        opt in spec.code_options
+                        or opt in spec.module_options
+                        or (
+                            not opt.startswith("--")
+                            and opt[:2] in spec.code_options | spec.module_options
+                        )
+                    ):
+                        self.hazard(
+                            "H005",
+                            word,
+                            f"the value is the program given to `{name} "
+                            f"{opt[:2] if not opt.startswith('--') else opt}`",
+                            "write the program literally and pass the value as "
+                            "data: an argument, an environment variable or stdin",
+                        )
+                    j += 1
+                    continue
+                break
+            if text is None:
+                break
+            if text == "--":
+                ended = True
+                j += 1
+                break
+            if text == "-":
+                stdin_program = True
+                j += 1
+                break
+            if (text.startswith("-") and len(text) > 1) or (
+                text in spec.code_options and not program_given
+            ):  # a code "option" may be a subcommand: `deno eval CODE`
+                opt, eq, _rest = text.partition("=")
+                short_attached = (
+                    text.startswith("-")
+                    and not text.startswith("--")
+                    and len(text) > 2
+                    and text[:2] in (spec.code_options | spec.module_options)
+                )
+                if opt in spec.code_options or (short_attached and text[:2] in spec.code_options):
+                    program_given = True
+                    if not eq and not short_attached:
+                        value = words[j + 1] if j + 1 < len(words) else None
+                        if value is not None and value.tainted and not value.code_inert:
+                            self.hazard(
+                                "H005",
+                                value,
+                                f"the value is part of the program given to `{name} {opt}`, "
+                                "which runs it as code",
+                                "write the program literally in single "
+                                "quotes and pass the value as data "
+                                "(an argument after the program, an environment variable such as "
+                                f"ARG_{value.arg}, or stdin)",
+                            )
+                        j += 2
+                    else:
+                        j += 1
+                    if spec.stops_at_program:
+                        self.safe_from = j
+                        break
+                    continue
+                if opt in spec.module_options or short_attached:
+                    if name in (
+                        "awk",
+                        "gawk",
+                        "mawk",
+                        "nawk",
+                        "sed",
+                        "gsed",
+                        "jq",
+                        "gojq",
+                    ) and opt in ("-f", "--file", "--from-file"):
+                        program_given = True
+                    if not eq and not short_attached:
+                        value = words[j + 1] if j + 1 < len(words) else None
+                        if (
+                            value is not None
+                            and value.tainted
+                            and not all(o.model.words is not None for o in value.occs)
+                        ):
+                            self.hazard(
+                                "H005",
+                                value,
+                                f"the value chooses the code `{name} {opt}` loads",
+                                "name the module or file literally",
+                            )
+                        if opt == "-m" and name.startswith(("python", "pypy")):
+                            program_given = True
+                            j += 2
+                            self.safe_from = j
+                            break
+                        j += 2
+                    else:
+                        j += 1
+                    continue
+                if name in ("jq", "gojq") and opt in (
+                    "--arg",
+                    "--argjson",
+                    "--slurpfile",
+                    "--rawfile",
+                ):
+                    j += 3
+                    continue
+                if name in ("jq", "gojq") and opt in ("--args", "--jsonargs"):
+                    j += 1
+                    continue
+                if name in ("sed", "gsed") and (opt.startswith("-i") or opt == "--in-place"):
+                    j += 1
+                    continue
+                if opt in spec.value_options:
+                    j += 1 if eq or (not text.startswith("--") and len(text) > 2) else 2
+                    continue
+                if opt in spec.known_flags or (
+                    not text.startswith("--") and all(f"-{c}" in spec.known_flags for c in text[1:])
+                ):
+                    j += 1
+                    continue
+                unknown_before = text
+                j += 1
+                continue
+            break
+        operands = words[j:]
+        if (
+            not program_given
+            and not spec.program_operand
+            and operands
+            and reads_stdin_file(operands[0].static)
+        ):
+            stdin_program = True  # python3 /dev/stdin
+        if stdin_program or (
+            not program_given
+            and not operands
+            and spec.reads_stdin_program
+            and not spec.program_operand
+        ):
+            if self.stdin is not None:
+                self.hazard(
+                    "H005",
+                    self.stdin,
+                    f"caller data is piped into `{name}` as its program",
+                    "write the program literally and pass the data "
+                    "another way (an argument or an environment variable)",
+                )
+            return
+        start = 0
+        if not program_given:
+            index = spec.operand_program_index if spec.program_operand else 0
+            if index < len(operands):
+                program = operands[index]
+                if (
+                    program.tainted
+                    and not program.code_inert
+                    and not (name in ("sed", "gsed") and _sed_inert(program))
+                ):
+                    if unknown_before is not None and index == 0:
+                        detail = (
+                            f"the value follows `{unknown_before}`, an option of `{name}` "
+                            "the checker does not know, which may take it as code"
+                        )
+                    elif spec.program_operand:
+                        detail = f"the value is part of the program `{name}` runs"
+                    else:
+                        detail = f"the value chooses the script file `{name}` runs"
+                    self.hazard(
+                        "H005",
+                        program,
+                        detail,
+                        "write the program literally in single quotes and pass the value as "
+                        "data (an argument after it, -v/--arg, or an environment variable)",
+                    )
+                    return
+                start = index + 1
+                if spec.stops_at_program:
+                    self.safe_from = j + index + 1
+                for k, word in enumerate(operands[:index]):
+                    if word.tainted and word.may_be_option and not ended:
+                        self.hazard(
+                            "H005",
+                            word,
+                            "the value can start with `-` and add "
+                            f"an option to `{name}` that runs code",
+                            "put `--` before the value or use a "
+                            "`pattern` that cannot start with `-`",
+                        )
+                        return
+                    del k
+            elif spec.program_operand and spec.reads_stdin_program and self.stdin is not None:
+                self.hazard(
+                    "H005",
+                    self.stdin,
+                    f"caller data is piped into `{name}` as its program",
+                    "pass the data as an argument and write the program literally",
+                )
+                return
+            else:
+                start = len(operands)
+        elif (
+            unknown_before is not None
+            and operands
+            and operands[0].tainted
+            and not operands[0].code_inert
+        ):
+            self.hazard(
+                "H005",
+                operands[0],
+                f"the value follows `{unknown_before}`, an option of `{name}` "
+                "the checker does not know, which may take it as code",
+                "put `--` before the value",
+            )
+            return
+        for word in operands[start:]:
+            if word.static == "--":
+                ended = True
+            if word.tainted and word.may_be_option and not ended and not spec.stops_at_program:
+                self.hazard(
+                    "H005",
+                    word,
+                    f"the value can start with `-`, and `{name}` reads options after its program, "
+                    "so it can add one that runs code (e.g. -e)",
+                    "put `--` before the value, or use a `pattern` that cannot start with `-`",
+                )
+                return
+
+    def printf(self, words: list[Word], i: int) -> None:
+        j = i + 1
+        while j < len(words):
+            text = words[j].static
+            if text == "-v":
+                target = words[j + 1].static if j + 1 < len(words) else None
+                tainted = [w for w in words[j + 2 :] if w.tainted]
+                if target is not None and sinks.is_code_variable(target) and tainted:
+                    self.hazard(
+                        "H008",
+                        tainted[0],
+                        f"`printf -v {target}` assigns the value to `{target}`, which selects "
+                        "the code that runs",
+                        f"do not let the caller set `{target}`",
+                    )
+                    return
+                if (
+                    j + 1 < len(words)
+                    and words[j + 1].tainted
+                    and not all(names_only(o.model) for o in words[j + 1].occs)
+                ):
+                    self.hazard(
+                        "H007",
+                        words[j + 1],
+                        "the value is the variable name `printf -v` assigns",
+                        "use a fixed variable name",
+                    )
+                j += 2
+                continue
+            if text == "--":
+                return  # the format after `--` is only ever a format
+            break
+        # A format from the caller only chooses how printf prints its
+        # arguments (bash's printf has no `%n` and evaluates no arithmetic);
+        # before any `--`, a value starting with `-` would be an option.
+        if j < len(words) and words[j].tainted and words[j].may_be_option:
+            self.hazard(
+                "H007",
+                words[j],
+                "the value is printf's format and can start with `-`, so it can be read as "
+                "an option (`-v NAME` assigns a variable)",
+                'put `--` before the format: printf -- "$ARG" …, or use a fixed format: '
+                "printf '%s\\n' \"$ARG\"",
+            )
+
+    def name_operands(self, name: str, words: list[Word], i: int) -> None:
+        if name in ("test", "["):
+            for k in range(i + 1, len(words) - 1):
+                if (
+                    words[k].static == "-v"
+                    and words[k + 1].tainted
+                    and not all(names_only(o.model) for o in words[k + 1].occs)
+                ):
+                    self.hazard(
+                        "H007",
+                        words[k + 1],
+                        "`-v` takes a variable name (with a subscript that bash evaluates)",
+                        "test a fixed variable name",
+                    )
+            return
+        value_opts = {
+            "read": {"-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u"},
+            "mapfile": {"-d", "-n", "-O", "-s", "-u", "-C", "-c"},
+        }.get(name, set())
+        value_opts |= {"-O", "-d", "-n", "-s", "-u", "-C", "-c"} if name == "readarray" else set()
+        j = i + 1
+        while j < len(words):
+            word = words[j]
+            text = word.static
+            if text is not None and text.startswith("-") and not word.tainted:
+                if text == "-a" and name == "read" and j + 1 < len(words) and words[j + 1].tainted:
+                    self.hazard(
+                        "H007",
+                        words[j + 1],
+                        "the value is the array name `read -a` assigns",
+                        "use a fixed name",
+                    )
+                j += 2 if text in value_opts else 1
+                continue
+            if word.tainted and not all(names_only(o.model) for o in word.occs):
+                self.hazard(
+                    "H007",
+                    word,
+                    f"the value is an operand of `{name}`, which takes variable names",
+                    "use a fixed variable name",
+                )
+            elif (
+                text is not None
+                and sinks.is_code_variable(text)
+                and self.a.occs
+                and name in ("read", "mapfile", "readarray")
+            ):
+                self.hazard(
+                    "H008",
+                    self.a.occs[0],
+                    f"`{name}` assigns what it reads to `{text}`, which selects the code that "
+                    "runs, in a script that handles caller data",
+                    "read into a variable of your own",
+                )
+            j += 1
+
+
+#: ``<>``, ``<ARGV>``, ``<STDIN>`` read file operands with the magic open
+#: (``<<>>`` does not)
+_PERL_DIAMOND = re.compile(r"(?<!<)<\s*(?:ARGV|STDIN)?\s*>(?!>)|\bopen\b|readline|\beof\b")
+
+
+_SED_INERT = frozenset(string.ascii_letters + string.digits + "._")
+
+
+def _sed_inert(word: Word) -> bool:
+    """The caller value is inside the replacement of one ``s`` command
+    (``s/^v=.*/v=1.2.3/``) and is letters, digits, `.` and `_` only: it
+    cannot end the replacement (no delimiter), add flags or commands, or
+    reach `\\`, `&` or a newline. Anywhere else in a sed program letters
+    are commands (``e`` runs one)."""
+    if len(word.occs) != 1 or word.occs[0].kind == "env":
+        return False
+    match = _SED_REPLACEMENT.fullmatch(word.prefix)
+    return (
+        match is not None
+        and match.group(1) not in _SED_INERT
+        and word.occs[0].model.chars <= _SED_INERT
+    )
+
+
+#: The text of a sed program up to a place inside an s command's replacement.
+_SED_REPLACEMENT = re.compile(r"s(.)(?:(?!\1).|\\.)*\1(?:(?!\1)[^\\])*", re.S)
+
+
+def _takes_value(prev: str | None, grammar: sinks.Grammar) -> bool:
+    """The word after `prev` is the value of an option of `grammar`: `prev`
+    is such an option, or a cluster of one-letter options whose last one is
+    (``tar -xzf FILE``) and none before it takes a value (it would take the
+    rest of the cluster instead)."""
+    if prev is None:
+        return False
+    if prev in grammar.value_options:
+        return True
+    if len(prev) > 2 and prev[0] == "-" and prev[1] != "-" and prev[1:].isalnum():
+        before = [f"-{c}" for c in prev[1:-1]]
+        return f"-{prev[-1]}" in grammar.value_options and not any(
+            b in grammar.value_options for b in before
+        )
+    return False
+
+
+def _git_subcommand(words: Sequence[Word]) -> str:
+    """git's subcommand: the first word that is not a global option (nor
+    the value of ``-C`` or ``-c``)."""
+    skip = False
+    for word in words:
+        text = word.static
+        if text is None:
+            return ""
+        if skip:
+            skip = False
+            continue
+        if text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
+            skip = True
+            continue
+        if text.startswith("-"):
+            continue
+        return text
+    return ""
+
+
+# ------------------------------------------------------------ option tables
+
+
+#: find's options that take a value (or three: -fprintf FILE FORMAT).
+_FIND_VALUE_OPTIONS = frozenset(
+    [
+        "-name",
+        "-iname",
+        "-path",
+        "-ipath",
+        "-wholename",
+        "-iwholename",
+        "-regex",
+        "-iregex",
+        "-type",
+        "-xtype",
+        "-maxdepth",
+        "-mindepth",
+        "-size",
+        "-user",
+        "-group",
+        "-perm",
+        "-newer",
+        "-anewer",
+        "-cnewer",
+        "-mtime",
+        "-mmin",
+        "-atime",
+        "-amin",
+        "-ctime",
+        "-cmin",
+        "-uid",
+        "-gid",
+        "-links",
+        "-inum",
+        "-samefile",
+        "-printf",
+        "-fprint",
+        "-fprint0",
+        "-fprintf",
+        "-fls",
+        "-used",
+        "-context",
+        "-fstype",
+        "-lname",
+        "-ilname",
+        "-regextype",
+        "-newermt",
+        "-newerct",
+        "-newerat",
+    ]
+)
+
+#: ``docker run``/``exec``/``create`` options (and podman's, nerdctl's) that take a value.
+_DOCKER_VALUE_OPTIONS = frozenset(
+    [
+        "-e",
+        "--env",
+        "-v",
+        "--volume",
+        "-w",
+        "--workdir",
+        "-u",
+        "--user",
+        "--name",
+        "-p",
+        "--publish",
+        "--network",
+        "--net",
+        "-m",
+        "--memory",
+        "--cpus",
+        "--entrypoint",
+        "-l",
+        "--label",
+        "--env-file",
+        "--mount",
+        "--platform",
+        "--pull",
+        "--restart",
+        "--hostname",
+        "-h",
+        "--add-host",
+        "--device",
+        "--cap-add",
+        "--cap-drop",
+        "--security-opt",
+        "--tmpfs",
+        "--ulimit",
+        "--log-driver",
+        "--log-opt",
+        "--shm-size",
+        "-a",
+        "--attach",
+        "--cidfile",
+        "--gpus",
+        "--ipc",
+        "--pid",
+        "--dns",
+        "--stop-signal",
+        "--stop-timeout",
+        "--runtime",
+        "-n",
+        "--namespace",
+        "-c",
+        "--container",
+    ]
+)

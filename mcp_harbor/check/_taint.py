@@ -1,0 +1,761 @@
+"""Where caller data is in one script: occurrences, taint and renderings.
+
+`TaintedScript` holds one script text (a ``run:`` step, a nested script or
+bash's reprint of one) and finds, over its tree (`mcp_harbor.check._tree`):
+
+- every *occurrence* of caller data (`mcp_harbor.check._facts.Occ`): the
+  placeholders' sentinel words, expansions of variables carrying caller data
+  and ``$(…)`` around them;
+- which variables carry caller data, to a fixpoint: ``ARG_<name>``, step
+  outputs and the step environment registry's caller variables
+  (`initial_taint`), then whatever is assigned from them, read into by
+  ``read`` or set by ``printf -v``, and the positional parameters of
+  functions called with caller data;
+- variables that only ever hold one literal (``PYTHON=python3``), so that a
+  command word reading one is that literal;
+- the text bash builds from caller data it quotes itself (``${x@Q}``,
+  printf's ``%q``), where each value becomes a shellquote sentinel so that a
+  nested analysis (``eval``, a sourced file) sees where it lands;
+- the words of a command line with their occurrences, and the caller data
+  that reaches a command's standard input.
+
+Guarantees: taint only grows (an assignment never clears it), so a variable
+is tainted when any path could give it caller data; a sentinel in a node
+type the checker does not know is an H000 hazard and stops the analysis of
+that script (`TaintedScript.find_caller_data` returns False). The checks on
+these facts are `mcp_harbor.check._analysis` and `mcp_harbor.check._roles`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import shlex
+import string
+from collections.abc import Callable, Mapping, Sequence
+
+from tree_sitter import Node
+
+from mcp_harbor.check._facts import (
+    Hazard,
+    Located,
+    Occ,
+    Sentinel,
+    Sentinels,
+    Taint,
+    Word,
+    any_model,
+)
+from mcp_harbor.check._tree import (
+    IDENT,
+    ancestors,
+    dequoted_prefix,
+    dq_unescape,
+    in_arithmetic,
+    node_text,
+    static_text,
+)
+from mcp_harbor.check._values import SAFE_CHARS, ValueModel
+
+__all__ = [
+    "CALLER_FILE_SOURCE",
+    "CALLER_SOURCE",
+    "STEP_OUTPUT",
+    "TaintedScript",
+    "initial_taint",
+]
+
+_SENTINEL_LEAVES = frozenset(
+    {
+        "word",
+        "string_content",
+        "raw_string",
+        "ansi_c_string",
+        "heredoc_content",
+        "heredoc_body",
+        "comment",
+        "variable_name",
+        "number",
+        "regex",
+        "extglob_pattern",
+    }
+)
+#: First characters of an author's prefix the model can keep (never `-`).
+_SAFE_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+=,")
+
+#: A printf conversion (flags, width, precision, then the letter), or %%.
+_PRINTF_DIRECTIVE = re.compile(r"%%|%[-+ #0]*[0-9]*(?:\.[0-9]*)?[diouxXfFeEgGcsqb]")
+#: Server values of safe characters only (run id, tool and step names).
+_SERVER_WORDS = frozenset({"HARBOR_RUN_ID", "HARBOR_TOOL", "HARBOR_STEP"})
+
+
+def _printf_escapes(text: str) -> str:
+    """printf's backslash escapes in the literal parts of a format."""
+    try:
+        return codecs.decode(text.encode("latin-1", "backslashreplace"), "unicode_escape")
+    except (UnicodeDecodeError, ValueError):
+        return text
+
+
+#: A command word that only reads a variable: "$V", ${V}, "${V[@]}"…
+_CONSTANT_USE = re.compile(
+    r'"?\$(?:(?P<bare>[A-Za-z_][A-Za-z0-9_]*)|\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)'
+    r'(?P<all>\[[@*]\])?\})"?'
+)
+
+
+# ------------------------------------------------------------ taint sources
+
+#: What the step environment registry's caller variables carry (the arg of a
+#: hazard they cause is this source).
+CALLER_SOURCE = "caller"
+#: Server-chosen paths of files whose contents are the caller's
+#: (``$HARBOR_CONTEXT``): what is read from them carries caller data.
+CALLER_FILE_SOURCE = "caller-file"
+_SERVER_PATH = ValueModel(SAFE_CHARS, frozenset("/"), False)
+#: Outputs of earlier steps (``STEP_<name>_<key>``) may carry caller data; only
+#: the runtime's own ``_EXIT`` and ``_STATUS`` variables are inert.
+_STEP_VAR = re.compile(r"\bSTEP_[A-Za-z0-9_]+")
+#: The source of an earlier step's output.
+STEP_OUTPUT = "step-output"
+
+
+def _registry_taint(text: str) -> dict[str, tuple[str, ValueModel]]:
+    """The caller-influenced variables of the step environment registry
+    (`mcp_harbor.step_env`) that `text` mentions."""
+    from mcp_harbor import step_env
+
+    found = {
+        name: (CALLER_SOURCE, any_model()) for name in step_env.caller_variables() if name in text
+    }
+    # A server-chosen absolute path whose file contents are the caller's:
+    # what a command reads from it carries caller data (`$(cat "$HARBOR_CONTEXT")`).
+    found.update(
+        (name, (CALLER_FILE_SOURCE, _SERVER_PATH))
+        for name in step_env.caller_file_variables()
+        if name in text
+    )
+    return found
+
+
+def _step_outputs(*texts: str) -> dict[str, tuple[str, ValueModel]]:
+    """Taint every ``STEP_…`` variable a script mentions, but the inert ones."""
+    names = {m.group(0) for text in texts for m in _STEP_VAR.finditer(text)}
+    return {
+        name: (STEP_OUTPUT, any_model())
+        for name in names
+        if not name.endswith(("_EXIT", "_STATUS"))
+    }
+
+
+def initial_taint(text: str, arg_models: Mapping[str, ValueModel]) -> Taint:
+    """What carries caller data before the script runs: every ``ARG_<name>``,
+    every step output the script mentions, and every variable the step
+    environment registry classifies as the caller's."""
+    taint = Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
+    taint.variables.update(_step_outputs(text))
+    taint.variables.update(_registry_taint(text))
+    return taint
+
+
+# ------------------------------------------------------------------ scripts
+
+
+class TaintedScript:
+    """One script text and where caller data is in it (see the module).
+
+    `find_caller_data` fills `occs`, `taint`, `constants` and
+    `rendered_vars`; a subclass checks what the script does with them
+    (`mcp_harbor.check._analysis`)."""
+
+    def __init__(
+        self,
+        text: str,
+        sentinels: Sentinels | None,
+        taint: Taint,
+        locate: Callable[[int], Located],
+        hazards: list[Hazard],
+    ) -> None:
+        self.text = text
+        self.src = text.encode("utf-8")
+        self.sentinels = sentinels
+        self.taint = taint
+        self.locate = locate
+        self.hazards = hazards
+        #: every occurrence of caller data, by offset (`find_caller_data`)
+        self.occs: list[Occ] = []
+        self._base_occs: list[Occ] = []
+        #: offsets of unquoted expansions that bash splits into words
+        self.split_starts: set[int] = set()
+        self.functions: set[str] = set()
+        self.function_bodies: dict[str, list[Node]] = {}
+        #: variables set by ``printf -v`` to text whose caller data is quoted
+        self.rendered_vars: dict[str, tuple[str, dict[str, Sentinel]]] = {}
+        self.rendered_count = 0
+        #: variables that only ever hold one literal (`_constants`)
+        self.constants: dict[str, tuple[int, list[str]]] = {}
+
+    # -- reporting
+    def hazard(self, rule: str, arg: str | None, byte: int, detail: str, fix: str) -> None:
+        self.hazards.append(Hazard(rule, arg, self.locate(byte), detail, fix))
+
+    def find_caller_data(self, root: Node, nodes: Sequence[Node]) -> bool:
+        """Find every occurrence of caller data in the script (`root` and
+        all its `nodes`, in document order), the variables carrying it and
+        the script's constants and renderings. False (with an H000 hazard)
+        when a placeholder sits where the checker cannot tell how bash
+        reads it."""
+        self.functions = {
+            node_text(self.src, n.child_by_field_name("name") or n)
+            for n in nodes
+            if n.type == "function_definition"
+        }
+        for n in nodes:
+            if n.type == "function_definition":
+                body = n.child_by_field_name("body")
+                key = node_text(self.src, n.child_by_field_name("name") or n)
+                if body is not None:
+                    self.function_bodies.setdefault(key, []).append(body)
+        sentinel_occs = self._sentinel_occs(root)
+        if sentinel_occs is None:
+            return False
+        self._base_occs = sentinel_occs
+        self._fixpoint(nodes, sentinel_occs)
+        self.constants = self._constants(nodes)
+        self.occs = sentinel_occs + self._expansion_occs(nodes)
+        self.occs.sort(key=lambda o: o.start)
+        self._render_variables(nodes)
+        return True
+
+    # -- occurrences
+    def _sentinel_occs(self, root: Node) -> list[Occ] | None:
+        occs: list[Occ] = []
+        if self.sentinels is None:
+            return occs
+        for word, info in self.sentinels.by_word.items():
+            start = self.src.find(word.encode())
+            while start >= 0:
+                end = start + len(word)
+                node = root.descendant_for_byte_range(start, end)
+                if node is None or node.type not in _SENTINEL_LEAVES:
+                    self.hazard(
+                        "H000",
+                        info.arg,
+                        start,
+                        f"the placeholder for {info.arg!r} sits where the checker cannot "
+                        f"tell how bash reads it ({node.type if node else 'nothing'})",
+                        'pass the value as "$ARG_' + info.arg + '" in a plain argument',
+                    )
+                    return None
+                kind = "sq" if info.shellquote else "raw"
+                occs.append(Occ(info.arg, kind, info.model, start, end, node))
+                start = self.src.find(word.encode(), end)
+        return occs
+
+    def _expansion_target(self, node: Node) -> str | None:
+        """The variable an expansion node reads (None if not a plain read)."""
+        for child in node.children:
+            if child.type in ("variable_name", "special_variable_name"):
+                return node_text(self.src, child)
+            if child.type == "subscript":
+                name = child.child_by_field_name("name")
+                return node_text(self.src, name) if name is not None else None
+        return None
+
+    def _var_source(self, name: str) -> tuple[str, ValueModel] | None:
+        if name in self.taint.variables:
+            return self.taint.variables[name]
+        if (
+            self.taint.positional is not None
+            and (name.isdigit() or name in ("@", "*"))
+            and name != "0"
+        ):
+            return self.taint.positional
+        return None
+
+    def _expansion_occs(self, nodes: Sequence[Node]) -> list[Occ]:
+        occs: list[Occ] = self._plain_expansion_occs(nodes)
+        base = list(self._base_occs) + occs
+        for node in nodes:
+            if node.type != "command_substitution":
+                continue
+            inner = [o for o in base if node.start_byte <= o.start and o.end <= node.end_byte]
+            if not inner:
+                continue
+            model = any_model()
+            commands = [c for c in node.children if c.is_named]
+            if len(commands) == 1 and commands[0].type == "command":
+                name = commands[0].child_by_field_name("name")
+                if name is not None and node_text(self.src, name) in ("printf", "echo"):
+                    model = inner[0].model
+                    for other in inner[1:]:
+                        model = model.union(other.model)
+                elif (
+                    name is not None
+                    and node_text(self.src, name) == "seq"
+                    and all(o.model.numeric for o in inner)
+                ):
+                    # seq prints numbers, one a line (negative ones only when
+                    # an end or step can be)
+                    negative = any(o.model.may_start_with_dash for o in inner)
+                    model = ValueModel(
+                        frozenset(string.digits + "-.e+\n"),
+                        frozenset(string.digits + ("-" if negative else "")),
+                        True,
+                        True,
+                    )
+            occs.append(
+                Occ(inner[0].arg, "env", model, node.start_byte, node.end_byte, node, "$(…)")
+            )
+        return occs
+
+    def _plain_expansion_occs(self, nodes: Sequence[Node]) -> list[Occ]:
+        occs: list[Occ] = []
+        for node in nodes:
+            if node.type in ("simple_expansion", "expansion"):
+                name = self._expansion_target(node)
+                source = self._var_source(name) if name else None
+                if source is not None and name == "HARBOR_RUN_DIR" and self._own_file(node):
+                    source = None  # a file of the step's own in the run directory
+                if source is not None:
+                    occs.append(
+                        Occ(source[0], "env", source[1], node.start_byte, node.end_byte, node, name)
+                    )
+            elif (
+                node.type in ("variable_name", "word")
+                and in_arithmetic(self.src, node)
+                and (
+                    node.parent is None or node.parent.type not in ("simple_expansion", "expansion")
+                )
+            ):
+                name = node_text(self.src, node)
+                source = self._var_source(name)
+                if source is not None:
+                    occs.append(
+                        Occ(source[0], "env", source[1], node.start_byte, node.end_byte, node, name)
+                    )
+        return occs
+
+    def _own_file(self, node: Node) -> bool:
+        """`node` (``$HARBOR_RUN_DIR``) starts the path of a file in the run
+        directory that the runtime never fills with caller data: not
+        context.json, inputs/ (attachments), steps/ (outputs) or
+        output.json, and not the directory itself (its listing)."""
+        rest = self.src[node.end_byte : node.end_byte + 200].decode("utf-8", "replace")
+        match = re.match(r'"?/([A-Za-z0-9_.-]+)', rest)
+        if match is None:
+            return False
+        return match.group(1) not in ("context.json", "inputs", "steps", "output.json", "..", ".")
+
+    def occs_in(self, start: int, end: int, occs: Sequence[Occ] | None = None) -> list[Occ]:
+        pool = self.occs if occs is None else occs
+        return [o for o in pool if start <= o.start and o.end <= end]
+
+    def _fixpoint(self, nodes: Sequence[Node], sentinel_occs: list[Occ]) -> None:
+        assignments: list[tuple[list[str], Node]] = []
+        reads: list[Node] = []
+        calls: list[Node] = []
+        for node in nodes:
+            if node.type == "variable_assignment":
+                name = node.child_by_field_name("name")
+                value = node.child_by_field_name("value")
+                if name is not None and value is not None:
+                    target = name
+                    if name.type == "subscript":
+                        target = name.child_by_field_name("name") or name
+                    assignments.append(([node_text(self.src, target)], value))
+            elif node.type == "for_statement":
+                var = node.child_by_field_name("variable")
+                if var is not None:
+                    for value in node.children_by_field_name("value"):
+                        assignments.append(([node_text(self.src, var)], value))
+            elif node.type == "command":
+                name_node = node.child_by_field_name("name")
+                cname = node_text(self.src, name_node) if name_node is not None else ""
+                if cname in ("read", "mapfile", "readarray", "getopts"):
+                    reads.append(node)
+                elif cname in self.functions or cname == "set":
+                    calls.append(node)
+                elif cname == "printf":
+                    args = node.children_by_field_name("argument")
+                    texts = [static_text(self.src, a) for a in args]
+                    if len(texts) >= 3 and texts[0] == "-v" and texts[1] is not None:
+                        # printf -v NAME FORMAT ARGS: NAME holds what printf prints
+                        assignments.append(([texts[1]], node))
+        has_data = bool(sentinel_occs) or bool(self.taint.variables) or self.taint.positional
+        if has_data:
+            for node in reads:
+                names = [
+                    node_text(self.src, a)
+                    for a in node.children_by_field_name("argument")
+                    if IDENT.fullmatch(node_text(self.src, a))
+                ] or ["REPLY", "MAPFILE"]
+                for var_name in names:
+                    self.taint.variables.setdefault(var_name, (self._any_arg(), any_model()))
+        changed = True
+        while changed:
+            changed = False
+            occs = sentinel_occs + self._expansion_occs(nodes)
+            for names, value in assignments:
+                inside = self.occs_in(value.start_byte, value.end_byte, occs)
+                if not inside:
+                    named = self._names_tainted(value)
+                    if named is not None:
+                        # b=ARG_x: arithmetic evaluates b, then the value of ARG_x
+                        for var_name in names:
+                            if var_name not in self.taint.variables:
+                                self.taint.variables[var_name] = (named, any_model())
+                                changed = True
+                    continue
+                model = (
+                    inside[0].model
+                    if len(inside) == 1 and self._is_whole(value, inside[0])
+                    else self._prefixed_model(value, inside[0])
+                )
+                for var_name in names:
+                    if var_name not in self.taint.variables:
+                        self.taint.variables[var_name] = (inside[0].arg, model)
+                        changed = True
+            if self.taint.positional is None:
+                for call in calls:
+                    args = call.children_by_field_name("argument")
+                    inside = [o for a in args for o in self.occs_in(a.start_byte, a.end_byte, occs)]
+                    if inside:
+                        self.taint.positional = (inside[0].arg, any_model())
+                        changed = True
+                        break
+
+    def _names_tainted(self, value: Node) -> str | None:
+        """The arg behind a tainted variable whose *name* the static text of
+        `value` mentions (bash evaluates names in arithmetic recursively)."""
+        text = static_text(self.src, value)
+        if text is None:
+            return None
+        for ident in IDENT.findall(text):
+            source = self.taint.variables.get(ident)
+            if source is not None:
+                return source[0]
+        return None
+
+    def _prefixed_model(self, value: Node, first: Occ) -> ValueModel:
+        """The model of an assigned value mixing text and caller data: any
+        text, but one that starts with the author's literal prefix when the
+        value has one before the first caller data (``d=/srv/$ARG_x``)."""
+        raw = self.src[value.start_byte : first.start].decode("utf-8", "replace")
+        prefix = dequoted_prefix(raw)
+        if prefix and not any(c in raw for c in "$`\\") and prefix[0] in _SAFE_FIRST:
+            any_value = any_model()
+            return ValueModel(any_value.chars, frozenset(prefix[0]), False)
+        return any_model()
+
+    def _any_arg(self) -> str:
+        if self.sentinels is not None and self.sentinels.by_word:
+            return next(iter(self.sentinels.by_word.values())).arg
+        if self.taint.variables:
+            return next(iter(self.taint.variables.values()))[0]
+        return self.taint.positional[0] if self.taint.positional else ""
+
+    def _is_whole(self, value: Node, occ: Occ) -> bool:
+        raw = node_text(self.src, value)
+        inner = self.src[occ.start : occ.end].decode("utf-8", errors="replace")
+        return raw.strip('"') == inner
+
+    # -- constants
+    def resolve_command_word(self, head: Word) -> list[Word] | None:
+        """The literal words a command word stands for when it only reads a
+        constant: a variable (or array) assigned once in the whole script,
+        at its top level, before this use, to literal text, and never
+        carrying caller data (``PYTHON=python3`` … ``"$PYTHON" -c …``)."""
+        raw = self.src[head.start : head.end].decode("utf-8", "replace")
+        match = _CONSTANT_USE.fullmatch(raw)
+        if match is None or head.occs:
+            return None
+        name = match.group("bare") or match.group("braced")
+        constant = self.constants.get(name)
+        if constant is None or constant[0] >= head.start:
+            return None
+        values = constant[1]
+        quoted = raw.startswith('"')
+        if not match.group("all") and (quoted or len(values) == 1):
+            texts = [values[0]] if quoted else values[0].split()
+        else:
+            texts = [w for v in values for w in ([v] if quoted else v.split())]
+        if not texts:
+            return None
+        return [Word(head.start, head.end, t, [], "", (t, None), head.where) for t in texts]
+
+    def _constants(self, nodes: Sequence[Node]) -> dict[str, tuple[int, list[str]]]:
+        """Variables assigned exactly once, at the top level of the script,
+        to literal text (or a literal array): name -> (where, values)."""
+        counts: dict[str, int] = {}
+        candidates: dict[str, tuple[int, list[str]]] = {}
+        for node in nodes:
+            names: list[str] = []
+            if node.type == "variable_assignment":
+                target = node.child_by_field_name("name")
+                if target is not None:
+                    if target.type == "subscript":
+                        target = target.child_by_field_name("name") or target
+                    names.append(node_text(self.src, target))
+                    value = node.child_by_field_name("value")
+                    parent = node.parent
+                    if (
+                        value is not None
+                        and parent is not None
+                        and parent.type in ("program", "list")
+                        and (
+                            parent.type == "program"
+                            or (parent.parent is not None and parent.parent.type == "program")
+                        )
+                        and names[0] not in candidates
+                    ):
+                        literal = self._literal_values(value)
+                        if literal is not None:
+                            candidates[names[0]] = (node.end_byte, literal)
+            elif node.type in ("for_statement", "c_style_for_statement"):
+                var = node.child_by_field_name("variable")
+                if var is not None:
+                    names.append(node_text(self.src, var))
+            elif node.type in ("command", "declaration_command", "unset_command"):
+                for arg in node.children:
+                    text = node_text(self.src, arg)
+                    if IDENT.fullmatch(text):
+                        names.append(text)  # read NAME, printf -v NAME, local NAME…
+            for name in names:
+                counts[name] = counts.get(name, 0) + 1
+        return {
+            name: found
+            for name, found in candidates.items()
+            if counts.get(name) == 1 and name not in self.taint.variables
+        }
+
+    def _literal_values(self, value: Node) -> list[str] | None:
+        if value.type == "array":
+            out = []
+            for child in value.children:
+                if child.type in ("(", ")"):
+                    continue
+                text = static_text(self.src, child)
+                if text is None:
+                    return None
+                out.append(text)
+            return out
+        text = static_text(self.src, value)
+        return None if text is None else [text]
+
+    # -- words
+    def word(self, node: Node) -> Word:
+        """The command-line word `node` with the caller data in it, its
+        static text, and the script it stands for if a shell runs it."""
+        occs = self.occs_in(node.start_byte, node.end_byte)
+        static = static_text(self.src, node) if not occs else None
+        prefix = ""
+        if occs:
+            prefix = dequoted_prefix(
+                self.src[node.start_byte : occs[0].start].decode("utf-8", "replace")
+            )
+        script: tuple[str, Sentinels | None] | None = (static, None) if static is not None else None
+        if occs and all(o.kind in ("raw", "sq") and o.model.inert for o in occs):
+            text = static_text(self.src, node)
+            if text is not None:
+                script = (text, self.sentinels)
+        if script is None and not any(o.kind in ("raw", "sq") for o in occs):
+            script = self._rendered(node)
+        splits = any(o.start in self.split_starts for o in occs)
+        return Word(node.start_byte, node.end_byte, static, occs, prefix, script, None, splits)
+
+    def stdin_of(self, node: Node) -> Occ | None:
+        """Caller data that reaches this command's standard input."""
+        child = node
+        for parent in ancestors(node):
+            if parent.type == "pipeline":
+                for stage in parent.children:
+                    if stage.start_byte >= child.start_byte:
+                        break
+                    occs = [
+                        o
+                        for o in self.occs_in(stage.start_byte, stage.end_byte)
+                        if not o.model.inert_code
+                    ]
+                    if occs:
+                        return occs[0]
+            if parent.type in ("redirected_statement", "command"):
+                for index, red in enumerate(parent.children):
+                    if parent.field_name_for_child(index) != "redirect" and red.type not in (
+                        "herestring_redirect",
+                        "heredoc_redirect",
+                    ):
+                        continue
+                    if red.type == "file_redirect":
+                        dest = red.child_by_field_name("destination")
+                        if (
+                            dest is None
+                            or dest.type != "process_substitution"
+                            or not node_text(self.src, red).startswith("<")
+                        ):
+                            continue
+                    occs = [
+                        o
+                        for o in self.occs_in(red.start_byte, red.end_byte)
+                        if not o.model.inert_code
+                    ]
+                    if occs:
+                        return occs[0]
+            if parent.type in ("command_substitution", "process_substitution"):
+                return None
+            child = parent
+        return None
+
+    # -- text the shell builds from quoted caller data
+    def _rendered(self, node: Node) -> tuple[str, Sentinels | None] | None:
+        """The text `node` expands to, when every piece of caller data in it
+        arrives shell-quoted by bash itself, as ``${x@Q}`` or printf's ``%q``
+        (directly, through ``$(printf …)`` or a variable ``printf -v`` set),
+        or is a server value of safe characters (``$HARBOR_RUN_ID``): each
+        such value becomes a shellquote sentinel, so a nested analysis
+        (``eval``, a sourced file) checks where it lands. None otherwise."""
+        table: dict[str, Sentinel] = {}
+        text = self._render(node, table)
+        if text is None:
+            return None
+        if self.sentinels is not None:
+            table.update(self.sentinels.by_word)
+        where = self.sentinels.where if self.sentinels is not None else ()
+        return text, Sentinels(table, [], where)
+
+    def _quoted_sentinel(self, source: tuple[str, ValueModel], table: dict[str, Sentinel]) -> str:
+        self.rendered_count += 1
+        word = f"hbQSENT{self.rendered_count}x"
+        table[word] = Sentinel(source[0], True, source[1])
+        return word
+
+    def _render(self, node: Node, table: dict[str, Sentinel]) -> str | None:
+        kind = node.type
+        if kind in ("word", "number", "raw_string", "ansi_c_string"):
+            return static_text(self.src, node)
+        if kind == "string_content":
+            raw = node_text(self.src, node)
+            return dq_unescape(raw)
+        if kind in ("string", "concatenation"):
+            parts: list[str] = []
+            for child in node.children:
+                if child.type == '"':
+                    continue
+                part = self._render(child, table)
+                if part is None:
+                    return None
+                parts.append(part)
+            return "".join(parts)
+        if kind in ("expansion", "simple_expansion"):
+            return self._render_expansion(node, table)
+        if kind == "command_substitution":
+            commands = [c for c in node.children if c.is_named]
+            if len(commands) == 1 and commands[0].type == "command":
+                return self.render_printf(commands[0], table)
+        return None
+
+    def _render_expansion(self, node: Node, table: dict[str, Sentinel]) -> str | None:
+        raw = node_text(self.src, node)
+        name = self._expansion_target(node)
+        if name is None:
+            return None
+        if raw in (f"${name}", f"${{{name}}}"):
+            if name in self.rendered_vars:
+                text, inner = self.rendered_vars[name]
+                table.update(inner)
+                return text
+            if name in _SERVER_WORDS and name not in self.taint.variables:
+                return "hbserver"
+            return None
+        if raw == f"${{{name}@Q}}":
+            source = self._var_source(name)
+            if source is not None:
+                return self._quoted_sentinel(source, table)
+        return None
+
+    def render_printf(self, command: Node, table: dict[str, Sentinel]) -> str | None:
+        """What ``printf FORMAT ARGS`` prints, when FORMAT is a literal and
+        every argument carrying caller data meets a ``%q``."""
+        name = command.child_by_field_name("name")
+        if name is None or node_text(self.src, name) != "printf":
+            return None
+        args = list(command.children_by_field_name("argument"))
+        if args and static_text(self.src, args[0]) == "-v":
+            args = args[2:]
+        if args and static_text(self.src, args[0]) == "--":
+            args = args[1:]
+        if not args:
+            return None
+        fmt = static_text(self.src, args[0])
+        if fmt is None:
+            return None
+        values = args[1:]
+        out: list[str] = []
+        index = 0
+        pos = 0
+        for match in _PRINTF_DIRECTIVE.finditer(fmt):
+            out.append(_printf_escapes(fmt[pos : match.start()]))
+            pos = match.end()
+            directive = match.group(0)
+            if directive == "%%":
+                out.append("%")
+                continue
+            arg = values[index] if index < len(values) else None
+            index += 1
+            if arg is None:
+                continue
+            occs = self.occs_in(arg.start_byte, arg.end_byte)
+            # a placeholder's sentinel reads as static text: it is caller data
+            static = None if occs else static_text(self.src, arg)
+            if directive.endswith("q"):
+                if static is not None:
+                    out.append(shlex.quote(static))
+                elif occs and len(occs) == 1:
+                    source = (occs[0].arg, occs[0].model)
+                    out.append(self._quoted_sentinel(source, table))
+                else:
+                    return None
+            elif static is not None and directive.endswith(("s", "d", "i", "u")):
+                out.append(static)
+            else:
+                return None
+        if index < len(values):
+            return None  # the format is used again: not worth following
+        out.append(_printf_escapes(fmt[pos:]))
+        return "".join(out)
+
+    def _render_variables(self, nodes: Sequence[Node]) -> None:
+        """``printf -v NAME FORMAT ARGS`` with every caller value meeting a
+        ``%q``: NAME holds that rendering (when nothing else assigns it)."""
+        counts: dict[str, int] = {}
+        found: dict[str, Node] = {}
+        for node in nodes:
+            if node.type == "variable_assignment":
+                target = node.child_by_field_name("name")
+                if target is not None:
+                    key = node_text(self.src, target)
+                    counts[key] = counts.get(key, 0) + 1
+            if node.type != "command":
+                continue
+            name = node.child_by_field_name("name")
+            args = node.children_by_field_name("argument")
+            for arg in args:
+                text = node_text(self.src, arg)
+                if IDENT.fullmatch(text):
+                    counts[text] = counts.get(text, 0) + 1
+            if (
+                name is not None
+                and node_text(self.src, name) == "printf"
+                and len(args) >= 3
+                and static_text(self.src, args[0]) == "-v"
+            ):
+                target_name = static_text(self.src, args[1])
+                if target_name is not None:
+                    found[target_name] = node
+        for target_name, node in found.items():
+            if counts.get(target_name, 0) != 1:
+                continue
+            table: dict[str, Sentinel] = {}
+            rendered = self.render_printf(node, table)
+            if rendered is not None:
+                self.rendered_vars[target_name] = (rendered, table)

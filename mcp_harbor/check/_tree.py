@@ -1,0 +1,248 @@
+"""tree-sitter's reading of a script, once, and questions about its nodes.
+
+Everything here is a pure function of the script text and its tree: the
+parse (`parsed`, cached by text so that the analysis, ``audit map``
+(`mcp_harbor.check.flows`) and preflight's programs
+(`mcp_harbor.check.commands`) share one parse and one walk of each script),
+the words of a command line (`command_words`), the text of a word after quote
+removal (`static_text`), whether a here-document is quoted, whether a node is
+evaluated as arithmetic. Nothing here knows about caller data.
+
+Guarantees: `parsed` returns the same facts as parsing the text again (a tree
+is never changed after it is made); `static_text` is None for any word that
+expands something, never a guess.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from tree_sitter import Node, Tree
+
+from mcp_harbor.check._gates import parse_tree, tree_error, walk
+
+__all__ = [
+    "IDENT",
+    "Parsed",
+    "ancestors",
+    "clear_cache",
+    "command_words",
+    "dequoted_prefix",
+    "dq_unescape",
+    "heredoc_quoted",
+    "in_arithmetic",
+    "in_quoted_operand",
+    "node_text",
+    "normal_path",
+    "parsed",
+    "static_text",
+    "walk",
+]
+
+#: A shell name (of a variable or a function).
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ARITH_TEST_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+_DQ_UNESCAPE = re.compile(r'\\([$`"\\\n])')
+_WORD_UNESCAPE = re.compile(r"\\(.)", re.S)
+
+
+# ---------------------------------------------------------------- the parse
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """One script text as tree-sitter reads it, walked once."""
+
+    text: str
+    src: bytes  # `text` in UTF-8: every node's offsets are offsets into it
+    tree: Tree
+    #: the first ERROR or MISSING node (None: tree-sitter read the whole script)
+    error: Node | None
+    #: every node, in document order
+    nodes: tuple[Node, ...]
+
+    @property
+    def root(self) -> Node:
+        return self.tree.root_node
+
+    def commands(self) -> Iterator[tuple[Node, list[Node]]]:
+        """Every ``command`` node, in document order, with its words
+        (`command_words`)."""
+        for node in self.nodes:
+            if node.type == "command":
+                yield node, command_words(node)
+
+
+#: Scripts kept parsed: enough for every script of a batch of exports to be
+#: parsed once while the analysis and `programs_of` both read it.
+_PARSED_KEPT = 512
+
+
+@lru_cache(maxsize=_PARSED_KEPT)
+def parsed(text: str) -> Parsed:
+    """tree-sitter's parse of `text`, its first error and its nodes (cached
+    by text: the same facts every time)."""
+    tree = parse_tree(text)
+    return Parsed(text, text.encode("utf-8"), tree, tree_error(tree), tuple(walk(tree.root_node)))
+
+
+def clear_cache() -> None:
+    """Forget the kept parses (benchmarks, tests)."""
+    parsed.cache_clear()
+
+
+def command_words(node: Node) -> list[Node]:
+    """The words of the command line `node`: its command word, then its
+    arguments (not its assignments or redirections), in order."""
+    return [
+        child
+        for index, child in enumerate(node.children)
+        if node.field_name_for_child(index) in ("name", "argument")
+    ]
+
+
+# ---------------------------------------------------------------- node text
+
+
+def ancestors(node: Node) -> Iterator[Node]:
+    """`node`, its parent, and so on up to the root."""
+    current: Node | None = node
+    while current is not None:
+        yield current
+        current = current.parent
+
+
+def node_text(src: bytes, node: Node) -> str:
+    """The source text of `node`."""
+    return src[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def dq_unescape(raw: str) -> str:
+    """Text inside double quotes after bash's backslash removal there."""
+    return _DQ_UNESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), raw)
+
+
+def static_text(src: bytes, node: Node) -> str | None:
+    """The text of a word after quote removal, or None if it expands anything."""
+    kind = node.type
+    if kind in ("word", "number"):
+        raw = node_text(src, node)
+        if any(c in raw for c in "$`"):
+            return None
+        return _WORD_UNESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), raw)
+    if kind == "raw_string":
+        return node_text(src, node)[1:-1]
+    if kind == "string":
+        parts: list[str] = []
+        for child in node.children:
+            if child.type == '"':
+                continue
+            if child.type != "string_content":
+                return None
+            parts.append(dq_unescape(node_text(src, child)))
+        return "".join(parts)
+    if kind == "ansi_c_string":
+        body = node_text(src, node)[2:-1]
+        try:
+            return codecs.decode(body.encode("latin-1", "backslashreplace"), "unicode_escape")
+        except (UnicodeDecodeError, ValueError):
+            return None
+    if kind in ("concatenation", "command_name"):
+        out: list[str] = []
+        for child in node.children:
+            part = static_text(src, child)
+            if part is None:
+                return None
+            out.append(part)
+        return "".join(out)
+    return None
+
+
+def dequoted_prefix(raw: str) -> str:
+    """The author's text before a piece of caller data, quotes removed."""
+    return raw.replace("'", "").replace('"', "").replace("\\", "").lstrip("$")
+
+
+def normal_path(path: str) -> str:
+    """`path` without leading ``./``."""
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+# ---------------------------------------------------------------- contexts
+
+
+def heredoc_quoted(src: bytes, body: Node) -> bool:
+    """The here-document of `body` has a quoted delimiter (its body is
+    literal text); True when that cannot be told."""
+    redirect = body.parent
+    if redirect is None:
+        return True
+    for child in redirect.children:
+        if child.type == "heredoc_start":
+            raw = node_text(src, child)
+            return any(c in raw for c in "'\"\\")
+    return True
+
+
+def in_quoted_operand(node: Node) -> bool:
+    """`node` is inside the operand of a ``${…}`` expansion that is itself
+    inside double quotes."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "expansion":
+            outer = parent.parent
+            while outer is not None:
+                if outer.type in ("string", "translated_string"):
+                    return True
+                if outer.type in ("command", "command_substitution", "program"):
+                    return False
+                outer = outer.parent
+            return False
+        if parent.type in ("command", "command_substitution", "program"):
+            return False
+        parent = parent.parent
+    return False
+
+
+def in_arithmetic(src: bytes, node: Node) -> bool:
+    """bash evaluates `node` as arithmetic: inside ``$((…))``, ``((…))``, a
+    C-style ``for``, an array subscript, an arithmetic comparison of
+    ``[[ … ]]`` or the offset of ``${v:…}``."""
+    child = node
+    for parent in ancestors(node.parent) if node.parent is not None else iter(()):
+        kind = parent.type
+        if kind in ("command_substitution", "process_substitution", "program"):
+            return False
+        if kind in ("arithmetic_expansion", "c_style_for_statement"):
+            return True
+        if kind == "compound_statement" and src[parent.start_byte : parent.start_byte + 2] == b"((":
+            return True
+        if kind == "subscript" and parent.child_by_field_name("index") is not None:
+            index = parent.child_by_field_name("index")
+            if (
+                index is not None
+                and index.start_byte <= child.start_byte
+                and child.end_byte <= index.end_byte
+            ):
+                return True
+        if kind == "binary_expression":
+            op = parent.child_by_field_name("operator")
+            if op is not None and node_text(src, op) in _ARITH_TEST_OPS:
+                in_test = any(
+                    a.type == "test_command" and node_text(src, a).startswith("[[")
+                    for a in ancestors(parent)
+                )
+                if in_test:
+                    return True
+        if kind == "expansion":
+            ops = [c for c in parent.children if c.type == ":"]
+            if ops and child.type != "variable_name" and child is not parent.children[1]:
+                return True
+        child = parent
+    return False
