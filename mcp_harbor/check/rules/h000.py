@@ -64,7 +64,6 @@ class UnparseableTemplate(Rule):
     id: ClassVar[str] = "H000"
     name: ClassVar[str] = "unparseable-template"
     summary: ClassVar[str] = (
-        "bash cannot read the script, or bash and the checker read a caller-data place "
-        "differently."
+        "bash cannot read the script, or bash and the checker read a caller-data place differently."
     )
     severity: ClassVar[Literal["error", "warning"]] = "error"
