@@ -411,10 +411,11 @@ def _started_exports(paths: Sequence[Path]) -> list[Export] | None:
 
 
 def clear_cache() -> None:
-    """Forget cached reports, ``bash -n`` verdicts and bash's reprints
-    (benchmarks, tests)."""
+    """Forget cached reports, ``bash -n`` verdicts, bash's reprints and
+    tree-sitter's parses (benchmarks, tests)."""
     from mcp_harbor.check._gates import clear_cache as clear_gates
     from mcp_harbor.check._reprint import clear_cache as clear_reprints
+    from mcp_harbor.check._tree import clear_cache as clear_parses
     from mcp_harbor.check.commands import _cache as programs
 
     global _started
@@ -424,3 +425,4 @@ def clear_cache() -> None:
     programs.clear()
     clear_gates()
     clear_reprints()
+    clear_parses()

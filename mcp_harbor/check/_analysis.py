@@ -159,7 +159,7 @@ class _Analysis(TaintedScript):
                 self.hazards.append(rejected)
                 return
         nodes = script.nodes
-        if not self.find_caller_data(script.root, nodes):
+        if not self.find_caller_data(script):
             return
         for occ in self.occs:
             self._check_context(occ)

@@ -48,6 +48,7 @@ from mcp_harbor.check._facts import (
 )
 from mcp_harbor.check._tree import (
     IDENT,
+    Parsed,
     ancestors,
     dequoted_prefix,
     dq_unescape,
@@ -187,8 +188,9 @@ class TaintedScript:
         self._base_occs: list[Occ] = []
         #: offsets of unquoted expansions that bash splits into words
         self.split_starts: set[int] = set()
-        self.functions: set[str] = set()
-        self.function_bodies: dict[str, list[Node]] = {}
+        #: the functions the script defines, and their bodies
+        self.functions: frozenset[str] = frozenset()
+        self.function_bodies: Mapping[str, tuple[Node, ...]] = {}
         #: variables set by ``printf -v`` to text whose caller data is quoted
         self.rendered_vars: dict[str, tuple[str, dict[str, Sentinel]]] = {}
         self.rendered_count = 0
@@ -199,23 +201,14 @@ class TaintedScript:
     def hazard(self, rule: str, arg: str | None, byte: int, detail: str, fix: str) -> None:
         self.hazards.append(Hazard(rule, arg, self.locate(byte), detail, fix))
 
-    def find_caller_data(self, root: Node, nodes: Sequence[Node]) -> bool:
-        """Find every occurrence of caller data in the script (`root` and
-        all its `nodes`, in document order), the variables carrying it and
-        the script's constants and renderings. False (with an H000 hazard)
-        when a placeholder sits where the checker cannot tell how bash
-        reads it."""
-        self.functions = {
-            node_text(self.src, n.child_by_field_name("name") or n)
-            for n in nodes
-            if n.type == "function_definition"
-        }
-        for n in nodes:
-            if n.type == "function_definition":
-                body = n.child_by_field_name("body")
-                key = node_text(self.src, n.child_by_field_name("name") or n)
-                if body is not None:
-                    self.function_bodies.setdefault(key, []).append(body)
+    def find_caller_data(self, script: Parsed) -> bool:
+        """Find every occurrence of caller data in the script (`script`, the
+        parse of `text`), the variables carrying it and the script's
+        constants and renderings. False (with an H000 hazard) when a
+        placeholder sits where the checker cannot tell how bash reads it."""
+        root, nodes = script.root, script.nodes
+        self.functions = script.functions
+        self.function_bodies = script.function_bodies
         sentinel_occs = self._sentinel_occs(root)
         if sentinel_occs is None:
             return False

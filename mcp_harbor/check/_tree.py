@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -64,6 +64,10 @@ class Parsed:
     error: Node | None
     #: every node, in document order
     nodes: tuple[Node, ...]
+    #: the names of the functions the script defines
+    functions: frozenset[str]
+    #: their bodies, by name (a name defined twice has two)
+    function_bodies: Mapping[str, tuple[Node, ...]]
 
     @property
     def root(self) -> Node:
@@ -87,7 +91,26 @@ def parsed(text: str) -> Parsed:
     """tree-sitter's parse of `text`, its first error and its nodes (cached
     by text: the same facts every time)."""
     tree = parse_tree(text)
-    return Parsed(text, text.encode("utf-8"), tree, tree_error(tree), tuple(walk(tree.root_node)))
+    src = text.encode("utf-8")
+    nodes = tuple(walk(tree.root_node))
+    names: set[str] = set()
+    bodies: dict[str, list[Node]] = {}
+    for node in nodes:
+        if node.type == "function_definition":
+            name = node_text(src, node.child_by_field_name("name") or node)
+            names.add(name)
+            body = node.child_by_field_name("body")
+            if body is not None:
+                bodies.setdefault(name, []).append(body)
+    return Parsed(
+        text,
+        src,
+        tree,
+        tree_error(tree),
+        nodes,
+        frozenset(names),
+        {name: tuple(found) for name, found in bodies.items()},
+    )
 
 
 def clear_cache() -> None:

@@ -1,6 +1,8 @@
 """The programs an export's steps run, read off the same parse the checker
-uses: the literal command words of every ``run:`` script (nested ``sh -c``
-scripts are not followed) and the literal ``argv[0]`` of every ``argv:`` step.
+uses (`mcp_harbor.check._tree.parsed`: one parse and walk of each script,
+shared with the analysis): the literal command words of every ``run:``
+script (nested ``sh -c`` scripts are not followed) and the literal
+``argv[0]`` of every ``argv:`` step.
 
 Shell keywords, builtins and functions the script defines are not programs.
 A command word that is not literal (a placeholder, ``$VAR``) names no
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from mcp_harbor.check._facts import arg_models, export_scripts
-from mcp_harbor.check._gates import parse_tree, walk
+from mcp_harbor.check._tree import parsed
 from mcp_harbor.config import Export
 
 __all__ = ["BASH_BUILTINS", "ProgramUse", "programs_of"]
@@ -141,23 +143,14 @@ def _static_word(src: bytes, node: Node) -> str | None:
 
 
 def _script_programs(text: str) -> Iterator[tuple[str, int]]:
-    tree = parse_tree(text)
-    src = text.encode("utf-8")
-    functions: set[str] = set()
-    names: list[Node] = []
-    for node in walk(tree.root_node):
-        kind = node.type
-        if kind == "function_definition":
-            fname = node.child_by_field_name("name")
-            if fname is not None:
-                functions.add(src[fname.start_byte : fname.end_byte].decode("utf-8", "replace"))
-        elif kind == "command":
-            name = node.child_by_field_name("name")
-            if name is not None and name.children:
-                names.append(name)
-    for name in names:
+    script = parsed(text)
+    src = script.src
+    for node, _words in script.commands():
+        name = node.child_by_field_name("name")
+        if name is None or not name.children:
+            continue
         word = _static_word(src, name.children[0])
-        if word is None or word in BASH_BUILTINS or word in functions or "\x00" in word:
+        if word is None or word in BASH_BUILTINS or word in script.functions or "\x00" in word:
             continue
         if _SENTINEL.search(word):
             continue  # a caller value in command position: the checker's matter

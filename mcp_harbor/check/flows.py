@@ -3,7 +3,9 @@
 For every step, each occurrence of an arg — a ``{{ args.x }}`` placeholder
 (raw or shellquoted), a ``$ARG_x`` expansion in a script, an ``argv:``
 element — is reported with the command it reaches and the argument position
-there, read off the same tree-sitter parse the checker uses. Every step also
+there, read off the same tree-sitter parse the checker uses
+(`mcp_harbor.check._tree.parsed`, with the checker's split of a command line
+into words, `mcp_harbor.check._tree.command_words`). Every step also
 receives every arg as the environment variable ``ARG_<name>``.
 """
 
@@ -17,7 +19,7 @@ from typing import Any
 from tree_sitter import Node
 
 from mcp_harbor.check._facts import arg_models, substitute
-from mcp_harbor.check._gates import parse_tree, walk
+from mcp_harbor.check._tree import command_words, parsed
 from mcp_harbor.config import Export
 
 __all__ = ["Flow", "flows_of", "map_of"]
@@ -64,11 +66,11 @@ def _quoting(node: Node) -> str:
 
 def _script_flows(export: Export, step: Any, models: dict[str, Any]) -> Iterator[Flow]:
     text, sentinels = substitute(step.script, models, (*step.where, "run"))
-    src = text.encode("utf-8")
-    tree = parse_tree(text)
+    script = parsed(text)
+    src = script.src
     base_line = export.locate((*step.where, "run"))[0]
     first = base_line  # locate() already points at the script's first line
-    for node in walk(tree.root_node):
+    for node in script.nodes:
         if node.type in ("test_command", "arithmetic_expansion", "variable_assignment"):
             chunk = src[node.start_byte : node.end_byte].decode("utf-8", "replace")
             label = {"test_command": "[ test ]", "arithmetic_expansion": "$(( ))"}.get(
@@ -90,9 +92,7 @@ def _script_flows(export: Export, step: Any, models: dict[str, Any]) -> Iterator
         if node.type != "command":
             continue
         name_node = node.child_by_field_name("name")
-        words = ([name_node] if name_node is not None else []) + list(
-            node.children_by_field_name("argument")
-        )
+        words = command_words(node)
         command = (
             src[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
             if name_node is not None
