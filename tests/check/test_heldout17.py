@@ -1,0 +1,65 @@
+"""Score on the issue-17 held-out templates (tests/check/heldout17.py).
+
+The set was written without looking at how the checker treats its cases and
+committed alone before it was scored. The contract: no dangerous template
+accepted, at most 5% of safe templates refused.
+
+Score at freeze (heldout17.py committed alone as 61e276b; checker at 673ce8a,
+clean tree), 303 templates (211 safe, 92 dangerous): 89/92 dangerous refused,
+3 dangerous accepted; 8/211 safe refused (3.8%, within the 5% budget).
+
+Accepted dangerous (each run under bash 5.2 with an attack value; it ran):
+- ``h17/d/xargs-split-options`` ``echo "$ARG_x" | xargs git log -n 1``: xargs
+  re-splits the value, so "HEAD --output=FILE" gives git an option that
+  overwrites FILE; only W105 (a warning) was reported.
+- ``h17/d/written-script-executed``: printf writes the value into a file that
+  is then chmod +x'd and run by path; "$(cmd)" runs. No finding.
+- ``h17/d/heredoc-terminator-pattern``: a P value alone on a line of a quoted
+  here-doc; "EOF" (P admits it) ends the here-doc and the next line's value
+  becomes a command. No finding.
+
+Refused safe (rule): git-c-enum-key (H008), git-commit-identity (H008: the -c
+key is the author's, the caller only sets user.name/user.email),
+docker-exec-fixed-program (H003: the caller picks the container, not the
+program), perl-e-argv (H005: the program never reads <>, so no magic open),
+journalctl-grep-dash (H009: -g takes its next word), case-guarded-script-dispatch
+(H003: the case exits on anything but lint|test|build), eval-printf-q (H004: %q
+makes the value one word), function-local-args (H009: the value reaches grep
+as -e's value through the author's function). No label was changed after
+scoring.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcp_harbor.check import check_exports
+from mcp_harbor.config import load_export
+from tests.check._harness import write
+from tests.check.heldout17 import HELDOUT17
+
+
+def _verdicts(folder: Path) -> list[tuple[str, bool, str]]:
+    exports = [load_export(write(case, folder, i)) for i, case in enumerate(HELDOUT17)]
+    reports = check_exports(exports)
+    return [(c.id, c.dangerous, r.status) for c, r in zip(HELDOUT17, reports, strict=True)]
+
+
+def test_heldout17_shape() -> None:
+    ids = [case.id for case in HELDOUT17]
+    assert len(ids) == len(set(ids))
+    assert sum(not case.dangerous for case in HELDOUT17) >= 130
+    assert sum(case.dangerous for case in HELDOUT17) >= 40
+
+
+def test_heldout17_score(tmp_path: Path) -> None:
+    verdicts = _verdicts(tmp_path)
+    accepted_dangerous = [
+        cid for cid, dangerous, status in verdicts if dangerous and status == "accepted"
+    ]
+    safe = [v for v in verdicts if not v[1]]
+    refused_safe = [
+        cid for cid, dangerous, status in verdicts if not dangerous and status == "refused"
+    ]
+    assert accepted_dangerous == []
+    assert len(refused_safe) <= 0.05 * len(safe), refused_safe
