@@ -12,6 +12,10 @@ On top of JSON Schema (draft 2020-12, through `jsonschema`):
   program could read it as an option (CWE-88); args with ``enum``/``const``
   are exempt (see `mcp_harbor.config.model.refuses_leading_dash`). Clients
   see it as ``not: {pattern: "^-"}``;
+- an integer sent as ``1.0``, ``-0.0`` or ``1e300`` (integers to JSON
+  Schema) reaches steps as its digits (``1``, ``0``, ``1000…0``), and a
+  number ``-0.0`` as ``0.0``, so that a non-negative ``minimum`` really
+  rules out a leading ``-``;
 - defaults of absent args are applied (deep copies).
 """
 
@@ -66,6 +70,19 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
+def _canonical_number(value: Any, integer: bool) -> Any:
+    """JSON Schema counts ``1.0``, ``-0.0`` and ``1e300`` as integers; steps
+    get the integer's digits (``1``, ``0``, 1 and 300 zeros), never a ``.``,
+    an ``e`` or a ``-0`` the checker's model of an integer with a
+    non-negative ``minimum`` rules out. A number ``-0.0`` becomes ``0.0``."""
+    if isinstance(value, float) and not isinstance(value, bool):
+        if integer and value.is_integer():
+            return int(value)
+        if value == 0.0:
+            return 0.0
+    return value
+
+
 class ArgumentValidator:
     """The compiled argument check of one export. Build once, use per call."""
 
@@ -85,6 +102,12 @@ class ArgumentValidator:
             name
             for name, schema in export.arg_schemas.items()
             if refuses_leading_dash_items(schema)
+        }
+        self._integers = {
+            name
+            for name, schema in export.arg_schemas.items()
+            if schema.get("type") == "integer"
+            or (isinstance(schema.get("type"), list) and "integer" in schema["type"])
         }
         self._defaults = {
             name: schema["default"]
@@ -123,6 +146,8 @@ class ArgumentValidator:
             problems.append(self._describe(error))
         if problems:
             raise ArgumentError("invalid arguments:\n- " + "\n- ".join(problems))
+        for name, value in given.items():
+            given[name] = _canonical_number(value, name in self._integers)
         for name, default in self._defaults.items():
             if name not in given:
                 given[name] = copy.deepcopy(default)
