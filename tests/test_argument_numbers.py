@@ -5,8 +5,6 @@ the step must still get text that starts with no ``-`` when the schema's
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import yaml
 from hypothesis import given, settings
