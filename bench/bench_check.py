@@ -88,9 +88,9 @@ def main() -> None:
         started = time.perf_counter()
         reports = check_exports(exports)
         rows.append(("cold (no cache)", time.perf_counter() - started))
-        from mcp_harbor.check import _cache as report_cache
+        from mcp_harbor.check import default_checker
 
-        report_cache.clear()
+        default_checker.forget_reports()
         started = time.perf_counter()
         check_exports(exports)
         rows.append(("warm bash -n cache", time.perf_counter() - started))

@@ -32,17 +32,16 @@ from mcp_harbor.errors import ConfigError
 
 __all__ = [
     "CheckedExports",
+    "Checker",
     "ExportReport",
     "Finding",
     "check_export",
     "check_exports",
     "clear_cache",
+    "default_checker",
     "load_and_check",
     "start",
 ]
-
-_cache: dict[str, ExportReport] = {}
-_used: set[str] = set()  # report keys looked up by this process
 
 
 def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Finding]:
@@ -280,46 +279,7 @@ def _finish(draft: _Draft) -> ExportReport:
     status: Literal["accepted", "refused"] = (
         "refused" if any(f.severity == "error" for f in findings) else "accepted"
     )
-    report = ExportReport(export.name, str(export.path), status, tuple(findings))
-    _cache[draft.key] = report
-    return report
-
-
-def check_export(export: Export) -> ExportReport:
-    """Check every step of `export`. Pure; never raises for a bad template
-    (an unparseable one is an H000 finding). Results are cached by the
-    export's content hash and path."""
-    return check_exports([export])[0]
-
-
-def check_exports(exports: Sequence[Export], *, programs: bool = False) -> list[ExportReport]:
-    """`check_export` on each. The ``bash -n`` gate runs in the background
-    from the first export on, while the others are analysed; only then are
-    its verdicts awaited. With `programs`, `programs_of` is worked out too
-    (in that wait) for each export the analysis did not refuse."""
-    from mcp_harbor.check.commands import programs_of
-
-    drafts: list[_Draft] = []
-    substituted: list[tuple[Export, str, dict[str, ValueModel], list[tuple[str, Sentinels]]]] = []
-    for export in exports:
-        key = f"{export.content_hash}:{export.path}"
-        _used.add(key)
-        if key in _cache:
-            continue
-        models = arg_models(export)
-        scripts = export_scripts(export, models)
-        substituted.append((export, key, models, scripts))
-    for export, key, models, scripts in substituted:
-        draft = _draft(export, key, models, scripts)
-        drafts.append(draft)
-        if programs and not any(
-            RULES[h.rule].severity == "error" for _step, hazards, _s in draft.steps for h in hazards
-        ):
-            programs_of(export, [text for text, _ in scripts])
-    _judge(drafts)
-    for draft in drafts:
-        _finish(draft)
-    return [_cache[f"{e.content_hash}:{e.path}"] for e in exports]
+    return ExportReport(export.name, str(export.path), status, tuple(findings))
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,98 +291,238 @@ class CheckedExports:
     reports: list[ExportReport] = field(default_factory=list)
 
 
+class Checker:
+    """The export checker and what it remembers: the report of every export
+    it checked, the report keys it looked up, and the exports `start` loaded
+    ahead of `load_and_check`.
+
+    Guarantees:
+
+    - A report is reused only for an export with the same content hash at
+      the same path (`report_key`); any other export is checked in full.
+      The content hash covers the file's bytes and every program grammar
+      that applies to the export (`mcp_harbor.config.Export.content_hash`),
+      and the check is a pure function of those, so a cached report is the
+      report checking again would give: caching changes only the cost.
+    - `start` then `load_and_check` with the same paths: the exports `start`
+      loaded are reused (once) only when the same files are found there and
+      every file still has the bytes that were loaded; otherwise
+      `load_and_check` loads again. Either way each export is checked
+      exactly as without `start`.
+    - `used_keys` holds every report key this checker looked up since it
+      was made or cleared: what `mcp_harbor.check.cachefile` keeps when its
+      file has grown past its bound.
+
+    The module-level functions (`check_export`, `check_exports`,
+    `load_and_check`, `start`, `clear_cache`) are this class's methods on
+    `default_checker`, whose reports `mcp_harbor.check.cachefile` keeps
+    across starts. As before, a checker does no locking: its caches are
+    dicts and sets that one thread at a time grows.
+    """
+
+    def __init__(self) -> None:
+        self._reports: dict[str, ExportReport] = {}
+        self._used: set[str] = set()
+        self._started: tuple[tuple[Path, ...], list[Export]] | None = None
+
+    @staticmethod
+    def report_key(export: Export) -> str:
+        """The key of `export`'s report: its content hash and path."""
+        return f"{export.content_hash}:{export.path}"
+
+    # -- the gate
+
+    def check_export(self, export: Export) -> ExportReport:
+        """Check every step of `export`. Pure; never raises for a bad template
+        (an unparseable one is an H000 finding). Results are cached by the
+        export's content hash and path."""
+        return self.check_exports([export])[0]
+
+    def check_exports(
+        self, exports: Sequence[Export], *, programs: bool = False
+    ) -> list[ExportReport]:
+        """`check_export` on each. The ``bash -n`` gate runs in the background
+        from the first export on, while the others are analysed; only then are
+        its verdicts awaited. With `programs`, `programs_of` is worked out too
+        (in that wait) for each export the analysis did not refuse."""
+        from mcp_harbor.check.commands import programs_of
+
+        drafts: list[_Draft] = []
+        substituted: list[
+            tuple[Export, str, dict[str, ValueModel], list[tuple[str, Sentinels]]]
+        ] = []
+        for export in exports:
+            key = self.report_key(export)
+            self._used.add(key)
+            if key in self._reports:
+                continue
+            models = arg_models(export)
+            scripts = export_scripts(export, models)
+            substituted.append((export, key, models, scripts))
+        for export, key, models, scripts in substituted:
+            draft = _draft(export, key, models, scripts)
+            drafts.append(draft)
+            if programs and not any(
+                RULES[h.rule].severity == "error"
+                for _step, hazards, _s in draft.steps
+                for h in hazards
+            ):
+                programs_of(export, [text for text, _ in scripts])
+        _judge(drafts)
+        for draft in drafts:
+            self._reports[draft.key] = _finish(draft)
+        return [self._reports[self.report_key(e)] for e in exports]
+
+    def load_and_check(
+        self, paths: Sequence[Path], *, strict: bool = False, cache_file: Path | None = None
+    ) -> CheckedExports:
+        """Load the export files under `paths` and check each export.
+
+        Under `strict`, warnings refuse an export too. With `cache_file`,
+        verdicts kept there by an earlier start are reused (and new ones
+        written back); see `mcp_harbor.check.cachefile` for why that never
+        accepts an export the checker would refuse.
+
+        Raises:
+            ConfigError: a file cannot be loaded (as `mcp_harbor.config.load_exports`).
+        """
+        from mcp_harbor.check import cachefile
+
+        exports = self._started_exports(paths)
+        if exports is None:
+            exports = load_exports(paths)
+        if cache_file is not None and cachefile.attached() != cache_file:
+            cachefile.attach(cache_file)
+        reports = self.check_exports(exports, programs=cache_file is not None)
+        accepted = [e for e, r in zip(exports, reports, strict=True) if not r.refused_under(strict)]
+        if cache_file is not None:
+            from mcp_harbor.check.commands import programs_of
+
+            for export in accepted:  # what preflight asks next: keep it with the verdicts
+                programs_of(export)
+            cachefile.save()
+        refused = [r for r in reports if r.refused_under(strict)]
+        return CheckedExports(accepted, refused, reports)
+
+    def start(self, paths: Sequence[Path], *, cache_file: Path | None = None) -> None:
+        """Begin a later `load_and_check` of the same `paths` now: load the
+        export files while the caller does something else (the server imports
+        its other modules). Never raises: whatever goes wrong is left for
+        `load_and_check` to find and report.
+
+        `load_and_check` then reuses these exports only when `paths` are the
+        same, the same files are found there and every file still has the bytes
+        that were loaded; otherwise it loads again. Either way each export is
+        checked exactly as without `start`.
+        """
+        from mcp_harbor.check import cachefile
+
+        self._started = None
+        if cache_file is not None and cachefile.attached() != cache_file:
+            cachefile.attach(cache_file)
+
+        try:
+            exports = load_exports(paths)
+        except Exception:  # noqa: BLE001  (load_and_check reports it)
+            return
+        self._started = (tuple(paths), exports)
+
+    def _started_exports(self, paths: Sequence[Path]) -> list[Export] | None:
+        """The exports `start` loaded from `paths`, if the files are unchanged
+        (taken once)."""
+        started, self._started = self._started, None
+        if started is None or started[0] != tuple(paths):
+            return None
+        exports = started[1]
+        try:
+            if discover_files(paths) != [export.path for export in exports]:
+                return None
+            for export in exports:
+                if hashlib.sha256(export.path.read_bytes()).hexdigest() != export.file_hash:
+                    return None
+        except (OSError, ConfigError):
+            return None
+        return exports
+
+    # -- what it remembers
+
+    def cached_reports(self) -> dict[str, ExportReport]:
+        """A copy of the cached reports, by `report_key`."""
+        return dict(self._reports)
+
+    def cached_count(self) -> int:
+        """How many reports are cached."""
+        return len(self._reports)
+
+    def used_keys(self) -> frozenset[str]:
+        """The report keys looked up since the checker was made or cleared."""
+        return frozenset(self._used)
+
+    def preload(self, reports: Mapping[str, ExportReport]) -> None:
+        """Add reports kept from an earlier start (by `report_key`); reports of
+        this process win."""
+        for key, report in reports.items():
+            self._reports.setdefault(key, report)
+
+    def forget_reports(self) -> None:
+        """Forget the cached reports alone (benchmarks: the other caches stay
+        warm)."""
+        self._reports.clear()
+
+    def clear_cache(self) -> None:
+        """Forget cached reports, used keys and started exports, and the
+        process-wide caches of pure results: ``bash -n`` verdicts, bash's
+        reprints, tree-sitter's parses and `programs_of` results
+        (benchmarks, tests)."""
+        from mcp_harbor.check._gates import clear_cache as clear_gates
+        from mcp_harbor.check._reprint import clear_cache as clear_reprints
+        from mcp_harbor.check._tree import clear_cache as clear_parses
+        from mcp_harbor.check.commands import clear_cache as clear_programs
+
+        self._started = None
+        self._reports.clear()
+        self._used.clear()
+        clear_programs()
+        clear_gates()
+        clear_reprints()
+        clear_parses()
+
+
+#: The checker of this process: the module-level functions are its methods,
+#: and `mcp_harbor.check.cachefile` keeps its reports across starts.
+default_checker = Checker()
+
+
+def check_export(export: Export) -> ExportReport:
+    """`Checker.check_export` on `default_checker`."""
+    return default_checker.check_export(export)
+
+
+def check_exports(exports: Sequence[Export], *, programs: bool = False) -> list[ExportReport]:
+    """`Checker.check_exports` on `default_checker`."""
+    return default_checker.check_exports(exports, programs=programs)
+
+
 def load_and_check(
     paths: Sequence[Path], *, strict: bool = False, cache_file: Path | None = None
 ) -> CheckedExports:
-    """Load the export files under `paths` and check each export.
-
-    Under `strict`, warnings refuse an export too. With `cache_file`, verdicts
-    kept there by an earlier start are reused (and new ones written back);
-    see `mcp_harbor.check.cachefile` for why that never accepts an export
-    the checker would refuse.
+    """`Checker.load_and_check` on `default_checker`: the gate. The server,
+    ``tools`` and ``call`` register only its ``accepted`` exports.
 
     Raises:
         ConfigError: a file cannot be loaded (as `mcp_harbor.config.load_exports`).
     """
-    from mcp_harbor.check import cachefile
-
-    exports = _started_exports(paths)
-    if exports is None:
-        exports = load_exports(paths)
-    if cache_file is not None and cachefile.attached() != cache_file:
-        cachefile.attach(cache_file)
-    reports = check_exports(exports, programs=cache_file is not None)
-    accepted = [e for e, r in zip(exports, reports, strict=True) if not r.refused_under(strict)]
-    if cache_file is not None:
-        from mcp_harbor.check.commands import programs_of
-
-        for export in accepted:  # what preflight asks next: keep it with the verdicts
-            programs_of(export)
-        cachefile.save()
-    refused = [r for r in reports if r.refused_under(strict)]
-    return CheckedExports(accepted, refused, reports)
+    return default_checker.load_and_check(paths, strict=strict, cache_file=cache_file)
 
 
 def start(paths: Sequence[Path], *, cache_file: Path | None = None) -> None:
-    """Begin a later `load_and_check` of the same `paths` now: load the
-    export files while the caller does something else (the server imports
-    its other modules). Never raises: whatever goes wrong is left for
-    `load_and_check` to find and report.
-
-    `load_and_check` then reuses these exports only when `paths` are the
-    same, the same files are found there and every file still has the bytes
-    that were loaded; otherwise it loads again. Either way each export is
-    checked exactly as without `start`.
-    """
-    from mcp_harbor.check import cachefile
-
-    global _started
-    _started = None
-    if cache_file is not None and cachefile.attached() != cache_file:
-        cachefile.attach(cache_file)
-
-    try:
-        exports = load_exports(paths)
-    except Exception:  # noqa: BLE001  (load_and_check reports it)
-        return
-    _started = (tuple(paths), exports)
-
-
-_started: tuple[tuple[Path, ...], list[Export]] | None = None
-
-
-def _started_exports(paths: Sequence[Path]) -> list[Export] | None:
-    """The exports `start` loaded from `paths`, if the files are unchanged
-    (taken once)."""
-    global _started
-    started, _started = _started, None
-    if started is None or started[0] != tuple(paths):
-        return None
-    exports = started[1]
-    try:
-        if discover_files(paths) != [export.path for export in exports]:
-            return None
-        for export in exports:
-            if hashlib.sha256(export.path.read_bytes()).hexdigest() != export.file_hash:
-                return None
-    except (OSError, ConfigError):
-        return None
-    return exports
+    """`Checker.start` on `default_checker`: load the export files for a later
+    `load_and_check` of the same `paths`. Never raises."""
+    default_checker.start(paths, cache_file=cache_file)
 
 
 def clear_cache() -> None:
-    """Forget cached reports, ``bash -n`` verdicts, bash's reprints and
-    tree-sitter's parses (benchmarks, tests)."""
-    from mcp_harbor.check._gates import clear_cache as clear_gates
-    from mcp_harbor.check._reprint import clear_cache as clear_reprints
-    from mcp_harbor.check._tree import clear_cache as clear_parses
-    from mcp_harbor.check.commands import _cache as programs
-
-    global _started
-    _started = None
-    _cache.clear()
-    _used.clear()
-    programs.clear()
-    clear_gates()
-    clear_reprints()
-    clear_parses()
+    """`Checker.clear_cache` on `default_checker`: forget cached reports,
+    ``bash -n`` verdicts, bash's reprints and tree-sitter's parses
+    (benchmarks, tests)."""
+    default_checker.clear_cache()

@@ -3,8 +3,9 @@
 Checking 1,000 exports cold costs ~1.8 s, ~80 % of it one ``bash -n``
 spawn per script; a server that restarts over the same files should not
 pay it again. `attach` reads the file into the checker's in-memory caches
-(reports and the programs each export runs, by export content hash and
-path; ``bash -n`` verdicts by script hash) and `save` writes them back.
+(the reports of `mcp_harbor.check.default_checker` and the programs each
+export runs, by export content hash and path; ``bash -n`` verdicts by
+script hash) and `save` writes them back.
 
 Guarantees (a cache must never turn a refused export into an accepted one):
 
@@ -177,7 +178,7 @@ def attach(path: Path) -> None:
     """Read the cache file at `path` (if any, and if it can be trusted) into
     the checker's caches, and have `save` write to it. Never raises for a
     bad or missing file: the checker then checks everything."""
-    from mcp_harbor.check import _cache as reports
+    from mcp_harbor.check import default_checker
 
     global _path, _saved
     _path = path
@@ -203,8 +204,7 @@ def attach(path: Path) -> None:
         except (KeyError, TypeError, ValueError, AttributeError):
             log.warning("ignoring %s: unexpected content; checking every export", path)
             loaded_reports, loaded_verdicts, loaded_programs = {}, {}, {}
-    for key, report in loaded_reports.items():
-        reports.setdefault(key, report)
+    default_checker.preload(loaded_reports)
     for key, found in loaded_programs.items():
         programs.setdefault(key, found)
     _gates.preload(loaded_verdicts)
@@ -212,9 +212,9 @@ def attach(path: Path) -> None:
 
 
 def _sizes() -> tuple[int, int, int]:
-    from mcp_harbor.check import _cache as reports
+    from mcp_harbor.check import default_checker
 
-    return (len(reports), _gates.cached_count(), len(programs))
+    return (default_checker.cached_count(), _gates.cached_count(), len(programs))
 
 
 def attached() -> Path | None:
@@ -232,20 +232,21 @@ def save() -> bool:
     """Write the checker's caches to the attached file when they grew since
     it was read or last written. Returns whether it wrote. Never raises: a
     cache that cannot be written is logged and the server goes on."""
-    from mcp_harbor.check import _cache as reports
-    from mcp_harbor.check import _used
+    from mcp_harbor.check import default_checker
 
     global _saved
     path = _path
     if path is None or _sizes() == _saved:
         return False
-    report_items = dict(reports)
+    report_items = default_checker.cached_reports()
     program_items = dict(programs)
     verdicts = _gates.snapshot(MAX_VERDICTS)
-    if len(report_items) > MAX_REPORTS:
-        report_items = {k: v for k, v in report_items.items() if k in _used}
-    if len(program_items) > MAX_REPORTS:
-        program_items = {k: v for k, v in program_items.items() if k in _used}
+    if len(report_items) > MAX_REPORTS or len(program_items) > MAX_REPORTS:
+        used = default_checker.used_keys()
+        if len(report_items) > MAX_REPORTS:
+            report_items = {k: v for k, v in report_items.items() if k in used}
+        if len(program_items) > MAX_REPORTS:
+            program_items = {k: v for k, v in program_items.items() if k in used}
     payload = json.dumps(
         {
             "checker": checker_fingerprint(),

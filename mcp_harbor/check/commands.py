@@ -21,7 +21,7 @@ from mcp_harbor.check._facts import arg_models, export_scripts
 from mcp_harbor.check._tree import parsed
 from mcp_harbor.config import Export
 
-__all__ = ["BASH_BUILTINS", "ProgramUse", "programs_of"]
+__all__ = ["BASH_BUILTINS", "ProgramUse", "clear_cache", "programs_of"]
 
 #: What bash runs without looking on PATH (``compgen -b`` and ``compgen -k`` of bash 5.2).
 BASH_BUILTINS = frozenset(
@@ -160,6 +160,11 @@ def _script_programs(text: str) -> Iterator[tuple[str, int]]:
 #: programs_of results by export content hash and path (kept across starts by
 #: `mcp_harbor.check.cachefile`, like the checker's reports).
 _cache: dict[str, tuple[ProgramUse, ...]] = {}
+
+
+def clear_cache() -> None:
+    """Forget every `programs_of` result (benchmarks, tests)."""
+    _cache.clear()
 
 
 def programs_of(export: Export, scripts: Sequence[str] | None = None) -> list[ProgramUse]:
