@@ -186,7 +186,8 @@ class TaintedScript:
         #: every occurrence of caller data, by offset (`find_caller_data`)
         self.occs: list[Occ] = []
         self._base_occs: list[Occ] = []
-        #: offsets of unquoted expansions that bash splits into words
+        #: offsets of unquoted expansions that bash splits into words (filled
+        #: by the subclass's context checks, read by `word`)
         self.split_starts: set[int] = set()
         #: the functions the script defines, and their bodies
         self.functions: frozenset[str] = frozenset()
