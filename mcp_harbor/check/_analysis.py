@@ -316,6 +316,7 @@ class _Analysis(TaintedScript):
             for a in node.children_by_field_name("argument")
         ]
         out: list[str] = []
+        name = name.replace('"', "")
         if "/" in name:
             out.append(normal_path(name))
         if (
@@ -548,6 +549,41 @@ class _Analysis(TaintedScript):
                 return False
         return False
 
+    def _ends_heredoc(self, occ: Occ) -> bool:
+        """The line of the here-document body holding the raw placeholder
+        `occ` can spell the delimiter (``<<-`` strips leading tabs first)."""
+        if occ.node is None:
+            return True
+        body = next((a for a in ancestors(occ.node) if a.type == "heredoc_body"), None)
+        redirect = body.parent if body is not None else None
+        if body is None or redirect is None:
+            return True
+        start = next((c for c in redirect.children if c.type == "heredoc_start"), None)
+        if start is None:
+            return True
+        delimiter = re.sub(r"[\\'\"]", "", node_text(self.src, start))
+        dash = any(c.type == "<<-" for c in redirect.children)
+        line_start = self.src.rfind(b"\n", 0, occ.start) + 1
+        line_end = self.src.find(b"\n", occ.end)
+        line_end = len(self.src) if line_end < 0 else line_end
+        before = self.src[line_start : occ.start].decode("utf-8", "replace")
+        after = self.src[occ.end : line_end].decode("utf-8", "replace")
+        if dash:
+            before = before.lstrip("\t")
+        if self.occs_in(line_start, occ.start) or self.occs_in(occ.end, line_end):
+            return True  # more caller data on the line: not followed
+        if not delimiter.startswith(before) or not delimiter.endswith(after):
+            return False
+        if len(before) + len(after) > len(delimiter):
+            return False
+        middle = delimiter[len(before) : len(delimiter) - len(after)]
+        model = occ.model
+        if model.words is not None:
+            return middle in model.words
+        if not middle:
+            return model.can_be_empty
+        return set(middle) <= model.chars and middle[0] in model.first
+
     def _check_raw(self, occ: Occ, quoting: str) -> None:
         model = occ.model
         danger = {
@@ -562,6 +598,18 @@ class _Analysis(TaintedScript):
             "heredoc-delimiter": _UNQUOTED_SPECIAL,
             "comment": frozenset("\n\r"),
         }[quoting]
+        if quoting in ("heredoc", "heredoc-quoted") and self._ends_heredoc(occ):
+            self.hazard(
+                "H001",
+                occ.arg,
+                occ.start,
+                "the raw placeholder's line in the here-document can be exactly its "
+                "delimiter, which ends the here-document early: the lines after it become "
+                "commands",
+                'write "$ARG" in an unquoted here-document instead, or give the arg a '
+                "`pattern` that cannot spell the delimiter",
+            )
+            return
         bad = model.chars & danger
         if not bad:
             return

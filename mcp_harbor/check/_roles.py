@@ -221,7 +221,9 @@ class Resolver:
                     "pass the value to the function as an argument, and run no shell on it",
                 )
                 return
-            self.plain(words, i + 1, None)
+            # the function's body is analysed with these as its positional
+            # parameters: they are nobody's options here
+            self.plain(words, i + 1, None, options=False)
             return
         if shell_name(name):
             if name == "busybox" and i + 1 < len(words) and words[i + 1].static is not None:
@@ -317,7 +319,7 @@ class Resolver:
         opens = True
         for k in range(i + 1, len(words)):
             text = words[k].static or ""
-            if text in ("-e", "-E") and k + 1 < len(words):
+            if re.fullmatch(r"-[A-Za-z0-9]*[eE]", text) and k + 1 < len(words):
                 program = words[k + 1].static
                 opens = program is None or _PERL_DIAMOND.search(program) is not None
                 break
@@ -408,15 +410,16 @@ class Resolver:
         return True
 
     # plain arguments and option injection
-    def plain(self, words: list[Word], j: int, name: str | None) -> None:
+    def plain(self, words: list[Word], j: int, name: str | None, options: bool = True) -> None:
         if name == "make":
             self.make_operands(words, j)
         if name == "git" and self.git_config(words, j):
             return
         ended = False
         grammar = self.grammar(name)
-        if name == "git":
-            grammar = sinks.GRAMMARS.get(f"git {_git_subcommand(words[j:])}", grammar)
+        if name in ("git", "kubectl"):
+            sub = _subcommand(name, words[j:])
+            grammar = sinks.GRAMMARS.get(f"{name} {sub}", grammar)
         code_options = sinks.OPTION_CODE_COMMANDS.get(name or "", frozenset())
         if grammar is not None:
             code_options = code_options | grammar.code_options
@@ -430,7 +433,7 @@ class Resolver:
                 ended = True
             if word.tainted:
                 self.option_value(name, prev, word, code_options)
-                if not ended and word.may_be_option:
+                if not ended and options and word.may_be_option:
                     self.option_injection(name, prev, word, grammar)
                 if word.prefix.startswith("-") and "=" in word.prefix:
                     opt = word.prefix.split("=", 1)[0]
@@ -502,7 +505,12 @@ class Resolver:
     def option_value(
         self, name: str | None, prev: str | None, word: Word, code: frozenset[str]
     ) -> None:
-        if prev is not None and prev in code and not author_or_number(word.occs):
+        if (
+            prev is not None
+            and prev in code
+            and not author_or_number(word.occs)
+            and not (name == "git" and prev == "-c" and _inert_git_setting(word.prefix))
+        ):
             self.hazard(
                 "H008",
                 word,
@@ -868,7 +876,9 @@ class Resolver:
                 )
                 return
             stdin = self.stdin
-            fake = Word(stdin.start, stdin.end, None, [stdin], "", None)
+            # the items xargs appends: without -0 (or -d) it splits the data
+            # again, so an item can start with `-` though the value cannot
+            fake = Word(stdin.start, stdin.end, None, [stdin], "", None, splits=not null)
             inner = Resolver(self.a, None)
             inner.command([*rest, fake], 0)
             return
@@ -1454,10 +1464,44 @@ def _takes_value(prev: str | None, grammar: sinks.Grammar) -> bool:
     return False
 
 
-def _git_subcommand(words: Sequence[Word]) -> str:
-    """git's subcommand: the first word that is not a global option (nor
-    the value of ``-C`` or ``-c``)."""
+#: git settings whose value is only ever data (names, addresses, display).
+_INERT_GIT_SETTINGS = frozenset(
+    {
+        "user.name",
+        "user.email",
+        "author.name",
+        "author.email",
+        "committer.name",
+        "committer.email",
+        "color.ui",
+        "core.quotepath",
+        "init.defaultbranch",
+        "log.date",
+    }
+)
+
+
+def _inert_git_setting(prefix: str) -> bool:
+    """`prefix` (the word before the caller data) is ``KEY=`` for a git
+    setting whose value is data."""
+    key, eq, rest = prefix.partition("=")
+    return bool(eq) and not rest and key.lower() in _INERT_GIT_SETTINGS
+
+
+#: Global options that take the next word, before a program's subcommand.
+_GLOBAL_VALUE_OPTIONS = {
+    "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"}),
+    "kubectl": frozenset(
+        {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s"}
+    ),
+}
+
+
+def _subcommand(program: str, words: Sequence[Word]) -> str:
+    """The subcommand of `program` (git, kubectl): the first word that is
+    not a global option (nor the value of one that takes the next word)."""
     skip = False
+    takes_value = _GLOBAL_VALUE_OPTIONS[program]
     for word in words:
         text = word.static
         if text is None:
@@ -1465,7 +1509,7 @@ def _git_subcommand(words: Sequence[Word]) -> str:
         if skip:
             skip = False
             continue
-        if text in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
+        if text in takes_value:
             skip = True
             continue
         if text.startswith("-"):

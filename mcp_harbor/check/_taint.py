@@ -415,7 +415,14 @@ class TaintedScript:
                     args = call.children_by_field_name("argument")
                     inside = [o for a in args for o in self.occs_in(a.start_byte, a.end_byte, occs)]
                     if inside:
-                        self.taint.positional = (inside[0].arg, any_model())
+                        # $1… hold the words passed: the caller's ones have
+                        # these models (the author's are not the caller's)
+                        model = inside[0].model
+                        for other in inside[1:]:
+                            model = model.union(other.model)
+                        if any(o.start in self.split_starts for o in inside):
+                            model = any_model()
+                        self.taint.positional = (inside[0].arg, model)
                         changed = True
                         break
 
@@ -681,8 +688,8 @@ class TaintedScript:
         if not args:
             return None
         fmt = static_text(self.src, args[0])
-        if fmt is None:
-            return None
+        if fmt is None or self.occs_in(args[0].start_byte, args[0].end_byte):
+            return None  # a format with caller data in it is not followed
         values = args[1:]
         out: list[str] = []
         index = 0
@@ -720,15 +727,21 @@ class TaintedScript:
 
     def _render_variables(self, nodes: Sequence[Node]) -> None:
         """``printf -v NAME FORMAT ARGS`` with every caller value meeting a
-        ``%q``: NAME holds that rendering (when nothing else assigns it)."""
+        ``%q``, or an assignment whose caller values are all quoted by bash
+        (``%q``, ``@Q``): NAME holds that rendering (when nothing else
+        assigns it)."""
         counts: dict[str, int] = {}
         found: dict[str, Node] = {}
+        assigned: dict[str, Node] = {}
         for node in nodes:
             if node.type == "variable_assignment":
                 target = node.child_by_field_name("name")
                 if target is not None:
                     key = node_text(self.src, target)
                     counts[key] = counts.get(key, 0) + 1
+                    value = node.child_by_field_name("value")
+                    if value is not None:
+                        assigned[key] = value
             if node.type != "command":
                 continue
             name = node.child_by_field_name("name")
@@ -753,3 +766,13 @@ class TaintedScript:
             rendered = self.render_printf(node, table)
             if rendered is not None:
                 self.rendered_vars[target_name] = (rendered, table)
+        # NAME="… $(printf %q "$ARG_x") …" or NAME="… ${ARG_x@Q} …", once
+        for target_name, value in assigned.items():
+            if counts.get(target_name, 0) != 1 or target_name in self.rendered_vars:
+                continue
+            table = {}
+            quoted = self._render(value, table)
+            if quoted is not None and table:
+                if self.sentinels is not None:
+                    table.update(self.sentinels.by_word)  # raw placeholders stay caller data
+                self.rendered_vars[target_name] = (quoted, table)

@@ -697,8 +697,18 @@ GRAMMARS: dict[str, Grammar] = {
         True,
         frozenset({"-f", "--file"}),
     ),
+    "journalctl": _g(
+        "-u --unit -g --grep -n --lines -p --priority -t --identifier -S --since -U --until "
+        "-o --output -b --boot"
+    ),
     # git's subcommands, by "git SUBCOMMAND": only the options read in each
     # one's documentation as always taking the next word
     "git grep": _g("-e -f -m --max-count -A -B -C --max-depth --threads"),
     "git log": _g("-n --max-count --author --committer --grep --since --until --skip"),
+    # kubectl subcommands that run nothing they are given (not exec, run,
+    # debug, attach or plugin commands, where the words after `--` are one)
+    **dict.fromkeys(
+        [f"kubectl {sub}" for sub in ("get", "describe", "logs", "delete", "top", "explain")],
+        _g("-n --namespace -l --selector -o --output -c --container --tail --since --context"),
+    ),
 }

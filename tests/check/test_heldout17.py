@@ -27,6 +27,13 @@ journalctl-grep-dash (H009: -g takes its next word), case-guarded-script-dispatc
 makes the value one word), function-local-args (H009: the value reaches grep
 as -e's value through the author's function). No label was changed after
 scoring.
+
+After scoring (the three misses and five of the refusals were fixed in the
+checker, so from here on this set is no longer held out): 0/92 dangerous
+accepted, 3/211 safe refused (1.4%): git-c-enum-key (a whole `-c` word whose
+key is an enum of inert keys is not followed), docker-exec-fixed-program and
+case-guarded-script-dispatch (the checker does not reason about a `case`
+guard before the use).
 """
 
 from __future__ import annotations
