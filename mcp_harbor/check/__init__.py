@@ -25,7 +25,7 @@ from mcp_harbor.check._gates import bash_syntax_error
 from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._reprint import reprints
 from mcp_harbor.check._values import ValueModel
-from mcp_harbor.check.rules import RULES
+from mcp_harbor.check.rules import RULES, CodeSelectingVariable, UnparseableTemplate
 from mcp_harbor.check.sinks import Grammar
 from mcp_harbor.config import Export, Step, discover_files, load_exports
 from mcp_harbor.errors import ConfigError
@@ -173,8 +173,7 @@ def _env_literals(step: Step, models: Mapping[str, ValueModel]) -> list[Hazard]:
             if variable in callers or variable.startswith(("ARG_", "STEP_")):
                 arg = variable[4:] if variable.startswith("ARG_") else None
                 out.append(
-                    Hazard(
-                        "H008",
+                    CodeSelectingVariable.hazard(
                         arg if arg in models else None,
                         ((*step.where, "env", name), match.start()),
                         f"the `env:` value of `{name}` reads `${variable}`, and a program that "
@@ -219,8 +218,7 @@ def _judge(drafts: Sequence[_Draft]) -> None:
         for place in places:
             arg = _arg_at(script, place.offset)
             script.hazards.append(
-                Hazard(
-                    "H000",
+                UnparseableTemplate.hazard(
                     arg,
                     script.sentinels.locate(place.offset),
                     f"the two parsers disagree about caller data here: {place.detail}",
@@ -240,8 +238,7 @@ def _judge(drafts: Sequence[_Draft]) -> None:
 def _bash_refusal(script: _Script) -> Hazard:
     said = (script.syntax or "").splitlines()[0] if script.syntax else ""
     said = _BASH_PREFIX.sub(r"line \1: ", said)[:160]
-    return Hazard(
-        "H000",
+    return UnparseableTemplate.hazard(
         None,
         script.sentinels.locate(0),
         f"bash cannot read the script: {said}",
@@ -271,7 +268,7 @@ def _finish(draft: _Draft) -> ExportReport:
     for step, hazards, script in draft.steps:
         if script is not None and script.syntax is not None:
             hazards = [_bash_refusal(script)]
-        elif script is not None and not any(h.rule == "H000" for h in hazards):
+        elif script is not None and not any(h.rule == UnparseableTemplate.id for h in hazards):
             seen = {(h.rule, h.arg) for h in hazards}
             hazards = hazards + [h for h in script.hazards if (h.rule, h.arg) not in seen]
         findings.extend(_findings(export, step.name, hazards))

@@ -69,6 +69,18 @@ from mcp_harbor.check._tree import (
     walk,
 )
 from mcp_harbor.check._values import ValueModel
+from mcp_harbor.check.rules import (
+    ArithmeticInjection,
+    CallerChosenPath,
+    CodeSelectingVariable,
+    RawValueSplits,
+    ReparsedAsShell,
+    ShellquoteInQuotedContext,
+    UnparseableTemplate,
+    UnquotedExpansion,
+    UnsafeRawPlaceholder,
+    ValueAsName,
+)
 
 __all__ = [
     "analyse_argv",
@@ -134,7 +146,7 @@ class _Analysis(TaintedScript):
     def run(self) -> None:
         if self.depth > _MAX_DEPTH:
             self.hazard(
-                "H000",
+                UnparseableTemplate,
                 None,
                 0,
                 f"scripts nested more than {_MAX_DEPTH} levels deep",
@@ -145,7 +157,7 @@ class _Analysis(TaintedScript):
         bad = script.error
         if bad is not None:
             self.hazard(
-                "H000",
+                UnparseableTemplate,
                 None,
                 bad.start_byte,
                 f"tree-sitter-bash cannot parse the script near {node_text(self.src, bad)[:40]!r}",
@@ -198,7 +210,7 @@ class _Analysis(TaintedScript):
                 inside = self.occs_in(holder.start_byte, holder.end_byte)
                 if name == "exec" and not node.children_by_field_name("argument") and inside:
                     self.hazard(
-                        "H004",
+                        ReparsedAsShell,
                         inside[0].arg,
                         inside[0].start,
                         "`exec` redirects caller data into a descriptor of the shell itself, "
@@ -207,7 +219,7 @@ class _Analysis(TaintedScript):
                     )
                 elif name == "coproc":
                     self.hazard(
-                        "H004",
+                        ReparsedAsShell,
                         self.occs[0].arg,
                         node.start_byte,
                         "a coprocess reads what the script writes to it, and the checker "
@@ -225,7 +237,7 @@ class _Analysis(TaintedScript):
                         self.nested(word, None, f"the file `{path}`")
                     else:
                         self.hazard(
-                            "H004",
+                            ReparsedAsShell,
                             occ.arg,
                             occ.start,
                             f"caller data is written to `{path}`, which the script then runs "
@@ -261,7 +273,7 @@ class _Analysis(TaintedScript):
                 inside = self.occs_in(value.start_byte, value.end_byte)
                 if inside and not all(arith_safe(o.model) for o in inside):
                     self.hazard(
-                        "H006",
+                        ArithmeticInjection,
                         inside[0].arg,
                         inside[0].start,
                         f"`{node_text(self.src, name_node)}` has the integer attribute "
@@ -350,7 +362,7 @@ class _Analysis(TaintedScript):
         )
         if runs_stdin:
             self.hazard(
-                "H004",
+                ReparsedAsShell,
                 self.occs[0].arg,
                 node.start_byte,
                 f"`{raw[:40]}` runs `{name}` on what the script writes into it, which "
@@ -403,7 +415,7 @@ class _Analysis(TaintedScript):
         match = _TRANSFORM.search(body)
         if match is not None and match.group(1) not in _INERT_TRANSFORMS:
             self.hazard(
-                "H004",
+                ReparsedAsShell,
                 occ.arg,
                 occ.start,
                 f"`{body}` applies the `@{match.group(1)}` transformation to caller data; "
@@ -416,7 +428,7 @@ class _Analysis(TaintedScript):
         before = self.src[occ.start - 1 : occ.start] if occ.start > 0 else b""
         model = occ.model
         if occ.kind in ("raw", "sq") and before == b"$":
-            rule = "H007" if occ.kind == "raw" else "H002"
+            rule = ValueAsName if occ.kind == "raw" else ShellquoteInQuotedContext
             self.hazard(
                 rule,
                 occ.arg,
@@ -431,7 +443,7 @@ class _Analysis(TaintedScript):
         if occ.kind == "sq":
             if before == b"\\":
                 self.hazard(
-                    "H002",
+                    ShellquoteInQuotedContext,
                     occ.arg,
                     occ.start,
                     "the shellquoted placeholder follows a "
@@ -448,7 +460,7 @@ class _Analysis(TaintedScript):
                 )
             ):
                 self.hazard(
-                    "H002",
+                    ShellquoteInQuotedContext,
                     occ.arg,
                     occ.start,
                     f"the shellquoted placeholder is inside {_CONTEXT_NAMES[quoting]}, where "
@@ -470,7 +482,7 @@ class _Analysis(TaintedScript):
                 self.split_starts.add(occ.start)
             if self._in_for_list(occ):
                 self.hazard(
-                    "W102",
+                    UnquotedExpansion,
                     occ.arg,
                     occ.start,
                     f"`{_shown(occ)}` in a `for` list is split on purpose, but glob characters "
@@ -480,7 +492,7 @@ class _Analysis(TaintedScript):
                 )
             else:
                 self.hazard(
-                    "W102",
+                    UnquotedExpansion,
                     occ.arg,
                     occ.start,
                     f"`{_shown(occ)}` is unquoted, so the value is split on spaces and "
@@ -490,7 +502,7 @@ class _Analysis(TaintedScript):
         in_arith = (occ.node is not None and in_arithmetic(self.src, occ.node)) or self._in_let(occ)
         if in_arith and not arith_safe(model):
             self.hazard(
-                "H006",
+                ArithmeticInjection,
                 occ.arg,
                 occ.start,
                 "the value is evaluated as arithmetic, where bash runs `$(…)` inside an array "
@@ -600,7 +612,7 @@ class _Analysis(TaintedScript):
         }[quoting]
         if quoting in ("heredoc", "heredoc-quoted") and self._ends_heredoc(occ):
             self.hazard(
-                "H001",
+                UnsafeRawPlaceholder,
                 occ.arg,
                 occ.start,
                 "the raw placeholder's line in the here-document can be exactly its "
@@ -615,7 +627,7 @@ class _Analysis(TaintedScript):
             return
         if quoting == "unquoted" and bad <= _SPLIT_GLOB and model.words is not None:
             self.hazard(
-                "W104",
+                RawValueSplits,
                 occ.arg,
                 occ.start,
                 "the raw placeholder is unquoted and one of its allowed values has spaces or "
@@ -625,7 +637,7 @@ class _Analysis(TaintedScript):
             return
         shown = "".join(sorted(bad))[:12]
         self.hazard(
-            "H001",
+            UnsafeRawPlaceholder,
             occ.arg,
             occ.start,
             f"the raw placeholder is spliced into the script inside {_CONTEXT_NAMES[quoting]} and "
@@ -665,7 +677,7 @@ class _Analysis(TaintedScript):
                 name_like = True
         if name_like and not names_only(occ.model):
             self.hazard(
-                "H007",
+                ValueAsName,
                 occ.arg,
                 occ.start,
                 "the value is used as a variable name, so the caller chooses which variable "
@@ -694,7 +706,7 @@ class _Analysis(TaintedScript):
         occs = self.occs_in(value.start_byte, value.end_byte)
         if occs and sinks.is_code_variable(target) and not author_or_number(occs):
             self.hazard(
-                "H008",
+                CodeSelectingVariable,
                 occs[0].arg,
                 occs[0].start,
                 f"the value is assigned to `{target}`, which selects the code that runs",
@@ -719,7 +731,7 @@ class _Analysis(TaintedScript):
             if child.type == "variable_assignment":
                 if "n" in flags:
                     self.hazard(
-                        "H007",
+                        ValueAsName,
                         occs[0].arg,
                         occs[0].start,
                         "the value names the variable a nameref points to",
@@ -728,7 +740,7 @@ class _Analysis(TaintedScript):
                 continue
             if child.type in _NAME_OPERANDS and not all(names_only(o.model) for o in occs):
                 self.hazard(
-                    "H007",
+                    ValueAsName,
                     occs[0].arg,
                     occs[0].start,
                     f"the value is an operand of `{node_text(self.src, node.children[0])}`, which "
@@ -745,7 +757,7 @@ class _Analysis(TaintedScript):
         ]
         if occs and not all(o.model.words is not None or bare_name(o.model) for o in occs):
             self.hazard(
-                "W103",
+                CallerChosenPath,
                 occs[0].arg,
                 occs[0].start,
                 "the caller chooses the file this redirection reads or writes",
@@ -760,7 +772,7 @@ class _Analysis(TaintedScript):
         occs = self.occs_in(node.start_byte, node.end_byte)
         if occs and not all(names_only(o.model) for o in occs):
             self.hazard(
-                "H007",
+                ValueAsName,
                 occs[0].arg,
                 occs[0].start,
                 "`-v` takes a variable name (with a subscript that bash evaluates)",
@@ -772,7 +784,7 @@ class _Analysis(TaintedScript):
         """Analyse the text of `word` as a shell script of its own."""
         if word.script is None:
             self.hazard(
-                "H004",
+                ReparsedAsShell,
                 word.arg or None,
                 word.start,
                 f"{what} is built at run time, so the checker cannot see the code it runs",
@@ -837,8 +849,7 @@ def _bash_rejects(text: str, locate: Callable[[int], Located]) -> Hazard | None:
     verdict = bash_syntax_error(text)
     if verdict is None:
         return None
-    return Hazard(
-        "H000",
+    return UnparseableTemplate.hazard(
         None,
         locate(0),
         f"`bash -n` rejects the script: {verdict.splitlines()[0][:160]}",
@@ -903,8 +914,7 @@ def analyse_reprint(
     for node in _tree.parsed(reprinted).nodes:
         if node.type == "comment":
             return [
-                Hazard(
-                    "H000",
+                UnparseableTemplate.hazard(
                     None,
                     locate(node.start_byte),
                     "tree-sitter reads part of bash's own reprint of the script as a comment "

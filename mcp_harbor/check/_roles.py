@@ -40,6 +40,18 @@ from mcp_harbor.check._facts import (
 )
 from mcp_harbor.check._tree import node_text, walk
 from mcp_harbor.check._values import ValueModel
+from mcp_harbor.check.rules import (
+    CallerChoosesCommand,
+    CallerChosenPath,
+    CodeSelectingVariable,
+    InterpreterProgram,
+    OptionInjection,
+    OptionRunsCode,
+    ReparsedAsShell,
+    Rule,
+    ValueAsName,
+    XargsWithoutNull,
+)
 
 __all__ = [
     "Resolver",
@@ -70,7 +82,9 @@ class Scope(Protocol):
     @property
     def programs(self) -> Mapping[str, sinks.Grammar]: ...
 
-    def hazard(self, rule: str, arg: str | None, byte: int, detail: str, fix: str) -> None: ...
+    def hazard(
+        self, rule: type[Rule], arg: str | None, byte: int, detail: str, fix: str
+    ) -> None: ...
 
     def resolve_command_word(self, head: Word) -> list[Word] | None: ...
 
@@ -121,11 +135,12 @@ class Resolver:
         self.stdin = stdin
         self.safe_from = 0
 
-    def hazard(self, rule: str, word: Word | Occ, detail: str, fix: str) -> None:
+    def hazard(self, rule: type[Rule], word: Word | Occ, detail: str, fix: str) -> None:
+        """Record a finding of `rule` about the caller data in `word`."""
         if isinstance(word, Word):
             arg = word.arg or None
             if word.where is not None:
-                self.a.hazards.append(Hazard(rule, arg, word.where, detail, fix))
+                self.a.hazards.append(rule.hazard(arg, word.where, detail, fix))
                 return
             start = word.occs[0].start if word.occs else word.start
         else:
@@ -183,7 +198,7 @@ class Resolver:
                 self.plain(words, i + 1, None)
                 return
             self.hazard(
-                "H003",
+                CallerChoosesCommand,
                 head,
                 "the value is in command position, so the caller chooses the program to run",
                 "choose the program in the script (a `case` on an `enum` arg), and pass the value "
@@ -198,7 +213,7 @@ class Resolver:
             tainted = [w for w in words[i + 1 :] if w.tainted]
             if tainted:
                 self.hazard(
-                    "H003",
+                    CallerChoosesCommand,
                     tainted[0],
                     "the command word is not a literal (an expansion, an array), so the "
                     "checker cannot tell which program gets the value, or what it does with it",
@@ -214,7 +229,7 @@ class Resolver:
         if name in self.a.functions:
             if self.stdin is not None and self.reads_program_from_stdin(name):
                 self.hazard(
-                    "H004",
+                    ReparsedAsShell,
                     self.stdin,
                     f"caller data is piped into the function `{name}`, which runs a shell or "
                     "an interpreter on its standard input",
@@ -279,7 +294,7 @@ class Resolver:
             source = self.a.taint.variables.get(match.group(1))
             if source is not None:
                 self.hazard(
-                    "H008",
+                    CodeSelectingVariable,
                     word,
                     f"the literal value of `{prev if value == text else text.split('=')[0]}` is "
                     f"a command `{name}` runs with a shell, and it reads `${match.group(1)}`, "
@@ -302,7 +317,7 @@ class Resolver:
                 and (prev is None or prev not in grammar.value_options)
             ):
                 self.hazard(
-                    "H003",
+                    CallerChoosesCommand,
                     word,
                     f"`{name}` is declared with `runs_operands: true`, and the value is one of "
                     "its operands, which it may run",
@@ -335,7 +350,7 @@ class Resolver:
         for word in words[i + 1 :]:
             if word.tainted and any("|" in o.model.chars for o in word.occs):
                 self.hazard(
-                    "H005",
+                    InterpreterProgram,
                     word,
                     "perl opens its file operands with the two-argument open, so a value "
                     "ending in `|` is a command it runs",
@@ -354,7 +369,7 @@ class Resolver:
                 not word.prefix and any("=" in o.model.chars for o in word.occs)
             ):
                 self.hazard(
-                    "H004",
+                    ReparsedAsShell,
                     word,
                     "make reads an operand `NAME=VALUE` as a variable assignment, even after "
                     "`--`, and expands `$(shell …)` in its value",
@@ -373,7 +388,7 @@ class Resolver:
         tainted = [w for w in rest[1:] if w.tainted]
         if tainted and not author_or_number(tainted[0].occs):
             self.hazard(
-                "H008",
+                CodeSelectingVariable,
                 tainted[0],
                 "the value is a key or a value of `git config`, and many settings are "
                 "commands git runs later (core.fsmonitor, core.pager, alias.*)",
@@ -402,7 +417,7 @@ class Resolver:
         if what is None:
             return False
         self.hazard(
-            "H003",
+            CallerChoosesCommand,
             words[i],
             f"{what}, so the command words of the script no longer say what runs",
             "remove it and write each command literally",
@@ -439,7 +454,7 @@ class Resolver:
                     opt = word.prefix.split("=", 1)[0]
                     if opt in code_options:
                         self.hazard(
-                            "H008",
+                            CodeSelectingVariable,
                             word,
                             f"the value is the argument of `{opt}`, "
                             f"which tells `{name}` what to run",
@@ -451,7 +466,7 @@ class Resolver:
                     and word.prefix[:2] in code_options
                 ):
                     self.hazard(
-                        "H008",
+                        CodeSelectingVariable,
                         word,
                         f"the value is attached to `{word.prefix}`, "
                         f"which tells `{name}` what to run",
@@ -477,7 +492,7 @@ class Resolver:
                     not opt.startswith("--") and opt[:2] in spec.code_options
                 ):
                     self.hazard(
-                        "H004",
+                        ReparsedAsShell,
                         word,
                         f"the value is the argument of `{name} {opt}`, which runs it as code",
                         "write that command literally and pass the value as an argument",
@@ -490,7 +505,7 @@ class Resolver:
                 if value.code_inert:
                     continue
                 self.hazard(
-                    "H004",
+                    ReparsedAsShell,
                     value,
                     f"the value is the argument of `{name} {text}`, which runs it as shell code",
                     "make the command a literal in single quotes and pass the value after it "
@@ -512,7 +527,7 @@ class Resolver:
             and not (name == "git" and prev == "-c" and _inert_git_setting(word.prefix))
         ):
             self.hazard(
-                "H008",
+                CodeSelectingVariable,
                 word,
                 f"the value is the argument of `{prev}`, which tells `{name}` what to run "
                 "(a config setting or a command)",
@@ -528,7 +543,7 @@ class Resolver:
         if name in sinks.INERT_COMMANDS:
             if name == "echo":
                 self.hazard(
-                    "W101",
+                    OptionInjection,
                     word,
                     "the value can start with `-`, so `echo` may read it as its own option "
                     "(`-n`, `-e`) and print something else",
@@ -540,7 +555,7 @@ class Resolver:
         program = f"`{name}`" if name else "the program"
         if all(o.model.numeric for o in word.occs):
             self.hazard(
-                "H009",
+                OptionRunsCode,
                 word,
                 f"the value is a number that can be negative, and {program} reads `-1` as an "
                 "option (or, as a PID, as every process)",
@@ -565,7 +580,7 @@ class Resolver:
                 "put `--` before the value, or remove `leading_dash: true` from arg "
                 f"{word.arg!r}, or give it a `pattern` that cannot start with `-`"
             )
-        self.hazard("H009", word, why, fix)
+        self.hazard(OptionRunsCode, word, why, fix)
 
     def traversal(self, word: Word, name: str | None) -> None:
         if name in sinks.INERT_COMMANDS or name == "printf":
@@ -577,7 +592,7 @@ class Resolver:
             and not bare_name(word.occs[0].model)
         ):
             self.hazard(
-                "W103",
+                CallerChosenPath,
                 word,
                 f"the value is appended to the directory `{word.prefix}` and may contain `..` "
                 "or `/`, escaping it",
@@ -622,7 +637,7 @@ class Resolver:
                 if script.code_inert:
                     return
                 self.hazard(
-                    "H004",
+                    ReparsedAsShell,
                     script,
                     "the value is part of the script given to `-c`, which the shell parses as code",
                     "make the -c script a literal in single quotes and pass the value after it: "
@@ -637,7 +652,7 @@ class Resolver:
             first = operands[0]
             if first.tainted:
                 self.hazard(
-                    "H003",
+                    CallerChoosesCommand,
                     first,
                     "the value is the script file the shell runs (or one of its options)",
                     "name the script file in the export and pass the value as an argument after it",
@@ -645,7 +660,7 @@ class Resolver:
             return
         if self.stdin is not None:
             self.hazard(
-                "H004",
+                ReparsedAsShell,
                 self.stdin,
                 "caller data is piped into a shell, which runs it as code",
                 "run the commands directly and pass the value as an argument",
@@ -662,7 +677,7 @@ class Resolver:
         if name in ("at", "batch"):
             if self.stdin is not None:
                 self.hazard(
-                    "H004",
+                    ReparsedAsShell,
                     self.stdin,
                     f"caller data is piped into `{name}`, which runs it as shell code",
                     "do not schedule caller data as commands",
@@ -675,7 +690,7 @@ class Resolver:
         code = [w for w in operands if w.tainted and not w.code_inert and w.script is None]
         if code:
             self.hazard(
-                "H004",
+                ReparsedAsShell,
                 code[0],
                 f"the value is an operand of `{name}`, which runs it as shell code",
                 f"remove `{name}` and name the command literally, with the value as its "
@@ -730,7 +745,7 @@ class Resolver:
                         opt = opt[:2]  # attached: -oProxyCommand=…
                     if opt in spec.code_options:
                         self.hazard(
-                            "H004",
+                            ReparsedAsShell,
                             word,
                             f"the value is the argument of `{name} {opt}`, which runs it as code",
                             "do not pass caller data to that option",
@@ -741,7 +756,7 @@ class Resolver:
                     var = word.prefix.split("=", 1)[0]
                     if sinks.is_code_variable(var) and not author_or_number(word.occs):
                         self.hazard(
-                            "H008",
+                            CodeSelectingVariable,
                             word,
                             f"the value is assigned to `{var}`, which selects the code that runs",
                             f"do not let the caller set `{var}`",
@@ -757,7 +772,7 @@ class Resolver:
                 ):
                     break
                 self.hazard(
-                    "H003",
+                    CallerChoosesCommand,
                     word,
                     f"the value is where `{name}` expects its options or the command to run",
                     f"name the command after `{name}` literally and pass the value after it",
@@ -799,7 +814,7 @@ class Resolver:
                     if value is not None:
                         if value.tainted and value.script is None and not value.code_inert:
                             self.hazard(
-                                "H004",
+                                ReparsedAsShell,
                                 value,
                                 f"the value is the argument of `{name} "
                                 f"{opt}`, which runs it as code",
@@ -809,7 +824,7 @@ class Resolver:
                             self.a.nested(value, None, f"the `{name} {opt}` command")
                         elif value.tainted:
                             self.hazard(
-                                "H008",
+                                CodeSelectingVariable,
                                 value,
                                 f"the value sets `{name} {opt}`, which chooses code",
                                 f"do not let the caller set `{opt}`",
@@ -819,7 +834,7 @@ class Resolver:
                 if opt in spec.value_options and "=" not in text:
                     if j + 1 < len(words) and words[j + 1].splits:
                         self.hazard(
-                            "H003",
+                            CallerChoosesCommand,
                             words[j + 1],
                             f"an unquoted expansion after `{name} {opt}` can split into several "
                             f"words, and the extra ones become `{name}`'s options or command",
@@ -836,7 +851,7 @@ class Resolver:
                 word = words[j]
                 if word.tainted and word.may_be_option and not ended:
                     self.hazard(
-                        "H009",
+                        OptionRunsCode,
                         word,
                         f"the value can start with `-`, so `{name}` may read it as an option",
                         "constrain the arg with a `pattern` that cannot start with `-`",
@@ -851,7 +866,7 @@ class Resolver:
         if name == "xargs" and self.stdin is not None:
             if not null:
                 self.hazard(
-                    "W105",
+                    XargsWithoutNull,
                     self.stdin,
                     "caller data is piped to xargs without -0, so "
                     "quotes and spaces in it are re-split by xargs",
@@ -869,7 +884,7 @@ class Resolver:
                 )
             ):
                 self.hazard(
-                    "H004",
+                    ReparsedAsShell,
                     self.stdin,
                     "xargs -I substitutes caller data into the code of a shell or interpreter",
                     "pass the data as a separate argument: xargs -0 sh -c '… \"$1\"' _",
@@ -888,7 +903,7 @@ class Resolver:
                 head = basename(rest[0].static or "") if rest else ""
                 if not rest or shell_name(head) or lookup_interpreter(head) is not None:
                     self.hazard(
-                        "H004",
+                        ReparsedAsShell,
                         self.stdin,
                         "caller data is piped into ssh, and the remote side runs what it "
                         "reads as code (a login shell, or the shell or interpreter named)",
@@ -909,7 +924,7 @@ class Resolver:
             dashed = [w for w in rest if w.tainted and w.may_be_option]
             if dashed and not code:
                 self.hazard(
-                    "H009",
+                    OptionRunsCode,
                     dashed[0],
                     f"the value can start with `-` and `{name}` joins it into a command line "
                     "that another shell parses, where the command may read it as an option",
@@ -918,7 +933,7 @@ class Resolver:
                 return
             if code:
                 self.hazard(
-                    "H004",
+                    ReparsedAsShell,
                     code[0],
                     f"`{name}` joins its arguments into one string that a shell parses again, "
                     "so quoting does not survive",
@@ -967,7 +982,7 @@ class Resolver:
                     value = words[j + 1] if j + 1 < len(words) else None
                     if value is not None and value.splits:
                         self.hazard(
-                            "H009",
+                            OptionRunsCode,
                             value,
                             "an unquoted expansion can split into several words, which find "
                             "reads as expressions (`-exec …`, `-delete`)",
@@ -979,7 +994,7 @@ class Resolver:
                         and text in ("-fprint", "-fprint0", "-fprintf", "-fls")
                     ):
                         self.hazard(
-                            "W103",
+                            CallerChosenPath,
                             value,
                             f"the caller chooses the file `find {text}` writes",
                             "write to a fixed file",
@@ -992,7 +1007,7 @@ class Resolver:
             # never make find run or delete anything: only `-…` can.
             if word.tainted and word.may_be_option:
                 self.hazard(
-                    "H009",
+                    OptionRunsCode,
                     word,
                     "the value can start with `-`, so find reads it as an expression "
                     "(`-delete`, `-exec …`)",
@@ -1015,7 +1030,7 @@ class Resolver:
                 if j > 0 and (words[j - 1].static or "") in _DOCKER_VALUE_OPTIONS:
                     if words[j - 1].static in ("--entrypoint",):
                         self.hazard(
-                            "H003",
+                            CallerChoosesCommand,
                             word,
                             "the value chooses the container's entrypoint program",
                             "name the entrypoint literally",
@@ -1037,7 +1052,7 @@ class Resolver:
                     and words[j + 1].tainted
                 ):
                     self.hazard(
-                        "H003",
+                        CallerChoosesCommand,
                         words[j + 1],
                         "the value chooses the container's entrypoint program",
                         "name the entrypoint literally",
@@ -1058,7 +1073,7 @@ class Resolver:
             image = words[j]
             if image.tainted and not all(o.model.words is not None for o in image.occs):
                 self.hazard(
-                    "H003",
+                    CallerChoosesCommand,
                     image,
                     f"the value chooses the image or container `{name}` runs",
                     "name the image literally or make the arg an `enum`",
@@ -1074,7 +1089,7 @@ class Resolver:
         for word in words[i + 1 : self.safe_from]:
             if word.splits:
                 self.hazard(
-                    "H005",
+                    InterpreterProgram,
                     word,
                     f"an unquoted expansion can split into several words, which `{name}` may "
                     "read as options or as its program",
@@ -1103,7 +1118,7 @@ class Resolver:
                         )
                     ):
                         self.hazard(
-                            "H005",
+                            InterpreterProgram,
                             word,
                             f"the value is the program given to `{name} "
                             f"{opt[:2] if not opt.startswith('--') else opt}`",
@@ -1139,7 +1154,7 @@ class Resolver:
                         value = words[j + 1] if j + 1 < len(words) else None
                         if value is not None and value.tainted and not value.code_inert:
                             self.hazard(
-                                "H005",
+                                InterpreterProgram,
                                 value,
                                 f"the value is part of the program given to `{name} {opt}`, "
                                 "which runs it as code",
@@ -1175,7 +1190,7 @@ class Resolver:
                             and not all(o.model.words is not None for o in value.occs)
                         ):
                             self.hazard(
-                                "H005",
+                                InterpreterProgram,
                                 value,
                                 f"the value chooses the code `{name} {opt}` loads",
                                 "name the module or file literally",
@@ -1231,7 +1246,7 @@ class Resolver:
         ):
             if self.stdin is not None:
                 self.hazard(
-                    "H005",
+                    InterpreterProgram,
                     self.stdin,
                     f"caller data is piped into `{name}` as its program",
                     "write the program literally and pass the data "
@@ -1258,7 +1273,7 @@ class Resolver:
                     else:
                         detail = f"the value chooses the script file `{name}` runs"
                     self.hazard(
-                        "H005",
+                        InterpreterProgram,
                         program,
                         detail,
                         "write the program literally in single quotes and pass the value as "
@@ -1271,7 +1286,7 @@ class Resolver:
                 for k, word in enumerate(operands[:index]):
                     if word.tainted and word.may_be_option and not ended:
                         self.hazard(
-                            "H005",
+                            InterpreterProgram,
                             word,
                             "the value can start with `-` and add "
                             f"an option to `{name}` that runs code",
@@ -1282,7 +1297,7 @@ class Resolver:
                     del k
             elif spec.program_operand and spec.reads_stdin_program and self.stdin is not None:
                 self.hazard(
-                    "H005",
+                    InterpreterProgram,
                     self.stdin,
                     f"caller data is piped into `{name}` as its program",
                     "pass the data as an argument and write the program literally",
@@ -1297,7 +1312,7 @@ class Resolver:
             and not operands[0].code_inert
         ):
             self.hazard(
-                "H005",
+                InterpreterProgram,
                 operands[0],
                 f"the value follows `{unknown_before}`, an option of `{name}` "
                 "the checker does not know, which may take it as code",
@@ -1309,7 +1324,7 @@ class Resolver:
                 ended = True
             if word.tainted and word.may_be_option and not ended and not spec.stops_at_program:
                 self.hazard(
-                    "H005",
+                    InterpreterProgram,
                     word,
                     f"the value can start with `-`, and `{name}` reads options after its program, "
                     "so it can add one that runs code (e.g. -e)",
@@ -1326,7 +1341,7 @@ class Resolver:
                 tainted = [w for w in words[j + 2 :] if w.tainted]
                 if target is not None and sinks.is_code_variable(target) and tainted:
                     self.hazard(
-                        "H008",
+                        CodeSelectingVariable,
                         tainted[0],
                         f"`printf -v {target}` assigns the value to `{target}`, which selects "
                         "the code that runs",
@@ -1339,7 +1354,7 @@ class Resolver:
                     and not all(names_only(o.model) for o in words[j + 1].occs)
                 ):
                     self.hazard(
-                        "H007",
+                        ValueAsName,
                         words[j + 1],
                         "the value is the variable name `printf -v` assigns",
                         "use a fixed variable name",
@@ -1354,7 +1369,7 @@ class Resolver:
         # before any `--`, a value starting with `-` would be an option.
         if j < len(words) and words[j].tainted and words[j].may_be_option:
             self.hazard(
-                "H007",
+                ValueAsName,
                 words[j],
                 "the value is printf's format and can start with `-`, so it can be read as "
                 "an option (`-v NAME` assigns a variable)",
@@ -1371,7 +1386,7 @@ class Resolver:
                     and not all(names_only(o.model) for o in words[k + 1].occs)
                 ):
                     self.hazard(
-                        "H007",
+                        ValueAsName,
                         words[k + 1],
                         "`-v` takes a variable name (with a subscript that bash evaluates)",
                         "test a fixed variable name",
@@ -1389,7 +1404,7 @@ class Resolver:
             if text is not None and text.startswith("-") and not word.tainted:
                 if text == "-a" and name == "read" and j + 1 < len(words) and words[j + 1].tainted:
                     self.hazard(
-                        "H007",
+                        ValueAsName,
                         words[j + 1],
                         "the value is the array name `read -a` assigns",
                         "use a fixed name",
@@ -1398,7 +1413,7 @@ class Resolver:
                 continue
             if word.tainted and not all(names_only(o.model) for o in word.occs):
                 self.hazard(
-                    "H007",
+                    ValueAsName,
                     word,
                     f"the value is an operand of `{name}`, which takes variable names",
                     "use a fixed variable name",
@@ -1410,7 +1425,7 @@ class Resolver:
                 and name in ("read", "mapfile", "readarray")
             ):
                 self.hazard(
-                    "H008",
+                    CodeSelectingVariable,
                     self.a.occs[0],
                     f"`{name}` assigns what it reads to `{text}`, which selects the code that "
                     "runs, in a script that handles caller data",

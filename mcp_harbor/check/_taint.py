@@ -57,6 +57,7 @@ from mcp_harbor.check._tree import (
     static_text,
 )
 from mcp_harbor.check._values import SAFE_CHARS, ValueModel
+from mcp_harbor.check.rules import Rule, UnparseableTemplate
 
 __all__ = [
     "CALLER_FILE_SOURCE",
@@ -199,8 +200,9 @@ class TaintedScript:
         self.constants: dict[str, tuple[int, list[str]]] = {}
 
     # -- reporting
-    def hazard(self, rule: str, arg: str | None, byte: int, detail: str, fix: str) -> None:
-        self.hazards.append(Hazard(rule, arg, self.locate(byte), detail, fix))
+    def hazard(self, rule: type[Rule], arg: str | None, byte: int, detail: str, fix: str) -> None:
+        """Record a finding of `rule` about `arg` at `byte` of the text."""
+        self.hazards.append(rule.hazard(arg, self.locate(byte), detail, fix))
 
     def find_caller_data(self, script: Parsed) -> bool:
         """Find every occurrence of caller data in the script (`script`, the
@@ -233,7 +235,7 @@ class TaintedScript:
                 node = root.descendant_for_byte_range(start, end)
                 if node is None or node.type not in _SENTINEL_LEAVES:
                     self.hazard(
-                        "H000",
+                        UnparseableTemplate,
                         info.arg,
                         start,
                         f"the placeholder for {info.arg!r} sits where the checker cannot "

@@ -19,7 +19,27 @@ from mcp_harbor.check.rules.w103 import CallerChosenPath
 from mcp_harbor.check.rules.w104 import RawValueSplits
 from mcp_harbor.check.rules.w105 import XargsWithoutNull
 
-__all__ = ["DOC_HEADINGS", "RULES", "Rule", "rule"]
+__all__ = [
+    "DOC_HEADINGS",
+    "RULES",
+    "ArithmeticInjection",
+    "CallerChoosesCommand",
+    "CallerChosenPath",
+    "CodeSelectingVariable",
+    "InterpreterProgram",
+    "OptionInjection",
+    "OptionRunsCode",
+    "RawValueSplits",
+    "ReparsedAsShell",
+    "Rule",
+    "ShellquoteInQuotedContext",
+    "UnparseableTemplate",
+    "UnquotedExpansion",
+    "UnsafeRawPlaceholder",
+    "ValueAsName",
+    "XargsWithoutNull",
+    "rule",
+]
 
 #: Every rule by id, in id order.
 RULES: dict[str, type[Rule]] = {

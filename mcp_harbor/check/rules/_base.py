@@ -1,9 +1,16 @@
 """The shape every rule shares: metadata as class attributes, documentation
-in the class docstring under fixed headings."""
+in the class docstring under fixed headings, and `Rule.hazard`, which builds
+a finding under the rule's own id.
+
+Rules read the facts the analysis hands over (`mcp_harbor.check._facts`)
+and the tables of `mcp_harbor.check.sinks`; they never import the analysis
+(`_analysis`, `_roles`, `_taint`), which imports them."""
 
 from __future__ import annotations
 
 from typing import ClassVar, Literal
+
+from mcp_harbor.check._facts import Hazard, Located
 
 __all__ = ["DOC_HEADINGS", "Rule"]
 
@@ -19,9 +26,11 @@ DOC_HEADINGS = (
 
 
 class Rule:
-    """Base of the rules. Subclasses set the class attributes and write the
-    docstring; the analysis (`mcp_harbor.check._analysis`) reports hazards
-    under their ids."""
+    """Base of the rules. Subclasses set the class attributes, write the
+    docstring and decide, in classmethods taking plain facts, whether those
+    facts are a finding; the analysis (`mcp_harbor.check._analysis`,
+    `mcp_harbor.check._roles`) gathers the facts and records what the rules
+    return."""
 
     id: ClassVar[str]
     name: ClassVar[str]
@@ -29,6 +38,11 @@ class Rule:
     severity: ClassVar[Literal["error", "warning"]]
     confidence: ClassVar[Literal["high", "medium", "low"]] = "high"
     since: ClassVar[str] = "0.1.0"
+
+    @classmethod
+    def hazard(cls, arg: str | None, where: Located, detail: str, fix: str) -> Hazard:
+        """A finding of this rule (its id is the class's) about `arg` at `where`."""
+        return Hazard(cls.id, arg, where, detail, fix)
 
     @classmethod
     def doc(cls) -> str:
