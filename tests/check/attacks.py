@@ -293,6 +293,20 @@ _C4: list[Case] = [
 # ---------------------------------------------------------------- class 5
 # A program read from stdin or from a file the step wrote.
 _C5: list[Case] = [
+    # second red-team pass (after the held-out set): programs from stdin by
+    # a program-file option, stdin sourced, copies and tee'd files run later
+    _c("c5/sed-f-dev-stdin", True, "printf '%s\\n' \"$ARG_x\" | sed -f /dev/stdin /etc/hostname"),
+    _c("c5/awk-f-dash", True, "printf '%s\\n' \"$ARG_x\" | awk -f - /dev/null"),
+    _c("c5/source-dev-stdin", True, '. /dev/stdin <<< "$ARG_x"'),
+    _c("c5/tee-then-sh", True, "printf '%s\\n' \"$ARG_x\" | tee x.sh >/dev/null\nsh x.sh"),
+    _c("c5/cp-context-then-source", True, 'cp "$HARBOR_CONTEXT" c.sh\n. ./c.sh'),
+    _c("c5/jq-context-then-source", True, 'jq -r .arguments.x "$HARBOR_CONTEXT" > c.sh\n. ./c.sh'),
+    _c("c5/mapfile-callback-eval", True, 'mapfile -C eval -c 1 arr <<< "$ARG_x"'),
+    _c("c5/compgen-C", True, 'compgen -C "$ARG_x" x'),
+    _c("c5/crontab-stdin", True, "printf '%s\\n' \"$ARG_x\" | crontab -"),
+    _c("c5/append-bashrc", True, "printf '%s\\n' \"$ARG_x\" >> ~/.bashrc"),
+    _c("c5/safe-sh-quoted-heredoc", False, "sh <<'EOF'\nprintf '%s\\n' \"$ARG_x\"\nEOF"),
+    _c("c5/safe-sed-f-file", False, 'sed -f ./fix.sed -- "$ARG_x"'),
     # found by the template sweep (tests/check/sweep.py): a shellquoted value
     # printed with %s into a file, which is then sourced
     _c(
@@ -422,6 +436,18 @@ def _two(case_id: str, dangerous: bool, second: str) -> Steps:
 
 
 _C8: list[Case] = [
+    # an interpreter program, written by the author, that runs the caller's
+    # value it reads from the environment
+    _c("c8/python-os-system-env", True, "python3 -c 'import os; os.system(os.environ[\"ARG_x\"])'"),
+    _c("c8/awk-system-environ", True, "awk 'BEGIN { system(ENVIRON[\"ARG_x\"]) }'"),
+    _c("c8/perl-system-env", True, "perl -e 'system($ENV{ARG_x})'"),
+    _c(
+        "c8/node-exec-env",
+        True,
+        "node -e 'require(\"child_process\").execSync(process.env.ARG_x)'",
+    ),
+    _c("c8/safe-python-print-env", False, "python3 -c 'import os; print(os.environ[\"ARG_x\"])'"),
+    _c("c8/safe-awk-print-environ", False, "awk 'BEGIN { print ENVIRON[\"ARG_x\"] }'"),
     _c("c8/client-eval", True, 'eval "echo client: $HARBOR_CALLER_CLIENT"'),
     _c("c8/client-version-sh-c", True, 'sh -c "echo version $HARBOR_CALLER_CLIENT_VERSION"'),
     _c("c8/request-id-eval", True, 'eval "rid=$HARBOR_CALLER_REQUEST_ID"'),
@@ -600,6 +626,11 @@ PAYLOADS: dict[str, tuple[Payload, ...]] = {
 
 #: Cases the sandbox never runs, with the reason.
 NOT_EXERCISABLE: dict[str, str] = {
+    "c5/cp-context-then-source": "not shown in the sandbox (its context.json, with every "
+    "caller field set to the attack value, did not run as a script); "
+    "c5/jq-context-then-source shows the same flow running a payload",
+    "c5/crontab-stdin": "installs a cron job: it would run later, and only on a machine's cron",
+    "c5/append-bashrc": "the payload runs when an interactive bash starts later, not in this run",
     "c9/kill-pid-no-minimum": "kill -s TERM -1 signals every process the sandbox user may signal",
     "c9/kill-pid-dashdash-no-minimum": "kill -s TERM -- -1: as above (`--` does not stop it)",
     "c9/safe-kill-pid-minimum": "kill -s TERM 1 would signal the machine's init; never run kill",
