@@ -8,10 +8,13 @@ gates must accept the result. Then, in stages:
 2. `mcp_harbor.check._taint`: every *occurrence* of caller data
    (sentinels, expansions of ``ARG_<name>`` and of shell variables assigned
    from caller data, to a fixpoint; positional parameters that carry it).
-3. Here: for each occurrence, the quoting context derived from its
-   ancestors in the tree (H001, H002, H006, H007, W102, W104), and what the
-   script does with caller data as a whole (``exec`` redirections,
-   coprocesses, files it writes and then runs, ``declare -i``).
+3. Here: for each occurrence, the facts around it (its quoting context,
+   derived from its ancestors in the tree, the character before it, whether
+   bash evaluates it as arithmetic), handed to the rules that decide
+   (`mcp_harbor.check.rules`: H001 with W104, H002, H006, H007, W102), and
+   what the script does with caller data as a whole (``exec``
+   redirections, coprocesses, files it writes and then runs, ``declare
+   -i``).
 4. `mcp_harbor.check._roles`: for each command, the role of each word, from
    the sink tables (`mcp_harbor.check.sinks`). Scripts that are re-parsed
    by a shell (``sh -c``, ``eval``, ``trap``, ``su -c``…) are analysed
@@ -44,7 +47,6 @@ from mcp_harbor.check._facts import (
     Sentinels,
     Taint,
     Word,
-    arith_safe,
     author_or_number,
     bare_name,
     names_only,
@@ -73,7 +75,6 @@ from mcp_harbor.check.rules import (
     ArithmeticInjection,
     CallerChosenPath,
     CodeSelectingVariable,
-    RawValueSplits,
     ReparsedAsShell,
     ShellquoteInQuotedContext,
     UnparseableTemplate,
@@ -81,6 +82,8 @@ from mcp_harbor.check.rules import (
     UnsafeRawPlaceholder,
     ValueAsName,
 )
+from mcp_harbor.check.rules._contexts import Quoting
+from mcp_harbor.check.rules.h001 import HeredocLine
 
 __all__ = [
     "analyse_argv",
@@ -92,11 +95,7 @@ __all__ = [
 
 #: Nested scripts deeper than this are refused (H000).
 _MAX_DEPTH = 4
-#: What bash reads as syntax, by quoting context (`_check_raw`).
-_UNQUOTED_SPECIAL = frozenset(" \t\n\r|&;<>()$`\\\"'*?[]{}~#!")
-_DQ_SPECIAL = frozenset('$`"\\')
-#: Characters that make an unquoted expansion split or glob (W102).
-_SPLIT_GLOB = frozenset(" \t*?[]")
+#: Blanks bash splits an unquoted expansion at (a word may become several).
 _IFS = frozenset(" \t\n")
 #: Operands of ``declare``/``unset`` that are variable names.
 _NAME_OPERANDS = frozenset(
@@ -110,12 +109,6 @@ _NAME_OPERANDS = frozenset(
         "expansion",
     }
 )
-#: ``${name@op}``: the transformation operator
-_TRANSFORM = re.compile(r"^\$\{[!#]?[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?@(.?)\}$")
-#: Transformations whose result is the value (or its quoting) as data:
-#: quote, escapes, case, attributes, assignment and key-value forms. ``P``
-#: (prompt expansion) runs command substitutions; anything unknown is refused.
-_INERT_TRANSFORMS = frozenset("QEUuLaKkA")
 
 
 class _Analysis(TaintedScript):
@@ -271,16 +264,11 @@ class _Analysis(TaintedScript):
                 if node_text(self.src, name_node) not in integers:
                     continue
                 inside = self.occs_in(value.start_byte, value.end_byte)
-                if inside and not all(arith_safe(o.model) for o in inside):
-                    self.hazard(
-                        ArithmeticInjection,
-                        inside[0].arg,
-                        inside[0].start,
-                        f"`{node_text(self.src, name_node)}` has the integer attribute "
-                        "(`declare -i`), so bash evaluates the value assigned to it as "
-                        "arithmetic, where `a[$(…)]` runs a command",
-                        'give the arg `"type": "integer"`, or assign to a variable without '
-                        "the integer attribute",
+                if inside:
+                    self.report(
+                        ArithmeticInjection.integer_assignment(
+                            node_text(self.src, name_node), inside, self.locate(inside[0].start)
+                        )
                     )
 
     def _written_file(
@@ -371,7 +359,7 @@ class _Analysis(TaintedScript):
             )
 
     # -- contexts
-    def _quoting(self, occ: Occ) -> str:
+    def _quoting(self, occ: Occ) -> Quoting:
         assert occ.node is not None
         start = occ.node if occ.kind != "env" else occ.node.parent
         if start is None:
@@ -406,109 +394,44 @@ class _Analysis(TaintedScript):
         return "unquoted"
 
     def _check_operator(self, occ: Occ) -> None:
-        """Only transformations known to be inert may apply to caller data:
-        ``${x@P}`` expands the value as a prompt string, running its
-        ``$(…)``."""
+        """Only transformations known to be inert may apply to caller data
+        (H004 decides, from the expansion's text)."""
         if occ.kind != "env" or occ.node is None or occ.node.type != "expansion":
             return
         body = self.src[occ.node.start_byte : occ.node.end_byte].decode("utf-8", "replace")
-        match = _TRANSFORM.search(body)
-        if match is not None and match.group(1) not in _INERT_TRANSFORMS:
-            self.hazard(
-                ReparsedAsShell,
-                occ.arg,
-                occ.start,
-                f"`{body}` applies the `@{match.group(1)}` transformation to caller data; "
-                "bash expands the value again as a prompt string, running any `$(…)` in it",
-                f'drop the `@{match.group(1)}`: write "${{{occ.var}}}"',
-            )
+        self.report(ReparsedAsShell.transformation(occ, body, self.locate(occ.start)))
 
     def _check_context(self, occ: Occ) -> None:
+        """The rules that read where `occ` is spliced or expanded: its
+        quoting context, the character before it, whether bash evaluates it
+        as arithmetic or reads it as a name."""
         quoting = self._quoting(occ)
-        before = self.src[occ.start - 1 : occ.start] if occ.start > 0 else b""
-        model = occ.model
-        if occ.kind in ("raw", "sq") and before == b"$":
-            rule = ValueAsName if occ.kind == "raw" else ShellquoteInQuotedContext
-            self.hazard(
-                rule,
-                occ.arg,
-                occ.start,
-                "the placeholder follows `$`, so the value "
-                "becomes a parameter name or `$'…'` quoting",
-                'remove the `$` before the placeholder, or pass the value as "$ARG_'
-                + occ.arg
-                + '"',
-            )
-            return
+        before = chr(self.src[occ.start - 1]) if occ.start > 0 else ""
+        where = self.locate(occ.start)
         if occ.kind == "sq":
-            if before == b"\\":
-                self.hazard(
-                    ShellquoteInQuotedContext,
-                    occ.arg,
-                    occ.start,
-                    "the shellquoted placeholder follows a "
-                    "backslash, which escapes the opening quote",
-                    "remove the backslash before the placeholder",
-                )
-            elif (
-                quoting != "unquoted"
-                and not (
-                    model.inert and quoting not in ("heredoc-delimiter", "parameter-expansion")
-                )
-                and not (
-                    quoting in ("comment", "heredoc-quoted") and not model.chars & {"\n", "\r"}
-                )
-            ):
-                self.hazard(
-                    ShellquoteInQuotedContext,
-                    occ.arg,
-                    occ.start,
-                    f"the shellquoted placeholder is inside {_CONTEXT_NAMES[quoting]}, where "
-                    "shlex's single quotes are not quotes, so `$(…)`, backticks or a `'` in "
-                    "the value escape",
-                    _CONTEXT_FIXES.get(
-                        quoting, "write the placeholder as its own unquoted word"
-                    ).replace("ARG", "ARG_" + occ.arg),
-                )
+            self.report(ShellquoteInQuotedContext.detect(occ, quoting, before, where))
         elif occ.kind == "raw":
-            self._check_raw(occ, quoting)
-        elif (
-            occ.kind == "env"
-            and quoting == "unquoted"
-            and not self._no_split(occ)
-            and model.chars & _SPLIT_GLOB
-        ):
-            if model.chars & _IFS:
-                self.split_starts.add(occ.start)
-            if self._in_for_list(occ):
-                self.hazard(
-                    UnquotedExpansion,
-                    occ.arg,
-                    occ.start,
-                    f"`{_shown(occ)}` in a `for` list is split on purpose, but glob characters "
-                    "in it also match file names",
-                    f'split it without globbing: read -ra items <<< "{_shown(occ)}", then '
-                    'for … in "${items[@]}"',
-                )
-            else:
-                self.hazard(
-                    UnquotedExpansion,
-                    occ.arg,
-                    occ.start,
-                    f"`{_shown(occ)}` is unquoted, so the value is split on spaces and "
-                    "glob-expanded",
-                    f'write "{_shown(occ)}" (in double quotes)',
-                )
-        in_arith = (occ.node is not None and in_arithmetic(self.src, occ.node)) or self._in_let(occ)
-        if in_arith and not arith_safe(model):
-            self.hazard(
-                ArithmeticInjection,
-                occ.arg,
-                occ.start,
-                "the value is evaluated as arithmetic, where bash runs `$(…)` inside an array "
-                "subscript such as `a[$(cmd)]`, even when quoted",
-                'give the arg `"type": "integer"` in its schema, or compare it as a string',
+            self.report(
+                ValueAsName.after_dollar(occ, before, where)
+                or UnsafeRawPlaceholder.detect(occ, quoting, where, lambda: self._heredoc_line(occ))
             )
+        elif occ.kind == "env":
+            unquoted = UnquotedExpansion.detect(
+                occ,
+                quoting,
+                where,
+                no_split=lambda: self._no_split(occ),
+                in_for_list=lambda: self._in_for_list(occ),
+            )
+            if unquoted is not None:
+                if occ.model.chars & _IFS:
+                    # the value's blanks make the word several words
+                    self.split_starts.add(occ.start)
+                self.hazards.append(unquoted)
+        if occ.kind in ("raw", "sq") and before == "$":
+            return  # a parameter name or `$'…'` quoting (reported): nothing else is read
+        in_arith = (occ.node is not None and in_arithmetic(self.src, occ.node)) or self._in_let(occ)
+        self.report(ArithmeticInjection.detect(occ, in_arith, where))
         if occ.node is not None:
             self._check_name_context(occ)
 
@@ -561,18 +484,20 @@ class _Analysis(TaintedScript):
                 return False
         return False
 
-    def _ends_heredoc(self, occ: Occ) -> bool:
-        """The line of the here-document body holding the raw placeholder
-        `occ` can spell the delimiter (``<<-`` strips leading tabs first)."""
+    def _heredoc_line(self, occ: Occ) -> HeredocLine | None:
+        """The delimiter of the here-document whose body holds the raw
+        placeholder `occ`, and the text of its line before and after it
+        (``<<-`` strips leading tabs first); None when the checker cannot
+        follow the line (no delimiter found, more caller data on it)."""
         if occ.node is None:
-            return True
+            return None
         body = next((a for a in ancestors(occ.node) if a.type == "heredoc_body"), None)
         redirect = body.parent if body is not None else None
         if body is None or redirect is None:
-            return True
+            return None
         start = next((c for c in redirect.children if c.type == "heredoc_start"), None)
         if start is None:
-            return True
+            return None
         delimiter = re.sub(r"[\\'\"]", "", node_text(self.src, start))
         dash = any(c.type == "<<-" for c in redirect.children)
         line_start = self.src.rfind(b"\n", 0, occ.start) + 1
@@ -583,72 +508,8 @@ class _Analysis(TaintedScript):
         if dash:
             before = before.lstrip("\t")
         if self.occs_in(line_start, occ.start) or self.occs_in(occ.end, line_end):
-            return True  # more caller data on the line: not followed
-        if not delimiter.startswith(before) or not delimiter.endswith(after):
-            return False
-        if len(before) + len(after) > len(delimiter):
-            return False
-        middle = delimiter[len(before) : len(delimiter) - len(after)]
-        model = occ.model
-        if model.words is not None:
-            return middle in model.words
-        if not middle:
-            return model.can_be_empty
-        return set(middle) <= model.chars and middle[0] in model.first
-
-    def _check_raw(self, occ: Occ, quoting: str) -> None:
-        model = occ.model
-        danger = {
-            "unquoted": _UNQUOTED_SPECIAL,
-            "backticks": _UNQUOTED_SPECIAL,
-            "parameter-expansion": _UNQUOTED_SPECIAL,
-            "double": _DQ_SPECIAL,
-            "single": frozenset("'"),
-            "ansi-c": frozenset("'\\"),
-            "heredoc": _DQ_SPECIAL | {"\n", "\r"},
-            "heredoc-quoted": frozenset("\n\r"),
-            "heredoc-delimiter": _UNQUOTED_SPECIAL,
-            "comment": frozenset("\n\r"),
-        }[quoting]
-        if quoting in ("heredoc", "heredoc-quoted") and self._ends_heredoc(occ):
-            self.hazard(
-                UnsafeRawPlaceholder,
-                occ.arg,
-                occ.start,
-                "the raw placeholder's line in the here-document can be exactly its "
-                "delimiter, which ends the here-document early: the lines after it become "
-                "commands",
-                'write "$ARG" in an unquoted here-document instead, or give the arg a '
-                "`pattern` that cannot spell the delimiter",
-            )
-            return
-        bad = model.chars & danger
-        if not bad:
-            return
-        if quoting == "unquoted" and bad <= _SPLIT_GLOB and model.words is not None:
-            self.hazard(
-                RawValueSplits,
-                occ.arg,
-                occ.start,
-                "the raw placeholder is unquoted and one of its allowed values has spaces or "
-                "glob characters, so it is split into several words or expanded as a pattern",
-                "add `| shellquote` to the placeholder",
-            )
-            return
-        shown = "".join(sorted(bad))[:12]
-        self.hazard(
-            UnsafeRawPlaceholder,
-            occ.arg,
-            occ.start,
-            f"the raw placeholder is spliced into the script inside {_CONTEXT_NAMES[quoting]} and "
-            f"its schema allows {shown!r}, which bash reads as syntax there",
-            "use `{{ args."
-            + occ.arg
-            + ' | shellquote }}` as an unquoted word, or "$ARG_'
-            + occ.arg
-            + '", or constrain the arg with an anchored `pattern`, an `enum` or '
-            '`"type": "integer"`',
-        )
+            return None  # more caller data on the line: not followed
+        return delimiter, before, after
 
     def _check_name_context(self, occ: Occ) -> None:
         assert occ.node is not None
@@ -808,37 +669,6 @@ class _Analysis(TaintedScript):
         )
         inner.programs = self.programs
         inner.run()
-
-
-def _shown(occ: Occ) -> str:
-    return occ.var if occ.var == "$(…)" else f"${occ.var}"
-
-
-_CONTEXT_NAMES = {
-    "unquoted": "an unquoted word",
-    "double": "double quotes",
-    "single": "single quotes",
-    "ansi-c": "`$'…'` quotes",
-    "heredoc": "a here-document body",
-    "heredoc-quoted": "a quoted here-document body",
-    "heredoc-delimiter": "a here-document delimiter",
-    "comment": "a comment",
-    "backticks": "backticks",
-    "parameter-expansion": "a `${…}` expansion",
-}
-_CONTEXT_FIXES = {
-    "double": "remove the double quotes around the placeholder (shellquote already makes one "
-    'word), or write "$ARG" instead of the placeholder',
-    "single": 'close the single quotes before the placeholder, or write "$ARG" outside them',
-    "ansi-c": "move the placeholder out of the `$'…'` string",
-    "heredoc": "write $ARG in the here-document instead (an unquoted delimiter expands it "
-    "once, without re-parsing)",
-    "heredoc-quoted": "feed the value on stdin another way, e.g. printf '%s\\n' \"$ARG\" |",
-    "comment": "remove the placeholder from the comment",
-    "backticks": 'replace the backticks with $( … ) and write the placeholder there, or use "$ARG"',
-    "parameter-expansion": 'write "$ARG" instead of a placeholder inside `${…}`',
-    "heredoc-delimiter": "use a fixed here-document delimiter",
-}
 
 
 # ------------------------------------------------------------------ entry points

@@ -204,6 +204,11 @@ class TaintedScript:
         """Record a finding of `rule` about `arg` at `byte` of the text."""
         self.hazards.append(rule.hazard(arg, self.locate(byte), detail, fix))
 
+    def report(self, hazard: Hazard | None) -> None:
+        """Record what a rule found (None: nothing)."""
+        if hazard is not None:
+            self.hazards.append(hazard)
+
     def find_caller_data(self, script: Parsed) -> bool:
         """Find every occurrence of caller data in the script (`script`, the
         parse of `text`), the variables carrying it and the script's

@@ -1,4 +1,8 @@
-"""The checker's rules, one per module (``h000.py`` … ``w105.py``)."""
+"""The checker's rules, one per module (``h000.py`` … ``w105.py``): each
+class holds the rule's metadata, its documentation (``docs/rules.md`` is
+generated from it) and its detection, classmethods that take the facts the
+analysis hands over and return the rule's finding, or None. Every finding is
+built by its rule's class (`Rule.hazard`), so its id is the class's."""
 
 from __future__ import annotations
 

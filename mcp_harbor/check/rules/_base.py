@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from mcp_harbor.check._facts import Hazard, Located
+from mcp_harbor.check._facts import Hazard, Located, Occ, Word
 
 __all__ = ["DOC_HEADINGS", "Rule"]
 
@@ -43,6 +43,13 @@ class Rule:
     def hazard(cls, arg: str | None, where: Located, detail: str, fix: str) -> Hazard:
         """A finding of this rule (its id is the class's) about `arg` at `where`."""
         return Hazard(cls.id, arg, where, detail, fix)
+
+    @classmethod
+    def about(cls, subject: Word | Occ, where: Located, detail: str, fix: str) -> Hazard:
+        """A finding of this rule about the caller data in `subject` (an
+        occurrence's arg; a word's first occurrence's arg, or none)."""
+        arg = (subject.arg or None) if isinstance(subject, Word) else subject.arg
+        return cls.hazard(arg, where, detail, fix)
 
     @classmethod
     def doc(cls) -> str:

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar, Literal
 
+from mcp_harbor.check._facts import Hazard, Located, Occ
 from mcp_harbor.check.rules._base import Rule
 
 __all__ = ["ReparsedAsShell"]
+
+
+#: ``${name@op}``: the transformation operator
+_TRANSFORM = re.compile(r"^\$\{[!#]?[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?@(.?)\}$")
+#: Transformations whose result is the value (or its quoting) as data:
+#: quote, escapes, case, attributes, assignment and key-value forms. ``P``
+#: (prompt expansion) runs command substitutions; anything unknown is refused.
+_INERT_TRANSFORMS = frozenset("QEUuLaKkA")
 
 
 class ReparsedAsShell(Rule):
@@ -48,3 +58,20 @@ class ReparsedAsShell(Rule):
         "The value is re-parsed as shell code (`sh -c`, `eval`, `ssh`, `trap`, `| sh`, `source`)."
     )
     severity: ClassVar[Literal["error", "warning"]] = "error"
+
+    @classmethod
+    def transformation(cls, occ: Occ, expansion: str, where: Located) -> Hazard | None:
+        """This rule's finding when `expansion`, the text of the ``${…}``
+        expansion `occ` of caller data, applies a transformation other than
+        those known to be inert (``${x@P}`` expands the value again as a
+        prompt string, running its ``$(…)``)."""
+        match = _TRANSFORM.search(expansion)
+        if match is None or match.group(1) in _INERT_TRANSFORMS:
+            return None
+        return cls.about(
+            occ,
+            where,
+            f"`{expansion}` applies the `@{match.group(1)}` transformation to caller data; "
+            "bash expands the value again as a prompt string, running any `$(…)` in it",
+            f'drop the `@{match.group(1)}`: write "${{{occ.var}}}"',
+        )

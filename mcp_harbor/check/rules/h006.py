@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, Literal
 
+from mcp_harbor.check._facts import Hazard, Located, Occ, arith_safe
 from mcp_harbor.check.rules._base import Rule
 
 __all__ = ["ArithmeticInjection"]
@@ -45,3 +47,39 @@ class ArithmeticInjection(Rule):
     name: ClassVar[str] = "arithmetic-injection"
     summary: ClassVar[str] = "A non-numeric value evaluated as arithmetic."
     severity: ClassVar[Literal["error", "warning"]] = "error"
+
+    @classmethod
+    def detect(cls, occ: Occ, in_arithmetic: bool, where: Located) -> Hazard | None:
+        """This rule's finding when the caller data `occ` is evaluated as
+        arithmetic (`in_arithmetic`: ``$(( ))``, ``(( ))``, a subscript,
+        ``let``, a ``declare -i`` value) and its values are not only
+        numbers and signs (`mcp_harbor.check._facts.arith_safe`)."""
+        if not in_arithmetic or arith_safe(occ.model):
+            return None
+        return cls.about(
+            occ,
+            where,
+            "the value is evaluated as arithmetic, where bash runs `$(…)` inside an array "
+            "subscript such as `a[$(cmd)]`, even when quoted",
+            'give the arg `"type": "integer"` in its schema, or compare it as a string',
+        )
+
+    @classmethod
+    def integer_assignment(
+        cls, variable: str, occs: Sequence[Occ], where: Located
+    ) -> Hazard | None:
+        """This rule's finding when the caller data `occs` (at least one) is
+        assigned to `variable`, which has the integer attribute (``declare
+        -i``), so bash evaluates the value as arithmetic; `where` points at
+        the first."""
+        if all(arith_safe(o.model) for o in occs):
+            return None
+        return cls.about(
+            occs[0],
+            where,
+            f"`{variable}` has the integer attribute "
+            "(`declare -i`), so bash evaluates the value assigned to it as "
+            "arithmetic, where `a[$(…)]` runs a command",
+            'give the arg `"type": "integer"`, or assign to a variable without '
+            "the integer attribute",
+        )

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
+from mcp_harbor.check._facts import Hazard, Located, Occ
 from mcp_harbor.check.rules._base import Rule
 
 __all__ = ["ValueAsName"]
+
+
+#: What a placeholder right after `$` becomes (raw: this rule; shellquoted: H002).
+AFTER_DOLLAR = (
+    "the placeholder follows `$`, so the value becomes a parameter name or `$'…'` quoting"
+)
 
 
 class ValueAsName(Rule):
@@ -43,3 +50,16 @@ class ValueAsName(Rule):
     name: ClassVar[str] = "value-as-name"
     summary: ClassVar[str] = "The value is a variable or parameter name, or a printf format."
     severity: ClassVar[Literal["error", "warning"]] = "error"
+
+    @classmethod
+    def after_dollar(cls, occ: Occ, before: str, where: Located) -> Hazard | None:
+        """This rule's finding when the raw placeholder `occ` follows `$`
+        (`before`: the character before it): the value is a parameter name."""
+        if before != "$":
+            return None
+        return cls.about(occ, where, AFTER_DOLLAR, after_dollar_fix(occ.arg))
+
+
+def after_dollar_fix(arg: str) -> str:
+    """The fix of a placeholder of `arg` written right after `$`."""
+    return 'remove the `$` before the placeholder, or pass the value as "$ARG_' + arg + '"'

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar, Literal
 
+from mcp_harbor.check._facts import Hazard, Located, Occ
 from mcp_harbor.check.rules._base import Rule
+from mcp_harbor.check.rules._contexts import SPLIT_GLOB, Quoting
 
 __all__ = ["UnquotedExpansion"]
 
@@ -42,3 +45,39 @@ class UnquotedExpansion(Rule):
     name: ClassVar[str] = "unquoted-expansion"
     summary: ClassVar[str] = "`$ARG_x` or a variable carrying caller data is expanded unquoted."
     severity: ClassVar[Literal["error", "warning"]] = "warning"
+
+    @classmethod
+    def detect(
+        cls,
+        occ: Occ,
+        quoting: Quoting,
+        where: Located,
+        *,
+        no_split: Callable[[], bool],
+        in_for_list: Callable[[], bool],
+    ) -> Hazard | None:
+        """This rule's finding about the expansion `occ` of caller data in
+        `quoting`: unquoted where bash splits words (`no_split`: it stands
+        where bash does not, an assignment, ``case``, ``[[ ]]``, a
+        here-string) and its value can hold a blank or a glob character.
+        In a ``for`` list (`in_for_list`) the split is meant, the globbing
+        not. None otherwise. The facts are asked in that order, only as
+        needed."""
+        if quoting != "unquoted" or no_split() or not occ.model.chars & SPLIT_GLOB:
+            return None
+        shown = occ.var if occ.var == "$(…)" else f"${occ.var}"
+        if in_for_list():
+            return cls.about(
+                occ,
+                where,
+                f"`{shown}` in a `for` list is split on purpose, but glob characters "
+                "in it also match file names",
+                f'split it without globbing: read -ra items <<< "{shown}", then '
+                'for … in "${items[@]}"',
+            )
+        return cls.about(
+            occ,
+            where,
+            f"`{shown}` is unquoted, so the value is split on spaces and glob-expanded",
+            f'write "{shown}" (in double quotes)',
+        )

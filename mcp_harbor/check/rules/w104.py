@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
+from mcp_harbor.check._facts import Hazard, Located, Occ
 from mcp_harbor.check.rules._base import Rule
+from mcp_harbor.check.rules._contexts import SPLIT_GLOB, Quoting
 
 __all__ = ["RawValueSplits"]
 
@@ -40,3 +42,21 @@ class RawValueSplits(Rule):
     name: ClassVar[str] = "raw-value-splits"
     summary: ClassVar[str] = "A raw enum value with spaces or glob characters is unquoted."
     severity: ClassVar[Literal["error", "warning"]] = "warning"
+
+    @classmethod
+    def detect(
+        cls, occ: Occ, quoting: Quoting, bad: frozenset[str], where: Located
+    ) -> Hazard | None:
+        """This rule's finding when the characters of the raw placeholder
+        `occ` that are syntax in `quoting` (`bad`, from H001's table) only
+        split or glob an unquoted word, and every value is one of the
+        author's words (an `enum`); else None (H001 decides)."""
+        if quoting == "unquoted" and bad <= SPLIT_GLOB and occ.model.words is not None:
+            return cls.about(
+                occ,
+                where,
+                "the raw placeholder is unquoted and one of its allowed values has spaces or "
+                "glob characters, so it is split into several words or expanded as a pattern",
+                "add `| shellquote` to the placeholder",
+            )
+        return None
