@@ -169,20 +169,11 @@ def _env_literals(step: Step, models: Mapping[str, ValueModel]) -> list[Hazard]:
     callers = {f"ARG_{name}" for name in models} | set(step_env.caller_variables())
     for name, value in step.spec.env.items():
         for match in _ENV_REFERENCE.finditer(value):
-            variable = match.group(1)
-            if variable in callers or variable.startswith(("ARG_", "STEP_")):
-                arg = variable[4:] if variable.startswith("ARG_") else None
-                out.append(
-                    CodeSelectingVariable.hazard(
-                        arg if arg in models else None,
-                        ((*step.where, "env", name), match.start()),
-                        f"the `env:` value of `{name}` reads `${variable}`, and a program that "
-                        "expands the variable again (git's GIT_SSH_COMMAND, an editor or pager "
-                        "setting) gets the caller's value inside its command line",
-                        f"remove `${variable}` from `env: {name}`; let the program read "
-                        f"`{variable}` itself, or pass the value as an argument",
-                    )
-                )
+            hazard = CodeSelectingVariable.env_literal(
+                name, match.group(1), callers, models, ((*step.where, "env", name), match.start())
+            )
+            if hazard is not None:
+                out.append(hazard)
                 break
     return out
 

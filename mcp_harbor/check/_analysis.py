@@ -47,8 +47,6 @@ from mcp_harbor.check._facts import (
     Sentinels,
     Taint,
     Word,
-    author_or_number,
-    bare_name,
     names_only,
 )
 from mcp_harbor.check._gates import bash_syntax_error
@@ -565,16 +563,8 @@ class _Analysis(TaintedScript):
             else node_text(self.src, name)
         )
         occs = self.occs_in(value.start_byte, value.end_byte)
-        if occs and sinks.is_code_variable(target) and not author_or_number(occs):
-            self.hazard(
-                CodeSelectingVariable,
-                occs[0].arg,
-                occs[0].start,
-                f"the value is assigned to `{target}`, which selects the code that runs",
-                f"do not let the caller set `{target}`; pass the value in a variable of its own "
-                "and choose the program in the script",
-            )
-            return
+        if occs:
+            self.report(CodeSelectingVariable.assignment(target, occs, self.locate(occs[0].start)))
 
     def _declaration(self, node: Node) -> None:
         words = [
@@ -616,15 +606,8 @@ class _Analysis(TaintedScript):
         occs = [
             o for o in self.occs_in(dest.start_byte, dest.end_byte) if o.arg != CALLER_FILE_SOURCE
         ]
-        if occs and not all(o.model.words is not None or bare_name(o.model) for o in occs):
-            self.hazard(
-                CallerChosenPath,
-                occs[0].arg,
-                occs[0].start,
-                "the caller chooses the file this redirection reads or writes",
-                "redirect to a fixed file, or constrain the arg to a file name with a `pattern` "
-                "that excludes `/` and `..`",
-            )
+        if occs:
+            self.report(CallerChosenPath.redirect(occs, self.locate(occs[0].start)))
 
     def _unary(self, node: Node) -> None:
         op = node.child_by_field_name("operator")

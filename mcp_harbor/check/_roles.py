@@ -9,6 +9,15 @@ select code (H008), reads it as an option (H009, W101), opens it as a path
 (W103), re-splits it (W105). Wrappers (``env``, ``sudo``, ``xargs``…) are
 followed to the command they run.
 
+Where a decision is a function of what the walk found (the program, the
+word before, the grammar, the word's text and models), the rule makes it
+(`mcp_harbor.check.rules`: `OptionRunsCode.detect` for H009 and W101,
+`CallerChosenPath` for W103, `XargsWithoutNull` for W105,
+`CodeSelectingVariable` for variables that select code); where the walk
+itself is the decision (which word is the program, the shell's script, an
+interpreter's program, a name), the walk records the finding of the rule
+(H003, H004, H005, H007, H008's code options) through its class.
+
 The tables are `mcp_harbor.check.sinks` (shells, interpreters, wrappers,
 grammars…), the export's own ``programs:`` and, for ``find`` and
 ``docker``/``podman``, the option tables at the end of this module.
@@ -22,7 +31,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from tree_sitter import Node
@@ -30,11 +39,11 @@ from tree_sitter import Node
 from mcp_harbor.check import sinks
 from mcp_harbor.check._facts import (
     Hazard,
+    Located,
     Occ,
     Taint,
     Word,
     author_or_number,
-    bare_name,
     merge_sentinels,
     names_only,
 )
@@ -45,7 +54,6 @@ from mcp_harbor.check.rules import (
     CallerChosenPath,
     CodeSelectingVariable,
     InterpreterProgram,
-    OptionInjection,
     OptionRunsCode,
     ReparsedAsShell,
     Rule,
@@ -82,9 +90,8 @@ class Scope(Protocol):
     @property
     def programs(self) -> Mapping[str, sinks.Grammar]: ...
 
-    def hazard(
-        self, rule: type[Rule], arg: str | None, byte: int, detail: str, fix: str
-    ) -> None: ...
+    @property
+    def locate(self) -> Callable[[int], Located]: ...
 
     def resolve_command_word(self, head: Word) -> list[Word] | None: ...
 
@@ -135,17 +142,26 @@ class Resolver:
         self.stdin = stdin
         self.safe_from = 0
 
-    def hazard(self, rule: type[Rule], word: Word | Occ, detail: str, fix: str) -> None:
-        """Record a finding of `rule` about the caller data in `word`."""
+    def where(self, word: Word | Occ) -> Located:
+        """Where a finding about the caller data in `word` points."""
         if isinstance(word, Word):
-            arg = word.arg or None
             if word.where is not None:
-                self.a.hazards.append(rule.hazard(arg, word.where, detail, fix))
-                return
+                return word.where
             start = word.occs[0].start if word.occs else word.start
         else:
-            arg, start = word.arg, word.start
-        self.a.hazard(rule, arg, start, detail, fix)
+            start = word.start
+        return self.a.locate(start)
+
+    def hazard(self, rule: type[Rule], word: Word | Occ, detail: str, fix: str) -> None:
+        """Record a finding of `rule` about the caller data in `word`."""
+        self.a.hazards.append(rule.about(word, self.where(word), detail, fix))
+
+    def report(self, hazard: Hazard | None) -> bool:
+        """Record what a rule found; whether it found something."""
+        if hazard is None:
+            return False
+        self.a.hazards.append(hazard)
+        return True
 
     def reads_program_from_stdin(self, function: str) -> bool:
         """The body of `function` runs a shell without ``-c`` or a script
@@ -537,68 +553,13 @@ class Resolver:
     def option_injection(
         self, name: str | None, prev: str | None, word: Word, grammar: sinks.Grammar | None
     ) -> None:
-        """`word` may start with ``-`` and stands before any ``--``: it is
-        inert only as the value of an option that always takes one, in a
-        grammar the checker knows (`sinks.GRAMMARS`, ``programs:``)."""
-        if name in sinks.INERT_COMMANDS:
-            if name == "echo":
-                self.hazard(
-                    OptionInjection,
-                    word,
-                    "the value can start with `-`, so `echo` may read it as its own option "
-                    "(`-n`, `-e`) and print something else",
-                    "print the value with printf '%s\\n' \"$ARG\" instead of echo",
-                )
-            return
-        if grammar is not None and not word.splits and _takes_value(prev, grammar):
-            return
-        program = f"`{name}`" if name else "the program"
-        if all(o.model.numeric for o in word.occs):
-            self.hazard(
-                OptionRunsCode,
-                word,
-                f"the value is a number that can be negative, and {program} reads `-1` as an "
-                "option (or, as a PID, as every process)",
-                f"give arg {word.arg!r} a `minimum` of 0 (or more)",
-            )
-            return
-        if grammar is None:
-            why = (
-                f"the value can start with `-`, and the checker does not know {program}'s "
-                "options, so it cannot show that the value is not read as one (some "
-                "options run code: git --upload-pack, ssh -oProxyCommand, tar --to-command)"
-            )
-            fix = (
-                f"remove `leading_dash: true` from arg {word.arg!r} (values starting with "
-                "`-` are then refused at validation), or give it a `pattern` that cannot "
-                f"start with `-`, or declare {program} under `programs:` (its options that "
-                "take a value, and that `--` ends its options) and put `--` before the value"
-            )
-        else:
-            why = f"the value can start with `-` and stands where {program} reads options"
-            fix = (
-                "put `--` before the value, or remove `leading_dash: true` from arg "
-                f"{word.arg!r}, or give it a `pattern` that cannot start with `-`"
-            )
-        self.hazard(OptionRunsCode, word, why, fix)
+        """`word` may start with ``-`` and stands before any ``--``: H009
+        (`OptionRunsCode.detect`) decides, from the program, the word before
+        and the grammar the checker knows."""
+        self.report(OptionRunsCode.detect(name, prev, word, grammar, self.where(word)))
 
     def traversal(self, word: Word, name: str | None) -> None:
-        if name in sinks.INERT_COMMANDS or name == "printf":
-            return  # printed, not opened
-        if (
-            word.prefix.endswith("/")
-            and word.occs
-            and word.occs[0].model.words is None
-            and not bare_name(word.occs[0].model)
-        ):
-            self.hazard(
-                CallerChosenPath,
-                word,
-                f"the value is appended to the directory `{word.prefix}` and may contain `..` "
-                "or `/`, escaping it",
-                "constrain the arg with a `pattern` such as ^[A-Za-z0-9_][A-Za-z0-9_.-]*$ "
-                "(no `/`, cannot start with `.`)",
-            )
+        self.report(CallerChosenPath.traversal(name, word, self.where(word)))
 
     # shells
     def shell(self, words: list[Word], i: int) -> None:
@@ -754,13 +715,7 @@ class Resolver:
                     continue
                 if name == "env" and "=" in word.prefix:
                     var = word.prefix.split("=", 1)[0]
-                    if sinks.is_code_variable(var) and not author_or_number(word.occs):
-                        self.hazard(
-                            CodeSelectingVariable,
-                            word,
-                            f"the value is assigned to `{var}`, which selects the code that runs",
-                            f"do not let the caller set `{var}`",
-                        )
+                    self.report(CodeSelectingVariable.env_assignment(var, word, self.where(word)))
                     j += 1
                     continue
                 if j > i + 1 and words[j - 1].static in spec.value_options and not word.splits:
@@ -793,7 +748,7 @@ class Resolver:
                     name == "xargs" and text.startswith("-I")
                 ):
                     replace = True
-                if name == "xargs" and opt in ("-0", "--null", "-d", "--delimiter"):
+                if name == "xargs" and XargsWithoutNull.delimits(opt):
                     null = True
                 if opt in spec.code_options or (
                     len(text) > 2 and text[:2] in spec.code_options and not text.startswith("--")
@@ -864,14 +819,7 @@ class Resolver:
                     break
                 j += 2 if words[j].static in spec.value_options else 1
         if name == "xargs" and self.stdin is not None:
-            if not null:
-                self.hazard(
-                    XargsWithoutNull,
-                    self.stdin,
-                    "caller data is piped to xargs without -0, so "
-                    "quotes and spaces in it are re-split by xargs",
-                    "use `printf '%s\\0' \"$ARG\" | xargs -0 …`",
-                )
+            self.report(XargsWithoutNull.detect(null, self.stdin, self.where(self.stdin)))
             rest = words[j:]
             if (
                 replace
@@ -988,17 +936,8 @@ class Resolver:
                             "reads as expressions (`-exec …`, `-delete`)",
                             'quote the expansion: "$ARG"',
                         )
-                    if (
-                        value is not None
-                        and value.tainted
-                        and text in ("-fprint", "-fprint0", "-fprintf", "-fls")
-                    ):
-                        self.hazard(
-                            CallerChosenPath,
-                            value,
-                            f"the caller chooses the file `find {text}` writes",
-                            "write to a fixed file",
-                        )
+                    if value is not None:
+                        self.report(CallerChosenPath.find_output(text, value, self.where(value)))
                     j += 2 if text != "-fprintf" else 3
                     continue
                 j += 1
@@ -1339,14 +1278,15 @@ class Resolver:
             if text == "-v":
                 target = words[j + 1].static if j + 1 < len(words) else None
                 tainted = [w for w in words[j + 2 :] if w.tainted]
-                if target is not None and sinks.is_code_variable(target) and tainted:
-                    self.hazard(
-                        CodeSelectingVariable,
-                        tainted[0],
-                        f"`printf -v {target}` assigns the value to `{target}`, which selects "
-                        "the code that runs",
-                        f"do not let the caller set `{target}`",
+                if (
+                    target is not None
+                    and tainted
+                    and self.report(
+                        CodeSelectingVariable.printf_target(
+                            target, tainted[0], self.where(tainted[0])
+                        )
                     )
+                ):
                     return
                 if (
                     j + 1 < len(words)
@@ -1418,19 +1358,9 @@ class Resolver:
                     f"the value is an operand of `{name}`, which takes variable names",
                     "use a fixed variable name",
                 )
-            elif (
-                text is not None
-                and sinks.is_code_variable(text)
-                and self.a.occs
-                and name in ("read", "mapfile", "readarray")
-            ):
-                self.hazard(
-                    CodeSelectingVariable,
-                    self.a.occs[0],
-                    f"`{name}` assigns what it reads to `{text}`, which selects the code that "
-                    "runs, in a script that handles caller data",
-                    "read into a variable of your own",
-                )
+            elif text is not None and self.a.occs:
+                first = self.a.occs[0]
+                self.report(CodeSelectingVariable.read_target(name, text, first, self.where(first)))
             j += 1
 
 
@@ -1460,23 +1390,6 @@ def _sed_inert(word: Word) -> bool:
 
 #: The text of a sed program up to a place inside an s command's replacement.
 _SED_REPLACEMENT = re.compile(r"s(.)(?:(?!\1).|\\.)*\1(?:(?!\1)[^\\])*", re.S)
-
-
-def _takes_value(prev: str | None, grammar: sinks.Grammar) -> bool:
-    """The word after `prev` is the value of an option of `grammar`: `prev`
-    is such an option, or a cluster of one-letter options whose last one is
-    (``tar -xzf FILE``) and none before it takes a value (it would take the
-    rest of the cluster instead)."""
-    if prev is None:
-        return False
-    if prev in grammar.value_options:
-        return True
-    if len(prev) > 2 and prev[0] == "-" and prev[1] != "-" and prev[1:].isalnum():
-        before = [f"-{c}" for c in prev[1:-1]]
-        return f"-{prev[-1]}" in grammar.value_options and not any(
-            b in grammar.value_options for b in before
-        )
-    return False
 
 
 #: git settings whose value is only ever data (names, addresses, display).

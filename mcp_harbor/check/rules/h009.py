@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
+from mcp_harbor.check import sinks
+from mcp_harbor.check._facts import Hazard, Located, Word
 from mcp_harbor.check.rules._base import Rule
+from mcp_harbor.check.rules.w101 import OptionInjection
 
 __all__ = ["OptionRunsCode"]
 
@@ -58,3 +61,75 @@ class OptionRunsCode(Rule):
         "A value that can start with `-` reaches a place where it can be an option."
     )
     severity: ClassVar[Literal["error", "warning"]] = "error"
+
+    @classmethod
+    def detect(
+        cls,
+        program: str | None,
+        prev: str | None,
+        word: Word,
+        grammar: sinks.Grammar | None,
+        where: Located,
+    ) -> Hazard | None:
+        """The finding about `word`, an argument of `program` (None: not
+        known) whose value may start with `-` and that stands before any
+        ``--``, after the word `prev`, with `grammar` the option grammar the
+        checker knows for `program` (`mcp_harbor.check.sinks.GRAMMARS`,
+        ``programs:``).
+
+        A program that only prints or ignores its operands reads no option
+        that acts: only ``echo``'s own options are a warning (W101,
+        `OptionInjection`). The value is inert as the value of an option
+        that always takes one in a known grammar (`takes_value`), unless
+        the word may split. Anywhere else this rule refuses it, with advice
+        by what is known: a number gets a `minimum`, an unknown program its
+        grammar under ``programs:``, a known one ``--``."""
+        if program in sinks.INERT_COMMANDS:
+            return OptionInjection.detect(program, word, where)
+        if grammar is not None and not word.splits and takes_value(prev, grammar):
+            return None
+        shown = f"`{program}`" if program else "the program"
+        if all(o.model.numeric for o in word.occs):
+            return cls.about(
+                word,
+                where,
+                f"the value is a number that can be negative, and {shown} reads `-1` as an "
+                "option (or, as a PID, as every process)",
+                f"give arg {word.arg!r} a `minimum` of 0 (or more)",
+            )
+        if grammar is None:
+            why = (
+                f"the value can start with `-`, and the checker does not know {shown}'s "
+                "options, so it cannot show that the value is not read as one (some "
+                "options run code: git --upload-pack, ssh -oProxyCommand, tar --to-command)"
+            )
+            fix = (
+                f"remove `leading_dash: true` from arg {word.arg!r} (values starting with "
+                "`-` are then refused at validation), or give it a `pattern` that cannot "
+                f"start with `-`, or declare {shown} under `programs:` (its options that "
+                "take a value, and that `--` ends its options) and put `--` before the value"
+            )
+        else:
+            why = f"the value can start with `-` and stands where {shown} reads options"
+            fix = (
+                "put `--` before the value, or remove `leading_dash: true` from arg "
+                f"{word.arg!r}, or give it a `pattern` that cannot start with `-`"
+            )
+        return cls.about(word, where, why, fix)
+
+
+def takes_value(prev: str | None, grammar: sinks.Grammar) -> bool:
+    """The word after `prev` is the value of an option of `grammar`: `prev`
+    is such an option, or a cluster of one-letter options whose last one is
+    (``tar -xzf FILE``) and none before it takes a value (it would take the
+    rest of the cluster instead)."""
+    if prev is None:
+        return False
+    if prev in grammar.value_options:
+        return True
+    if len(prev) > 2 and prev[0] == "-" and prev[1] != "-" and prev[1:].isalnum():
+        before = [f"-{c}" for c in prev[1:-1]]
+        return f"-{prev[-1]}" in grammar.value_options and not any(
+            b in grammar.value_options for b in before
+        )
+    return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
+from mcp_harbor.check._facts import Hazard, Located, Word
 from mcp_harbor.check.rules._base import Rule
 
 __all__ = ["OptionInjection"]
@@ -44,3 +45,18 @@ class OptionInjection(Rule):
     name: ClassVar[str] = "option-injection"
     summary: ClassVar[str] = "A value that can start with `-` is printed with `echo`."
     severity: ClassVar[Literal["error", "warning"]] = "warning"
+
+    @classmethod
+    def detect(cls, program: str | None, word: Word, where: Located) -> Hazard | None:
+        """This rule's finding when `word`, whose value can start with `-`
+        and stands where `program` reads options, is an operand of
+        ``echo`` (which takes no ``--``); None for any other program."""
+        if program != "echo":
+            return None
+        return cls.about(
+            word,
+            where,
+            "the value can start with `-`, so `echo` may read it as its own option "
+            "(`-n`, `-e`) and print something else",
+            "print the value with printf '%s\\n' \"$ARG\" instead of echo",
+        )
