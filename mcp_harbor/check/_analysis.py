@@ -83,6 +83,15 @@ from mcp_harbor.check.rules import (
 from mcp_harbor.check.rules._contexts import Quoting
 from mcp_harbor.check.rules.h001 import HeredocLine
 
+#: Files something runs or reads as code later: shell start-up files, ssh's
+#: and git's configuration and hooks, cron tables, profile.d, sudoers.
+_STARTUP_FILES = re.compile(
+    r"(^|/)(\.(bash_?rc|bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|"
+    r"zprofile|zlogin|kshrc|mkshrc|inputrc|gitconfig|netrc|npmrc|pypirc|curlrc|wgetrc)|"
+    r"authorized_keys|rc\.local|crontab)$"
+    r"|(^|/)\.ssh/|(^|/)\.git/(hooks/|config$)|(^|/)\.config/|^/etc/|(^|/)cron"
+)
+
 __all__ = [
     "analyse_argv",
     "analyse_reprint",
@@ -217,6 +226,7 @@ class _Analysis(TaintedScript):
                         "cannot follow what that is",
                         "run the command in a pipeline instead of a coprocess",
                     )
+                self._copied_or_teed(node, name, written)
                 for path in self._executed_paths(node, name):
                     entry = written.get(path)
                     if entry is None:
@@ -269,6 +279,47 @@ class _Analysis(TaintedScript):
                         )
                     )
 
+    def _copied_or_teed(
+        self,
+        node: Node,
+        name: str,
+        written: dict[str, tuple[Occ, tuple[str, Sentinels | None] | None]],
+    ) -> None:
+        """``tee FILE`` with caller data on its stdin, and ``cp``/``mv``/
+        ``install``/``ln`` of a file carrying caller data, write the files
+        they name with caller data."""
+        base = basename(name.replace('"', ""))
+        args = node.children_by_field_name("argument")
+        texts = [static_text(self.src, a) or node_text(self.src, a).replace('"', "") for a in args]
+        operands = [t for t in texts if not t.startswith("-")]
+        source: Occ | None = None
+        targets: list[str] = []
+        if base == "tee":
+            source = self.stdin_of(node)
+            targets = operands
+        elif base in ("cp", "mv", "install", "ln") and len(operands) >= 2:
+            inside = self.occs_in(node.start_byte, node.end_byte)
+            source = inside[0] if inside else None
+            targets = operands[-1:]
+        if source is None:
+            return
+        for target in targets:
+            written[normal_path(target)] = (source, None)
+            self._startup_file(target, source)
+
+    def _startup_file(self, path: str, source: Occ) -> None:
+        """Caller data written into a file a shell, ssh, cron or git runs or
+        reads as code later (``~/.bashrc``, ``.git/hooks/…``)."""
+        if _STARTUP_FILES.search(path):
+            self.hazard(
+                ReparsedAsShell,
+                source.arg,
+                source.start,
+                f"caller data is written to `{path}`, which a shell, ssh, cron or git runs or "
+                "reads as code later",
+                "write caller data only to files of the run (under $HARBOR_RUN_DIR)",
+            )
+
     def _written_file(
         self, node: Node, written: dict[str, tuple[Occ, tuple[str, Sentinels | None] | None]]
     ) -> None:
@@ -299,6 +350,7 @@ class _Analysis(TaintedScript):
             if text is not None:
                 where = self.sentinels.where if self.sentinels is not None else ()
                 rendered = (text, Sentinels(table, [], where))
+        self._startup_file(path, source)
         key = normal_path(path)
         if key in written and ">>" not in op:
             written[key] = (source, rendered)  # `>` starts the file again

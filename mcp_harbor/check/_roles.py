@@ -287,6 +287,10 @@ class Resolver:
                 self.perl_operands(words, i)
         elif name == "printf":
             self.printf(words, i)
+        elif name in ("mapfile", "readarray", "compgen", "complete") and self.callback(
+            name, words, i
+        ):
+            return
         elif name in ("read", "mapfile", "readarray", "getopts", "unset", "test", "["):
             self.name_operands(name, words, i)
         else:
@@ -635,11 +639,21 @@ class Resolver:
 
     def eval_like(self, name: str, words: list[Word], i: int) -> None:
         operands = words[i + 1 :]
-        if name in ("at", "batch"):
+        if name in ("source", ".") and operands and reads_stdin_file(operands[0].static):
             if self.stdin is not None:
                 self.hazard(
                     ReparsedAsShell,
                     self.stdin,
+                    f"`{name} {operands[0].static}` runs what is on its standard input, which "
+                    "carries caller data",
+                    "read the data with `read -r` instead of sourcing it",
+                )
+            return
+        if name in ("at", "batch", "crontab"):
+            if self.stdin is not None or (name == "crontab" and any(w.tainted for w in operands)):
+                self.hazard(
+                    ReparsedAsShell,
+                    self.stdin or next(w for w in operands if w.tainted),
                     f"caller data is piped into `{name}`, which runs it as shell code",
                     "do not schedule caller data as commands",
                 )
@@ -1019,9 +1033,70 @@ class Resolver:
                 )
             self.command(words, j + 1)
 
+    def callback(self, name: str, words: list[Word], i: int) -> bool:
+        """``mapfile -C CMD`` runs CMD with each chunk it reads as an
+        argument (``-C eval`` runs the lines); ``compgen -C``/``-F`` and
+        ``complete -C``/``-F`` run a command or function. Refused when the
+        callback is caller data, or when mapfile reads caller data. True
+        when refused."""
+        for k in range(i + 1, len(words)):
+            if words[k].static not in ("-C", "-F"):
+                continue
+            callback = words[k + 1] if k + 1 < len(words) else None
+            if callback is None:
+                return False
+            reads = name in ("mapfile", "readarray") and self.stdin is not None
+            if callback.tainted or reads:
+                self.hazard(
+                    ReparsedAsShell,
+                    callback if callback.tainted else (self.stdin or callback),
+                    f"`{name} {words[k].static}` runs a command"
+                    + (" on what it reads, which carries caller data" if reads else "")
+                    + ("; the caller chooses it" if callback.tainted else ""),
+                    f"read the data without a callback (`{name}` alone), then handle each "
+                    "item as data",
+                )
+                return True
+        return False
+
+    def runs_caller_data(self, name: str, words: list[Word], i: int) -> bool:
+        """An author's literal program (``python3 -c '…'``, an awk program)
+        that reads a variable carrying caller data from the environment and
+        also calls something that runs commands or code (``os.system``,
+        ``system()``, ``execSync``…): the checker does not parse the
+        language, so the two together are refused (H005)."""
+        names = [n for n in self.a.taint.variables if len(n) > 2]
+        if not names:
+            return False
+        mentions = re.compile(
+            r"\b(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b"
+        )
+        for word in words[i + 1 :]:
+            text = word.static
+            if text is None or not mentions.search(text):
+                continue
+            found = _EXEC_PRIMITIVES.search(text)
+            if found is None and basename(name).startswith(("perl", "ruby")):
+                found = _OPEN.search(text)
+            if found is not None or (basename(name) in _AWKS and "|" in text):
+                self.hazard(
+                    InterpreterProgram,
+                    word,
+                    f"`{name}`'s program reads caller data from the environment and runs "
+                    f"commands or code (`{found.group(0) if found else '|'}`); the checker "
+                    "does not read that language, so it cannot show the value stays data",
+                    "pass the value as an argument of a literal command line (an argument "
+                    "list, never a shell string), or keep the program free of calls that run "
+                    "commands",
+                )
+                return True
+        return False
+
     def interpreter(self, name: str, spec: sinks.Interpreter, words: list[Word], i: int) -> None:
         self.safe_from = len(words)
         before = len(self.a.hazards)
+        if self.runs_caller_data(name, words, i):
+            return
         self._interpreter(name, spec, words, i)
         if len(self.a.hazards) != before:
             return
@@ -1123,6 +1198,21 @@ class Resolver:
                         program_given = True
                     if not eq and not short_attached:
                         value = words[j + 1] if j + 1 < len(words) else None
+                        if (
+                            value is not None
+                            and not value.tainted
+                            and reads_stdin_file(value.static)
+                            and self.stdin is not None
+                        ):
+                            self.hazard(
+                                InterpreterProgram,
+                                self.stdin,
+                                f"`{name} {opt} {value.static}` reads its program from standard "
+                                "input, which carries caller data",
+                                "write the program in a file of the export, and pass the data "
+                                "another way (an argument or an environment variable)",
+                            )
+                            return
                         if (
                             value is not None
                             and value.tainted
@@ -1391,6 +1481,17 @@ def _sed_inert(word: Word) -> bool:
 #: The text of a sed program up to a place inside an s command's replacement.
 _SED_REPLACEMENT = re.compile(r"s(.)(?:(?!\1).|\\.)*\1(?:(?!\1)[^\\])*", re.S)
 
+
+#: Calls that run commands or code, in the languages of `sinks.INTERPRETERS`.
+_EXEC_PRIMITIVES = re.compile(
+    r"\b(?:system|exec|execSync|execFile|execFileSync|spawn|spawnSync|popen|Popen|"
+    r"subprocess|child_process|eval|Function|compile|__import__|qx|readpipe|shell_exec|"
+    r"passthru|proc_open|execute|loadstring|dofile|instance_eval|getline|runpy|importlib|"
+    r"os\.exec\w*|os\.spawn\w*|pty|commands)\b|`|%x\{"
+)
+#: perl's and ruby's open run `cmd|` (two-argument open, Kernel#open).
+_OPEN = re.compile(r"\bopen\b")
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 
 #: git settings whose value is only ever data (names, addresses, display).
 _INERT_GIT_SETTINGS = frozenset(

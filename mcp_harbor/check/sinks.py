@@ -168,6 +168,7 @@ EVAL_LIKE: dict[str, int] = {
     ".": 0,
     "at": -1,
     "batch": -1,
+    "crontab": -1,
 }
 
 
