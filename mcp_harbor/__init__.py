@@ -2,18 +2,29 @@
 value become shell syntax.
 
 Imports flow one way (a module imports only from modules earlier in this list):
-``errors → identity → policy → template → expr → config → arguments → check →
-preflight → runner → store → runctx → server → cli``. The run-context
-composer sits above the runner and the store because it composes from the
-store (session memory) and ends with the runner's result (the envelope); the
-call path in ``runctx.service`` is the one place that ties them together.
+``errors → step_env, locations → identity → policy → template → expr →
+config → arguments → check → preflight → runner → store → runctx → server,
+worker → cli``. The run-context composer sits above the runner and the store
+because it composes from the store (session memory) and ends with the
+runner's result (the envelope); the call path in ``runctx.service`` is the
+one place that ties them together. The layers are import-linter contracts in
+``pyproject.toml``, checked by ``lint-imports`` in ``.ci/run``.
+
+The embeddable surface is this module's ``__all__``: the exception tree of
+`mcp_harbor.errors`, every class of it.
 """
 
 from mcp_harbor.errors import (
     ArgumentError,
+    Busy,
     ConfigError,
+    ContextError,
     HarborError,
+    IdentityError,
+    NeedsMissing,
+    PolicyDenied,
     RunError,
+    ShuttingDown,
     StoreError,
     TemplateError,
     UnknownTool,
@@ -21,9 +32,15 @@ from mcp_harbor.errors import (
 
 __all__ = [
     "ArgumentError",
+    "Busy",
     "ConfigError",
+    "ContextError",
     "HarborError",
+    "IdentityError",
+    "NeedsMissing",
+    "PolicyDenied",
     "RunError",
+    "ShuttingDown",
     "StoreError",
     "TemplateError",
     "UnknownTool",

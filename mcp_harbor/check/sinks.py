@@ -20,7 +20,6 @@ __all__ = [
     "GRAMMARS",
     "INERT_COMMANDS",
     "INTERPRETERS",
-    "NAME_COMMANDS",
     "OPTION_CODE_COMMANDS",
     "SHELLS",
     "SHELL_VALUE_OPTIONS",
@@ -412,22 +411,6 @@ OPTION_CODE_COMMANDS: dict[str, frozenset[str]] = {
     "npm": frozenset(),
     "pip": frozenset(),
 }
-
-#: Commands whose operands are variable names (the value names a variable).
-NAME_COMMANDS = frozenset(
-    {
-        "read",
-        "unset",
-        "mapfile",
-        "readarray",
-        "getopts",
-        "declare",
-        "typeset",
-        "local",
-        "export",
-        "readonly",
-    }
-)
 
 #: Variables whose value selects code: assigning a caller value to one lets
 #: the caller choose what runs.

@@ -78,7 +78,7 @@ from mcp_harbor.store.base import (
     verify_chain,
 )
 
-__all__ = ["SCHEMA_VERSION", "PostgresStore", "is_postgres_url", "safe_dsn"]
+__all__ = ["SCHEMA_VERSION", "PostgresStore", "safe_dsn"]
 
 #: ``pg_advisory_xact_lock`` keys ("harbor" + a number): the chain, migrations.
 _CHAIN_LOCK = 0x6861_7262_6F72_0001
@@ -187,11 +187,6 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
-
-
-def is_postgres_url(db: object) -> bool:
-    """Whether a ``--db`` value names a PostgreSQL database."""
-    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
 
 
 def safe_dsn(dsn: str) -> str:

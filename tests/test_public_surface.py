@@ -1,0 +1,30 @@
+"""The embeddable surface (issue 18): `mcp_harbor.__all__` is sorted, every
+name in it exists, and it holds every class of the exception tree."""
+
+from __future__ import annotations
+
+import inspect
+
+import mcp_harbor
+from mcp_harbor import errors
+
+
+def test_all_is_sorted_and_every_name_exists() -> None:
+    names = [n for n in mcp_harbor.__all__ if n != "__version__"]
+    assert names == sorted(names)
+    for name in mcp_harbor.__all__:
+        assert hasattr(mcp_harbor, name), name
+
+
+def test_every_error_class_is_exported() -> None:
+    tree = {
+        name
+        for name, value in vars(errors).items()
+        if inspect.isclass(value)
+        and issubclass(value, errors.HarborError)
+        and value.__module__ == errors.__name__
+    }
+    assert tree, "the exception tree is empty?"
+    assert tree == set(mcp_harbor.__all__) - {"__version__"}
+    for name in tree:
+        assert getattr(mcp_harbor, name) is getattr(errors, name)
