@@ -356,3 +356,13 @@ async def test_a_call_of_an_export_the_checker_refused_is_audited_as_refused(
     assert refused.value.message == "Unknown tool: raw"  # like any unknown tool
     (call,) = audit_json(db)
     assert (call["tool"], call["status"]) == ("raw", "refused")
+
+
+def test_audit_limit_below_one_is_a_clear_error(trail: Path) -> None:
+    """Issue 18: `audit --limit -1` returned every call on SQLite and none on
+    PostgreSQL; it is now refused, with the range, before any store opens."""
+    for limit in ("-1", "0"):
+        proc = harbor_cli("audit", "--db", str(trail), "--limit", limit, check=False)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert "--limit" in proc.stderr and "1" in proc.stderr
+        assert "Traceback" not in proc.stderr

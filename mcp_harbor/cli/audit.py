@@ -55,7 +55,13 @@ def _summary_json(c: Any) -> dict[str, Any]:
 @click.option("--export", "tool", help="Only calls of this tool.")
 @click.option("--status", help="Only calls with this status (ok, failed, denied, …).")
 @click.option("--since", help="Only calls started at or after this UTC time (2026-11-29T10:00).")
-@click.option("--limit", type=int, default=50, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=50,
+    show_default=True,
+    help="At most this many calls (1 or more).",
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON lines, newest first.")
 @_db_option
 @click.pass_context

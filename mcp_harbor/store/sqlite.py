@@ -390,7 +390,7 @@ class SqliteStore:
             "SELECT s.*, e.at AS end_at, e.status AS end_status, e.body AS end_body "
             "FROM audit s LEFT JOIN audit e ON e.call_id = s.call_id AND e.kind = 'end' "
             f"WHERE s.kind IN ('start', 'call') {where} ORDER BY s.seq DESC LIMIT ?",
-            (*params, limit),
+            (*params, max(limit, 0)),  # as PostgreSQL: a negative limit is no rows
         )
         return [summary_of(r) for r in rows]
 
@@ -413,7 +413,7 @@ class SqliteStore:
         rows = self._query(
             "SELECT * FROM (SELECT * FROM memory WHERE tenant = ? AND principal = ? AND "
             "session = ? ORDER BY id DESC LIMIT ?) ORDER BY id",
-            (tenant, principal, session, limit),
+            (tenant, principal, session, max(limit, 0)),
         )
         return [memory_of(r) for r in rows]
 

@@ -181,6 +181,9 @@ def test_calls_filters_and_summaries(store: Store) -> None:
     assert ids(status="denied") == ["c4", "c2"]
     assert ids(status="running") == ["c9"]
     assert ids(who="alice", status="ok", limit=1) == ["c3"]
+    # issue 18: the backends agree on limits below 1 (SQLite returned every
+    # call for -1, PostgreSQL none)
+    assert ids(limit=0) == [] and ids(limit=-1) == []
     assert ids(who="nobody") == []
     since = store.records()[3].at  # c3's start
     assert ids(since=since) == ["c9", "c4", "c3"]
