@@ -537,7 +537,9 @@ class SqliteStore:
         return (rows[0]["decision"], rows[0]["decided_by"]) if rows else None
 
     def pending_approvals(self) -> list[dict[str, Any]]:
-        rows = self._query("SELECT * FROM approvals WHERE decision IS NULL ORDER BY requested_at")
+        rows = self._query(
+            "SELECT * FROM approvals WHERE decision IS NULL ORDER BY requested_at, run_id"
+        )
         return [approval_of(r) for r in rows]
 
     def verify(self) -> VerifyReport:

@@ -366,3 +366,14 @@ def test_leases_claim_once_renew_expire_once_and_requeue(store: Store) -> None:
     assert leases.lease_release("r1", 2) is True
     assert leases.lease_release("r1", 2) is False  # released once
     assert leases.lease_expire(9999.0) == []  # released: never lost
+
+
+def test_pending_approvals_of_one_instant_are_ordered_by_run_id(
+    store: Store, tamper: Callable[..., None]
+) -> None:
+    """Issue 18: the backends ordered approvals requested at the same
+    instant differently (PostgreSQL by run id, SQLite by chance)."""
+    for run_id in ("r9", "r1", "r5"):
+        store.request_approval(run_id, "deploy", "alice", "ok?", {})
+    tamper("UPDATE approvals SET requested_at = '2026-01-01T00:00:00Z'")
+    assert [p["run_id"] for p in store.pending_approvals()] == ["r1", "r5", "r9"]
