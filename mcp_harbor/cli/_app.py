@@ -171,32 +171,29 @@ def db_option(fn: F) -> F:
 
 
 def is_postgres(db: str | Path) -> bool:
-    """Whether `db` (a ``--db`` value) names a PostgreSQL database."""
-    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+    """Whether `db` (a ``--db`` value) names a PostgreSQL database
+    (`mcp_harbor.store.names_postgres`)."""
+    from mcp_harbor import store
+
+    return store.names_postgres(db)
 
 
 def db_label(db: str | Path) -> str:
-    """`db` for messages and logs: a DSN without its password."""
-    if is_postgres(db):
-        from mcp_harbor.store.postgres import safe_dsn
+    """`db` for messages and logs: a DSN without its password
+    (`mcp_harbor.store.label`)."""
+    from mcp_harbor import store
 
-        return safe_dsn(str(db))
-    return str(db)
+    return store.label(db)
 
 
 def open_store(db: str | Path, *, durable: bool = False, readonly: bool = False) -> Any:
-    """Open the store named by `db` (a SQLite path, or a ``postgresql://`` or
-    ``postgres://`` DSN), or exit 2 with the reason."""
+    """Open the store named by `db` (`mcp_harbor.store.open`), or exit 2
+    with the reason."""
+    from mcp_harbor import store
     from mcp_harbor.errors import StoreError
 
     try:
-        if is_postgres(db):
-            from mcp_harbor.store.postgres import PostgresStore
-
-            return PostgresStore(str(db), durable=durable, readonly=readonly)
-        from mcp_harbor.store import SqliteStore
-
-        return SqliteStore(Path(db), durable=durable, readonly=readonly)
+        return store.open(db, durable=durable, readonly=readonly)
     except StoreError as exc:
         abort(str(exc), EXIT_USAGE)
 
