@@ -246,14 +246,26 @@ class Worker:
             except Exception as exc:  # the replica must hear of it
                 log.exception("run %s failed on the worker", run_id)
                 if not stream.closed:
-                    with contextlib.suppress(Exception):  # Redis itself may be what failed
-                        error = f"the worker {self.hostname} failed: {exc}"
-                        await stream.final({"t": "refused", "error": error})
+                    error = f"the worker {self.hostname} failed: {exc}"
+                    await self._final(stream, run_id, {"t": "refused", "error": error})
             finally:
                 if not stream.closed:
-                    with contextlib.suppress(Exception):
-                        await stream.final(None)
+                    await self._final(stream, run_id, None)
                 tg.cancel_scope.cancel()
+
+    async def _final(self, stream: _RunStream, run_id: str, event: dict[str, Any] | None) -> None:
+        """Send the run's last event. Redis itself may be what failed: then
+        the replica cannot hear it, and the sweeper settles the run when its
+        lease runs out; that is logged, never raised."""
+        try:
+            await stream.final(event)
+        except Exception as exc:  # noqa: BLE001 - logged; the lease decides instead
+            log.error(
+                "run %s: could not send its last event (%s); the sweeper settles it when "
+                "its lease runs out",
+                run_id,
+                exc,
+            )
 
     async def _claim_and_run(
         self, stream: _RunStream, message: dict[str, Any], run_id: str, received: float
@@ -385,8 +397,10 @@ class Worker:
                     data = fh.read(OUTPUT_LIMIT + 1)
                 if len(data) <= OUTPUT_LIMIT:
                     output = base64.b64encode(data).decode("ascii")
-            except OSError:
-                pass
+            except OSError as exc:
+                # the replica then reports the run as output_invalid ("the steps
+                # wrote no output"), so the caller is told; the reason is here
+                log.error("run %s: could not read its output file %s: %s", run_id, path, exc)
         return {"t": "result", "result": result.to_json(), "output": output}
 
     async def _heartbeat(self, lease: _Lease, scope: anyio.CancelScope) -> None:
