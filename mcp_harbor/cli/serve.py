@@ -252,8 +252,6 @@ def serve(
             EXIT_USAGE,
         )
     store = open_store(db, durable=db_sync == "full")
-    if broker is not None and not hasattr(store, "lease_expire"):
-        abort(f"--broker needs a store with run leases; {db_label(db)} has none", EXIT_USAGE)
     audit = AuditTrail(store)
     interrupted = audit.close_interrupted()
     if interrupted:

@@ -104,8 +104,6 @@ def worker(
     if not served:
         abort(f"no export has runs_on: {' or '.join(labels)}; nothing to serve", EXIT_USAGE)
     store = open_store(db, durable=db_sync == "full")
-    if not hasattr(store, "lease_acquire"):
-        abort(f"the worker needs a store with run leases; {db_label(db)} has none", EXIT_USAGE)
     name = hostname or socket.gethostname()
     if ledger is None and "://" not in db:
         ledger = Path(db).with_name(f"worker-{name}.pgids")

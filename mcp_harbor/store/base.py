@@ -272,9 +272,51 @@ def query_filters(query: AuditQuery, mark: str) -> tuple[str, list[Any]]:
     return " ".join(clauses), params
 
 
-class Store(Protocol):
-    """What mcp-harbor needs from a store. Implementations translate their
-    own errors into `StoreError`."""
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A worker's claim on a run (see docs/scale-out.md, *Workers*)."""
+
+    run_id: str
+    tool: str
+    worker: str
+    attempt: int
+
+
+class LeaseStore(Protocol):
+    """Run leases: a worker claims a run and renews the claim while it runs;
+    a run whose lease expired is ``lost``. Times are Unix seconds."""
+
+    def lease_acquire(self, run_id: str, tool: str, worker: str, expires_at: float) -> int | None:
+        """Claim `run_id` for `worker`: a new run, or one re-queued after a
+        loss. Returns the attempt number, or None when the run is (or was)
+        someone else's: a duplicate delivery, which must not run."""
+        ...
+
+    def lease_renew(self, run_id: str, attempt: int, expires_at: float) -> bool:
+        """Extend a running lease; False: the run is no longer this attempt's
+        (declared lost): the worker must stop it."""
+        ...
+
+    def lease_release(self, run_id: str, attempt: int) -> bool:
+        """The attempt ended (whatever its outcome). True when the lease was
+        still this attempt's: only then may the worker report the outcome
+        (fencing: a run declared lost, or re-dispatched, is no longer its own)."""
+        ...
+
+    def lease_expire(self, now: float) -> list[Lease]:
+        """Mark every running lease that expired before `now` as lost, once
+        (concurrent sweepers each get distinct runs); return them."""
+        ...
+
+    def lease_requeue(self, run_id: str) -> None:
+        """Let a lost run be claimed again (re-dispatch)."""
+        ...
+
+
+class Store(LeaseStore, Protocol):
+    """What mcp-harbor needs from a store, run leases included (every
+    backend has them: callers never probe for a method). Implementations
+    translate their own errors into `StoreError`."""
 
     def append(
         self,
@@ -326,44 +368,3 @@ class Store(Protocol):
     def pending_approvals(self) -> list[dict[str, Any]]: ...
 
     def close(self) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Lease:
-    """A worker's claim on a run (see docs/scale-out.md, *Workers*)."""
-
-    run_id: str
-    tool: str
-    worker: str
-    attempt: int
-
-
-class LeaseStore(Protocol):
-    """Run leases: a worker claims a run and renews the claim while it runs;
-    a run whose lease expired is ``lost``. Times are Unix seconds."""
-
-    def lease_acquire(self, run_id: str, tool: str, worker: str, expires_at: float) -> int | None:
-        """Claim `run_id` for `worker`: a new run, or one re-queued after a
-        loss. Returns the attempt number, or None when the run is (or was)
-        someone else's: a duplicate delivery, which must not run."""
-        ...
-
-    def lease_renew(self, run_id: str, attempt: int, expires_at: float) -> bool:
-        """Extend a running lease; False: the run is no longer this attempt's
-        (declared lost): the worker must stop it."""
-        ...
-
-    def lease_release(self, run_id: str, attempt: int) -> bool:
-        """The attempt ended (whatever its outcome). True when the lease was
-        still this attempt's: only then may the worker report the outcome
-        (fencing: a run declared lost, or re-dispatched, is no longer its own)."""
-        ...
-
-    def lease_expire(self, now: float) -> list[Lease]:
-        """Mark every running lease that expired before `now` as lost, once
-        (concurrent sweepers each get distinct runs); return them."""
-        ...
-
-    def lease_requeue(self, run_id: str) -> None:
-        """Let a lost run be claimed again (re-dispatch)."""
-        ...
