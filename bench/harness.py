@@ -578,7 +578,7 @@ def sdk_client_work(answer: Path) -> dict[str, Any]:
 
 def proc_children_cpu_s(pid: int | None) -> float:
     """cutime + cstime of `pid` in seconds: its children that it has reaped
-    (for mcp-harbor: the checker's ``bash -n`` worker and its processes)."""
+    (for mcp-harbor: the bash processes that read the scripts)."""
     if pid is None:
         return float("nan")
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -604,7 +604,7 @@ async def harbor_ready(folder: Path, work: Path, lists: int) -> dict[str, Any]:
             ready = time.perf_counter() - t0
             out["ready_s" if start == "cold" else "ready_warm_s"] = ready
             # the server's own CPU up to ready, steadier than wall time on a
-            # shared machine; its children's (the bash -n worker) separately
+            # shared machine; its children's (bash reading the scripts) separately
             out["cpu_s" if start == "cold" else "cpu_warm_s"] = proc_cpu_s(sess.pid)
             if start == "cold":
                 out["children_cpu_s"] = proc_children_cpu_s(sess.pid)
@@ -681,7 +681,7 @@ async def bench_scale(args: argparse.Namespace, work: Path) -> None:
         "Start to ready = spawn of the server to the first successful `tools/list` "
         "(load, check, register), on a first start (no checker cache) and on the next "
         "start (the verdicts the first one kept). CPU = the server's own, and on a first "
-        "start its `bash -n` worker's with its processes. `tools/list` = median of later "
+        "start the bash processes that read the scripts. `tools/list` = median of later "
         "calls, each the whole list in one answer. RSS after listing."
     )
     say()
@@ -734,7 +734,7 @@ async def bench_scale(args: argparse.Namespace, work: Path) -> None:
                     f"mcp-harbor, {count} (round {rnd + 1})",
                     f"{h['tools']:.0f}",
                     f"{h['ready_s']:.2f} / {h['ready_warm_s']:.2f} "
-                    f"(CPU {h['cpu_s']:.2f} + bash -n {h['children_cpu_s']:.2f} / {h['cpu_warm_s']:.2f})",
+                    f"(CPU {h['cpu_s']:.2f} + bash {h['children_cpu_s']:.2f} / {h['cpu_warm_s']:.2f})",
                     f"{h['list_ms']:.1f} / {h['raw_list_ms']:.1f}",
                     f"{h['rss_mib']:.0f} (peak {h['hwm_mib']:.0f})",
                     f"{h['tools_cli_s']:.2f}",

@@ -18,12 +18,16 @@ from pathlib import Path
 from typing import Literal
 
 from mcp_harbor import step_env
-from mcp_harbor.check._analysis import analyse_argv, analyse_reprint, analyse_script_deferred
+from mcp_harbor.check._analysis import (
+    analyse_argv,
+    analyse_reprint,
+    analyse_script_deferred,
+    bash_refusal,
+)
 from mcp_harbor.check._authority import disagreements
 from mcp_harbor.check._facts import Hazard, Sentinels, arg_models, export_scripts, substitute
-from mcp_harbor.check._gates import bash_syntax_error
 from mcp_harbor.check._model import ExportReport, Finding
-from mcp_harbor.check._reprint import reprints
+from mcp_harbor.check._reprint import reprint, reprints
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.rules import RULES, CodeSelectingVariable, UnparseableTemplate
 from mcp_harbor.check.sinks import Grammar
@@ -86,7 +90,7 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
 @dataclass(slots=True)
 class _Script:
     """One ``run:`` script tree-sitter parsed, still to be judged by bash:
-    the ``bash -n`` gate and bash's own reading (`_authority`)."""
+    whether bash can read it, and bash's own reading (`_authority`)."""
 
     text: str
     sentinels: Sentinels
@@ -100,9 +104,9 @@ class _Script:
 
 @dataclass(slots=True)
 class _Draft:
-    """One export analysed while ``bash -n`` still runs on its scripts: per
-    step, its hazards and, for a script tree-sitter parsed, what bash is
-    still to judge."""
+    """One export analysed before bash has read its scripts: per step, its
+    hazards and, for a script tree-sitter parsed, what bash is still to
+    judge."""
 
     export: Export
     key: str
@@ -130,8 +134,8 @@ def _grammars(export: Export) -> dict[str, Grammar]:
 def _draft(
     export: Export, key: str, models: dict[str, ValueModel], scripts: list[tuple[str, Sentinels]]
 ) -> _Draft:
-    """Analyse every step of `export` but the ``bash -n`` gate of its
-    scripts (`scripts`: `export_scripts`, in step order)."""
+    """Analyse every step of `export` but bash's reading of its scripts
+    (`scripts`: `export_scripts`, in step order)."""
     programs = _grammars(export)
     steps: list[tuple[Step, list[Hazard], _Script | None]] = []
     pending = iter(scripts)
@@ -145,7 +149,7 @@ def _draft(
             except Exception:
                 # the analysis assumes a script bash parses: if bash refuses
                 # this one, that is the finding; if not, this is a bug
-                if bash_syntax_error(text) is None:
+                if reprint(text).error is None:
                     raise
                 hazards, gate = [], True
             hazards = env_hazards + hazards
@@ -226,20 +230,6 @@ def _judge(drafts: Sequence[_Draft]) -> None:
             )
 
 
-def _bash_refusal(script: _Script) -> Hazard:
-    said = (script.syntax or "").splitlines()[0] if script.syntax else ""
-    said = _BASH_PREFIX.sub(r"line \1: ", said)[:160]
-    return UnparseableTemplate.hazard(
-        None,
-        script.sentinels.locate(0),
-        f"bash cannot read the script: {said}",
-        "fix the shell syntax so that bash accepts the script (`bash -n` shows the same)",
-    )
-
-
-_BASH_PREFIX = re.compile(r"^\S*bash: line ([0-9]+): ")
-
-
 def _arg_at(script: _Script, offset: int) -> str | None:
     """The arg whose sentinel ends at `offset`, if any."""
     src = script.text.encode("utf-8")
@@ -258,7 +248,7 @@ def _finish(draft: _Draft) -> ExportReport:
     findings: list[Finding] = []
     for step, hazards, script in draft.steps:
         if script is not None and script.syntax is not None:
-            hazards = [_bash_refusal(script)]
+            hazards = [bash_refusal(script.syntax, script.sentinels.locate(0))]
         elif script is not None and not any(h.rule == UnparseableTemplate.id for h in hazards):
             seen = {(h.rule, h.arg) for h in hazards}
             hazards = hazards + [h for h in script.hazards if (h.rule, h.arg) not in seen]
@@ -329,10 +319,10 @@ class Checker:
     def check_exports(
         self, exports: Sequence[Export], *, programs: bool = False
     ) -> list[ExportReport]:
-        """`check_export` on each. The ``bash -n`` gate runs in the background
-        from the first export on, while the others are analysed; only then are
-        its verdicts awaited. With `programs`, `programs_of` is worked out too
-        (in that wait) for each export the analysis did not refuse."""
+        """`check_export` on each. Every export is analysed first; then bash
+        reads all their scripts at once, in batches (`_judge`). With
+        `programs`, `programs_of` is worked out too for each export the
+        analysis did not refuse."""
         from mcp_harbor.check.commands import programs_of
 
         drafts: list[_Draft] = []
@@ -459,10 +449,8 @@ class Checker:
 
     def clear_cache(self) -> None:
         """Forget cached reports, used keys and started exports, and the
-        process-wide caches of pure results: ``bash -n`` verdicts, bash's
-        reprints, tree-sitter's parses and `programs_of` results
-        (benchmarks, tests)."""
-        from mcp_harbor.check._gates import clear_cache as clear_gates
+        process-wide caches of pure results: bash's reprints, tree-sitter's
+        parses and `programs_of` results (benchmarks, tests)."""
         from mcp_harbor.check._reprint import clear_cache as clear_reprints
         from mcp_harbor.check._tree import clear_cache as clear_parses
         from mcp_harbor.check.commands import clear_cache as clear_programs
@@ -471,7 +459,6 @@ class Checker:
         self._reports.clear()
         self._used.clear()
         clear_programs()
-        clear_gates()
         clear_reprints()
         clear_parses()
 
@@ -511,6 +498,5 @@ def start(paths: Sequence[Path], *, cache_file: Path | None = None) -> None:
 
 def clear_cache() -> None:
     """`Checker.clear_cache` on `default_checker`: forget cached reports,
-    ``bash -n`` verdicts, bash's reprints and tree-sitter's parses
-    (benchmarks, tests)."""
+    bash's reprints and tree-sitter's parses (benchmarks, tests)."""
     default_checker.clear_cache()

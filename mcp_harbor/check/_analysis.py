@@ -20,15 +20,16 @@ gates must accept the result. Then, in stages:
    by a shell (``sh -c``, ``eval``, ``trap``, ``su -c``…) are analysed
    recursively (`_Analysis.nested`).
 
-Entry points: `analyse_script_deferred` (a ``run:`` script, with the
-``bash -n`` gate left to the caller), `analyse_reprint` (bash's reprint of
-one, `mcp_harbor.check._authority`), `analyse_argv` (an ``argv:`` step).
+Entry points: `analyse_script_deferred` (a ``run:`` script, with bash's
+reading of it left to the caller, who judges it with `bash_refusal`),
+`analyse_reprint` (bash's reprint of one, `mcp_harbor.check._authority`),
+`analyse_argv` (an ``argv:`` step).
 
 Guarantees: every decision fails closed: a sentinel in a node type the
 analysis does not know, a nested script it cannot read, or a depth beyond
 `_MAX_DEPTH` is a hazard, never a pass. The analysis of one text is a pure
 function of the text, its sentinels, the arg models and ``programs:``
-(besides ``bash -n`` verdicts, cached by text).
+(besides bash's readings of nested scripts, cached by text).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from mcp_harbor.check._facts import (
     Word,
     names_only,
 )
-from mcp_harbor.check._gates import bash_syntax_error
+from mcp_harbor.check._reprint import reprint
 from mcp_harbor.check._roles import (
     Resolver,
     basename,
@@ -95,9 +96,8 @@ _STARTUP_FILES = re.compile(
 __all__ = [
     "analyse_argv",
     "analyse_reprint",
-    "analyse_script",
     "analyse_script_deferred",
-    "bash_gate",
+    "bash_refusal",
 ]
 
 #: Nested scripts deeper than this are refused (H000).
@@ -137,9 +137,9 @@ class _Analysis(TaintedScript):
         self.arg_models = arg_models
         #: grammars declared with ``programs:`` (they win over `sinks.GRAMMARS`)
         self.programs: Mapping[str, sinks.Grammar] = {}
-        #: ask ``bash -n`` here (False: the caller applies `bash_gate` itself)
+        #: have bash read the script here (False: the caller does, in batches)
         self.bash_gate = True
-        #: tree-sitter parsed the script (so the ``bash -n`` gate applies)
+        #: tree-sitter parsed the script (so bash's verdict applies)
         self.parsed = False
 
     # -- entry
@@ -709,29 +709,26 @@ class _Analysis(TaintedScript):
 # ------------------------------------------------------------------ entry points
 
 
-def _bash_rejects(text: str, locate: Callable[[int], Located]) -> Hazard | None:
-    """The H000 finding when ``bash -n`` rejects `text` (waits for its verdict)."""
-    verdict = bash_syntax_error(text)
-    if verdict is None:
-        return None
+def bash_refusal(error: str, where: Located) -> Hazard:
+    """The H000 finding of a script bash cannot read: what it said (its first
+    line, without bash's path), at `where`."""
+    said = error.splitlines()[0] if error else ""
+    said = _BASH_PREFIX.sub(r"line \1: ", said)[:160]
     return UnparseableTemplate.hazard(
         None,
-        locate(0),
-        f"`bash -n` rejects the script: {verdict.splitlines()[0][:160]}",
-        "fix the shell syntax so that `bash -n` accepts the script",
+        where,
+        f"bash cannot read the script: {said}",
+        "fix the shell syntax so that bash accepts the script (`bash -n` shows the same)",
     )
 
 
-def analyse_script(
-    text: str,
-    sentinels: Sentinels,
-    arg_models: Mapping[str, ValueModel],
-) -> list[Hazard]:
-    """All hazards of one substituted ``run:`` script."""
-    hazards, gate_pending, _tainted = analyse_script_deferred(text, sentinels, arg_models)
-    if gate_pending:
-        return bash_gate(text, sentinels, hazards)
-    return hazards
+_BASH_PREFIX = re.compile(r"^\S*bash: line ([0-9]+): ")
+
+
+def _bash_rejects(text: str, locate: Callable[[int], Located]) -> Hazard | None:
+    """The H000 finding when bash cannot read `text` (`_reprint`), else None."""
+    reading = reprint(text)
+    return None if reading.error is None else bash_refusal(reading.error, locate(0))
 
 
 def analyse_script_deferred(
@@ -740,11 +737,13 @@ def analyse_script_deferred(
     arg_models: Mapping[str, ValueModel],
     programs: Mapping[str, sinks.Grammar] | None = None,
 ) -> tuple[list[Hazard], bool, dict[str, ValueModel]]:
-    """`analyse_script` without asking ``bash -n`` about `text` itself (nested
-    scripts are still asked), so the caller can analyse while ``bash -n``
-    runs. Returns the hazards, whether the ``bash -n`` gate is still to be
-    applied with `bash_gate` (False when tree-sitter already refused), and
-    every variable the analysis found carrying caller data (with its model)."""
+    """The hazards of one substituted ``run:`` script, without bash's own
+    reading of `text` itself (nested scripts are read by bash here): the
+    caller reads every script in batches (`mcp_harbor.check._reprint`) and
+    judges them with `bash_refusal` and `analyse_reprint`. Returns the
+    hazards, whether tree-sitter parsed the script (False: it already
+    refused), and every variable the analysis found carrying caller data
+    (with its model)."""
     hazards: list[Hazard] = []
     taint = initial_taint(text, arg_models)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
@@ -796,14 +795,6 @@ def analyse_reprint(
     analysis.bash_gate = False
     analysis.run()
     return hazards
-
-
-def bash_gate(text: str, sentinels: Sentinels, hazards: list[Hazard]) -> list[Hazard]:
-    """The hazards of `analyse_script`, given those of `analyse_script_deferred`:
-    when ``bash -n`` rejects `text`, its H000 finding alone (the analysis of a
-    script bash cannot parse means nothing), else `hazards`."""
-    rejected = _bash_rejects(text, sentinels.locate)
-    return [rejected] if rejected is not None else hazards
 
 
 def analyse_argv(

@@ -32,20 +32,20 @@ from __future__ import annotations
 import hashlib
 import itertools
 import secrets
-import shutil
 import subprocess
 import threading
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from mcp_harbor.check._gates import BASH
+
 __all__ = ["BATCH", "Reprint", "clear_cache", "reprint", "reprints"]
 
 #: Scripts per ``bash --pretty-print`` process.
 BATCH = 256
 _TIMEOUT = 10.0
-_BASH = shutil.which("bash") or "/bin/bash"
-_ENV = {"PATH": "/usr/bin:/bin", "LC_CTYPE": "C.UTF-8", "HOME": "/", "SHELL": _BASH}
+_ENV = {"PATH": "/usr/bin:/bin", "LC_CTYPE": "C.UTF-8", "HOME": "/", "SHELL": BASH}
 _cache: dict[str, Reprint] = {}
 _lock = threading.Lock()
 
@@ -66,7 +66,7 @@ def _key(text: str) -> str:
 def _run(data: str) -> tuple[int, str, str]:
     try:
         proc = subprocess.run(
-            [_BASH, "--noprofile", "--norc", "--pretty-print"],
+            [BASH, "--noprofile", "--norc", "--pretty-print"],
             input=data.encode("utf-8"),
             capture_output=True,
             env=_ENV,

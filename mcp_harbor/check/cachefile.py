@@ -1,11 +1,11 @@
 """The checker's verdicts kept across starts, in one file.
 
-Checking 1,000 exports cold costs ~1.8 s, ~80 % of it one ``bash -n``
-spawn per script; a server that restarts over the same files should not
-pay it again. `attach` reads the file into the checker's in-memory caches
-(the reports of `mcp_harbor.check.default_checker` and the programs each
-export runs, by export content hash and path; ``bash -n`` verdicts by
-script hash) and `save` writes them back.
+A server that restarts over the same files should not check them again.
+`attach` reads the file into the checker's in-memory caches (the reports of
+`mcp_harbor.check.default_checker` and the programs each export runs, by
+export content hash and path) and `save` writes them back. bash's own
+readings of scripts are not kept: they cost a few processes for a thousand
+scripts (`mcp_harbor.check._reprint`).
 
 Guarantees (a cache must never turn a refused export into an accepted one):
 
@@ -13,8 +13,7 @@ Guarantees (a cache must never turn a refused export into an accepted one):
   same path, and only when the checker is the same: its key includes the
   SHA-256 of the checker's own source files, the versions of its parsers,
   the Python version and the identity of the ``bash`` binary. Any
-  difference and the export is checked again. ``bash -n`` verdicts are
-  reused only for the exact script text and the same ``bash``.
+  difference and the export is checked again.
 - The file carries an HMAC-SHA256 under a random key kept in a second
   file. A file that was edited, truncated, corrupted, copied from another
   installation or written under another key is ignored as a whole (logged),
@@ -49,10 +48,9 @@ log = logging.getLogger("mcp_harbor.check")
 _MAGIC = b"mcp-harbor check cache 1\n"
 #: Past this many entries, only the ones this process used are kept.
 MAX_REPORTS = 50_000
-MAX_VERDICTS = 100_000
 
 _path: Path | None = None
-_saved: tuple[int, int, int] = (0, 0, 0)  # sizes of the caches when last read or written
+_saved: tuple[int, int] = (0, 0)  # sizes of the caches when last read or written
 _fingerprint: str | None = None
 
 
@@ -185,36 +183,29 @@ def attach(path: Path) -> None:
     data = _read(path)
     fingerprint = checker_fingerprint()
     loaded_reports: dict[str, ExportReport] = {}
-    loaded_verdicts: dict[str, str | None] = {}
     loaded_programs: dict[str, tuple[ProgramUse, ...]] = {}
     if data is not None:
         try:
-            if data.get("bash") == _gates.bash_identity():
-                for key, verdict in data["bash_n"].items():
-                    if not (verdict is None or isinstance(verdict, str)):
-                        raise ValueError("verdict")
-                    loaded_verdicts[str(key)] = verdict
-                if data.get("checker") == fingerprint:
-                    for key, row in data["reports"].items():
-                        loaded_reports[str(key)] = _report_of(row)
-                    for key, uses in data["programs"].items():
-                        loaded_programs[str(key)] = tuple(
-                            ProgramUse(str(p), str(s), int(n)) for p, s, n in uses
-                        )
+            if data.get("bash") == _gates.bash_identity() and data.get("checker") == fingerprint:
+                for key, row in data["reports"].items():
+                    loaded_reports[str(key)] = _report_of(row)
+                for key, uses in data["programs"].items():
+                    loaded_programs[str(key)] = tuple(
+                        ProgramUse(str(p), str(s), int(n)) for p, s, n in uses
+                    )
         except (KeyError, TypeError, ValueError, AttributeError):
             log.warning("ignoring %s: unexpected content; checking every export", path)
-            loaded_reports, loaded_verdicts, loaded_programs = {}, {}, {}
+            loaded_reports, loaded_programs = {}, {}
     default_checker.preload(loaded_reports)
     for key, found in loaded_programs.items():
         programs.setdefault(key, found)
-    _gates.preload(loaded_verdicts)
     _saved = _sizes()
 
 
-def _sizes() -> tuple[int, int, int]:
+def _sizes() -> tuple[int, int]:
     from mcp_harbor.check import default_checker
 
-    return (default_checker.cached_count(), _gates.cached_count(), len(programs))
+    return (default_checker.cached_count(), len(programs))
 
 
 def attached() -> Path | None:
@@ -240,7 +231,6 @@ def save() -> bool:
         return False
     report_items = default_checker.cached_reports()
     program_items = dict(programs)
-    verdicts = _gates.snapshot(MAX_VERDICTS)
     if len(report_items) > MAX_REPORTS or len(program_items) > MAX_REPORTS:
         used = default_checker.used_keys()
         if len(report_items) > MAX_REPORTS:
@@ -255,7 +245,6 @@ def save() -> bool:
             "programs": {
                 k: [[u.program, u.step, u.line] for u in v] for k, v in program_items.items()
             },
-            "bash_n": verdicts,
         },
         separators=(",", ":"),
     ).encode()

@@ -192,9 +192,8 @@ def serve(
     thresholds = gc.get_threshold()
     gc.set_threshold(thresholds[0], thresholds[1], 1 << 30)  # no full collections
     click.get_current_context().call_on_close(lambda: gc.set_threshold(*thresholds))
-    # Load the exports and start their `bash -n` checks before importing the
-    # rest of the server, so that those processes run meanwhile (a first
-    # start of 1,000 exports runs ~1,500 of them); load_published reuses it.
+    # Load the exports before importing the rest of the server;
+    # load_published reuses them if the files did not change.
     from mcp_harbor.check import start as start_checking
     from mcp_harbor.locations import default_check_cache_path
 

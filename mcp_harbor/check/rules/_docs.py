@@ -29,7 +29,7 @@ carries caller data) may only reach a place the checker has shown to be inert fo
 the arg's schema allows: one word of data, never syntax, code, a name, an option that acts or
 the choice of program. Any other place is refused by the rule that says why. The analysis
 reads tree-sitter-bash's parse, and bash itself confirms the structure of every script at
-every place that carries caller data (`bash -n`, and bash's own reading of each such place);
+every place that carries caller data (bash's own reading of the script and of each such place);
 where bash disagrees, or where the checker has no model of a place, the export is refused
 with H000. See [docs/security.md](security.md) for what a caller can influence, and
 [docs/design.md](design.md#why-the-checker-parses-the-way-it-does) for how the checker parses.

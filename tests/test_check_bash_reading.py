@@ -1,22 +1,21 @@
-"""Issue 7, scale: ``bash -n`` runs in the background, one process per
-script, while the checker analyses. Whatever the order in which verdicts
-arrive, each script is judged by its own ``bash -n`` (no batching: one
-script's unterminated construct can never hide another's error), and a
-refusal still names its export, file, line and the command.
+"""Issue 17: bash reads every script (`mcp_harbor.check._reprint`), many per
+process. Whatever else is in its batch, each script gets exactly the verdict
+its own bash would give (a script's unterminated construct never hides
+another's error, nor swallows another script), and a refusal still names its
+export, file, line and the command.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
 from harbor_helpers import write_export
 
-from mcp_harbor.check import check_exports, clear_cache, load_and_check
-from mcp_harbor.check._bash_n import Pool
-from mcp_harbor.check._gates import _BASH, bash_syntax_error, prime
+from mcp_harbor.check import _reprint, check_exports, clear_cache, load_and_check
+from mcp_harbor.check._gates import BASH
 from mcp_harbor.config import load_exports
 from tests.check.corpus import corpus
 
@@ -61,24 +60,44 @@ def test_each_bash_refusal_names_its_own_export_line_and_command(tmp_path: Path)
 
 def test_a_script_larger_than_a_pipe_is_fed_whole(tmp_path: Path) -> None:
     body = "echo line\n" * 20_000  # 200 KB: more than a pipe holds
-    assert bash_syntax_error(body) is None
-    assert "`fi'" in (bash_syntax_error(body + "fi\n") or "")
-    assert "here-document" in (bash_syntax_error(body + "cat <<EOF\nx\n") or "")
+    assert _reprint.reprint(body).error is None
+    assert "`fi'" in (_reprint.reprint(body + "fi\n").error or "")
+    assert "here-document" in (_reprint.reprint(body + "cat <<EOF\nx\n").error or "")
 
 
-def test_verdicts_primed_in_the_background_match_one_at_a_time() -> None:
+#: Scripts that leave something open at their end, between good ones: each
+#: would swallow or change what follows it in a batch.
+OPEN_ENDED = [
+    'echo "unterminated',
+    "cat <<EOF\nbody",
+    "echo trailing \\",
+    "{ echo open",
+    "if true; then echo x",
+    "case a in a) echo",
+    "echo $(echo open",
+    "cat <<'Q'\n: a canonical line $(:)\nQ",
+]
+
+
+def test_a_batch_gives_each_script_its_own_verdict() -> None:
     texts = [f"echo {i}" if i % 7 else f"echo {i}\nfi" for i in range(60)]
-    prime(texts)
-    background = [bash_syntax_error(t) for t in texts]
-    clear_cache()
-    alone = []
-    for text in texts:
-        alone.append(bash_syntax_error(text))
-    assert background == alone
-    assert [v is None for v in alone] == [bool(i % 7) for i in range(60)]
+    for k, text in enumerate(OPEN_ENDED):  # each between good scripts
+        texts.insert(k * 7 + 1, text)
+    batched = _reprint.reprints(texts)
+    alone = [_reprint._alone(t) for t in texts]
+    assert batched == alone
+    verdicts = dict(zip(texts, alone, strict=True))
+    for i in range(60):
+        assert (
+            (verdicts[f"echo {i}"].error is None)
+            if i % 7
+            else ("`fi'" in (verdicts[f"echo {i}\nfi"].error or ""))
+        )
+    accepted = {t for t in OPEN_ENDED if verdicts[t].error is None}
+    assert accepted == {"echo trailing \\", "cat <<'Q'\n: a canonical line $(:)\nQ"}
 
 
-def test_check_exports_is_the_same_with_or_without_primed_verdicts(tmp_path: Path) -> None:
+def test_check_exports_is_the_same_with_or_without_cached_readings(tmp_path: Path) -> None:
     folder = tmp_path / "exports"
     write_export(folder, "a.yaml", export("a", "echo {{ args.x }}"))
     write_export(folder, "b.yaml", export("b", "echo b\nfi"))
@@ -91,40 +110,22 @@ def test_check_exports_is_the_same_with_or_without_primed_verdicts(tmp_path: Pat
     assert [r.status for r in first] == ["refused", "refused", "accepted"]
 
 
-def run_pool(pool_bash: str, texts: list[str], timeout: float = 5.0) -> dict[str, str | None]:
-    got: dict[str, str | None] = {}
-    done = threading.Event()
-
-    def record(key: str, verdict: str | None) -> None:
-        got[key] = verdict
-        if len(got) == len(texts):
-            done.set()
-
-    Pool(pool_bash, record, workers=2, timeout=timeout).add(
-        [(str(i), t) for i, t in enumerate(texts)]
-    )
-    assert done.wait(30)
-    return got
+def test_a_bash_that_cannot_start_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_reprint, "BASH", str(tmp_path / "no-such-bash"))
+    got = _reprint.reprints(["echo a", "echo b"])
+    assert all(r.text is None and "could not run" in (r.error or "") for r in got)
 
 
-def test_a_bash_that_cannot_start_refuses(tmp_path: Path) -> None:
-    got = run_pool(str(tmp_path / "no-such-bash"), ["echo a", "echo b"])
-    assert all(v is not None and v.startswith("bash -n could not run") for v in got.values())
-
-
-def test_a_bash_that_hangs_is_killed_and_refuses(tmp_path: Path) -> None:
+def test_a_bash_that_hangs_is_killed_and_refuses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     hang = tmp_path / "hang"
     hang.write_text("#!/bin/sh\nexec sleep 60\n")
     hang.chmod(0o755)
-    got = run_pool(str(hang), ["echo a", "echo b", "echo c"], timeout=0.3)
-    assert got == {str(i): "bash -n did not finish within 0.3 s" for i in range(3)}
-
-
-def test_the_pool_uses_the_real_bash_verdicts() -> None:
-    got = run_pool(_BASH, ["echo ok", "done", "cat <<EOF\nx"])
-    assert got["0"] is None
-    assert "`done'" in (got["1"] or "")
-    assert "here-document" in (got["2"] or "")
+    monkeypatch.setattr(_reprint, "BASH", str(hang))
+    monkeypatch.setattr(_reprint, "_TIMEOUT", 0.3)
+    got = _reprint.reprints(["echo a", "echo b", "echo c"])
+    assert [r.error for r in got] == ["bash --pretty-print did not finish within 0.3 s"] * 3
 
 
 # Scripts whose parse leans on the locale (multibyte text, $'\u…', names)
@@ -153,44 +154,40 @@ LOCALE_SENSITIVE = [
 ]
 
 
-def test_the_locale_bash_n_runs_with_gives_the_verdicts_of_lc_all_c_utf8() -> None:
+def _said(error: str) -> str:
+    """What bash said, without the name it was started under."""
+    return re.sub(r"^\S*bash: ", "", error.strip().splitlines()[0])
+
+
+def test_bash_reads_scripts_as_bash_n_does_under_lc_all_c_utf8() -> None:
     texts = LOCALE_SENSITIVE + [c.run for c in corpus() if c.run is not None]
-    prime(texts)
-    for text in texts:
+    readings = _reprint.reprints(texts)
+    for text, reading in zip(texts, readings, strict=True):
         old = subprocess.run(
-            [_BASH, "--noprofile", "--norc", "-n"],
+            [BASH, "--noprofile", "--norc", "-n"],
             input=text.encode("utf-8"),
             capture_output=True,
             env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
             check=False,
         )
         output = (old.stdout + old.stderr).decode("utf-8", "replace").strip()
-        expected = output or (
-            f"bash -n exited with status {old.returncode}" if old.returncode else None
-        )
-        assert bash_syntax_error(text) == expected, text
+        refused = bool(output) or old.returncode != 0
+        assert (reading.error is not None) == refused, text
+        if output and reading.error is not None:
+            assert _said(reading.error) == _said(output), text
 
 
-def test_a_worker_that_dies_refuses_what_it_had_pending(tmp_path: Path) -> None:
-    hang = tmp_path / "hang"
-    hang.write_text("#!/bin/sh\nexec sleep 60\n")
-    hang.chmod(0o755)
-    got: dict[str, str | None] = {}
-    arrived = threading.Semaphore(0)
+def test_scripts_bash_reads_alike_share_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [f"echo {i} $(  :  )" for i in range(50)] + ["f() { :; }", "cat <<E\nx\nE"]
+    alone = [_reprint._alone(t) for t in texts]
+    runs: list[int] = []
+    real = _reprint._run
 
-    def record(key: str, verdict: str | None) -> None:
-        got[key] = verdict
-        arrived.release()
+    def counted(data: str) -> tuple[int, str, str]:
+        runs.append(len(data))
+        return real(data)
 
-    pool = Pool(str(hang), record, workers=1, timeout=2.0)
-    pool.add([("a", "echo a"), ("b", "echo b"), ("c", "echo c")])
-    assert pool._proc is not None
-    pool._proc.kill()
-    for _ in range(3):
-        assert arrived.acquire(timeout=30)
-    assert set(got) == {"a", "b", "c"}
-    assert all((v or "").startswith("bash -n worker ended early") for v in got.values())
-    # the pool starts a new worker for what comes next
-    pool.add([("d", "echo d")])
-    assert arrived.acquire(timeout=30)
-    assert got["d"] == "bash -n did not finish within 2 s"
+    monkeypatch.setattr(_reprint, "_run", counted)
+    assert _reprint._batch(texts) == alone
+    assert len(runs) == 1
+    assert alone[0].text == "echo 0 $(:)\n"
