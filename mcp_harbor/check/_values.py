@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_harbor.config.canonical import canonical_json
+from mcp_harbor.config.model import refuses_leading_dash
 from mcp_harbor.template import value_text
 
 # The regex parser's own modules (Python 3.11+); typeshed does not describe them.
@@ -235,7 +236,7 @@ def _intersect(a: ValueModel, b: ValueModel) -> ValueModel:
     )
 
 
-def _schema_model(schema: Any, depth: int = 0) -> ValueModel:
+def _schema_model(schema: Any, dash: bool, depth: int = 0) -> ValueModel:
     if not isinstance(schema, Mapping) or depth > 8:
         return ANY_VALUE if schema is not False else ValueModel(frozenset(), frozenset(), False)
     model = ANY_VALUE
@@ -262,7 +263,7 @@ def _schema_model(schema: Any, depth: int = 0) -> ValueModel:
                 elif kind == "null":
                     parts.append(_words_model([""]))
                 elif kind == "string":
-                    parts.append(_string_model(schema))
+                    parts.append(_string_model(schema, dash))
                 else:  # array, object: compact JSON of anything
                     parts.append(ANY_VALUE)
             model = parts[0]
@@ -274,14 +275,14 @@ def _schema_model(schema: Any, depth: int = 0) -> ValueModel:
     for key in ("anyOf", "oneOf"):
         branches = schema.get(key)
         if isinstance(branches, list) and branches:
-            union = _schema_model(branches[0], depth + 1)
+            union = _schema_model(branches[0], dash, depth + 1)
             for branch in branches[1:]:
-                union = union.union(_schema_model(branch, depth + 1))
+                union = union.union(_schema_model(branch, dash, depth + 1))
             model = _intersect(model, union)
     branches = schema.get("allOf")
     if isinstance(branches, list):
         for branch in branches:
-            model = _intersect(model, _schema_model(branch, depth + 1))
+            model = _intersect(model, _schema_model(branch, dash, depth + 1))
     return model
 
 
@@ -295,13 +296,13 @@ def _non_negative(schema: Mapping[str, Any]) -> bool:
     return False
 
 
-def _string_model(schema: Mapping[str, Any]) -> ValueModel:
+def _string_model(schema: Mapping[str, Any], dash: bool) -> ValueModel:
     model = ANY_VALUE
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         model = _pattern_model(pattern)
     first = model.first
-    if schema.get("leading_dash") is not True:
+    if not dash:
         # the validator refuses a string that starts with "-" (leading_dash)
         first = first - {"-"}
     can_be_empty = model.can_be_empty
@@ -332,7 +333,8 @@ def model_for(schema: Mapping[str, Any]) -> ValueModel:
 
 
 def _model_for(schema: Mapping[str, Any]) -> ValueModel:
-    model = _schema_model(schema)
+    # what the validator decides for the whole arg, in every branch of it
+    model = _schema_model(schema, not refuses_leading_dash(schema))
     banned = {"\x00"}
     if schema.get("multiline") is not True and model.words is None:
         banned |= {"\n", "\r"}

@@ -89,6 +89,9 @@ def test_every_shell_c_script_is_code(shell: str, tmp_path: Path) -> None:
         ({"type": "string", "enum": ["a", "b c"]}, False, False),
         ({"type": "string"}, False, False),
         ({"type": "string", "leading_dash": True}, False, True),
+        # the arg's own leading_dash governs every branch of it, as in the validator
+        ({"anyOf": [{"type": "string"}], "leading_dash": True}, False, True),
+        ({"anyOf": [{"type": "string", "leading_dash": True}]}, False, False),
         ({"type": "string", "pattern": "^[^-].*$"}, False, False),
         ({"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^[a-z]+$"}]}, True, True),
         ({"type": ["string", "null"], "pattern": "^[0-9]+$"}, True, False),
