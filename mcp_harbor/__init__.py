@@ -17,6 +17,7 @@ The embeddable surface is this module's ``__all__``: the exception tree of
 from mcp_harbor.errors import (
     ArgumentError,
     Busy,
+    CancelUnconfirmed,
     ConfigError,
     ContextError,
     HarborError,
@@ -33,6 +34,7 @@ from mcp_harbor.errors import (
 __all__ = [
     "ArgumentError",
     "Busy",
+    "CancelUnconfirmed",
     "ConfigError",
     "ContextError",
     "HarborError",

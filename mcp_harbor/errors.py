@@ -14,7 +14,8 @@ Every error that mcp-harbor raises on purpose is a `HarborError`; foreign errors
     ├── RunError           a pipeline could not be started
     │   ├── Busy           the call waited in the queue past its queue timeout
     │   ├── NeedsMissing   what the export needs is not there at the run's start
-    │   └── ShuttingDown   the server stopped while the call ran
+    │   ├── ShuttingDown   the server stopped while the call ran
+    │   └── CancelUnconfirmed  a cancelled remote run's worker did not confirm the stop
     └── StoreError         the store cannot be read or written
 """
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 __all__ = [
     "ArgumentError",
     "Busy",
+    "CancelUnconfirmed",
     "ConfigError",
     "ContextError",
     "HarborError",
@@ -118,6 +120,17 @@ class ShuttingDown(RunError):
     """Raised when the server is stopping (SIGTERM, SIGINT) and cancelled a
     running call: its processes were stopped and its audit record closed as
     ``cancelled``."""
+
+
+class CancelUnconfirmed(RunError):
+    """Raised by a remote executor instead of re-raising a cancellation when
+    the worker did not confirm, within its wait, that the run's processes are
+    gone. The call is recorded as ``cancel_unconfirmed``; the cancellation
+    itself is still in effect (the next checkpoint raises it again)."""
+
+    def __init__(self, message: str, worker: str | None = None) -> None:
+        super().__init__(message)
+        self.worker = worker
 
 
 class StoreError(HarborError):

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
+
+from mcp_harbor.status import RunStatus, StepStatus
 
 __all__ = ["RunResult", "RunStatus", "StepResult", "StepStatus"]
-
-RunStatus = Literal["ok", "failed", "timeout", "cancelled", "worker_lost"]
-StepStatus = Literal["ok", "failed", "timeout", "cancelled", "skipped"]
 
 
 @dataclass(slots=True)
