@@ -9,6 +9,7 @@ from mcp_harbor.runner.pipeline import (
     LocalExecutor,
     RunObserver,
     RunRequest,
+    redact,
 )
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult, StepStatus
 from mcp_harbor.runner.rundir import default_runs_root, new_run_dir, new_run_id
@@ -29,4 +30,5 @@ __all__ = [
     "default_runs_root",
     "new_run_dir",
     "new_run_id",
+    "redact",
 ]

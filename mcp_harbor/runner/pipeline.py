@@ -17,7 +17,7 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -45,10 +45,20 @@ __all__ = [
     "RunObserver",
     "RunRequest",
     "read_outputs",
+    "redact",
 ]
 
 #: What a secret value is replaced with wherever it would be recorded.
 REDACTED = "***"
+
+
+def redact(arguments: Mapping[str, Any] | None, secret: Collection[str]) -> dict[str, Any]:
+    """`arguments` as records show them: each arg named in `secret` is
+    `REDACTED`. The one redaction of arguments: the call path applies it once
+    and carries the result (`RunRequest.shown_arguments`)."""
+    return {k: (REDACTED if k in secret else v) for k, v in (arguments or {}).items()}
+
+
 #: bash as GitHub Actions runs a ``run:`` step.
 BASH_FLAGS = ("--noprofile", "--norc", "-eo", "pipefail")
 #: Seconds a pipeline may take when its export sets no ``timeout``.
@@ -91,11 +101,27 @@ class RunRequest:
     started: float | None = None
     #: context.json, whose ``steps`` the runner keeps current before each step.
     context_path: Path | None = None
+    #: The run's deadline (``time.monotonic()``), computed once by the call
+    #: path; None: `started` plus the export's timeout.
+    deadline: float | None = None
+    #: The arguments as records show them (every ``secret: true`` arg
+    #: ``***``), computed once by the call path; None: derived from `arguments`.
+    shown_arguments: Mapping[str, Any] | None = None
 
-    def redacted_arguments(self) -> dict[str, Any]:
+    def boundary(self) -> tuple[float, float]:
+        """The run's start and deadline (``time.monotonic()``): the given
+        ones, else now and now plus the export's timeout. Every executor
+        judges time from these, so a run's deadline is computed once."""
+        started = self.started if self.started is not None else time.monotonic()
+        if self.deadline is not None:
+            return started, self.deadline
+        return started, started + (self.export.spec.timeout or DEFAULT_TIMEOUT)
+
+    def redacted_arguments(self) -> Mapping[str, Any]:
         """The arguments with every ``secret: true`` arg replaced by ``***``."""
-        secret = self.export.secret_args
-        return {k: (REDACTED if k in secret else v) for k, v in self.arguments.items()}
+        if self.shown_arguments is not None:
+            return self.shown_arguments
+        return redact(self.arguments, self.export.secret_args)
 
     def secret_texts(self) -> list[str]:
         """The text of each secret value (to scrub from output tails)."""
@@ -257,9 +283,7 @@ class LocalExecutor:
         recorded, and never change the run's result.
         """
         export = request.export
-        started = request.started if request.started is not None else time.monotonic()
-        timeout = export.spec.timeout or DEFAULT_TIMEOUT
-        deadline = started + timeout
+        started, deadline = request.boundary()
         # Created by the first step that runs, in its spawn thread.
         steps_dir = request.run_dir / "steps"
         state = _State(request, total=len(export.all_steps))
@@ -280,7 +304,7 @@ class LocalExecutor:
                     continue
                 if result.status == "timeout" and time.monotonic() >= deadline - 0.01:
                     status, exit_code = "timeout", None
-                    result.error = f"the pipeline's timeout of {timeout:g} s expired"
+                    result.error = f"the pipeline's timeout of {deadline - started:g} s expired"
                 elif not step.spec.continue_on_error and status == "ok":
                     status = "timeout" if result.status == "timeout" else "failed"
                     exit_code = result.exit_code
