@@ -49,9 +49,10 @@ from typing import Any
 import anyio
 
 from mcp_harbor.check import load_and_check
+from mcp_harbor.remote import CeleryExecutor
+from mcp_harbor.remote import executor as remote_module
+from mcp_harbor.remote.wire import Entry, Result, Started
 from mcp_harbor.runner import LocalExecutor, RunRequest
-from mcp_harbor.runner import remote as remote_module
-from mcp_harbor.runner.remote import CeleryExecutor
 
 EXPORTS = {
     "true_local.yaml": "name: true_local\ndescription: t\nsteps:\n  - name: t\n    run: 'true'\n",
@@ -185,18 +186,18 @@ async def hops(executor: CeleryExecutor, export: Any, root: Path, runs: int) -> 
         send(*a, **kw)
         marks["sent"] = time.time()
 
-    async def timed_handle(self: Any, event: Any) -> None:
-        kind = event.get("t")
-        if "at" not in event:  # not stamped by a worker: this run is not counted
+    async def timed_handle(self: Any, entry: Entry) -> None:
+        event = entry.event
+        if entry.at is None:  # not stamped by a worker: this run is not counted
             marks["unstamped"] = 1.0
-            print("UNSTAMPED", event, file=sys.stderr)
-        elif kind == "started":
-            marks["received"] = event.get("received", event["at"])
-        if "at" in event:
-            marks[kind] = event["at"]
-        if kind == "result":
+            print("UNSTAMPED", entry, file=sys.stderr)
+        else:
+            if isinstance(event, Started):
+                marks["received"] = event.received
+            marks[event.kind] = entry.at
+        if isinstance(event, Result):
             marks["got_result"] = time.time()
-        await handle(self, event)
+        await handle(self, entry)
 
     executor.send = timed_send  # type: ignore[method-assign]
     remote_module._Follower.handle = timed_handle  # type: ignore[method-assign]

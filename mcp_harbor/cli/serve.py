@@ -275,7 +275,7 @@ def serve(
         settings.runs_root = runs_dir.resolve()
     remote = None
     if broker is not None:
-        from mcp_harbor.runner.remote import CeleryExecutor
+        from mcp_harbor.remote import CeleryExecutor
 
         remote = CeleryExecutor(broker)
     service = CallService(settings, audit, store, remote=remote)
@@ -313,7 +313,7 @@ def serve(
         background = reloader.watch
         log.info("watching %s for changes", ", ".join(str(f) for f in folders))
     if remote is not None:
-        from mcp_harbor.worker import Sweeper
+        from mcp_harbor.remote import Sweeper
 
         sweeper = Sweeper(
             store,

@@ -89,11 +89,9 @@ def worker(
     programs: Path | None,
 ) -> None:
     """Run the pipelines of exports whose runs_on: is one of QUEUES."""
+    from mcp_harbor.remote import DEFAULT_VISIBILITY_MARGIN, Worker, kill_recorded, queue_name
     from mcp_harbor.runner import DEFAULT_TIMEOUT
     from mcp_harbor.runner.reaper import reaper
-    from mcp_harbor.runner.remote import DEFAULT_VISIBILITY_MARGIN, queue_name
-    from mcp_harbor.worker import Worker
-    from mcp_harbor.worker.ledger import kill_recorded
 
     labels = [q.strip() for q in queues.split(",") if q.strip()]
     if not labels:

@@ -150,12 +150,20 @@ class RunObserver(Protocol):
 
 
 class Executor(Protocol):
-    """Runs pipelines: locally today, on remote workers later."""
+    """Runs pipelines: locally (`LocalExecutor`) or on remote workers
+    (`mcp_harbor.remote.CeleryExecutor`)."""
 
     async def run(self, request: RunRequest, observer: RunObserver | None = None) -> RunResult:
         """Run the pipeline and return its result; never raises for a
-        failing step. **Cancellation:** every process is stopped and reaped
-        before the cancellation propagates."""
+        failing step. Time is judged from `request.boundary()`.
+
+        **Cancellation:** every process is stopped and reaped before the
+        cancellation propagates. An executor that cannot know this (a remote
+        one whose worker did not confirm the stop within its wait) raises
+        `mcp_harbor.errors.CancelUnconfirmed` in place of the cancellation,
+        which stays in effect: an anyio cancel scope raises it again at the
+        caller's next checkpoint. The caller records the run as
+        ``cancel_unconfirmed`` and lets the cancellation propagate."""
         ...
 
 

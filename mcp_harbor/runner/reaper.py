@@ -78,7 +78,7 @@ class Reaper:
         self._broken = False
         #: A file that also records the groups (``+PGID``/``-PGID`` lines), so
         #: that a restarted worker can kill what a dead one left
-        #: (`mcp_harbor.worker.ledger.kill_recorded`); None: no file.
+        #: (`mcp_harbor.remote.ledger.kill_recorded`); None: no file.
         self.ledger: Path | None = None
 
     def _record(self, line: bytes) -> None:

@@ -51,8 +51,9 @@ from harbor_helpers import (
 )
 
 from mcp_harbor.check import load_and_check
+from mcp_harbor.remote import CeleryExecutor
+from mcp_harbor.remote.wire import stream_key
 from mcp_harbor.runner import RunRequest
-from mcp_harbor.runner.remote import CeleryExecutor, stream_key
 from tests.scale.conftest import WorkerProc, _wait_port, start_worker
 from tests.scale.test_workers import end_record
 

@@ -10,7 +10,7 @@ three times per run on the critical path or next to it
 it; the client borrows a connection from the channel's pool per command, as
 before, so it is as thread-safe as the one it replaces.
 
-Selected by `mcp_harbor.runner.remote.celery_app` through Celery's
+Selected by `mcp_harbor.remote.celery_app.create_app` through Celery's
 ``broker_transport`` setting; the broker URL stays ``redis://…``.
 """
 

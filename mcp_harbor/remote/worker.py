@@ -1,11 +1,15 @@
-"""The worker's task: one run, its steps in order, reported through Redis."""
+"""`Worker`: the worker's side of a remote run, the one Celery task.
+
+For each message it checks the export against the server's content hash,
+claims the run's lease, and runs `LocalExecutor` on the `RunRequest` the
+message rebuilds (`RunMessage.to_request`), writing step events and output
+lines to the run's Redis Stream while it watches for a cancel and renews the
+lease.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import contextlib
-import json
 import logging
 import os
 import socket
@@ -14,41 +18,52 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, final
 
 import anyio
 import anyio.from_thread
 import anyio.lowlevel
 
 from mcp_harbor.config import Export, Step
-from mcp_harbor.runner import LocalExecutor, RunRequest, StepResult
-from mcp_harbor.runner.remote import (
+from mcp_harbor.errors import RunError
+from mcp_harbor.remote.celery_app import create_app
+from mcp_harbor.remote.wire import (
     LINE_LIMIT,
-    PROTOCOL_VERSION,
     STREAM_MAXLEN,
     STREAM_TTL,
     TASK_NAME,
+    Cancelled,
+    Entry,
+    Event,
+    OutputLine,
+    Refused,
+    Result,
+    RunMessage,
+    Started,
+    StepFinished,
+    StepStarted,
     cancel_key,
-    celery_app,
+    cancelled_run,
+    read_output,
     stream_key,
+    to_stream,
 )
+from mcp_harbor.runner import LocalExecutor, StepResult
 from mcp_harbor.store.base import LeaseStore
 
 __all__ = ["DEFAULT_LEASE", "Worker"]
 
-log = logging.getLogger("mcp_harbor.worker")
+log = logging.getLogger("mcp_harbor.remote")
 
 #: Seconds a run's lease lasts without a heartbeat; renewed every third of it.
-DEFAULT_LEASE = 15.0
-#: The largest $HARBOR_OUTPUT file sent back to the replica.
-OUTPUT_LIMIT = 16 * 1024 * 1024
+DEFAULT_LEASE: Final = 15.0
 
 
 class _StreamObserver:
     """A `RunObserver` that appends to the run's stream."""
 
-    def __init__(self, emit: Any, wants_output: bool) -> None:  # emit: _RunStream.emit
-        self._emit = emit
+    def __init__(self, stream: _RunStream, wants_output: bool) -> None:
+        self._stream = stream
         self._wants_output = wants_output
 
     @property
@@ -56,30 +71,13 @@ class _StreamObserver:
         return self._wants_output
 
     async def step_started(self, step: Step, number: int, total: int) -> None:
-        await self._emit(
-            {
-                "t": "step_started",
-                "section": step.section,
-                "index": step.index,
-                "n": number,
-                "total": total,
-            }
-        )
+        self._stream.emit(StepStarted(step.section, step.index, number, total))
 
     async def step_finished(self, result: StepResult, number: int, total: int) -> None:
-        event = {"t": "step_finished", "n": number, "total": total}
-        await self._emit({**event, "result": result.to_json()})
+        self._stream.emit(StepFinished(number, total, result))
 
     async def output(self, step: Step, stream: str, line: str) -> bool:
-        await self._emit(
-            {
-                "t": "output",
-                "section": step.section,
-                "index": step.index,
-                "stream": stream,
-                "line": line[:LINE_LIMIT],
-            }
-        )
+        self._stream.emit(OutputLine(step.section, step.index, stream, line[:LINE_LIMIT]))
         return True
 
 
@@ -104,19 +102,17 @@ class _RunStream:
         self._wake = anyio.Event()
         self._lock = anyio.Lock()  # one pipeline at a time: entries stay in order
 
-    def _fields(self, event: dict[str, Any]) -> dict[str, str]:
-        event.setdefault("host", self.hostname)
-        if self.attempt is not None:
-            event.setdefault("attempt", self.attempt)
-        event["at"] = time.time()
-        return {"e": json.dumps(event)}
+    def _fields(self, event: Event) -> dict[str, str]:
+        return to_stream(Entry(event, self.hostname, self.attempt, time.time()))
 
-    async def emit(self, event: dict[str, Any]) -> None:
+    def emit(self, event: Event) -> None:
+        """Queue `event` for the sender (never blocks)."""
         self._queue.append(self._fields(event))
         self._wake.set()
 
     async def sender(self) -> None:
-        """Write queued entries until cancelled (run it in a task group)."""
+        """Write queued entries until cancelled (run it in a task group). A
+        write that fails is logged; `final` raises it again."""
         while True:
             await self._wake.wait()
             self._wake = anyio.Event()
@@ -125,7 +121,7 @@ class _RunStream:
             except Exception as exc:  # noqa: BLE001 - `final` raises it again
                 log.error("%s: cannot write progress entries: %s", self.key, exc)
 
-    async def _write(self, *extra: tuple[Any, ...], event: dict[str, Any] | None = None) -> Any:
+    async def _write(self, *extra: tuple[Any, ...], event: Event | None = None) -> Any:
         async with self._lock:
             queued, self._queue = self._queue, []
             if event is not None:
@@ -139,19 +135,20 @@ class _RunStream:
                 getattr(pipe, command)(*args)
             return await pipe.execute()
 
-    async def started(self, event: dict[str, Any], cancel: str) -> bool:
+    async def started(self, event: Started, cancel: str) -> bool:
         """Append the ``started`` entry and read the cancel key in one round
         trip; True when the run was cancelled before it started."""
         replies = await self._write(("exists", cancel), event=event)
         return bool(replies[-1])
 
-    async def final(self, event: dict[str, Any] | None) -> None:
+    async def final(self, event: Event | None) -> None:
         """The run's last entry (if any) and the stream's expiry, after
         everything queued, in one round trip."""
         self.closed = True
         await self._write(("expire", self.key, STREAM_TTL), event=event)
 
 
+@final
 class Worker:
     """Runs the runs of its queues. `exports` are the worker's own loaded
     exports; a message whose export differs (content hash) is refused."""
@@ -166,12 +163,23 @@ class Worker:
         lease: float = DEFAULT_LEASE,
         visibility_timeout: float | None = None,
     ) -> None:
+        """Build the worker's Celery app and start its cancel listener thread
+        (a daemon: it dies with the process).
+
+        Args:
+            broker: the Redis URL of the broker and the streams.
+            exports: the worker's own exports, by name.
+            store: where leases are claimed and renewed.
+            hostname: the name stamped on every entry; None: the machine's.
+            lease: seconds a lease lasts without a renewal.
+            visibility_timeout: see `create_app`.
+        """
         self.broker = broker
         self.exports = dict(exports)
         self.store = store
         self.hostname = hostname or socket.gethostname()
         self.lease = lease
-        self.app = celery_app(broker, visibility_timeout=visibility_timeout)
+        self.app = create_app(broker, visibility_timeout=visibility_timeout)
         self.app.task(name=TASK_NAME, acks_late=True, reject_on_worker_lost=True)(self.execute)
         self._redis: Any = None
         self._lock = threading.Lock()
@@ -221,9 +229,7 @@ class Worker:
                 pubsub.psubscribe(cancel_key("*"))
                 self._listening.set()
                 for message in pubsub.listen():
-                    channel = message.get("channel", b"").decode()
-                    run_id = channel.removeprefix("harbor:run:").removesuffix(":cancel")
-                    self._cancel(run_id)
+                    self._cancel(cancelled_run(message.get("channel", b"").decode()))
             except redis.RedisError as exc:
                 log.error("cancel listener: %s; reconnecting", exc)
                 time.sleep(1)
@@ -231,29 +237,35 @@ class Worker:
     def _cancel(self, run_id: str) -> None:
         with self._lock:
             running = self._runs.get(run_id)
-        if running is not None:
-            token, scope = running
-            with contextlib.suppress(RuntimeError):  # the run just ended
-                anyio.from_thread.run_sync(scope.cancel, token=token)
+        if running is None:
+            return  # not this worker's run, or it already ended
+        token, scope = running
+        try:
+            anyio.from_thread.run_sync(scope.cancel, token=token)
+        except RuntimeError as exc:  # its loop is closing: the run just ended
+            log.info("run %s: cancel arrived as it ended (%s)", run_id, exc)
 
-    async def _execute(self, message: dict[str, Any], received: float) -> None:
-        run_id = str(message["run_id"])
+    async def _execute(self, raw: dict[str, Any], received: float) -> None:
+        run_id = raw.get("run_id") if isinstance(raw, dict) else None
+        if not isinstance(run_id, str):
+            log.error("a message without a run id was dropped: it names no stream to answer on")
+            return
         stream = _RunStream(self._stream_client(), run_id, self.hostname)
         async with anyio.create_task_group() as tg:
             tg.start_soon(stream.sender)
             try:
-                await self._claim_and_run(stream, message, run_id, received)
+                await self._claim_and_run(stream, raw, run_id, received)
             except Exception as exc:  # the replica must hear of it
                 log.exception("run %s failed on the worker", run_id)
                 if not stream.closed:
                     error = f"the worker {self.hostname} failed: {exc}"
-                    await self._final(stream, run_id, {"t": "refused", "error": error})
+                    await self._final(stream, run_id, Refused(error))
             finally:
                 if not stream.closed:
                     await self._final(stream, run_id, None)
                 tg.cancel_scope.cancel()
 
-    async def _final(self, stream: _RunStream, run_id: str, event: dict[str, Any] | None) -> None:
+    async def _final(self, stream: _RunStream, run_id: str, event: Event | None) -> None:
         """Send the run's last event. Redis itself may be what failed: then
         the replica cannot hear it, and the sweeper settles the run when its
         lease runs out; that is logged, never raised."""
@@ -268,24 +280,25 @@ class Worker:
             )
 
     async def _claim_and_run(
-        self, stream: _RunStream, message: dict[str, Any], run_id: str, received: float
+        self, stream: _RunStream, raw: dict[str, Any], run_id: str, received: float
     ) -> None:
-        tool = str(message.get("tool"))
-        export = self.exports.get(tool)
-        if message.get("v") != PROTOCOL_VERSION:
-            await stream.final(
-                {"t": "refused", "error": f"message version {message.get('v')} unknown"}
-            )
+        try:
+            message = RunMessage.decode(raw)
+        except RunError as exc:
+            log.error("run %s: refused: %s", run_id, exc)
+            error = f"the worker {self.hostname} refused run {run_id}: {exc}; nothing was run"
+            await stream.final(Refused(error))
             return
-        if export is None or export.content_hash != message.get("content_hash"):
+        tool = message.tool
+        export = self.exports.get(tool)
+        if export is None or export.content_hash != message.content_hash:
             have = "no such export" if export is None else f"content hash {export.content_hash}"
             await stream.final(
-                {
-                    "t": "refused",
-                    "error": f"the worker {self.hostname} refused run {run_id}: its export "
+                Refused(
+                    f"the worker {self.hostname} refused run {run_id}: its export "
                     f"{tool} differs from the server's ({have}, the server checked "
-                    f"{message.get('content_hash')}); nothing was run",
-                }
+                    f"{message.content_hash}); nothing was run"
+                )
             )
             return
         # Blocking, on this run's own loop: nothing else runs on it yet.
@@ -294,16 +307,15 @@ class Worker:
         if attempt is None:
             # A redelivery of a run that is (or was) someone's: never run it twice.
             log.warning("run %s: delivered again; already claimed, not run", run_id)
-            await stream.emit({"t": "duplicate"})
             return
         stream.attempt = attempt
         lease = _Lease(run_id, attempt, expires)
-        final: dict[str, Any] | None = None
+        final: Event | None = None
         try:
             final = await self._run(stream, export, message, lease, received)
         except Exception as exc:  # the replica must hear of it
             log.exception("run %s failed on the worker", run_id)
-            final = {"t": "refused", "error": f"the worker {self.hostname} failed: {exc}"}
+            final = Refused(f"the worker {self.hostname} failed: {exc}")
         finally:
             held = self._release(lease)
         if final is None:
@@ -315,7 +327,7 @@ class Worker:
                 "run %s attempt %d: the lease was lost; its %s is not reported",
                 run_id,
                 attempt,
-                final["t"],
+                final.kind,
             )
             return
         await stream.final(final)
@@ -335,36 +347,23 @@ class Worker:
         self,
         stream: _RunStream,
         export: Export,
-        message: dict[str, Any],
+        message: RunMessage,
         lease: _Lease,
         received: float,
-    ) -> dict[str, Any] | None:
+    ) -> Event | None:
         """Run the pipeline; returns the run's terminal event, None when the
         lease was lost (the run was stopped)."""
         run_id = lease.run_id
-        run_dir = Path(message["run_dir"])
-        context_path = None if message["context_path"] is None else Path(message["context_path"])
+        run_dir, context_path = message.run_dir, message.context_path
         if not run_dir.exists():  # another machine: the same paths, the composer's context
             run_dir.mkdir(mode=0o700, parents=True)
             (run_dir / "inputs").mkdir(mode=0o700, exist_ok=True)
-            if context_path is not None and message["context_json"] is not None:
+            if context_path is not None and message.context_json is not None:
                 fd = os.open(context_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    fh.write(message["context_json"])
-        started = time.monotonic() - (time.time() - float(message["started_at"]))
-        request = RunRequest(
-            export=export,
-            arguments=message["arguments"],
-            run_id=run_id,
-            run_dir=run_dir,
-            workdir=Path(message["workdir"]),
-            extra_env=message["extra_env"],
-            output_tail=int(message["output_tail"]),
-            grace=float(message["grace"]),
-            started=started,
-            context_path=context_path,
-        )
-        observer = _StreamObserver(stream.emit, bool(message.get("wants_output")))
+                    fh.write(message.context_json)
+        request = message.to_request(export)
+        observer = _StreamObserver(stream, message.wants_output)
         run_scope = anyio.CancelScope()
         result = None
         with self._lock:
@@ -373,8 +372,7 @@ class Worker:
             self._listening.wait(5)
             # Registered above, so a cancel message from now on reaches the
             # scope; the key covers one sent before (or before we listened).
-            event = {"t": "started", "pid": os.getpid(), "received": received}
-            if await stream.started(event, cancel_key(run_id)):
+            if await stream.started(Started(received), cancel_key(run_id)):
                 run_scope.cancel()
             async with anyio.create_task_group() as tg:
                 tg.start_soon(self._heartbeat, lease, run_scope)
@@ -388,20 +386,20 @@ class Worker:
             if lease.lost:
                 log.error("run %s: the lease was lost; the run was stopped", run_id)
                 return None  # the sweeper told the replica
-            return {"t": "cancelled"}
+            return Cancelled()
         output = None
-        path = message["extra_env"].get("HARBOR_OUTPUT")
+        path = message.extra_env.get("HARBOR_OUTPUT")
         if export.spec.output_schema is not None and path:
             try:
-                with open(path, "rb") as fh:
-                    data = fh.read(OUTPUT_LIMIT + 1)
-                if len(data) <= OUTPUT_LIMIT:
-                    output = base64.b64encode(data).decode("ascii")
+                output = read_output(Path(path))
             except OSError as exc:
                 # the replica then reports the run as output_invalid ("the steps
                 # wrote no output"), so the caller is told; the reason is here
                 log.error("run %s: could not read its output file %s: %s", run_id, path, exc)
-        return {"t": "result", "result": result.to_json(), "output": output}
+            else:
+                if output is None:
+                    log.error("run %s: its output file %s is too large to send", run_id, path)
+        return Result(result, output)
 
     async def _heartbeat(self, lease: _Lease, scope: anyio.CancelScope) -> None:
         """Renew the lease every third of it. The run is stopped when the
