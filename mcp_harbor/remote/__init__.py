@@ -39,9 +39,10 @@ the task id. Everything else is mcp-harbor's own (docs/scale-out.md,
 The worker runs `LocalExecutor` on the `RunRequest` rebuilt from the message
 and on the context.json the composer wrote (its exact bytes travel along).
 
-Modules: `wire` (the protocol: the message, the entries, the names Redis and
-Celery see), `celery_app`, `kombu_redis` (the broker transport), `executor`,
-`worker`, `sweeper`, `ledger`.
+Modules: `wire` (the protocol: the message, the entries and their events,
+the names Redis and Celery see; the event classes are imported from there),
+`celery_app`, `kombu_redis` (the broker transport), `executor`, `worker`,
+`sweeper`, `ledger`.
 """
 
 from mcp_harbor.remote.celery_app import DEFAULT_VISIBILITY_MARGIN, create_app
@@ -52,6 +53,7 @@ from mcp_harbor.remote.wire import (
     PROTOCOL_VERSION,
     TASK_NAME,
     Entry,
+    Event,
     RunMessage,
     queue_name,
 )
@@ -66,6 +68,7 @@ __all__ = [
     "TASK_NAME",
     "CeleryExecutor",
     "Entry",
+    "Event",
     "RunMessage",
     "Sweeper",
     "Worker",

@@ -156,7 +156,10 @@ class CeleryExecutor:
         return self._redis
 
     async def aclose(self) -> None:
-        """Close the Redis client and the Celery app's broker connections."""
+        """Close the Redis client and the Celery app's broker connections.
+
+        **Cancellation:** what is not closed yet stays open until the process
+        ends; the executor must not be used afterwards either way."""
         if self._redis is not None:
             client, self._redis = self._redis, None
             await client.aclose()

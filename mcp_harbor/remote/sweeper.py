@@ -58,10 +58,8 @@ class Sweeper:
         """Sweep until cancelled; a sweep that fails (the store or Redis is
         down) is logged with its traceback, and the next one tries again.
 
-        **Cancellation:** returns nothing, propagates at once; a sweep cut
-        short leaves its remaining expired leases marked lost in the store
-        without their ``lost`` entry (the replica's call then gives the run up
-        after its deadline plus the result grace).
+        **Cancellation:** propagates at once; a sweep cut short is as in
+        `sweep`.
         """
         while True:
             try:
@@ -71,7 +69,12 @@ class Sweeper:
             await anyio.sleep(self.interval)
 
     async def sweep(self) -> list[Lease]:
-        """One sweep: settle every lease that expired by now; returns them."""
+        """One sweep: settle every lease that expired by now; returns them.
+
+        **Cancellation:** the expired leases are already marked lost in the
+        store; those not handled yet get no entry (the replica's call gives
+        such a run up as ``worker_lost`` after its deadline plus the result
+        grace)."""
         expired = await anyio.to_thread.run_sync(self.store.lease_expire, time.time())
         for lease in expired:
             await self._handle(lease)
