@@ -1,4 +1,5 @@
-"""Where mcp-harbor keeps its files by default (XDG base directories).
+"""Where mcp-harbor keeps its files by default (XDG base directories), and
+how a location is shown: a URL without its password (`without_password`).
 
 Cheap to import on purpose: the CLI reads these defaults for ``--help``
 before it knows which command will run.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import unquote
 
 __all__ = [
     "default_check_cache_path",
@@ -15,6 +17,7 @@ __all__ = [
     "default_runs_root",
     "default_tokens_path",
     "state_home",
+    "without_password",
 ]
 
 
@@ -44,3 +47,41 @@ def default_tokens_path() -> Path:
     """``$XDG_CONFIG_HOME/mcp-harbor/tokens.json`` (``~/.config/…``): HTTP tokens."""
     config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(config) / "mcp-harbor" / "tokens.json"
+
+
+def without_password(location: str) -> str:
+    """`location` (a ``--db`` value, a broker URL) as messages, logs and
+    hints may show it: a URL without its password.
+
+    The password of the user info goes (``scheme://user:pw@host`` →
+    ``scheme://user@host``; ``scheme://:pw@host`` → ``scheme://host``), and
+    so does every ``password=`` query parameter (libpq's spelling).
+    Everything else is kept as written (several hosts, ``sslmode=…``, the
+    path, percent-escapes), so the result still names the same place: pass
+    it back with the password from the environment (``PGPASSWORD``,
+    ``~/.pgpass``, ``REDISCLI_AUTH``). Text that is not a URL (no ``://``:
+    a file path) is returned unchanged. Never raises.
+    """
+    scheme, sep, rest = location.partition("://")
+    if not sep:
+        return location
+    # The user info ends at the last "@" before the query: also past a "/"
+    # that a password should have escaped, and did not (over-scrubbing a
+    # path with an "@" in it is the lesser harm).
+    at = rest.rfind("@", 0, _end(rest, "?#"))
+    user = ""
+    if at >= 0:
+        user, rest = rest[:at].partition(":")[0], rest[at + 1 :]
+    cut = _end(rest, "/?#")
+    netloc, tail = (f"{user}@" if user else "") + rest[:cut], rest[cut:]
+    tail, hash_, fragment = tail.partition("#")
+    path, question, query = tail.partition("?")
+    if question:
+        kept = [p for p in query.split("&") if unquote(p.partition("=")[0]) != "password"]
+        tail = f"{path}?{'&'.join(kept)}" if kept else path
+    return f"{scheme}://{netloc}{tail}{hash_}{fragment}"
+
+
+def _end(text: str, stops: str) -> int:
+    """Where the first of `stops` is in `text`, else its length."""
+    return min((i for i in map(text.find, stops) if i >= 0), default=len(text))

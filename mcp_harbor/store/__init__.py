@@ -1,8 +1,19 @@
-"""Audit trail, runs, session memory and approvals: SQLite or PostgreSQL behind
-one `Store` interface. `open` chooses the backend from a ``--db`` value."""
+"""Audit trail, session memory, approvals and run leases: SQLite or
+PostgreSQL behind one `Store` interface. `open` chooses the backend from a
+``--db`` value; `label` shows one.
+
+The package, module by module: `base` (the vocabulary, the chain's hash and
+the `Store` protocol), `audit` (`AuditTrail`: what a call records, and when),
+`sqlite` and `postgres` (the two backends), and private to them `_sqlstore`
+(what both backends do, written once), `_sql` (every shared statement,
+rendered by a `Dialect`), `_sql_sqlite` and `_sql_postgres` (each dialect and
+the SQL it alone runs, its schema versions among it) and `_rows` (rows as
+values, and back).
+"""
 
 from pathlib import Path
 
+from mcp_harbor.locations import without_password
 from mcp_harbor.store.base import (
     AuditQuery,
     AuditRecord,
@@ -37,12 +48,10 @@ def names_postgres(db: str | Path) -> bool:
 
 
 def label(db: str | Path) -> str:
-    """`db` for messages and logs: a DSN without its password."""
-    if names_postgres(db):
-        from mcp_harbor.store.postgres import safe_dsn
-
-        return safe_dsn(str(db))
-    return str(db)
+    """`db` for messages and logs: a DSN without its password
+    (`mcp_harbor.locations.without_password`, as `Store.location`), a path
+    as given."""
+    return without_password(str(db)) if names_postgres(db) else str(db)
 
 
 def open(db: str | Path, *, durable: bool = False, readonly: bool = False) -> Store:

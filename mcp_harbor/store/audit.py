@@ -15,13 +15,14 @@ import os
 import socket
 import uuid
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import anyio
 
 from mcp_harbor.identity import Caller
 from mcp_harbor.runner.result import RunResult
-from mcp_harbor.store.base import Store
+from mcp_harbor.store.base import RecordKind, Store
 
 __all__ = ["AuditTrail"]
 
@@ -48,6 +49,11 @@ class AuditTrail:
     """Writes a server's audit records off the event loop (one at a time,
     or `store.append_concurrency` at a time when the store batches them).
 
+    Each record is written the cheapest way the store accepts: at once on
+    the loop when nobody else is writing (`Store.try_append`), else handed
+    to the store's writer and awaited on the loop (`Store.append_nowait`,
+    asyncio only), else `Store.append` in a worker thread.
+
     **Cancellation:** every write is shielded: a record that was begun is
     always committed, also when the call that wrote it is being cancelled.
     """
@@ -55,45 +61,39 @@ class AuditTrail:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.instance = uuid.uuid4().hex[:12]
-        # One write at a time, unless the store batches concurrent appends
-        # (PostgresStore's writer thread): then let that many threads wait on it.
-        self._limiter = anyio.CapacityLimiter(int(getattr(store, "append_concurrency", 1)))
+        self._limiter = anyio.CapacityLimiter(store.append_concurrency)
         self._server = {"pid": os.getpid(), "host": socket.gethostname(), "instance": self.instance}
-        # A batching store (PostgresStore) takes records without a thread; a
-        # store with `try_append` (SqliteStore) writes one at once when it can.
-        self._append_nowait = getattr(store, "append_nowait", None)
-        self._try_append = (
-            None if self._append_nowait is not None else getattr(store, "try_append", None)
-        )
 
     async def _append(
         self,
         call_id: str,
-        kind: str,
+        kind: RecordKind,
         caller: Caller,
         tool: str,
         status: str,
         body: Mapping[str, Any],
     ) -> None:
-        def write() -> None:
-            self.store.append(call_id, kind, caller.principal, tool, status, body)  # type: ignore[arg-type]
-
-        quick = self._try_append
+        store, principal = self.store, caller.principal
         if (
-            quick is not None
-            and self._limiter.borrowed_tokens == 0
-            and quick(call_id, kind, caller.principal, tool, status, body) is not None
+            self._limiter.borrowed_tokens == 0
+            and store.try_append(call_id, kind, principal, tool, status, body) is not None
         ):
             return  # written on the loop (no await: nothing to shield): nobody else was writing
         with anyio.CancelScope(shield=True):
-            if self._append_nowait is not None and _on_asyncio():
-                # A batching store (PostgresStore): await its future on the
-                # loop; no worker thread parked per record.
-                await asyncio.wrap_future(
-                    self._append_nowait(call_id, kind, caller.principal, tool, status, body)
-                )
+            queued = (
+                store.append_nowait(call_id, kind, principal, tool, status, body)
+                if _on_asyncio()
+                else None
+            )
+            if queued is not None:
+                # A store with a writer of its own (PostgresStore): await its
+                # future on the loop; no worker thread parked per record.
+                await asyncio.wrap_future(queued)
             else:
-                await anyio.to_thread.run_sync(write, limiter=self._limiter)
+                await anyio.to_thread.run_sync(
+                    partial(store.append, call_id, kind, principal, tool, status, body),
+                    limiter=self._limiter,
+                )
 
     async def refused_call(
         self,

@@ -1,9 +1,10 @@
-"""The store interface: the audit trail (runs and session memory come later).
+"""The store's vocabulary and interface: the audit trail, session memory,
+approvals and run leases, behind the `Store` protocol.
 
-SQLite implements it today; a PostgreSQL store can implement the same
-methods. Every record is append-only and chained: each carries the hash of the
-one before it, so an edited, deleted or reordered record is detected by
-`verify`.
+`SqliteStore` and `PostgresStore` implement every member of it (callers
+never probe for one). Every record is append-only and chained: each carries
+the hash of the one before it (`record_hash`), so an edited, deleted or
+reordered record is detected by `verify` (`verify_chain`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -25,12 +27,8 @@ __all__ = [
     "RecordKind",
     "Store",
     "VerifyReport",
-    "approval_of",
     "canonical_json",
-    "memory_of",
-    "query_filters",
     "record_hash",
-    "summary_of",
     "verify_chain",
 ]
 
@@ -94,6 +92,10 @@ class CallSummary:
 
 @dataclass(frozen=True, slots=True)
 class AuditQuery:
+    """Which calls `Store.calls` returns: every filter that is set must
+    match (the caller's principal, the tool, the call's status, started at
+    or after `since`); at most `limit`, newest first."""
+
     who: str | None = None
     tool: str | None = None
     status: str | None = None
@@ -128,6 +130,8 @@ class MemoryEntry:
 
 @dataclass(slots=True)
 class VerifyReport:
+    """What `verify` found: how many records it read, and each problem."""
+
     records: int
     problems: list[str] = field(default_factory=list)
 
@@ -178,100 +182,6 @@ def verify_chain(rows: Sequence[Any], head: str | None) -> VerifyReport:
     return report
 
 
-def summary_of(row: Any) -> CallSummary:
-    """A call from a start (or single) row joined with its end row
-    (``end_at``, ``end_status``, ``end_body`` None when it has none)."""
-    start = json.loads(row["body"])
-    end = json.loads(row["end_body"]) if row["end_body"] is not None else None
-    if row["kind"] == "call":
-        status, ended, end = row["status"], row["at"], start
-    else:
-        status = row["end_status"] if row["end_status"] is not None else "running"
-        ended = row["end_at"]
-    return CallSummary(
-        call_id=row["call_id"],
-        started_at=row["at"],
-        ended_at=ended,
-        principal=row["principal"],
-        tool=row["tool"],
-        status=status,
-        duration_ms=(end or {}).get("duration_ms"),
-        start=start,
-        end=end,
-    )
-
-
-def memory_of(row: Any) -> MemoryEntry:
-    """A session-memory entry from a row of the ``memory`` table."""
-    payload = row["answer_payload"]
-    return MemoryEntry(
-        tenant=row["tenant"],
-        principal=row["principal"],
-        session=row["session"],
-        tool=row["tool"],
-        run_id=row["run_id"],
-        at=row["at"],
-        arguments=json.loads(row["arguments"]),
-        answer=row["answer"],
-        answer_payload=None if payload is None else json.loads(payload),
-    )
-
-
-#: The columns `memory_row` fills, in its order.
-MEMORY_COLUMNS = "tenant, principal, session, tool, run_id, at, arguments, answer, answer_payload"
-
-
-def memory_row(entry: MemoryEntry) -> tuple[Any, ...]:
-    """The values of `MEMORY_COLUMNS` for `entry` (the inverse of `memory_of`)."""
-    payload = None if entry.answer_payload is None else canonical_json(entry.answer_payload)
-    return (
-        entry.tenant,
-        entry.principal,
-        entry.session,
-        entry.tool,
-        entry.run_id,
-        entry.at,
-        canonical_json(entry.arguments),
-        entry.answer,
-        payload,
-    )
-
-
-def approval_of(row: Any) -> dict[str, Any]:
-    """A pending approval from a row of the ``approvals`` table."""
-    return {
-        "run_id": row["run_id"],
-        "tool": row["tool"],
-        "principal": row["principal"],
-        "message": row["message"],
-        "arguments": json.loads(row["arguments"]),
-        "requested_at": row["requested_at"],
-    }
-
-
-def query_filters(query: AuditQuery, mark: str) -> tuple[str, list[Any]]:
-    """The WHERE clauses (joined, over ``s`` the start row and ``e`` the end
-    row) and parameters of `query`, with `mark` the driver's placeholder."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if query.who is not None:
-        clauses.append(f"AND s.principal = {mark}")
-        params.append(query.who)
-    if query.tool is not None:
-        clauses.append(f"AND s.tool = {mark}")
-        params.append(query.tool)
-    if query.since is not None:
-        clauses.append(f"AND s.at >= {mark}")
-        params.append(query.since)
-    if query.status is not None:
-        clauses.append(
-            f"AND ((s.kind = 'call' AND s.status = {mark}) OR (s.kind = 'start' AND "
-            f"COALESCE(e.status, 'running') = {mark}))"
-        )
-        params.extend([query.status, query.status])
-    return " ".join(clauses), params
-
-
 @dataclass(frozen=True, slots=True)
 class Lease:
     """A worker's claim on a run (see docs/scale-out.md, *Workers*)."""
@@ -314,9 +224,34 @@ class LeaseStore(Protocol):
 
 
 class Store(LeaseStore, Protocol):
-    """What mcp-harbor needs from a store, run leases included (every
-    backend has them: callers never probe for a method). Implementations
-    translate their own errors into `StoreError`."""
+    """What mcp-harbor needs from a store, run leases included. Every
+    backend implements every member: callers never probe for one.
+    Implementations translate their own errors into `StoreError`, whose
+    message names the store by its `location`.
+
+    **Appending.** `append` is the one that always works; `try_append` and
+    `append_nowait` are faster ways the caller tries first, and each may
+    decline (None) where the backend has no such way: then nothing was
+    written, and the caller falls back to `append` (in a worker thread, so
+    that an event loop never waits for the database). A record is in the
+    chain once, whichever way wrote it.
+    """
+
+    @property
+    def location(self) -> str:
+        """The ``--db`` value that reaches this store from other mcp-harbor
+        commands (``mcp-harbor approve RUN_ID --db …``): a SQLite file's
+        path, a PostgreSQL DSN without its password
+        (`mcp_harbor.locations.without_password`). Safe to show: it never
+        holds a password."""
+        ...
+
+    @property
+    def append_concurrency(self) -> int:
+        """How many `append` calls may usefully wait at once (at least 1):
+        1 where appends take turns on one lock (SQLite), more where a
+        writer of the store batches concurrent ones (PostgreSQL)."""
+        ...
 
     def append(
         self,
@@ -327,20 +262,67 @@ class Store(LeaseStore, Protocol):
         status: str,
         body: Mapping[str, Any],
     ) -> AuditRecord:
-        """Durably append one record to the chain (committed on return)."""
+        """Durably append one record to the chain: committed on return,
+        linked to the record before it, even when other threads, processes
+        or replicas append at the same time. Blocks while it waits. On
+        `StoreError` the record does not exist."""
         ...
 
-    def calls(self, query: AuditQuery) -> Sequence[CallSummary]: ...
+    def try_append(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> AuditRecord | None:
+        """`append`, but only if it can be done at once, without waiting for
+        another writer (cheap enough to call on an event loop): the record,
+        committed; or None, declined, and nothing was written (another
+        writer holds the lock, or the backend never appends this way).
+        Raises `StoreError` like `append` for any other failure."""
+        ...
 
-    def call(self, call_id: str) -> CallSummary | None: ...
+    def append_nowait(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> Future[AuditRecord] | None:
+        """Hand the record to a writer thread of the store and return at
+        once: a future resolved with the record once it is committed, or
+        with `StoreError` (then it does not exist). None where the store has
+        no writer of its own (SQLite): nothing was written. Raises
+        `StoreError` at once when the store is closed or read-only."""
+        ...
 
-    def records(self) -> Sequence[AuditRecord]: ...
+    def calls(self, query: AuditQuery) -> Sequence[CallSummary]:
+        """The calls that match every filter of `query`, newest first, at
+        most ``query.limit`` (none for a limit below 1). A call's status is
+        its end record's (``running`` without one)."""
+        ...
+
+    def call(self, call_id: str) -> CallSummary | None:
+        """One call by its id, None when there is no such call."""
+        ...
+
+    def records(self) -> Sequence[AuditRecord]:
+        """Every record of the chain, in order (by ``seq``)."""
+        ...
 
     def open_calls(self) -> Sequence[AuditRecord]:
-        """Start records without an end record."""
+        """Start records without an end record, in chain order."""
         ...
 
-    def verify(self) -> VerifyReport: ...
+    def verify(self) -> VerifyReport:
+        """Check the whole chain and its head, read in one snapshot (so it
+        may run while others append); names each edited, deleted or
+        reordered record."""
+        ...
 
     def remember(self, entry: MemoryEntry) -> None:
         """Append one answered call to its session's memory."""
@@ -348,23 +330,32 @@ class Store(LeaseStore, Protocol):
 
     def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:
         """The last `limit` entries of one session (of one principal in one
-        tenant), oldest first."""
+        tenant), oldest first; none for a limit below 1."""
         ...
 
     def request_approval(
         self, run_id: str, tool: str, principal: str, message: str, arguments: Mapping[str, Any]
     ) -> None:
-        """Record that run `run_id` waits for an operator's approval."""
+        """Record that run `run_id` waits for an operator's approval.
+        `StoreError` when the run already asked."""
         ...
 
     def decide(self, run_id: str, decision: str, decided_by: str) -> str:
-        """Record an operator's answer (``approved``/``denied``) once."""
+        """Record an answer (``approved``, ``denied``, or ``expired`` when
+        the run stopped waiting) once, also when several answer at the same
+        moment. Returns ``decided``, ``unknown`` (no such request) or the
+        decision recorded before."""
         ...
 
     def decision(self, run_id: str) -> tuple[str, str] | None:
         """(decision, decided_by) once answered, else None."""
         ...
 
-    def pending_approvals(self) -> list[dict[str, Any]]: ...
+    def pending_approvals(self) -> list[dict[str, Any]]:
+        """The requests not answered yet, by ``requested_at`` then ``run_id``."""
+        ...
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release the store's connections and threads; every later write
+        raises `StoreError`."""
+        ...

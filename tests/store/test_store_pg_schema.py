@@ -15,8 +15,9 @@ import psycopg
 import pytest
 
 from mcp_harbor.errors import StoreError
+from mcp_harbor.store._sql_postgres import MIGRATIONS
 from mcp_harbor.store.base import GENESIS, canonical_json, record_hash
-from mcp_harbor.store.postgres import _MIGRATIONS, SCHEMA_VERSION, PostgresStore
+from mcp_harbor.store.postgres import SCHEMA_VERSION, PostgresStore
 
 
 def _version(dsn: str) -> int:
@@ -45,7 +46,7 @@ def test_empty_database_gets_the_latest_schema(pg_dsn: str) -> None:
 def test_version_1_written_by_hand_is_upgraded_and_the_chain_goes_on(pg_dsn: str) -> None:
     # Version 1 as an older mcp-harbor left it: the chain only, three records.
     with psycopg.connect(pg_dsn) as con, con.transaction():
-        for statement in _MIGRATIONS[0]:
+        for statement in MIGRATIONS[0]:
             con.execute(statement.encode())
         con.execute("INSERT INTO meta VALUES ('schema_version', '1')")
         prev = GENESIS

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from mcp_harbor.errors import StoreError
+from mcp_harbor.locations import without_password as safe_dsn
 from mcp_harbor.store import SqliteStore
 from mcp_harbor.store.base import (
     GENESIS,
@@ -28,7 +29,7 @@ from mcp_harbor.store.base import (
     canonical_json,
     record_hash,
 )
-from mcp_harbor.store.postgres import PostgresStore, safe_dsn
+from mcp_harbor.store.postgres import PostgresStore
 
 Tamper = Callable[..., None]
 

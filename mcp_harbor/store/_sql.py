@@ -1,0 +1,184 @@
+"""Every statement the two stores share, written once, and the `Dialect`
+that says how a backend spells what differs.
+
+The statements are portable SQL (SQLite 3.24 or newer and PostgreSQL 13 or
+newer read the same text), with three things a dialect fills in:
+
+* the driver's placeholder, written ``?`` here (sqlite3's; psycopg's is
+  ``%s``);
+* ``{lock}``: the lock a transaction takes on a row it reads in order to
+  update it (nothing in SQLite, whose ``BEGIN IMMEDIATE`` already holds the
+  file's write lock; ``FOR UPDATE`` in PostgreSQL), and ``{lock_skipping}``,
+  the same lock that passes over rows another transaction holds;
+* how a transaction begins (`Dialect.begin_write`, `Dialect.begin_snapshot`).
+
+What one backend alone runs, its schema versions and how it appends to the
+chain, is in its dialect's module (`_sql_sqlite`, `_sql_postgres`); no SQL
+is written anywhere else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, final
+
+from mcp_harbor.store.base import AuditQuery
+
+__all__ = ["Dialect", "Statements"]
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """How one backend spells what the shared statements leave open, and its
+    schema versions."""
+
+    #: For messages: ``SQLite``, ``PostgreSQL``.
+    name: str
+    #: The driver's placeholder.
+    mark: str
+    #: Appended to a SELECT of rows the transaction will update.
+    lock: str
+    #: `lock`, passing over rows that another transaction holds.
+    lock_skipping: str
+    #: Begins a transaction that will write (and keeps other writers out of
+    #: what it reads).
+    begin_write: str
+    #: Begins a read-only transaction whose reads see one state.
+    begin_snapshot: str
+    #: Schema version N is ``migrations[N - 1]``: statements applied in
+    #: order, in the transaction that applies every missing version.
+    migrations: tuple[tuple[str, ...], ...]
+    #: Run first in that transaction, so that two processes starting at
+    #: once take turns (SQLite: none, ``begin_write`` locks the file).
+    migration_lock: tuple[str, ...] = ()
+    #: Templates run after each version's statements (``{version}``
+    #: filled in), besides the ``meta.schema_version`` row.
+    version_marks: tuple[str, ...] = ()
+
+    @property
+    def schema_version(self) -> int:
+        """The version this code brings a database to."""
+        return len(self.migrations)
+
+
+@final
+class Statements:
+    """The shared statements, rendered in one dialect (see the module
+    docstring); `calls` and `call` build the one query with filters."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        def q(sql: str) -> str:
+            return (
+                sql.replace("?", dialect.mark)
+                .replace("{lock}", dialect.lock)
+                .replace("{lock_skipping}", dialect.lock_skipping)
+            )
+
+        self.dialect = dialect
+
+        # --- the chain
+        self.records = q("SELECT * FROM audit ORDER BY seq")
+        self.head = q("SELECT value FROM meta WHERE key = 'head'")
+        self.open_calls = q(
+            "SELECT * FROM audit s WHERE s.kind = 'start' AND NOT EXISTS "
+            "(SELECT 1 FROM audit e WHERE e.call_id = s.call_id AND e.kind = 'end') ORDER BY seq"
+        )
+        self._summaries = q(
+            "SELECT s.*, e.at AS end_at, e.status AS end_status, e.body AS end_body "
+            "FROM audit s LEFT JOIN audit e ON e.call_id = s.call_id AND e.kind = 'end' "
+            "WHERE s.kind IN ('start', 'call'){where} ORDER BY s.seq DESC LIMIT ?"
+        )
+        self._by_call = q(" AND s.call_id = ?")
+        self._by_who = q(" AND s.principal = ?")
+        self._by_tool = q(" AND s.tool = ?")
+        self._by_since = q(" AND s.at >= ?")
+        self._by_status = q(
+            " AND ((s.kind = 'call' AND s.status = ?) OR (s.kind = 'start' AND "
+            "COALESCE(e.status, 'running') = ?))"
+        )
+
+        # --- session memory (the columns of `_rows.memory_row`, in its order)
+        self.remember = q(
+            "INSERT INTO memory (tenant, principal, session, tool, run_id, at, arguments, "
+            "answer, answer_payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        self.recall = q(
+            "SELECT * FROM (SELECT * FROM memory WHERE tenant = ? AND principal = ? AND "
+            "session = ? ORDER BY id DESC LIMIT ?) AS last ORDER BY id"
+        )
+
+        # --- approvals
+        self.request_approval = q(
+            "INSERT INTO approvals (run_id, tool, principal, message, arguments, requested_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)"
+        )
+        self.approval_to_decide = q("SELECT decision FROM approvals WHERE run_id = ?{lock}")
+        self.record_decision = q(
+            "UPDATE approvals SET decision = ?, decided_by = ?, decided_at = ? WHERE run_id = ?"
+        )
+        self.decision = q(
+            "SELECT decision, decided_by FROM approvals WHERE run_id = ? AND decision IS NOT NULL"
+        )
+        self.pending_approvals = q(
+            "SELECT * FROM approvals WHERE decision IS NULL ORDER BY requested_at, run_id"
+        )
+
+        # --- run leases
+        self.lease_claim_new = q(
+            "INSERT INTO leases (run_id, tool, worker, attempt, status, expires_at)"
+            " VALUES (?, ?, ?, 1, 'running', ?) ON CONFLICT (run_id) DO NOTHING"
+        )
+        self.lease_to_reclaim = q("SELECT status, attempt FROM leases WHERE run_id = ?{lock}")
+        self.lease_reclaim = q(
+            "UPDATE leases SET worker = ?, attempt = ?, status = 'running', expires_at = ?"
+            " WHERE run_id = ?"
+        )
+        self.lease_renew = q(
+            "UPDATE leases SET expires_at = ? WHERE run_id = ? AND attempt = ?"
+            " AND status = 'running'"
+        )
+        self.lease_release = q(
+            "UPDATE leases SET status = 'done' WHERE run_id = ? AND attempt = ?"
+            " AND status = 'running'"
+        )
+        self.leases_expired = q(
+            "SELECT run_id, tool, worker, attempt FROM leases"
+            " WHERE status = 'running' AND expires_at < ? ORDER BY run_id{lock_skipping}"
+        )
+        self.lease_lose = q("UPDATE leases SET status = 'lost' WHERE run_id = ?")
+        self.lease_requeue = q(
+            "UPDATE leases SET status = 'queued' WHERE run_id = ? AND status = 'lost'"
+        )
+
+        # --- schema versions
+        self.set_schema_version = q(
+            "INSERT INTO meta (key, value) VALUES ('schema_version', ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+        )
+
+    def calls(self, query: AuditQuery) -> tuple[str, list[Any]]:
+        """The query of `Store.calls` and its parameters: every filter of
+        `query` that is set, newest first, at most ``query.limit`` (no rows
+        for a limit below 1, on both backends)."""
+        where: list[str] = []
+        params: list[Any] = []
+        for clause, value in (
+            (self._by_who, query.who),
+            (self._by_tool, query.tool),
+            (self._by_since, query.since),
+        ):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        if query.status is not None:
+            where.append(self._by_status)
+            params.extend([query.status, query.status])
+        return self._summaries.replace("{where}", "".join(where)), [
+            *params,
+            max(query.limit, 0),
+        ]
+
+    def call(self, call_id: str) -> tuple[str, list[Any]]:
+        """The query of `Store.call` and its parameters."""
+        return self._summaries.replace("{where}", self._by_call), [call_id, 1]

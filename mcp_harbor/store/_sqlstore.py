@@ -1,0 +1,403 @@
+"""What both stores do, written once over a backend's connection: the reads
+of the trail, session memory, approvals, run leases, transactions, error
+translation and schema versions.
+
+A backend (`SqliteStore`, `PostgresStore`) subclasses `SqlStore` and brings
+its connections (`SqlStore._connection`), the statements of its dialect
+(`Statements`), its driver's errors, and how it appends a `Draft` to the
+chain (`_append`, and `_try_append` or `_append_nowait` where it has a
+faster way); everything else is here, so that the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, final
+
+from mcp_harbor.errors import StoreError
+from mcp_harbor.store._rows import (
+    approval_of,
+    lease_of,
+    memory_of,
+    memory_row,
+    record_of,
+    summary_of,
+)
+from mcp_harbor.store._sql import Statements
+from mcp_harbor.store.base import (
+    AuditQuery,
+    AuditRecord,
+    CallSummary,
+    Lease,
+    MemoryEntry,
+    RecordKind,
+    VerifyReport,
+    canonical_json,
+    record_hash,
+    verify_chain,
+)
+
+__all__ = [
+    "Connection",
+    "Cursor",
+    "Draft",
+    "SqlStore",
+    "fetch",
+    "migrate",
+    "now",
+    "refuse_newer",
+    "transaction",
+]
+
+
+class Cursor(Protocol):
+    """What the shared code reads from a statement's cursor (sqlite3's and
+    psycopg's both fit)."""
+
+    @property
+    def description(self) -> Any: ...
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchall(self) -> Sequence[Any]: ...
+
+
+class Connection(Protocol):
+    """A database connection of either driver, in autocommit mode (the
+    shared code begins and ends its transactions itself)."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Cursor: ...
+
+
+_second: tuple[int, str] = (-1, "")
+
+
+def now() -> str:
+    """The current UTC time as records hold it,
+    ``2026-11-29T21:03:34.123456Z`` (sorts as text)."""
+    global _second
+    t = time.time()
+    whole = int(t)
+    if _second[0] != whole:  # strftime once per second, not per record
+        _second = (whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)))
+    return f"{_second[1]}.{int((t - whole) * 1e6):06d}Z"
+
+
+def fetch(cursor: Cursor) -> list[Any]:
+    """The rows of a statement, none for one that returns no rows."""
+    return list(cursor.fetchall()) if cursor.description is not None else []
+
+
+@contextlib.contextmanager
+def transaction(
+    conn: Connection, begin: str, errors: tuple[type[Exception], ...]
+) -> Iterator[Connection]:
+    """One transaction on `conn`, begun with `begin`: committed when the
+    block ends, rolled back when it or the commit raises (an error of the
+    rollback itself, one of `errors`, is dropped: the first error is the one
+    to tell). A `begin` that fails raises with nothing begun."""
+    conn.execute(begin)
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(*errors):
+            conn.execute("ROLLBACK")
+        raise
+
+
+def refuse_newer(version: int, sql: Statements, location: str) -> None:
+    """Raise `StoreError` for a schema `version` newer than this code knows
+    (also when only reading: its tables may mean something else)."""
+    if version > sql.dialect.schema_version:
+        raise StoreError(
+            f"audit store {location}: schema version {version} is newer than this "
+            f"mcp-harbor knows ({sql.dialect.schema_version}); upgrade mcp-harbor"
+        )
+
+
+def migrate(
+    conn: Connection,
+    sql: Statements,
+    version_of: Callable[[Connection], int],
+    location: str,
+    errors: tuple[type[Exception], ...],
+) -> None:
+    """Bring the schema to ``sql.dialect.schema_version``: every missing
+    version (`version_of` reads the current one), in order, in one write
+    transaction that first runs the dialect's migration lock. A second
+    process starting at once waits, then finds the work done; a failure
+    leaves the database as it was.
+
+    Raises:
+        StoreError: the schema is newer than this code knows.
+    """
+    dialect = sql.dialect
+    with transaction(conn, dialect.begin_write, errors):
+        for statement in dialect.migration_lock:
+            conn.execute(statement)
+        version = version_of(conn)
+        refuse_newer(version, sql, location)
+        for number in range(version + 1, dialect.schema_version + 1):
+            for statement in dialect.migrations[number - 1]:
+                conn.execute(statement)
+            conn.execute(sql.set_schema_version, (str(number),))
+            for mark in dialect.version_marks:
+                conn.execute(mark.format(version=number))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A record to append, before the chain gives it its place (``seq``,
+    ``at``, ``prev_hash``, ``hash``); `text` is the body's canonical JSON, the
+    text that is stored and hashed."""
+
+    call_id: str
+    kind: RecordKind
+    principal: str
+    tool: str
+    status: str
+    body: Mapping[str, Any]
+    text: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", canonical_json(self.body))
+
+    def digest(self, seq: int, at: str, prev_hash: str) -> str:
+        """Its hash at `seq`, written `at`, after `prev_hash` (`record_hash`)."""
+        return record_hash(
+            seq, self.call_id, self.kind, at, self.principal, self.tool, self.status,
+            self.text, prev_hash,
+        )  # fmt: skip
+
+    def sealed(self, seq: int, at: str, prev_hash: str, digest: str) -> AuditRecord:
+        """The record, once the chain gave it its place."""
+        return AuditRecord(
+            seq, self.call_id, self.kind, at, self.principal, self.tool, self.status,
+            self.body, prev_hash, digest,
+        )  # fmt: skip
+
+
+class SqlStore(ABC):
+    """The `Store` members both backends share (see the module docstring).
+    Reads and writes go through `_connection`; those that must see or change
+    several rows at once, through `_transaction`."""
+
+    #: The backend's statements.
+    _sql: ClassVar[Statements]
+    #: The driver's errors, translated into `StoreError`.
+    _errors: ClassVar[tuple[type[Exception], ...]]
+
+    @property
+    @abstractmethod
+    def location(self) -> str:
+        """See `Store.location`."""
+
+    @abstractmethod
+    def _connection(self, doing: str) -> contextlib.AbstractContextManager[Connection]:
+        """A connection for this thread alone while the block runs, with the
+        driver's errors translated (`_translated`) as failing to `doing`."""
+
+    # --- plumbing -----------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _translated(self, doing: str) -> Iterator[None]:
+        """The driver's errors as `StoreError`: ``audit store LOCATION:
+        cannot DOING: REASON``."""
+        try:
+            yield
+        except self._errors as exc:
+            if isinstance(exc, OSError):
+                reason = exc.strerror or str(exc)
+            else:
+                reason = str(exc).strip() or type(exc).__name__
+            raise StoreError(f"audit store {self.location}: cannot {doing}: {reason}") from exc
+
+    @contextlib.contextmanager
+    def _transaction(self, doing: str, *, snapshot: bool = False) -> Iterator[Connection]:
+        """A write transaction (other writers kept out of the rows it reads),
+        or with `snapshot` a read-only one whose reads see one state."""
+        dialect = self._sql.dialect
+        begin = dialect.begin_snapshot if snapshot else dialect.begin_write
+        with self._connection(doing) as conn, transaction(conn, begin, self._errors):
+            yield conn
+
+    def _read(self, sql: str, params: Sequence[Any] = (), doing: str = "") -> list[Any]:
+        with self._connection(doing or "read the audit trail") as conn:
+            return fetch(conn.execute(sql, params))
+
+    def _write(self, sql: str, params: Sequence[Any], doing: str) -> int:
+        """Run one statement; how many rows it changed."""
+        with self._connection(doing) as conn:
+            return conn.execute(sql, params).rowcount
+
+    # --- the chain, appended ---------------------------------------------------------
+
+    def append(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> AuditRecord:
+        """See `Store.append`."""
+        return self._append(Draft(call_id, kind, principal, tool, status, body))
+
+    def try_append(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> AuditRecord | None:
+        """See `Store.try_append`."""
+        return self._try_append(Draft(call_id, kind, principal, tool, status, body))
+
+    def append_nowait(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> Future[AuditRecord] | None:
+        """See `Store.append_nowait`."""
+        return self._append_nowait(Draft(call_id, kind, principal, tool, status, body))
+
+    @abstractmethod
+    def _append(self, draft: Draft) -> AuditRecord:
+        """`append` `draft` (see `Store.append`)."""
+
+    def _try_append(self, draft: Draft) -> AuditRecord | None:
+        """`try_append` `draft`: declined (None, nothing written) unless the
+        backend can append at once (`SqliteStore`)."""
+        return None
+
+    def _append_nowait(self, draft: Draft) -> Future[AuditRecord] | None:
+        """`append_nowait` `draft`: declined (None, nothing written) unless
+        the backend has a writer of its own (`PostgresStore`)."""
+        return None
+
+    # --- the chain, read ----------------------------------------------------------
+
+    def records(self) -> list[AuditRecord]:
+        """See `Store.records`."""
+        return [record_of(r) for r in self._read(self._sql.records)]
+
+    def open_calls(self) -> list[AuditRecord]:
+        """See `Store.open_calls`."""
+        return [record_of(r) for r in self._read(self._sql.open_calls)]
+
+    def calls(self, query: AuditQuery) -> list[CallSummary]:
+        """See `Store.calls`."""
+        return [summary_of(r) for r in self._read(*self._sql.calls(query))]
+
+    def call(self, call_id: str) -> CallSummary | None:
+        """See `Store.call`."""
+        found = self._read(*self._sql.call(call_id))
+        return summary_of(found[0]) if found else None
+
+    def verify(self) -> VerifyReport:
+        """See `Store.verify`."""
+        # One snapshot: the rows and the head must come from the same state,
+        # or a record appended between two reads looks like a deleted one.
+        with self._transaction("read the audit trail", snapshot=True) as conn:
+            rows = fetch(conn.execute(self._sql.records))
+            head = fetch(conn.execute(self._sql.head))
+        return verify_chain(rows, head[0]["value"] if head else None)
+
+    # --- session memory -------------------------------------------------------------
+
+    def remember(self, entry: MemoryEntry) -> None:
+        """See `Store.remember`."""
+        self._write(self._sql.remember, memory_row(entry), "write session memory")
+
+    def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:
+        """See `Store.recall`."""
+        rows = self._read(self._sql.recall, (tenant, principal, session, max(limit, 0)))
+        return [memory_of(r) for r in rows]
+
+    # --- approvals ------------------------------------------------------------------
+
+    def request_approval(
+        self, run_id: str, tool: str, principal: str, message: str, arguments: Mapping[str, Any]
+    ) -> None:
+        """See `Store.request_approval`."""
+        self._write(
+            self._sql.request_approval,
+            (run_id, tool, principal, message, canonical_json(arguments), now()),
+            "record an approval request",
+        )
+
+    def decide(self, run_id: str, decision: str, decided_by: str) -> str:
+        """See `Store.decide`: the request's row is locked while it is read
+        and answered, so of two answers at once the second sees the first."""
+        with self._transaction("record an approval") as conn:
+            rows = fetch(conn.execute(self._sql.approval_to_decide, (run_id,)))
+            if not rows:
+                return "unknown"
+            if rows[0]["decision"] is not None:
+                return str(rows[0]["decision"])
+            conn.execute(self._sql.record_decision, (decision, decided_by, now(), run_id))
+            return "decided"
+
+    def decision(self, run_id: str) -> tuple[str, str] | None:
+        """See `Store.decision`."""
+        rows = self._read(self._sql.decision, (run_id,))
+        return (rows[0]["decision"], rows[0]["decided_by"]) if rows else None
+
+    def pending_approvals(self) -> list[dict[str, Any]]:
+        """See `Store.pending_approvals`."""
+        return [approval_of(r) for r in self._read(self._sql.pending_approvals)]
+
+    # --- run leases -----------------------------------------------------------------
+
+    def lease_acquire(self, run_id: str, tool: str, worker: str, expires_at: float) -> int | None:
+        """See `LeaseStore.lease_acquire`. A new run is inserted unless it
+        exists (so two workers that both got the message cannot both claim
+        it); a re-queued one is locked, then given its next attempt."""
+        with self._transaction("claim a run") as conn:
+            inserted = conn.execute(self._sql.lease_claim_new, (run_id, tool, worker, expires_at))
+            if inserted.rowcount == 1:
+                return 1
+            rows = fetch(conn.execute(self._sql.lease_to_reclaim, (run_id,)))
+            if not rows or rows[0]["status"] != "queued":
+                return None
+            attempt = int(rows[0]["attempt"]) + 1
+            conn.execute(self._sql.lease_reclaim, (worker, attempt, expires_at, run_id))
+            return attempt
+
+    def lease_renew(self, run_id: str, attempt: int, expires_at: float) -> bool:
+        """See `LeaseStore.lease_renew`."""
+        changed = self._write(self._sql.lease_renew, (expires_at, run_id, attempt), "renew a lease")
+        return changed == 1
+
+    def lease_release(self, run_id: str, attempt: int) -> bool:
+        """See `LeaseStore.lease_release`."""
+        return self._write(self._sql.lease_release, (run_id, attempt), "release a lease") == 1
+
+    def lease_expire(self, now: float) -> list[Lease]:
+        """See `LeaseStore.lease_expire`. The expired leases are locked
+        (passing over those another sweeper holds) and marked lost in one
+        transaction, so concurrent sweepers each get distinct runs."""
+        with self._transaction("expire leases") as conn:
+            rows = fetch(conn.execute(self._sql.leases_expired, (now,)))
+            for row in rows:
+                conn.execute(self._sql.lease_lose, (row["run_id"],))
+        return [lease_of(r) for r in rows]
+
+    def lease_requeue(self, run_id: str) -> None:
+        """See `LeaseStore.lease_requeue`."""
+        self._write(self._sql.lease_requeue, (run_id,), "re-queue a run")
