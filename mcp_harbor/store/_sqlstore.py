@@ -194,6 +194,10 @@ class SqlStore(ABC):
     _sql: ClassVar[Statements]
     #: The driver's errors, translated into `StoreError`.
     _errors: ClassVar[tuple[type[Exception], ...]]
+    #: Set by the backend: a read-only store refuses every write.
+    _readonly: bool
+    #: Set by `close`: a closed store refuses every write.
+    _closed: bool = False
 
     @property
     @abstractmethod
@@ -220,11 +224,31 @@ class SqlStore(ABC):
                 reason = str(exc).strip() or type(exc).__name__
             raise StoreError(f"audit store {self.location}: cannot {doing}: {reason}") from exc
 
+    def _refusal(self, doing: str) -> StoreError | None:
+        """Why the store may not write now (closed, or opened read-only), as
+        the error to raise; None when it may. Every write asks first, so
+        both backends refuse alike, whatever the write would change."""
+        if self._closed:
+            why = "the store is closed"
+        elif self._readonly:
+            why = "the store was opened read-only"
+        else:
+            return None
+        return StoreError(f"audit store {self.location}: cannot {doing}: {why}")
+
+    def _writable(self, doing: str) -> None:
+        """Raise `_refusal`, if any."""
+        refusal = self._refusal(doing)
+        if refusal is not None:
+            raise refusal
+
     @contextlib.contextmanager
     def _transaction(self, doing: str, *, snapshot: bool = False) -> Iterator[Connection]:
         """A write transaction (other writers kept out of the rows it reads),
         or with `snapshot` a read-only one whose reads see one state."""
         dialect = self._sql.dialect
+        if not snapshot:
+            self._writable(doing)
         begin = dialect.begin_snapshot if snapshot else dialect.begin_write
         with self._connection(doing) as conn, transaction(conn, begin, self._errors):
             yield conn
@@ -235,6 +259,7 @@ class SqlStore(ABC):
 
     def _write(self, sql: str, params: Sequence[Any], doing: str) -> int:
         """Run one statement; how many rows it changed."""
+        self._writable(doing)
         with self._connection(doing) as conn:
             return conn.execute(sql, params).rowcount
 
@@ -250,6 +275,7 @@ class SqlStore(ABC):
         body: Mapping[str, Any],
     ) -> AuditRecord:
         """See `Store.append`."""
+        self._writable("write an audit record")
         return self._append(Draft(call_id, kind, principal, tool, status, body))
 
     def try_append(
@@ -262,6 +288,7 @@ class SqlStore(ABC):
         body: Mapping[str, Any],
     ) -> AuditRecord | None:
         """See `Store.try_append`."""
+        self._writable("write an audit record")
         return self._try_append(Draft(call_id, kind, principal, tool, status, body))
 
     def append_nowait(
@@ -274,11 +301,13 @@ class SqlStore(ABC):
         body: Mapping[str, Any],
     ) -> Future[AuditRecord] | None:
         """See `Store.append_nowait`."""
+        self._writable("write an audit record")
         return self._append_nowait(Draft(call_id, kind, principal, tool, status, body))
 
     @abstractmethod
     def _append(self, draft: Draft) -> AuditRecord:
-        """`append` `draft` (see `Store.append`)."""
+        """`append` `draft` (see `Store.append`) in a store that may write
+        (`_writable`: asked before each of these three)."""
 
     def _try_append(self, draft: Draft) -> AuditRecord | None:
         """`try_append` `draft`: declined (None, nothing written) unless the

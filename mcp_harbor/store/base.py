@@ -227,7 +227,8 @@ class Store(LeaseStore, Protocol):
     """What mcp-harbor needs from a store, run leases included. Every
     backend implements every member: callers never probe for one.
     Implementations translate their own errors into `StoreError`, whose
-    message names the store by its `location`.
+    message names the store by its `location`. A read-only or closed store
+    refuses every write with `StoreError`, and changes nothing.
 
     **Appending.** `append` is the one that always works; `try_append` and
     `append_nowait` are faster ways the caller tries first, and each may
@@ -265,7 +266,8 @@ class Store(LeaseStore, Protocol):
         """Durably append one record to the chain: committed on return,
         linked to the record before it, even when other threads, processes
         or replicas append at the same time. Blocks while it waits. On
-        `StoreError` the record does not exist."""
+        `StoreError` (also at once, from a closed or read-only store) the
+        record does not exist."""
         ...
 
     def try_append(
@@ -280,8 +282,9 @@ class Store(LeaseStore, Protocol):
         """`append`, but only if it can be done at once, without waiting for
         another writer (cheap enough to call on an event loop): the record,
         committed; or None, declined, and nothing was written (another
-        writer holds the lock, or the backend never appends this way).
-        Raises `StoreError` like `append` for any other failure."""
+        writer holds the lock, or the backend never appends this way:
+        PostgreSQL). Raises `StoreError` like `append` for any other
+        failure, and on every backend for a closed or read-only store."""
         ...
 
     def append_nowait(
@@ -297,7 +300,8 @@ class Store(LeaseStore, Protocol):
         once: a future resolved with the record once it is committed, or
         with `StoreError` (then it does not exist). None where the store has
         no writer of its own (SQLite): nothing was written. Raises
-        `StoreError` at once when the store is closed or read-only."""
+        `StoreError` at once, on every backend, for a closed or read-only
+        store."""
         ...
 
     def calls(self, query: AuditQuery) -> Sequence[CallSummary]:

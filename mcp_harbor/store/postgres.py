@@ -119,7 +119,6 @@ class PostgresStore(SqlStore):
         self._queue: queue.SimpleQueue[_Pending | object] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._writer_lock = threading.Lock()
-        self._closed = False
         self._wconn: psycopg.Connection[dict[str, Any]] | None = None  # the writer's own
         self._wconn_used = 0.0
 
@@ -206,10 +205,9 @@ class PostgresStore(SqlStore):
         parking a worker thread per append."""
         pending = _Pending(draft)
         with self._writer_lock:
-            if self._closed:
-                raise StoreError(f"audit store {self.location}: the store is closed")
-            if self._readonly:
-                raise StoreError(f"audit store {self.location}: opened read-only")
+            refusal = self._refusal("write an audit record")  # closed since it was asked?
+            if refusal is not None:
+                raise refusal
             if self._writer is None:
                 self._writer = threading.Thread(
                     target=self._write_loop, name="mcp-harbor-audit-writer", daemon=True

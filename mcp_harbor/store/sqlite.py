@@ -216,6 +216,7 @@ class SqliteStore(SqlStore):
         """See `Store.close`."""
         self._checkpointer.close()
         with self._lock, contextlib.suppress(sqlite3.Error):
+            self._closed = True
             if self._quick is not None:
                 self._quick.close()
             self._db.close()
@@ -236,6 +237,7 @@ class SqliteStore(SqlStore):
         if not self._lock.acquire(blocking=False):
             return None
         try:
+            self._writable("write an audit record")  # closed since it was asked?
             with self._translated("write an audit record"):
                 if self._quick is None:
                     # A second connection that never waits for the file's
