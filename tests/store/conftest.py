@@ -212,3 +212,59 @@ def tamper(db: str) -> Callable[..., None]:
             con3.close()
 
     return run
+
+
+#: The chain's ``pg_advisory_xact_lock`` key in ``harbor_audit_append``.
+_PG_CHAIN_LOCK = 7521418619787542529
+
+
+@pytest.fixture
+def hold_chain(db: str) -> Callable[[], contextlib.AbstractContextManager[None]]:
+    """Hold the chain's write lock from another connection while the block
+    runs, as another writer would: SQLite's file write lock (``BEGIN
+    IMMEDIATE``), PostgreSQL's chain lock."""
+
+    @contextlib.contextmanager
+    def held() -> Iterator[None]:
+        if db.startswith("postgresql://"):
+            with psycopg.connect(db, autocommit=True) as con:
+                con.execute(f"SELECT pg_advisory_lock({_PG_CHAIN_LOCK})".encode())
+                try:
+                    yield
+                finally:
+                    con.execute(f"SELECT pg_advisory_unlock({_PG_CHAIN_LOCK})".encode())
+        else:
+            con3 = sqlite3.connect(db, isolation_level=None)
+            try:
+                con3.execute("BEGIN IMMEDIATE")
+                yield
+                con3.execute("ROLLBACK")
+            finally:
+                con3.close()
+
+    return held
+
+
+@pytest.fixture
+def schema_version(db: str) -> Callable[..., int]:
+    """Read the schema version of the test's database (``PRAGMA
+    user_version``, ``meta.schema_version``), or with `to` set it first."""
+
+    def version(to: int | None = None) -> int:
+        if db.startswith("postgresql://"):
+            with psycopg.connect(db, autocommit=True) as con:
+                if to is not None:
+                    con.execute(
+                        "UPDATE meta SET value = %s WHERE key = 'schema_version'", (str(to),)
+                    )
+                row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+                return int(row[0]) if row else 0
+        con3 = sqlite3.connect(db, isolation_level=None)
+        try:
+            if to is not None:
+                con3.execute(f"PRAGMA user_version = {int(to)}")
+            return int(con3.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            con3.close()
+
+    return version

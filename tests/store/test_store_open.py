@@ -42,6 +42,9 @@ def test_an_unreachable_database_is_a_store_error_without_its_password() -> None
     with pytest.raises(StoreError) as raised:
         store.open("postgresql://harbor:s3cret-pw@127.0.0.1:1/harbor?connect_timeout=1")
     assert "s3cret-pw" not in str(raised.value)
+    assert str(raised.value).startswith(
+        "audit store postgresql://harbor@127.0.0.1:1/harbor?connect_timeout=1: cannot connect: "
+    )
 
 
 @pytest.mark.parametrize(

@@ -2,14 +2,13 @@
 
 An older schema built by hand (version 1: only the chain, with records in
 it) is upgraded when a store opens it, and the chain goes on from its head;
-an empty database gets the whole schema; replicas starting together on an
-empty database do not race; a schema newer than this code is refused; a
-read-only store never migrates; a database not in UTF8 is refused.
+an empty database gets the whole schema; a read-only store never migrates;
+a database not in UTF8 is refused. (Refusing a newer schema and stores
+starting together on an empty database are in test_store_suite.py, for both
+backends.)
 """
 
 from __future__ import annotations
-
-import threading
 
 import psycopg
 import pytest
@@ -82,43 +81,6 @@ def test_version_1_written_by_hand_is_upgraded_and_the_chain_goes_on(pg_dsn: str
         ).fetchone()
     assert unique is not None, "version 3 makes a fork impossible"
     assert function is not None, "version 4 appends a batch in one round trip"
-
-
-def test_replicas_starting_together_on_an_empty_database_do_not_race(pg_dsn: str) -> None:
-    stores: list[PostgresStore] = []
-    errors: list[Exception] = []
-    lock = threading.Lock()
-
-    def start() -> None:
-        try:
-            s = PostgresStore(pg_dsn)
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-            return
-        with lock:
-            stores.append(s)
-
-    threads = [threading.Thread(target=start) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    try:
-        assert not errors, errors
-        assert len(stores) == 6
-        assert _version(pg_dsn) == SCHEMA_VERSION
-    finally:
-        for s in stores:
-            s.close()
-
-
-def test_a_newer_schema_is_refused(pg_dsn: str) -> None:
-    PostgresStore(pg_dsn).close()
-    with psycopg.connect(pg_dsn) as con:
-        con.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
-    for readonly in (False, True):
-        with pytest.raises(StoreError, match="schema version 99 is newer"):
-            PostgresStore(pg_dsn, readonly=readonly)
 
 
 def test_readonly_store_does_not_migrate(pg_dsn: str) -> None:

@@ -1,29 +1,45 @@
-"""Issue 10: one `Store` suite, run against SQLite and PostgreSQL.
+"""Issues 10 and 18: the one `Store` suite, run against SQLite and PostgreSQL.
 
-Every method of the protocol with the same expectations on both backends:
+Every member of the protocol with the same assertions on both backends:
 the chain (append, verify, and edited, deleted, reordered or tail-deleted
-rows detected), calls and call with their filters, open_calls, session memory
-scoped by tenant/principal/session, approvals answered once (also when two
-operators answer at the same moment), read-only stores, errors translated
-into `StoreError`, and concurrent appends from threads and from a second
-store on the same database still forming one chain.
+rows detected; concurrent appends from threads and from a second store still
+forming one chain), the faster ways to append (`try_append`, `append_nowait`:
+each writes the record once or declines, and never waits for another
+writer) and `append_concurrency`, `AuditTrail` over them, calls and call with
+their filters, limits and order, open_calls, session memory scoped by
+tenant/principal/session with its limits, approvals answered once (also when
+two operators answer at the same moment, and when the run stopped waiting),
+pending approvals in order, run leases (claimed once, renewed, released,
+expired once, re-queued, fenced; also under concurrent workers and
+sweepers), `location` (the ``--db`` value without its password), read-only
+and closed stores refusing every write, schema versions (a newer one is
+refused; stores opening a new database at once do not race), and errors
+translated into `StoreError`. What only one backend has lives beside this
+file: SQLite's checkpoints and schema history, PostgreSQL's schema history
+and replicas.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+import anyio
 import pytest
+from psycopg.conninfo import conninfo_to_dict
 
+from mcp_harbor import store as stores
 from mcp_harbor.errors import StoreError
-from mcp_harbor.locations import without_password as safe_dsn
+from mcp_harbor.identity import Caller
 from mcp_harbor.store import SqliteStore
+from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.store.base import (
     GENESIS,
     AuditQuery,
+    AuditRecord,
     MemoryEntry,
     Store,
     canonical_json,
@@ -32,6 +48,7 @@ from mcp_harbor.store.base import (
 from mcp_harbor.store.postgres import PostgresStore
 
 Tamper = Callable[..., None]
+Hold = Callable[[], contextlib.AbstractContextManager[None]]
 
 
 def chain(store: Store, n: int) -> None:
@@ -299,20 +316,189 @@ def test_two_operators_answering_at_once_decide_once(open_db: Callable[..., Stor
         assert decided is not None and decided[0] == decided[1]
 
 
-# --- read-only stores and errors ----------------------------------------------------
+# --- the faster ways to append, and how many may wait ----------------------------
 
 
-def test_readonly_store_reads_and_refuses_writes(
+def test_append_concurrency_is_how_many_appends_may_wait_at_once(store: Store) -> None:
+    assert isinstance(store.append_concurrency, int)
+    assert store.append_concurrency >= 1
+
+
+def test_try_append_and_append_nowait_write_once_or_decline(store: Store) -> None:
+    """Each writes its record exactly once, linked to the one before, or
+    declines (None) having written nothing."""
+    first = store.append("c1", "call", "alice", "t", "ok", {"n": 1})
+    quick = store.try_append("c2", "call", "alice", "t", "ok", {"n": 2})
+    if quick is not None:
+        assert (quick.seq, quick.prev_hash, dict(quick.body)) == (2, first.hash, {"n": 2})
+    queued = store.append_nowait("c3", "call", "alice", "t", "ok", {"n": 3})
+    later = queued.result(timeout=30) if queued is not None else None
+    if later is not None:
+        assert dict(later.body) == {"n": 3}
+    written = [r for r in (first, quick, later) if r is not None]
+    assert store.records() == written
+    assert [r.seq for r in written] == list(range(1, len(written) + 1))
+    assert store.verify().ok
+
+
+def test_try_append_never_waits_for_another_writer(store: Store, hold_chain: Hold) -> None:
+    """While another writer holds the chain, `try_append` declines at once
+    (nothing written) and a queued `append_nowait` waits for the writer,
+    then is written once."""
+    store.append("c0", "call", "alice", "t", "ok", {})
+    with hold_chain():
+        started = time.monotonic()
+        assert store.try_append("c1", "call", "alice", "t", "ok", {}) is None
+        assert time.monotonic() - started < 1.0
+        queued = store.append_nowait("c2", "call", "alice", "t", "ok", {})
+        if queued is not None:
+            time.sleep(0.3)
+            assert not queued.done()
+    if queued is not None:
+        assert queued.result(timeout=30).call_id == "c2"
+    expected = ["c0", "c2"] if queued is not None else ["c0"]
+    assert [r.call_id for r in store.records()] == expected
+    assert store.verify().ok
+
+
+def test_many_appends_through_append_nowait_or_append_form_one_chain(store: Store) -> None:
+    """As `AuditTrail` does: `append_nowait` where it is not declined, else
+    `append`, from many threads at once."""
+    results: dict[str, AuditRecord] = {}
+    lock = threading.Lock()
+
+    def work(n: int) -> None:
+        for i in range(20):
+            call_id = f"w{n}-{i}"
+            queued = store.append_nowait(call_id, "call", f"p{n}", "t", "ok", {"i": i})
+            record = (
+                queued.result(timeout=30)
+                if queued is not None
+                else store.append(call_id, "call", f"p{n}", "t", "ok", {"i": i})
+            )
+            with lock:
+                results[call_id] = record
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    records = store.records()
+    assert [r.seq for r in records] == list(range(1, 161))
+    assert {r.call_id: r for r in records} == results
+    assert store.verify().ok
+
+
+@pytest.mark.anyio
+async def test_the_audit_trail_writes_every_record_once(store: Store) -> None:
+    """`AuditTrail` over the protocol alone (no probing): concurrent calls on
+    the event loop each leave one start and one end record."""
+    trail = AuditTrail(store)
+    caller = Caller(transport="stdio", principal="alice")
+
+    async def one(n: int) -> None:
+        call_id = f"call-{n}"
+        await trail.started(call_id, caller, "build", "ab" * 32, {"n": n}, f"/runs/{n}")
+        await anyio.sleep(0)
+        await trail.finished(caller, None, call_id=call_id, tool="build", status="ok")
+
+    async with anyio.create_task_group() as tg:
+        for n in range(40):
+            tg.start_soon(one, n)
+    await trail.refused_call("denied-1", caller, "deploy", "denied", "policy")
+    calls = store.calls(AuditQuery(limit=100))
+    assert len(calls) == 41
+    assert sorted(c.status for c in calls) == ["denied"] + ["ok"] * 40
+    assert store.open_calls() == []
+    report = store.verify()
+    assert (report.records, report.problems) == (81, [])
+
+
+# --- location ------------------------------------------------------------------------
+
+
+def test_location_is_the_db_value_without_its_password(
+    backend: str, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`location` is what `mcp-harbor approve --db …` takes to reach this
+    store: the file's path, or the DSN without its password (which then
+    comes from the environment)."""
+    given = f"{db}&password=s3cret-pw" if backend == "postgres" else db
+    opened = stores.open(given)
+    try:
+        assert "s3cret-pw" not in opened.location
+        assert opened.location == stores.label(given)
+        if backend == "sqlite":
+            assert opened.location == db
+        opened.append("c1", "call", "alice", "t", "ok", {})
+        password = conninfo_to_dict(given).get("password") if backend == "postgres" else None
+        if password is not None:
+            monkeypatch.setenv("PGPASSWORD", str(password))
+        again = stores.open(opened.location, readonly=True)
+        try:
+            assert again.location == opened.location
+            assert again.records() == opened.records()
+        finally:
+            again.close()
+    finally:
+        opened.close()
+
+
+# --- read-only and closed stores, errors -----------------------------------------------
+
+
+def _writes(store: Store) -> dict[str, Callable[[], object]]:
+    """Every write of the protocol, once each."""
+    entry = MemoryEntry("t", "p", "s", "build", "r9", "2026-01-01T00:00:00.000000Z", {}, "a")
+    return {
+        "append": lambda: store.append("x", "call", "a", "t", "ok", {}),
+        "try_append": lambda: store.try_append("x", "call", "a", "t", "ok", {}),
+        "append_nowait": lambda: store.append_nowait("x", "call", "a", "t", "ok", {}),
+        "remember": lambda: store.remember(entry),
+        "request_approval": lambda: store.request_approval("r9", "t", "a", "m", {}),
+        "decide": lambda: store.decide("r1", "approved", "ops"),
+        "lease_acquire": lambda: store.lease_acquire("l9", "t", "w", 1e12),
+        "lease_renew": lambda: store.lease_renew("l1", 1, 1e12),
+        "lease_release": lambda: store.lease_release("l1", 1),
+        "lease_expire": lambda: store.lease_expire(1e12),
+        "lease_requeue": lambda: store.lease_requeue("l1"),
+    }
+
+
+def _everything(store: Store) -> tuple[object, ...]:
+    return (
+        store.records(),
+        store.pending_approvals(),
+        store.decision("r1"),
+        store.recall("t", "p", "s", 10),
+    )
+
+
+def test_readonly_store_reads_and_refuses_every_write(
     store: Store, open_db: Callable[..., Store]
 ) -> None:
     chain(store, 2)
+    store.request_approval("r1", "deploy", "alice", "?", {})
+    assert store.lease_acquire("l1", "t", "w", 1.0) == 1
     reader = open_db(readonly=True)
     assert reader.verify().ok and len(reader.records()) == 3
     assert [c.call_id for c in reader.calls(AuditQuery())] == ["c2", "c1"]
-    with pytest.raises(StoreError):
-        reader.append("x", "call", "a", "t", "ok", {})
-    with pytest.raises(StoreError):
-        reader.request_approval("r", "t", "a", "m", {})
+    assert [p["run_id"] for p in reader.pending_approvals()] == ["r1"]
+    before = _everything(store)
+    for name, write in _writes(reader).items():
+        with pytest.raises(StoreError, match="read-only"):
+            write()
+        assert _everything(store) == before, name
+
+
+def test_closed_store_refuses_every_write(store: Store, open_db: Callable[..., Store]) -> None:
+    store.append("c1", "call", "a", "t", "ok", {})
+    store.close()
+    for write in _writes(store).values():
+        with pytest.raises(StoreError, match="closed"):
+            write()
+    assert [r.call_id for r in open_db().records()] == ["c1"]
 
 
 def test_readonly_store_on_nothing_is_a_store_error(backend: str, tmp_path: Path, db: str) -> None:
@@ -324,49 +510,137 @@ def test_readonly_store_on_nothing_is_a_store_error(backend: str, tmp_path: Path
     assert "audit store" in str(err.value)
 
 
-def test_unreachable_postgres_is_a_store_error_without_password() -> None:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    dsn = f"postgresql://harbor:s3cret-pw@127.0.0.1:{port}/harbor"
-    with pytest.raises(StoreError) as err:
-        PostgresStore(dsn)
-    assert "cannot connect" in str(err.value)
-    assert "s3cret-pw" not in str(err.value)
-    assert safe_dsn(dsn) == f"postgresql://harbor@127.0.0.1:{port}/harbor"
+# --- schema versions -----------------------------------------------------------------
 
 
-def test_closed_store_refuses_appends(store: Store) -> None:
-    store.append("c1", "call", "a", "t", "ok", {})
-    store.close()
-    if isinstance(store, PostgresStore):
-        with pytest.raises(StoreError):
-            store.append("c2", "call", "a", "t", "ok", {})
+def test_a_newer_schema_is_refused(
+    open_db: Callable[..., Store], schema_version: Callable[..., int]
+) -> None:
+    open_db().close()
+    assert schema_version(to=99) == 99
+    for readonly in (False, True):
+        with pytest.raises(StoreError, match="schema version 99 is newer"):
+            open_db(readonly=readonly)
+
+
+def test_stores_opening_a_new_database_at_once_do_not_race(
+    open_db: Callable[..., Store], schema_version: Callable[..., int], backend: str
+) -> None:
+    opened: list[Store] = []
+    errors: list[Exception] = []
+    lock = threading.Lock()
+
+    def start() -> None:
+        try:
+            s = open_db()
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+            return
+        with lock:
+            opened.append(s)
+
+    threads = [threading.Thread(target=start) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert len(opened) == 6
+    latest = SqliteStore._sql if backend == "sqlite" else PostgresStore._sql
+    assert schema_version() == latest.dialect.schema_version
+    opened[0].append("c1", "call", "a", "t", "ok", {})
+    assert opened[5].records() == opened[0].records()
+
+
+# --- run leases --------------------------------------------------------------------------
 
 
 def test_leases_claim_once_renew_expire_once_and_requeue(store: Store) -> None:
     """Remote workers' run leases (issue 10): a run is claimed once, a lost
     one is reported once, and only a re-queued one can be claimed again."""
-    leases: Any = store
-    assert leases.lease_acquire("r1", "deploy", "w1", 1000.0) == 1
-    assert leases.lease_acquire("r1", "deploy", "w2", 1000.0) is None  # a duplicate delivery
-    assert leases.lease_renew("r1", 1, 2000.0) is True
-    assert leases.lease_renew("r1", 2, 2000.0) is False  # not this attempt's
-    assert leases.lease_expire(1500.0) == []  # renewed past 1500
-    lost = leases.lease_expire(2500.0)
+    assert store.lease_acquire("r1", "deploy", "w1", 1000.0) == 1
+    assert store.lease_acquire("r1", "deploy", "w2", 1000.0) is None  # a duplicate delivery
+    assert store.lease_renew("r1", 1, 2000.0) is True
+    assert store.lease_renew("r1", 2, 2000.0) is False  # not this attempt's
+    assert store.lease_expire(1500.0) == []  # renewed past 1500
+    lost = store.lease_expire(2500.0)
     assert [(x.run_id, x.tool, x.worker, x.attempt) for x in lost] == [("r1", "deploy", "w1", 1)]
-    assert leases.lease_expire(2500.0) == []  # reported once
-    assert leases.lease_renew("r1", 1, 3000.0) is False  # the lost attempt must stop
-    assert leases.lease_release("r1", 1) is False  # ... and must not report its outcome
-    assert leases.lease_acquire("r1", "deploy", "w2", 3000.0) is None  # lost, not re-queued
-    leases.lease_requeue("r1")
-    assert leases.lease_acquire("r1", "deploy", "w2", 3000.0) == 2
-    assert leases.lease_release("r1", 1) is False  # fenced: attempt 2 owns the run
-    assert leases.lease_release("r1", 2) is True
-    assert leases.lease_release("r1", 2) is False  # released once
-    assert leases.lease_expire(9999.0) == []  # released: never lost
+    assert store.lease_expire(2500.0) == []  # reported once
+    assert store.lease_renew("r1", 1, 3000.0) is False  # the lost attempt must stop
+    assert store.lease_release("r1", 1) is False  # ... and must not report its outcome
+    assert store.lease_acquire("r1", "deploy", "w2", 3000.0) is None  # lost, not re-queued
+    store.lease_requeue("r1")
+    assert store.lease_acquire("r1", "deploy", "w2", 3000.0) == 2
+    assert store.lease_release("r1", 1) is False  # fenced: attempt 2 owns the run
+    assert store.lease_release("r1", 2) is True
+    assert store.lease_release("r1", 2) is False  # released once
+    assert store.lease_expire(9999.0) == []  # released: never lost
+
+
+def test_leases_of_unknown_runs_and_requeues_of_live_ones_change_nothing(store: Store) -> None:
+    assert store.lease_renew("nope", 1, 10.0) is False
+    assert store.lease_release("nope", 1) is False
+    store.lease_requeue("nope")
+    assert store.lease_acquire("r1", "t", "w1", 100.0) == 1
+    store.lease_requeue("r1")  # running, not lost: stays the worker's
+    assert store.lease_acquire("r1", "t", "w2", 100.0) is None
+    assert store.lease_release("r1", 1) is True
+    store.lease_requeue("r1")  # done, not lost
+    assert store.lease_acquire("r1", "t", "w2", 100.0) is None
+
+
+def test_leases_expire_in_order_of_run_id_and_only_the_expired(store: Store) -> None:
+    for run_id, expires in (("r3", 10.0), ("r1", 20.0), ("r2", 30.0), ("r4", 50.0)):
+        assert store.lease_acquire(run_id, "t", "w", expires) == 1
+    assert [x.run_id for x in store.lease_expire(30.0)] == ["r1", "r3"]  # r2: not before 30
+    assert [x.run_id for x in store.lease_expire(40.0)] == ["r2"]
+
+
+def test_workers_claiming_one_run_at_once_claim_it_once(open_db: Callable[..., Store]) -> None:
+    stores_ = [open_db(), open_db()]
+    claims: list[int | None] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(8)
+
+    def claim(n: int) -> None:
+        barrier.wait()
+        got = stores_[n % 2].lease_acquire("r1", "t", f"w{n}", 1000.0)
+        with lock:
+            claims.append(got)
+
+    threads = [threading.Thread(target=claim, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(claims, key=str) == [1] + [None] * 7
+
+
+def test_sweepers_at_once_each_get_distinct_runs(open_db: Callable[..., Store]) -> None:
+    first = open_db()
+    for i in range(30):
+        assert first.lease_acquire(f"r{i:02d}", "t", "w", 10.0) == 1
+    sweepers = [first, open_db()]
+    lost: list[str] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(4)
+
+    def sweep(n: int) -> None:
+        barrier.wait()
+        got = sweepers[n % 2].lease_expire(100.0)
+        with lock:
+            lost.extend(x.run_id for x in got)
+
+    threads = [threading.Thread(target=sweep, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    lost.extend(x.run_id for x in first.lease_expire(100.0))  # any passed over: now
+    assert sorted(lost) == [f"r{i:02d}" for i in range(30)]  # each reported exactly once
+
+
+# --- approvals, in order and when the run stopped waiting -----------------------------
 
 
 def test_pending_approvals_of_one_instant_are_ordered_by_run_id(
@@ -378,3 +652,108 @@ def test_pending_approvals_of_one_instant_are_ordered_by_run_id(
         store.request_approval(run_id, "deploy", "alice", "ok?", {})
     tamper("UPDATE approvals SET requested_at = '2026-01-01T00:00:00Z'")
     assert [p["run_id"] for p in store.pending_approvals()] == ["r1", "r5", "r9"]
+
+
+def test_pending_approvals_are_ordered_by_when_they_were_requested(store: Store) -> None:
+    for run_id in ("r9", "r1", "r5"):
+        store.request_approval(run_id, "deploy", "alice", "ok?", {})
+        time.sleep(0.002)
+    pending = store.pending_approvals()
+    assert [p["run_id"] for p in pending] == ["r9", "r1", "r5"]
+    assert [p["requested_at"] for p in pending] == sorted(p["requested_at"] for p in pending)
+
+
+def test_an_expired_request_is_answered_and_a_late_answer_changes_nothing(store: Store) -> None:
+    """A run that stopped waiting records ``expired`` (the operator
+    approver's timeout); an operator answering later is told so."""
+    store.request_approval("r1", "deploy", "alice", "Deploy?", {"env": "prod"})
+    assert store.decide("r1", "expired", "timeout") == "decided"
+    assert store.decision("r1") == ("expired", "timeout")
+    assert store.pending_approvals() == []
+    assert store.decide("r1", "approved", "ops") == "expired"
+    assert store.decision("r1") == ("expired", "timeout")
+
+
+# --- calls and memory: limits and the edges ------------------------------------------
+
+
+def test_call_of_a_single_record_and_of_a_running_call(store: Store) -> None:
+    store.append("d1", "call", "bob", "deploy", "denied", {"reason": "policy"})
+    store.append("s1", "start", "alice", "build", "running", {"arguments": {"x": 1}})
+    denied = store.call("d1")
+    assert denied is not None
+    assert (denied.status, denied.ended_at, dict(denied.end or {})) == (
+        "denied",
+        denied.started_at,
+        {"reason": "policy"},
+    )
+    running = store.call("s1")
+    assert running is not None
+    assert (running.status, running.ended_at, running.end) == ("running", None, None)
+    store.append("s1", "end", "alice", "build", "failed", {"status": "failed", "duration_ms": 7})
+    ended = store.call("s1")
+    assert ended is not None and (ended.status, ended.duration_ms) == ("failed", 7)
+    assert [c.call_id for c in store.calls(AuditQuery(status="failed"))] == ["s1"]
+
+
+def test_calls_limit_keeps_the_newest(store: Store) -> None:
+    chain(store, 7)
+    assert [c.call_id for c in store.calls(AuditQuery(limit=3))] == ["c7", "c6", "c5"]
+    assert len(store.calls(AuditQuery(limit=1000))) == 7
+    assert [c.call_id for c in store.calls(AuditQuery(tool="deploy", limit=2))] == ["c6", "c4"]
+
+
+def test_open_calls_are_in_chain_order_and_close_when_any_store_ends_them(
+    store: Store, open_db: Callable[..., Store]
+) -> None:
+    for call_id in ("o3", "o1", "o2"):
+        store.append(call_id, "start", "alice", "build", "running", {})
+    assert [r.call_id for r in store.open_calls()] == ["o3", "o1", "o2"]
+    open_db().append("o1", "end", "alice", "build", "interrupted", {"status": "interrupted"})
+    assert [r.call_id for r in store.open_calls()] == ["o3", "o2"]
+
+
+def test_memory_limits_below_one_and_every_kind_of_payload(store: Store) -> None:
+    payloads: list[object] = [None, "text", 3, 2.5, True, [1, "a"], {"é": {"ü": [None]}}]
+    for n, payload in enumerate(payloads):
+        store.remember(_entry("t1", "alice", "s1", n, payload=payload))
+    assert store.recall("t1", "alice", "s1", 0) == []
+    assert store.recall("t1", "alice", "s1", -1) == []
+    got = store.recall("t1", "alice", "s1", 100)
+    assert [e.answer_payload for e in got] == payloads
+    assert got == [_entry("t1", "alice", "s1", n, payload=p) for n, p in enumerate(payloads)]
+    assert [e.run_id for e in store.recall("t1", "alice", "s1", 2)] == ["r5", "r6"]
+
+
+def test_memory_of_one_session_is_kept_apart_from_every_other(store: Store) -> None:
+    scopes = [(t, p, s) for t in ("t1", "t2") for p in ("alice", "bob") for s in ("s1", "s2")]
+    for n, (tenant, principal, session) in enumerate(scopes):
+        store.remember(_entry(tenant, principal, session, n))
+    for n, scope in enumerate(scopes):
+        assert [e.run_id for e in store.recall(*scope, 10)] == [f"r{n}"]
+
+
+# --- this suite covers the whole protocol ------------------------------------------------
+
+
+def _protocol_members() -> set[str]:
+    """The public members `Store` declares (its methods and properties)."""
+    from mcp_harbor.store.base import LeaseStore
+
+    return {
+        name
+        for cls in (Store, LeaseStore)
+        for name, value in vars(cls).items()
+        if not name.startswith("_") and (callable(value) or isinstance(value, property))
+    }
+
+
+def test_every_member_of_the_protocol_is_implemented_by_both_backends_and_tested_here() -> None:
+    members = _protocol_members()
+    assert {"location", "append_concurrency", "try_append", "append_nowait"} <= members
+    for backend in (SqliteStore, PostgresStore):
+        missing = {m for m in members if m not in dir(backend)}
+        assert not missing, (backend.__name__, missing)
+    text = Path(__file__).read_text()
+    untested = {m for m in members if f".{m}" not in text}
+    assert not untested, untested
