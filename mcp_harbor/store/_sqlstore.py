@@ -102,7 +102,7 @@ class transaction:
     to tell). A `begin` that fails raises with nothing begun.
 
     A class rather than a generator: it is on the path of every SQLite
-    append, and costs a third as much."""
+    append, and costs less than half as much (0.4 µs against 0.9)."""
 
     __slots__ = ("_begin", "_conn", "_errors")
 
