@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
 
-from mcp_harbor.config import Export
+from mcp_harbor.harbor import DEFAULT_EXPORTS, Published
+
+if TYPE_CHECKING:
+    from mcp_harbor.harbor import Harbor, HarborSettings, Purpose
 
 log = logging.getLogger("mcp_harbor.cli")
 
@@ -25,9 +28,12 @@ __all__ = [
     "abort",
     "db_label",
     "db_option",
+    "exit_code_of",
     "exports_option",
+    "harbor_errors",
     "is_postgres",
     "load_published",
+    "open_harbor",
     "open_store",
     "programs_option",
     "setup_logging",
@@ -38,7 +44,6 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
-DEFAULT_EXPORTS = Path("exports")
 
 # Tool output and config text are untrusted: never interpret them as markup.
 stderr = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
@@ -198,50 +203,44 @@ def open_store(db: str | Path, *, durable: bool = False, readonly: bool = False)
         abort(str(exc), EXIT_USAGE)
 
 
-@dataclass(frozen=True, slots=True)
-class Published:
-    """The exports a command may publish, and the names the checker refused."""
-
-    exports: list[Export]
-    refused: frozenset[str]
-
-
 def load_published(
     paths: Sequence[Path], *, strict: bool = False, skip_refused: bool = False
 ) -> Published:
-    """Load and check the exports. Every command that publishes or calls tools
-    goes through here, so none registers an unchecked export.
+    """`mcp_harbor.harbor.load_published`, or exit: 2 when a file cannot be
+    loaded, 1 when the checker refused an export (unless `skip_refused`)."""
+    from mcp_harbor.harbor import load_published as load
 
-    Exits 2 when a file cannot be loaded, and 1 when the checker refuses an
-    export (unless `skip_refused`: then the refused ones are logged and left
-    out). Warnings are logged; under `strict` they refuse too.
-    """
-    from mcp_harbor.check import load_and_check
-    from mcp_harbor.check.report import render_text
-    from mcp_harbor.errors import ConfigError
-    from mcp_harbor.locations import default_check_cache_path
+    with harbor_errors():
+        return load(paths, strict=strict, skip_refused=skip_refused)
+
+
+@contextlib.contextmanager
+def harbor_errors() -> Iterator[None]:
+    """The one abort path of the commands: a `HarborError` becomes its
+    message on stderr and an exit code (1 when the checker refused exports,
+    else 2: usage or configuration). Nothing else is caught."""
+    from mcp_harbor.errors import HarborError
+    from mcp_harbor.harbor import ExportsRefused
 
     try:
-        checked = load_and_check(
-            list(paths) or [DEFAULT_EXPORTS], strict=strict, cache_file=default_check_cache_path()
-        )
-    except ConfigError as exc:
-        abort("invalid exports:\n" + "\n".join(f"  {p}" for p in exc.problems), EXIT_USAGE)
-    refused = [r for r in checked.reports if r.refused_under(strict)]
-    warned = [r for r in checked.reports if r.findings and not r.refused_under(strict)]
-    if warned:
-        log.warning("checker warnings:\n%s", render_text(warned, strict=strict))
-    if refused and not skip_refused:
-        abort(
-            f"refusing to start: the checker refused {len(refused)} export(s) "
-            f"(fix them, or pass --skip-refused to publish the others):\n"
-            + render_text(refused, strict=strict),
-            EXIT_TOOL_ERROR,
-        )
-    for report in refused:
-        log.error(
-            "not publishing refused export %s:\n%s",
-            report.name,
-            render_text([report], strict=strict),
-        )
-    return Published(checked.accepted, frozenset(r.name for r in refused))
+        yield
+    except ExportsRefused as exc:
+        abort(str(exc), EXIT_TOOL_ERROR)
+    except HarborError as exc:
+        abort(str(exc), EXIT_USAGE)
+
+
+def open_harbor(settings: HarborSettings, purpose: Purpose, catalog: Any = None) -> Harbor:
+    """`Harbor.open`, or exit with the reason (`harbor_errors`)."""
+    from mcp_harbor.harbor import Harbor
+
+    with harbor_errors():
+        return Harbor.open(settings, purpose=purpose, catalog=catalog)
+
+
+def exit_code_of(status: str) -> int:
+    """The exit code of a call that ended with `status` (as shown): 0 for
+    ``ok``, 2 for an unknown tool (a usage error), 1 for anything else."""
+    if status == "ok":
+        return EXIT_OK
+    return EXIT_USAGE if status == "unknown" else EXIT_TOOL_ERROR

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from mcp_harbor.cli._app import (
+    EXIT_TOOL_ERROR,
     EXIT_USAGE,
     abort,
     exports_option,
@@ -47,38 +48,21 @@ def call(
 ) -> None:
     """Call TOOL with name=value arguments and print the result.
 
-    Exit 0 on success, 1 on a tool error, 2 on usage or configuration errors.
+    Exit 0 on success, 1 on a tool error, 2 on usage or configuration errors
+    (an unknown tool too).
     """
     import anyio
 
-    from mcp_harbor.cli._output import print_outcome
-    from mcp_harbor.cli._values import ValueError_, parse_assignments
-    from mcp_harbor.runctx import ENVELOPE_META_KEY
+    from mcp_harbor.cli._output import caller_inputs, print_envelope
+    from mcp_harbor.identity import local_principal
 
     use_programs_file(programs)
     published = {e.name: e for e in load_published(exports).exports}
-    if tool not in published:
-        known = ", ".join(sorted(published)) or "none"
-        abort(f"unknown tool {tool!r}; the exports publish: {known}", EXIT_USAGE)
-    try:
-        arguments = parse_assignments(assignments, published[tool].input_schema)
-    except ValueError_ as exc:
-        abort(f"{tool}: {exc}", EXIT_USAGE)
-    meta: dict[str, Any] | None = None
-    if memory is not None:
-        from mcp_harbor.errors import ContextError
-        from mcp_harbor.runctx import CALLER_MEMORY_KEY, parse_caller_memory
-
-        try:
-            meta = {CALLER_MEMORY_KEY: parse_caller_memory(memory)}
-        except ContextError as exc:
-            abort(f"{tool}: {exc}", EXIT_USAGE)
+    arguments, meta = caller_inputs(tool, assignments, memory, published.get(tool))
     folders = [str(p.resolve()) for p in exports] or [str(Path("exports").resolve())]
     grammars = str(programs.resolve()) if programs is not None else None
-    result = anyio.run(_call_over_stdio, tool, arguments, folders, legacy, meta, grammars)
-    text = "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
-    envelope = (result.meta or {}).get(ENVELOPE_META_KEY)
-    print_outcome(tool, envelope, text, not result.is_error, as_json)
+    envelope = anyio.run(_call_over_stdio, tool, arguments, folders, legacy, meta, grammars)
+    print_envelope(envelope, list(published), local_principal(), as_json)
 
 
 async def _call_over_stdio(
@@ -88,12 +72,14 @@ async def _call_over_stdio(
     legacy: bool,
     meta: dict[str, Any] | None,
     programs: str | None,
-) -> Any:
+) -> str:
+    """The envelope text of the call's answer; exits on a server error."""
     from mcp import Client, StdioServerParameters, types
     from mcp.shared.exceptions import MCPError
 
     from mcp_harbor import __version__
     from mcp_harbor.cli._progress import ProgressView
+    from mcp_harbor.runctx import ENVELOPE_META_KEY
 
     args = ["-m", "mcp_harbor", "--log-level", "error", "serve"]
     for folder in folders:
@@ -105,16 +91,29 @@ async def _call_over_stdio(
     params = StdioServerParameters(
         command=sys.executable, args=args, cwd=str(Path.cwd()), env=dict(os.environ)
     )
-    try:
-        info = types.Implementation(name="mcp-harbor-call", version=__version__)
-        mode = "legacy" if legacy else "auto"
-        async with Client(params, mode=mode, client_info=info) as client:
-            with ProgressView(tool) as view:
-                return await client.call_tool(
+    info = types.Implementation(name="mcp-harbor-call", version=__version__)
+    mode = "legacy" if legacy else "auto"
+    error: MCPError | None = None
+    async with Client(params, mode=mode, client_info=info) as client:
+        with ProgressView(tool) as view:
+            try:
+                result = await client.call_tool(
                     tool,
                     arguments,
                     progress_callback=view.update,
                     meta=meta,  # type: ignore[arg-type]
                 )
-    except MCPError as exc:
-        abort(f"{tool}: the server answered with an error: {exc}", EXIT_USAGE)
+            except MCPError as exc:  # caught here: the client's task group would wrap it
+                error = exc
+    if error is not None:
+        # An unknown tool (or one this caller may not call) carries its envelope.
+        data = error.data if isinstance(error.data, dict) else {}
+        envelope = data.get(ENVELOPE_META_KEY)
+        if isinstance(envelope, str):
+            return envelope
+        abort(f"{tool}: the server answered with an error: {error}", EXIT_USAGE)
+    envelope = (result.meta or {}).get(ENVELOPE_META_KEY)
+    if not isinstance(envelope, str):  # a crash: the server logged it
+        text = "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
+        abort(f"{tool}: {text}", EXIT_TOOL_ERROR)
+    return envelope

@@ -1,7 +1,10 @@
 """``mcp-harbor run``: run a tool in this process, without MCP.
 
-The call takes the same path as one that arrives over MCP (`CallService`),
-with the local OS user as the principal, and is audited the same way.
+The call takes the same path as one that arrives over MCP (one `CallRequest`
+to `CallService.call`, of an application opened by `Harbor.open`), with the
+local OS user as the principal, and is audited the same way; ``--json``
+prints the same envelope ``mcp-harbor call --json`` prints for the same
+outcome.
 """
 
 from __future__ import annotations
@@ -14,14 +17,10 @@ from typing import Any
 import click
 
 from mcp_harbor.cli._app import (
-    EXIT_USAGE,
-    abort,
     db_option,
     exports_option,
-    load_published,
-    open_store,
+    open_harbor,
     programs_option,
-    use_programs_file,
     workdir_options,
 )
 
@@ -29,8 +28,7 @@ __all__ = ["run"]
 
 
 class _TerminalApprover:
-    """``confirm:`` on a terminal: the person running ``mcp-harbor run`` answers.
-    Without a terminal the run waits for ``mcp-harbor approve`` instead."""
+    """``confirm:`` on a terminal: the person running ``mcp-harbor run`` answers."""
 
     def __init__(self, principal: str) -> None:
         self._principal = principal
@@ -57,6 +55,12 @@ class _TerminalApprover:
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @click.option("--memory", "memory", default=None, help="Caller memory: a JSON value (≤ 32 KiB).")
+@click.option(
+    "--approve-seed",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Pre-seeded answers to confirm: (as serve --approve-seed).",
+)
 @workdir_options
 @programs_option
 def run(
@@ -67,93 +71,56 @@ def run(
     db_sync: str,
     as_json: bool,
     memory: str | None,
+    approve_seed: Path | None,
     workdir: Path | None,
     runs_dir: Path | None,
     programs: Path | None,
 ) -> None:
     """Run TOOL with name=value arguments in this process (no MCP) and print the result.
 
-    Exit 0 on success, 1 on a tool error, 2 on usage or configuration errors.
+    A confirm: is answered on the terminal, else by a seed rule, else by an
+    operator (mcp-harbor approve). Exit 0 on success, 1 on a tool error, 2 on
+    usage or configuration errors (an unknown tool too).
     """
     import anyio
 
-    from mcp_harbor.arguments import ArgumentValidator
-    from mcp_harbor.cli._output import print_outcome
+    from mcp_harbor.cli._output import caller_inputs, print_envelope
     from mcp_harbor.cli._progress import ProgressView, StepProgress
-    from mcp_harbor.cli._values import ValueError_, parse_assignments
-    from mcp_harbor.errors import (
-        ArgumentError,
-        Busy,
-        ContextError,
-        NeedsMissing,
-        PolicyDenied,
-        RunError,
-        ShuttingDown,
-        StoreError,
-    )
+    from mcp_harbor.harbor import HarborSettings
     from mcp_harbor.identity import Caller, local_principal
-    from mcp_harbor.runctx import CALLER_MEMORY_KEY, CallService, RunSettings, parse_caller_memory
-    from mcp_harbor.store.audit import AuditTrail
+    from mcp_harbor.runctx import Approval, CallRequest
 
-    use_programs_file(programs)
-    published = {e.name: e for e in load_published(exports).exports}
-    if tool not in published:
-        known = ", ".join(sorted(published)) or "none"
-        abort(f"unknown tool {tool!r}; the exports publish: {known}", EXIT_USAGE)
-    export = published[tool]
-    try:
-        arguments = parse_assignments(assignments, export.input_schema)
-    except ValueError_ as exc:
-        abort(f"{tool}: {exc}", EXIT_USAGE)
-    meta: dict[str, Any] = {}
-    if memory is not None:
-        try:
-            meta[CALLER_MEMORY_KEY] = parse_caller_memory(memory)
-        except ContextError as exc:
-            abort(f"{tool}: {exc}", EXIT_USAGE)
-    from mcp_harbor.preflight import Preflight
-
-    settings = RunSettings(preflight=Preflight())
-    if workdir is not None:
-        settings.workdir = workdir.resolve()
-    if runs_dir is not None:
-        settings.runs_root = runs_dir.resolve()
-    store = open_store(db, durable=db_sync == "full")
-    service = CallService(settings, AuditTrail(store), store)
+    settings = HarborSettings(
+        exports=exports,
+        programs=programs,
+        db=db,
+        durable=db_sync == "full",
+        workdir=workdir,
+        runs_dir=runs_dir,
+        approve_seed=approve_seed,
+    )
+    harbor = open_harbor(settings, "run")
+    published = {e.name: e for e in harbor.published.exports}
+    arguments, meta = caller_inputs(tool, assignments, memory, published.get(tool))
+    principal = local_principal()
     caller = Caller(
         transport="cli",
-        principal=local_principal(),
+        principal=principal,
         tenant="local",
         client_name="mcp-harbor run",
         session=f"cli:{uuid.uuid4().hex[:12]}",
     )
 
-    approver = _TerminalApprover(caller.principal) if sys.stdin.isatty() else None
-
     async def go() -> Any:
         with ProgressView(tool) as view:
             observer = StepProgress(view)
-            return await service.call(
-                export,
-                ArgumentValidator(export),
-                caller,
-                arguments,
-                meta,
-                observer,
-                approver=approver,
-                notify=observer.notice,
-            )
+            ask = _TerminalApprover(principal) if sys.stdin.isatty() else None
+            approval = Approval(ask=ask, notify=observer.notice)
+            request = CallRequest(tool, arguments, caller, meta, approval, observer)
+            return await harbor.service.call(request)
 
     try:
         envelope = anyio.run(go)
-    except PolicyDenied:
-        abort(f"{tool}: {caller.principal} may not call this tool (allow: of {export.path})")
-    except ArgumentError as exc:
-        print_outcome(tool, None, f"{tool}: {exc}\nNothing was run.", False, as_json)
-    except (Busy, ShuttingDown, NeedsMissing) as exc:
-        print_outcome(tool, None, f"{tool}: {exc}", False, as_json)
-    except (StoreError, RunError) as exc:
-        print_outcome(tool, None, f"{tool}: {exc}; nothing was run", False, as_json)
     finally:
-        store.close()
-    print_outcome(tool, envelope.dumps(), envelope.answer, envelope.ok, as_json)
+        harbor.close()
+    print_envelope(envelope.dumps(), list(published), principal, as_json)

@@ -11,53 +11,21 @@ from typing import Any
 import click
 
 from mcp_harbor.cli._app import (
-    DEFAULT_EXPORTS,
-    EXIT_TOOL_ERROR,
-    EXIT_USAGE,
     abort,
-    db_label,
     db_option,
     exports_option,
-    load_published,
-    open_store,
+    harbor_errors,
+    open_harbor,
     programs_option,
     tokens_option,
-    use_programs_file,
     workdir_options,
 )
+from mcp_harbor.harbor import DEFAULT_EXPORTS
+from mcp_harbor.store import label
 
 __all__ = ["serve"]
 
 log = logging.getLogger("mcp_harbor.cli")
-
-
-def _without_password(url: str | None) -> str:
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(url or "")
-    if parts.password is None:
-        return url or ""
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
-def _both(
-    first: Callable[[], Coroutine[Any, Any, None]] | None,
-    second: Callable[[], Coroutine[Any, Any, None]],
-) -> Callable[[], Coroutine[Any, Any, None]]:
-    """One background job that runs both."""
-    if first is None:
-        return second
-
-    async def both() -> None:
-        import anyio
-
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(first)
-            tg.start_soon(second)
-
-    return both
 
 
 @click.command()
@@ -185,6 +153,26 @@ def serve(
     sweep_interval: float,
 ) -> None:
     """Publish every export as an MCP tool (stdio by default; HTTP serves /mcp)."""
+    from mcp_harbor.harbor import Harbor, HarborSettings
+
+    settings = HarborSettings(
+        exports=exports,
+        programs=programs,
+        strict=strict,
+        skip_refused=skip_refused,
+        db=db,
+        durable=db_sync == "full",
+        workdir=workdir,
+        runs_dir=runs_dir,
+        keep_runs=keep_runs,
+        output_tail=output_tail,
+        max_concurrent=max_concurrent,
+        queue_timeout=queue_timeout,
+        approve_seed=approve_seed,
+        broker=broker,
+        sweep_interval=sweep_interval,
+        preflight_interval=preflight_interval,
+    )
     # What is loaded from here to the start of serving lives as long as the
     # server: full collections meanwhile only re-scan that growing heap
     # (0.15-0.3 s of CPU for 1,000 exports); young ones still run. It is
@@ -192,139 +180,51 @@ def serve(
     thresholds = gc.get_threshold()
     gc.set_threshold(thresholds[0], thresholds[1], 1 << 30)  # no full collections
     click.get_current_context().call_on_close(lambda: gc.set_threshold(*thresholds))
-    # Load the exports before importing the rest of the server;
-    # load_published reuses them if the files did not change.
-    from mcp_harbor.check import start as start_checking
-    from mcp_harbor.locations import default_check_cache_path
-
-    use_programs_file(programs)  # before any export is loaded (start, reloads)
-    start_checking(list(exports) or [DEFAULT_EXPORTS], cache_file=default_check_cache_path())
+    Harbor.start_loading(settings)  # the files load while the server's modules import
     import anyio
 
-    from mcp_harbor.errors import ConfigError
-    from mcp_harbor.preflight import DEFAULT_TTL, Preflight
-    from mcp_harbor.runctx import CallService, RunSettings
     from mcp_harbor.server import (
         CallerMiddleware,
         Handlers,
         Registry,
         build_server,
-        is_loopback,
         serve_http,
         serve_stdio,
     )
-    from mcp_harbor.server.auth import HarborTokenVerifier, TokensFile
+    from mcp_harbor.server.auth import http_verifier
     from mcp_harbor.server.reload import ListChangedNotifier, Reloader
-    from mcp_harbor.store.audit import AuditTrail
 
-    loaded = load_published(exports, strict=strict, skip_refused=skip_refused)
-    published = loaded.exports
-    if not published:
+    with harbor_errors():
+        verifier = http_verifier(tokens, host) if transport == "http" else None
+    harbor = open_harbor(settings, "serve", catalog=Registry)
+    if not harbor.published.exports:
+        harbor.close()
         abort("no exports found; put export files (*.yaml) in ./exports or pass --exports DIR")
-
-    verifier = None
-    if transport == "http":
-        try:
-            verifier = HarborTokenVerifier(TokensFile(tokens))
-            has_tokens = bool(TokensFile(tokens).load())
-        except ConfigError as exc:
-            abort(str(exc), EXIT_USAGE)
-        if not has_tokens:
-            verifier = None
-            if not is_loopback(host):
-                abort(
-                    f"refusing to serve HTTP on {host} without authentication: create a token "
-                    f"(`mcp-harbor token add NAME`, tokens file {tokens}) or bind 127.0.0.1",
-                    EXIT_USAGE,
-                )
-            log.warning(
-                "serving HTTP on loopback without tokens: every local caller is 'anonymous'; "
-                "create tokens with `mcp-harbor token add NAME` (file %s)",
-                tokens,
-            )
-
-    remote_exports = [e.name for e in published if e.spec.runs_on is not None]
-    if remote_exports and broker is None:
-        abort(
-            f"{', '.join(remote_exports)} run on workers (runs_on:) but no broker is configured: "
-            f"pass --broker redis://HOST:PORT/DB (or set MCP_HARBOR_BROKER)",
-            EXIT_USAGE,
-        )
-    store = open_store(db, durable=db_sync == "full")
-    audit = AuditTrail(store)
-    interrupted = audit.close_interrupted()
-    if interrupted:
-        log.warning("closed %d interrupted run(s): %s", len(interrupted), ", ".join(interrupted))
-
-    settings = RunSettings(
-        keep_runs=keep_runs,
-        output_tail=output_tail,
-        max_concurrent=max_concurrent,
-        queue_timeout=queue_timeout,
-    )
-    if approve_seed is not None:
-        from mcp_harbor.runctx.approval import load_seed
-
-        try:
-            settings.approve_seed = load_seed(approve_seed)
-        except ConfigError as exc:
-            abort(str(exc), EXIT_USAGE)
-    if workdir is not None:
-        settings.workdir = workdir.resolve()
-    if runs_dir is not None:
-        settings.runs_root = runs_dir.resolve()
-    remote = None
-    if broker is not None:
-        from mcp_harbor.remote import CeleryExecutor
-
-        remote = CeleryExecutor(broker)
-    service = CallService(settings, audit, store, remote=remote)
-    preflight = Preflight(ttl=min(DEFAULT_TTL, preflight_interval))
-    settings.preflight = preflight
-    offered = []
-    for export, verdict in zip(published, preflight.verdicts(published), strict=True):
-        if verdict.ready:
-            offered.append(export)
-            continue
-        if strict:
-            abort(
-                f"refusing to start (--strict): {export.name} cannot run: {verdict.describe()}",
-                EXIT_TOOL_ERROR,
-            )
-        log.error("not offering %s: %s", export.name, verdict.describe())
-    handlers = Handlers(Registry(offered), service, refused=loaded.refused)
-    caller = CallerMiddleware(
-        "stdio" if transport == "stdio" else "http", auth=verifier is not None
-    )
+    service = harbor.service
+    registry = service.catalog
+    assert isinstance(registry, Registry)
+    handlers = Handlers(registry, service)
     notifier = ListChangedNotifier()
-    server = build_server(handlers, caller, notifier)
-    background = None
+    middleware = CallerMiddleware("http" if transport == "http" else "stdio", verifier is not None)
+    server = build_server(handlers, middleware, notifier)
+    jobs = harbor.background(lambda: {n: t.export for n, t in handlers.registry.items()})
     if watch:
-        folders = list(exports) or [Path("exports")]
+        folders = list(exports) or [DEFAULT_EXPORTS]
         reloader = Reloader(
             folders,
             handlers,
             notifier,
-            published,
+            harbor.published.exports,
             strict=strict,
-            preflight=preflight,
+            preflight=harbor.preflight,
             preflight_interval=preflight_interval,
         )
-        background = reloader.watch
+        jobs.append(reloader.watch)
         log.info("watching %s for changes", ", ".join(str(f) for f in folders))
-    if remote is not None:
-        from mcp_harbor.remote import Sweeper
-
-        sweeper = Sweeper(
-            store,
-            remote,
-            lambda: {name: tool.export for name, tool in handlers.registry.items()},
-            sweep_interval,
-        )
-        background = _both(background, sweeper.run)
-        log.info("workers' broker: %s", _without_password(broker))
-    log.info("publishing %d tools: %s", len(offered), ", ".join(e.name for e in offered))
-    log.info("audit trail: %s", db_label(db))
+    if broker is not None:
+        log.info("workers' broker: %s", label(broker))
+    log.info("publishing %d tools: %s", len(registry), ", ".join(registry))
+    log.info("audit trail: %s", harbor.label())
     # Everything loaded so far (modules, exports, schemas, validators) lives
     # as long as the server: keep it out of the cyclic collector's scans,
     # which otherwise walk that whole heap again at every full collection.
@@ -333,6 +233,7 @@ def serve(
     # garbage, and RSS is the same within ~1 MiB.)
     gc.freeze()
     gc.set_threshold(*thresholds)
+    background = _together(jobs)
     try:
         if transport == "stdio":
             anyio.run(serve_stdio, server, service.shutdown, background, max_request_bytes)
@@ -348,7 +249,21 @@ def serve(
                 max_request_bytes=max_request_bytes,
             )
     finally:
-        from mcp_harbor.runner.reaper import reaper
+        harbor.close()
 
-        reaper.close()
-        store.close()
+
+def _together(
+    jobs: list[Callable[[], Coroutine[Any, Any, None]]],
+) -> Callable[[], Coroutine[Any, Any, None]] | None:
+    """One background job that runs all of `jobs` (None when there are none)."""
+    if len(jobs) <= 1:
+        return jobs[0] if jobs else None
+
+    async def together() -> None:
+        import anyio
+
+        async with anyio.create_task_group() as tg:
+            for job in jobs:
+                tg.start_soon(job)
+
+    return together

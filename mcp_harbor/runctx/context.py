@@ -24,6 +24,7 @@ from jsonschema.validators import Draft202012Validator
 from mcp_harbor.config import Export
 from mcp_harbor.errors import ContextError, IdentityError
 from mcp_harbor.identity import Caller
+from mcp_harbor.runner.pipeline import redact
 from mcp_harbor.runner.rundir import write_private
 from mcp_harbor.store.base import MemoryEntry, canonical_json
 
@@ -287,7 +288,6 @@ def compose(
     caller_memory: Any = ABSENT,
     conversation: Sequence[MemoryEntry] = (),
     timeout: float,
-    redacted: str = "***",
 ) -> RunContext:
     """Compose the context of one run and write ``context.json`` into `run_dir`.
 
@@ -304,8 +304,7 @@ def compose(
     started_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     values = copy.deepcopy(dict(arguments))
     attachments = _decode_attachments(export, values, run_dir / "inputs")
-    secret = export.secret_args
-    shown = {k: (redacted if k in secret else v) for k, v in values.items()}
+    shown = redact(values, export.secret_args)
     external: dict[str, Any] = {}
     if caller_memory is not ABSENT:
         external["caller_supplied"] = copy.deepcopy(caller_memory)

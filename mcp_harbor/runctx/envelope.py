@@ -1,9 +1,14 @@
-"""The answer envelope: how every run ends, wherever it was hosted.
+"""The answer envelope: how every call ends, whatever happened and wherever
+it was hosted.
 
-`finish` builds it (validating the output payload when the export declares
-an ``output_schema``); `Envelope.dumps` is the one serialization (keys in a
-fixed order, compact, UTF-8), used verbatim by ``mcp-harbor run --json``,
-``mcp-harbor call --json`` and the MCP result's ``_meta``.
+`finish` builds the envelope of a run that ran (validating the output
+payload when the export declares an ``output_schema``); `nothing_ran` builds
+the envelope of a call where no command ran (unknown tool, denied, invalid
+arguments, busy, shutting down, store unavailable, declined, needs input).
+`Envelope.dumps` is the one serialization (keys in a fixed order, compact,
+UTF-8), used verbatim by ``mcp-harbor run --json``, ``mcp-harbor call
+--json`` and the MCP result's ``_meta``. The statuses and finish reasons are
+those of `mcp_harbor.status`; `ENVELOPE_SCHEMA`'s enums are derived from it.
 """
 
 from __future__ import annotations
@@ -11,34 +16,37 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import jsonschema
 
 from mcp_harbor.runctx.context import ABSENT, RunContext
 from mcp_harbor.runner.result import RunResult
+from mcp_harbor.status import (
+    CALL_STATUSES,
+    FINISH_REASONS,
+    NOTHING_RAN,
+    SHOWN_STATUS,
+    STEP_STATUSES,
+    CallStatus,
+    FinishReason,
+    finish_reason_of,
+)
 
 __all__ = [
     "ENVELOPE_META_KEY",
     "ENVELOPE_SCHEMA",
     "Envelope",
     "FinishReason",
-    "declined",
+    "Question",
+    "ended",
     "finish",
+    "nothing_ran",
     "run_text",
 ]
 
-FinishReason = Literal["goal", "failed", "timeout", "cancelled", "declined", "output_invalid"]
 #: The MCP result ``_meta`` key that carries the serialized envelope.
 ENVELOPE_META_KEY: Final = "mcp-harbor/envelope"
-
-_REASON_OF_STATUS: dict[str, FinishReason] = {
-    "ok": "goal",
-    "failed": "failed",
-    "timeout": "timeout",
-    "cancelled": "cancelled",
-    "worker_lost": "failed",
-}
 
 
 def _fmt_ms(ms: float) -> str:
@@ -74,14 +82,29 @@ def run_text(result: RunResult) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Question:
+    """What a ``needs_input`` call asks: the ``confirm:`` message with the
+    validated values, and how long the answer may take."""
+
+    message: str
+    timeout_s: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"message": self.message, "timeout_s": self.timeout_s}
+
+
+@dataclass(frozen=True, slots=True)
 class Envelope:
-    """How a run ended. `answer_payload` is `ABSENT` unless the export has an
-    ``output_schema`` and the run reached its goal with a valid payload."""
+    """How a call ended. `status` is the call's status as the caller is shown
+    it (`mcp_harbor.status.SHOWN_STATUS`); `finish_reason` is derived from it.
+    `answer_payload` is `ABSENT` unless the export has an ``output_schema``
+    and the run reached its goal with a valid payload; `question` is set
+    exactly when the status is ``needs_input``."""
 
     run_id: str
     tool: str
     finish_reason: FinishReason
-    status: str
+    status: CallStatus
     exit_code: int | None
     answer: str
     steps_run: int
@@ -91,10 +114,16 @@ class Envelope:
     run_dir: str
     steps: tuple[dict[str, Any], ...]
     answer_payload: Any = ABSENT
+    question: Question | None = None
 
     @property
     def ok(self) -> bool:
         return self.finish_reason == "goal"
+
+    @property
+    def ran(self) -> bool:
+        """Whether a pipeline started (its steps may all have been skipped)."""
+        return self.status not in NOTHING_RAN
 
     def to_json(self) -> dict[str, Any]:
         """The envelope as a dict, keys in the fixed order."""
@@ -114,6 +143,8 @@ class Envelope:
         }
         if self.answer_payload is not ABSENT:
             data["answer_payload"] = self.answer_payload
+        if self.question is not None:
+            data["question"] = self.question.to_json()
         return data
 
     def dumps(self, data: dict[str, Any] | None = None) -> str:
@@ -134,11 +165,10 @@ def finish(context: RunContext, result: RunResult, queued_ms: float = 0.0) -> En
     reached its goal must have written a valid JSON payload to
     ``$HARBOR_OUTPUT``; otherwise the finish reason is ``output_invalid``. A
     run that did not reach its goal is never validated."""
-    reason = _REASON_OF_STATUS[result.status]
+    status: CallStatus = result.status
     answer = run_text(result)
     payload: Any = ABSENT
-    status = result.status
-    if reason == "goal" and context.output_validator is not None:
+    if status == "ok" and context.output_validator is not None:
         problem: str | None = None
         try:
             raw = context.output_path.read_bytes()
@@ -159,12 +189,12 @@ def finish(context: RunContext, result: RunResult, queued_ms: float = 0.0) -> En
                 else:
                     payload = candidate
         if problem is not None:
-            reason, status = "output_invalid", "failed"
+            status = "output_invalid"
             answer = f"{context.tool}: output_invalid: {problem}\n{answer}"
     return Envelope(
         run_id=result.run_id,
         tool=result.tool,
-        finish_reason=reason,
+        finish_reason=finish_reason_of(status),
         status=status,
         exit_code=result.exit_code,
         answer=answer,
@@ -178,21 +208,55 @@ def finish(context: RunContext, result: RunResult, queued_ms: float = 0.0) -> En
     )
 
 
-def declined(run_id: str, tool: str, answer: str, waited_ms: float = 0.0) -> Envelope:
-    """The envelope of a call that a human did not approve: nothing ran."""
+def ended(context: RunContext, status: CallStatus, answer: str, queued_ms: float = 0.0) -> Envelope:
+    """The envelope of a run that started (its start record exists) but has
+    no result to show: a worker refused it, or its cancellation was not
+    confirmed."""
+    return Envelope(
+        run_id=context.identity.run_id,
+        tool=context.tool,
+        finish_reason=finish_reason_of(status),
+        status=status,
+        exit_code=None,
+        answer=answer,
+        steps_run=0,
+        started_at=context.started_at,
+        duration_ms=round((time.monotonic() - context.started_monotonic) * 1000, 3),
+        queued_ms=queued_ms,
+        run_dir=str(context.run_dir),
+        steps=(),
+    )
+
+
+def nothing_ran(
+    run_id: str,
+    tool: str,
+    status: CallStatus,
+    answer: str,
+    *,
+    waited_ms: float = 0.0,
+    queued_ms: float = 0.0,
+    question: Question | None = None,
+) -> Envelope:
+    """The envelope of a call where no command ran: `status` is the recorded
+    status (one of `mcp_harbor.status.NOTHING_RAN`); the envelope shows it as
+    the caller may see it (a denied call looks exactly like an unknown tool).
+    `waited_ms`: time spent waiting (for a human, or in the queue)."""
+    shown = SHOWN_STATUS.get(status, status)
     return Envelope(
         run_id=run_id,
         tool=tool,
-        finish_reason="declined",
-        status="declined",
+        finish_reason=finish_reason_of(shown),
+        status=shown,
         exit_code=None,
         answer=answer,
         steps_run=0,
         started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         duration_ms=waited_ms,
-        queued_ms=0.0,
+        queued_ms=queued_ms,
         run_dir="",
         steps=(),
+        question=question,
     )
 
 
@@ -203,11 +267,17 @@ _STEP_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "name": {"type": "string"},
-        "status": {"enum": ["ok", "failed", "timeout", "cancelled", "skipped"]},
+        "status": {"enum": list(STEP_STATUSES)},
         "exit_code": {"type": ["integer", "null"]},
     },
     "required": ["name", "status", "exit_code", "duration_ms", "command"],
 }
+
+#: The statuses an envelope can show (never the audit-only ones, nor those
+#: shown as another: `SHOWN_STATUS`).
+_SHOWN_STATUSES: list[str] = [
+    s for s in CALL_STATUSES if s not in SHOWN_STATUS and s not in ("running", "interrupted")
+]
 
 #: JSON Schema of `Envelope.to_json()`: the ``outputSchema`` of every tool
 #: without an ``output_schema`` of its own.
@@ -216,10 +286,8 @@ ENVELOPE_SCHEMA: dict[str, Any] = {
     "properties": {
         "run_id": {"type": "string"},
         "tool": {"type": "string"},
-        "finish_reason": {
-            "enum": ["goal", "failed", "timeout", "cancelled", "declined", "output_invalid"]
-        },
-        "status": {"enum": ["ok", "failed", "timeout", "cancelled", "declined", "worker_lost"]},
+        "finish_reason": {"enum": list(FINISH_REASONS)},
+        "status": {"enum": _SHOWN_STATUSES},
         "exit_code": {"type": ["integer", "null"]},
         "answer": {"type": "string"},
         "steps_run": {"type": "integer", "minimum": 0},
@@ -229,6 +297,11 @@ ENVELOPE_SCHEMA: dict[str, Any] = {
         "run_dir": {"type": "string"},
         "steps": {"type": "array", "items": _STEP_SCHEMA},
         "answer_payload": {},
+        "question": {
+            "type": "object",
+            "properties": {"message": {"type": "string"}, "timeout_s": {"type": "number"}},
+            "required": ["message", "timeout_s"],
+        },
     },
     "required": [
         "run_id",

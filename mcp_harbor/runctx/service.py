@@ -1,6 +1,11 @@
-"""The one call path: policy → arguments → run context → runner → audit →
-envelope. MCP over stdio and HTTP, and ``mcp-harbor run``, all call
-`CallService.call`; none re-creates a piece of it.
+"""The one call path: transport → identity → policy → validation → run
+context → runner → store → envelope.
+
+Every entry point (MCP over stdio and HTTP, ``mcp-harbor run``, ``mcp-harbor
+call`` through the server) sends one `CallRequest` to `CallService.call` and
+gets one `Envelope` back, for every outcome; none re-creates a piece of the
+path, and none decides anything the service decides (policy, arguments, the
+seed rules, the confirm message, timeouts, the audit records).
 """
 
 from __future__ import annotations
@@ -15,15 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 
-from mcp_harbor.arguments import ArgumentValidator
 from mcp_harbor.config import Export
 from mcp_harbor.errors import (
     ArgumentError,
     Busy,
+    CancelUnconfirmed,
     HarborError,
     NeedsMissing,
-    PolicyDenied,
     RunError,
     ShuttingDown,
     StoreError,
@@ -33,34 +38,40 @@ from mcp_harbor.policy import is_allowed
 from mcp_harbor.preflight import Preflight
 from mcp_harbor.runctx.approval import (
     DEFAULT_APPROVAL_TIMEOUT,
-    Approver,
     Decision,
-    Notify,
     OperatorApprover,
     SeedRule,
     match_seed,
 )
 from mcp_harbor.runctx.context import ABSENT, RunContext, compose, read_caller_memory
-from mcp_harbor.runctx.envelope import Envelope, declined, finish
+from mcp_harbor.runctx.envelope import Envelope, Question, ended, finish, nothing_ran
+from mcp_harbor.runctx.request import CallRequest, Catalog, ExportCatalog
 from mcp_harbor.runner import (
     DEFAULT_OUTPUT_TAIL,
     DEFAULT_TIMEOUT,
-    REDACTED,
     Executor,
     LocalExecutor,
     RunObserver,
     RunRequest,
+    RunResult,
     default_runs_root,
     new_run_dir,
     new_run_id,
+    redact,
 )
+from mcp_harbor.status import CallStatus
 from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.store.base import MemoryEntry, Store
 from mcp_harbor.template import render
 
-__all__ = ["CallService", "RunSettings"]
+__all__ = ["DEFAULT_KEEP_RUNS", "DEFAULT_QUEUE_TIMEOUT", "CallService", "RunSettings"]
 
 log = logging.getLogger("mcp_harbor.calls")
+
+#: Run directories kept (`RunSettings.keep_runs`).
+DEFAULT_KEEP_RUNS = 100
+#: Seconds a call waits for a free slot (`RunSettings.queue_timeout`).
+DEFAULT_QUEUE_TIMEOUT = 60.0
 
 #: The longest answer text kept in session memory.
 _MEMORY_ANSWER_LIMIT = 4096
@@ -81,14 +92,14 @@ class RunSettings:
 
     workdir: Path = field(default_factory=Path.cwd)
     runs_root: Path = field(default_factory=default_runs_root)
-    keep_runs: int = 100
+    keep_runs: int = DEFAULT_KEEP_RUNS
     output_tail: int = DEFAULT_OUTPUT_TAIL
     #: Calls running at once across all exports (None: no server-wide limit).
     max_concurrent: int | None = None
     #: Seconds a call may wait for a free slot when its export sets no
     #: ``queue_timeout``: long enough to ride out a burst, short enough that
     #: a stuck pipeline does not hold callers for minutes.
-    queue_timeout: float = 60.0
+    queue_timeout: float = DEFAULT_QUEUE_TIMEOUT
     #: Pre-seeded answers to ``confirm:`` (``--approve-seed``).
     approve_seed: list[SeedRule] = field(default_factory=list)
     #: Probes exports' needs at each run's start (None: no preflight).
@@ -96,7 +107,9 @@ class RunSettings:
 
 
 class CallService:
-    """Runs calls of exports for callers, recording each in the audit trail."""
+    """Runs calls of the tools of `catalog` for callers, recording each in
+    the audit trail. `catalog` may be replaced at any time (a reload); a call
+    keeps the catalog it started with."""
 
     def __init__(
         self,
@@ -105,7 +118,9 @@ class CallService:
         store: Store,
         executor: Executor | None = None,
         remote: Executor | None = None,
+        catalog: Catalog | None = None,
     ) -> None:
+        self.catalog: Catalog = catalog if catalog is not None else ExportCatalog(())
         self.settings = settings
         self.audit = audit
         self.store = store
@@ -172,124 +187,141 @@ class CallService:
         limiter = self._per_export.get((export.name, export.spec.concurrency))
         return 0 if limiter is None else int(limiter.borrowed_tokens)
 
-    async def refuse(
-        self,
-        caller: Caller,
-        tool: str,
-        status: str,
-        reason: str,
-        arguments: Mapping[str, Any] | None = None,
-        export_hash: str | None = None,
-        queued_ms: float | None = None,
-    ) -> None:
-        """Record a call where nothing ran (unknown tool, denied, invalid).
-        If the store is down nothing runs anyway; the failure is logged."""
-        try:
-            await self.audit.refused_call(
-                new_run_id(), caller, tool, status, reason, arguments, export_hash, queued_ms
-            )
-        except StoreError as exc:
-            log.error("audit record of a %s call of %s failed: %s", status, tool, exc)
+    async def call(self, request: CallRequest) -> Envelope:
+        """Run one call and answer its envelope, whatever the outcome.
 
-    async def call(
-        self,
-        export: Export,
-        validator: ArgumentValidator,
-        caller: Caller,
-        arguments: Mapping[str, Any] | None,
-        meta: Mapping[str, Any] | None = None,
-        observer: RunObserver | None = None,
-        *,
-        approver: Approver | None = None,
-        decision: Decision | None = None,
-        notify: Notify | None = None,
-    ) -> Envelope:
-        """Run one call of `export` for `caller` and return its envelope.
+        The order is fixed: the server is not stopping → the tool is
+        published → the caller is admitted (``allow:``) → the arguments and
+        caller memory are valid → the export's needs are there → a human
+        approved (``confirm:``, as `request.approval` allows) → a slot is free
+        → the start record is written → the pipeline runs → the end record.
+        A call that stops at any step before the pipeline gets an envelope
+        whose status says why (`mcp_harbor.status.NOTHING_RAN`) and one
+        ``call`` record in the audit trail (none when the store itself is
+        unavailable). Exceptions are left for crashes.
 
-        An export with ``confirm:`` first needs a human's yes: `decision` when
-        the entry point already has one (2026-07-28 elicitation round trip),
-        else a matching ``--approve-seed`` rule, else `approver` (handshake-era
-        elicitation), else an operator through the store (`notify` shows how).
-        A refusal returns a ``declined`` envelope; nothing ran.
-
-        Raises:
-            PolicyDenied: the caller is not admitted (audited as ``denied``).
-            ArgumentError: invalid arguments, caller memory or attachment
-                (audited as ``invalid``); nothing ran.
-            StoreError: the start record could not be written; nothing ran.
-            RunError: the run directory could not be made; nothing ran.
-
-        **Cancellation:** the run's processes are stopped, the end record is
-        written as ``cancelled``, then the cancellation propagates.
+        **Cancellation:** the run's processes are stopped and its end record
+        written as ``cancelled`` (``cancel_unconfirmed`` when a worker did not
+        confirm the stop), then the cancellation propagates; a call cancelled
+        by `shutdown` instead answers a ``cancelled`` envelope.
         """
-        if self._stopping:
-            raise ShuttingDown("the server is shutting down; nothing was run")
-        if not is_allowed(caller, export.spec.allow):
-            await self.refuse(caller, export.name, "denied", "not admitted by allow:")
-            raise PolicyDenied(f"{caller.principal} may not call {export.name}")
-        shown = {
-            k: (REDACTED if k in export.secret_args else v) for k, v in (arguments or {}).items()
-        }
+        catalog = self.catalog  # the version this call runs on
         run_id = new_run_id()
+        caller, tool = request.caller, request.tool
+        entry = None if self._stopping else catalog.find(tool)
+        export = None if entry is None else entry.export
+        shown: Mapping[str, Any] | None = None
+        if export is not None:
+            shown = redact(request.arguments, export.secret_args)
         try:
-            values = validator.validate(arguments)
-            caller_memory = read_caller_memory(meta)
-        except ArgumentError as exc:
-            await self.refuse(caller, export.name, "invalid", str(exc), shown, export.content_hash)
-            raise
-        with anyio.CancelScope() as scope:
-            self._active.add(scope)
+            if self._stopping:
+                raise ShuttingDown("the server is shutting down; nothing was run")
+            if entry is None or export is None:
+                status: CallStatus = "refused" if catalog.was_refused(tool) else "unknown"
+                raise _NothingRan(status, "no such published tool", f"Unknown tool: {tool}")
+            if not is_allowed(caller, export.spec.allow):
+                log.warning("denied %s to %s", tool, caller.describe())
+                raise _NothingRan("denied", "not admitted by allow:", f"Unknown tool: {tool}")
+            values = entry.validator.validate(request.arguments)
+            caller_memory = read_caller_memory(request.meta)
+            assert shown is not None
+            with anyio.CancelScope() as scope:
+                self._active.add(scope)
+                try:
+                    return await self._admitted(
+                        export, request, run_id, values, caller_memory, shown
+                    )
+                finally:
+                    self._active.discard(scope)
+            # Only `shutdown` cancels this scope: the run was stopped and recorded.
+            return nothing_ran(
+                run_id,
+                tool,
+                "cancelled",
+                f"{tool}: the server is shutting down: the call was cancelled (run {run_id}); "
+                f"its processes were stopped",
+            )
+        except _NothingRan as refusal:
+            return await self._refused(run_id, request, export, shown, refusal)
+        except (ArgumentError, RunError, StoreError) as exc:
+            return await self._refused(run_id, request, export, shown, _refusal_of(tool, exc))
+
+    async def _refused(
+        self,
+        run_id: str,
+        request: CallRequest,
+        export: Export | None,
+        shown: Mapping[str, Any] | None,
+        refusal: _NothingRan,
+    ) -> Envelope:
+        """Record a call where nothing ran and answer its envelope. If the
+        store is down nothing runs anyway; the failure is logged."""
+        tool = request.tool
+        if refusal.status != "store_unavailable":
             try:
-                approval: Decision | None = None
-                await self._check_needs(export, caller, shown)
-                if export.confirm is not None:
-                    approval = await self._confirm(
-                        export, caller, run_id, values, shown, approver, decision, notify
-                    )
-                    if not approval.approved:
-                        await self.audit.refused_call(
-                            run_id,
-                            caller,
-                            export.name,
-                            "declined",
-                            f"not approved ({approval.how}: {approval.by})",
-                            shown,
-                            export.content_hash,
-                            approval=approval.to_json(),
-                        )
-                        return declined(
-                            run_id,
-                            export.name,
-                            f"{export.name}: declined ({approval.how}, by {approval.by}); "
-                            f"nothing was run",
-                            approval.waited_ms,
-                        )
-                async with contextlib.AsyncExitStack() as slots:
-                    queued_ms = await self._take_slots(slots, export, caller, shown)
-                    return await self._compose_and_run(
-                        export,
-                        caller,
-                        run_id,
-                        values,
-                        caller_memory,
-                        shown,
-                        queued_ms,
-                        observer,
-                        approval,
-                    )
-            finally:
-                self._active.discard(scope)
-        # Only `shutdown` cancels this scope: the run was stopped and recorded.
-        raise ShuttingDown(
-            f"the server is shutting down: the call was cancelled (run {run_id}); "
-            f"its processes were stopped"
+                await self.audit.refused_call(
+                    run_id,
+                    request.caller,
+                    tool,
+                    refusal.status,
+                    refusal.reason,
+                    shown if refusal.status not in ("unknown", "refused", "denied") else None,
+                    export.content_hash if export is not None and shown is not None else None,
+                    refusal.queued_ms,
+                    approval=refusal.approval,
+                )
+            except StoreError as exc:
+                log.error("audit record of a %s call of %s failed: %s", refusal.status, tool, exc)
+        else:
+            log.error("audit store unavailable, refusing to run %s: %s", tool, refusal.reason)
+        return nothing_ran(
+            run_id,
+            tool,
+            refusal.status,
+            refusal.answer,
+            waited_ms=refusal.waited_ms,
+            queued_ms=refusal.queued_ms or 0.0,
+            question=refusal.question,
         )
 
-    async def _check_needs(self, export: Export, caller: Caller, shown: Mapping[str, Any]) -> None:
+    async def _admitted(
+        self,
+        export: Export,
+        request: CallRequest,
+        run_id: str,
+        values: dict[str, Any],
+        caller_memory: Any,
+        shown: Mapping[str, Any],
+    ) -> Envelope:
+        """The call of an admitted caller with valid arguments.
+
+        Raises:
+            _NothingRan, RunError, StoreError: nothing ran (`call` records it).
+        """
+        self.executor_for(export)  # no broker for runs_on: refuse before anything waits
+        await self._check_needs(export)
+        approval: Decision | None = None
+        if export.confirm is not None:
+            approval = await self._approval(export, request, run_id, values, shown)
+        async with contextlib.AsyncExitStack() as slots:
+            queued_ms = await self._take_slots(slots, export)
+            return await self._compose_and_run(
+                export,
+                request.caller,
+                run_id,
+                values,
+                caller_memory,
+                shown,
+                queued_ms,
+                request.observer,
+                approval,
+            )
+
+    async def _check_needs(self, export: Export) -> None:
         """Judge the export's needs once, at the run's start.
 
         Raises:
-            NeedsMissing: something is missing (audited as ``unavailable``).
+            NeedsMissing: something is missing.
         """
         preflight = self.settings.preflight
         if preflight is None:
@@ -300,54 +332,58 @@ class CallService:
             verdict = await anyio.to_thread.run_sync(preflight.verdict, export)
         if verdict.ready:
             return
-        message = f"{export.name} cannot run now: {verdict.describe()}. Nothing was run"
-        await self.refuse(caller, export.name, "unavailable", message, shown, export.content_hash)
-        raise NeedsMissing(message)
+        raise NeedsMissing(f"{export.name} cannot run now: {verdict.describe()}. Nothing was run")
 
-    def confirm_message(self, export: Export, values: Mapping[str, Any]) -> str:
-        """The ``confirm:`` message with the validated values shown literally."""
-        assert export.confirm is not None
-        return render(export.confirm, values)
-
-    def seeded(self, export: Export, values: Mapping[str, Any]) -> Decision | None:
-        """The pre-seeded answer for this call, if a rule matches."""
-        return match_seed(self.settings.approve_seed, export.name, values)
-
-    async def _confirm(
+    async def _approval(
         self,
         export: Export,
-        caller: Caller,
+        request: CallRequest,
         run_id: str,
         values: Mapping[str, Any],
         shown: Mapping[str, Any],
-        approver: Approver | None,
-        decision: Decision | None,
-        notify: Notify | None,
     ) -> Decision:
-        if decision is not None:
-            return decision
-        seeded = self.seeded(export, values)
-        if seeded is not None:
-            return seeded
-        message = self.confirm_message(export, values)
-        timeout = export.spec.approval_timeout or DEFAULT_APPROVAL_TIMEOUT
-        if approver is None:
-            path = getattr(self.store, "path", None)
-            hint = f" --db {path}" if path is not None else ""
-            approver = OperatorApprover(self.store, caller.principal, shown, hint, notify)
-        return await approver.decide(run_id, export.name, message, timeout)
+        """A human's yes to this call, found the way `request.approval` allows.
 
-    async def _take_slots(
-        self,
-        slots: contextlib.AsyncExitStack,
-        export: Export,
-        caller: Caller,
-        shown: Mapping[str, Any],
-    ) -> float:
+        Raises:
+            _NothingRan: declined, or the caller must answer the question first.
+            StoreError: the operator's request could not be written or read.
+        """
+        how = request.approval
+        decision = how.answer or match_seed(self.settings.approve_seed, export.name, values)
+        if decision is None:
+            assert export.confirm is not None
+            message = render(export.confirm, values)
+            timeout = export.spec.approval_timeout or DEFAULT_APPROVAL_TIMEOUT
+            approver = how.ask
+            if approver is None and how.operator and not how.question:
+                path = getattr(self.store, "path", None)  # TODO(issue 18): Store.location
+                hint = f" --db {path}" if path is not None else ""
+                approver = OperatorApprover(
+                    self.store, request.caller.principal, shown, hint, how.notify
+                )
+            if approver is None:
+                raise _NothingRan(
+                    "needs_input",
+                    "waiting for the caller's answer to confirm:",
+                    f"{export.name}: {message}\n(needs a yes to run; nothing was run yet)",
+                    question=Question(message, timeout),
+                )
+            decision = await approver.decide(run_id, export.name, message, timeout)
+        if not decision.approved:
+            raise _NothingRan(
+                "declined",
+                f"not approved ({decision.how}: {decision.by})",
+                f"{export.name}: declined ({decision.how}, by {decision.by}); nothing was run",
+                waited_ms=decision.waited_ms,
+                approval=decision.to_json(),
+            )
+        return decision
+
+    async def _take_slots(self, slots: contextlib.AsyncExitStack, export: Export) -> float:
         """Wait for a slot of every limit that applies; return the wait in ms.
 
         Raises:
-            Busy: the queue timeout passed first (audited as ``busy``).
+            _NothingRan: the queue timeout passed first (``busy``).
         """
         limiters = self._limiters(export)
         if not limiters:
@@ -367,10 +403,7 @@ class CallService:
                 f"busy: {what} already running; waited {queued_ms / 1000:.1f} s in the queue "
                 f"(queue_timeout {timeout:g} s). Nothing was run; try again later"
             )
-            await self.refuse(
-                caller, export.name, "busy", message, shown, export.content_hash, queued_ms
-            )
-            raise Busy(message, queued_ms)
+            raise _NothingRan("busy", message, f"{export.name}: {message}", queued_ms=queued_ms)
         return queued_ms
 
     async def _compose_and_run(
@@ -408,7 +441,6 @@ class CallService:
                     caller_memory=caller_memory,
                     conversation=conversation,
                     timeout=export.spec.timeout or DEFAULT_TIMEOUT,
-                    redacted=REDACTED,
                 )
             except ArgumentError:
                 shutil.rmtree(run_dir, ignore_errors=True)  # nothing ran: leave nothing behind
@@ -419,19 +451,15 @@ class CallService:
                 context = await anyio.to_thread.run_sync(prepare)
             else:
                 context = prepare()
-        except ArgumentError as exc:
-            await self.refuse(caller, export.name, "invalid", str(exc), shown, export.content_hash)
-            raise
         except OSError as exc:
             raise RunError(f"cannot write the run context: {exc.strerror}") from exc
-        run_dir = context.run_dir
         await self.audit.started(
             run_id,
             caller,
             export.name,
             export.content_hash,
             context.plain_arguments(shown=True),
-            str(run_dir),
+            str(context.run_dir),
             caller_memory_bytes=context.caller_memory_size,
             queued_ms=queued_ms,
             approval=None if approval is None else approval.to_json(),
@@ -445,6 +473,8 @@ class CallService:
         observer: RunObserver | None,
         queued_ms: float,
     ) -> Envelope:
+        """Run the composed call (its start record is written) and write its
+        end record. **Cancellation:** see `call`."""
         caller, run_id = context.caller, context.identity.run_id
         request = RunRequest(
             export=export,
@@ -456,6 +486,8 @@ class CallService:
             output_tail=export.spec.output_tail or self.settings.output_tail,
             started=context.started_monotonic,
             context_path=context.context_path,
+            deadline=context.deadline_monotonic,
+            shown_arguments=context.shown_arguments,
         )
         began = time.monotonic()
         try:
@@ -465,17 +497,18 @@ class CallService:
                 caller, None, run_id, export.name, "cancelled", "the call was cancelled"
             )
             raise
+        except CancelUnconfirmed as exc:
+            await self._finish(caller, None, run_id, export.name, "cancel_unconfirmed", str(exc))
+            await anyio.lowlevel.checkpoint()  # the cancellation is still in effect: raise it
+            return ended(context, "cancel_unconfirmed", f"{export.name}: {exc}", queued_ms)
         except RunError as exc:  # a worker refused the run (its export differs); nothing ran
             await self._finish(caller, None, run_id, export.name, "failed", str(exc))
-            raise
+            return ended(context, "failed", f"{export.name}: {exc}", queued_ms)
         except Exception as exc:
             await self._finish(caller, None, run_id, export.name, "failed", "internal error")
             raise HarborError(f"internal error after {time.monotonic() - began:.1f} s") from exc
         envelope = finish(context, result, queued_ms)
-        status: str = "ok" if envelope.ok else envelope.finish_reason
-        if envelope.status == "worker_lost":
-            status = "worker_lost"
-        await self._finish(caller, result, run_id, export.name, status, None)
+        await self._finish(caller, result, run_id, export.name, envelope.status, None)
         if envelope.ok and export.spec.memory is not None and caller.session:
             entry = MemoryEntry(
                 tenant=caller.tenant,
@@ -497,7 +530,13 @@ class CallService:
         return envelope
 
     async def _finish(
-        self, caller: Caller, result: Any, run_id: str, tool: str, status: str, error: str | None
+        self,
+        caller: Caller,
+        result: RunResult | None,
+        run_id: str,
+        tool: str,
+        status: CallStatus,
+        error: str | None,
     ) -> None:
         try:
             await self.audit.finished(
@@ -507,3 +546,38 @@ class CallService:
             # The run happened and its start record exists: say so loudly;
             # the next start closes it as interrupted if it stays open.
             log.error("audit end record of %s could not be written: %s", run_id, exc)
+
+
+@dataclass(slots=True)
+class _NothingRan(Exception):
+    """Why a call stops before its pipeline: raised inside `CallService`
+    and turned into a ``call`` record and an envelope by `CallService.call`."""
+
+    status: CallStatus
+    reason: str  # for the audit record
+    answer: str  # for the caller
+    waited_ms: float = 0.0
+    queued_ms: float | None = None
+    question: Question | None = None
+    approval: Mapping[str, Any] | None = None
+
+
+def _refusal_of(tool: str, exc: HarborError) -> _NothingRan:
+    """The one ladder from an error of the call path to its outcome."""
+    if isinstance(exc, ArgumentError):
+        return _NothingRan("invalid", str(exc), f"{tool}: {exc}\nNothing was run.")
+    if isinstance(exc, Busy):
+        return _NothingRan("busy", str(exc), f"{tool}: {exc}", queued_ms=exc.queued_ms)
+    if isinstance(exc, ShuttingDown):
+        return _NothingRan("shutting_down", str(exc), f"{tool}: {exc}")
+    if isinstance(exc, NeedsMissing):
+        return _NothingRan("unavailable", str(exc), f"{tool}: {exc}")
+    if isinstance(exc, StoreError):
+        return _NothingRan(
+            "store_unavailable",
+            str(exc),
+            f"{tool}: the audit store is unavailable, so nothing was run "
+            f"(every run is recorded before it starts); try again later",
+        )
+    log.error("%s: cannot prepare the run: %s", tool, exc)
+    return _NothingRan("unavailable", str(exc), f"{tool}: cannot prepare the run; nothing was run")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import os
 import re
 import secrets
@@ -26,7 +27,15 @@ from mcp.server.auth.provider import AccessToken, TokenVerifier
 from mcp_harbor.errors import ConfigError
 from mcp_harbor.locations import default_tokens_path
 
-__all__ = ["HarborTokenVerifier", "TokenEntry", "TokensFile", "default_tokens_path"]
+__all__ = [
+    "HarborTokenVerifier",
+    "TokenEntry",
+    "TokensFile",
+    "default_tokens_path",
+    "http_verifier",
+]
+
+log = logging.getLogger("mcp_harbor.server")
 
 _NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,128}$")
 
@@ -179,3 +188,30 @@ class HarborTokenVerifier(TokenVerifier):
             scopes=[],
             claims={"tenant": entry.tenant, "groups": list(entry.groups)},
         )
+
+
+def http_verifier(tokens: Path, host: str) -> HarborTokenVerifier | None:
+    """The HTTP authentication policy: bearer tokens from the `tokens` file
+    when it has any; none only on a loopback `host` (every local caller is
+    then ``anonymous``, which is logged as a warning).
+
+    Raises:
+        ConfigError: the tokens file is invalid, or it has no tokens and
+            `host` is not loopback (serving unauthenticated is refused).
+    """
+    from mcp_harbor.server.app import is_loopback
+
+    tokens_file = TokensFile(tokens)
+    if tokens_file.load():
+        return HarborTokenVerifier(tokens_file)
+    if not is_loopback(host):
+        raise ConfigError(
+            f"refusing to serve HTTP on {host} without authentication: create a token "
+            f"(`mcp-harbor token add NAME`, tokens file {tokens}) or bind 127.0.0.1"
+        )
+    log.warning(
+        "serving HTTP on loopback without tokens: every local caller is 'anonymous'; "
+        "create tokens with `mcp-harbor token add NAME` (file %s)",
+        tokens,
+    )
+    return None

@@ -1,14 +1,19 @@
 """The MCP request handlers: who is calling, list the registry, call a tool.
 
-Identity is resolved once per request by `CallerMiddleware`; a call then goes
-through the one call path, `CallService.call` (policy → arguments → run
-context → runner → audit → envelope), and the envelope becomes the MCP result.
+Identity is resolved once per request by `CallerMiddleware`; a call is then
+one `CallRequest` to the one call path, `CallService.call`, and its envelope
+becomes the MCP answer (`mcp_harbor.server.results`). The handler decides
+nothing the service decides; it only says how this client can be asked to
+confirm a run (elicitation in either era, else an operator).
 
-Three outcomes at the edge: an anticipated failure (invalid arguments, a
-failing step, a timeout, the audit store being unavailable) is a tool result
-with ``isError``; an unknown tool, or one the caller may not call, is the same
-JSON-RPC error (-32602 ``Unknown tool: NAME``), so a denied caller cannot tell
-that the tool exists; anything unexpected is logged with its traceback and
+Outcomes at the edge: a call that ran, or that stopped before running for a
+reason the caller may know (invalid arguments, busy, the audit store being
+unavailable, declined), is a tool result (``isError`` unless it reached its
+goal); a tool that is unknown, refused by the checker or not allowed to the
+caller is the same JSON-RPC error (-32602 ``Unknown tool: NAME``, with the
+envelope in its ``data``), so a denied caller cannot tell that the tool
+exists; a call that needs the user's yes (2026-07-28) is an
+``InputRequiredResult``; anything unexpected is logged with its traceback and
 answered with ``Error executing tool <name>``, never with internal text.
 """
 
@@ -29,20 +34,8 @@ from mcp_types import LOG_LEVEL_META_KEY
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp_harbor.config import Step
-from mcp_harbor.errors import (
-    ArgumentError,
-    Busy,
-    NeedsMissing,
-    PolicyDenied,
-    RunError,
-    ShuttingDown,
-    StoreError,
-    UnknownTool,
-)
 from mcp_harbor.identity import ANONYMOUS, Caller, current_caller, local_principal, use_caller
-from mcp_harbor.policy import is_allowed
-from mcp_harbor.runctx import CallService
-from mcp_harbor.runctx.approval import DEFAULT_APPROVAL_TIMEOUT, Decision
+from mcp_harbor.runctx import ENVELOPE_META_KEY, Approval, CallRequest, CallService
 from mcp_harbor.runner import StepResult
 from mcp_harbor.server.elicit import ElicitingApprover, RoundTrip, answer_of
 from mcp_harbor.server.registry import Registry
@@ -211,15 +204,9 @@ class _CallObserver:
 class Handlers:
     """The handlers of one server, over a registry that can be swapped."""
 
-    def __init__(
-        self,
-        registry: Registry,
-        service: CallService,
-        refused: frozenset[str] = frozenset(),
-    ) -> None:
-        self.registry = registry
+    def __init__(self, registry: Registry, service: CallService) -> None:
         self.service = service
-        self.refused = refused  # names of exports the checker refused
+        self.registry = registry
         # Handshake-era sessions that asked for log messages, and from which level.
         self._log_levels: dict[str, str] = {}
         self._round_trip = RoundTrip()
@@ -234,35 +221,24 @@ class Handlers:
             self._log_levels[caller.session] = params.level
         return types.EmptyResult()
 
-    def _ask_round_trip(
-        self, entry: Any, params: types.CallToolRequestParams, caller: Caller
-    ) -> types.InputRequiredResult | Decision | None:
-        """2026-07-28 confirmation: the question on the first round, the
-        answer (a `Decision`) on the retry. None when the call needs no
-        question (invalid arguments, which the call path reports, or a
-        pre-seeded answer)."""
-        export = entry.export
-        answer = self._round_trip.answered(
-            export.name, params.arguments, params.request_state, params.input_responses
-        )
-        if answer is not None:
-            return answer_of(answer, caller, 0.0)
-        try:
-            values = entry.validator.validate(params.arguments)
-        except ArgumentError:
-            return None
-        if self.service.seeded(export, values) is not None:
-            return None
-        timeout = export.spec.approval_timeout or DEFAULT_APPROVAL_TIMEOUT
-        message = self.service.confirm_message(export, values)
-        return self._round_trip.ask(export.name, params.arguments, message, timeout)
-
     def _wants_output(self, ctx: ServerRequestContext[Any, Any], caller: Caller) -> bool:
         meta = ctx.meta or {}
         level = meta.get(LOG_LEVEL_META_KEY) if isinstance(meta, dict) else None
         if level is None and caller.session:
             level = self._log_levels.get(caller.session)
         return level in _LEVELS and _LEVELS.index(level) <= _LEVELS.index("info")
+
+    @property
+    def registry(self) -> Registry:
+        """The published tools: the call service's catalog (one reference,
+        swapped whole by a reload; a running call keeps its version)."""
+        catalog = self.service.catalog
+        assert isinstance(catalog, Registry)
+        return catalog
+
+    @registry.setter
+    def registry(self, registry: Registry) -> None:
+        self.service.catalog = registry
 
     def input_schema(self, name: str) -> Any:
         return self.registry.input_schema(name)
@@ -284,72 +260,63 @@ class Handlers:
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
         caller = self._caller()
-        registry = self.registry  # the version this call runs on
-        try:
-            entry = registry.lookup(params.name)
-        except UnknownTool:
-            status = "refused" if params.name in self.refused else "unknown"
-            await self.service.refuse(caller, params.name, status, "no such published tool")
-            raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}") from None
-        meta: Any = params.meta
-        export = entry.export
         observer = _CallObserver(ctx, self._wants_output(ctx, caller))
-        approver: ElicitingApprover | None = None
-        decision: Decision | None = None
-        if export.confirm is not None and is_allowed(caller, export.spec.allow):
-            caps = ctx.session.client_capabilities
-            can_elicit = bool(caps is not None and caps.elicitation is not None)
-            if can_elicit and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-                asked = self._ask_round_trip(entry, params, caller)
-                if isinstance(asked, types.InputRequiredResult):
-                    return asked
-                decision = asked
-            elif can_elicit and ctx.session.can_send_request:
-                approver = ElicitingApprover(ctx, caller)
-
-        async def notify(message: str) -> None:
-            await observer.notice(message)
-
+        request = CallRequest(
+            tool=params.name,
+            arguments=params.arguments,
+            caller=caller,
+            meta=params.meta,
+            approval=self._approval(ctx, params, caller, observer),
+            observer=observer,
+        )
         try:
-            envelope = await self.service.call(
-                export,
-                entry.validator,
-                caller,
-                params.arguments,
-                meta,
-                observer,
-                approver=approver,
-                decision=decision,
-                notify=notify,
-            )
-        except PolicyDenied:
-            log.warning("denied %s to %s", params.name, caller.describe())
-            # The same answer as an unknown tool: a denied caller learns nothing.
-            raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}") from None
-        except ArgumentError as exc:
-            return error_result(f"{params.name}: {exc}\nNothing was run.")
-        except (Busy, ShuttingDown, NeedsMissing) as exc:
-            return error_result(f"{params.name}: {exc}")
-        except StoreError as exc:
-            log.error("audit store unavailable, refusing to run %s: %s", params.name, exc)
-            return error_result(
-                f"{params.name}: the audit store is unavailable, so nothing was run "
-                f"(every run is recorded before it starts); try again later"
-            )
-        except RunError as exc:
-            log.error("%s: %s", params.name, exc)
-            return error_result(f"{params.name}: cannot prepare the run; nothing was run")
+            envelope = await self.service.call(request)
         except Exception:
             log.exception("unexpected error in tool %s", params.name)
             return error_result(f"Error executing tool {params.name}")
-        if envelope.finish_reason == "declined":
-            log.info("%s: run %s declined; nothing ran", params.name, envelope.run_id)
-            return tool_result(envelope, export)
         log.info(
             "%s: run %s %s in %.0f ms",
             params.name,
             envelope.run_id,
-            envelope.finish_reason,
+            envelope.status,
             envelope.duration_ms,
         )
-        return tool_result(envelope, entry.export)
+        if envelope.status == "unknown":
+            # The same answer for a denied caller: it learns nothing.
+            raise MCPError(
+                INVALID_PARAMS,
+                f"Unknown tool: {params.name}",
+                data={ENVELOPE_META_KEY: envelope.dumps()},
+            )
+        if envelope.question is not None:
+            question = envelope.question
+            return self._round_trip.ask(
+                params.name, params.arguments, question.message, question.timeout_s
+            )
+        entry = self.registry.find(params.name)
+        has_schema = entry is not None and entry.export.spec.output_schema is not None
+        return tool_result(envelope, has_schema)
+
+    def _approval(
+        self,
+        ctx: ServerRequestContext[Any, Any],
+        params: types.CallToolRequestParams,
+        caller: Caller,
+        observer: _CallObserver,
+    ) -> Approval:
+        """How this client's user can be asked to confirm a run: the answer
+        of a 2026-07-28 retry (its signed state verified), a question for the
+        client to ask (2026-07-28), an elicitation now (handshake era), else
+        an operator (told through progress and log messages)."""
+        caps = ctx.session.client_capabilities
+        can_elicit = bool(caps is not None and caps.elicitation is not None)
+        if can_elicit and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            answer = self._round_trip.answered(
+                params.name, params.arguments, params.request_state, params.input_responses
+            )
+            if answer is not None:
+                return Approval(answer=answer_of(answer, caller, 0.0))
+            return Approval(question=True)
+        if can_elicit and ctx.session.can_send_request:
+            return Approval(ask=ElicitingApprover(ctx, caller))
+        return Approval(notify=observer.notice)

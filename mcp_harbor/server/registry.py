@@ -14,7 +14,6 @@ import mcp_types as types
 
 from mcp_harbor.arguments import ArgumentValidator
 from mcp_harbor.config import Export
-from mcp_harbor.errors import UnknownTool
 from mcp_harbor.identity import Caller
 from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx import ENVELOPE_SCHEMA
@@ -51,10 +50,12 @@ class Registry(Mapping[str, PublishedTool]):
     """Name → published tool, in the order the exports were loaded.
 
     Build it only from exports that passed the checker
-    (`mcp_harbor.check.load_and_check(...).accepted`).
+    (`mcp_harbor.check.load_and_check(...).accepted`); `refused` names the
+    exports the checker refused. It is the call path's `Catalog`.
     """
 
-    def __init__(self, exports: Iterable[Export]) -> None:
+    def __init__(self, exports: Iterable[Export], refused: Iterable[str] = ()) -> None:
+        self.refused = frozenset(refused)
         self._tools: dict[str, PublishedTool] = {}
         for export in exports:
             self._tools[export.name] = PublishedTool(
@@ -82,13 +83,12 @@ class Registry(Mapping[str, PublishedTool]):
     def __len__(self) -> int:
         return len(self._tools)
 
-    def lookup(self, name: str) -> PublishedTool:
-        """Raises:
-        UnknownTool: no tool of that name is published."""
-        try:
-            return self._tools[name]
-        except KeyError:
-            raise UnknownTool(f"Unknown tool: {name}") from None
+    def find(self, name: str) -> PublishedTool | None:
+        """The published tool of that name, or None (`Catalog.find`)."""
+        return self._tools.get(name)
+
+    def was_refused(self, name: str) -> bool:
+        return name in self.refused
 
     def tools(self) -> list[types.Tool]:
         """Every tool, whoever asks (built once)."""

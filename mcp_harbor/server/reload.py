@@ -164,7 +164,7 @@ class Reloader:
                     offered.append(export)
                 else:
                     log.warning("not offering %s: %s", export.name, verdict.describe())
-        registry = Registry(offered)
+        registry = Registry(offered, self.handlers.registry.refused)
         if _fingerprint(registry) == _fingerprint(self.handlers.registry):
             self._good = {p: e for p, e in current.items() if by_name.get(e.name) is e}
             return False

@@ -4,26 +4,26 @@ from __future__ import annotations
 
 import mcp_types as types
 
-from mcp_harbor.config import Export
 from mcp_harbor.runctx import ABSENT, ENVELOPE_META_KEY, Envelope
 
 __all__ = ["error_result", "tool_result"]
 
 
-def tool_result(envelope: Envelope, export: Export) -> types.CallToolResult:
-    """The MCP result of a run, built from its envelope alone.
+def tool_result(envelope: Envelope, has_output_schema: bool) -> types.CallToolResult:
+    """The MCP result of a call, built from its envelope alone (whatever the
+    outcome: a call where nothing ran has an envelope too).
 
     - text content: the envelope's readable `answer`;
     - ``structuredContent``: the validated payload when the export declares an
       ``output_schema`` (absent when the run did not reach its goal), else the
-      envelope itself;
+      envelope itself (it matches the tool's ``outputSchema``, `ENVELOPE_SCHEMA`);
     - ``isError`` unless the run reached its goal;
     - ``_meta["mcp-harbor/envelope"]``: the envelope's one serialization, so
       that ``mcp-harbor call --json`` prints exactly what ``mcp-harbor run --json``
       prints for the same run.
     """
     whole = envelope.to_json()
-    if export.spec.output_schema is not None:
+    if has_output_schema:
         payload = envelope.answer_payload
         structured = payload if envelope.ok and payload is not ABSENT else None
     else:

@@ -1,0 +1,319 @@
+"""The application object: one place that builds what serves calls.
+
+`Harbor.open(settings)` loads and checks the exports, opens the store and
+the audit trail, builds the executors (a worker broker when exports have
+``runs_on:``), the preflight and the call service, once, the same way for
+``mcp-harbor serve``, ``mcp-harbor run`` and ``mcp-harbor worker``. The
+commands are thin: they turn options into `HarborSettings`, and errors into
+exit codes.
+
+Every default lives here, in `HarborSettings`, taken from the library's own
+constants; the command-line options show these defaults and never restate
+them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from mcp_harbor.config import Export
+from mcp_harbor.errors import ConfigError, HarborError
+from mcp_harbor.locations import default_check_cache_path, default_db_path
+from mcp_harbor.preflight import DEFAULT_TTL, Preflight
+from mcp_harbor.runctx import CallService, ExportCatalog, RunSettings
+from mcp_harbor.runctx.approval import load_seed
+from mcp_harbor.runctx.request import Catalog
+from mcp_harbor.runctx.service import DEFAULT_KEEP_RUNS, DEFAULT_QUEUE_TIMEOUT
+from mcp_harbor.runner import DEFAULT_OUTPUT_TAIL
+from mcp_harbor.store import Store
+from mcp_harbor.store.audit import AuditTrail
+
+__all__ = [
+    "DEFAULT_EXPORTS",
+    "ExportsRefused",
+    "Harbor",
+    "HarborSettings",
+    "Published",
+    "load_published",
+]
+
+log = logging.getLogger("mcp_harbor")
+
+#: Where exports are read from when no folder is named.
+DEFAULT_EXPORTS = Path("exports")
+#: Seconds between two sweeps of expired worker leases.
+DEFAULT_SWEEP_INTERVAL = 5.0
+#: How stale the view of exports' needs may get (``--preflight-interval``).
+DEFAULT_PREFLIGHT_INTERVAL = 30.0
+
+Purpose = Literal["serve", "run", "worker"]
+Job = Callable[[], Coroutine[Any, Any, None]]
+
+
+class ExportsRefused(HarborError):
+    """Raised when the checker refused exports (or, under ``--strict``, an
+    export cannot run) and the application may not start without them. The
+    message is the checker's report."""
+
+
+def _use_programs(path: Path | None) -> None:
+    """Make the grammars of the ``--programs`` file server-wide.
+
+    Raises:
+        ConfigError: the file is invalid.
+    """
+    if path is None:
+        return
+    from mcp_harbor.config import load_programs_file, set_server_programs
+
+    try:
+        programs = load_programs_file(path)
+    except ConfigError as exc:
+        raise ConfigError(_listed("invalid programs file", exc.problems), exc.problems) from exc
+    set_server_programs(programs)
+
+
+def _listed(what: str, problems: Sequence[str]) -> str:
+    return f"{what}:\n" + "\n".join(f"  {p}" for p in problems)
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    """The exports an application may publish, and the names the checker refused."""
+
+    exports: list[Export]
+    refused: frozenset[str]
+
+
+def load_published(
+    paths: Sequence[Path], *, strict: bool = False, skip_refused: bool = False
+) -> Published:
+    """Load and check the exports: every command that publishes or calls
+    tools goes through here, so none registers an unchecked export.
+    Warnings are logged; under `strict` they refuse too. Refused exports are
+    logged and left out when `skip_refused`.
+
+    Raises:
+        ConfigError: a file cannot be loaded.
+        ExportsRefused: the checker refused an export and not `skip_refused`.
+    """
+    from mcp_harbor.check import load_and_check
+    from mcp_harbor.check.report import render_text
+
+    try:
+        checked = load_and_check(
+            list(paths) or [DEFAULT_EXPORTS], strict=strict, cache_file=default_check_cache_path()
+        )
+    except ConfigError as exc:
+        raise ConfigError(_listed("invalid exports", exc.problems), exc.problems) from exc
+    refused = [r for r in checked.reports if r.refused_under(strict)]
+    warned = [r for r in checked.reports if r.findings and not r.refused_under(strict)]
+    if warned:
+        log.warning("checker warnings:\n%s", render_text(warned, strict=strict))
+    if refused and not skip_refused:
+        raise ExportsRefused(
+            f"refusing to start: the checker refused {len(refused)} export(s) "
+            f"(fix them, or pass --skip-refused to publish the others):\n"
+            + render_text(refused, strict=strict)
+        )
+    for report in refused:
+        log.error(
+            "not publishing refused export %s:\n%s",
+            report.name,
+            render_text([report], strict=strict),
+        )
+    return Published(checked.accepted, frozenset(r.name for r in refused))
+
+
+@dataclass(slots=True)
+class HarborSettings:
+    """What an application is built from; each default has its reason in the
+    option's help or in `RunSettings`."""
+
+    exports: Sequence[Path] = ()
+    #: Server-wide program grammars (``--programs FILE``).
+    programs: Path | None = None
+    strict: bool = False
+    skip_refused: bool = False
+    #: A SQLite file or a PostgreSQL URL (``--db``).
+    db: str = field(default_factory=lambda: str(default_db_path()))
+    #: Commit every record to stable storage (``--db-sync full``).
+    durable: bool = False
+    workdir: Path | None = None
+    runs_dir: Path | None = None
+    keep_runs: int = DEFAULT_KEEP_RUNS
+    output_tail: int = DEFAULT_OUTPUT_TAIL
+    max_concurrent: int | None = None
+    queue_timeout: float = DEFAULT_QUEUE_TIMEOUT
+    approve_seed: Path | None = None
+    #: The workers' Redis broker; exports with ``runs_on:`` need one.
+    broker: str | None = None
+    sweep_interval: float = DEFAULT_SWEEP_INTERVAL
+    preflight_interval: float = DEFAULT_PREFLIGHT_INTERVAL
+
+
+class Harbor:
+    """An open application: its exports, store, audit trail and call service.
+    Close it (or use it as a context manager) to release the store."""
+
+    def __init__(
+        self,
+        settings: HarborSettings,
+        published: Published,
+        offered: list[Export],
+        store: Store,
+        service: CallService,
+        preflight: Preflight,
+        remote: Any,
+    ) -> None:
+        self.settings = settings
+        self.published = published
+        #: The exports whose needs are there at the start (the ones served).
+        self.offered = offered
+        self.store = store
+        self.service = service
+        self.preflight = preflight
+        #: The workers' executor (`mcp_harbor.remote.CeleryExecutor`), or None.
+        self.remote = remote
+
+    @staticmethod
+    def start_loading(settings: HarborSettings) -> None:
+        """Begin loading the export files now, for a later `open` with the
+        same settings (a server imports its other modules meanwhile). Never
+        raises: `open` finds and reports whatever is wrong."""
+        from mcp_harbor.check import start
+
+        with contextlib.suppress(ConfigError):  # open reports it, naming the file
+            _use_programs(settings.programs)
+        start(list(settings.exports) or [DEFAULT_EXPORTS], cache_file=default_check_cache_path())
+
+    @classmethod
+    def open(
+        cls,
+        settings: HarborSettings,
+        *,
+        purpose: Purpose = "serve",
+        catalog: Callable[[list[Export], frozenset[str]], Catalog] | None = None,
+    ) -> Harbor:
+        """Build the application for `purpose`.
+
+        - ``serve``: the exports whose needs are missing are not offered
+          (under `strict` the start is refused); runs an earlier server on
+          this host left open are closed as ``interrupted``;
+        - ``run``: every accepted export can be called;
+        - ``worker``: refused exports are skipped (a worker serves what it can).
+
+        `catalog` builds the call path's catalog from the offered exports and
+        the refused names (the server's `Registry`); by default an `ExportCatalog`.
+
+        Raises:
+            ConfigError: an export file, the programs file or the approval
+                seed is invalid; exports need a broker that is not configured.
+            ExportsRefused: the checker refused exports (see `load_published`).
+            StoreError: the store cannot be opened.
+        """
+        from mcp_harbor import store as stores
+
+        _use_programs(settings.programs)  # before any export is loaded
+        published = load_published(
+            settings.exports,
+            strict=settings.strict,
+            skip_refused=settings.skip_refused or purpose == "worker",
+        )
+        remote_exports = [e.name for e in published.exports if e.spec.runs_on is not None]
+        if remote_exports and settings.broker is None and purpose == "serve":
+            raise ConfigError(
+                f"{', '.join(remote_exports)} run on workers (runs_on:) but no broker is "
+                f"configured: pass --broker redis://HOST:PORT/DB (or set MCP_HARBOR_BROKER)"
+            )
+        run_settings = RunSettings(
+            keep_runs=settings.keep_runs,
+            output_tail=settings.output_tail,
+            max_concurrent=settings.max_concurrent,
+            queue_timeout=settings.queue_timeout,
+        )
+        if settings.approve_seed is not None:
+            run_settings.approve_seed = load_seed(settings.approve_seed)
+        if settings.workdir is not None:
+            run_settings.workdir = settings.workdir.resolve()
+        if settings.runs_dir is not None:
+            run_settings.runs_root = settings.runs_dir.resolve()
+        preflight = Preflight(ttl=min(DEFAULT_TTL, settings.preflight_interval))
+        run_settings.preflight = preflight
+        offered = list(published.exports)
+        if purpose == "serve":
+            offered = []
+            for export, verdict in zip(
+                published.exports, preflight.verdicts(published.exports), strict=True
+            ):
+                if verdict.ready:
+                    offered.append(export)
+                elif settings.strict:
+                    raise ExportsRefused(
+                        f"refusing to start (--strict): {export.name} cannot run: "
+                        f"{verdict.describe()}"
+                    )
+                else:
+                    log.error("not offering %s: %s", export.name, verdict.describe())
+        store = stores.open(settings.db, durable=settings.durable)
+        try:
+            audit = AuditTrail(store)
+            if purpose == "serve":
+                interrupted = audit.close_interrupted()
+                if interrupted:
+                    log.warning(
+                        "closed %d interrupted run(s): %s",
+                        len(interrupted),
+                        ", ".join(interrupted),
+                    )
+            remote = None
+            if settings.broker is not None and purpose == "serve":
+                from mcp_harbor.remote import CeleryExecutor
+
+                remote = CeleryExecutor(settings.broker)
+            build = catalog or ExportCatalog
+            service = CallService(
+                run_settings,
+                audit,
+                store,
+                remote=remote,
+                catalog=build(offered, published.refused),
+            )
+        except BaseException:
+            store.close()
+            raise
+        return cls(settings, published, offered, store, service, preflight, remote)
+
+    def label(self) -> str:
+        """The store for messages and logs (a DSN without its password)."""
+        from mcp_harbor import store as stores
+
+        return stores.label(self.settings.db)
+
+    def background(self, exports: Callable[[], dict[str, Export]]) -> list[Job]:
+        """The jobs that run beside serving: the sweeper of expired worker
+        leases when there is a broker (`exports`: the exports served now)."""
+        if self.remote is None:
+            return []
+        from mcp_harbor.remote import Sweeper
+
+        sweeper = Sweeper(self.store, self.remote, exports, self.settings.sweep_interval)
+        return [sweeper.run]
+
+    def close(self) -> None:
+        """Release the store (and the process reaper's ledger). Idempotent."""
+        from mcp_harbor.runner.reaper import reaper
+
+        reaper.close()
+        self.store.close()
+
+    def __enter__(self) -> Harbor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
