@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from harbor_helpers import (
+    audit_records,
     harbor_cli,
     http_server,
     output_schema_of,
@@ -99,6 +100,31 @@ FAILS = (
           exit 3
 """
 )
+SLOW = """
+    name: slow
+    description: Outlives its timeout.
+    timeout: 1
+    steps:
+      - name: nap
+        run: sleep 5
+"""
+THEIRS = """
+    name: theirs
+    description: Only for someone else.
+    allow: [principal:someone-else]
+    steps:
+      - name: a
+        run: echo never
+"""
+ASK = """
+    name: ask
+    description: Needs an operator's yes, which never comes.
+    confirm: "Run it?"
+    approval_timeout: 1
+    steps:
+      - name: a
+        run: echo never
+"""
 PLAIN = """
     name: plain
     description: No output schema.
@@ -117,10 +143,13 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("no_output", NO_OUTPUT),
         ("fails_with_schema", FAILS),
         ("plain", PLAIN),
+        ("slow", SLOW),
+        ("theirs", THEIRS),
+        ("ask", ASK),
     ]:
         write_export(folder, f"{name}.yaml", text)
     proc = harbor_cli("check", str(folder))
-    assert "5 accepted, 0 refused" in proc.stdout, proc.stdout
+    assert "8 accepted, 0 refused" in proc.stdout, proc.stdout
     return folder
 
 
@@ -241,9 +270,10 @@ async def test_output_schema_valid_invalid_missing_and_failed(exports: Path, sta
     env = one_serialization(meta_text(invalid))
     assert invalid.is_error is True and invalid.structured_content is None
     assert list(env) == KEYS  # no answer_payload
+    # One vocabulary: the status is the audit's (it was "failed" here before).
     assert (env["finish_reason"], env["status"], env["exit_code"]) == (
         "output_invalid",
-        "failed",
+        "output_invalid",
         0,
     )
     assert text_of(invalid).startswith(
@@ -296,21 +326,22 @@ def test_run_exit_codes_and_json_shape(exports: Path, state: Path) -> None:
     invalid = run("--json", "bad_stats")
     assert invalid.returncode == 1
     assert one_serialization(invalid.stdout.rstrip("\n"))["finish_reason"] == "output_invalid"
-    # Refused before anything ran: exit 1, and --json has no envelope.
+    # Refused before anything ran: exit 1, and --json prints its envelope too.
     refused = run("--json", "text_stats", "file=@@@")
     assert refused.returncode == 1
-    assert json.loads(refused.stdout) == {
-        "tool": "text_stats",
-        "finish_reason": None,
-        "error": "text_stats: attachment 'file' is not valid base64 (contentEncoding: base64)"
-        "\nNothing was run.",
-    }
+    env = one_serialization(refused.stdout.rstrip("\n"))
+    assert list(env) == KEYS
+    assert (env["finish_reason"], env["status"], env["steps_run"]) == ("refused", "invalid", 0)
+    assert env["answer"] == (
+        "text_stats: attachment 'file' is not valid base64 (contentEncoding: base64)"
+        "\nNothing was run."
+    )
     # An unknown argument is a tool error (invalid arguments): exit 1.
     unknown = run("plain", "bogus=1")
     assert unknown.returncode == 1 and "unknown argument 'bogus'" in unknown.stdout
-    # Usage and configuration errors: exit 2.
+    # Usage and configuration errors: exit 2 (an unknown tool too).
     for args, words in [
-        (("no_such_tool",), "unknown tool 'no_such_tool'"),
+        (("no_such_tool",), "unknown tool 'no_such_tool'; the exports publish: ask, bad_stats,"),
         (("plain", "--memory", "null"), "is null"),
         (("plain", "--memory", "{not json"), "not valid JSON"),
         (("plain", "--memory", json.dumps("m" * 32767)), "the limit is 32768 bytes"),
@@ -321,3 +352,59 @@ def test_run_exit_codes_and_json_shape(exports: Path, state: Path) -> None:
     # 32 KiB of caller memory exactly is accepted from the command line too.
     exact = run("plain", "--memory", json.dumps("m" * 32766))
     assert exact.returncode == 0, exact.stderr
+
+
+# --- run --json and call --json: the same JSON for every outcome ---------------------
+
+OUTCOMES = [
+    # (tool, arguments, status, finish reason, exit code)
+    ("plain", (), "ok", "goal", 0),
+    ("fails_with_schema", (), "failed", "failed", 1),
+    ("slow", (), "timeout", "timeout", 1),
+    ("bad_stats", (), "output_invalid", "output_invalid", 1),
+    ("text_stats", ("file=@@@",), "invalid", "refused", 1),
+    ("plain", ("bogus=1",), "invalid", "refused", 1),
+    ("ask", (), "declined", "declined", 1),
+    ("no_such_tool", (), "unknown", "refused", 2),
+    ("theirs", (), "unknown", "refused", 2),  # denied: shown exactly as unknown
+]
+
+
+@pytest.mark.parametrize(("tool", "arguments", "status", "reason", "code"), OUTCOMES)
+def test_run_and_call_print_the_same_envelope(
+    exports: Path,
+    state: Path,
+    tool: str,
+    arguments: tuple[str, ...],
+    status: str,
+    reason: str,
+    code: int,
+) -> None:
+    printed = {}
+    for command in ("run", "call"):
+        proc = harbor_cli(
+            command, "--exports", str(exports), "--json", tool, *arguments, state=state, check=False
+        )
+        assert proc.returncode == code, (command, proc.stdout, proc.stderr)
+        assert proc.stdout.count("\n") == 1, (command, proc.stdout)
+        printed[command] = one_serialization(proc.stdout.rstrip("\n"))
+    run, call = printed["run"], printed["call"]
+    assert (run["status"], run["finish_reason"]) == (status, reason), run["answer"]
+    assert run["run_id"] != call["run_id"]
+    assert normalized(call) == normalized(run)
+    # Each is the audit's record of its call (one vocabulary; denied stays denied there).
+    for env in (run, call):
+        records = audit_records(state / "mcp-harbor" / "harbor.db", env["run_id"])
+        assert records, env
+        recorded = "denied" if tool == "theirs" else status
+        assert records[-1]["status"] == recorded, records[-1]
+    # Without --json: the answer (or, for an unknown tool, the reason on stderr).
+    text = harbor_cli(
+        command, "--exports", str(exports), tool, *arguments, state=state, check=False
+    )
+    assert text.returncode == code
+    if status == "unknown":
+        expected = "may not call" if tool == "theirs" else "unknown tool"
+        assert expected in text.stderr and text.stdout == "", text.stderr
+    else:
+        assert text.stdout.startswith(f"{tool}: "), text.stdout

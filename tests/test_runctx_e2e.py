@@ -256,7 +256,10 @@ async def test_stdio_caller_memory_and_attachment_refusals(
         assert result.is_error
         assert words in text_of(result)
         assert "Nothing was run." in text_of(result)
-        assert result.meta is None or ENVELOPE_META_KEY not in result.meta
+        # A refusal has its envelope too: status invalid, nothing ran.
+        refusal = json.loads(result.meta[ENVELOPE_META_KEY])
+        assert (refusal["status"], refusal["steps_run"], refusal["run_dir"]) == ("invalid", 0, "")
+        assert refusal["answer"] == text_of(result)
     assert not ok.is_error, text_of(ok)
     assert lines_of(ok)["external"] == digest({"caller_supplied": exact})
     assert not stats.is_error, text_of(stats)
@@ -414,7 +417,7 @@ def test_explicit_null_or_nan_caller_memory_is_refused_on_the_wire(
     )
     assert nan["isError"] is True
     assert "caller memory is not valid JSON" in nan["content"][0]["text"]
-    assert ENVELOPE_META_KEY not in null.get("_meta", {})
+    assert json.loads(null["_meta"][ENVELOPE_META_KEY])["status"] == "invalid"
     assert not ok.get("isError"), ok
     assert len(run_dirs(state)) == 1
     store = SqliteStore(state / "mcp-harbor" / "harbor.db", readonly=True)

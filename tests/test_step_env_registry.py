@@ -27,10 +27,15 @@ import pytest
 from harbor_helpers import http_server, stdio_client_opts, write_export
 
 from mcp_harbor import step_env
-from mcp_harbor.arguments import ArgumentValidator
 from mcp_harbor.config.loader import load_export
 from mcp_harbor.identity import Caller
-from mcp_harbor.runctx import CALLER_MEMORY_KEY, ENVELOPE_META_KEY, compose
+from mcp_harbor.runctx import (
+    CALLER_MEMORY_KEY,
+    ENVELOPE_META_KEY,
+    CallRequest,
+    ExportCatalog,
+    compose,
+)
 from mcp_harbor.runctx.service import CallService, RunSettings
 from mcp_harbor.step_env import (
     REGISTRY,
@@ -275,14 +280,18 @@ async def test_every_variable_a_step_sees_is_registered(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "audit.db")
     try:
         service = CallService(
-            RunSettings(runs_root=tmp_path / "runs", workdir=tmp_path), AuditTrail(store), store
+            RunSettings(runs_root=tmp_path / "runs", workdir=tmp_path),
+            AuditTrail(store),
+            store,
+            catalog=ExportCatalog([export]),
         )
         envelope = await service.call(
-            export,
-            ArgumentValidator(export),
-            ALL_FIELDS,
-            {"note": "1.2", "doc": base64.b64encode(b"attached\n").decode()},
-            meta={CALLER_MEMORY_KEY: {"ticket": "OPS-1"}},
+            CallRequest(
+                export.name,
+                {"note": "1.2", "doc": base64.b64encode(b"attached\n").decode()},
+                ALL_FIELDS,
+                meta={CALLER_MEMORY_KEY: {"ticket": "OPS-1"}},
+            )
         )
     finally:
         store.close()

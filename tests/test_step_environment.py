@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from harbor_helpers import write_export
 
-from mcp_harbor.arguments import ArgumentValidator
 from mcp_harbor.config.loader import load_export
 from mcp_harbor.identity import Caller
+from mcp_harbor.runctx import CallRequest, ExportCatalog
 from mcp_harbor.runctx.service import CallService, RunSettings
 from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.store.sqlite import SqliteStore
@@ -41,12 +41,15 @@ async def test_steps_see_the_server_environment_as_it_is_now(
     store = SqliteStore(tmp_path / "audit.db")
     try:
         service = CallService(
-            RunSettings(runs_root=tmp_path / "runs", workdir=tmp_path), AuditTrail(store), store
+            RunSettings(runs_root=tmp_path / "runs", workdir=tmp_path),
+            AuditTrail(store),
+            store,
+            catalog=ExportCatalog([export]),
         )
         caller = Caller(transport="stdio", principal="local:test", session="stdio:test")
 
         async def output() -> str:
-            envelope = await service.call(export, ArgumentValidator(export), caller, {})
+            envelope = await service.call(CallRequest(export.name, {}, caller))
             assert envelope.ok, envelope.answer
             return str(envelope.steps[0]["stdout_tail"])
 

@@ -138,8 +138,8 @@ async def measure(folder: Path, iterations: int) -> list[dict[str, Any]]:
     envelope = finish(context, result)
     add(
         "MCP result",
-        "server.results.tool_result(envelope, export)",
-        _per_call_us(lambda: tool_result(envelope, export), iterations),
+        "server.results.tool_result(envelope, False)",
+        _per_call_us(lambda: tool_result(envelope, False), iterations),
     )
 
     store = SqliteStore(folder / "audit.db")

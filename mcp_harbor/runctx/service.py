@@ -453,17 +453,21 @@ class CallService:
                 context = prepare()
         except OSError as exc:
             raise RunError(f"cannot write the run context: {exc.strerror}") from exc
-        await self.audit.started(
-            run_id,
-            caller,
-            export.name,
-            export.content_hash,
-            context.plain_arguments(shown=True),
-            str(context.run_dir),
-            caller_memory_bytes=context.caller_memory_size,
-            queued_ms=queued_ms,
-            approval=None if approval is None else approval.to_json(),
-        )
+        try:
+            await self.audit.started(
+                run_id,
+                caller,
+                export.name,
+                export.content_hash,
+                context.plain_arguments(shown=True),
+                str(context.run_dir),
+                caller_memory_bytes=context.caller_memory_size,
+                queued_ms=queued_ms,
+                approval=None if approval is None else approval.to_json(),
+            )
+        except StoreError:
+            shutil.rmtree(context.run_dir, ignore_errors=True)  # nothing ran: leave nothing
+            raise
         return await self._run(export, context, observer, queued_ms)
 
     async def _run(
