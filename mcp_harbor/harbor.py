@@ -31,10 +31,15 @@ from mcp_harbor.runctx.request import Catalog
 from mcp_harbor.runctx.service import DEFAULT_KEEP_RUNS, DEFAULT_QUEUE_TIMEOUT
 from mcp_harbor.runner import DEFAULT_OUTPUT_TAIL
 from mcp_harbor.store import Store
+from mcp_harbor.store import names_postgres as stores_names_postgres
 from mcp_harbor.store.audit import AuditTrail
 
 __all__ = [
     "DEFAULT_EXPORTS",
+    "DEFAULT_KEEP_RUNS",
+    "DEFAULT_OUTPUT_TAIL",
+    "DEFAULT_PREFLIGHT_INTERVAL",
+    "DEFAULT_QUEUE_TIMEOUT",
     "ExportsRefused",
     "Harbor",
     "HarborSettings",
@@ -46,10 +51,8 @@ log = logging.getLogger("mcp_harbor")
 
 #: Where exports are read from when no folder is named.
 DEFAULT_EXPORTS = Path("exports")
-#: Seconds between two sweeps of expired worker leases.
-DEFAULT_SWEEP_INTERVAL = 5.0
 #: How stale the view of exports' needs may get (``--preflight-interval``).
-DEFAULT_PREFLIGHT_INTERVAL = 30.0
+DEFAULT_PREFLIGHT_INTERVAL = DEFAULT_TTL
 
 Purpose = Literal["serve", "run", "worker"]
 Job = Callable[[], Coroutine[Any, Any, None]]
@@ -153,7 +156,8 @@ class HarborSettings:
     approve_seed: Path | None = None
     #: The workers' Redis broker; exports with ``runs_on:`` need one.
     broker: str | None = None
-    sweep_interval: float = DEFAULT_SWEEP_INTERVAL
+    #: Seconds between sweeps of expired worker leases (None: the sweeper's default).
+    sweep_interval: float | None = None
     preflight_interval: float = DEFAULT_PREFLIGHT_INTERVAL
 
 
@@ -302,8 +306,77 @@ class Harbor:
             return []
         from mcp_harbor.remote import Sweeper
 
-        sweeper = Sweeper(self.store, self.remote, exports, self.settings.sweep_interval)
+        if self.settings.sweep_interval is None:
+            sweeper = Sweeper(self.store, self.remote, exports)
+        else:
+            sweeper = Sweeper(self.store, self.remote, exports, self.settings.sweep_interval)
         return [sweeper.run]
+
+    def worker(
+        self,
+        labels: Sequence[str],
+        *,
+        hostname: str | None = None,
+        lease: float | None = None,
+        visibility_timeout: float | None = None,
+        ledger: Path | None = None,
+    ) -> Any:
+        """The `mcp_harbor.remote.Worker` that runs the runs of the exports
+        whose ``runs_on:`` is one of `labels`, on this application's store.
+
+        - the broker's visibility timeout defaults to the longest export
+          timeout plus `DEFAULT_VISIBILITY_MARGIN` (a run still going must
+          never be redelivered);
+        - the `ledger` of the worker's process groups defaults to a file next
+          to a SQLite store; at start, the groups a previous worker left there
+          are killed.
+
+        Raises:
+            ConfigError: no export has one of `labels`, or there is no broker.
+        """
+        import socket
+
+        from mcp_harbor.remote import DEFAULT_VISIBILITY_MARGIN, Worker, kill_recorded
+        from mcp_harbor.runner import DEFAULT_TIMEOUT
+        from mcp_harbor.runner.reaper import reaper
+
+        if self.settings.broker is None:
+            raise ConfigError("a worker needs --broker redis://HOST:PORT/DB")
+        exports = self.published.exports
+        served = [e for e in exports if e.spec.runs_on in labels]
+        if not served:
+            raise ConfigError(f"no export has runs_on: {' or '.join(labels)}; nothing to serve")
+        name = hostname or socket.gethostname()
+        if ledger is None and not stores_names_postgres(self.settings.db):
+            ledger = Path(self.settings.db).with_name(f"worker-{name}.pgids")
+        if ledger is not None:
+            killed = kill_recorded(ledger)
+            if killed:
+                log.warning(
+                    "killed %d process group(s) a previous worker left: %s",
+                    len(killed),
+                    ", ".join(map(str, killed)),
+                )
+            reaper.ledger = ledger
+        longest = max(e.spec.timeout or DEFAULT_TIMEOUT for e in exports)
+        options: dict[str, Any] = {}
+        if lease is not None:
+            options["lease"] = lease
+        log.info(
+            "worker %s: queues %s, exports %s, store %s",
+            name,
+            ", ".join(labels),
+            ", ".join(e.name for e in served),
+            self.label(),
+        )
+        return Worker(
+            self.settings.broker,
+            {e.name: e for e in exports},
+            self.store,
+            hostname=name,
+            visibility_timeout=visibility_timeout or longest + DEFAULT_VISIBILITY_MARGIN,
+            **options,
+        )
 
     def close(self) -> None:
         """Release the store (and the process reaper's ledger). Idempotent."""

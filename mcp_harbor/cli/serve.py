@@ -20,7 +20,13 @@ from mcp_harbor.cli._app import (
     tokens_option,
     workdir_options,
 )
-from mcp_harbor.harbor import DEFAULT_EXPORTS
+from mcp_harbor.harbor import (
+    DEFAULT_EXPORTS,
+    DEFAULT_KEEP_RUNS,
+    DEFAULT_OUTPUT_TAIL,
+    DEFAULT_PREFLIGHT_INTERVAL,
+    DEFAULT_QUEUE_TIMEOUT,
+)
 from mcp_harbor.store import label
 
 __all__ = ["serve"]
@@ -54,7 +60,7 @@ log = logging.getLogger("mcp_harbor.cli")
 @click.option(
     "--preflight-interval",
     type=click.FloatRange(min=0, min_open=True),
-    default=30.0,
+    default=DEFAULT_PREFLIGHT_INTERVAL,
     show_default=True,
     metavar="SECONDS",
     help="How stale the server's view of each export's needs (programs, env, files, TCP) "
@@ -78,7 +84,7 @@ log = logging.getLogger("mcp_harbor.cli")
 @click.option(
     "--keep-runs",
     type=int,
-    default=100,
+    default=DEFAULT_KEEP_RUNS,
     show_default=True,
     help="Run directories kept; older ones are removed.",
 )
@@ -91,7 +97,7 @@ log = logging.getLogger("mcp_harbor.cli")
 @click.option(
     "--queue-timeout",
     type=click.FloatRange(min=0),
-    default=60.0,
+    default=DEFAULT_QUEUE_TIMEOUT,
     show_default=True,
     help="Seconds a call waits for a free slot before it fails as busy "
     "(an export's queue_timeout: beats it).",
@@ -99,15 +105,15 @@ log = logging.getLogger("mcp_harbor.cli")
 @click.option(
     "--output-tail",
     type=int,
-    default=8192,
+    default=DEFAULT_OUTPUT_TAIL,
     show_default=True,
     help="Bytes of the end of each step's stdout and stderr in a result.",
 )
 @click.option(
     "--max-request-bytes",
     type=click.IntRange(min=1024),
-    default=4 * 1024 * 1024,
-    show_default=True,
+    default=None,
+    show_default="4194304 (4 MiB)",
     help="The largest request accepted: an HTTP body (413 beyond) or a stdio line "
     "(answered with an Invalid Request error, discarded as it streams in).",
 )
@@ -122,8 +128,8 @@ log = logging.getLogger("mcp_harbor.cli")
 @click.option(
     "--sweep-interval",
     type=click.FloatRange(min=0.1),
-    default=5.0,
-    show_default=True,
+    default=None,
+    show_default="5 (the sweeper's)",
     metavar="SECONDS",
     help="With --broker: how often runs whose worker's lease expired are marked worker_lost.",
 )
@@ -148,9 +154,9 @@ def serve(
     max_concurrent: int | None,
     queue_timeout: float,
     output_tail: int,
-    max_request_bytes: int,
+    max_request_bytes: int | None,
     broker: str | None,
-    sweep_interval: float,
+    sweep_interval: float | None,
 ) -> None:
     """Publish every export as an MCP tool (stdio by default; HTTP serves /mcp)."""
     from mcp_harbor.harbor import Harbor, HarborSettings

@@ -11,13 +11,11 @@ import click
 from mcp_harbor.cli._app import (
     EXIT_USAGE,
     abort,
-    db_label,
     db_option,
     exports_option,
-    load_published,
-    open_store,
+    harbor_errors,
+    open_harbor,
     programs_option,
-    use_programs_file,
 )
 
 __all__ = ["worker"]
@@ -52,8 +50,8 @@ log = logging.getLogger("mcp_harbor.cli")
 @click.option(
     "--lease-seconds",
     type=click.FloatRange(min=0.5),
-    default=15.0,
-    show_default=True,
+    default=None,
+    show_default="15 (the worker's DEFAULT_LEASE)",
     help="A run is declared worker_lost when this worker has not renewed its lease for this "
     "long (renewed every third of it).",
 )
@@ -82,62 +80,45 @@ def worker(
     db: str,
     db_sync: str,
     strict: bool,
-    lease_seconds: float,
+    lease_seconds: float | None,
     visibility_timeout: float | None,
     hostname: str | None,
     ledger: Path | None,
     programs: Path | None,
 ) -> None:
     """Run the pipelines of exports whose runs_on: is one of QUEUES."""
-    from mcp_harbor.remote import DEFAULT_VISIBILITY_MARGIN, Worker, kill_recorded, queue_name
-    from mcp_harbor.runner import DEFAULT_TIMEOUT
-    from mcp_harbor.runner.reaper import reaper
+    from mcp_harbor.harbor import HarborSettings
+    from mcp_harbor.remote import queue_name
 
     labels = [q.strip() for q in queues.split(",") if q.strip()]
     if not labels:
         abort("--queues needs at least one label", EXIT_USAGE)
-    use_programs_file(programs)  # the servers' own: a run's content hash must agree
-    loaded = load_published(exports, strict=strict, skip_refused=True)
-    served = [e for e in loaded.exports if e.spec.runs_on in labels]
-    if not served:
-        abort(f"no export has runs_on: {' or '.join(labels)}; nothing to serve", EXIT_USAGE)
-    store = open_store(db, durable=db_sync == "full")
-    name = hostname or socket.gethostname()
-    if ledger is None and "://" not in db:
-        ledger = Path(db).with_name(f"worker-{name}.pgids")
-    if ledger is not None:
-        killed = kill_recorded(ledger)
-        if killed:
-            groups = ", ".join(map(str, killed))
-            log.warning(
-                "killed %d process group(s) a previous worker left: %s", len(killed), groups
-            )
-        reaper.ledger = ledger
-    longest = max(e.spec.timeout or DEFAULT_TIMEOUT for e in loaded.exports)
-    app = Worker(
-        broker,
-        {e.name: e for e in loaded.exports},
-        store,
-        hostname=name,
-        lease=lease_seconds,
-        visibility_timeout=visibility_timeout or longest + DEFAULT_VISIBILITY_MARGIN,
-    ).app
-    log.info(
-        "worker %s: queues %s, %d slot(s), exports %s, store %s",
-        name,
-        ", ".join(labels),
-        slots,
-        ", ".join(e.name for e in served),
-        db_label(db),
+    # The servers' own grammars: a run's content hash must agree.
+    settings = HarborSettings(
+        exports=exports,
+        programs=programs,
+        strict=strict,
+        db=db,
+        durable=db_sync == "full",
+        broker=broker,
     )
+    harbor = open_harbor(settings, "worker")
     try:
+        with harbor_errors():
+            app = harbor.worker(
+                labels,
+                hostname=hostname,
+                lease=lease_seconds,
+                visibility_timeout=visibility_timeout,
+                ledger=ledger,
+            ).app
         app.worker_main(
             [
                 "worker",
                 "--pool=threads",
                 f"--concurrency={slots}",
                 f"--queues={','.join(queue_name(label) for label in labels)}",
-                f"--hostname={name}@%h" if hostname is None else f"--hostname={name}",
+                "--hostname=" + (hostname or f"{socket.gethostname()}@%h"),
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
@@ -145,5 +126,4 @@ def worker(
             ]
         )
     finally:
-        reaper.close()
-        store.close()
+        harbor.close()

@@ -108,10 +108,11 @@ async def serve_stdio(
     server: Server,
     stop_calls: StopCalls,
     background: Background | None = None,
-    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
+    max_request_bytes: int | None = None,
 ) -> None:
     """Serve one client over stdin/stdout until it disconnects, or until
-    SIGTERM or SIGINT. A line longer than `max_request_bytes` is refused
+    SIGTERM or SIGINT. A line longer than `max_request_bytes` (None: 4 MiB,
+    `DEFAULT_MAX_REQUEST_BYTES`) is refused
     (see `bounded_stdio`).
 
     On a signal, `stop_calls` cancels the running calls (their processes
@@ -124,7 +125,8 @@ async def serve_stdio(
         tg.start_soon(_stop_on_signal, stop_calls, tg.cancel_scope.cancel)
         if background is not None:
             tg.start_soon(background)
-        async with bounded_stdio(max_request_bytes) as (read_stream, write_stream):
+        limit = max_request_bytes or DEFAULT_MAX_REQUEST_BYTES
+        async with bounded_stdio(limit) as (read_stream, write_stream):
             await server.run(
                 read_stream,
                 write_stream,
@@ -142,7 +144,7 @@ def serve_http(
     stop_calls: StopCalls,
     allowed_hosts: list[str] | None = None,
     background: Background | None = None,
-    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
+    max_request_bytes: int | None = None,
 ) -> None:
     """Serve Streamable HTTP on ``http://HOST:PORT/mcp`` until interrupted.
 
@@ -176,7 +178,7 @@ def serve_http(
         host=host,
         auth=auth,
         token_verifier=verifier,
-        max_request_body_size=max_request_bytes,
+        max_request_body_size=max_request_bytes or DEFAULT_MAX_REQUEST_BYTES,
     )
     # http="auto" (uvicorn's default) parses HTTP with httptools, a
     # dependency: ~0.1 ms of CPU less per request than the pure-Python h11.
