@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_harbor.status import RunStatus, StepStatus
 
-__all__ = ["RunResult", "RunStatus", "StepResult", "StepStatus"]
+__all__ = ["RECORDED_STEP_FIELDS", "RunResult", "RunStatus", "StepResult", "StepStatus"]
+
+#: The fields of a step the audit trail keeps (`StepResult.to_json(RECORDED_STEP_FIELDS)`):
+#: what ran and how it ended, the output's sizes and hashes, never its text.
+RECORDED_STEP_FIELDS: tuple[str, ...] = (
+    "name",
+    "status",
+    "command",
+    "cwd",
+    "env_names",
+    "exit_code",
+    "duration_ms",
+    "stdout_bytes",
+    "stderr_bytes",
+    "stdout_sha256",
+    "stderr_sha256",
+    "error",
+    "phase",
+    "attempts",
+    "output_keys",
+)
 
 
 @dataclass(slots=True)
@@ -37,14 +57,20 @@ class StepResult:
     outputs: dict[str, str] = field(default_factory=dict)  # key=value from $HARBOR_STEP_OUTPUT
     attempts: list[dict[str, Any]] = field(default_factory=list)  # one per try (retry:)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, fields: Sequence[str] | None = None) -> dict[str, Any]:
+        """The one serialization of a step (the envelope's ``steps``, the
+        worker's wire, the audit record): every field, or only `fields` in
+        that order (``output_keys``: the sorted names of `outputs`)."""
         data = {f: getattr(self, f) for f in self.__dataclass_fields__}
         data["env_names"] = list(self.env_names)
         data["outputs"] = dict(self.outputs)
         data["attempts"] = [dict(a) for a in self.attempts]
         if isinstance(self.command, list):
             data["command"] = list(self.command)
-        return data
+        if fields is None:
+            return data
+        data["output_keys"] = sorted(self.outputs)
+        return {f: data[f] for f in fields}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> StepResult:

@@ -274,13 +274,16 @@ class Handlers:
         except Exception:
             log.exception("unexpected error in tool %s", params.name)
             return error_result(f"Error executing tool {params.name}")
-        log.info(
-            "%s: run %s %s in %.0f ms",
-            params.name,
-            envelope.run_id,
-            envelope.status,
-            envelope.duration_ms,
-        )
+        if envelope.ran:
+            log.info(
+                "%s: run %s %s in %.0f ms",
+                params.name,
+                envelope.run_id,
+                envelope.status,
+                envelope.duration_ms,
+            )
+        else:
+            log.info("%s: call %s %s; nothing ran", params.name, envelope.run_id, envelope.status)
         if envelope.status == "unknown":
             # The same answer for a denied caller: it learns nothing.
             raise MCPError(
