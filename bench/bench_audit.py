@@ -97,8 +97,17 @@ def one_step_result(call_id: str) -> RunResult:
 class NullStore:
     """A `Store` whose writes do nothing (to separate SQLite from the rest)."""
 
+    append_concurrency = 1
+    location = "null"
+
     def append(self, *args: Any, **kwargs: Any) -> None:
         return None
+
+    def try_append(self, *args: Any, **kwargs: Any) -> None:
+        return None  # declines: the trail then calls append in a thread
+
+    def append_nowait(self, *args: Any, **kwargs: Any) -> None:
+        return None  # no writer thread
 
     def open_calls(self) -> list[Any]:
         return []

@@ -27,7 +27,7 @@ from mcp_harbor.harbor import (
     DEFAULT_PREFLIGHT_INTERVAL,
     DEFAULT_QUEUE_TIMEOUT,
 )
-from mcp_harbor.store import label
+from mcp_harbor.locations import without_password
 
 __all__ = ["serve"]
 
@@ -228,7 +228,7 @@ def serve(
         jobs.append(reloader.watch)
         log.info("watching %s for changes", ", ".join(str(f) for f in folders))
     if broker is not None:
-        log.info("workers' broker: %s", label(broker))
+        log.info("workers' broker: %s", without_password(broker))
     log.info("publishing %d tools: %s", len(registry), ", ".join(registry))
     log.info("audit trail: %s", harbor.label())
     # Everything loaded so far (modules, exports, schemas, validators) lives

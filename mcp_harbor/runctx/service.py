@@ -356,8 +356,7 @@ class CallService:
             timeout = export.spec.approval_timeout or DEFAULT_APPROVAL_TIMEOUT
             approver = how.ask
             if approver is None and how.operator and not how.question:
-                path = getattr(self.store, "path", None)  # TODO(issue 18): Store.location
-                hint = f" --db {path}" if path is not None else ""
+                hint = f" --db {self.store.location}"
                 approver = OperatorApprover(
                     self.store, request.caller.principal, shown, hint, how.notify
                 )

@@ -1,10 +1,14 @@
 """The audit trail's vocabulary: what is recorded for a call, and when.
 
 For every call, whatever its outcome, the trail holds either one ``call``
-record (nothing ran: ``denied``, ``unknown``, ``invalid``, ``refused``) or a
-``start`` record, written durably before the first command starts, and an
-``end`` record (``ok``, ``failed``, ``timeout``, ``cancelled``, or
-``interrupted`` when the server died and the next start closed it).
+record (nothing ran: its status says why, one of
+`mcp_harbor.status.NOTHING_RAN`) or a ``start`` record, written durably
+before the first command starts, and an ``end`` record (the run's status:
+``ok``, ``failed``, ``timeout``, ``cancelled``, ``output_invalid``,
+``worker_lost``, ``cancel_unconfirmed``, or ``interrupted`` when the server
+died and the next start closed it). The statuses are those of the call's
+envelope (`mcp_harbor.status`). Steps are recorded with
+`StepResult.to_json(RECORDED_STEP_FIELDS)`: sizes and hashes, never output.
 Secret arguments are ``***`` in every record.
 """
 
@@ -21,7 +25,7 @@ from typing import Any
 import anyio
 
 from mcp_harbor.identity import Caller
-from mcp_harbor.runner.result import RunResult
+from mcp_harbor.runner.result import RECORDED_STEP_FIELDS, RunResult
 from mcp_harbor.store.base import RecordKind, Store
 
 __all__ = ["AuditTrail"]
@@ -163,26 +167,7 @@ class AuditTrail:
             body.update(
                 exit_code=result.exit_code,
                 duration_ms=result.duration_ms,
-                steps=[
-                    {
-                        "name": s.name,
-                        "status": s.status,
-                        "command": s.command,
-                        "cwd": s.cwd,
-                        "env_names": s.env_names,
-                        "exit_code": s.exit_code,
-                        "duration_ms": s.duration_ms,
-                        "stdout_bytes": s.stdout_bytes,
-                        "stderr_bytes": s.stderr_bytes,
-                        "stdout_sha256": s.stdout_sha256,
-                        "stderr_sha256": s.stderr_sha256,
-                        "error": s.error,
-                        "phase": s.phase,
-                        "attempts": s.attempts,
-                        "output_keys": sorted(s.outputs),
-                    }
-                    for s in result.steps
-                ],
+                steps=[s.to_json(RECORDED_STEP_FIELDS) for s in result.steps],
             )
             if result.worker_host is not None:  # a worker ran the commands (runs_on:)
                 body["worker_host"] = result.worker_host
