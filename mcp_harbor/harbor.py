@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from mcp_harbor.config import Export
 from mcp_harbor.errors import ConfigError, HarborError
-from mcp_harbor.locations import default_check_cache_path, default_db_path
+from mcp_harbor.locations import default_check_cache_path, default_db_path, without_password
 from mcp_harbor.preflight import DEFAULT_TTL, Preflight
 from mcp_harbor.runctx import CallService, ExportCatalog, RunSettings
 from mcp_harbor.runctx.approval import load_seed
@@ -47,7 +47,7 @@ __all__ = [
     "load_published",
 ]
 
-log = logging.getLogger("mcp_harbor")
+log = logging.getLogger("mcp_harbor.harbor")
 
 #: Where exports are read from when no folder is named.
 DEFAULT_EXPORTS = Path("exports")
@@ -280,7 +280,12 @@ class Harbor:
                 from mcp_harbor.remote import CeleryExecutor
 
                 remote = CeleryExecutor(settings.broker)
-            build = catalog or ExportCatalog
+            build = catalog
+            if build is None and purpose == "serve":
+                from mcp_harbor.server import Registry
+
+                build = Registry
+            build = build or ExportCatalog
             service = CallService(
                 run_settings,
                 audit,
@@ -378,6 +383,92 @@ class Harbor:
             **options,
         )
 
+    def serve(
+        self,
+        transport: Literal["stdio", "http"] = "stdio",
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8765,
+        tokens: Path | None = None,
+        allowed_hosts: Sequence[str] = (),
+        max_request_bytes: int | None = None,
+        watch: bool = False,
+        ready: Callable[[], None] | None = None,
+    ) -> None:
+        """Serve the offered exports over MCP until the client goes (stdio)
+        or a signal comes; then the running calls are cancelled (their
+        processes stopped, their records closed). Open with ``catalog`` left
+        as default and purpose ``serve``.
+
+        - HTTP authenticates with the bearer tokens of `tokens` when it has
+          any; without tokens only a loopback `host` is served (`http_verifier`);
+        - `watch`: the export folders are watched and reloaded (checked first),
+          and the exports' needs probed again every ``preflight_interval``;
+        - with a broker, the lease sweeper runs beside serving;
+        - `ready` is called once everything is built, just before serving.
+
+        Raises:
+            ConfigError: the tokens file is invalid, or HTTP would be served
+                without authentication on a host that is not loopback.
+        """
+        import anyio
+
+        from mcp_harbor.server import (
+            CallerMiddleware,
+            Handlers,
+            Registry,
+            build_server,
+            serve_http,
+            serve_stdio,
+        )
+        from mcp_harbor.server.auth import default_tokens_path, http_verifier
+        from mcp_harbor.server.reload import ListChangedNotifier, Reloader
+
+        verifier = None
+        if transport == "http":
+            verifier = http_verifier(tokens or default_tokens_path(), host)
+        registry = self.service.catalog
+        if not isinstance(registry, Registry):  # opened for another purpose: publish the same
+            registry = Registry(self.offered, self.published.refused)
+        handlers = Handlers(registry, self.service)
+        notifier = ListChangedNotifier()
+        middleware = CallerMiddleware(transport, verifier is not None)
+        server = build_server(handlers, middleware, notifier)
+        jobs = self.background(lambda: {n: t.export for n, t in handlers.registry.items()})
+        if watch:
+            folders = list(self.settings.exports) or [DEFAULT_EXPORTS]
+            reloader = Reloader(
+                folders,
+                handlers,
+                notifier,
+                self.published.exports,
+                strict=self.settings.strict,
+                preflight=self.preflight,
+                preflight_interval=self.settings.preflight_interval,
+            )
+            jobs.append(reloader.watch)
+            log.info("watching %s for changes", ", ".join(str(f) for f in folders))
+        if self.settings.broker is not None:
+            log.info("workers' broker: %s", without_password(self.settings.broker))
+        log.info("publishing %d tools: %s", len(registry), ", ".join(registry))
+        log.info("audit trail: %s", self.label())
+        if ready is not None:
+            ready()
+        background = _together(jobs)
+        if transport == "stdio":
+            anyio.run(serve_stdio, server, self.service.shutdown, background, max_request_bytes)
+        else:
+            serve_http(
+                server,
+                host,
+                port,
+                verifier=verifier,
+                stop_calls=self.service.shutdown,
+                allowed_hosts=list(allowed_hosts),
+                background=background,
+                max_request_bytes=max_request_bytes,
+            )
+
     def close(self) -> None:
         """Release the store (and the process reaper's ledger). Idempotent."""
         from mcp_harbor.runner.reaper import reaper
@@ -390,3 +481,18 @@ class Harbor:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _together(jobs: list[Job]) -> Job | None:
+    """One background job that runs all of `jobs` (None when there are none)."""
+    if len(jobs) <= 1:
+        return jobs[0] if jobs else None
+
+    async def together() -> None:
+        import anyio
+
+        async with anyio.create_task_group() as tg:
+            for job in jobs:
+                tg.start_soon(job)
+
+    return together

@@ -74,7 +74,7 @@ async def test_logging_server_keeps_the_stdio_wire_clean(tmp_path: Path, mode: s
     assert refused.is_error is True
     assert "plain text on the step's stdout" in text_of(ok)
     logs = errlog_path.read_text()
-    assert re.search(r"INFO mcp_harbor\.cli\b.*: publishing 1 tools: noisy", logs)
+    assert re.search(r"INFO mcp_harbor\.harbor\b.*: publishing 1 tools: noisy", logs)
     assert len(re.findall(r"INFO mcp_harbor\.server\b.*: noisy: run \S+ ", logs)) == 2
 
 

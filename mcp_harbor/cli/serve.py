@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -21,13 +19,11 @@ from mcp_harbor.cli._app import (
     workdir_options,
 )
 from mcp_harbor.harbor import (
-    DEFAULT_EXPORTS,
     DEFAULT_KEEP_RUNS,
     DEFAULT_OUTPUT_TAIL,
     DEFAULT_PREFLIGHT_INTERVAL,
     DEFAULT_QUEUE_TIMEOUT,
 )
-from mcp_harbor.locations import without_password
 
 __all__ = ["serve"]
 
@@ -187,89 +183,31 @@ def serve(
     gc.set_threshold(thresholds[0], thresholds[1], 1 << 30)  # no full collections
     click.get_current_context().call_on_close(lambda: gc.set_threshold(*thresholds))
     Harbor.start_loading(settings)  # the files load while the server's modules import
-    import anyio
-
-    from mcp_harbor.server import (
-        CallerMiddleware,
-        Handlers,
-        Registry,
-        build_server,
-        serve_http,
-        serve_stdio,
-    )
-    from mcp_harbor.server.auth import http_verifier
-    from mcp_harbor.server.reload import ListChangedNotifier, Reloader
-
-    with harbor_errors():
-        verifier = http_verifier(tokens, host) if transport == "http" else None
-    harbor = open_harbor(settings, "serve", catalog=Registry)
-    if not harbor.published.exports:
-        harbor.close()
-        abort("no exports found; put export files (*.yaml) in ./exports or pass --exports DIR")
-    service = harbor.service
-    registry = service.catalog
-    assert isinstance(registry, Registry)
-    handlers = Handlers(registry, service)
-    notifier = ListChangedNotifier()
-    middleware = CallerMiddleware("http" if transport == "http" else "stdio", verifier is not None)
-    server = build_server(handlers, middleware, notifier)
-    jobs = harbor.background(lambda: {n: t.export for n, t in handlers.registry.items()})
-    if watch:
-        folders = list(exports) or [DEFAULT_EXPORTS]
-        reloader = Reloader(
-            folders,
-            handlers,
-            notifier,
-            harbor.published.exports,
-            strict=strict,
-            preflight=harbor.preflight,
-            preflight_interval=preflight_interval,
-        )
-        jobs.append(reloader.watch)
-        log.info("watching %s for changes", ", ".join(str(f) for f in folders))
-    if broker is not None:
-        log.info("workers' broker: %s", without_password(broker))
-    log.info("publishing %d tools: %s", len(registry), ", ".join(registry))
-    log.info("audit trail: %s", harbor.label())
-    # Everything loaded so far (modules, exports, schemas, validators) lives
-    # as long as the server: keep it out of the cyclic collector's scans,
-    # which otherwise walk that whole heap again at every full collection.
-    # (No gc.collect() first: it scans that heap once more, ~0.1 s for 1,000
-    # exports; the young collections during start-up freed the short-lived
-    # garbage, and RSS is the same within ~1 MiB.)
-    gc.freeze()
-    gc.set_threshold(*thresholds)
-    background = _together(jobs)
+    harbor = open_harbor(settings, "serve")
     try:
-        if transport == "stdio":
-            anyio.run(serve_stdio, server, service.shutdown, background, max_request_bytes)
-        else:
-            serve_http(
-                server,
-                host,
-                port,
-                verifier=verifier,
-                stop_calls=service.shutdown,
-                allowed_hosts=list(allowed_hosts),
-                background=background,
+        if not harbor.published.exports:
+            abort("no exports found; put export files (*.yaml) in ./exports or pass --exports DIR")
+
+        def ready() -> None:
+            # Everything loaded so far (modules, exports, schemas, validators)
+            # lives as long as the server: keep it out of the cyclic
+            # collector's scans, which otherwise walk that whole heap again at
+            # every full collection. (No gc.collect() first: it scans that
+            # heap once more, ~0.1 s for 1,000 exports; the young collections
+            # during start-up freed the short-lived garbage.)
+            gc.freeze()
+            gc.set_threshold(*thresholds)
+
+        with harbor_errors():
+            harbor.serve(
+                "http" if transport == "http" else "stdio",
+                host=host,
+                port=port,
+                tokens=tokens,
+                allowed_hosts=allowed_hosts,
                 max_request_bytes=max_request_bytes,
+                watch=watch,
+                ready=ready,
             )
     finally:
         harbor.close()
-
-
-def _together(
-    jobs: list[Callable[[], Coroutine[Any, Any, None]]],
-) -> Callable[[], Coroutine[Any, Any, None]] | None:
-    """One background job that runs all of `jobs` (None when there are none)."""
-    if len(jobs) <= 1:
-        return jobs[0] if jobs else None
-
-    async def together() -> None:
-        import anyio
-
-        async with anyio.create_task_group() as tg:
-            for job in jobs:
-                tg.start_soon(job)
-
-    return together
