@@ -10,9 +10,14 @@ runner's result (the envelope); the call path in ``runctx.service`` is the
 one place that ties them together. The layers are import-linter contracts in
 ``pyproject.toml``, checked by ``lint-imports`` in ``.ci/run``.
 
-The embeddable surface is this module's ``__all__``: the exception tree of
-`mcp_harbor.errors`, every class of it.
+The embeddable surface is this module's ``__all__``: the application
+(`Harbor`, `HarborSettings`), the call path's request and answer
+(`CallRequest`, `Approval`, `Envelope`), and the exception tree of
+`mcp_harbor.errors`, every class of it. The application's names are
+imported when first used, so that ``import mcp_harbor`` stays light.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from mcp_harbor.errors import (
     ArgumentError,
@@ -20,6 +25,7 @@ from mcp_harbor.errors import (
     CancelUnconfirmed,
     ConfigError,
     ContextError,
+    ExportsRefused,
     HarborError,
     IdentityError,
     NeedsMissing,
@@ -31,13 +37,23 @@ from mcp_harbor.errors import (
     UnknownTool,
 )
 
+if TYPE_CHECKING:
+    from mcp_harbor.harbor import Harbor, HarborSettings
+    from mcp_harbor.runctx import Approval, CallRequest, Envelope
+
 __all__ = [
+    "Approval",
     "ArgumentError",
     "Busy",
+    "CallRequest",
     "CancelUnconfirmed",
     "ConfigError",
     "ContextError",
+    "Envelope",
+    "ExportsRefused",
+    "Harbor",
     "HarborError",
+    "HarborSettings",
     "IdentityError",
     "NeedsMissing",
     "PolicyDenied",
@@ -50,3 +66,23 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "Approval": "mcp_harbor.runctx",
+    "CallRequest": "mcp_harbor.runctx",
+    "Envelope": "mcp_harbor.runctx",
+    "Harbor": "mcp_harbor.harbor",
+    "HarborSettings": "mcp_harbor.harbor",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The application's names, imported on first use."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcp_harbor' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -6,6 +6,7 @@ Every error that mcp-harbor raises on purpose is a `HarborError`; foreign errors
     HarborError
     ├── ConfigError        an export file cannot be loaded or is invalid
     │   └── TemplateError  a placeholder in a command is malformed
+    ├── ExportsRefused     the checker refused exports an application needs
     ├── ArgumentError      a call's arguments do not satisfy the export's schema
     │   └── ContextError   caller memory or an attachment is refused
     ├── IdentityError      a run would start without a complete identity
@@ -27,6 +28,7 @@ __all__ = [
     "CancelUnconfirmed",
     "ConfigError",
     "ContextError",
+    "ExportsRefused",
     "HarborError",
     "IdentityError",
     "NeedsMissing",
@@ -66,6 +68,12 @@ class TemplateError(ConfigError):
     def __init__(self, message: str, offset: int = 0) -> None:
         super().__init__(message)
         self.offset = offset
+
+
+class ExportsRefused(HarborError):
+    """Raised when the checker refused exports (or, under ``--strict``, an
+    export cannot run) and the application may not start without them. The
+    message is the checker's report."""
 
 
 class ArgumentError(HarborError):

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mcp_harbor.config import Export
-from mcp_harbor.errors import ConfigError, HarborError
+from mcp_harbor.errors import ConfigError, ExportsRefused
 from mcp_harbor.locations import default_check_cache_path, default_db_path, without_password
 from mcp_harbor.preflight import DEFAULT_TTL, Preflight
 from mcp_harbor.runctx import CallService, ExportCatalog, RunSettings
@@ -56,12 +56,6 @@ DEFAULT_PREFLIGHT_INTERVAL = DEFAULT_TTL
 
 Purpose = Literal["serve", "run", "worker"]
 Job = Callable[[], Coroutine[Any, Any, None]]
-
-
-class ExportsRefused(HarborError):
-    """Raised when the checker refused exports (or, under ``--strict``, an
-    export cannot run) and the application may not start without them. The
-    message is the checker's report."""
 
 
 def _use_programs(path: Path | None) -> None:

@@ -1,5 +1,6 @@
 """The embeddable surface (issue 18): `mcp_harbor.__all__` is sorted, every
-name in it exists, and it holds every class of the exception tree."""
+name in it exists, it holds every class of the exception tree and the
+application's names (imported lazily, so ``import mcp_harbor`` stays light)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,22 @@ def test_every_error_class_is_exported() -> None:
         and value.__module__ == errors.__name__
     }
     assert tree, "the exception tree is empty?"
-    assert tree == set(mcp_harbor.__all__) - {"__version__"}
+    application = {"Approval", "CallRequest", "Envelope", "Harbor", "HarborSettings"}
+    assert tree == set(mcp_harbor.__all__) - {"__version__"} - application
     for name in tree:
         assert getattr(mcp_harbor, name) is getattr(errors, name)
+
+
+def test_the_application_is_imported_only_when_used() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, mcp_harbor; "
+        "assert 'mcp_harbor.harbor' not in sys.modules, 'imported eagerly'; "
+        "from mcp_harbor import Harbor, CallRequest; "
+        "import mcp_harbor.harbor as h, mcp_harbor.runctx as r; "
+        "assert Harbor is h.Harbor and CallRequest is r.CallRequest; print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert out.stdout.strip() == "ok", out.stderr

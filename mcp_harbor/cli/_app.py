@@ -219,8 +219,7 @@ def harbor_errors() -> Iterator[None]:
     """The one abort path of the commands: a `HarborError` becomes its
     message on stderr and an exit code (1 when the checker refused exports,
     else 2: usage or configuration). Nothing else is caught."""
-    from mcp_harbor.errors import HarborError
-    from mcp_harbor.harbor import ExportsRefused
+    from mcp_harbor.errors import ExportsRefused, HarborError
 
     try:
         yield
