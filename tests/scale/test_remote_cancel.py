@@ -25,6 +25,7 @@ from typing import Any
 import anyio
 import pytest
 from harbor_helpers import (
+    audit_records,
     kill_leftovers,
     pid_alive,
     read_pids,
@@ -36,8 +37,12 @@ from harbor_helpers import (
 from mcp_harbor.check import load_and_check
 from mcp_harbor.config import Export
 from mcp_harbor.errors import CancelUnconfirmed
+from mcp_harbor.identity import Caller
 from mcp_harbor.remote import CeleryExecutor
+from mcp_harbor.runctx import CallRequest, CallService, ExportCatalog, RunSettings
 from mcp_harbor.runner import RunRequest
+from mcp_harbor.store.audit import AuditTrail
+from mcp_harbor.store.sqlite import SqliteStore
 from tests.scale.conftest import WorkerProc, start_worker
 
 pytestmark = pytest.mark.anyio
@@ -228,3 +233,34 @@ async def test_a_cancel_no_worker_took_is_unconfirmed_without_a_worker(setup: Se
     assert outcome[0].worker is None
     assert "no worker had started it" in str(outcome[0])
     assert took < 3, took
+
+
+async def test_the_call_path_records_an_unconfirmed_cancel(setup: Setup) -> None:
+    """Through `CallService.call`: the start record is written, the
+    cancellation propagates to the caller, and the end record says
+    ``cancel_unconfirmed`` (not ``cancelled``: nobody confirmed the stop)."""
+    db = setup.root / "calls.db"
+    store = SqliteStore(db)
+    executor = CeleryExecutor(setup.broker, cancel_wait=0.5)
+    service = CallService(
+        RunSettings(runs_root=setup.root / "call-runs", workdir=setup.root),
+        AuditTrail(store),
+        store,
+        remote=executor,
+        catalog=ExportCatalog(setup.exports.values()),
+    )
+    caller = Caller(transport="stdio", principal="local:tester", session="stdio:cancel")
+    try:
+        with anyio.fail_after(20):
+            with anyio.move_on_after(1.0) as scope:  # dispatched; nobody serves its queue
+                await service.call(CallRequest("unserved", {"tag": "svc"}, caller))
+        assert scope.cancelled_caught  # the cancellation reached the caller
+    finally:
+        store.close()
+        await executor.aclose()
+    records = [r for r in audit_records(db) if r["tool"] == "unserved"]
+    assert [(r["kind"], r["status"]) for r in records] == [
+        ("start", "running"),
+        ("end", "cancel_unconfirmed"),
+    ], records
+    assert "no worker had started it" in records[-1]["body"]["error"]
