@@ -14,10 +14,12 @@ The embeddable surface is this module's ``__all__``: the application
 (`Harbor`, `HarborSettings`), the call path's request and answer
 (`CallRequest`, `Approval`, `Envelope`), and the exception tree of
 `mcp_harbor.errors`, every class of it. The application's names are
-imported when first used, so that ``import mcp_harbor`` stays light.
+imported when first used (`__getattr__`), so that ``import mcp_harbor``
+stays light and the package's root, which every layer imports for its
+version, depends on nothing above the errors.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mcp_harbor.errors import (
     ArgumentError,
@@ -36,10 +38,6 @@ from mcp_harbor.errors import (
     TemplateError,
     UnknownTool,
 )
-
-if TYPE_CHECKING:
-    from mcp_harbor.harbor import Harbor, HarborSettings
-    from mcp_harbor.runctx import Approval, CallRequest, Envelope
 
 __all__ = [
     "Approval",
