@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 import click
@@ -40,7 +40,7 @@ def caller_inputs(
 
 
 def print_envelope(
-    envelope_text: str, published: Sequence[str], principal: str, as_json: bool
+    envelope_text: str, published: Mapping[str, Export], principal: str, as_json: bool
 ) -> NoReturn:
     """Print a call's outcome and exit (`exit_code_of` its status).
 
@@ -55,7 +55,8 @@ def print_envelope(
         click.echo(envelope_text)
     elif status == "unknown":
         if tool in published:
-            stderr.print(f"{tool}: {principal} may not call this tool (its allow: rules)")
+            where = published[tool].path
+            stderr.print(f"{tool}: {principal} may not call this tool (allow: of {where})")
         else:
             known = ", ".join(sorted(published)) or "none"
             stderr.print(f"unknown tool {tool!r}; the exports publish: {known}")

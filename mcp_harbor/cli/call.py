@@ -62,7 +62,7 @@ def call(
     folders = [str(p.resolve()) for p in exports] or [str(Path("exports").resolve())]
     grammars = str(programs.resolve()) if programs is not None else None
     envelope = anyio.run(_call_over_stdio, tool, arguments, folders, legacy, meta, grammars)
-    print_envelope(envelope, list(published), local_principal(), as_json)
+    print_envelope(envelope, published, local_principal(), as_json)
 
 
 async def _call_over_stdio(

@@ -123,4 +123,4 @@ def run(
         envelope = anyio.run(go)
     finally:
         harbor.close()
-    print_envelope(envelope.dumps(), list(published), principal, as_json)
+    print_envelope(envelope.dumps(), published, principal, as_json)
