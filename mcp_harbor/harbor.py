@@ -383,7 +383,7 @@ class Harbor:
         *,
         host: str = "127.0.0.1",
         port: int = 8765,
-        tokens: Path | None = None,
+        verifier: Any = None,
         allowed_hosts: Sequence[str] = (),
         max_request_bytes: int | None = None,
         watch: bool = False,
@@ -394,16 +394,15 @@ class Harbor:
         processes stopped, their records closed). Open with ``catalog`` left
         as default and purpose ``serve``.
 
-        - HTTP authenticates with the bearer tokens of `tokens` when it has
-          any; without tokens only a loopback `host` is served (`http_verifier`);
+        - HTTP authenticates bearer tokens with `verifier` (from
+          `mcp_harbor.server.auth.http_verifier`, which refuses to serve a
+          host that is not loopback without tokens: ask it before `open`, so
+          that a refused start leaves nothing behind); None: no tokens;
         - `watch`: the export folders are watched and reloaded (checked first),
           and the exports' needs probed again every ``preflight_interval``;
         - with a broker, the lease sweeper runs beside serving;
         - `ready` is called once everything is built, just before serving.
 
-        Raises:
-            ConfigError: the tokens file is invalid, or HTTP would be served
-                without authentication on a host that is not loopback.
         """
         import anyio
 
@@ -415,12 +414,8 @@ class Harbor:
             serve_http,
             serve_stdio,
         )
-        from mcp_harbor.server.auth import default_tokens_path, http_verifier
         from mcp_harbor.server.reload import ListChangedNotifier, Reloader
 
-        verifier = None
-        if transport == "http":
-            verifier = http_verifier(tokens or default_tokens_path(), host)
         registry = self.service.catalog
         if not isinstance(registry, Registry):  # opened for another purpose: publish the same
             registry = Registry(self.offered, self.published.refused)

@@ -183,6 +183,10 @@ def serve(
     gc.set_threshold(thresholds[0], thresholds[1], 1 << 30)  # no full collections
     click.get_current_context().call_on_close(lambda: gc.set_threshold(*thresholds))
     Harbor.start_loading(settings)  # the files load while the server's modules import
+    from mcp_harbor.server.auth import http_verifier
+
+    with harbor_errors():  # before anything is opened: a refused start leaves nothing
+        verifier = http_verifier(tokens, host) if transport == "http" else None
     harbor = open_harbor(settings, "serve")
     try:
         if not harbor.published.exports:
@@ -203,7 +207,7 @@ def serve(
                 "http" if transport == "http" else "stdio",
                 host=host,
                 port=port,
-                tokens=tokens,
+                verifier=verifier,
                 allowed_hosts=allowed_hosts,
                 max_request_bytes=max_request_bytes,
                 watch=watch,
