@@ -304,3 +304,20 @@ async def test_store_unavailable(tmp_path: Path) -> None:
         assert envelope.status == "store_unavailable" and not envelope.ran, envelope.answer
         assert "the audit store is unavailable" in envelope.answer
         assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+async def test_shutdown_while_a_call_waits_for_a_human(tmp_path: Path) -> None:
+    async with harness(tmp_path) as h:
+        results: list[Envelope] = []
+
+        async def call() -> None:  # no seed for dev: it waits for an operator
+            results.append(await h.call("deploy", {"target": "dev"}))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call)
+            await anyio.sleep(0.5)
+            await h.service.shutdown()
+        (envelope,) = results
+        assert envelope.status == "shutting_down" and not envelope.ran, envelope.answer
+        assert "cancelled before it ran" in envelope.answer
+        assert h.recorded(envelope) == "shutting_down"  # recorded, though nothing ran

@@ -132,6 +132,8 @@ class CallService:
         )
         self._per_export: dict[tuple[str, int], anyio.CapacityLimiter] = {}
         self._active: set[anyio.CancelScope] = set()
+        #: Active calls whose start record is written, by run id.
+        self._started: dict[str, bool] = {}
         self._stopping = False
 
     @property
@@ -225,6 +227,7 @@ class CallService:
             values = entry.validator.validate(request.arguments)
             caller_memory = read_caller_memory(request.meta)
             assert shown is not None
+            started = False
             with anyio.CancelScope() as scope:
                 self._active.add(scope)
                 try:
@@ -233,7 +236,14 @@ class CallService:
                     )
                 finally:
                     self._active.discard(scope)
-            # Only `shutdown` cancels this scope: the run was stopped and recorded.
+                    started = self._started.pop(run_id, False)
+            # Only `shutdown` cancels this scope.
+            if not started:  # it was still waiting (for a human, for a slot)
+                raise ShuttingDown(
+                    "the server is shutting down: the call was cancelled before it ran; "
+                    "nothing was run"
+                )
+            # It ran: its processes were stopped and its end record written.
             return nothing_ran(
                 run_id,
                 tool,
@@ -258,6 +268,8 @@ class CallService:
         store is down nothing runs anyway; the failure is logged."""
         tool = request.tool
         if refusal.status != "store_unavailable":
+            # A call of a tool it may not see records no arguments, nor which export it hit.
+            hidden = refusal.status in ("unknown", "refused", "denied")
             try:
                 await self.audit.refused_call(
                     run_id,
@@ -265,8 +277,8 @@ class CallService:
                     tool,
                     refusal.status,
                     refusal.reason,
-                    shown if refusal.status not in ("unknown", "refused", "denied") else None,
-                    export.content_hash if export is not None and shown is not None else None,
+                    None if hidden else shown,
+                    None if hidden or export is None else export.content_hash,
                     refusal.queued_ms,
                     approval=refusal.approval,
                 )
@@ -467,6 +479,7 @@ class CallService:
         except StoreError:
             shutil.rmtree(context.run_dir, ignore_errors=True)  # nothing ran: leave nothing
             raise
+        self._started[run_id] = True
         return await self._run(export, context, observer, queued_ms)
 
     async def _run(
