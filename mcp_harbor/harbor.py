@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -30,8 +30,7 @@ from mcp_harbor.runctx.approval import load_seed
 from mcp_harbor.runctx.request import Catalog
 from mcp_harbor.runctx.service import DEFAULT_KEEP_RUNS, DEFAULT_QUEUE_TIMEOUT
 from mcp_harbor.runner import DEFAULT_OUTPUT_TAIL
-from mcp_harbor.store import Store
-from mcp_harbor.store import names_postgres as stores_names_postgres
+from mcp_harbor.store import Store, names_postgres
 from mcp_harbor.store.audit import AuditTrail
 
 __all__ = [
@@ -40,11 +39,11 @@ __all__ = [
     "DEFAULT_OUTPUT_TAIL",
     "DEFAULT_PREFLIGHT_INTERVAL",
     "DEFAULT_QUEUE_TIMEOUT",
-    "ExportsRefused",
     "Harbor",
     "HarborSettings",
     "Published",
     "load_published",
+    "use_programs",
 ]
 
 log = logging.getLogger("mcp_harbor.harbor")
@@ -58,21 +57,41 @@ Purpose = Literal["serve", "run", "worker"]
 Job = Callable[[], Coroutine[Any, Any, None]]
 
 
-def _use_programs(path: Path | None) -> None:
-    """Make the grammars of the ``--programs`` file server-wide.
+#: The ``--programs`` file (path, mtime, size) whose grammars this process
+#: made server-wide, and the mapping it set.
+_programs_in_use: tuple[tuple[Path, int, int], Mapping[str, Any]] | None = None
+
+
+def use_programs(path: Path | None) -> None:
+    """Make the grammars of the ``--programs`` file the server-wide ones of
+    every export this process loads (each `Export.programs`, and its content
+    hash); call it before loading exports. A file already in use, unchanged,
+    is not read again.
 
     Raises:
         ConfigError: the file is invalid.
     """
+    global _programs_in_use
     if path is None:
         return
-    from mcp_harbor.config import load_programs_file, set_server_programs
+    from mcp_harbor.config import load_programs_file, server_programs, set_server_programs
 
+    try:
+        stat = path.stat()
+        key = (path, stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        key = None  # load_programs_file says what is wrong
+    in_use = _programs_in_use
+    unchanged = key is not None and in_use is not None and in_use[0] == key
+    if unchanged and in_use is not None and in_use[1] is server_programs():
+        return  # read already, unchanged, and nobody replaced the grammars since
     try:
         programs = load_programs_file(path)
     except ConfigError as exc:
         raise ConfigError(_listed("invalid programs file", exc.problems), exc.problems) from exc
     set_server_programs(programs)
+    _programs_in_use = None if key is None else (key, server_programs())
+    log.debug("server-wide program grammars from %s: %s", path, ", ".join(programs) or "none")
 
 
 def _listed(what: str, problems: Sequence[str]) -> str:
@@ -187,17 +206,11 @@ class Harbor:
         from mcp_harbor.check import start
 
         with contextlib.suppress(ConfigError):  # open reports it, naming the file
-            _use_programs(settings.programs)
+            use_programs(settings.programs)
         start(list(settings.exports) or [DEFAULT_EXPORTS], cache_file=default_check_cache_path())
 
     @classmethod
-    def open(
-        cls,
-        settings: HarborSettings,
-        *,
-        purpose: Purpose = "serve",
-        catalog: Callable[[list[Export], frozenset[str]], Catalog] | None = None,
-    ) -> Harbor:
+    def open(cls, settings: HarborSettings, *, purpose: Purpose = "serve") -> Harbor:
         """Build the application for `purpose`.
 
         - ``serve``: the exports whose needs are missing are not offered
@@ -206,8 +219,8 @@ class Harbor:
         - ``run``: every accepted export can be called;
         - ``worker``: refused exports are skipped (a worker serves what it can).
 
-        `catalog` builds the call path's catalog from the offered exports and
-        the refused names (the server's `Registry`); by default an `ExportCatalog`.
+        The call path's catalog is the server's `Registry` for ``serve``
+        (`serve` publishes it), else an `ExportCatalog`.
 
         Raises:
             ConfigError: an export file, the programs file or the approval
@@ -217,7 +230,7 @@ class Harbor:
         """
         from mcp_harbor import store as stores
 
-        _use_programs(settings.programs)  # before any export is loaded
+        use_programs(settings.programs)  # before any export is loaded
         published = load_published(
             settings.exports,
             strict=settings.strict,
@@ -274,42 +287,34 @@ class Harbor:
                 from mcp_harbor.remote import CeleryExecutor
 
                 remote = CeleryExecutor(settings.broker)
-            build = catalog
-            if build is None and purpose == "serve":
+            catalog: Catalog
+            if purpose == "serve":
                 from mcp_harbor.server import Registry
 
-                build = Registry
-            build = build or ExportCatalog
+                catalog = Registry(offered, published.refused)
+            else:
+                catalog = ExportCatalog(offered, published.refused)
             service = CallService(
                 run_settings,
                 audit,
                 store,
                 remote=remote,
-                catalog=build(offered, published.refused),
+                catalog=catalog,
             )
         except BaseException:
             store.close()
             raise
         return cls(settings, published, offered, store, service, preflight, remote)
 
-    def label(self) -> str:
-        """The store for messages and logs (a DSN without its password)."""
-        from mcp_harbor import store as stores
-
-        return stores.label(self.settings.db)
-
     def background(self, exports: Callable[[], dict[str, Export]]) -> list[Job]:
         """The jobs that run beside serving: the sweeper of expired worker
         leases when there is a broker (`exports`: the exports served now)."""
         if self.remote is None:
             return []
-        from mcp_harbor.remote import Sweeper
+        from mcp_harbor.remote import DEFAULT_SWEEP_INTERVAL, Sweeper
 
-        if self.settings.sweep_interval is None:
-            sweeper = Sweeper(self.store, self.remote, exports)
-        else:
-            sweeper = Sweeper(self.store, self.remote, exports, self.settings.sweep_interval)
-        return [sweeper.run]
+        interval = self.settings.sweep_interval or DEFAULT_SWEEP_INTERVAL
+        return [Sweeper(self.store, self.remote, exports, interval).run]
 
     def worker(
         self,
@@ -335,7 +340,12 @@ class Harbor:
         """
         import socket
 
-        from mcp_harbor.remote import DEFAULT_VISIBILITY_MARGIN, Worker, kill_recorded
+        from mcp_harbor.remote import (
+            DEFAULT_LEASE,
+            DEFAULT_VISIBILITY_MARGIN,
+            Worker,
+            kill_recorded,
+        )
         from mcp_harbor.runner import DEFAULT_TIMEOUT
         from mcp_harbor.runner.reaper import reaper
 
@@ -346,7 +356,7 @@ class Harbor:
         if not served:
             raise ConfigError(f"no export has runs_on: {' or '.join(labels)}; nothing to serve")
         name = hostname or socket.gethostname()
-        if ledger is None and not stores_names_postgres(self.settings.db):
+        if ledger is None and not names_postgres(self.settings.db):
             ledger = Path(self.settings.db).with_name(f"worker-{name}.pgids")
         if ledger is not None:
             killed = kill_recorded(ledger)
@@ -358,23 +368,20 @@ class Harbor:
                 )
             reaper.ledger = ledger
         longest = max(e.spec.timeout or DEFAULT_TIMEOUT for e in exports)
-        options: dict[str, Any] = {}
-        if lease is not None:
-            options["lease"] = lease
         log.info(
             "worker %s: queues %s, exports %s, store %s",
             name,
             ", ".join(labels),
             ", ".join(e.name for e in served),
-            self.label(),
+            self.store.location,
         )
         return Worker(
             self.settings.broker,
             {e.name: e for e in exports},
             self.store,
             hostname=name,
+            lease=lease or DEFAULT_LEASE,
             visibility_timeout=visibility_timeout or longest + DEFAULT_VISIBILITY_MARGIN,
-            **options,
         )
 
     def serve(
@@ -391,8 +398,8 @@ class Harbor:
     ) -> None:
         """Serve the offered exports over MCP until the client goes (stdio)
         or a signal comes; then the running calls are cancelled (their
-        processes stopped, their records closed). Open with ``catalog`` left
-        as default and purpose ``serve``.
+        processes stopped, their records closed). Only an application
+        opened with purpose ``serve``.
 
         - HTTP authenticates bearer tokens with `verifier` (from
           `mcp_harbor.server.auth.http_verifier`, which refuses to serve a
@@ -417,8 +424,8 @@ class Harbor:
         from mcp_harbor.server.reload import ListChangedNotifier, Reloader
 
         registry = self.service.catalog
-        if not isinstance(registry, Registry):  # opened for another purpose: publish the same
-            registry = Registry(self.offered, self.published.refused)
+        if not isinstance(registry, Registry):
+            raise TypeError("serve an application opened with purpose='serve'")
         handlers = Handlers(registry, self.service)
         notifier = ListChangedNotifier()
         middleware = CallerMiddleware(transport, verifier is not None)
@@ -440,7 +447,7 @@ class Harbor:
         if self.settings.broker is not None:
             log.info("workers' broker: %s", without_password(self.settings.broker))
         log.info("publishing %d tools: %s", len(registry), ", ".join(registry))
-        log.info("audit trail: %s", self.label())
+        log.info("audit trail: %s", self.store.location)
         if ready is not None:
             ready()
         background = _together(jobs)

@@ -273,6 +273,7 @@ async def test_shutting_down_and_cancelled_by_shutdown(tmp_path: Path) -> None:
         (cancelled,) = results
         assert cancelled.status == "cancelled" and cancelled.finish_reason == "cancelled"
         assert "shutting down" in cancelled.answer
+        assert cancelled.ran and Path(cancelled.run_dir).is_dir()  # it had started
         assert h.recorded(cancelled) == "cancelled"
         after = await h.call("plain", {"who": "late"})
         assert after.status == "shutting_down" and not after.ran

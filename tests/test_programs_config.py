@@ -253,6 +253,30 @@ def test_use_programs_file_reaches_the_checked_exports(tmp_path: Path, fresh_che
     assert checked.content_hash != before.content_hash == checked.file_hash
 
 
+def test_use_programs_reads_a_file_once_until_it_changes(tmp_path: Path) -> None:
+    """`serve` asks for the grammars twice (before loading, and in
+    `Harbor.open`): the same unchanged file is read once; a changed file, or
+    grammars someone replaced since, are read again."""
+    from mcp_harbor.harbor import use_programs
+
+    previous = server_programs()
+    try:
+        path = write_export(tmp_path, "programs.yaml", SERVER_WIDE)
+        use_programs(path)
+        first = server_programs()
+        assert first == load_programs_file(path)
+        use_programs(path)
+        assert server_programs() is first  # not read again
+        path.write_text(path.read_text() + "\n# changed\n")
+        use_programs(path)
+        assert server_programs() is not first and server_programs() == first
+        set_server_programs({})
+        use_programs(path)
+        assert server_programs() == first  # replaced since: read again
+    finally:
+        set_server_programs(previous)
+
+
 # --- the CLI: --programs FILE --------------------------------------------------------
 
 PING = """

@@ -107,20 +107,12 @@ def programs_option(fn: F) -> F:
 
 
 def use_programs_file(path: Path | None) -> None:
-    """Load ``--programs FILE`` and make its grammars the server-wide ones of
-    every export this process loads (each `Export.programs`, and its content
-    hash); exits 2 when the file is invalid. Call it before loading exports."""
-    if path is None:
-        return
-    from mcp_harbor.config import load_programs_file, set_server_programs
-    from mcp_harbor.errors import ConfigError
+    """`mcp_harbor.harbor.use_programs`, or exit 2 when the file is invalid.
+    Call it before loading exports."""
+    from mcp_harbor.harbor import use_programs
 
-    try:
-        programs = load_programs_file(path)
-    except ConfigError as exc:
-        abort("invalid programs file:\n" + "\n".join(f"  {p}" for p in exc.problems), EXIT_USAGE)
-    set_server_programs(programs)
-    log.debug("server-wide program grammars from %s: %s", path, ", ".join(programs) or "none")
+    with harbor_errors():
+        use_programs(path)
 
 
 def workdir_options(fn: F) -> F:
@@ -229,12 +221,12 @@ def harbor_errors() -> Iterator[None]:
         abort(str(exc), EXIT_USAGE)
 
 
-def open_harbor(settings: HarborSettings, purpose: Purpose, catalog: Any = None) -> Harbor:
+def open_harbor(settings: HarborSettings, purpose: Purpose) -> Harbor:
     """`Harbor.open`, or exit with the reason (`harbor_errors`)."""
     from mcp_harbor.harbor import Harbor
 
     with harbor_errors():
-        return Harbor.open(settings, purpose=purpose, catalog=catalog)
+        return Harbor.open(settings, purpose=purpose)
 
 
 def exit_code_of(status: str) -> int:

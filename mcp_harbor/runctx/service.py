@@ -29,9 +29,11 @@ from mcp_harbor.errors import (
     CancelUnconfirmed,
     HarborError,
     NeedsMissing,
+    PolicyDenied,
     RunError,
     ShuttingDown,
     StoreError,
+    UnknownTool,
 )
 from mcp_harbor.identity import Caller
 from mcp_harbor.policy import is_allowed
@@ -132,8 +134,8 @@ class CallService:
         )
         self._per_export: dict[tuple[str, int], anyio.CapacityLimiter] = {}
         self._active: set[anyio.CancelScope] = set()
-        #: Active calls whose start record is written, by run id.
-        self._started: dict[str, bool] = {}
+        #: The contexts of active calls whose start record is written, by run id.
+        self._started: dict[str, RunContext] = {}
         self._stopping = False
 
     @property
@@ -219,15 +221,14 @@ class CallService:
             if self._stopping:
                 raise ShuttingDown("the server is shutting down; nothing was run")
             if entry is None or export is None:
-                status: CallStatus = "refused" if catalog.was_refused(tool) else "unknown"
-                raise _NothingRan(status, "no such published tool", f"Unknown tool: {tool}")
+                raise UnknownTool(f"Unknown tool: {tool}")
             if not is_allowed(caller, export.spec.allow):
                 log.warning("denied %s to %s", tool, caller.describe())
-                raise _NothingRan("denied", "not admitted by allow:", f"Unknown tool: {tool}")
+                raise PolicyDenied(f"{caller.principal} may not call {tool}")
             values = entry.validator.validate(request.arguments)
             caller_memory = read_caller_memory(request.meta)
             assert shown is not None
-            started = False
+            context: RunContext | None = None
             with anyio.CancelScope() as scope:
                 self._active.add(scope)
                 try:
@@ -236,25 +237,26 @@ class CallService:
                     )
                 finally:
                     self._active.discard(scope)
-                    started = self._started.pop(run_id, False)
+                    context = self._started.pop(run_id, None)
             # Only `shutdown` cancels this scope.
-            if not started:  # it was still waiting (for a human, for a slot)
+            if context is None:  # it was still waiting (for a human, for a slot)
                 raise ShuttingDown(
                     "the server is shutting down: the call was cancelled before it ran; "
                     "nothing was run"
                 )
             # It ran: its processes were stopped and its end record written.
-            return nothing_ran(
-                run_id,
-                tool,
+            return ended(
+                context,
                 "cancelled",
                 f"{tool}: the server is shutting down: the call was cancelled (run {run_id}); "
                 f"its processes were stopped",
             )
         except _NothingRan as refusal:
             return await self._refused(run_id, request, export, shown, refusal)
-        except (ArgumentError, RunError, StoreError) as exc:
-            return await self._refused(run_id, request, export, shown, _refusal_of(tool, exc))
+        except (UnknownTool, PolicyDenied, ArgumentError, RunError, StoreError) as exc:
+            # Nothing ran; any other error is a crash and propagates.
+            outcome = _refusal_of(tool, exc, catalog.was_refused(tool))
+            return await self._refused(run_id, request, export, shown, outcome)
 
     async def _refused(
         self,
@@ -308,7 +310,8 @@ class CallService:
         """The call of an admitted caller with valid arguments.
 
         Raises:
-            _NothingRan, RunError, StoreError: nothing ran (`call` records it).
+            _NothingRan, RunError, StoreError: nothing ran (`call` records it);
+                a `RunError` is `Busy`, `NeedsMissing` or cannot prepare the run.
         """
         self.executor_for(export)  # no broker for runs_on: refuse before anything waits
         await self._check_needs(export)
@@ -394,7 +397,7 @@ class CallService:
         """Wait for a slot of every limit that applies; return the wait in ms.
 
         Raises:
-            _NothingRan: the queue timeout passed first (``busy``).
+            Busy: the queue timeout passed first.
         """
         limiters = self._limiters(export)
         if not limiters:
@@ -414,7 +417,7 @@ class CallService:
                 f"busy: {what} already running; waited {queued_ms / 1000:.1f} s in the queue "
                 f"(queue_timeout {timeout:g} s). Nothing was run; try again later"
             )
-            raise _NothingRan("busy", message, f"{export.name}: {message}", queued_ms=queued_ms)
+            raise Busy(message, queued_ms)
         return queued_ms
 
     async def _compose_and_run(
@@ -479,7 +482,7 @@ class CallService:
         except StoreError:
             shutil.rmtree(context.run_dir, ignore_errors=True)  # nothing ran: leave nothing
             raise
-        self._started[run_id] = True
+        self._started[run_id] = context
         return await self._run(export, context, observer, queued_ms)
 
     async def _run(
@@ -566,8 +569,10 @@ class CallService:
 
 @dataclass(slots=True)
 class _NothingRan(Exception):
-    """Why a call stops before its pipeline: raised inside `CallService`
-    and turned into a ``call`` record and an envelope by `CallService.call`."""
+    """Why a call stops before its pipeline, for the outcomes that are not
+    errors (``declined``, ``needs_input``), and what `_refusal_of` makes of
+    an error: `CallService.call` turns it into a ``call`` record and an
+    envelope."""
 
     status: CallStatus
     reason: str  # for the audit record
@@ -578,8 +583,14 @@ class _NothingRan(Exception):
     approval: Mapping[str, Any] | None = None
 
 
-def _refusal_of(tool: str, exc: HarborError) -> _NothingRan:
-    """The one ladder from an error of the call path to its outcome."""
+def _refusal_of(tool: str, exc: HarborError, refused: bool) -> _NothingRan:
+    """The one ladder from an error of the call path to its outcome
+    (`refused`: the checker refused an export of that name)."""
+    if isinstance(exc, UnknownTool):
+        status: CallStatus = "refused" if refused else "unknown"
+        return _NothingRan(status, "no such published tool", f"Unknown tool: {tool}")
+    if isinstance(exc, PolicyDenied):  # answered exactly like an unknown tool
+        return _NothingRan("denied", "not admitted by allow:", f"Unknown tool: {tool}")
     if isinstance(exc, ArgumentError):
         return _NothingRan("invalid", str(exc), f"{tool}: {exc}\nNothing was run.")
     if isinstance(exc, Busy):
@@ -595,5 +606,7 @@ def _refusal_of(tool: str, exc: HarborError) -> _NothingRan:
             f"{tool}: the audit store is unavailable, so nothing was run "
             f"(every run is recorded before it starts); try again later",
         )
+    # A RunError: the run directory could not be made, or runs_on: has no
+    # broker. Nothing ran; the log says why, the caller is not shown it.
     log.error("%s: cannot prepare the run: %s", tool, exc)
     return _NothingRan("unavailable", str(exc), f"{tool}: cannot prepare the run; nothing was run")
