@@ -7,9 +7,8 @@ the audit trail, builds the executors (a worker broker when exports have
 commands are thin: they turn options into `HarborSettings`, and errors into
 exit codes.
 
-Every default lives here, in `HarborSettings`, taken from the library's own
-constants; the command-line options show these defaults and never restate
-them.
+`HarborSettings` takes its defaults from `mcp_harbor.defaults`, which the
+command-line options show too; neither restates them.
 """
 
 from __future__ import annotations
@@ -22,23 +21,23 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mcp_harbor.config import Export
+from mcp_harbor.defaults import (
+    DEFAULT_EXPORTS,
+    DEFAULT_KEEP_RUNS,
+    DEFAULT_OUTPUT_TAIL,
+    DEFAULT_PREFLIGHT_TTL,
+    DEFAULT_QUEUE_TIMEOUT,
+)
 from mcp_harbor.errors import ConfigError, ExportsRefused
 from mcp_harbor.locations import default_check_cache_path, default_db_path, without_password
-from mcp_harbor.preflight import DEFAULT_TTL, Preflight
+from mcp_harbor.preflight import Preflight
 from mcp_harbor.runctx import CallService, ExportCatalog, RunSettings
 from mcp_harbor.runctx.approval import load_seed
 from mcp_harbor.runctx.request import Catalog
-from mcp_harbor.runctx.service import DEFAULT_KEEP_RUNS, DEFAULT_QUEUE_TIMEOUT
-from mcp_harbor.runner import DEFAULT_OUTPUT_TAIL
 from mcp_harbor.store import Store, names_postgres
 from mcp_harbor.store.audit import AuditTrail
 
 __all__ = [
-    "DEFAULT_EXPORTS",
-    "DEFAULT_KEEP_RUNS",
-    "DEFAULT_OUTPUT_TAIL",
-    "DEFAULT_PREFLIGHT_INTERVAL",
-    "DEFAULT_QUEUE_TIMEOUT",
     "Harbor",
     "HarborSettings",
     "Published",
@@ -48,10 +47,6 @@ __all__ = [
 
 log = logging.getLogger("mcp_harbor.harbor")
 
-#: Where exports are read from when no folder is named.
-DEFAULT_EXPORTS = Path("exports")
-#: How stale the view of exports' needs may get (``--preflight-interval``).
-DEFAULT_PREFLIGHT_INTERVAL = DEFAULT_TTL
 
 Purpose = Literal["serve", "run", "worker"]
 Job = Callable[[], Coroutine[Any, Any, None]]
@@ -171,7 +166,7 @@ class HarborSettings:
     broker: str | None = None
     #: Seconds between sweeps of expired worker leases (None: the sweeper's default).
     sweep_interval: float | None = None
-    preflight_interval: float = DEFAULT_PREFLIGHT_INTERVAL
+    preflight_interval: float = DEFAULT_PREFLIGHT_TTL
 
 
 class Harbor:
@@ -254,7 +249,7 @@ class Harbor:
             run_settings.workdir = settings.workdir.resolve()
         if settings.runs_dir is not None:
             run_settings.runs_root = settings.runs_dir.resolve()
-        preflight = Preflight(ttl=min(DEFAULT_TTL, settings.preflight_interval))
+        preflight = Preflight(ttl=min(DEFAULT_PREFLIGHT_TTL, settings.preflight_interval))
         run_settings.preflight = preflight
         offered = list(published.exports)
         if purpose == "serve":

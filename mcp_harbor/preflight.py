@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from mcp_harbor import defaults
 from mcp_harbor.check.commands import programs_of
 from mcp_harbor.config import Export
 
@@ -28,7 +29,7 @@ __all__ = ["DEFAULT_TTL", "Need", "Preflight", "Verdict", "needs_of"]
 
 #: Seconds a probe's result is reused: the cost of a stale answer is one
 #: call refused (or let through to fail) for that long.
-DEFAULT_TTL = 30.0
+DEFAULT_TTL = defaults.DEFAULT_PREFLIGHT_TTL
 _TCP_TIMEOUT = 1.0
 
 Kind = Literal["program", "env", "file", "tcp"]

@@ -31,7 +31,6 @@ __all__ = [
     "CALL_STATUSES",
     "FINISH_REASONS",
     "NOTHING_RAN",
-    "RUN_STATUSES",
     "SHOWN_STATUS",
     "STEP_STATUSES",
     "CallStatus",
@@ -75,7 +74,6 @@ FinishReason = Literal[
 ]
 
 STEP_STATUSES: Final[tuple[StepStatus, ...]] = get_args(StepStatus)
-RUN_STATUSES: Final[tuple[RunStatus, ...]] = get_args(RunStatus)
 CALL_STATUSES: Final[tuple[CallStatus, ...]] = get_args(CallStatus)
 FINISH_REASONS: Final[tuple[FinishReason, ...]] = get_args(FinishReason)
 

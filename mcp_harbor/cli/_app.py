@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 from rich.console import Console
 
-from mcp_harbor.harbor import DEFAULT_EXPORTS, Published
+from mcp_harbor.defaults import DEFAULT_EXPORTS
 
-if TYPE_CHECKING:
-    from mcp_harbor.harbor import Harbor, HarborSettings, Purpose
+if TYPE_CHECKING:  # the application is imported by the commands that open it
+    from mcp_harbor.harbor import Harbor, HarborSettings, Published, Purpose
 
 log = logging.getLogger("mcp_harbor.cli")
 

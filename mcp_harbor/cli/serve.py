@@ -18,10 +18,10 @@ from mcp_harbor.cli._app import (
     tokens_option,
     workdir_options,
 )
-from mcp_harbor.harbor import (
+from mcp_harbor.defaults import (
     DEFAULT_KEEP_RUNS,
     DEFAULT_OUTPUT_TAIL,
-    DEFAULT_PREFLIGHT_INTERVAL,
+    DEFAULT_PREFLIGHT_TTL,
     DEFAULT_QUEUE_TIMEOUT,
 )
 
@@ -56,7 +56,7 @@ log = logging.getLogger("mcp_harbor.cli")
 @click.option(
     "--preflight-interval",
     type=click.FloatRange(min=0, min_open=True),
-    default=DEFAULT_PREFLIGHT_INTERVAL,
+    default=DEFAULT_PREFLIGHT_TTL,
     show_default=True,
     metavar="SECONDS",
     help="How stale the server's view of each export's needs (programs, env, files, TCP) "

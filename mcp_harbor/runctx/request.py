@@ -104,7 +104,3 @@ class ExportCatalog:
 
     def was_refused(self, name: str) -> bool:
         return name in self._refused
-
-    def names(self) -> list[str]:
-        """The published names, in load order."""
-        return list(self._entries)

@@ -22,6 +22,7 @@ from typing import Any
 import anyio
 import anyio.lowlevel
 
+from mcp_harbor import defaults
 from mcp_harbor.config import Export
 from mcp_harbor.errors import (
     ArgumentError,
@@ -71,9 +72,9 @@ __all__ = ["DEFAULT_KEEP_RUNS", "DEFAULT_QUEUE_TIMEOUT", "CallService", "RunSett
 log = logging.getLogger("mcp_harbor.calls")
 
 #: Run directories kept (`RunSettings.keep_runs`).
-DEFAULT_KEEP_RUNS = 100
+DEFAULT_KEEP_RUNS = defaults.DEFAULT_KEEP_RUNS
 #: Seconds a call waits for a free slot (`RunSettings.queue_timeout`).
-DEFAULT_QUEUE_TIMEOUT = 60.0
+DEFAULT_QUEUE_TIMEOUT = defaults.DEFAULT_QUEUE_TIMEOUT
 
 #: The longest answer text kept in session memory.
 _MEMORY_ANSWER_LIMIT = 4096

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 import anyio
 
+from mcp_harbor import defaults
 from mcp_harbor.config import Export, Step
 from mcp_harbor.runner.follow import follow_logs
 from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
@@ -64,7 +65,7 @@ BASH_FLAGS = ("--noprofile", "--norc", "-eo", "pipefail")
 #: Seconds a pipeline may take when its export sets no ``timeout``.
 DEFAULT_TIMEOUT = 600.0
 #: Bytes of each stream's end kept in the result (the full output is in the log).
-DEFAULT_OUTPUT_TAIL = 8192
+DEFAULT_OUTPUT_TAIL = defaults.DEFAULT_OUTPUT_TAIL
 #: Seconds an on_failure/finally step may take when it sets no timeout: hooks
 #: are not bounded by the pipeline's deadline (cleanup must get its chance).
 DEFAULT_HOOK_TIMEOUT = 60.0

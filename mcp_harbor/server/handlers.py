@@ -269,6 +269,7 @@ class Handlers:
             approval=self._approval(ctx, params, caller, observer),
             observer=observer,
         )
+        registry = self.registry  # the version the service runs this call on
         try:
             envelope = await self.service.call(request)
         except Exception:
@@ -296,7 +297,7 @@ class Handlers:
             return self._round_trip.ask(
                 params.name, params.arguments, question.message, question.timeout_s
             )
-        entry = self.registry.find(params.name)
+        entry = registry.find(params.name)
         has_schema = entry is not None and entry.export.spec.output_schema is not None
         return tool_result(envelope, has_schema)
 
