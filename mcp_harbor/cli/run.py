@@ -101,7 +101,6 @@ def run(
     )
     harbor = open_harbor(settings, "run")
     published = {e.name: e for e in harbor.published.exports}
-    arguments, meta = caller_inputs(tool, assignments, memory, published.get(tool))
     principal = local_principal()
     caller = Caller(
         transport="cli",
@@ -111,7 +110,7 @@ def run(
         session=f"cli:{uuid.uuid4().hex[:12]}",
     )
 
-    async def go() -> Any:
+    async def go(arguments: dict[str, Any], meta: dict[str, Any] | None) -> Any:
         with ProgressView(tool) as view:
             observer = StepProgress(view)
             ask = _TerminalApprover(principal) if sys.stdin.isatty() else None
@@ -119,8 +118,9 @@ def run(
             request = CallRequest(tool, arguments, caller, meta, approval, observer)
             return await harbor.service.call(request)
 
-    try:
-        envelope = anyio.run(go)
+    try:  # the store is closed whatever happens, a usage error too
+        arguments, meta = caller_inputs(tool, assignments, memory, published.get(tool))
+        envelope = anyio.run(go, arguments, meta)
     finally:
         harbor.close()
     print_envelope(envelope.dumps(), published, principal, as_json)

@@ -14,7 +14,9 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
 from harbor_helpers import PY, free_port, server_env
 
@@ -132,3 +134,23 @@ def start_worker(
     worker = WorkerProc(argv, server_env(state), log)
     worker.wait_ready()
     return worker
+
+
+class StepStarted:
+    """A `RunObserver` that tells the test when a step started (`event`)."""
+
+    def __init__(self) -> None:
+        self.event = anyio.Event()
+
+    @property
+    def wants_output(self) -> bool:
+        return False
+
+    async def step_started(self, step: Any, number: int, total: int) -> None:
+        self.event.set()
+
+    async def step_finished(self, result: Any, number: int, total: int) -> None:
+        pass
+
+    async def output(self, step: Any, stream: str, line: str) -> bool:
+        return True

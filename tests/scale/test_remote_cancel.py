@@ -43,7 +43,7 @@ from mcp_harbor.runctx import CallRequest, CallService, ExportCatalog, RunSettin
 from mcp_harbor.runner import RunRequest
 from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.store.sqlite import SqliteStore
-from tests.scale.conftest import WorkerProc, start_worker
+from tests.scale.conftest import StepStarted, WorkerProc, start_worker
 
 pytestmark = pytest.mark.anyio
 
@@ -99,26 +99,6 @@ def setup(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Setup:
     return Setup(root, exports, folder, piddir, redis_url)
 
 
-class _Started:
-    """A `RunObserver` that tells the test when the step started."""
-
-    def __init__(self) -> None:
-        self.event = anyio.Event()
-
-    @property
-    def wants_output(self) -> bool:
-        return False
-
-    async def step_started(self, step: Any, number: int, total: int) -> None:
-        self.event.set()
-
-    async def step_finished(self, result: Any, number: int, total: int) -> None:
-        pass
-
-    async def output(self, step: Any, stream: str, line: str) -> bool:
-        return True
-
-
 async def _cancelled_run(
     executor: CeleryExecutor, request: RunRequest, ready: Any
 ) -> tuple[list[object], float]:
@@ -126,7 +106,7 @@ async def _cancelled_run(
     `executor.run` raised: the `CancelUnconfirmed`, or "cancelled" for the
     cancellation itself; then how long the cancel took."""
     outcome: list[object] = []
-    observer = _Started()
+    observer = StepStarted()
     scope = anyio.CancelScope()
 
     async def call() -> None:
@@ -159,7 +139,7 @@ async def test_a_confirmed_cancel_reraises_the_cancellation(setup: Setup) -> Non
     worker = setup.worker("wc")
     executor = CeleryExecutor(setup.broker, cancel_wait=10.0)
 
-    async def when_running(observer: _Started) -> None:
+    async def when_running(observer: StepStarted) -> None:
         await observer.event.wait()
         await wait_for_files(files, 20)
         pids.extend(read_pids(files))
@@ -185,7 +165,7 @@ async def test_an_unconfirmed_cancel_raises_cancel_unconfirmed(setup: Setup) -> 
     executor = CeleryExecutor(setup.broker, cancel_wait=WAIT)
     stopped = False
 
-    async def when_running_pause_the_worker(observer: _Started) -> None:
+    async def when_running_pause_the_worker(observer: StepStarted) -> None:
         nonlocal stopped
         await observer.event.wait()
         await wait_for_files(files, 20)
@@ -220,7 +200,7 @@ async def test_an_unconfirmed_cancel_raises_cancel_unconfirmed(setup: Setup) -> 
 async def test_a_cancel_no_worker_took_is_unconfirmed_without_a_worker(setup: Setup) -> None:
     executor = CeleryExecutor(setup.broker, cancel_wait=0.5)
 
-    async def after_dispatch(observer: _Started) -> None:
+    async def after_dispatch(observer: StepStarted) -> None:
         await anyio.sleep(0.5)  # the message is at the broker; nobody serves its queue
 
     try:

@@ -54,7 +54,7 @@ from mcp_harbor.check import load_and_check
 from mcp_harbor.remote import CeleryExecutor
 from mcp_harbor.remote.wire import stream_key
 from mcp_harbor.runner import RunRequest
-from tests.scale.conftest import WorkerProc, _wait_port, start_worker
+from tests.scale.conftest import StepStarted, WorkerProc, _wait_port, start_worker
 from tests.scale.test_workers import end_record
 
 pytestmark = pytest.mark.anyio
@@ -296,26 +296,6 @@ def private_redis(folder: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
         proc.wait(10)
 
 
-class _Started:
-    """A `RunObserver` that tells the test when the step started."""
-
-    def __init__(self) -> None:
-        self.event = anyio.Event()
-
-    @property
-    def wants_output(self) -> bool:
-        return False
-
-    async def step_started(self, step: Any, number: int, total: int) -> None:
-        self.event.set()
-
-    async def step_finished(self, result: Any, number: int, total: int) -> None:
-        pass
-
-    async def output(self, step: Any, stream: str, line: str) -> bool:
-        return True
-
-
 @pytest.mark.parametrize("restarted", [True, False], ids=["redis-restarted", "redis-gone"])
 async def test_a_run_whose_result_is_lost_is_given_up(tmp_path: Path, restarted: bool) -> None:
     port = free_port()
@@ -340,7 +320,7 @@ async def test_a_run_whose_result_is_lost_is_given_up(tmp_path: Path, restarted:
         started=time.monotonic(),
     )  # fmt: skip
     executor = CeleryExecutor(broker, result_grace=1.0)
-    observer = _Started()
+    observer = StepStarted()
     outcome: list[Any] = []
     with private_redis(tmp_path, port) as first:
         worker = start_worker(
