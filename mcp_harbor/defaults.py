@@ -7,7 +7,7 @@ option that overrides it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 __all__ = [
     "DEFAULT_EXPORTS",
@@ -15,6 +15,9 @@ __all__ = [
     "DEFAULT_OUTPUT_TAIL",
     "DEFAULT_PREFLIGHT_TTL",
     "DEFAULT_QUEUE_TIMEOUT",
+    "DEFAULT_SANDBOX",
+    "SANDBOX_MODES",
+    "SandboxMode",
 ]
 
 #: Where exports are read from when no folder is named (``--exports``).
@@ -31,3 +34,7 @@ DEFAULT_OUTPUT_TAIL: Final = 8192
 #: Seconds a probe of an export's needs is reused (`mcp_harbor.preflight`,
 #: the most ``--preflight-interval`` may be).
 DEFAULT_PREFLIGHT_TTL: Final = 30.0
+#: How steps are confined (`mcp_harbor.runner.sandbox.Sandbox`, ``--sandbox``).
+SandboxMode = Literal["auto", "required", "off"]
+SANDBOX_MODES: Final[tuple[SandboxMode, ...]] = ("auto", "required", "off")
+DEFAULT_SANDBOX: Final[SandboxMode] = "auto"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -34,6 +34,8 @@ from mcp_harbor.preflight import Preflight
 from mcp_harbor.runctx import CallService, ExportCatalog, RunSettings
 from mcp_harbor.runctx.approval import load_seed
 from mcp_harbor.runctx.request import Catalog
+from mcp_harbor.runner import LocalExecutor
+from mcp_harbor.runner.sandbox import Sandbox, SandboxMode
 from mcp_harbor.store import Store, names_postgres
 from mcp_harbor.store.audit import AuditTrail
 
@@ -141,6 +143,47 @@ def load_published(
     return Published(checked.accepted, frozenset(r.name for r in refused))
 
 
+def _confinable(published: Published, sandbox: Sandbox, *, skip_refused: bool) -> Published:
+    """`published` without the exports `sandbox` cannot confine as they ask
+    (``--sandbox required``); under ``auto`` they stay, and what is not in
+    force is logged once, at the start.
+
+    Raises:
+        ExportsRefused: ``required``, an export cannot be fully confined,
+            and not `skip_refused`.
+    """
+    first, *missing = sandbox.describe()
+    log.info("%s", first)
+    for line in missing:
+        log.warning("%s", line)
+    kept: list[Export] = []
+    refused: dict[str, list[str]] = {}
+    for export in published.exports:
+        missing = sandbox.missing(export.spec.sandbox)
+        if not missing:
+            kept.append(export)
+        elif sandbox.mode == "required":
+            refused[export.name] = missing
+        else:
+            kept.append(export)
+            log.warning(
+                "%s runs less confined than it asks (--sandbox auto): %s",
+                export.name,
+                "; ".join(missing),
+            )
+    if not refused:
+        return published
+    text = "\n".join(f"  {name}: {'; '.join(why)}" for name, why in refused.items())
+    if not skip_refused:
+        raise ExportsRefused(
+            f"refusing to start (--sandbox required): {len(refused)} export(s) cannot be "
+            f"confined as they ask on this machine (fix the layer, or pass --skip-refused "
+            f"to publish the others):\n{text}"
+        )
+    log.error("not publishing (--sandbox required):\n%s", text)
+    return Published(kept, published.refused | frozenset(refused))
+
+
 @dataclass(slots=True)
 class HarborSettings:
     """What an application is built from; each default has its reason in the
@@ -167,6 +210,31 @@ class HarborSettings:
     #: Seconds between sweeps of expired worker leases (None: the sweeper's default).
     sweep_interval: float | None = None
     preflight_interval: float = DEFAULT_PREFLIGHT_TTL
+    #: How steps are confined (``--sandbox``): see `mcp_harbor.runner.sandbox.Sandbox`.
+    sandbox: SandboxMode = "auto"
+    #: The HTTP tokens file (``--tokens``), kept from steps like the other
+    #: files of the server.
+    tokens: Path | None = None
+
+    def hidden_paths(self) -> list[Path]:
+        """What no step may read or write: the state and config folders at
+        their default places, and wherever the database (with its journal
+        files), the runs root, the check cache and the tokens file are."""
+        paths = Sandbox.default_hidden()
+        paths.append(default_check_cache_path())
+        if not names_postgres(self.db):
+            db = Path(self.db)
+            paths += [db, *(db.with_name(db.name + s) for s in ("-wal", "-shm", "-journal"))]
+            paths.append(db.parent / "worker-*.pgids")
+        if self.runs_dir is not None:
+            paths.append(self.runs_dir)
+        if self.tokens is not None:
+            paths.append(self.tokens)
+        return [p for p in paths if "*" not in p.name] + _globbed(p for p in paths if "*" in p.name)
+
+
+def _globbed(patterns: Iterable[Path]) -> list[Path]:
+    return [match for pattern in patterns for match in pattern.parent.glob(pattern.name)]
 
 
 class Harbor:
@@ -192,6 +260,8 @@ class Harbor:
         self.preflight = preflight
         #: The workers' executor (`mcp_harbor.remote.CeleryExecutor`), or None.
         self.remote = remote
+        #: How this application's steps are confined.
+        self.sandbox = Sandbox("off")
 
     @staticmethod
     def start_loading(settings: HarborSettings) -> None:
@@ -231,6 +301,8 @@ class Harbor:
             strict=settings.strict,
             skip_refused=settings.skip_refused or purpose == "worker",
         )
+        sandbox = Sandbox(settings.sandbox, settings.hidden_paths())
+        published = _confinable(published, sandbox, skip_refused=settings.skip_refused)
         remote_exports = [e.name for e in published.exports if e.spec.runs_on is not None]
         if remote_exports and settings.broker is None and purpose == "serve":
             raise ConfigError(
@@ -293,13 +365,16 @@ class Harbor:
                 run_settings,
                 audit,
                 store,
+                executor=LocalExecutor(sandbox),
                 remote=remote,
                 catalog=catalog,
             )
         except BaseException:
             store.close()
             raise
-        return cls(settings, published, offered, store, service, preflight, remote)
+        harbor = cls(settings, published, offered, store, service, preflight, remote)
+        harbor.sandbox = sandbox
+        return harbor
 
     def background(self, exports: Callable[[], dict[str, Export]]) -> list[Job]:
         """The jobs that run beside serving: the sweeper of expired worker
@@ -377,6 +452,7 @@ class Harbor:
             hostname=name,
             lease=lease or DEFAULT_LEASE,
             visibility_timeout=visibility_timeout or longest + DEFAULT_VISIBILITY_MARGIN,
+            sandbox=self.sandbox,
         )
 
     def serve(

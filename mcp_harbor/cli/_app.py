@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 from rich.console import Console
 
-from mcp_harbor.defaults import DEFAULT_EXPORTS
+from mcp_harbor.defaults import DEFAULT_EXPORTS, DEFAULT_SANDBOX, SANDBOX_MODES
 
 if TYPE_CHECKING:  # the application is imported by the commands that open it
     from mcp_harbor.harbor import Harbor, HarborSettings, Published, Purpose
@@ -36,6 +36,7 @@ __all__ = [
     "open_harbor",
     "open_store",
     "programs_option",
+    "sandbox_option",
     "setup_logging",
     "stderr",
     "tokens_option",
@@ -130,6 +131,21 @@ def workdir_options(fn: F) -> F:
         type=click.Path(file_okay=False, exists=True, path_type=Path),
         default=None,
         help="Where steps without cwd: run. Default: the current directory.",
+    )(fn)
+
+
+def sandbox_option(fn: F) -> F:
+    """``--sandbox auto|required|off``: how steps are confined (the commands
+    that run pipelines share it)."""
+    return click.option(
+        "--sandbox",
+        type=click.Choice(SANDBOX_MODES),
+        default=DEFAULT_SANDBOX,
+        show_default=True,
+        envvar="MCP_HARBOR_SANDBOX",
+        help="Confine steps: auto enforces what this kernel allows and logs what it cannot; "
+        "required refuses exports whose sandbox: cannot be fully enforced; off runs "
+        "steps unconfined.",
     )(fn)
 
 

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from mcp_harbor.cli._app import DEFAULT_EXPORTS, abort, programs_option, use_programs_file
+from mcp_harbor.cli._app import (
+    DEFAULT_EXPORTS,
+    abort,
+    programs_option,
+    sandbox_option,
+    use_programs_file,
+)
+from mcp_harbor.defaults import SandboxMode
+
+if TYPE_CHECKING:
+    from mcp_harbor.config import Export
 
 __all__ = ["check"]
 
@@ -28,10 +39,12 @@ EXIT_ACCEPTED, EXIT_REFUSED, EXIT_LOAD_ERROR = 0, 1, 2
 @click.option(
     "--preflight",
     is_flag=True,
-    help="Also probe each accepted export's needs (programs, env, files, TCP) and exit 1 "
-    "when any is missing.",
+    help="Also probe each accepted export's needs (programs, env, files, TCP) and the "
+    "sandbox layers it asks for, and exit 1 when any is missing (a layer only under "
+    "--sandbox required).",
 )
 @programs_option
+@sandbox_option
 def check(
     paths: tuple[Path, ...],
     fmt: str,
@@ -39,6 +52,7 @@ def check(
     explain: str | None,
     preflight: bool,
     programs: Path | None,
+    sandbox: SandboxMode,
 ) -> None:
     """Check export files (files or folders; default ./exports).
 
@@ -67,15 +81,38 @@ def check(
     else:
         output = {"text": render_text, "json": render_json}[fmt](result.reports, strict=strict)
     click.echo(output, nl=False)
-    not_ready = []
+    not_ready: list[str] = []
     if preflight:
         from mcp_harbor.preflight import Preflight
 
-        not_ready = [v for v in Preflight().verdicts(result.accepted) if not v.ready]
-        for verdict in not_ready:
+        for verdict in Preflight().verdicts(result.accepted):
+            if not verdict.ready:
+                not_ready.append(verdict.export)
             for need in verdict.missing:
                 click.echo(f"preflight: {verdict.export}: {need.describe()}", err=True)
+        not_ready += _unconfinable(result.accepted, sandbox, set(not_ready))
         ready = len(result.accepted) - len(not_ready)
         click.echo(f"preflight: {ready} of {len(result.accepted)} accepted exports ready", err=True)
     if result.refused or not_ready:
         raise SystemExit(EXIT_REFUSED)
+
+
+def _unconfinable(exports: list[Export], mode: SandboxMode, counted: set[str]) -> list[str]:
+    """Say what the sandbox enforces here and, for each export, which of the
+    layers it asks for are missing; the exports that are therefore not
+    ready (``required`` only, and not already counted)."""
+    from mcp_harbor.harbor import HarborSettings
+    from mcp_harbor.runner.sandbox import Sandbox
+
+    sandbox = Sandbox(mode, HarborSettings().hidden_paths())
+    for line in sandbox.describe():
+        click.echo(f"preflight: {line}", err=True)
+    out = []
+    for export in exports:
+        for missing in sandbox.missing(export.spec.sandbox):
+            verdict = "cannot be confined" if mode == "required" else "runs less confined"
+            click.echo(f"preflight: {export.name}: {verdict}: {missing}", err=True)
+            if mode == "required" and export.name not in counted:
+                out.append(export.name)
+                counted.add(export.name)
+    return out

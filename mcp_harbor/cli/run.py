@@ -21,8 +21,10 @@ from mcp_harbor.cli._app import (
     exports_option,
     open_harbor,
     programs_option,
+    sandbox_option,
     workdir_options,
 )
+from mcp_harbor.defaults import SandboxMode
 
 __all__ = ["run"]
 
@@ -53,6 +55,7 @@ class _TerminalApprover:
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
 @exports_option
 @db_option
+@sandbox_option
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @click.option("--memory", "memory", default=None, help="Caller memory: a JSON value (≤ 32 KiB).")
 @click.option(
@@ -69,6 +72,7 @@ def run(
     exports: tuple[Path, ...],
     db: str,
     db_sync: str,
+    sandbox: SandboxMode,
     as_json: bool,
     memory: str | None,
     approve_seed: Path | None,
@@ -91,6 +95,7 @@ def run(
     from mcp_harbor.runctx import Approval, CallRequest
 
     settings = HarborSettings(
+        sandbox=sandbox,
         exports=exports,
         programs=programs,
         db=db,

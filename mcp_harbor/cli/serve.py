@@ -15,6 +15,7 @@ from mcp_harbor.cli._app import (
     harbor_errors,
     open_harbor,
     programs_option,
+    sandbox_option,
     tokens_option,
     workdir_options,
 )
@@ -23,6 +24,7 @@ from mcp_harbor.defaults import (
     DEFAULT_OUTPUT_TAIL,
     DEFAULT_PREFLIGHT_TTL,
     DEFAULT_QUEUE_TIMEOUT,
+    SandboxMode,
 )
 
 __all__ = ["serve"]
@@ -46,6 +48,7 @@ log = logging.getLogger("mcp_harbor.cli")
 )
 @tokens_option
 @db_option
+@sandbox_option
 @click.option("--strict", is_flag=True, help="Checker warnings refuse an export too.")
 @click.option(
     "--watch",
@@ -138,6 +141,7 @@ def serve(
     tokens: Path,
     db: str,
     db_sync: str,
+    sandbox: SandboxMode,
     strict: bool,
     watch: bool,
     preflight_interval: float,
@@ -158,6 +162,8 @@ def serve(
     from mcp_harbor.harbor import Harbor, HarborSettings
 
     settings = HarborSettings(
+        sandbox=sandbox,
+        tokens=tokens,
         exports=exports,
         programs=programs,
         strict=strict,

@@ -16,7 +16,9 @@ from mcp_harbor.cli._app import (
     harbor_errors,
     open_harbor,
     programs_option,
+    sandbox_option,
 )
+from mcp_harbor.defaults import SandboxMode
 
 __all__ = ["worker"]
 
@@ -46,6 +48,7 @@ log = logging.getLogger("mcp_harbor.cli")
 )
 @exports_option
 @db_option
+@sandbox_option
 @click.option("--strict", is_flag=True, help="Checker warnings refuse an export too.")
 @click.option(
     "--lease-seconds",
@@ -79,6 +82,7 @@ def worker(
     exports: tuple[Path, ...],
     db: str,
     db_sync: str,
+    sandbox: SandboxMode,
     strict: bool,
     lease_seconds: float | None,
     visibility_timeout: float | None,
@@ -95,6 +99,7 @@ def worker(
         abort("--queues needs at least one label", EXIT_USAGE)
     # The servers' own grammars: a run's content hash must agree.
     settings = HarborSettings(
+        sandbox=sandbox,
         exports=exports,
         programs=programs,
         strict=strict,

@@ -37,6 +37,8 @@ __all__ = [
     "ProgramGrammar",
     "ProgramsFileSpec",
     "RetrySpec",
+    "SandboxLimits",
+    "SandboxSpec",
     "StepSpec",
     "leading_dash_not",
     "refuses_leading_dash",
@@ -170,6 +172,44 @@ class NeedsSpec(_Strict):
     tcp: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:\[\]-]+:[0-9]{1,5}$")]] = (
         Field(default_factory=list)
     )
+
+
+class SandboxLimits(_Strict):
+    """``sandbox: {limits: …}``: what each step's processes may use. Each
+    limit holds for each step separately; an unset one is not limited."""
+
+    #: CPU time of each process, in seconds (RLIMIT_CPU): then it is killed.
+    cpu_seconds: Annotated[int, Field(ge=1, le=7 * 24 * 3600)] | None = None
+    #: Address space of each process, in MiB (RLIMIT_AS): an allocation
+    #: beyond it fails.
+    memory_mb: Annotated[int, Field(ge=16, le=1 << 22)] | None = None
+    #: Processes (and threads) the step may have at once.
+    processes: Annotated[int, Field(ge=1, le=1 << 16)] | None = None
+    #: The largest file a process may write, in MiB (RLIMIT_FSIZE).
+    file_size_mb: Annotated[int, Field(ge=1, le=1 << 22)] | None = None
+    #: Open files of each process (RLIMIT_NOFILE).
+    open_files: Annotated[int, Field(ge=8, le=1 << 20)] | None = None
+
+
+SandboxPath = Annotated[str, StringConstraints(min_length=1, pattern=r"^[^\x00]+$")]
+
+
+class SandboxSpec(_Strict):
+    """``sandbox:``: what the steps of this export can reach.
+
+    - `network`: ``none`` (no network at all), ``loopback`` (a loopback of
+      the step's own, not the host's) or ``host`` (the default).
+    - `writable`: folders writable besides the run directory (always
+      writable). Relative paths are relative to the step's cwd.
+    - `readable`: when given, only these (plus what programs need to start)
+      can be read; else everything but the server's own folders.
+    - `limits`: per-step resource limits.
+    """
+
+    network: Literal["none", "loopback", "host"] = "host"
+    writable: list[SandboxPath] = Field(default_factory=list)
+    readable: list[SandboxPath] | None = None
+    limits: SandboxLimits = Field(default_factory=SandboxLimits)
 
 
 class StepSpec(_Strict):
@@ -314,6 +354,9 @@ class ExportSpec(_Strict):
     memory: MemorySpec | None = None
     attachments: AttachmentPolicy = Field(default_factory=AttachmentPolicy)
     needs: NeedsSpec = Field(default_factory=NeedsSpec)
+    #: What the steps can reach when they run (see `SandboxSpec`); None:
+    #: only the confinement every step gets.
+    sandbox: SandboxSpec | None = None
     #: How in-house programs read their arguments (see `ProgramGrammar`);
     #: an entry here beats the server-wide one of the same name.
     programs: dict[ProgramName, ProgramGrammar] = Field(default_factory=dict)

@@ -49,6 +49,7 @@ from mcp_harbor.remote.wire import (
     to_stream,
 )
 from mcp_harbor.runner import LocalExecutor, StepResult
+from mcp_harbor.runner.sandbox import Sandbox
 from mcp_harbor.store.base import LeaseStore
 
 __all__ = ["DEFAULT_LEASE", "Worker"]
@@ -162,6 +163,7 @@ class Worker:
         hostname: str | None = None,
         lease: float = DEFAULT_LEASE,
         visibility_timeout: float | None = None,
+        sandbox: Sandbox | None = None,
     ) -> None:
         """Build the worker's Celery app and start its cancel listener thread
         (a daemon: it dies with the process).
@@ -173,6 +175,8 @@ class Worker:
             hostname: the name stamped on every entry; None: the machine's.
             lease: seconds a lease lasts without a renewal.
             visibility_timeout: see `create_app`.
+            sandbox: how the worker confines steps (None: ``auto``, the
+                default folders hidden).
         """
         self.broker = broker
         self.exports = dict(exports)
@@ -186,7 +190,7 @@ class Worker:
         self._runs: dict[str, tuple[anyio.lowlevel.EventLoopToken, anyio.CancelScope]] = {}
         self._listening = threading.Event()
         self._loops = threading.local()
-        self._executor = LocalExecutor()
+        self._executor = LocalExecutor(sandbox)
         threading.Thread(target=self._listen, name="harbor-cancel", daemon=True).start()
 
     def execute(self, message: dict[str, Any]) -> None:

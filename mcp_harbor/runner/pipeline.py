@@ -30,6 +30,7 @@ from mcp_harbor.runner.follow import follow_logs
 from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult
 from mcp_harbor.runner.rundir import write_private
+from mcp_harbor.runner.sandbox import Sandbox, explain_denial
 from mcp_harbor.step_env import step_variables
 from mcp_harbor.template import render, value_text
 
@@ -272,10 +273,13 @@ def _read_log(path: Path, limit: int) -> tuple[str, int, bool, str | None]:
 
 
 class LocalExecutor:
-    """Runs pipelines as local processes, each step in its own process group."""
+    """Runs pipelines as local processes, each step in its own process group,
+    confined by `sandbox` (default: ``auto``, hiding the default state and
+    config folders)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sandbox: Sandbox | None = None) -> None:
         self._bash = shutil.which("bash") or "/bin/bash"
+        self.sandbox = sandbox if sandbox is not None else Sandbox(hidden=Sandbox.default_hidden())
         #: Steps of this executor running now (all runs together).
         self._steps_running = 0
 
@@ -411,7 +415,32 @@ class LocalExecutor:
         out_log, err_log = base.with_suffix(".stdout.log"), base.with_suffix(".stderr.log")
         output_file = base.with_suffix(".output")
 
+        added = _added_environment(request, step, state.environment(), output_file)
+        env = _spawn_environment(added)
+        command = _command(step, request.arguments)
+        shown = _command(step, request.redacted_arguments())
+        script: bytes | None = None
+        if isinstance(command, str):
+            script = command.encode("utf-8")
+            argv = [self._bash, *BASH_FLAGS]  # + the script's /dev/fd path
+        else:
+            argv = command
+        cwd = step.cwd or request.workdir
+        confinement = self.sandbox.confinement(
+            request.export.spec.sandbox,
+            run_dir=request.run_dir,
+            cwd=cwd,
+            program=argv[0],
+            path=os.fsdecode(env.get(b"PATH", b"")),
+            home=os.fsdecode(env.get(b"HOME", b"")),
+        )
+        tmpdir = confinement.tmpdir if confinement is not None else None
+        if tmpdir is not None:
+            env[b"TMPDIR"] = os.fsencode(tmpdir)
+
         def prepare() -> None:
+            if tmpdir is not None:
+                tmpdir.mkdir(mode=0o700, parents=True, exist_ok=True)
             # File-system work, done where the spawn is (see run_in_group).
             # Not created in advance (one file-system write less per step): the
             # step's `>> "$HARBOR_STEP_OUTPUT"` creates it; a retry (or a run
@@ -421,19 +450,8 @@ class LocalExecutor:
                 output_file.unlink(missing_ok=True)
             state.write_context()
 
-        command = _command(step, request.arguments)
-        shown = _command(step, request.redacted_arguments())
-        script: bytes | None = None
-        if isinstance(command, str):
-            script = command.encode("utf-8")
-            argv = [self._bash, *BASH_FLAGS]  # + the script's /dev/fd path
-        else:
-            argv = command
         limit = min(step.spec.timeout or remaining, remaining)
-        cwd = step.cwd or request.workdir
         began = time.monotonic()
-        added = _added_environment(request, step, state.environment(), output_file)
-        env = _spawn_environment(added)
         run = functools.partial(
             run_in_group,
             argv,
@@ -445,6 +463,7 @@ class LocalExecutor:
             grace=request.grace,
             prepare=prepare,
             script=script,
+            confinement=confinement,
         )
         # A step started while no other runs spawns on the event loop: there
         # is nothing to overlap with, and a thread hop costs more than the
@@ -487,6 +506,8 @@ class LocalExecutor:
             status, error = "timeout", f"step timed out after {limit:g} s"
         else:
             status, error = ("ok" if outcome.exit_code == 0 else "failed"), None
+            if status == "failed":
+                error = explain_denial(confinement, err_tail, outcome.exit_code, cwd)
         return StepResult(
             name=step.name,
             status=status,  # type: ignore[arg-type]

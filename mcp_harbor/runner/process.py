@@ -25,6 +25,7 @@ from typing import Literal
 import anyio
 
 from mcp_harbor.runner.reaper import reaper
+from mcp_harbor.runner.sandbox import CannotConfine, Confinement, release, started_confined
 
 __all__ = ["DEFAULT_GRACE", "ProcessOutcome", "kill_group", "run_in_group"]
 
@@ -140,6 +141,7 @@ async def run_in_group(
     prepare: Callable[[], None] | None = None,
     script: bytes | None = None,
     offload: bool = True,
+    confinement: Confinement | None = None,
 ) -> ProcessOutcome:
     """Run `argv` in a new session (its own process group) with stdin empty.
 
@@ -154,14 +156,22 @@ async def run_in_group(
     reads its script from it): the script never touches the disk (one file
     less per step, and a secret in it is never written anywhere).
 
+    `confinement`, if given, is entered by a thread made for the spawn
+    (see `mcp_harbor.runner.sandbox`), and `argv` is started through its
+    prefix; a confinement that cannot be entered fails the step (it never
+    starts unconfined).
+
     When the leader exits, or `timeout` seconds pass, every process left in
-    the group is stopped (background jobs do not outlive their step).
+    the group is stopped (background jobs do not outlive their step), and
+    so is whatever is left in the step's cgroup (one that left the group).
 
     **Cancellation:** the whole group is stopped (SIGTERM, `grace`, SIGKILL)
     and reaped before the cancellation propagates; a cancellation that
     arrives while the process is being started takes effect once it is
     started and tracked, so no process escapes.
     """
+
+    group: list[Path | None] = [None]
 
     def spawn() -> subprocess.Popen[bytes] | ProcessOutcome:
         if prepare is not None:
@@ -170,6 +180,8 @@ async def run_in_group(
             return ProcessOutcome("error", 127, f"the working directory {cwd} does not exist")
         memfd = -1
         command = list(argv)
+        if confinement is not None:
+            command[:0] = confinement.prefix
         if script is not None:
             memfd = os.memfd_create("harbor-step", 0)
             os.write(memfd, script)
@@ -180,17 +192,30 @@ async def run_in_group(
             out = _private(stdout)
             err = _private(stderr)
             try:
-                return subprocess.Popen(
-                    command,
-                    stdin=_devnull(),
-                    stdout=out,
-                    stderr=err,
-                    cwd=cwd,
-                    env=env,
-                    start_new_session=True,
-                    close_fds=True,
-                    pass_fds=(memfd,) if memfd >= 0 else (),
-                )
+
+                def popen() -> subprocess.Popen[bytes]:
+                    return subprocess.Popen(
+                        command,
+                        stdin=_devnull(),
+                        stdout=out,
+                        stderr=err,
+                        cwd=cwd,
+                        env=env,
+                        start_new_session=True,
+                        close_fds=True,
+                        pass_fds=(memfd,) if memfd >= 0 else (),
+                    )
+
+                if confinement is None:
+                    return popen()
+                try:
+                    child, group[0] = started_confined(confinement, popen)
+                except CannotConfine as exc:
+                    reason = exc.strerror or str(exc)
+                    return ProcessOutcome(
+                        "error", 126, f"the sandbox could not be entered: {reason}"
+                    )
+                return child
             except OSError as exc:
                 reason = exc.strerror or str(exc)
                 return ProcessOutcome("error", 127, f"cannot start {argv[0]!r}: {reason}")
@@ -206,19 +231,34 @@ async def run_in_group(
         child = _Child(started)
         reaper.track(child.pid)
     try:
-        try:
-            with anyio.move_on_after(timeout) as scope:
-                code = await child.wait()
-        except BaseException:
-            await kill_group(child, grace)
-            raise
-        if scope.cancelled_caught:
-            await kill_group(child, grace)
-            return ProcessOutcome("timeout", None)
-        if _group_members(child.pid):
-            await kill_group(child, grace)
+        return await _wait(child, timeout, grace)
     finally:
         child.close()
         reaper.untrack(child.pid)
+        if group[0] is not None:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(release, group[0])
+
+
+async def _wait(child: _Child, timeout: float, grace: float) -> ProcessOutcome:
+    """Wait for `child` up to `timeout`, then stop what is left of its group.
+
+    **Cancellation:** the group is stopped and reaped before it propagates.
+    """
+    try:
+        with anyio.move_on_after(timeout) as scope:
+            code = await child.wait()
+    except BaseException:
+        await kill_group(child, grace)
+        raise
+    if scope.cancelled_caught:
+        await kill_group(child, grace)
+        return ProcessOutcome("timeout", None)
+    if _group_members(child.pid):
+        await kill_group(child, grace)
+    return _exited(code)
+
+
+def _exited(code: int) -> ProcessOutcome:
     # A shell reports death by signal N as 128+N; keep that convention.
     return ProcessOutcome("exited", code if code >= 0 else 128 - code)

@@ -1,0 +1,84 @@
+"""What the sandbox did to a step that failed, told from what the step
+printed and how it ended (`explain_denial`): ``sandbox denied write to
+/etc/x`` rather than a bare ``Permission denied``.
+
+Landlock and the namespaces answer with ordinary errors (EACCES,
+ENETUNREACH), so the explanation is a judgement: a path the step said it
+was denied is named only when the step's rules do not allow it, and a limit
+only when the step had that limit.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+from pathlib import Path
+
+from mcp_harbor.runner.sandbox.confinement import Confinement
+
+__all__ = ["explain_denial"]
+
+_DENIED = re.compile(r"(?:Permission denied|Operation not permitted)")
+# A path in a message: quoted, or a word with a slash.
+_PATH = re.compile(r"""['"‘’`]([^'"‘’`\n]*/[^'"‘’`\n]*)['"‘’`]|((?:\.{0,2}/|~/)[^\s:'"]*)""")
+_WRITE_WORDS = re.compile(
+    r"cannot (?:create|touch|remove|move|open .* for writing|overwrite)|"
+    r"mkdir|Read-only|rm:|cp:|mv:|tee:|ln:|>|write|No space",
+    re.IGNORECASE,
+)
+_NETWORK = re.compile(
+    r"Network is unreachable|Cannot assign requested address|Temporary failure in name resolution|"
+    r"Could not resolve host|Name or service not known|Connection refused|"
+    # Landlock's TCP rule answers EACCES: a connect or bind said nearby.
+    r"(?:connect|bind|socket)[\s\S]{0,300}Permission denied|"
+    r"Permission denied[\s\S]{0,300}(?:connect|bind|socket)",
+    re.IGNORECASE,
+)
+_MEMORY = re.compile(r"MemoryError|Cannot allocate memory|memory exhausted|out of memory", re.I)
+_PROCESSES = re.compile(
+    r"Resource temporarily unavailable|fork: retry|BlockingIOError|EAGAIN", re.I
+)
+_FILES = re.compile(r"Too many open files", re.I)
+
+
+def explain_denial(
+    confinement: Confinement | None, stderr: str, exit_code: int | None, cwd: Path
+) -> str | None:
+    """Why the sandbox stopped the step, as one line; None when nothing
+    shows that it did (the step's own failure)."""
+    if confinement is None:
+        return None
+    limits = confinement.limits
+    if limits is not None and exit_code is not None and exit_code > 128:
+        sig = exit_code - 128
+        if sig == signal.SIGXCPU and limits.cpu_seconds is not None:
+            return f"sandbox limit reached: cpu_seconds {limits.cpu_seconds} (killed by SIGXCPU)"
+        if sig == signal.SIGXFSZ and limits.file_size_mb is not None:
+            return f"sandbox limit reached: file_size_mb {limits.file_size_mb} (killed by SIGXFSZ)"
+        if sig == signal.SIGKILL and limits.cpu_seconds is not None:
+            return f"sandbox limit reached: cpu_seconds {limits.cpu_seconds} (killed)"
+    if limits is not None:
+        if limits.memory_mb is not None and _MEMORY.search(stderr):
+            return f"sandbox limit reached: memory_mb {limits.memory_mb} (an allocation failed)"
+        if limits.processes is not None and _PROCESSES.search(stderr):
+            return f"sandbox limit reached: processes {limits.processes} (a fork failed)"
+        if limits.open_files is not None and _FILES.search(stderr):
+            return f"sandbox limit reached: open_files {limits.open_files}"
+    if confinement.network != "host" and _NETWORK.search(stderr):
+        return f"sandbox denied network access (network: {confinement.network})"
+    rules = confinement.rules
+    if rules is None:
+        return None
+    for line in stderr.splitlines():
+        if not _DENIED.search(line):
+            continue
+        for quoted, bare in _PATH.findall(line):
+            text = quoted or bare
+            path = os.path.join(cwd, os.path.expanduser(text))
+            write = bool(_WRITE_WORDS.search(line)) or not os.path.exists(path)
+            if write and not rules.allows(path, write=True):
+                return f"sandbox denied write to {os.path.normpath(path)}"
+            if not rules.allows(path, write=False):
+                return f"sandbox denied read of {os.path.normpath(path)}"
+    return None

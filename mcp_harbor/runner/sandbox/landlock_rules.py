@@ -1,0 +1,114 @@
+"""Landlock rules as data: which rights on which paths (`Rules`), built so
+that some paths stay out of reach (`hide`), checked without the kernel
+(`Rules.allows`, for messages) and enforced on the calling thread
+(`Rules.restrict`).
+
+Landlock can only allow, never deny: to keep a folder out of a tree that is
+otherwise reachable, every sibling along the path to it gets a rule of its
+own (and the folders on the path only ``READ_DIR``: their names can be
+listed, not their files read).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+__all__ = ["EVERYTHING", "FILE_RIGHTS", "READ", "READ_DIR", "WRITE_FILE", "Rules"]
+
+# Landlock's filesystem rights (linux/landlock.h), as plain ints so that
+# this module imports nothing it does not need.
+_EXECUTE = 1 << 0
+WRITE_FILE = 1 << 1
+_READ_FILE = 1 << 2
+READ_DIR = 1 << 3
+_TRUNCATE = 1 << 14
+_IOCTL_DEV = 1 << 15
+#: Read a file, list a folder, execute a program.
+READ = _EXECUTE | _READ_FILE | READ_DIR
+#: Every filesystem right (the kernel's ABI masks it).
+EVERYTHING = (1 << 17) - 1
+#: The rights a rule on a file (not a folder) may carry.
+FILE_RIGHTS = _EXECUTE | WRITE_FILE | _READ_FILE | _TRUNCATE | _IOCTL_DEV
+
+
+@dataclass(slots=True)
+class Rules:
+    """Rights by path (absolute, resolved); a folder's rule covers what is
+    beneath it, and rights add up along a path."""
+
+    grants: dict[str, int] = field(default_factory=dict)
+
+    def grant(self, path: str, rights: int) -> None:
+        """Give `rights` on `path` (which must exist; a file keeps only file rights)."""
+        if not os.path.isdir(path):
+            rights &= FILE_RIGHTS
+        if rights:
+            self.grants[path] = self.grants.get(path, 0) | rights
+
+    def grant_except(self, path: str, rights: int, hidden: Iterable[str]) -> None:
+        """Give `rights` on `path` and everything beneath it except the
+        `hidden` paths (and what is beneath them)."""
+        inside = [h for h in hidden if _within(h, path)]
+        if not inside:
+            if os.path.lexists(path):
+                self.grant(path, rights)
+            return
+        if any(h == path for h in inside):
+            return
+        self.grant(path, READ_DIR & rights)
+        try:
+            entries = os.listdir(path)
+        except OSError:
+            return
+        for entry in entries:
+            child = os.path.join(path, entry)
+            if os.path.islink(child) or not os.path.exists(child):
+                # A symlink gets no rule of its own: what it points to is
+                # judged by the rules of its target's path.
+                continue
+            self.grant_except(child, rights, inside)
+
+    def rights_at(self, path: str) -> int:
+        """The rights the rules give on `path` (resolved, absolute)."""
+        rights = 0
+        for granted, value in self.grants.items():
+            if _within(path, granted):
+                rights |= value
+        return rights
+
+    def allows(self, path: str, *, write: bool) -> bool:
+        """Whether the rules let `path` be read (or written, if `write`)."""
+        wanted = WRITE_FILE if write else _READ_FILE
+        where = os.path.realpath(path)
+        if write and not os.path.exists(where):
+            # Creating a file needs a right on its folder.
+            parent = os.path.dirname(where)
+            return bool(self.rights_at(parent) & (1 << 8))  # MAKE_REG
+        return bool(self.rights_at(where) & wanted)
+
+    def restrict(self, *, deny_tcp: bool, scope: bool) -> None:
+        """Enforce the rules (and ``no_new_privs``) on the calling thread and
+        what it starts from now on; irreversible for that thread.
+
+        `deny_tcp`: no TCP connect or bind (Landlock ABI 4); `scope`: no
+        signals to, and no abstract UNIX sockets of, processes outside the
+        domain (ABI 6). Rights the kernel lacks are left out (best effort;
+        `support` says which hold).
+        """
+        from landlockpy import AccessFS, AccessNet, Ruleset, Scope
+
+        scoped = Scope.SIGNAL | Scope.ABSTRACT_UNIX_SOCKET if scope else Scope.NONE
+        handled_net = AccessNet.CONNECT_TCP | AccessNet.BIND_TCP if deny_tcp else AccessNet.NONE
+        with Ruleset(handled_net=handled_net, scoped=scoped) as ruleset:
+            for path, rights in self.grants.items():
+                try:
+                    ruleset.allow_path(path, AccessFS(rights))
+                except OSError:
+                    continue  # gone since the rules were made: nothing to allow
+            ruleset.restrict()
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")

@@ -1,0 +1,331 @@
+"""`Sandbox`: the server's confinement policy (its ``--sandbox`` mode, the
+folders no step may reach, what this machine supports), and the one place
+that turns an export's ``sandbox:`` into a step's `Confinement`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from mcp_harbor.config.model import SandboxLimits, SandboxSpec
+from mcp_harbor.defaults import DEFAULT_SANDBOX, SANDBOX_MODES, SandboxMode
+from mcp_harbor.locations import default_tokens_path, state_home
+from mcp_harbor.runner.sandbox.confinement import Confinement
+from mcp_harbor.runner.sandbox.landlock_rules import EVERYTHING, READ, READ_DIR, WRITE_FILE, Rules
+from mcp_harbor.runner.sandbox.support import LAYERS, Support, support
+
+__all__ = ["SANDBOX_MODES", "Sandbox", "SandboxMode"]
+
+
+#: What programs need to start, readable when ``readable:`` narrows the rest.
+_SYSTEM_READABLE = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/proc",
+    "/dev",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/nsswitch.conf",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/localtime",
+    "/etc/timezone",
+    "/etc/alternatives",
+    "/etc/hosts",
+    "/etc/host.conf",
+    "/etc/resolv.conf",
+    "/etc/gai.conf",
+    "/etc/protocols",
+    "/etc/services",
+    "/etc/ssl",
+    "/etc/ca-certificates",
+    "/etc/locale.alias",
+    "/etc/locale.conf",
+    "/etc/default/locale",
+    "/etc/inputrc",
+    "/etc/terminfo",
+    "/etc/magic",
+    "/etc/mime.types",
+    "/etc/gitconfig",
+    "/etc/os-release",
+    "/usr/lib/os-release",
+)
+#: Devices every step may write (the rest of /dev is read-only when writes are confined).
+_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom")
+#: Folders every step may write when writes are confined.
+_SHARED_WRITABLE = ("/dev/shm",)
+#: What a user's programs read at start (git dies on an unreadable ~/.gitconfig).
+_HOME_READABLE = (".gitconfig", ".config/git")
+
+
+class Sandbox:
+    """The server's confinement of steps.
+
+    Every step, with or without ``sandbox:``, when the mode is not ``off``:
+    cannot read or write the `hidden` folders and files (the server's state
+    and config folders, its database, tokens file and check cache, the runs
+    root) except its own run directory, cannot signal processes outside its
+    step, runs without capabilities (a root server's steps too), and cannot
+    gain privileges (``no_new_privs``). An export's ``sandbox:`` adds its
+    network, filesystem and limit rules.
+
+    ``auto`` enforces what this machine supports and says what it does not
+    (`describe`); ``required`` has `missing` refuse the exports whose
+    confinement cannot be fully enforced; ``off`` confines nothing.
+    """
+
+    def __init__(
+        self,
+        mode: SandboxMode = DEFAULT_SANDBOX,
+        hidden: Iterable[Path] = (),
+        probed: Support | None = None,
+    ) -> None:
+        self.mode: SandboxMode = mode
+        self.support: Support | None = None if mode == "off" else (probed or support())
+        self.hidden: tuple[str, ...] = _resolved_hidden(hidden)
+
+    @staticmethod
+    def default_hidden() -> list[Path]:
+        """The server's folders at their default places: the state folder
+        (database, runs, check cache) and the config folder (tokens)."""
+        return [state_home(), default_tokens_path().parent]
+
+    def describe(self) -> list[str]:
+        """What is in force: a first line with the layers that hold and what
+        steps cannot reach, then one line per missing layer with why (for
+        the start log, and ``check --preflight``)."""
+        sup = self.support
+        if sup is None:
+            return ["sandbox off: steps run unconfined (--sandbox off)"]
+        held = [
+            f"landlock (ABI {sup.landlock_abi})" if layer == "landlock" else layer
+            for layer in LAYERS
+            if sup.lacks(layer) is None and (layer != "capabilities" or sup.root)
+        ]
+        first = f"sandbox {self.mode}: in force: {', '.join(held) or 'nothing'}"
+        if self.hidden:
+            first += "; steps cannot reach " + ", ".join(self.hidden)
+        return [first] + [
+            f"sandbox {self.mode}: not available: {layer}: {why}"
+            for layer, why in sup.missing.items()
+        ]
+
+    def missing(self, spec: SandboxSpec | None) -> list[str]:
+        """The layers an export with `spec` needs that this machine lacks,
+        each as ``layer (what needs it): why``; empty when fully enforced
+        (and always under ``off``, which enforces nothing on purpose)."""
+        if self.support is None:
+            return []
+        wanted = {"landlock": "every step's confinement"}
+        if self.support.root:
+            wanted["capabilities"] = "every step's confinement (root server)"
+        if spec is not None:
+            if spec.network == "none":
+                wanted["network"] = "network: none"
+            elif spec.network == "loopback":
+                wanted["loopback"] = "network: loopback"
+            limits = spec.limits
+            names = [
+                n
+                for n in ("cpu_seconds", "memory_mb", "file_size_mb", "open_files")
+                if getattr(limits, n) is not None
+            ]
+            if names:
+                wanted["rlimits"] = "limits: " + ", ".join(names)
+            if limits.processes is not None:
+                wanted["processes"] = "limits: processes"
+        out = []
+        for layer, needed_by in wanted.items():
+            why = self.support.lacks(layer)
+            if why is not None:
+                out.append(f"{layer} ({needed_by}): {why}")
+        return out
+
+    def confinement(
+        self,
+        spec: SandboxSpec | None,
+        *,
+        run_dir: Path,
+        cwd: Path,
+        program: str,
+        path: str,
+        home: str,
+    ) -> Confinement | None:
+        """The confinement of one step (None under ``off``): `program` is
+        what is exec'd (resolved on the step's `path`, its PATH; `home` is
+        its HOME), `cwd` what relative
+        ``writable:``/``readable:`` paths are relative to. Layers this
+        machine lacks are left out (``auto``; ``required`` refused the
+        export before it could run)."""
+        sup = self.support
+        if sup is None:
+            return None
+        run = os.path.realpath(run_dir)
+        covered: tuple[str, ...] = ()
+        hidden = self.hidden
+        if sup.thread_mounts:
+            # Folders are covered by a mount; Landlock keeps out only files.
+            covered = tuple(h for h in hidden if os.path.isdir(h))
+            hidden = tuple(h for h in hidden if h not in covered)
+        landlock = sup.lacks("landlock") is None
+        rules: Rules | None = None
+        tmpdir: Path | None = None
+        if landlock:
+            rules = Rules()
+            if spec is None:
+                rules.grant_except("/", EVERYTHING, hidden)
+            else:
+                self._narrowed(rules, spec, hidden, cwd=cwd, program=program, path=path, home=home)
+                tmpdir = Path(run) / "tmp"
+            rules.grant(run, EVERYTHING)
+        network = spec.network if spec is not None else "host"
+        limits = spec.limits if spec is not None else None
+        prefix: list[str] = []
+        thread_netns: str | None = None
+        user_ns = False
+        if limits is not None:
+            prefix += _rlimits(sup, limits)
+            user_ns = limits.processes is not None and not sup.root and sup.unshare is not None
+        if network != "host":
+            if sup.thread_netns:
+                thread_netns = network
+            elif network == "loopback" and sup.bwrap is not None:
+                prefix += [sup.bwrap, "--dev-bind", "/", "/", "--unshare-net", "--"]
+                user_ns = False  # bwrap's own user namespace counts the processes
+            elif network == "none" and sup.unshare is not None:
+                user_ns = True
+        if user_ns and sup.unshare is not None:
+            uid, gid = os.getuid(), os.getgid()
+            prefix += [sup.unshare, "--user", f"--map-user={uid}", f"--map-group={gid}"]
+            if network == "none" and thread_netns is None:
+                prefix.append("--net")
+            prefix.append("--")
+        pids = limits.processes if limits is not None and sup.root else None
+        return Confinement(
+            rules=rules,
+            deny_tcp=network == "none" and sup.landlock_abi >= 4,
+            scope=sup.landlock_abi >= 6,
+            drop_capabilities=sup.root and sup.lacks("capabilities") is None,
+            thread_netns=thread_netns,
+            covered=covered,
+            run_dir=run,
+            prefix=tuple(prefix),
+            pids_cgroup=sup.pids_cgroup if pids is not None else None,
+            pids_max=pids,
+            network=network,
+            limits=limits,
+            tmpdir=tmpdir,
+        )
+
+    def _narrowed(
+        self,
+        rules: Rules,
+        spec: SandboxSpec,
+        hidden: tuple[str, ...],
+        *,
+        cwd: Path,
+        program: str,
+        path: str,
+        home: str,
+    ) -> None:
+        """Rules of an export that narrows what is read or written, none of
+        them reaching into `hidden`."""
+        if spec.readable is None:
+            rules.grant_except("/", READ, hidden)
+        else:
+            for system in _SYSTEM_READABLE:
+                if os.path.lexists(system):
+                    rules.grant_except(os.path.realpath(system), READ, hidden)
+            if home:
+                for name in _HOME_READABLE:
+                    dotfile = os.path.join(home, name)
+                    if os.path.exists(dotfile):
+                        rules.grant_except(os.path.realpath(dotfile), READ, hidden)
+            for folder in _program_folders(program, path):
+                rules.grant_except(folder, READ, hidden)
+            for each in _resolved(spec.readable, cwd):
+                rules.grant_except(each, READ, hidden)
+            # Folders on the way to the run directory: its path can be walked.
+            rules.grant("/", READ_DIR)
+        for device in _DEVICES:
+            if os.path.exists(device):
+                rules.grant(device, WRITE_FILE | READ)
+        for shared in _SHARED_WRITABLE:
+            if os.path.isdir(shared):
+                rules.grant(shared, EVERYTHING)
+        for each in _resolved(spec.writable, cwd):
+            rules.grant_except(each, EVERYTHING, hidden)
+
+
+def _rlimits(sup: Support, limits: SandboxLimits) -> list[str]:
+    """``prlimit`` and its options for `limits` (empty: none to set, or no
+    ``prlimit``). CPU time gets a soft limit (SIGXCPU, which says what
+    happened) one second under the hard one (SIGKILL)."""
+    mib = 1024 * 1024
+    options = []
+    if limits.cpu_seconds is not None:
+        options.append(f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}")
+    if limits.memory_mb is not None:
+        options.append(f"--as={limits.memory_mb * mib}:{limits.memory_mb * mib}")
+    if limits.file_size_mb is not None:
+        options.append(f"--fsize={limits.file_size_mb * mib}:{limits.file_size_mb * mib}")
+    if limits.open_files is not None:
+        options.append(f"--nofile={limits.open_files}:{limits.open_files}")
+    if limits.processes is not None and not sup.root:
+        # Counted per user namespace: the step gets one of its own (`unshare`).
+        options.append(f"--nproc={limits.processes}:{limits.processes}")
+    if not options or sup.prlimit is None:
+        return []
+    return [sup.prlimit, *options, "--"]
+
+
+def _resolved(paths: Sequence[str], cwd: Path) -> list[str]:
+    out = []
+    for path in paths:
+        full = os.path.realpath(os.path.join(cwd, os.path.expanduser(path)))
+        if os.path.exists(full):
+            out.append(full)
+    return out
+
+
+def _program_folders(program: str, path_env: str) -> list[str]:
+    """The folders a program needs to start: each folder on PATH, the
+    program's own installation (the folder above its ``bin/``), resolved
+    through symlinks (a venv's python is a link into its base install)."""
+    folders: list[str] = []
+    candidates = [d for d in path_env.split(":") if d]
+    found = shutil.which(program, path=path_env) if "/" not in program else program
+    if found:
+        candidates.append(os.path.dirname(found))
+        candidates.append(os.path.dirname(os.path.realpath(found)))
+    for folder in candidates:
+        for each in (folder, os.path.realpath(folder)):
+            if not os.path.isdir(each):
+                continue
+            top = os.path.dirname(each) if os.path.basename(each) in ("bin", "sbin") else each
+            if top not in ("/", "") and top not in folders:
+                folders.append(top)
+    return folders
+
+
+def _resolved_hidden(paths: Iterable[Path]) -> tuple[str, ...]:
+    """The hidden paths, resolved, existing, none inside another."""
+    out: list[str] = []
+    for given in paths:
+        full = os.path.realpath(given)
+        if os.path.lexists(full) and full != "/":
+            out.append(full)
+    out.sort(key=len)
+    kept: list[str] = []
+    for each in out:
+        if not any(each == k or each.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(each)
+    return tuple(kept)
