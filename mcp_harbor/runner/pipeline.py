@@ -507,7 +507,8 @@ class LocalExecutor:
         else:
             status, error = ("ok" if outcome.exit_code == 0 else "failed"), None
             if status == "failed":
-                error = explain_denial(confinement, err_tail, outcome.exit_code, cwd)
+                printed = f"{err_tail}\n{out_tail}"
+                error = explain_denial(confinement, printed, outcome.exit_code, cwd)
         return StepResult(
             name=step.name,
             status=status,  # type: ignore[arg-type]

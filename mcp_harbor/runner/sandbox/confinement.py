@@ -78,8 +78,9 @@ class Confinement:
             group = self.pids_cgroup / f"mcp-harbor-{secrets.token_hex(6)}"
             group.mkdir()
             try:
-                # One more than the step's own: the spawning thread is in it too.
-                (group / "pids.max").write_text(str(self.pids_max + 1))
+                # The spawning thread counts while it forks the step's leader
+                # (so at least 2), and leaves the group when it ends.
+                (group / "pids.max").write_text(str(max(self.pids_max, 2)))
                 (group / "tasks").write_text(str(threading.get_native_id()))
             except OSError:
                 release(group)

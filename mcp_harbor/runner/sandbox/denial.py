@@ -19,9 +19,15 @@ from mcp_harbor.runner.sandbox.confinement import Confinement
 
 __all__ = ["explain_denial"]
 
-_DENIED = re.compile(r"(?:Permission denied|Operation not permitted)")
-# A path in a message: quoted, or a word with a slash.
-_PATH = re.compile(r"""['"‘’`]([^'"‘’`\n]*/[^'"‘’`\n]*)['"‘’`]|((?:\.{0,2}/|~/)[^\s:'"]*)""")
+# The path a message says was denied: the word before the error (``cat:
+# /x: Permission denied``, ``touch: cannot touch '/x': …``, bash's ``x: …``)
+# or the one after it (Python's ``Permission denied: '/x'``).
+_DENIED_PATH = re.compile(
+    r"""(?:'([^'\n]+)'|"([^"\n]+)"|([^\s:'"]+)): (?:Permission denied|Operation not permitted)"""
+    r"""|(?:Permission denied|Operation not permitted): '([^'\n]+)'"""
+)
+# bash names the script before its own messages: ``/dev/fd/11: line 3: x: …``.
+_BASH_PREFIX = re.compile(r"^\S+: line \d+: ")
 _WRITE_WORDS = re.compile(
     r"cannot (?:create|touch|remove|move|open .* for writing|overwrite)|"
     r"mkdir|Read-only|rm:|cp:|mv:|tee:|ln:|>|write|No space",
@@ -43,10 +49,12 @@ _FILES = re.compile(r"Too many open files", re.I)
 
 
 def explain_denial(
-    confinement: Confinement | None, stderr: str, exit_code: int | None, cwd: Path
+    confinement: Confinement | None, printed: str, exit_code: int | None, cwd: Path
 ) -> str | None:
-    """Why the sandbox stopped the step, as one line; None when nothing
-    shows that it did (the step's own failure)."""
+    """Why the sandbox stopped the step, as one line, judged from what it
+    `printed` (the tails of its stderr and stdout) and its exit code; None
+    when nothing shows that it did (the step's own failure)."""
+    stderr = printed
     if confinement is None:
         return None
     limits = confinement.limits
@@ -71,14 +79,16 @@ def explain_denial(
     if rules is None:
         return None
     for line in stderr.splitlines():
-        if not _DENIED.search(line):
-            continue
-        for quoted, bare in _PATH.findall(line):
-            text = quoted or bare
+        line = _BASH_PREFIX.sub("", line)
+        for groups in _DENIED_PATH.findall(line):
+            text = next(g for g in groups if g)
             path = os.path.join(cwd, os.path.expanduser(text))
-            write = bool(_WRITE_WORDS.search(line)) or not os.path.exists(path)
+            said = line.replace(text, " ")
+            write = bool(_WRITE_WORDS.search(said)) or not os.path.exists(path)
             if write and not rules.allows(path, write=True):
                 return f"sandbox denied write to {os.path.normpath(path)}"
             if not rules.allows(path, write=False):
                 return f"sandbox denied read of {os.path.normpath(path)}"
+            if not rules.allows(path, write=True):
+                return f"sandbox denied write to {os.path.normpath(path)}"
     return None

@@ -90,7 +90,14 @@ class Sandbox:
     ) -> None:
         self.mode: SandboxMode = mode
         self.support: Support | None = None if mode == "off" else (probed or support())
-        self.hidden: tuple[str, ...] = _resolved_hidden(hidden)
+        self._hidden = tuple(hidden)
+
+    @property
+    def hidden(self) -> tuple[str, ...]:
+        """The hidden paths as they are now (resolved, existing, none inside
+        another): looked up for each step, since the database's journal
+        files, the tokens file and the runs root come and go."""
+        return _resolved_hidden(self._hidden)
 
     @staticmethod
     def default_hidden() -> list[Path]:
