@@ -8,7 +8,7 @@ other threads keep none of them, and the spawn keeps CPython's vfork path
 (a ``preexec_fn`` would lose it and cost more the bigger the server's heap).
 What holds per process (rlimits, a user namespace) is set by a small program
 the step is started through (`prefix`: util-linux's ``prlimit`` and
-``unshare``, or ``bwrap``).
+``unshare``).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from mcp_harbor.defaults import DEFAULT_SANDBOX, SANDBOX_MODES, SandboxMode
 from mcp_harbor.locations import default_tokens_path, state_home
 from mcp_harbor.runner.sandbox.confinement import Confinement
 from mcp_harbor.runner.sandbox.landlock_rules import EVERYTHING, READ, READ_DIR, WRITE_FILE, Rules
-from mcp_harbor.runner.sandbox.support import LAYERS, Support, support
+from mcp_harbor.runner.sandbox.support import LAYERS, Support, loopback_prefix, support
 
 __all__ = ["SANDBOX_MODES", "Sandbox", "SandboxMode"]
 
@@ -204,9 +204,9 @@ class Sandbox:
         if network != "host":
             if sup.thread_netns:
                 thread_netns = network
-            elif network == "loopback" and sup.bwrap is not None:
-                prefix += [sup.bwrap, "--dev-bind", "/", "/", "--unshare-net", "--"]
-                user_ns = False  # bwrap's own user namespace counts the processes
+            elif network == "loopback" and sup.loopback_tools is not None and sup.unshare:
+                prefix += loopback_prefix(sup.unshare, sup.loopback_tools)
+                user_ns = False  # the loopback's own user namespace counts processes
             elif network == "none" and sup.unshare is not None:
                 user_ns = True
         if user_ns and sup.unshare is not None:
@@ -215,6 +215,9 @@ class Sandbox:
             if network == "none" and thread_netns is None:
                 prefix.append("--net")
             prefix.append("--")
+        if rules is not None and any(p == sup.unshare for p in prefix):
+            # unshare writes the new namespace's uid_map and gid_map.
+            rules.grant("/proc", READ | WRITE_FILE)
         pids = limits.processes if limits is not None and sup.root else None
         return Confinement(
             rules=rules,

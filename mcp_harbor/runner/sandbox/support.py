@@ -14,7 +14,7 @@ from pathlib import Path
 
 from mcp_harbor.runner.sandbox import _linux
 
-__all__ = ["LAYERS", "Support", "support"]
+__all__ = ["LAYERS", "Support", "loopback_prefix", "support"]
 
 #: The layers, by the names messages use.
 LAYERS = (
@@ -35,8 +35,8 @@ class Support:
     namespace is made in the spawning thread when the server may
     (`thread_netns`, a root server), else by `unshare` (`unshare`, the
     path of util-linux's ``unshare`` when it could make a user and a
-    network namespace as this user), and a loopback that is up by `bwrap`
-    when the server cannot bring it up itself. `prlimit` sets rlimits (the
+    network namespace as this user), with its loopback brought up by
+    `loopback_tools`. `prlimit` sets rlimits (the
     path of util-linux's ``prlimit``); `pids_cgroup` is a writable cgroup-v1
     ``pids`` folder (a root server's process limit: root is exempt from
     RLIMIT_NPROC).
@@ -49,7 +49,10 @@ class Support:
     #: spawning thread (a root server): else Landlock alone keeps steps out.
     thread_mounts: bool
     unshare: str | None
-    bwrap: str | None
+    #: The programs a loopback of the step's own is brought up with, when
+    #: the server cannot do it itself: ``sh``, iproute2's ``ip`` and
+    #: util-linux's ``setpriv`` (None: not all there, or the probe failed).
+    loopback_tools: tuple[str, str, str] | None
     prlimit: str | None
     pids_cgroup: Path | None
     #: Why a layer is missing, by layer name (absent: in force).
@@ -201,18 +204,25 @@ def support() -> Support:
             if problem is not None:
                 missing["network"] = f"unshare --user --net: {problem}"
                 unshare = None
-    bwrap = shutil.which("bwrap")
+    loopback_tools: tuple[str, str, str] | None = None
     if not thread_netns:
-        if bwrap is None:
+        tools = [shutil.which(name) for name in ("sh", "ip", "setpriv")]
+        if unshare is None:
+            missing["loopback"] = missing.get("network", "unshare is not available")
+        elif None in tools:
             missing["loopback"] = (
-                "the server is not root and bubblewrap (bwrap) is not installed "
-                "(Debian/Ubuntu: apt install bubblewrap)"
+                "the server is not root, and bringing up a loopback of the step's own needs "
+                "sh, iproute2's ip and util-linux's setpriv"
             )
         else:
-            problem = _probe_command([bwrap, "--dev-bind", "/", "/", "--unshare-net", "true"])
+            sh, ip, setpriv = (t for t in tools if t is not None)
+            loopback_tools = (sh, ip, setpriv)
+            problem = _probe_command(
+                [*loopback_prefix(unshare, loopback_tools), ip, "link", "show", "lo", "up"]
+            )
             if problem is not None:
-                missing["loopback"] = f"bwrap --unshare-net: {problem}"
-                bwrap = None
+                missing["loopback"] = f"unshare --net with ip link set lo up: {problem}"
+                loopback_tools = None
     prlimit = shutil.which("prlimit")
     if prlimit is None:
         missing["rlimits"] = "util-linux's prlimit is not installed"
@@ -232,8 +242,29 @@ def support() -> Support:
         thread_netns=thread_netns,
         thread_mounts=thread_mounts,
         unshare=unshare,
-        bwrap=bwrap,
+        loopback_tools=loopback_tools,
         prlimit=prlimit,
         pids_cgroup=pids,
         missing=missing,
     )
+
+
+#: Run by ``sh`` in the step's new namespaces: bring ``lo`` up, then start
+#: the step with no capability (they were kept only for ``ip``). A fixed
+#: text: the step's command is only ever its positional parameters.
+_LOOPBACK_SCRIPT = (
+    'ip="$1"; setpriv="$2"; shift 2; "$ip" link set lo up && '
+    'exec "$setpriv" --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- "$@"'
+)
+
+
+def loopback_prefix(unshare: str, tools: tuple[str, str, str]) -> list[str]:
+    """The programs a step with ``network: loopback`` starts through when the
+    server is not root: a user and a network namespace (the server's own
+    uid and gid mapped), ``lo`` up, capabilities dropped."""
+    sh, ip, setpriv = tools
+    uid, gid = os.getuid(), os.getgid()
+    return [
+        unshare, "--user", f"--map-user={uid}", f"--map-group={gid}", "--net", "--keep-caps",
+        "--", sh, "-c", _LOOPBACK_SCRIPT, "harbor-loopback", ip, setpriv,
+    ]  # fmt: skip
