@@ -115,22 +115,33 @@ def _mount(
     _check(_libc.mount(c(source), c(target), c(fstype), flags, c(data)))
 
 
-def cover(folders: tuple[str, ...], keep: str | None) -> None:
+def cover(folders: tuple[str, ...], keep: str | None, files: tuple[str, ...] = ()) -> None:
     """In a mount namespace of the calling thread's own: put an empty,
     read-only tmpfs over each of `folders`, with `keep` (a folder inside
-    one of them) bound back at its place. The calling thread must have
+    one of them) bound back at its place, and an empty, read-only file
+    (``/dev/null``) over each of `files`. The calling thread must have
     unshared ``CLONE_NEWNS`` (and hold CAP_SYS_ADMIN)."""
     _mount(None, "/", None, _MS_REC | _MS_PRIVATE, None)
     kept = os.open(keep, os.O_PATH | os.O_CLOEXEC) if keep is not None else -1
+    empty = "/dev/null"
     try:
-        for folder in folders:
+        for number, folder in enumerate(folders):
             _mount("mcp-harbor-hidden", folder, "tmpfs", 0, "size=16k,mode=0755")
             inside = keep is not None and keep.startswith(folder.rstrip("/") + "/")
             if inside:
                 assert keep is not None
                 os.makedirs(keep, exist_ok=True)
                 _mount(f"/proc/self/fd/{kept}", keep, None, _MS_BIND, None)
+            if number == 0 and files:
+                # An empty regular file to put over the hidden files (made
+                # before the tmpfs turns read-only; its name is not a
+                # hidden path's, and it holds nothing).
+                empty = os.path.join(folder, ".mcp-harbor-hidden")
+                os.close(os.open(empty, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o444))
             _mount(None, folder, None, _MS_REMOUNT | _MS_RDONLY, "size=16k,mode=0755")
     finally:
         if kept >= 0:
             os.close(kept)
+    for file in files:
+        _mount(empty, file, None, _MS_BIND, None)
+        _mount(None, file, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)

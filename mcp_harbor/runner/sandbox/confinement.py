@@ -53,6 +53,7 @@ class Confinement:
     #: Folders covered by an empty tmpfs in a mount namespace of the step's
     #: own, and the run directory bound back inside them.
     covered: tuple[str, ...]
+    covered_files: tuple[str, ...]
     run_dir: str
     #: Programs the step is started through (rlimits, user/network namespace).
     prefix: tuple[str, ...]
@@ -85,9 +86,9 @@ class Confinement:
             except OSError:
                 release(group)
                 raise
-        if self.covered:
+        if self.covered or self.covered_files:
             _linux.unshare(_linux.CLONE_NEWNS)
-            _linux.cover(self.covered, self.run_dir)
+            _linux.cover(self.covered, self.run_dir, self.covered_files)
         if self.thread_netns is not None:
             _linux.unshare(_linux.CLONE_NEWNET)
             if self.thread_netns == "loopback":

@@ -23,8 +23,9 @@ __all__ = ["explain_denial"]
 # /x: Permission denied``, ``touch: cannot touch '/x': …``, bash's ``x: …``)
 # or the one after it (Python's ``Permission denied: '/x'``).
 _DENIED_PATH = re.compile(
-    r"""(?:'([^'\n]+)'|"([^"\n]+)"|([^\s:'"]+)): (?:Permission denied|Operation not permitted)"""
-    r"""|(?:Permission denied|Operation not permitted): '([^'\n]+)'"""
+    r"""(?:'([^'\n]+)'|"([^"\n]+)"|([^\s:'"]+)): """
+    r"""(?:Permission denied|Operation not permitted|Read-only file system)"""
+    r"""|(?:Permission denied|Operation not permitted|Read-only file system): '([^'\n]+)'"""
 )
 # bash names the script before its own messages: ``/dev/fd/11: line 3: x: …``.
 _BASH_PREFIX = re.compile(r"^\S+: line \d+: ")
@@ -76,7 +77,8 @@ def explain_denial(
     if confinement.network != "host" and _NETWORK.search(stderr):
         return f"sandbox denied network access (network: {confinement.network})"
     rules = confinement.rules
-    if rules is None:
+    covered = (*confinement.covered, *confinement.covered_files)
+    if rules is None and not covered:
         return None
     for line in stderr.splitlines():
         line = _BASH_PREFIX.sub("", line)
@@ -85,6 +87,12 @@ def explain_denial(
             path = os.path.join(cwd, os.path.expanduser(text))
             said = line.replace(text, " ")
             write = bool(_WRITE_WORDS.search(said)) or not os.path.exists(path)
+            real = os.path.realpath(path)
+            if any(real == c or real.startswith(c.rstrip("/") + "/") for c in covered):
+                how = "write to" if write or "Read-only" in said else "read of"
+                return f"sandbox denied {how} {os.path.normpath(path)}"
+            if rules is None:
+                continue
             if write and not rules.allows(path, write=True):
                 return f"sandbox denied write to {os.path.normpath(path)}"
             if not rules.allows(path, write=False):

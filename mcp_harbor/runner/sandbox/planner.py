@@ -177,11 +177,14 @@ class Sandbox:
             return None
         run = os.path.realpath(run_dir)
         covered: tuple[str, ...] = ()
+        covered_files: tuple[str, ...] = ()
         hidden = self.hidden
         if sup.thread_mounts:
-            # Folders are covered by a mount; Landlock keeps out only files.
+            # Covered by mounts; Landlock then needs no exclusions (which
+            # would keep steps from making entries beside a hidden path).
             covered = tuple(h for h in hidden if os.path.isdir(h))
-            hidden = tuple(h for h in hidden if h not in covered)
+            covered_files = tuple(h for h in hidden if os.path.isfile(h))
+            hidden = tuple(h for h in hidden if h not in covered and h not in covered_files)
         landlock = sup.lacks("landlock") is None
         rules: Rules | None = None
         tmpdir: Path | None = None
@@ -226,6 +229,7 @@ class Sandbox:
             drop_capabilities=sup.root and sup.lacks("capabilities") is None,
             thread_netns=thread_netns,
             covered=covered,
+            covered_files=covered_files,
             run_dir=run,
             prefix=tuple(prefix),
             pids_cgroup=sup.pids_cgroup if pids is not None else None,
