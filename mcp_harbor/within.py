@@ -93,7 +93,11 @@ def resolve(path: str, base: str | os.PathLike[str]) -> str:
         followed += 1
         if followed > MAX_SYMLINKS:
             raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), path)
-        target = os.readlink(candidate)
+        try:
+            target = os.readlink(candidate)
+        except OSError:  # gone since the lstat: judged as it is now, missing
+            resolved = candidate
+            continue
         if target.startswith("/"):
             resolved = "/"
         pending.extend(reversed(target.split("/")))
@@ -132,7 +136,14 @@ class Confinement:
             bases: the folders the steps run in (a relative value is judged
                 from each of them); empty: `workdir` alone.
         """
-        folder = resolve(self.folder, workdir)
+        try:
+            folder = resolve(self.folder, workdir)
+        except OSError:
+            return [
+                f"argument {self.arg!r}: the folder it must stay within ({self.folder!r} in "
+                f"{workdir}) cannot be resolved: more than {MAX_SYMLINKS} symbolic links (a "
+                f"symlink loop?); no path can be admitted (rule: within)"
+            ]
         if self.items:
             if not isinstance(value, list):
                 return []

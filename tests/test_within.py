@@ -17,6 +17,7 @@ import pytest
 from harbor_helpers import write_export
 
 from mcp_harbor.arguments import ArgumentValidator
+from mcp_harbor.check import check_export
 from mcp_harbor.config import Export, load_export
 from mcp_harbor.config.model import HARBOR_ARG_KEYWORDS
 from mcp_harbor.errors import ArgumentError, ConfigError
@@ -185,6 +186,15 @@ def test_a_symlink_loop_is_refused(tree: Path) -> None:
     assert problem == (
         f"argument 'path': 'loop_a/x' cannot be resolved: more than {MAX_SYMLINKS} symbolic "
         f"links (a symlink loop?); give a path inside {tree} (rule: within)"
+    )
+
+
+def test_a_folder_that_cannot_be_resolved_admits_nothing(tree: Path) -> None:
+    (problem,) = problems("sub", tree, folder="loop_a")
+    assert problem == (
+        f"argument 'path': the folder it must stay within ('loop_a' in {tree}) cannot be "
+        f"resolved: more than {MAX_SYMLINKS} symbolic links (a symlink loop?); no path can "
+        f"be admitted (rule: within)"
     )
 
 
@@ -382,3 +392,36 @@ def test_a_step_with_cwd_judges_relative_paths_from_there(tmp_path: Path, tree: 
     assert f"resolves from {tree}/sub/deeper, where a step runs, to {tree.parent}," in str(
         caught.value
     )
+
+
+# -- the checker --------------------------------------------------------------
+
+CHECKED = {
+    "quoted": 'run: ls -- "$ARG_path"',
+    "argv": 'argv: [ls, "--", "{{ args.path }}"]',
+    "unquoted": "run: ls {{ args.path }}",
+    "evaluated": 'run: eval "$ARG_path"',
+    "option": 'argv: [ls, "{{ args.path }}"]',
+}
+
+
+@pytest.mark.parametrize("step", sorted(CHECKED))
+def test_the_checker_judges_an_arg_with_within_as_without(tmp_path: Path, step: str) -> None:
+    """``within`` changes no value a step can receive, so no verdict either."""
+    reports = []
+    for extra in ("", ', within: "."'):
+        text = f"""
+            name: checked
+            description: Checked.
+            args:
+              path: {{type: string{extra}}}
+            steps:
+              - name: a
+                {CHECKED[step]}
+        """
+        folder = tmp_path / ("with" if extra else "without")
+        report = check_export(load_export(write_export(folder, "checked.yaml", text)))
+        reports.append((report.status, [(f.rule, f.line, f.column) for f in report.findings]))
+    assert reports[0] == reports[1]
+    if step in ("unquoted", "evaluated"):
+        assert reports[1][0] == "refused"  # the pair can tell verdicts apart
