@@ -175,9 +175,9 @@ class Confinement:
             if is_inside(resolved, folder):
                 continue
             onto = "" if base == workdir else f" from {base}, where a step runs,"
-            to = "" if self.secret else f" to {resolved}"
+            to = " to a path" if self.secret else f" to {resolved},"
             return (
-                f"{where}: {shown} resolves{onto}{to}, outside {folder} (the folder this "
+                f"{where}: {shown} resolves{onto}{to} outside {folder} (the folder this "
                 f"argument must stay within); give a path inside it (rule: within)"
             )
         return None

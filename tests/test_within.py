@@ -231,7 +231,9 @@ def test_array_items_are_each_judged(tree: Path) -> None:
 def test_a_secret_is_not_shown(tree: Path) -> None:
     (problem,) = problems("../outside/hunter2", tree, secret=True)
     assert "hunter2" not in problem
-    assert problem.startswith("argument 'path': the value (secret, not shown) resolves, outside")
+    assert problem.startswith(
+        f"argument 'path': the value (secret, not shown) resolves to a path outside {tree} ("
+    )
 
 
 def test_each_folder_steps_run_in_is_a_base(tree: Path) -> None:
@@ -335,8 +337,8 @@ def test_the_validator_refuses_paths_that_lead_out(export: Export, tree: Path) -
             f"argument must stay within); give a path inside it (rule: within)",
             f"argument 'sub': 'file.txt' resolves to {tree}/file.txt, outside {tree}/sub (the "
             f"folder this argument must stay within); give a path inside it (rule: within)",
-            f"argument 'token': the value (secret, not shown) resolves, outside {tree} (the "
-            f"folder this argument must stay within); give a path inside it (rule: within)",
+            f"argument 'token': the value (secret, not shown) resolves to a path outside {tree} "
+            f"(the folder this argument must stay within); give a path inside it (rule: within)",
         ]
     )
 
