@@ -3,12 +3,13 @@ value become shell syntax.
 
 Imports flow one way (a module imports only from modules earlier in this list):
 ``errors, status, defaults → step_env, locations → identity → policy →
-template → expr → config → arguments → check → preflight → runner → store →
-runctx → server, remote → harbor → cli``. The run-context composer sits
-above the runner and the store because it composes from the store (session
-memory) and ends with the runner's result (the envelope); the call path in ``runctx.service`` is the
-one place that ties them together. The layers are import-linter contracts in
-``pyproject.toml``, checked by ``lint-imports`` in ``.ci/run``.
+template → expr → config → within → arguments → check → preflight → runner →
+store → runctx → server, remote → harbor → cli``. The run-context composer
+sits above the runner and the store because it composes from the store
+(session memory) and ends with the runner's result (the envelope); the call
+path in ``runctx.service`` is the one place that ties them together. The
+layers are import-linter contracts in ``pyproject.toml``, checked by
+``lint-imports`` in ``.ci/run``.
 
 The embeddable surface is this module's ``__all__``: the application
 (`Harbor`, `HarborSettings`), the call path's request and answer

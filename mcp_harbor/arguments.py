@@ -16,6 +16,10 @@ On top of JSON Schema (draft 2020-12, through `jsonschema`):
   Schema) reaches steps as its digits (``1``, ``0``, ``1000…0``), and a
   number ``-0.0`` as ``0.0``, so that a non-negative ``minimum`` really
   rules out a leading ``-``;
+- a path arg declaring ``within: FOLDER`` (a string, or each string item
+  of an array) must resolve, from where the steps run, to FOLDER or inside
+  it (see `mcp_harbor.within`); the value itself is not changed. Defaults
+  are held to it too;
 - defaults of absent args are applied (deep copies).
 """
 
@@ -25,6 +29,7 @@ import copy
 import difflib
 import re
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any, cast
 
 import jsonschema
@@ -37,6 +42,7 @@ from mcp_harbor.config.model import (
     refuses_leading_dash_items,
 )
 from mcp_harbor.errors import ArgumentError
+from mcp_harbor.within import Confinement
 
 __all__ = ["ArgumentValidator"]
 
@@ -117,33 +123,61 @@ class ArgumentValidator:
         self._validator = _Validator(
             dict(self._schema), format_checker=Draft202012Validator.FORMAT_CHECKER
         )
+        self._within = [
+            Confinement(
+                name,
+                schema["within"],
+                items=schema.get("type") == "array",
+                secret=name in self._secret,
+            )
+            for name, schema in export.arg_schemas.items()
+            if isinstance(schema.get("within"), str)
+        ]
+        #: Where the steps run: None for the server's working directory.
+        self._step_dirs = list(dict.fromkeys(step.cwd for step in export.all_steps))
 
-    def validate(self, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
+    def validate(
+        self, arguments: Mapping[str, Any] | None, *, workdir: Path | None = None
+    ) -> dict[str, Any]:
         """Return the validated arguments with defaults applied.
+
+        `workdir` is the server's working directory (where steps without
+        ``cwd:`` run; None: this process's current directory, as
+        `mcp_harbor.runctx.RunSettings` defaults to): ``within:`` folders
+        are relative to it, and paths are resolved from it (and from each
+        step's ``cwd:``).
 
         Raises:
             ArgumentError: naming each invalid argument and the rule it broke.
         """
         given: dict[str, Any] = dict(arguments or {})
         problems: list[str] = []
+        broken: set[str] = set()  # args with a problem: not judged as paths
         for name, value in given.items():
             for text in _strings(value):
                 if "\x00" in text:
                     problems.append(f"argument {name!r}: contains a NUL character (rule: no-nul)")
+                    broken.add(name)
                     break
                 if name not in self._multiline and ("\n" in text or "\r" in text):
                     problems.append(
                         f"argument {name!r}: contains a line break, which this tool does not "
                         f"accept (rule: single-line)"
                     )
+                    broken.add(name)
                     break
             dash = self._leading_dash(name, value)
             if dash is not None:
                 problems.append(dash)
+                broken.add(name)
         for error in sorted(self._validator.iter_errors(given), key=lambda e: list(e.path)):
+            if error.path:
+                broken.add(str(error.path[0]))
             if self._is_dash_rule(error):
                 continue  # reported above, with the whole-value reading
             problems.append(self._describe(error))
+        if self._within:
+            problems.extend(self._escapes(given, broken, workdir))
         if problems:
             raise ArgumentError("invalid arguments:\n- " + "\n- ".join(problems))
         for name, value in given.items():
@@ -152,6 +186,26 @@ class ArgumentValidator:
             if name not in given:
                 given[name] = copy.deepcopy(default)
         return given
+
+    def _escapes(
+        self, given: Mapping[str, Any], broken: set[str], workdir: Path | None
+    ) -> list[str]:
+        """The ``within:`` problems of the values (a default standing in for
+        an arg not sent), skipping args with another problem."""
+        work = Path.cwd() if workdir is None else workdir
+        bases = [work if cwd is None else cwd for cwd in self._step_dirs]
+        out: list[str] = []
+        for rule in self._within:
+            if rule.arg in broken:
+                continue
+            if rule.arg in given:
+                value = given[rule.arg]
+            elif rule.arg in self._defaults:
+                value = self._defaults[rule.arg]
+            else:
+                continue
+            out.extend(rule.problems(value, work, bases))
+        return out
 
     def _leading_dash(self, name: str, value: Any) -> str | None:
         """The problem of a value (or array item) starting with ``-`` where

@@ -76,7 +76,7 @@ class Export:
     hash over that and the inherited grammars (`programs_content_hash`), so
     checker verdicts cached under it change with ``--programs`` too.
     `arg_schemas` are the args exactly as written (mcp-harbor keywords such
-    as ``multiline``, ``secret`` and ``leading_dash`` included);
+    as ``multiline``, ``secret``, ``leading_dash`` and ``within`` included);
     `input_schema` is what clients see. `programs` are the program grammars
     that hold for this export: the server-wide ones with its own
     ``programs:`` on top.
@@ -259,6 +259,10 @@ def _check_args(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
         if bad:
             line = smap.line_of(("args", name))
             problems.extend(f"{path}:{line}: {message}" for message in bad)
+        if "within" in schema:
+            problem = _within_problem(name, schema)
+            if problem is not None:
+                problems.append(f"{path}:{smap.line_of(('args', name, 'within'))}: {problem}")
         if _dash_default(schema):
             problems.append(
                 f"{path}:{smap.line_of(('args', name, 'default'))}: args.{name}.default "
@@ -292,6 +296,30 @@ def _check_args(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
                 f"which is not declared under `args:`"
             )
     return problems
+
+
+def _within_problem(name: str, schema: Mapping[str, Any]) -> str | None:
+    """What is wrong with the arg's ``within:`` (a folder its paths must stay
+    in; see `mcp_harbor.within`), or None."""
+    folder = schema["within"]
+    if not isinstance(folder, str) or not folder or "\x00" in folder:
+        return (
+            f'args.{name}.within must be a folder, as a non-empty string: within: "." '
+            f"(the server's working directory), a folder relative to it, or an absolute one"
+        )
+    if schema.get("contentEncoding") == "base64":
+        return (
+            f"args.{name}.within: an attachment (contentEncoding: base64) is file content, "
+            f"not a path; remove within"
+        )
+    items = schema.get("items")
+    item_type = items.get("type") if isinstance(items, Mapping) else None
+    if schema.get("type") == "string" or (schema.get("type") == "array" and item_type == "string"):
+        return None
+    return (
+        f"args.{name}.within applies to paths: give the arg type: string, or type: array "
+        f"with items: {{type: string}} (each item is a path)"
+    )
 
 
 def _published(schema: Mapping[str, Any]) -> dict[str, Any]:

@@ -53,7 +53,9 @@ ARG_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 STEP_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 #: Keywords of an arg's schema that belong to mcp-harbor, not to JSON Schema.
 #: They are removed from the schema published to clients.
-HARBOR_ARG_KEYWORDS = frozenset({"multiline", "secret", "disposition", "max_bytes", "leading_dash"})
+HARBOR_ARG_KEYWORDS = frozenset(
+    {"multiline", "secret", "disposition", "max_bytes", "leading_dash", "within"}
+)
 #: The arg keywords above whose value is a boolean.
 HARBOR_BOOL_KEYWORDS = frozenset({"multiline", "secret", "leading_dash"})
 #: What the published schema of a string refused when it starts with ``-``

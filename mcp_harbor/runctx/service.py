@@ -226,7 +226,7 @@ class CallService:
             if not is_allowed(caller, export.spec.allow):
                 log.warning("denied %s to %s", tool, caller.describe())
                 raise PolicyDenied(f"{caller.principal} may not call {tool}")
-            values = entry.validator.validate(request.arguments)
+            values = entry.validator.validate(request.arguments, workdir=self.settings.workdir)
             caller_memory = read_caller_memory(request.meta)
             assert shown is not None
             context: RunContext | None = None
