@@ -102,6 +102,16 @@ def exports_into(folder: Path, piddir: Path, marker: Path) -> Path:
         "args:\n  tag: {type: string, pattern: '^[a-z0-9-]+$'}\nrequired: [tag]\n"
         f"steps:\n  - name: mark\n    run: |\n      echo ran >> {marker}\n{body}\n",
     )
+    write_export(
+        folder,
+        "boxed.yaml",
+        "name: boxed\ndescription: Confined on a worker.\nruns_on: lab\n"
+        "sandbox: {network: none}\n"
+        "args:\n  db: {type: string, maxLength: 4096}\nrequired: [db]\n"
+        "steps:\n"
+        "  - name: connect\n    run: echo hi > /dev/tcp/127.0.0.1/9\n    continue_on_error: true\n"
+        "  - name: db\n    run: head -c 16 -- \"$ARG_db\"\n    continue_on_error: true\n",
+    )
     return folder
 
 
@@ -247,6 +257,20 @@ async def test_timeout_is_enforced_by_the_worker(setup: Setup) -> None:
             assert status == "timeout" and body["worker_host"] == "w1"
     finally:
         kill_leftovers(pids)
+
+
+async def test_the_worker_confines_its_steps(setup: Setup) -> None:
+    async with client(setup) as c:
+        result = await c.call_tool("boxed", {"db": str(setup.db)})
+    envelope = result.structured_content
+    assert envelope is not None, text_of(result)
+    connect, db = envelope["steps"]
+    assert connect["status"] == "failed", text_of(result)
+    assert connect["error"] == "sandbox denied network access (network: none)"
+    # The worker's store is kept from its steps as the server's is.
+    assert "SQLite" not in db["stdout_tail"], text_of(result)
+    status, body = end_record(setup.db, envelope["run_id"])
+    assert body["worker_host"] == "w1"
 
 
 async def test_a_changed_export_is_refused_by_the_worker(setup: Setup, tmp_path: Path) -> None:
