@@ -166,12 +166,13 @@ class Sandbox:
         path: str,
         home: str,
     ) -> Confinement | None:
-        """The confinement of one step (None under ``off``): `program` is
-        what is exec'd (resolved on the step's `path`, its PATH; `home` is
-        its HOME), `cwd` what relative
-        ``writable:``/``readable:`` paths are relative to. Layers this
-        machine lacks are left out (``auto``; ``required`` refused the
-        export before it could run)."""
+        """The confinement of one step (None under ``off``).
+
+        `program` is what is exec'd, resolved on `path` (the step's PATH);
+        `home` is the step's HOME; relative ``writable:``/``readable:``
+        paths are relative to `cwd`. Layers this machine lacks are left out
+        (``auto``: the start log said so; ``required`` refused the export
+        before it could run)."""
         sup = self.support
         if sup is None:
             return None
