@@ -50,13 +50,27 @@ def _control(c: str) -> bool:
     return ord(c) < 0x20 or ord(c) == 0x7F
 
 
-def _ansi_c(value: str) -> str:
-    return "".join(_ANSI_C.get(c) or (f"\\{ord(c):03o}" if _control(c) else c) for c in value)
+def _ansi_c(value: str, *, ascii_only: bool = False) -> str:
+    """The body of bash's ``$'…'`` for `value`; `ascii_only`: as bash writes
+    it in a locale that is not UTF-8 (each byte of a non-ASCII letter in
+    octal)."""
+    out = []
+    for c in value:
+        if c in _ANSI_C:
+            out.append(_ANSI_C[c])
+        elif _control(c):
+            out.append(f"\\{ord(c):03o}")
+        elif ascii_only and not c.isascii():
+            out.extend(f"\\{b:03o}" for b in _encode(c))
+        else:
+            out.append(c)
+    return "".join(out)
 
 
 def _forms(value: str) -> set[str]:
     """`value` and the forms it takes when a step prints it transformed:
-    bash's ``printf %q`` (backslashes, or ``$'…'`` with control characters),
+    bash's ``printf %q`` (backslashes, or ``$'…'`` with control characters
+    or, in a locale that is not UTF-8, with non-ASCII letters),
     bash's ``set -x`` trace (inside ``'…'``, ``'`` as ``'\\''``) and a JSON
     string's body (ASCII-only and not)."""
     forms = {
@@ -69,6 +83,8 @@ def _forms(value: str) -> set[str]:
         forms.add(_ansi_c(value))
     else:
         forms.add("".join("\\" + c if c in _BACKSLASHED else c for c in value))
+    if not value.isascii():  # %q in a locale that is not UTF-8 (LANG=C)
+        forms.add(_ansi_c(value, ascii_only=True))
     return forms
 
 
