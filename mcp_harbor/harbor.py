@@ -167,6 +167,9 @@ class HarborSettings:
     #: Seconds between sweeps of expired worker leases (None: the sweeper's default).
     sweep_interval: float | None = None
     preflight_interval: float = DEFAULT_PREFLIGHT_TTL
+    #: Variables of this process's environment every step receives, besides
+    #: the minimal set (``--pass-env``); a worker's own apply to its runs.
+    pass_env: tuple[str, ...] = ()
 
 
 class Harbor:
@@ -242,6 +245,7 @@ class Harbor:
             output_tail=settings.output_tail,
             max_concurrent=settings.max_concurrent,
             queue_timeout=settings.queue_timeout,
+            pass_env=tuple(settings.pass_env),
         )
         if settings.approve_seed is not None:
             run_settings.approve_seed = load_seed(settings.approve_seed)
@@ -362,6 +366,16 @@ class Harbor:
                     ", ".join(map(str, killed)),
                 )
             reaper.ledger = ledger
+        from mcp_harbor.preflight import missing_secrets
+
+        for export in served:  # said once here; each run refused for it says why
+            missing = missing_secrets(export)
+            if missing:
+                log.warning(
+                    "%s cannot run on this worker until its secrets are there: %s",
+                    export.name,
+                    "; ".join(n.describe() for n in missing),
+                )
         longest = max(e.spec.timeout or DEFAULT_TIMEOUT for e in exports)
         log.info(
             "worker %s: queues %s, exports %s, store %s",
@@ -377,6 +391,7 @@ class Harbor:
             hostname=name,
             lease=lease or DEFAULT_LEASE,
             visibility_timeout=visibility_timeout or longest + DEFAULT_VISIBILITY_MARGIN,
+            pass_env=self.settings.pass_env,
         )
 
     def serve(
