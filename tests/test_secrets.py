@@ -422,3 +422,48 @@ async def test_a_secret_in_an_error_text_is_scrubbed(tmp_path: Path) -> None:
     assert step.status == "failed" and step.error is not None
     assert step.error.startswith("cannot start './***'"), step.error
     assert "Pz8Lm4" not in json.dumps(result.to_json())
+
+
+async def test_a_confirm_question_shows_a_secret_arg_as_stars(tmp_path: Path) -> None:
+    """The confirm: message goes to a human and into the record."""
+    from mcp_harbor.config.loader import load_export
+    from mcp_harbor.identity import Caller
+    from mcp_harbor.runctx import Approval, CallRequest, ExportCatalog
+    from mcp_harbor.runctx.service import CallService, RunSettings
+    from mcp_harbor.store.audit import AuditTrail
+    from mcp_harbor.store.sqlite import SqliteStore
+
+    path = write_export(
+        tmp_path / "exports",
+        "c.yaml",
+        """
+        name: c
+        description: Asks before using a secret.
+        args:
+          tok: {type: string, secret: true}
+        confirm: "Deploy with {{ args.tok }}?"
+        steps:
+          - name: a
+            run: echo "$ARG_tok"
+        """,
+    )
+    db = tmp_path / "audit.db"
+    store = SqliteStore(db)
+    try:
+        service = CallService(
+            RunSettings(runs_root=tmp_path / "runs", workdir=tmp_path),
+            AuditTrail(store),
+            store,
+            catalog=ExportCatalog([load_export(path)]),
+        )
+        caller = Caller(transport="stdio", principal="local:test", session="stdio:test")
+        approval = Approval(question=True, operator=False)
+        request = CallRequest("c", {"tok": PASSWORD}, caller, None, approval)
+        envelope = await service.call(request)
+    finally:
+        store.close()
+    assert envelope.status == "needs_input", envelope.answer
+    assert envelope.question is not None and envelope.question.message == "Deploy with ***?"
+    assert PASSWORD not in envelope.dumps()
+    for file in files_under(tmp_path):
+        assert PASSWORD.encode() not in file.read_bytes(), file

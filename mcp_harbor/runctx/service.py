@@ -371,7 +371,8 @@ class CallService:
         decision = how.answer or match_seed(self.settings.approve_seed, export.name, values)
         if decision is None:
             assert export.confirm is not None
-            message = render(export.confirm, values)
+            # Shown to a human and recorded: a secret: true arg as ***.
+            message = render(export.confirm, shown)
             timeout = export.spec.approval_timeout or DEFAULT_APPROVAL_TIMEOUT
             approver = how.ask
             if approver is None and how.operator and not how.question:
