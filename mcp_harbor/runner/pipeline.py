@@ -723,19 +723,17 @@ def _identity(st: os.stat_result) -> tuple[int, int, int]:
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def _scrub_in_place(path: Path, state: _State) -> int | None:
+def _scrub_in_place(path: Path, state: _State) -> None:
     """Scrub the file `path` (`Scrubber.scrub_file`) and remember it as
-    scrubbed; its size and SHA-256 afterwards (None: it does not exist or
-    cannot be read)."""
+    scrubbed. A file that is gone is fine; one that cannot be read or
+    rewritten is logged (its path, never its content)."""
     try:
-        done = state.scrubber.scrub_file(path)
+        state.scrubber.scrub_file(path)
         state.scrubbed[str(path)] = _identity(os.stat(path))
     except FileNotFoundError:
-        return None
+        return
     except OSError as exc:
         log.warning("could not scrub the secrets out of %s: %s", path, exc.strerror)
-        return None
-    return done.size
 
 
 def _scrubbed_tail(path: Path, limit: int, state: _State) -> tuple[str, int, bool, str | None]:
