@@ -121,7 +121,8 @@ class Busy(RunError):
 
 class NeedsMissing(RunError):
     """Raised when, at a run's start, something the export needs (a program,
-    an environment variable, a file, a TCP endpoint) is missing. Nothing ran."""
+    an environment variable, a file, a TCP endpoint, a secret) is missing.
+    Nothing ran."""
 
 
 class ShuttingDown(RunError):

@@ -215,6 +215,9 @@ class HarborSettings:
     #: The HTTP tokens file (``--tokens``), kept from steps like the other
     #: files of the server.
     tokens: Path | None = None
+    #: Variables of this process's environment every step receives, besides
+    #: the minimal set (``--pass-env``); a worker's own apply to its runs.
+    pass_env: tuple[str, ...] = ()
 
     def hidden_paths(self) -> list[Path]:
         """What no step may read or write: the state and config folders at
@@ -314,6 +317,7 @@ class Harbor:
             output_tail=settings.output_tail,
             max_concurrent=settings.max_concurrent,
             queue_timeout=settings.queue_timeout,
+            pass_env=tuple(settings.pass_env),
         )
         if settings.approve_seed is not None:
             run_settings.approve_seed = load_seed(settings.approve_seed)
@@ -365,7 +369,7 @@ class Harbor:
                 run_settings,
                 audit,
                 store,
-                executor=LocalExecutor(sandbox),
+                executor=LocalExecutor(sandbox, pass_env=settings.pass_env),
                 remote=remote,
                 catalog=catalog,
             )
@@ -437,6 +441,16 @@ class Harbor:
                     ", ".join(map(str, killed)),
                 )
             reaper.ledger = ledger
+        from mcp_harbor.preflight import missing_secrets
+
+        for export in served:  # said once here; each run refused for it says why
+            missing = missing_secrets(export)
+            if missing:
+                log.warning(
+                    "%s cannot run on this worker until its secrets are there: %s",
+                    export.name,
+                    "; ".join(n.describe() for n in missing),
+                )
         longest = max(e.spec.timeout or DEFAULT_TIMEOUT for e in exports)
         log.info(
             "worker %s: queues %s, exports %s, store %s",
@@ -453,6 +467,7 @@ class Harbor:
             lease=lease or DEFAULT_LEASE,
             visibility_timeout=visibility_timeout or longest + DEFAULT_VISIBILITY_MARGIN,
             sandbox=self.sandbox,
+            pass_env=self.settings.pass_env,
         )
 
     def serve(

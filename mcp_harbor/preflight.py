@@ -3,7 +3,10 @@
 An export needs the programs its steps visibly run (from the checker's
 parse) and what it declares under ``needs:``: environment variables, files or
 folders (relative to the export file's folder), programs the parse cannot
-see, and TCP ``host:port`` endpoints that must accept a connection.
+see, and TCP ``host:port`` endpoints that must accept a connection. An
+export that runs here (no ``runs_on:``) also needs each of its ``secrets:``:
+a set, non-empty environment variable or a readable, non-empty file (a
+worker's exports' secrets are the worker's: `secret_needs` there).
 
 Each distinct target is probed once per round, however many exports share
 it, and the results are cached for `ttl` seconds. A run asks for the verdict
@@ -25,14 +28,22 @@ from mcp_harbor import defaults
 from mcp_harbor.check.commands import programs_of
 from mcp_harbor.config import Export
 
-__all__ = ["DEFAULT_TTL", "Need", "Preflight", "Verdict", "needs_of"]
+__all__ = [
+    "DEFAULT_TTL",
+    "Need",
+    "Preflight",
+    "Verdict",
+    "missing_secrets",
+    "needs_of",
+    "secret_needs",
+]
 
 #: Seconds a probe's result is reused: the cost of a stale answer is one
 #: call refused (or let through to fail) for that long.
 DEFAULT_TTL = defaults.DEFAULT_PREFLIGHT_TTL
 _TCP_TIMEOUT = 1.0
 
-Kind = Literal["program", "env", "file", "tcp"]
+Kind = Literal["program", "env", "file", "tcp", "secret_env", "secret_file"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +54,7 @@ class Need:
     target: str
     where: str
     path_env: str | None = None  # PATH to search, for programs of steps that set one
+    secret: str | None = None  # the secret's name, for secret_env and secret_file
 
     @property
     def key(self) -> tuple[str, str, str | None]:
@@ -54,6 +66,10 @@ class Need:
             "env": f"environment variable {self.target} is not set",
             "file": f"{self.target} does not exist",
             "tcp": f"nothing accepts connections on {self.target}",
+            "secret_env": f"secret {self.secret}: environment variable {self.target} is not "
+            f"set or empty",
+            "secret_file": f"secret {self.secret}: file {self.target} is missing, unreadable "
+            f"or empty",
         }[self.kind]
         return f"{what} (needed at {self.where})"
 
@@ -86,6 +102,8 @@ def needs_of(export: Export) -> list[Need]:
         step = steps.get(use.step)
         path_env = step.spec.env.get("PATH") if step is not None else None
         out.append(Need("program", use.program, f"{export.path}:{use.line}", path_env))
+    if export.spec.runs_on is None:
+        out.extend(secret_needs(export))
     declared = export.spec.needs
     if not (declared.env or declared.programs or declared.files or declared.tcp):
         return out
@@ -102,6 +120,25 @@ def needs_of(export: Export) -> list[Need]:
     return out
 
 
+def secret_needs(export: Export) -> list[Need]:
+    """One need per ``secrets:`` entry: its variable set and non-empty, or
+    its file readable and non-empty."""
+    out: list[Need] = []
+    for name, source in export.spec.secrets.items():
+        where = f"{export.path}:{export.source.line_of(('secrets', name))}"
+        if source.env is not None:
+            out.append(Need("secret_env", source.env, where, secret=name))
+        else:
+            out.append(Need("secret_file", str(export.secret_file(name)), where, secret=name))
+    return out
+
+
+def missing_secrets(export: Export) -> list[Need]:
+    """The export's secrets that cannot be read here, probed now (no cache:
+    a worker asks once, at its start)."""
+    return [need for need in secret_needs(export) if not _probe(need)]
+
+
 def _probe(need: Need) -> bool:
     if need.kind == "program":
         return shutil.which(need.target, path=need.path_env) is not None
@@ -109,6 +146,13 @@ def _probe(need: Need) -> bool:
         return need.target in os.environ
     if need.kind == "file":
         return Path(need.target).exists()
+    if need.kind == "secret_env":
+        return bool(os.environ.get(need.target))
+    if need.kind == "secret_file":
+        try:
+            return os.stat(need.target).st_size > 0 and os.access(need.target, os.R_OK)
+        except OSError:
+            return False
     host, _, port = need.target.rpartition(":")
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=_TCP_TIMEOUT):

@@ -31,12 +31,16 @@ Where in doubt, a variable is ``caller``. Names are families where the
 runtime makes one variable per arg or per step: ``ARG_<name>``,
 ``STEP_<step>_EXIT``, ``STEP_<step>_STATUS`` and ``STEP_<step>_<key>``.
 
-Not in this registry, because the runtime does not make them: the server's
-environment that steps inherit (minus ``BASH_ENV``, ``ENV`` and any
-``ARG_*``/``HARBOR_*``), and a step's literal ``env:`` from the export file
+Not in this registry, because the runtime does not make them: the part of
+the server's environment that steps receive (the names in `INHERITED` and
+``LC_*``, plus those an export's ``pass_env:`` or the server's ``--pass-env``
+list, never ``BASH_ENV``, ``ENV`` nor any ``ARG_*``/``HARBOR_*``/``STEP_*``:
+`is_inherited`), the export's ``secrets:`` (names its author chose, values
+read where the steps run), and a step's literal ``env:`` from the export file
 (it is applied over ``HARBOR_*``/``ARG_*``, values are literal: the author's,
-never the caller's). `is_caller_influenced` answers False for such names, but
-True for an unregistered name in the runtime's own ``HARBOR_`` namespace.
+never the caller's). None of these is the caller's: `is_caller_influenced`
+answers False for such names, but True for an unregistered name in the
+runtime's own ``HARBOR_`` namespace.
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ from typing import Final, Literal, TypeVar
 
 __all__ = [
     "INFLUENCES",
+    "INHERITED",
+    "INHERITED_PREFIXES",
     "REGISTRY",
     "Influence",
     "StepVariable",
@@ -57,6 +63,7 @@ __all__ = [
     "families",
     "is_caller_file",
     "is_caller_influenced",
+    "is_inherited",
     "lookup",
     "server_variables",
     "step_variables",
@@ -278,6 +285,24 @@ def families() -> tuple[StepVariable, ...]:
     """The families (``ARG_<name>``, ``STEP_<step>_…``), in matching order:
     the first that `~StepVariable.matches` a name is its entry."""
     return _FAMILIES
+
+
+#: The server's variables every step receives (when the server has them):
+#: what programs need to find themselves, their home, the user, the locale,
+#: the time zone, the terminal type and the temporary folder. Nothing else of
+#: the server's environment reaches a step unless ``pass_env:`` or
+#: ``--pass-env`` names it.
+INHERITED: Final[frozenset[str]] = frozenset(
+    {"PATH", "HOME", "USER", "LOGNAME", "LANG", "TZ", "TERM", "TMPDIR"}
+)
+#: Families of the server's variables every step receives (``LC_ALL``, ``LC_CTYPE``, …).
+INHERITED_PREFIXES: Final[tuple[str, ...]] = ("LC_",)
+
+
+def is_inherited(name: str) -> bool:
+    """Whether a step receives the server's variable `name` without any
+    ``pass_env:``: it is in `INHERITED` or an ``LC_*`` one."""
+    return name in INHERITED or name.startswith(INHERITED_PREFIXES)
 
 
 _M = TypeVar("_M", bound=Mapping[str, str])

@@ -120,6 +120,7 @@ async def test_200_concurrent_calls_leave_200_records_and_a_valid_chain(tmp_path
 HANG = """
     name: hang
     description: Writes its pid, then sleeps.
+    pass_env: [MARKERS]
     steps:
       - name: a
         run: |
@@ -147,7 +148,8 @@ async def test_a_killed_server_leaves_a_run_closed_as_interrupted(tmp_path: Path
     write_export(exports, "hang.yaml", HANG)
     write_export(exports, "ping.yaml", PING)
     tok = token_add(tokens, "alice")
-    os.environ["MARKERS"] = str(markers)  # inherited by the servers (server_env copies ours)
+    # The servers' environment (server_env copies ours); hang's pass_env: passes it on.
+    os.environ["MARKERS"] = str(markers)
     step_pids: list[int] = []
     try:
         with http_server(

@@ -140,6 +140,18 @@ def test_caller_influence_and_caller_files() -> None:
     assert not is_caller_file("PATH")
 
 
+def test_the_inherited_set_is_the_documented_minimal_one() -> None:
+    """What steps receive of the server's environment without pass_env:
+    (issue 19): none of it is the runtime's, none of it the caller's."""
+    expected = {"PATH", "HOME", "USER", "LOGNAME", "LANG", "TZ", "TERM", "TMPDIR"}
+    assert expected == step_env.INHERITED
+    for name in [*expected, "LC_ALL", "LC_CTYPE"]:
+        assert step_env.is_inherited(name), name
+        assert step_env.lookup(name) is None and not is_caller_influenced(name), name
+    for name in ("BASH_ENV", "ENV", "SHELL", "SSH_AUTH_SOCK", "HARBOR_RUN_ID", "ARG_x", "LC"):
+        assert not step_env.is_inherited(name), name
+
+
 def test_step_variables_passes_registered_names_and_refuses_others() -> None:
     good = {"HARBOR_RUN_ID": "r", "ARG_note": "n", "STEP_a_EXIT": "0", "STEP_a_key": "v"}
     assert step_variables(good) is good

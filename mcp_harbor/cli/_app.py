@@ -35,6 +35,7 @@ __all__ = [
     "load_published",
     "open_harbor",
     "open_store",
+    "pass_env_option",
     "programs_option",
     "sandbox_option",
     "setup_logging",
@@ -103,6 +104,37 @@ def programs_option(fn: F) -> F:
         help="A YAML file declaring how in-house programs read their arguments "
         "(programs: NAME: {options_with_value, flags, end_of_options, runs_operands, "
         "code_options}); an export's own programs: entry of the same name wins.",
+    )
+    return option(fn)
+
+
+def _pass_env_names(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    if not value:
+        return ()
+    from mcp_harbor.config.model import env_name_problem
+
+    for name in value:
+        problem = env_name_problem(name, "--pass-env")
+        if problem is not None:
+            raise click.BadParameter(problem, ctx=ctx, param=param)
+    return tuple(dict.fromkeys(value))
+
+
+def pass_env_option(fn: F) -> F:
+    """``--pass-env NAME`` (repeatable): variables of this process's
+    environment that every step receives, besides the minimal set."""
+    option = click.option(
+        "--pass-env",
+        "pass_env",
+        multiple=True,
+        metavar="NAME",
+        callback=_pass_env_names,
+        help="A variable of this process's environment that every step receives; repeatable. "
+        "Steps get only PATH, HOME, USER, LOGNAME, LANG, LC_*, TZ, TERM and TMPDIR of it "
+        "otherwise (plus an export's own pass_env:). BASH_ENV, ENV, ARG_*, HARBOR_* and "
+        "STEP_* are refused. On a worker, the worker's own --pass-env applies.",
     )
     return option(fn)
 

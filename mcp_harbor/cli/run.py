@@ -20,6 +20,7 @@ from mcp_harbor.cli._app import (
     db_option,
     exports_option,
     open_harbor,
+    pass_env_option,
     programs_option,
     sandbox_option,
     workdir_options,
@@ -66,6 +67,7 @@ class _TerminalApprover:
 )
 @workdir_options
 @programs_option
+@pass_env_option
 def run(
     tool: str,
     assignments: tuple[str, ...],
@@ -79,6 +81,7 @@ def run(
     workdir: Path | None,
     runs_dir: Path | None,
     programs: Path | None,
+    pass_env: tuple[str, ...],
 ) -> None:
     """Run TOOL with name=value arguments in this process (no MCP) and print the result.
 
@@ -103,6 +106,7 @@ def run(
         workdir=workdir,
         runs_dir=runs_dir,
         approve_seed=approve_seed,
+        pass_env=pass_env,
     )
     harbor = open_harbor(settings, "run")
     published = {e.name: e for e in harbor.published.exports}

@@ -14,6 +14,7 @@ from mcp_harbor.cli._app import (
     exports_option,
     harbor_errors,
     open_harbor,
+    pass_env_option,
     programs_option,
     sandbox_option,
     tokens_option,
@@ -79,6 +80,7 @@ log = logging.getLogger("mcp_harbor.cli")
     help="Publish the accepted exports and log each refused one, instead of refusing to start.",
 )
 @programs_option
+@pass_env_option
 @workdir_options
 @click.option(
     "--keep-runs",
@@ -157,6 +159,7 @@ def serve(
     max_request_bytes: int | None,
     broker: str | None,
     sweep_interval: float | None,
+    pass_env: tuple[str, ...],
 ) -> None:
     """Publish every export as an MCP tool (stdio by default; HTTP serves /mcp)."""
     from mcp_harbor.harbor import Harbor, HarborSettings
@@ -180,6 +183,7 @@ def serve(
         broker=broker,
         sweep_interval=sweep_interval,
         preflight_interval=preflight_interval,
+        pass_env=pass_env,
     )
     # What is loaded from here to the start of serving lives as long as the
     # server: full collections meanwhile only re-scan that growing heap

@@ -15,6 +15,7 @@ from mcp_harbor.cli._app import (
     exports_option,
     harbor_errors,
     open_harbor,
+    pass_env_option,
     programs_option,
     sandbox_option,
 )
@@ -75,6 +76,7 @@ log = logging.getLogger("mcp_harbor.cli")
     "worker left are killed. Default: next to a SQLite --db, else none.",
 )
 @programs_option
+@pass_env_option
 def worker(
     queues: str,
     slots: int,
@@ -89,6 +91,7 @@ def worker(
     hostname: str | None,
     ledger: Path | None,
     programs: Path | None,
+    pass_env: tuple[str, ...],
 ) -> None:
     """Run the pipelines of exports whose runs_on: is one of QUEUES."""
     from mcp_harbor.harbor import HarborSettings
@@ -106,6 +109,7 @@ def worker(
         db=db,
         durable=db_sync == "full",
         broker=broker,
+        pass_env=pass_env,
     )
     harbor = open_harbor(settings, "worker")
     try:

@@ -28,7 +28,9 @@ from mcp_harbor.config.model import (
     Annotations,
     ExportSpec,
     ProgramGrammar,
+    SecretSource,
     StepSpec,
+    env_name_problem,
     leading_dash_not,
     refuses_leading_dash,
     refuses_leading_dash_items,
@@ -126,6 +128,16 @@ class Export:
     def name(self) -> str:
         return self.spec.name
 
+    def secret_file(self, name: str) -> Path | None:
+        """The file the ``file:`` secret `name` is read from (a relative
+        path is relative to the export file's folder); None: it is an
+        ``env:`` one."""
+        raw = self.spec.secrets[name].file
+        if raw is None:
+            return None
+        path = Path(raw)
+        return path if path.is_absolute() else self.path.parent / path
+
     def locate(self, where: tuple[str | int, ...], offset: int = 0) -> tuple[int, int]:
         """(line, column) in the export file of a key path, and of a character
         offset inside the string at that path."""
@@ -179,6 +191,8 @@ def _model_for(loc: tuple[str | int, ...]) -> type[pydantic.BaseModel] | None:
         return Annotations
     if len(loc) == 3 and loc[0] == "programs":
         return ProgramGrammar
+    if len(loc) == 3 and loc[0] == "secrets":
+        return SecretSource
     return None
 
 
@@ -320,6 +334,36 @@ def _within_problem(name: str, schema: Mapping[str, Any]) -> str | None:
         f"args.{name}.within applies to paths: give the arg type: string, or type: array "
         f"with items: {{type: string}} (each item is a path)"
     )
+
+
+def _check_environment(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
+    """The problems of ``pass_env:`` and ``secrets:``: names that are not
+    environment variable names, that never pass (``BASH_ENV``, ``ENV``) or
+    are the runtime's (``ARG_*``, ``HARBOR_*``, ``STEP_*``); a secret that
+    a step's literal ``env:`` would hide."""
+    problems: list[str] = []
+    for index, name in enumerate(spec.pass_env):
+        problem = env_name_problem(name, "pass_env entry")
+        if problem is not None:
+            problems.append(f"{path}:{smap.line_of(('pass_env', index))}: {problem}")
+    for name in spec.secrets:
+        problem = env_name_problem(name, "secret name")
+        if problem is not None:
+            problems.append(f"{path}:{smap.line_of(('secrets', name))}: {problem}")
+    for section, steps in (
+        ("steps", spec.steps),
+        ("on_failure", spec.on_failure),
+        ("finally", spec.finally_),
+    ):
+        for index, step in enumerate(steps):
+            for key in step.env:
+                if key in spec.secrets:
+                    problems.append(
+                        f"{path}:{smap.line_of((section, index, 'env', key))}: "
+                        f"{section}[{index}].env.{key}: {key} is a secret (secrets:), which "
+                        f"this literal value would hide; rename one of them"
+                    )
+    return problems
 
 
 def _published(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -479,6 +523,7 @@ def load_export(path: Path, *, programs: Mapping[str, ProgramGrammar] | None = N
         problems = [_pydantic_problem(path, smap, e) for e in exc.errors()]
         raise ConfigError("\n".join(problems), problems) from None
     problems = _check_args(path, smap, spec)
+    problems.extend(_check_environment(path, smap, spec))
     steps, step_problems = _compile_steps(path, smap, spec)
     problems.extend(step_problems)
     confirm: Template | None = None

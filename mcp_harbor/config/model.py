@@ -6,6 +6,7 @@ pydantic's errors into messages that name the file and line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
@@ -25,8 +26,10 @@ __all__ = [
     "HARBOR_ARG_KEYWORDS",
     "HARBOR_BOOL_KEYWORDS",
     "LEADING_DASH_PATTERN",
+    "NEVER_PASSED_ENV",
     "OPTION_PATTERN",
     "PROGRAM_NAME_PATTERN",
+    "RUNTIME_ENV_PREFIXES",
     "STEP_NAME_PATTERN",
     "TOOL_NAME_PATTERN",
     "Annotations",
@@ -39,7 +42,9 @@ __all__ = [
     "RetrySpec",
     "SandboxLimits",
     "SandboxSpec",
+    "SecretSource",
     "StepSpec",
+    "env_name_problem",
     "leading_dash_not",
     "refuses_leading_dash",
     "refuses_leading_dash_items",
@@ -214,6 +219,59 @@ class SandboxSpec(_Strict):
     limits: SandboxLimits = Field(default_factory=SandboxLimits)
 
 
+#: Names that never pass into a step's environment (``pass_env:``,
+#: ``--pass-env``) nor name a secret: non-interactive bash reads the file they
+#: name before the script, even with ``--norc``.
+NEVER_PASSED_ENV = frozenset({"BASH_ENV", "ENV"})
+#: The runtime's own namespace of step variables (`mcp_harbor.step_env`).
+RUNTIME_ENV_PREFIXES = ("ARG_", "HARBOR_", "STEP_")
+
+
+def env_name_problem(name: str, what: str) -> str | None:
+    """Why `name` may not be passed to steps as `what` (``pass_env``,
+    ``--pass-env``, ``a secret's name``); None when it may."""
+    if not re.fullmatch(_ENV_NAME, name):
+        return (
+            f"{what} {name!r} is not an environment variable name "
+            f"(letters, digits and _, not starting with a digit)"
+        )
+    if name in NEVER_PASSED_ENV:
+        return (
+            f"{what} {name}: BASH_ENV and ENV never reach a step (bash would read the file "
+            f"they name before the step's script); remove it"
+        )
+    if name.startswith(RUNTIME_ENV_PREFIXES):
+        return (
+            f"{what} {name}: ARG_*, HARBOR_* and STEP_* are the runtime's variables; "
+            f"choose another name"
+        )
+    return None
+
+
+class SecretSource(_Strict):
+    """One entry of ``secrets:``: where the executor reads the value, at run
+    time: exactly one of `env` (an environment variable of the process that
+    runs the steps) or `file` (a file's content, one trailing newline
+    stripped; relative to the export file's folder)."""
+
+    env: EnvName | None = None
+    file: Annotated[str, Field(min_length=1)] | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> SecretSource:
+        if (self.env is None) == (self.file is None):
+            raise ValueError(
+                "a secret needs exactly one of `env:` (an environment variable) or "
+                "`file:` (a path), e.g. {env: CI_DEPLOY_TOKEN}"
+            )
+        return self
+
+    def describe(self) -> str:
+        """Where the value comes from, for messages: ``environment variable
+        X`` or ``file P``."""
+        return f"environment variable {self.env}" if self.env is not None else f"file {self.file}"
+
+
 class StepSpec(_Strict):
     """One step of a pipeline: a ``run:`` script for bash or an ``argv:`` to exec."""
 
@@ -362,6 +420,12 @@ class ExportSpec(_Strict):
     #: How in-house programs read their arguments (see `ProgramGrammar`);
     #: an entry here beats the server-wide one of the same name.
     programs: dict[ProgramName, ProgramGrammar] = Field(default_factory=dict)
+    #: Variables of the server's environment (besides the minimal set) that
+    #: steps receive: ``pass_env: [NAME, …]``.
+    pass_env: list[str] = Field(default_factory=list)
+    #: Values steps receive under a name, read where the steps run:
+    #: ``secrets: {NAME: {env: VAR} | {file: PATH}}``.
+    secrets: dict[str, SecretSource] = Field(default_factory=dict)
     #: Run on a worker serving this label (``mcp-harbor worker --queues``).
     runs_on: RunsOn | None = None
     #: With ``runs_on:``: run again on another worker when the first is lost

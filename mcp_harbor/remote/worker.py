@@ -15,7 +15,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, final
@@ -25,7 +25,7 @@ import anyio.from_thread
 import anyio.lowlevel
 
 from mcp_harbor.config import Export, Step
-from mcp_harbor.errors import RunError
+from mcp_harbor.errors import NeedsMissing, RunError
 from mcp_harbor.remote.celery_app import create_app
 from mcp_harbor.remote.wire import (
     LINE_LIMIT,
@@ -164,6 +164,7 @@ class Worker:
         lease: float = DEFAULT_LEASE,
         visibility_timeout: float | None = None,
         sandbox: Sandbox | None = None,
+        pass_env: Sequence[str] = (),
     ) -> None:
         """Build the worker's Celery app and start its cancel listener thread
         (a daemon: it dies with the process).
@@ -177,6 +178,8 @@ class Worker:
             visibility_timeout: see `create_app`.
             sandbox: how the worker confines steps (None: ``auto``, the
                 default folders hidden).
+            pass_env: the worker's ``--pass-env``: variables of its
+                environment every step receives (`LocalExecutor`).
         """
         self.broker = broker
         self.exports = dict(exports)
@@ -190,7 +193,9 @@ class Worker:
         self._runs: dict[str, tuple[anyio.lowlevel.EventLoopToken, anyio.CancelScope]] = {}
         self._listening = threading.Event()
         self._loops = threading.local()
-        self._executor = LocalExecutor(sandbox)
+        self._executor = LocalExecutor(sandbox, pass_env=pass_env)
+        #: Messages of runs refused for a missing need, logged once each.
+        self._missing_logged: set[str] = set()
         threading.Thread(target=self._listen, name="harbor-cancel", daemon=True).start()
 
     def execute(self, message: dict[str, Any]) -> None:
@@ -317,6 +322,11 @@ class Worker:
         final: Event | None = None
         try:
             final = await self._run(stream, export, message, lease, received)
+        except NeedsMissing as exc:  # a secret this worker cannot read: nothing ran
+            if str(exc) not in self._missing_logged:
+                self._missing_logged.add(str(exc))
+                log.warning("run %s refused: %s", run_id, exc)
+            final = Refused(f"the worker {self.hostname} refused run {run_id}: {exc}")
         except Exception as exc:  # the replica must hear of it
             log.exception("run %s failed on the worker", run_id)
             final = Refused(f"the worker {self.hostname} failed: {exc}")
@@ -370,6 +380,7 @@ class Worker:
         observer = _StreamObserver(stream, message.wants_output)
         run_scope = anyio.CancelScope()
         result = None
+        missing: NeedsMissing | None = None
         with self._lock:
             self._runs[run_id] = (anyio.lowlevel.current_token(), run_scope)
         try:
@@ -381,11 +392,16 @@ class Worker:
             async with anyio.create_task_group() as tg:
                 tg.start_soon(self._heartbeat, lease, run_scope)
                 with run_scope:
-                    result = await self._executor.run(request, observer)
+                    try:
+                        result = await self._executor.run(request, observer)
+                    except NeedsMissing as exc:  # raised below, not as a task group's
+                        missing = exc
                 tg.cancel_scope.cancel()
         finally:
             with self._lock:
                 self._runs.pop(run_id, None)
+        if missing is not None:
+            raise missing
         if result is None:
             if lease.lost:
                 log.error("run %s: the lease was lost; the run was stopped", run_id)

@@ -107,6 +107,9 @@ class RunSettings:
     approve_seed: list[SeedRule] = field(default_factory=list)
     #: Probes exports' needs at each run's start (None: no preflight).
     preflight: Preflight | None = None
+    #: Variables of the server's environment every step receives, besides
+    #: the minimal set (``--pass-env``; `LocalExecutor`).
+    pass_env: tuple[str, ...] = ()
 
 
 class CallService:
@@ -127,7 +130,7 @@ class CallService:
         self.settings = settings
         self.audit = audit
         self.store = store
-        self.executor: Executor = executor or LocalExecutor()
+        self.executor: Executor = executor or LocalExecutor(pass_env=settings.pass_env)
         #: Runs exports with ``runs_on:`` (a `CeleryExecutor`; None: refused).
         self.remote = remote
         self._global = (
@@ -368,7 +371,8 @@ class CallService:
         decision = how.answer or match_seed(self.settings.approve_seed, export.name, values)
         if decision is None:
             assert export.confirm is not None
-            message = render(export.confirm, values)
+            # Shown to a human and recorded: a secret: true arg as ***.
+            message = render(export.confirm, shown)
             timeout = export.spec.approval_timeout or DEFAULT_APPROVAL_TIMEOUT
             approver = how.ask
             if approver is None and how.operator and not how.question:

@@ -16,8 +16,9 @@ import logging
 import os
 import re
 import shutil
+import stat
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -26,12 +27,16 @@ import anyio
 
 from mcp_harbor import defaults
 from mcp_harbor.config import Export, Step
+from mcp_harbor.config.model import NEVER_PASSED_ENV, RUNTIME_ENV_PREFIXES
+from mcp_harbor.errors import RunError
 from mcp_harbor.runner.follow import follow_logs
 from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult
 from mcp_harbor.runner.rundir import write_private
 from mcp_harbor.runner.sandbox import Sandbox, explain_denial
-from mcp_harbor.step_env import step_variables
+from mcp_harbor.runner.scrub import REDACTED, Scrubber
+from mcp_harbor.runner.secrets import read_secrets
+from mcp_harbor.step_env import is_inherited, step_variables
 from mcp_harbor.template import render, value_text
 
 log = logging.getLogger("mcp_harbor.runner")
@@ -49,9 +54,6 @@ __all__ = [
     "read_outputs",
     "redact",
 ]
-
-#: What a secret value is replaced with wherever it would be recorded.
-REDACTED = "***"
 
 
 def redact(arguments: Mapping[str, Any] | None, secret: Collection[str]) -> dict[str, Any]:
@@ -79,10 +81,6 @@ _RESERVED_KEYS = frozenset({"EXIT", "STATUS"})
 #: Logs up to this size are hashed on the event loop (microseconds); larger
 #: ones in a worker thread.
 _INLINE_HASH_LIMIT = 256 * 1024
-
-# Variables that would make bash read a file of the server's choosing before
-# the script (non-interactive bash honours BASH_ENV even with --norc).
-_DROPPED_ENV = ("BASH_ENV", "ENV")
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +124,8 @@ class RunRequest:
         return redact(self.arguments, self.export.secret_args)
 
     def secret_texts(self) -> list[str]:
-        """The text of each secret value (to scrub from output tails)."""
+        """The text of each ``secret: true`` arg's value (`Scrubber` scrubs
+        them with the export's ``secrets:``)."""
         out = []
         for name in self.export.secret_args:
             value = self.arguments.get(name)
@@ -170,17 +169,23 @@ class Executor(Protocol):
 
 
 def _added_environment(
-    request: RunRequest, step: Step, outcomes: Mapping[str, str], output_file: Path
+    request: RunRequest,
+    step: Step,
+    outcomes: Mapping[str, str],
+    output_file: Path,
+    secrets: Mapping[str, str],
 ) -> dict[str, str]:
-    """What is added to a step's environment, over what it inherits of the
-    server's (`_spawn_environment`): the run's ``HARBOR_*`` variables (with
-    the request's `~RunRequest.extra_env`), ``ARG_<name>`` for every arg that
-    has a value, the step's literal ``env:`` over those, then the earlier
-    steps' `outcomes` (``STEP_*``) and ``HARBOR_STEP_OUTPUT``.
+    """What is added to a step's environment, over what it receives of the
+    server's (`LocalExecutor._spawn_environment`): the run's ``HARBOR_*``
+    variables (with the request's `~RunRequest.extra_env`), ``ARG_<name>``
+    for every arg that has a value, the export's `secrets` and the step's
+    literal ``env:`` over those (the loader refuses an ``env:`` name that is
+    a secret's), then the earlier steps' `outcomes` (``STEP_*``) and
+    ``HARBOR_STEP_OUTPUT``.
 
-    Everything but the literal ``env:`` (the export author's) is the
-    runtime's, and goes through `step_variables`: only variables that
-    `mcp_harbor.step_env` classifies are exported.
+    Everything but the secrets and the literal ``env:`` (the export
+    author's) is the runtime's, and goes through `step_variables`: only
+    variables that `mcp_harbor.step_env` classifies are exported.
     """
     env: dict[str, str] = {}
     env["HARBOR_RUN_ID"] = request.run_id
@@ -192,42 +197,9 @@ def _added_environment(
         if name in request.arguments and request.arguments[name] is not None:
             env[f"ARG_{name}"] = value_text(request.arguments[name])
     step_variables(env)
+    env.update(secrets)
     env.update(step.spec.env)
     env.update(step_variables({**outcomes, "HARBOR_STEP_OUTPUT": str(output_file)}))
-    return env
-
-
-#: The server's environment (the raw ``os.environ`` mapping as it was) and
-#: what steps inherit of it, encoded: recomputed only when the environment
-#: changed.
-_inherited: tuple[dict[bytes, bytes], dict[bytes, bytes]] | None = None
-
-
-def _inheritance() -> dict[bytes, bytes]:
-    """What steps inherit of the server's environment, encoded (not to be
-    changed by the caller)."""
-    global _inherited
-    raw: dict[bytes, bytes] | None = getattr(os.environ, "_data", None)  # CPython's store
-    if raw is None or _inherited is None or _inherited[0] != raw:
-        encoded = {
-            os.fsencode(k): os.fsencode(v)
-            for k, v in os.environ.items()
-            if k not in _DROPPED_ENV and not k.startswith(("ARG_", "HARBOR_"))
-        }
-        if raw is None:
-            return encoded
-        _inherited = (dict(raw), encoded)
-    return _inherited[1]
-
-
-def _spawn_environment(added: Mapping[str, str]) -> dict[bytes, bytes]:
-    """A step's environment, encoded as the process gets it: the server's
-    environment as it is now, minus ``BASH_ENV``/``ENV`` and any inherited
-    ``ARG_*``/``HARBOR_*``, with `added` over it (only `added` is encoded
-    here; the inherited part is kept encoded)."""
-    env = dict(_inheritance())
-    for k, v in added.items():
-        env[os.fsencode(k)] = os.fsencode(v)
     return env
 
 
@@ -273,15 +245,65 @@ def _read_log(path: Path, limit: int) -> tuple[str, int, bool, str | None]:
 
 
 class LocalExecutor:
-    """Runs pipelines as local processes, each step in its own process group,
-    confined by `sandbox` (default: ``auto``, hiding the default state and
-    config folders)."""
+    """Runs pipelines as local processes, each step in its own process group.
 
-    def __init__(self, sandbox: Sandbox | None = None) -> None:
+    A step receives a clean environment: of this process's environment only
+    the variables `mcp_harbor.step_env.is_inherited` names (``PATH``,
+    ``HOME``, ``LANG``, ``LC_*``, …), those in `pass_env` (the server's
+    ``--pass-env``) and those in the export's ``pass_env:``; never
+    ``BASH_ENV``, ``ENV`` nor any ``ARG_*``/``HARBOR_*``/``STEP_*``, whoever
+    lists them. Over that, what the runtime adds (`_added_environment`).
+
+    Each step is confined by `sandbox` (default: ``auto``, the default
+    state and config folders hidden; see `mcp_harbor.runner.sandbox`).
+    """
+
+    def __init__(self, sandbox: Sandbox | None = None, pass_env: Iterable[str] = ()) -> None:
         self._bash = shutil.which("bash") or "/bin/bash"
         self.sandbox = sandbox if sandbox is not None else Sandbox(hidden=Sandbox.default_hidden())
         #: Steps of this executor running now (all runs together).
         self._steps_running = 0
+        #: The server's ``--pass-env`` names (those that may never pass dropped).
+        self.pass_env = tuple(
+            n
+            for n in pass_env
+            if n not in NEVER_PASSED_ENV and not n.startswith(RUNTIME_ENV_PREFIXES)
+        )
+        self._passed = frozenset(self.pass_env)
+        #: The environment (the raw ``os.environ`` mapping as it was) and what
+        #: steps receive of it, encoded: recomputed only when it changed.
+        self._inherited: tuple[dict[bytes, bytes], dict[bytes, bytes]] | None = None
+
+    def _inheritance(self) -> dict[bytes, bytes]:
+        """What every step receives of this process's environment, encoded
+        (not to be changed by the caller)."""
+        raw: dict[bytes, bytes] | None = getattr(os.environ, "_data", None)  # CPython's store
+        inherited = self._inherited
+        if raw is None or inherited is None or inherited[0] != raw:
+            encoded = {
+                os.fsencode(k): os.fsencode(v)
+                for k, v in os.environ.items()
+                if is_inherited(k) or k in self._passed
+            }
+            if raw is None:
+                return encoded
+            self._inherited = inherited = (dict(raw), encoded)
+        return inherited[1]
+
+    def _spawn_environment(self, export: Export, added: Mapping[str, str]) -> dict[bytes, bytes]:
+        """A step's environment, encoded as the process gets it: what it
+        receives of this process's environment as it is now (`_inheritance`,
+        then the export's ``pass_env:`` names that are set), with `added` over
+        it (only those two are encoded here; the inherited part is kept
+        encoded)."""
+        env = dict(self._inheritance())
+        for name in export.spec.pass_env:  # the loader refused the names that never pass
+            value = os.environ.get(name)
+            if value is not None:
+                env[os.fsencode(name)] = os.fsencode(value)
+        for k, v in added.items():
+            env[os.fsencode(k)] = os.fsencode(v)
+        return env
 
     async def run(self, request: RunRequest, observer: RunObserver | None = None) -> RunResult:
         """See `Executor.run`.
@@ -294,12 +316,38 @@ class LocalExecutor:
         ``on_failure:`` steps run; the ``finally:`` steps always run, also
         when the call is cancelled. Hooks have their own timeouts, are
         recorded, and never change the run's result.
+
+        The export's ``secrets:`` are read first (`read_secrets`: a missing
+        one raises `NeedsMissing` and nothing runs). Their values and those
+        of ``secret: true`` args are scrubbed (`Scrubber`) from everything the
+        run returns (tails, outputs, errors, streamed lines, an exception's
+        text) and from every file of the run directory, before this returns
+        or the cancellation propagates.
         """
+        export = request.export
+        secrets = read_secrets(export) if export.spec.secrets else {}
+        scrubber = Scrubber([*secrets.values(), *request.secret_texts()])
+        state = _State(request, total=len(export.all_steps), scrubber=scrubber, secrets=secrets)
+        try:
+            return await self._pipeline(request, state, observer)
+        except Exception as exc:
+            text = str(exc)
+            if scrubber and scrubber.scrub(text) != text:
+                # Not chained: the original's text (and traceback) holds the secret.
+                raise RunError(f"the run failed: {scrubber.scrub(text)}") from None
+            raise
+        finally:
+            if scrubber:
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(_sweep, request.run_dir, state)
+
+    async def _pipeline(
+        self, request: RunRequest, state: _State, observer: RunObserver | None
+    ) -> RunResult:
         export = request.export
         started, deadline = request.boundary()
         # Created by the first step that runs, in its spawn thread.
         steps_dir = request.run_dir / "steps"
-        state = _State(request, total=len(export.all_steps))
         status: RunStatus = "ok"
         exit_code: int | None = 0
         try:
@@ -415,8 +463,8 @@ class LocalExecutor:
         out_log, err_log = base.with_suffix(".stdout.log"), base.with_suffix(".stderr.log")
         output_file = base.with_suffix(".output")
 
-        added = _added_environment(request, step, state.environment(), output_file)
-        env = _spawn_environment(added)
+        added = _added_environment(request, step, state.environment(), output_file, state.secrets)
+        env = self._spawn_environment(request.export, added)
         command = _command(step, request.arguments)
         shown = _command(step, request.redacted_arguments())
         script: bytes | None = None
@@ -452,6 +500,7 @@ class LocalExecutor:
 
         limit = min(step.spec.timeout or remaining, remaining)
         began = time.monotonic()
+        scrubber = state.scrubber
         run = functools.partial(
             run_in_group,
             argv,
@@ -479,7 +528,7 @@ class LocalExecutor:
                     return await observer.output(step, stream, line)
 
                 async with anyio.create_task_group() as tg:
-                    tg.start_soon(follow_logs, out_log, err_log, sink, done)
+                    tg.start_soon(follow_logs, out_log, err_log, sink, done, scrubber or None)
                     try:
                         outcome = await run()
                     finally:
@@ -489,19 +538,26 @@ class LocalExecutor:
         finally:
             self._steps_running -= 1
         duration = round((time.monotonic() - began) * 1000, 3)
-        out_tail, out_size, out_cut, out_sha = _read_log(out_log, request.output_tail)
-        err_tail, err_size, err_cut, err_sha = _read_log(err_log, request.output_tail)
-        for secret in request.secret_texts():
-            out_tail = out_tail.replace(secret, REDACTED)
-            err_tail = err_tail.replace(secret, REDACTED)
-        # A log bigger than its tail is hashed whole, separately (only that one).
-        if out_cut:
-            out_sha = await _file_sha256(out_log, out_size)
-        if err_cut:
-            err_sha = await _file_sha256(err_log, err_size)
+        if scrubber:
+            # Each log scrubbed in place first; its tail read with enough
+            # extra to see a whole secret, scrubbed again, then cut.
+            out_tail, out_size, out_cut, out_sha = await _scrubbed_log(
+                out_log, request.output_tail, state
+            )
+            err_tail, err_size, err_cut, err_sha = await _scrubbed_log(
+                err_log, request.output_tail, state
+            )
+        else:
+            out_tail, out_size, out_cut, out_sha = _read_log(out_log, request.output_tail)
+            err_tail, err_size, err_cut, err_sha = _read_log(err_log, request.output_tail)
+            # A log bigger than its tail is hashed whole, separately (only that one).
+            if out_cut:
+                out_sha = await _file_sha256(out_log, out_size)
+            if err_cut:
+                err_sha = await _file_sha256(err_log, err_size)
         if outcome.how == "error":
-            status, error = "failed", outcome.error
-            err_tail = (err_tail + (outcome.error or "")).strip()
+            status, error = "failed", scrubber.scrub(outcome.error or "") or None
+            err_tail = (err_tail + (error or "")).strip()
         elif outcome.how == "timeout":
             status, error = "timeout", f"step timed out after {limit:g} s"
         else:
@@ -509,6 +565,11 @@ class LocalExecutor:
             if status == "failed":
                 printed = f"{err_tail}\n{out_tail}"
                 error = explain_denial(confinement, printed, outcome.exit_code, cwd)
+        outputs = read_outputs(output_file)
+        if scrubber:
+            outputs = {k: scrubber.scrub(v) for k, v in outputs.items() if scrubber.scrub(k) == k}
+            _scrub_in_place(output_file, state)
+            shown = scrubber.scrub_value(shown)
         return StepResult(
             name=step.name,
             status=status,  # type: ignore[arg-type]
@@ -527,7 +588,7 @@ class LocalExecutor:
             stderr_sha256=err_sha,
             cwd=str(cwd),
             phase=step.section,
-            outputs=read_outputs(output_file),
+            outputs=outputs,
             env_names=sorted(added),
             error=error,
         )
@@ -578,9 +639,21 @@ class _State:
     """What the steps of one run have produced so far: their results, their
     latest outcomes (for ``if:``, the ``STEP_*`` variables and context.json)."""
 
-    def __init__(self, request: RunRequest, total: int) -> None:
+    def __init__(
+        self,
+        request: RunRequest,
+        total: int,
+        scrubber: Scrubber | None = None,
+        secrets: Mapping[str, str] | None = None,
+    ) -> None:
         self.request = request
         self.total = total
+        self.scrubber = scrubber if scrubber is not None else Scrubber()
+        #: The export's secrets, read at the run's start (name -> value).
+        self.secrets: Mapping[str, str] = secrets or {}
+        #: Files of the run directory scrubbed already, as they were then
+        #: (size, mtime, inode): the final sweep does not read them again.
+        self.scrubbed: dict[str, tuple[int, int, int]] = {}
         self.results: list[StepResult] = []
         self.outcomes: dict[str, dict[str, Any]] = {}
         self._number = 0
@@ -667,6 +740,81 @@ class _State:
             os.replace(tmp, path)
         except OSError:
             log.warning("could not update %s", path)
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def _scrub_in_place(path: Path, state: _State) -> None:
+    """Scrub the file `path` (`Scrubber.scrub_file`) and remember it as
+    scrubbed. A file that is gone is fine; one that cannot be read or
+    rewritten is logged (its path, never its content)."""
+    try:
+        state.scrubber.scrub_file(path)
+        state.scrubbed[str(path)] = _identity(os.stat(path))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        log.warning("could not scrub the secrets out of %s: %s", path, exc.strerror)
+
+
+def _scrubbed_tail(path: Path, limit: int, state: _State) -> tuple[str, int, bool, str | None]:
+    """`_read_log` of a log that may hold a secret: the file is scrubbed in
+    place (so its SHA-256 is of the scrubbed content), then its last `limit`
+    bytes are read with `Scrubber.longest` bytes more, scrubbed, and cut."""
+    scrubber = state.scrubber
+    try:
+        done = scrubber.scrub_file(path)
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "", 0, False, None
+    except OSError as exc:
+        log.warning("could not scrub the secrets out of %s: %s", path, exc.strerror)
+        return "", 0, False, None
+    state.scrubbed[str(path)] = _identity(st)
+    if done.size == 0:
+        return "", 0, False, done.sha256
+    want = limit + scrubber.longest
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(max(done.size - want, 0))
+            data = fh.read(want)
+    except OSError:
+        return "", done.size, done.size > limit, done.sha256
+    data = scrubber.scrub_bytes(data)
+    cut = done.size > limit
+    if len(data) > limit:
+        data = data[-limit:] if limit else b""
+    return data.decode("utf-8", errors="replace"), done.size, cut, done.sha256
+
+
+async def _scrubbed_log(path: Path, limit: int, state: _State) -> tuple[str, int, bool, str | None]:
+    """`_scrubbed_tail`; a big log in a worker thread."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return "", 0, False, None
+    if size <= _INLINE_HASH_LIMIT:
+        return _scrubbed_tail(path, limit, state)
+    return await anyio.to_thread.run_sync(_scrubbed_tail, path, limit, state)
+
+
+def _sweep(run_dir: Path, state: _State) -> None:
+    """Scrub every regular file under `run_dir` not scrubbed already (or
+    changed since): what steps wrote there besides their logs and outputs
+    (``$HARBOR_OUTPUT``, files of their own), context.json, attachments.
+    Symbolic links are not followed."""
+    for folder, _dirs, files in os.walk(run_dir):
+        for name in files:
+            path = os.path.join(folder, name)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode) or state.scrubbed.get(path) == _identity(st):
+                continue
+            _scrub_in_place(Path(path), state)
 
 
 def _sha256_of(path: Path) -> str | None:

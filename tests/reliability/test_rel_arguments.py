@@ -120,6 +120,8 @@ class Harness:
             str(self.work),
             "--keep-runs",
             "5",
+            "--pass-env",  # the stubs log where the test reads (steps get nothing unlisted)
+            "STUB_LOG",
             env=env,
         )
         try:

@@ -110,7 +110,7 @@ def exports_into(folder: Path, piddir: Path, marker: Path) -> Path:
         "args:\n  db: {type: string, maxLength: 4096}\nrequired: [db]\n"
         "steps:\n"
         "  - name: connect\n    run: echo hi > /dev/tcp/127.0.0.1/9\n    continue_on_error: true\n"
-        "  - name: db\n    run: head -c 16 -- \"$ARG_db\"\n    continue_on_error: true\n",
+        '  - name: db\n    run: head -c 16 -- "$ARG_db"\n    continue_on_error: true\n',
     )
     return folder
 
@@ -270,7 +270,7 @@ async def test_the_worker_confines_its_steps(setup: Setup) -> None:
     # The worker's store is kept from its steps as the server's is.
     assert "SQLite" not in db["stdout_tail"], text_of(result)
     status, body = end_record(setup.db, envelope["run_id"])
-    assert body["worker_host"] == "w1"
+    assert status == "ok" and body["worker_host"] == "w1"
 
 
 async def test_a_changed_export_is_refused_by_the_worker(setup: Setup, tmp_path: Path) -> None:
