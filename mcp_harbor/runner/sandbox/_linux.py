@@ -7,6 +7,7 @@ import ctypes
 import fcntl
 import os
 import socket
+import stat
 import struct
 
 __all__ = [
@@ -136,8 +137,11 @@ def cover(folders: tuple[str, ...], keep: str | None, files: tuple[str, ...] = (
                 # An empty regular file to put over the hidden files (made
                 # before the tmpfs turns read-only; its name is not a
                 # hidden path's, and it holds nothing).
+                # Made by mknod, never opened: a descriptor open for writing
+                # (even one a fork in another thread copied for an instant)
+                # would make the read-only remount fail with EBUSY.
                 empty = os.path.join(folder, ".mcp-harbor-hidden")
-                os.close(os.open(empty, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o444))
+                os.mknod(empty, stat.S_IFREG | 0o444)
             _mount(None, folder, None, _MS_REMOUNT | _MS_RDONLY, "size=16k,mode=0755")
     finally:
         if kept >= 0:
