@@ -384,3 +384,39 @@ def test_preflight_and_required_say_what_is_in_force(tmp_path: Path) -> None:
     assert "preflight: sandbox required: in force: landlock (ABI" in proc.stderr
     for layer in ("network", "loopback", "rlimits", "processes"):
         assert layer in proc.stderr.split("in force:")[1].splitlines()[0]
+
+
+SYSTEM = """
+name: system
+description: Reach past the server's folders, as uid 0 without capabilities could.
+args:
+  disk: {type: string, maxLength: 64}
+steps:
+  - name: disk
+    run: head -c 512 -- "$ARG_disk" | od -c
+    continue_on_error: true
+  - name: sysctl
+    # The value it has already: a sandbox that failed changes nothing.
+    run: cat /proc/sys/vm/swappiness > /proc/sys/vm/swappiness
+    continue_on_error: true
+  - name: system_file
+    run: echo x > /etc/mcp-harbor-sandbox-test
+    continue_on_error: true
+"""
+
+
+def test_no_step_writes_system_files_kernel_knobs_or_reads_a_disk(tmp_path: Path) -> None:
+    disks = [d for d in os.listdir("/sys/block") if not d.startswith(("loop", "ram", "zram"))]
+    assert disks, "this test needs a block device (/sys/block)"
+    disk = f"/dev/{sorted(disks)[0]}"
+    envelope = run_tool(tmp_path, SYSTEM, f"disk={disk}")
+    read, sysctl, system_file = (step(envelope, i) for i in range(3))
+    assert read["status"] == "failed", envelope["answer"]
+    assert read["stdout_tail"].strip() == "0000000", read  # od saw nothing
+    assert sysctl["status"] == "failed", envelope["answer"]
+    assert system_file["status"] == "failed", envelope["answer"]
+    assert not Path("/etc/mcp-harbor-sandbox-test").exists()
+    if os.geteuid() == 0:  # another user is stopped by file modes first
+        assert read["error"] == f"sandbox denied read of {disk}"
+        assert sysctl["error"] == "sandbox denied write to /proc/sys/vm/swappiness"
+        assert system_file["error"] == "sandbox denied write to /etc/mcp-harbor-sandbox-test"

@@ -27,6 +27,8 @@ _DENIED_PATH = re.compile(
     r"""(?:Permission denied|Operation not permitted|Read-only file system)"""
     r"""|(?:Permission denied|Operation not permitted|Read-only file system): '([^'\n]+)'"""
 )
+_DENIAL = re.compile(r"Permission denied|Operation not permitted|Read-only file system")
+_QUOTED = re.compile(r"['‘`]([^'’\n]+)['’]")
 # bash names the script before its own messages: ``/dev/fd/11: line 3: x: …``.
 _BASH_PREFIX = re.compile(r"^\S+: line \d+: ")
 _WRITE_WORDS = re.compile(
@@ -82,8 +84,12 @@ def explain_denial(
         return None
     for line in stderr.splitlines():
         line = _BASH_PREFIX.sub("", line)
-        for groups in _DENIED_PATH.findall(line):
-            text = next(g for g in groups if g)
+        if not _DENIAL.search(line):
+            continue
+        named = [next(g for g in groups if g) for groups in _DENIED_PATH.findall(line)]
+        # Else any quoted path of the line (``cannot open '/x' for reading: …``).
+        named += [q for q in _QUOTED.findall(line) if "/" in q]
+        for text in named:
             path = os.path.join(cwd, os.path.expanduser(text))
             said = line.replace(text, " ")
             write = bool(_WRITE_WORDS.search(said)) or not os.path.exists(path)

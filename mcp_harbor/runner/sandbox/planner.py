@@ -29,7 +29,7 @@ _SYSTEM_READABLE = (
     "/lib64",
     "/libx32",
     "/proc",
-    "/dev",
+    "/sys",
     "/etc/ld.so.cache",
     "/etc/ld.so.conf",
     "/etc/ld.so.conf.d",
@@ -58,8 +58,29 @@ _SYSTEM_READABLE = (
     "/etc/os-release",
     "/usr/lib/os-release",
 )
-#: Devices every step may write (the rest of /dev is read-only when writes are confined).
+#: The devices a step may open (read and write); the rest of /dev can only
+#: be listed: a root server's steps, uid 0 without capabilities, could
+#: otherwise read a disk (``/dev/sda`` is root's, mode 0660) past every rule.
 _DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom")
+#: Folders no step writes, even without ``sandbox:``: the system's files and
+#: the kernel's knobs. Another user's server cannot write them anyway; a
+#: root server's steps (uid 0, which owns them) could, without capabilities:
+#: a sysctl (``/proc/sys/kernel/core_pattern``), a cron job, a library.
+_SYSTEM_FOLDERS = (
+    "/etc",
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/boot",
+    "/var/spool",
+    "/proc",
+    "/sys",
+    "/dev",
+)
 #: Folders every step may write when writes are confined.
 _SHARED_WRITABLE = ("/dev/shm",)
 #: What a user's programs read at start (git dies on an unreadable ~/.gitconfig).
@@ -192,7 +213,11 @@ class Sandbox:
         if landlock:
             rules = Rules()
             if spec is None:
-                rules.grant_except("/", EVERYTHING, hidden)
+                system = _resolved_hidden(Path(p) for p in _SYSTEM_FOLDERS)
+                rules.grant_except("/", EVERYTHING, (*hidden, *system))
+                for folder in system:
+                    rules.grant_except(folder, READ_DIR if folder == "/dev" else READ, hidden)
+                _grant_devices(rules)
             else:
                 self._narrowed(rules, spec, hidden, cwd=cwd, program=program, path=path, home=home)
                 tmpdir = Path(run) / "tmp"
@@ -270,14 +295,20 @@ class Sandbox:
                 rules.grant_except(each, READ, hidden)
             # Folders on the way to the run directory: its path can be walked.
             rules.grant("/", READ_DIR)
-        for device in _DEVICES:
-            if os.path.exists(device):
-                rules.grant(device, WRITE_FILE | READ)
-        for shared in _SHARED_WRITABLE:
-            if os.path.isdir(shared):
-                rules.grant(shared, EVERYTHING)
+        _grant_devices(rules)
         for each in _resolved(spec.writable, cwd):
             rules.grant_except(each, EVERYTHING, hidden)
+
+
+def _grant_devices(rules: Rules) -> None:
+    """/dev listed; its harmless devices opened; /dev/shm a folder of its own."""
+    rules.grant("/dev", READ_DIR)
+    for device in _DEVICES:
+        if os.path.exists(device):
+            rules.grant(device, WRITE_FILE | READ)
+    for shared in _SHARED_WRITABLE:
+        if os.path.isdir(shared):
+            rules.grant(shared, EVERYTHING)
 
 
 def _rlimits(sup: Support, limits: SandboxLimits) -> list[str]:

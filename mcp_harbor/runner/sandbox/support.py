@@ -1,6 +1,5 @@
 """What this kernel and this user allow a step's confinement to use: each
-layer probed once per process (`support`), and said in one line each
-(`Support.describe`)."""
+layer probed once per process (`support`), with why one is missing."""
 
 from __future__ import annotations
 
@@ -61,14 +60,6 @@ class Support:
     def lacks(self, layer: str) -> str | None:
         """Why `layer` cannot be enforced here; None when it can."""
         return self.missing.get(layer)
-
-    def describe(self) -> list[str]:
-        """One line per layer: in force, or not and why."""
-        lines = []
-        for layer in LAYERS:
-            why = self.missing.get(layer)
-            lines.append(f"{layer}: {'in force' if why is None else 'not available: ' + why}")
-        return lines
 
 
 def _landlock_abi() -> int:
