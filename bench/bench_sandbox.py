@@ -61,7 +61,7 @@ SANDBOXES = {
 
 
 def export_text(name: str, sandbox: str | None) -> str:
-    lines = [f"name: {name}", "description: bench", "steps:"]
+    lines = [f"name: bench_{name}", "description: bench", "steps:"]
     lines += ["  - name: s", "    argv: [/bin/true]"]
     if sandbox is not None:
         lines.insert(2, f"sandbox: {sandbox}")

@@ -18,6 +18,7 @@ import os
 import secrets
 import signal
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,9 +110,16 @@ def release(group: Path | None) -> None:
             tasks = (group / "tasks").read_text().split()
         except OSError:
             return
-        if not tasks:
-            break
-        for task in tasks:
+        # The spawning thread may not have left yet: a signal to one of this
+        # process's threads would be a signal to the server itself.
+        own = set(os.listdir("/proc/self/task"))
+        theirs = [task for task in tasks if task not in own]
+        if not theirs:
+            if not tasks:
+                break
+            time.sleep(0.001)
+            continue
+        for task in theirs:
             with contextlib.suppress(OSError):
                 os.kill(int(task), signal.SIGKILL)
     with contextlib.suppress(OSError):

@@ -58,16 +58,7 @@ class Rules:
         if any(h == path for h in inside):
             return
         self.grant(path, READ_DIR & rights)
-        try:
-            entries = os.listdir(path)
-        except OSError:
-            return
-        for entry in entries:
-            child = os.path.join(path, entry)
-            if os.path.islink(child) or not os.path.exists(child):
-                # A symlink gets no rule of its own: what it points to is
-                # judged by the rules of its target's path.
-                continue
+        for child in _entries(path):
             self.grant_except(child, rights, inside)
 
     def rights_at(self, path: str) -> int:
@@ -108,6 +99,36 @@ class Rules:
                 except OSError:
                     continue  # gone since the rules were made: nothing to allow
             ruleset.restrict()
+
+
+#: Each folder's entries that get rules, by path, with the folder's
+#: (inode, mtime) when they were listed: a folder is listed again only once
+#: an entry was added, removed or renamed (each changes its mtime).
+_listed: dict[str, tuple[tuple[int, int], tuple[str, ...]]] = {}
+
+
+def _entries(folder: str) -> tuple[str, ...]:
+    """The entries of `folder` that get a rule of their own: not symlinks
+    (what one points to is judged by its target's path) nor dangling."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return ()
+    stamp = (st.st_ino, st.st_mtime_ns)
+    known = _listed.get(folder)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return ()
+    children = tuple(
+        child
+        for child in (os.path.join(folder, name) for name in names)
+        if not os.path.islink(child) and os.path.exists(child)
+    )
+    _listed[folder] = (stamp, children)
+    return children
 
 
 def _within(path: str, folder: str) -> bool:

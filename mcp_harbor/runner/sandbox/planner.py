@@ -4,6 +4,7 @@ that turns an export's ``sandbox:`` into a step's `Confinement`."""
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 from collections.abc import Iterable, Sequence
@@ -281,9 +282,8 @@ class Sandbox:
         if spec.readable is None:
             rules.grant_except("/", READ, hidden)
         else:
-            for system in _SYSTEM_READABLE:
-                if os.path.lexists(system):
-                    rules.grant_except(os.path.realpath(system), READ, hidden)
+            for system in _system_readable():
+                rules.grant_except(system, READ, hidden)
             if home:
                 for name in _HOME_READABLE:
                     dotfile = os.path.join(home, name)
@@ -342,7 +342,15 @@ def _resolved(paths: Sequence[str], cwd: Path) -> list[str]:
     return out
 
 
-def _program_folders(program: str, path_env: str) -> list[str]:
+@functools.cache
+def _system_readable() -> tuple[str, ...]:
+    """`_SYSTEM_READABLE` as it is on this machine: existing, resolved
+    (looked up once: the system's layout does not change under a server)."""
+    return tuple(os.path.realpath(p) for p in _SYSTEM_READABLE if os.path.lexists(p))
+
+
+@functools.lru_cache(maxsize=256)
+def _program_folders(program: str, path_env: str) -> tuple[str, ...]:
     """The folders a program needs to start: each folder on PATH, the
     program's own installation (the folder above its ``bin/``), resolved
     through symlinks (a venv's python is a link into its base install)."""
@@ -359,7 +367,7 @@ def _program_folders(program: str, path_env: str) -> list[str]:
             top = os.path.dirname(each) if os.path.basename(each) in ("bin", "sbin") else each
             if top not in ("/", "") and top not in folders:
                 folders.append(top)
-    return folders
+    return tuple(folders)
 
 
 def _resolved_hidden(paths: Iterable[Path]) -> tuple[str, ...]:
