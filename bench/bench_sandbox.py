@@ -3,7 +3,8 @@
 
     python bench/bench_sandbox.py [--calls 600]
 
-Each row runs a one-step pipeline (``argv: [/bin/true]``) through
+Each row runs a one-step pipeline (``argv: [/bin/true]``, or ``run: 'true'``
+where the row says so, measured against its own floor) through
 mcp-harbor's own `LocalExecutor`, the way a call does (plan, spawn, wait,
 read the logs), in turns of 25 runs per row so that a change of load hits
 every row alike:
@@ -60,9 +61,9 @@ SANDBOXES = {
 }
 
 
-def export_text(name: str, sandbox: str | None) -> str:
+def export_text(name: str, sandbox: str | None, shell: bool = False) -> str:
     lines = [f"name: bench_{name}", "description: bench", "steps:"]
-    lines += ["  - name: s", "    argv: [/bin/true]"]
+    lines += ["  - name: s", "    run: 'true'" if shell else "    argv: [/bin/true]"]
     if sandbox is not None:
         lines.insert(2, f"sandbox: {sandbox}")
     return "\n".join(lines) + "\n"
@@ -72,10 +73,14 @@ def harbor_rows(tmp: Path) -> dict[str, Callable[[], Awaitable[None]]]:
     (tmp / "work" / "out").mkdir(parents=True)
     exports = tmp / "exports"
     exports.mkdir()
-    state = tmp / "state" / "mcp-harbor"
+    # Where a server keeps its state by default (~/.local/state): what a
+    # server that is not root pays for Landlock's rules depends on how many
+    # entries the folders on the way to it hold.
+    state = Path.home() / ".local" / "state" / f"mcp-harbor-bench-{os.getpid()}"
     (state / "runs").mkdir(parents=True)
-    hidden = [state, tmp / "config"]
-    (tmp / "config").mkdir()
+    config = Path.home() / ".config" / f"mcp-harbor-bench-{os.getpid()}"
+    config.mkdir(parents=True)
+    hidden = [state, config]
     sup = support()
     plain = dataclasses.replace(
         sup, root=False, thread_netns=False, thread_mounts=False, pids_cgroup=None,
@@ -90,10 +95,10 @@ def harbor_rows(tmp: Path) -> dict[str, Callable[[], Awaitable[None]]]:
     counter = iter(range(10**9))
 
     def row(
-        executor: LocalExecutor, name: str, sandbox: str | None
+        executor: LocalExecutor, name: str, sandbox: str | None, shell: bool = False
     ) -> Callable[[], Awaitable[None]]:
         path = exports / f"{name}.yaml"
-        path.write_text(export_text(name, sandbox))
+        path.write_text(export_text(name, sandbox, shell))
         (export,) = load_and_check([path]).accepted
 
         async def once() -> None:
@@ -117,6 +122,12 @@ def harbor_rows(tmp: Path) -> dict[str, Callable[[], Awaitable[None]]]:
     for label, sandbox in SANDBOXES.items():
         slug = "r" + str(len(rows))
         rows[f"{label} ({who})"] = row(executors["root"], slug, sandbox)
+    # A run: step's limits are set by bash's own ulimit, not by prlimit.
+    rows["--sandbox off, run: 'true'"] = row(executors["off"], "off_sh", None, shell=True)
+    limits = SANDBOXES["limits: (all five)"]
+    rows[f"limits: (all five), run: 'true' ({who})"] = row(
+        executors["root"], "lim_sh", limits, shell=True
+    )
     if sup.root:
         for label, sandbox in SANDBOXES.items():
             slug = "u" + str(len(rows))
@@ -148,26 +159,34 @@ def peer_rows() -> dict[str, Callable[[], None] | str]:
 
 async def measure(calls: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        harbor = harbor_rows(Path(tmp))
-        peers = peer_rows()
-        times: dict[str, list[float]] = {name: [] for name in [*harbor, *peers]}
-        for _ in range(3):  # warm up
-            for run in harbor.values():
+        try:
+            harbor = harbor_rows(Path(tmp))
+            await _measure(harbor, calls)
+        finally:
+            for folder in (".local/state", ".config"):
+                shutil.rmtree(Path.home() / folder / f"mcp-harbor-bench-{os.getpid()}", True)
+
+
+async def _measure(harbor: dict[str, Callable[[], Awaitable[None]]], calls: int) -> None:
+    peers = peer_rows()
+    times: dict[str, list[float]] = {name: [] for name in [*harbor, *peers]}
+    for _ in range(3):  # warm up
+        for run in harbor.values():
+            await run()
+    turns = max(calls // 25, 1)
+    for _ in range(turns):
+        for name, run in harbor.items():
+            for _ in range(25):
+                began = time.perf_counter()
                 await run()
-        turns = max(calls // 25, 1)
-        for _ in range(turns):
-            for name, run in harbor.items():
-                for _ in range(25):
-                    began = time.perf_counter()
-                    await run()
-                    times[name].append(time.perf_counter() - began)
-            for name, peer in peers.items():
-                if isinstance(peer, str):
-                    continue
-                for _ in range(25):
-                    began = time.perf_counter()
-                    peer()
-                    times[name].append(time.perf_counter() - began)
+                times[name].append(time.perf_counter() - began)
+        for name, peer in peers.items():
+            if isinstance(peer, str):
+                continue
+            for _ in range(25):
+                began = time.perf_counter()
+                peer()
+                times[name].append(time.perf_counter() - began)
     floor = statistics.median(times["--sandbox off"]) * 1000
     peer_floor = statistics.median(times["peer floor: Popen /bin/true"]) * 1000
     print(f"{turns * 25} runs per row; kernel {os.uname().release}, uid {os.getuid()}")
@@ -183,6 +202,8 @@ async def measure(calls: int) -> None:
         median = statistics.median(values) * 1000
         p90 = values[int(len(values) * 0.9)] * 1000
         base = peer_floor if name.startswith("peer") else floor
+        if "run: 'true'" in name:
+            base = statistics.median(times["--sandbox off, run: 'true'"]) * 1000
         print(f"| {name} | {median:.2f} | {p90:.2f} | {median - base:+.2f} |")
 
 

@@ -481,7 +481,10 @@ class LocalExecutor:
             program=argv[0],
             path=os.fsdecode(env.get(b"PATH", b"")),
             home=os.fsdecode(env.get(b"HOME", b"")),
+            shell=script is not None,
         )
+        if confinement is not None and script is not None:
+            script = confinement.script_prelude + script
         tmpdir = confinement.tmpdir if confinement is not None else None
         if tmpdir is not None:
             env[b"TMPDIR"] = os.fsencode(tmpdir)

@@ -56,6 +56,8 @@ class Confinement:
     covered: tuple[str, ...]
     covered_files: tuple[str, ...]
     run_dir: str
+    #: Put ahead of a ``run:`` script (on its first line): its ``ulimit``s.
+    script_prelude: bytes
     #: Programs the step is started through (rlimits, user/network namespace).
     prefix: tuple[str, ...]
     #: A cgroup-v1 pids folder to make a group in, and the group's limit.

@@ -187,12 +187,16 @@ class Sandbox:
         program: str,
         path: str,
         home: str,
+        shell: bool = False,
     ) -> Confinement | None:
         """The confinement of one step (None under ``off``).
 
         `program` is what is exec'd, resolved on `path` (the step's PATH);
         `home` is the step's HOME; relative ``writable:``/``readable:``
-        paths are relative to `cwd`. Layers this machine lacks are left out
+        paths are relative to `cwd`. `shell`: the step is a ``run:`` script
+        that bash reads from a file, so its rlimits are set by bash's own
+        ``ulimit`` ahead of the script (`Confinement.script_prelude`) rather
+        than by one more program to start. Layers this machine lacks are left out
         (``auto``: the start log said so; ``required`` refused the export
         before it could run)."""
         sup = self.support
@@ -228,8 +232,12 @@ class Sandbox:
         prefix: list[str] = []
         thread_netns: str | None = None
         user_ns = False
+        prelude = b""
         if limits is not None:
-            prefix += _rlimits(sup, limits)
+            if shell:
+                prelude = _shell_limits(sup, limits)
+            else:
+                prefix += _rlimits(sup, limits)
             user_ns = limits.processes is not None and not sup.root and sup.unshare is not None
         if network != "host":
             if sup.thread_netns:
@@ -258,6 +266,7 @@ class Sandbox:
             covered=covered,
             covered_files=covered_files,
             run_dir=run,
+            script_prelude=prelude,
             prefix=tuple(prefix),
             pids_cgroup=sup.pids_cgroup if pids is not None else None,
             pids_max=pids,
@@ -309,6 +318,30 @@ def _grant_devices(rules: Rules) -> None:
     for shared in _SHARED_WRITABLE:
         if os.path.isdir(shared):
             rules.grant(shared, EVERYTHING)
+
+
+def _shell_limits(sup: Support, limits: SandboxLimits) -> bytes:
+    """The ``ulimit`` commands that set `limits` in the bash that runs a
+    ``run:`` script, ahead of it on its first line (so that bash's line
+    numbers stay the script's): the same limits as `_rlimits`, hard ones
+    included (a step cannot raise them back); the step does not start when
+    one cannot be set. Made of numbers the loader validated only."""
+    kib = 1024
+    words = []
+    if limits.cpu_seconds is not None:
+        words.append(f"ulimit -S -t {limits.cpu_seconds} && ulimit -H -t {limits.cpu_seconds + 1}")
+    if limits.memory_mb is not None:
+        words.append(f"ulimit -v {limits.memory_mb * kib}")
+    if limits.file_size_mb is not None:
+        words.append(f"ulimit -f {limits.file_size_mb * kib}")  # 1024-byte blocks
+    if limits.open_files is not None:
+        words.append(f"ulimit -n {limits.open_files}")
+    if limits.processes is not None and not sup.root:
+        # Counted per user namespace: the step gets one of its own (`unshare`).
+        words.append(f"ulimit -u {limits.processes}")
+    if not words:
+        return b""
+    return (" && ".join(words) + " || exit 126; ").encode("ascii")
 
 
 def _rlimits(sup: Support, limits: SandboxLimits) -> list[str]:
