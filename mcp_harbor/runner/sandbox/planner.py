@@ -20,15 +20,11 @@ from mcp_harbor.runner.sandbox.support import LAYERS, Support, loopback_prefix, 
 __all__ = ["SANDBOX_MODES", "Sandbox", "SandboxMode"]
 
 
+#: Where the system's programs and libraries are.
+_PROGRAM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: What programs need to start, readable when ``readable:`` narrows the rest.
 _SYSTEM_READABLE = (
-    "/usr",
-    "/bin",
-    "/sbin",
-    "/lib",
-    "/lib32",
-    "/lib64",
-    "/libx32",
+    *_PROGRAM_FOLDERS,
     "/proc",
     "/sys",
     "/etc/ld.so.cache",
@@ -69,13 +65,7 @@ _DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/
 #: a sysctl (``/proc/sys/kernel/core_pattern``), a cron job, a library.
 _SYSTEM_FOLDERS = (
     "/etc",
-    "/usr",
-    "/bin",
-    "/sbin",
-    "/lib",
-    "/lib32",
-    "/lib64",
-    "/libx32",
+    *_PROGRAM_FOLDERS,
     "/boot",
     "/var/spool",
     "/proc",
