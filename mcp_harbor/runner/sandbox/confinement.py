@@ -2,13 +2,15 @@
 the thread that starts the step (`Confinement.enter`).
 
 A step is started from a thread of its own, made for it and ended after:
-Landlock, ``no_new_privs``, a dropped capability set and a network
-namespace all hold per thread, so the step inherits them while the server's
-other threads keep none of them, and the spawn keeps CPython's vfork path
-(a ``preexec_fn`` would lose it and cost more the bigger the server's heap).
-What holds per process (rlimits, a user namespace) is set by a small program
-the step is started through (`prefix`: util-linux's ``prlimit`` and
-``unshare``).
+Landlock, ``no_new_privs``, a dropped capability set, a pids cgroup (v1)
+and network and mount namespaces all hold per thread, so the step inherits
+them while the server's other threads keep none of them, and the spawn keeps
+CPython's vfork path (a ``preexec_fn`` would lose it and cost more the
+bigger the server's heap). What holds per process is set by a small program
+the step is started through (`prefix`: util-linux's ``prlimit`` for an
+``argv:`` step's rlimits, ``unshare`` for a user namespace) or, for a
+``run:`` step's rlimits, by bash's ``ulimit`` ahead of the script
+(`script_prelude`).
 """
 
 from __future__ import annotations
