@@ -181,19 +181,20 @@ def support() -> Support:
     thread_mounts = root and _probe_thread(_linux.CLONE_NEWNS) is None
     unshare = shutil.which("unshare")
     if not thread_netns:
-        blocker = _userns_blocker()
         if unshare is None:
             missing["network"] = "util-linux's unshare is not installed"
-        elif blocker is not None:
-            missing["network"] = blocker
-            unshare = None
         else:
+            # The probe decides (an AppArmor profile may allow unshare despite
+            # the sysctl); the sysctl, when set, explains a failed probe.
             uid, gid = os.getuid(), os.getgid()
             problem = _probe_command(
                 [unshare, "--user", f"--map-user={uid}", f"--map-group={gid}", "--net", "true"]
             )
             if problem is not None:
-                missing["network"] = f"unshare --user --net: {problem}"
+                blocker = _userns_blocker()
+                missing["network"] = f"unshare --user --net: {problem}" + (
+                    f"; {blocker}" if blocker is not None else ""
+                )
                 unshare = None
     loopback_tools: tuple[str, str, str] | None = None
     if not thread_netns:
