@@ -152,9 +152,9 @@ def _confinable(published: Published, sandbox: Sandbox, *, skip_refused: bool) -
         ExportsRefused: ``required``, an export cannot be fully confined,
             and not `skip_refused`.
     """
-    first, *missing = sandbox.describe()
+    first, *absent = sandbox.describe()
     log.info("%s", first)
-    for line in missing:
+    for line in absent:
         log.warning("%s", line)
     kept: list[Export] = []
     refused: dict[str, list[str]] = {}
@@ -228,7 +228,7 @@ class HarborSettings:
         if not names_postgres(self.db):
             db = Path(self.db)
             paths += [db, *(db.with_name(db.name + s) for s in ("-wal", "-shm", "-journal"))]
-            paths.append(db.parent / "worker-*.pgids")
+            paths.append(db.parent / "worker-*.pgids")  # the ledgers there now (and see worker)
         if self.runs_dir is not None:
             paths.append(self.runs_dir)
         if self.tokens is not None:
@@ -253,6 +253,7 @@ class Harbor:
         service: CallService,
         preflight: Preflight,
         remote: Any,
+        sandbox: Sandbox,
     ) -> None:
         self.settings = settings
         self.published = published
@@ -264,7 +265,7 @@ class Harbor:
         #: The workers' executor (`mcp_harbor.remote.CeleryExecutor`), or None.
         self.remote = remote
         #: How this application's steps are confined.
-        self.sandbox = Sandbox("off")
+        self.sandbox = sandbox
 
     @staticmethod
     def start_loading(settings: HarborSettings) -> None:
@@ -305,7 +306,9 @@ class Harbor:
             skip_refused=settings.skip_refused or purpose == "worker",
         )
         sandbox = Sandbox(settings.sandbox, settings.hidden_paths())
-        published = _confinable(published, sandbox, skip_refused=settings.skip_refused)
+        published = _confinable(
+            published, sandbox, skip_refused=settings.skip_refused or purpose == "worker"
+        )
         remote_exports = [e.name for e in published.exports if e.spec.runs_on is not None]
         if remote_exports and settings.broker is None and purpose == "serve":
             raise ConfigError(
@@ -376,9 +379,7 @@ class Harbor:
         except BaseException:
             store.close()
             raise
-        harbor = cls(settings, published, offered, store, service, preflight, remote)
-        harbor.sandbox = sandbox
-        return harbor
+        return cls(settings, published, offered, store, service, preflight, remote, sandbox)
 
     def background(self, exports: Callable[[], dict[str, Export]]) -> list[Job]:
         """The jobs that run beside serving: the sweeper of expired worker
@@ -441,6 +442,7 @@ class Harbor:
                     ", ".join(map(str, killed)),
                 )
             reaper.ledger = ledger
+            self.sandbox.hide(ledger)
         from mcp_harbor.preflight import missing_secrets
 
         for export in served:  # said once here; each run refused for it says why

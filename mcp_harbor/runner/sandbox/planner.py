@@ -104,6 +104,11 @@ class Sandbox:
         self.support: Support | None = None if mode == "off" else (probed or support())
         self._hidden = tuple(hidden)
 
+    def hide(self, path: Path) -> None:
+        """Keep `path` from steps too (a file the application makes after
+        it started: a worker's ledger of process groups)."""
+        self._hidden = (*self._hidden, path)
+
     @property
     def hidden(self) -> tuple[str, ...]:
         """The hidden paths as they are now (resolved, existing, none inside
