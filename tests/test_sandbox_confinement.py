@@ -420,3 +420,41 @@ def test_no_step_writes_system_files_kernel_knobs_or_reads_a_disk(tmp_path: Path
         assert read["error"] == f"sandbox denied read of {disk}"
         assert sysctl["error"] == "sandbox denied write to /proc/sys/vm/swappiness"
         assert system_file["error"] == "sandbox denied write to /etc/mcp-harbor-sandbox-test"
+
+
+SOCKET = """
+name: daemon_socket
+description: Talk to a local daemon through its UNIX socket.
+args:
+  path: {type: string, maxLength: 4096}
+sandbox: {network: none}
+steps:
+  - name: connect
+    argv:
+      - PYTHON
+      - -c
+      - "import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])"
+      - "{{ args.path }}"
+"""
+
+
+def test_network_none_hides_the_local_daemons_sockets(tmp_path: Path) -> None:
+    # A daemon's socket under /run (as docker.sock is): reachable unconfined.
+    # A root server (as CI runs) covers /run; a server of another user could
+    # not make this socket, nor reach a root daemon's.
+    folder = Path("/run") / f"mcp-harbor-test-{tmp_path.name}"
+    folder.mkdir()
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(folder / "daemon.sock"))
+        server.listen()
+        text = SOCKET.replace("PYTHON", PY)
+        host = run_tool(tmp_path / "h", text.replace("network: none", "network: host"),
+                        f"path={folder / 'daemon.sock'}")  # fmt: skip
+        assert host["status"] == "ok", host["answer"]
+        none = run_tool(tmp_path / "n", text, f"path={folder / 'daemon.sock'}")
+        assert none["status"] == "failed", none["answer"]
+    finally:
+        server.close()
+        (folder / "daemon.sock").unlink(missing_ok=True)
+        folder.rmdir()

@@ -207,6 +207,10 @@ class Sandbox:
             covered = tuple(h for h in hidden if os.path.isdir(h))
             covered_files = tuple(h for h in hidden if os.path.isfile(h))
             hidden = tuple(h for h in hidden if h not in covered and h not in covered_files)
+            if spec is not None and spec.network == "none" and _runtime_sockets(run, cwd):
+                # The local daemons' sockets (docker.sock, D-Bus) are a way
+                # out that no network namespace closes: gone from view.
+                covered = (*covered, "/run")
         landlock = sup.lacks("landlock") is None
         rules: Rules | None = None
         tmpdir: Path | None = None
@@ -302,6 +306,16 @@ class Sandbox:
         _grant_devices(rules)
         for each in _resolved(spec.writable, cwd):
             rules.grant_except(each, EVERYTHING, hidden)
+
+
+def _runtime_sockets(run_dir: str, cwd: Path) -> bool:
+    """Whether ``/run`` (where local daemons keep their sockets) can be
+    covered for a step: it is a folder, and neither the run directory nor the
+    step's cwd is in it."""
+    if os.path.islink("/run") or not os.path.isdir("/run"):
+        return False
+    inside = (run_dir, os.path.realpath(cwd))
+    return not any(p == "/run" or p.startswith("/run/") for p in inside)
 
 
 def _grant_devices(rules: Rules) -> None:
