@@ -1,5 +1,5 @@
 """Landlock rules as data: which rights on which paths (`Rules`), built so
-that some paths stay out of reach (`hide`), checked without the kernel
+that some paths stay out of reach (`Rules.grant_except`), checked without the kernel
 (`Rules.allows`, for messages) and enforced on the calling thread
 (`Rules.restrict`).
 
@@ -23,6 +23,7 @@ _EXECUTE = 1 << 0
 WRITE_FILE = 1 << 1
 _READ_FILE = 1 << 2
 READ_DIR = 1 << 3
+_MAKE_REG = 1 << 8
 _TRUNCATE = 1 << 14
 _IOCTL_DEV = 1 << 15
 #: Read a file, list a folder, execute a program.
@@ -76,7 +77,7 @@ class Rules:
         if write and not os.path.exists(where):
             # Creating a file needs a right on its folder.
             parent = os.path.dirname(where)
-            return bool(self.rights_at(parent) & (1 << 8))  # MAKE_REG
+            return bool(self.rights_at(parent) & _MAKE_REG)
         return bool(self.rights_at(where) & wanted)
 
     def restrict(self, *, deny_tcp: bool, scope: bool) -> None:

@@ -133,7 +133,7 @@ def _userns_blocker() -> str | None:
             return (
                 "AppArmor restricts unprivileged user namespaces "
                 "(kernel.apparmor_restrict_unprivileged_userns=1; Ubuntu 24.04 and later: "
-                "allow bwrap/unshare with an AppArmor profile, or set the sysctl to 0)"
+                "allow unshare with an AppArmor profile, or set the sysctl to 0)"
             )
     except OSError:
         pass
