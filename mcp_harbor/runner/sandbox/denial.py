@@ -57,7 +57,6 @@ def explain_denial(
     """Why the sandbox stopped the step, as one line, judged from what it
     `printed` (the tails of its stderr and stdout) and its exit code; None
     when nothing shows that it did (the step's own failure)."""
-    stderr = printed
     if confinement is None:
         return None
     limits = confinement.limits
@@ -70,19 +69,19 @@ def explain_denial(
         if sig == signal.SIGKILL and limits.cpu_seconds is not None:
             return f"sandbox limit reached: cpu_seconds {limits.cpu_seconds} (killed)"
     if limits is not None:
-        if limits.memory_mb is not None and _MEMORY.search(stderr):
+        if limits.memory_mb is not None and _MEMORY.search(printed):
             return f"sandbox limit reached: memory_mb {limits.memory_mb} (an allocation failed)"
-        if limits.processes is not None and _PROCESSES.search(stderr):
+        if limits.processes is not None and _PROCESSES.search(printed):
             return f"sandbox limit reached: processes {limits.processes} (a fork failed)"
-        if limits.open_files is not None and _FILES.search(stderr):
+        if limits.open_files is not None and _FILES.search(printed):
             return f"sandbox limit reached: open_files {limits.open_files}"
-    if confinement.network != "host" and _NETWORK.search(stderr):
+    if confinement.network != "host" and _NETWORK.search(printed):
         return f"sandbox denied network access (network: {confinement.network})"
     rules = confinement.rules
     covered = (*confinement.covered, *confinement.covered_files)
     if rules is None and not covered:
         return None
-    for line in stderr.splitlines():
+    for line in printed.splitlines():
         line = _BASH_PREFIX.sub("", line)
         if not _DENIAL.search(line):
             continue
