@@ -77,3 +77,14 @@ def test_quiet_windows_are_dropped() -> None:
 
 def test_retry_after_rounds_up_to_a_whole_second() -> None:
     assert [retry_after(s) for s in (0.001, 0.5, 1.0, 1.01, 59.99)] == [1, 1, 1, 2, 60]
+
+
+def test_rate_limited_is_in_the_one_vocabulary() -> None:
+    from mcp_harbor.cli._app import exit_code_of
+    from mcp_harbor.runctx import ENVELOPE_SCHEMA
+    from mcp_harbor.status import CALL_STATUSES, NOTHING_RAN, finish_reason_of
+
+    assert "rate_limited" in CALL_STATUSES and "rate_limited" in NOTHING_RAN
+    assert finish_reason_of("rate_limited") == "refused"
+    assert "rate_limited" in ENVELOPE_SCHEMA["properties"]["status"]["enum"]
+    assert exit_code_of("rate_limited") == 1
