@@ -14,6 +14,7 @@ Every error that mcp-harbor raises on purpose is a `HarborError`; foreign errors
     ├── UnknownTool        a call names a tool that is not published (to this caller)
     ├── RunError           a pipeline could not be started
     │   ├── Busy           the call waited in the queue past its queue timeout
+    │   ├── RateLimited    the caller used up its budget of calls of the tool
     │   ├── NeedsMissing   what the export needs is not there at the run's start
     │   ├── ShuttingDown   the server stopped while the call ran
     │   └── CancelUnconfirmed  a cancelled remote run's worker did not confirm the stop
@@ -33,6 +34,7 @@ __all__ = [
     "IdentityError",
     "NeedsMissing",
     "PolicyDenied",
+    "RateLimited",
     "RunError",
     "ShuttingDown",
     "StoreError",
@@ -117,6 +119,17 @@ class Busy(RunError):
     def __init__(self, message: str, queued_ms: float) -> None:
         super().__init__(message)
         self.queued_ms = queued_ms
+
+
+class RateLimited(RunError):
+    """Raised when the caller already made as many calls of the tool as its
+    rate limit allows (``rate_limit:`` of the export, ``--rate-limit`` of the
+    server) within the window. `retry_after` is the number of seconds, rounded
+    up, until the oldest of those calls leaves the window. Nothing has run."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class NeedsMissing(RunError):

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mcp_harbor.config import Export
+from mcp_harbor.config.model import RateLimitSpec
 from mcp_harbor.defaults import (
     DEFAULT_EXPORTS,
     DEFAULT_KEEP_RUNS,
@@ -204,6 +205,9 @@ class HarborSettings:
     output_tail: int = DEFAULT_OUTPUT_TAIL
     max_concurrent: int | None = None
     queue_timeout: float = DEFAULT_QUEUE_TIMEOUT
+    #: Calls each principal may make of an export without ``rate_limit:``
+    #: (``--rate-limit``; None: no limit).
+    rate_limit: RateLimitSpec | None = None
     approve_seed: Path | None = None
     #: The workers' Redis broker; exports with ``runs_on:`` need one.
     broker: str | None = None
@@ -320,6 +324,7 @@ class Harbor:
             output_tail=settings.output_tail,
             max_concurrent=settings.max_concurrent,
             queue_timeout=settings.queue_timeout,
+            rate_limit=settings.rate_limit,
             pass_env=tuple(settings.pass_env),
         )
         if settings.approve_seed is not None:

@@ -60,6 +60,7 @@ CallStatus = Literal[
     "invalid",  # the arguments, caller memory or an attachment were refused
     "unavailable",  # what the export needs is missing (preflight)
     "busy",  # the queue timeout passed before a slot was free
+    "rate_limited",  # the caller used up its budget of calls (rate_limit:, --rate-limit)
     "shutting_down",  # the server is stopping
     "store_unavailable",  # the start record could not be written
     "declined",  # a human did not approve (confirm:)
@@ -86,6 +87,7 @@ NOTHING_RAN: Final[frozenset[CallStatus]] = frozenset(
         "invalid",
         "unavailable",
         "busy",
+        "rate_limited",
         "shutting_down",
         "store_unavailable",
         "declined",

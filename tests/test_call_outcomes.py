@@ -3,7 +3,7 @@ with real exports, real bash and a real SQLite audit trail.
 
 Proves: each outcome (ran: ok, failed, timeout, output_invalid, cancelled;
 nothing ran: unknown, refused, denied, invalid, unavailable, busy,
-shutting_down, store_unavailable, declined, needs_input) answers an
+rate_limited, shutting_down, store_unavailable, declined, needs_input) answers an
 envelope, never an exception; the envelope's status is the audit record's
 status (one vocabulary), except that a refused or denied call is shown
 exactly as an unknown tool; the finish reason is derived from the status;
@@ -35,7 +35,7 @@ from mcp_harbor.runctx import (
     ExportCatalog,
     RunSettings,
 )
-from mcp_harbor.runctx.approval import SeedRule
+from mcp_harbor.runctx.approval import Decision, SeedRule
 from mcp_harbor.status import FINISH_REASONS, finish_reason_of
 from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.store.sqlite import SqliteStore
@@ -115,6 +115,34 @@ EXPORTS = {
         steps:
           - name: go
             argv: [echo, "deploying {{ args.target }}"]
+    """,
+    "limited": """
+        name: limited
+        description: Once a minute per principal.
+        rate_limit: {calls: 1, per: 60}
+        args:
+          who: {type: string, pattern: "[a-z]+"}
+        steps:
+          - name: hello
+            argv: [echo, "hello {{ args.who }}"]
+    """,
+    "theirs_limited": """
+        name: theirs_limited
+        description: Rate limited, and only for someone else.
+        allow: [principal:someone-else]
+        rate_limit: {calls: 1, per: 60}
+        steps:
+          - name: a
+            run: echo never
+    """,
+    "deploy_limited": """
+        name: deploy_limited
+        description: Needs a human's yes, once a minute.
+        confirm: "Deploy?"
+        rate_limit: {calls: 1, per: 60}
+        steps:
+          - name: go
+            run: echo deploying
     """,
 }
 
@@ -257,6 +285,42 @@ async def test_busy_when_the_queue_timeout_passes(tmp_path: Path) -> None:
         assert busy.status == "busy" and busy.queued_ms >= 250, busy
         assert "busy:" in busy.answer
         assert h.recorded(busy) == "busy"
+
+
+async def test_rate_limited_after_allow_and_validation(tmp_path: Path) -> None:
+    async with harness(tmp_path) as h:
+        # Invalid calls cost nothing: the model corrects them and calls again.
+        for _ in range(3):
+            assert (await h.call("limited", {"who": "NOT lower"})).status == "invalid"
+        first = await h.call("limited", {"who": "world"})
+        assert first.status == "ok", first.answer
+        limited = await h.call("limited", {"who": "world"})
+        assert (limited.status, limited.finish_reason) == ("rate_limited", "refused")
+        assert not limited.ran and limited.steps == () and limited.run_dir == ""
+        assert limited.answer == (
+            "limited: rate limited: local:tester may make 1 call(s) of limited per 60 s; "
+            "try again in 60 s. Nothing was run"
+        )
+        assert h.recorded(limited) == "rate_limited"
+        (record,) = audit_records(h.db, limited.run_id)
+        assert record["kind"] == "call" and "try again in 60 s" in record["body"]["reason"]
+        assert record["body"]["arguments"] == {"who": "world"}
+        # A caller that may not call the tool learns nothing from its limit.
+        for _ in range(3):
+            denied = await h.call("theirs_limited")
+            assert denied.status == "unknown" and h.recorded(denied) == "denied"
+
+
+async def test_a_question_does_not_use_up_the_budget(tmp_path: Path) -> None:
+    async with harness(tmp_path) as h:
+        for _ in range(2):
+            asked = await h.call("deploy_limited", approval=Approval(question=True))
+            assert asked.status == "needs_input", asked.answer
+        yes = Approval(answer=Decision(True, "tester", "elicitation"))
+        ran = await h.call("deploy_limited", approval=yes)
+        assert ran.status == "ok", ran.answer
+        again = await h.call("deploy_limited", approval=yes)
+        assert again.status == "rate_limited", again.answer
 
 
 async def test_shutting_down_and_cancelled_by_shutdown(tmp_path: Path) -> None:

@@ -279,7 +279,9 @@ def open_harbor(settings: HarborSettings, purpose: Purpose) -> Harbor:
 
 def exit_code_of(status: str) -> int:
     """The exit code of a call that ended with `status` (as shown): 0 for
-    ``ok``, 2 for an unknown tool (a usage error), 1 for anything else."""
+    ``ok``, 2 for an unknown tool (a usage error), 1 for anything else: a
+    run that failed, and every other status where nothing ran (``busy``,
+    ``rate_limited``, ``declined``, …), which a later call may change."""
     if status == "ok":
         return EXIT_OK
     return EXIT_USAGE if status == "unknown" else EXIT_TOOL_ERROR

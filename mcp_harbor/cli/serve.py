@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gc
 import logging
+import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -28,9 +30,40 @@ from mcp_harbor.defaults import (
     SandboxMode,
 )
 
+if TYPE_CHECKING:
+    from mcp_harbor.config.model import RateLimitSpec
+
 __all__ = ["serve"]
 
 log = logging.getLogger("mcp_harbor.cli")
+
+_RATE_LIMIT_USAGE = (
+    "expected N/SECONDS: at most N calls (an integer, 1-10000) per SECONDS "
+    "(a number > 0, at most a week), e.g. 60/60 or 5/0.5"
+)
+
+
+def _rate_limit(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> RateLimitSpec | None:
+    """``--rate-limit N/SECONDS`` as the limit it names (a usage error, exit
+    2, when it names none)."""
+    if value is None:
+        return None
+    from pydantic import ValidationError
+
+    from mcp_harbor.config.model import RateLimitSpec
+
+    calls, slash, per = value.partition("/")
+    try:
+        if not slash:
+            raise ValueError
+        seconds = float(per)
+        if not math.isfinite(seconds):
+            raise ValueError
+        return RateLimitSpec(calls=int(calls), per=seconds)
+    except (ValueError, ValidationError):  # a ValidationError is a ValueError too
+        raise click.BadParameter(f"{value!r}: {_RATE_LIMIT_USAGE}", ctx=ctx, param=param) from None
 
 
 @click.command()
@@ -104,6 +137,16 @@ log = logging.getLogger("mcp_harbor.cli")
     "(an export's queue_timeout: beats it).",
 )
 @click.option(
+    "--rate-limit",
+    callback=_rate_limit,
+    default=None,
+    metavar="N/SECONDS",
+    help="Calls each principal may make of each tool per SECONDS (a sliding window, "
+    "counted in this process's memory: each replica counts its own, a restart resets); "
+    "more fail as rate_limited, saying when to retry. An export's rate_limit: beats it. "
+    "Default: no limit.",
+)
+@click.option(
     "--output-tail",
     type=int,
     default=DEFAULT_OUTPUT_TAIL,
@@ -155,6 +198,7 @@ def serve(
     keep_runs: int,
     max_concurrent: int | None,
     queue_timeout: float,
+    rate_limit: RateLimitSpec | None,
     output_tail: int,
     max_request_bytes: int | None,
     broker: str | None,
@@ -179,6 +223,7 @@ def serve(
         output_tail=output_tail,
         max_concurrent=max_concurrent,
         queue_timeout=queue_timeout,
+        rate_limit=rate_limit,
         approve_seed=approve_seed,
         broker=broker,
         sweep_interval=sweep_interval,

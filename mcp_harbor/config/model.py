@@ -39,6 +39,7 @@ __all__ = [
     "NeedsSpec",
     "ProgramGrammar",
     "ProgramsFileSpec",
+    "RateLimitSpec",
     "RetrySpec",
     "SandboxLimits",
     "SandboxSpec",
@@ -144,6 +145,21 @@ class MemorySpec(_Strict):
     """``memory: {recent: N}``: give each run the last N calls of its session."""
 
     recent: Annotated[int, Field(ge=1, le=100)]
+
+
+class RateLimitSpec(_Strict):
+    """``rate_limit: {calls: N, per: SECONDS}``: each principal may make at
+    most `calls` calls of the tool in any window of `per` seconds (a sliding
+    window; see `mcp_harbor.runctx.ratelimit`). The bounds keep the window's
+    bookkeeping small: at most 10,000 calls remembered per principal, a
+    window of at most a week."""
+
+    calls: Annotated[int, Field(ge=1, le=10_000)]
+    per: Seconds
+
+    def describe(self) -> str:
+        """``N/SECONDS``, as ``--rate-limit`` takes it."""
+        return f"{self.calls}/{self.per:g}"
 
 
 class AttachmentPolicy(_Strict):
@@ -410,6 +426,9 @@ class ExportSpec(_Strict):
     approval_timeout: Annotated[float, Field(gt=0, le=7 * 24 * 3600)] | None = None
     concurrency: Annotated[int, Field(ge=1, le=10_000)] | None = None
     queue_timeout: Annotated[float, Field(ge=0, le=24 * 3600)] | None = None
+    #: Calls of this tool each principal may make per window (beats the
+    #: server's ``--rate-limit``).
+    rate_limit: RateLimitSpec | None = None
     output_schema: dict[str, Any] | None = None
     memory: MemorySpec | None = None
     attachments: AttachmentPolicy = Field(default_factory=AttachmentPolicy)

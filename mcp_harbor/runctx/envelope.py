@@ -4,7 +4,7 @@ it was hosted.
 `finish` builds the envelope of a run that ran (validating the output
 payload when the export declares an ``output_schema``); `nothing_ran` builds
 the envelope of a call where no command ran (unknown tool, denied, invalid
-arguments, busy, shutting down, store unavailable, declined, needs input).
+arguments, busy, rate limited, shutting down, store unavailable, declined, needs input).
 `Envelope.dumps` is the one serialization (keys in a fixed order, compact,
 UTF-8), used verbatim by ``mcp-harbor run --json``, ``mcp-harbor call
 --json`` and the MCP result's ``_meta``. The statuses and finish reasons are

@@ -24,6 +24,7 @@ import anyio.lowlevel
 
 from mcp_harbor import defaults
 from mcp_harbor.config import Export
+from mcp_harbor.config.model import RateLimitSpec
 from mcp_harbor.errors import (
     ArgumentError,
     Busy,
@@ -31,6 +32,7 @@ from mcp_harbor.errors import (
     HarborError,
     NeedsMissing,
     PolicyDenied,
+    RateLimited,
     RunError,
     ShuttingDown,
     StoreError,
@@ -48,6 +50,7 @@ from mcp_harbor.runctx.approval import (
 )
 from mcp_harbor.runctx.context import ABSENT, RunContext, compose, read_caller_memory
 from mcp_harbor.runctx.envelope import Envelope, Question, ended, finish, nothing_ran
+from mcp_harbor.runctx.ratelimit import Admission, RateLimiter, retry_after
 from mcp_harbor.runctx.request import CallRequest, Catalog, ExportCatalog
 from mcp_harbor.runner import (
     DEFAULT_OUTPUT_TAIL,
@@ -110,6 +113,9 @@ class RunSettings:
     #: Variables of the server's environment every step receives, besides
     #: the minimal set (``--pass-env``; `LocalExecutor`).
     pass_env: tuple[str, ...] = ()
+    #: Calls each principal may make of an export without ``rate_limit:``
+    #: (``--rate-limit``; None: no limit, as before limits existed).
+    rate_limit: RateLimitSpec | None = None
 
 
 class CallService:
@@ -137,6 +143,7 @@ class CallService:
             anyio.CapacityLimiter(settings.max_concurrent) if settings.max_concurrent else None
         )
         self._per_export: dict[tuple[str, int], anyio.CapacityLimiter] = {}
+        self._rates = RateLimiter()
         self._active: set[anyio.CancelScope] = set()
         #: The contexts of active calls whose start record is written, by run id.
         self._started: dict[str, RunContext] = {}
@@ -200,9 +207,20 @@ class CallService:
 
         The order is fixed: the server is not stopping → the tool is
         published → the caller is admitted (``allow:``) → the arguments and
-        caller memory are valid → the export's needs are there → a human
-        approved (``confirm:``, as `request.approval` allows) → a slot is free
-        → the start record is written → the pipeline runs → the end record.
+        caller memory are valid → the caller's rate limit has room → the
+        export's needs are there → a human approved (``confirm:``, as
+        `request.approval` allows) → a slot is free → the start record is
+        written → the pipeline runs → the end record.
+
+        The rate limit comes after ``allow:``, so that a caller that may not
+        call the tool learns nothing from it (not even that it exists), and
+        after validation, so that an invalid call, which costs nothing and
+        which a model corrects and sends again, does not use up the budget.
+        It comes before everything that costs or bothers someone (the needs'
+        probes, a human's approval, a slot). A call it admits counts,
+        whatever happens next (unavailable, declined, busy, or a run),
+        except a ``needs_input`` one: the caller is to send that call again
+        with its answer, and the two count once.
         A call that stops at any step before the pipeline gets an envelope
         whose status says why (`mcp_harbor.status.NOTHING_RAN`) and one
         ``call`` record in the audit trail (none when the store itself is
@@ -221,6 +239,7 @@ class CallService:
         shown: Mapping[str, Any] | None = None
         if export is not None:
             shown = redact(request.arguments, export.secret_args)
+        admission: Admission | None = None
         try:
             if self._stopping:
                 raise ShuttingDown("the server is shutting down; nothing was run")
@@ -232,6 +251,7 @@ class CallService:
             values = entry.validator.validate(request.arguments, workdir=self.settings.workdir)
             caller_memory = read_caller_memory(request.meta)
             assert shown is not None
+            admission = self._check_rate(export, caller)
             context: RunContext | None = None
             with anyio.CancelScope() as scope:
                 self._active.add(scope)
@@ -256,11 +276,34 @@ class CallService:
                 f"its processes were stopped",
             )
         except _NothingRan as refusal:
+            if refusal.status == "needs_input" and admission is not None:
+                self._rates.give_back(admission)  # the call comes again with the answer
             return await self._refused(run_id, request, export, shown, refusal)
         except (UnknownTool, PolicyDenied, ArgumentError, RunError, StoreError) as exc:
             # Nothing ran; any other error is a crash and propagates.
             outcome = _refusal_of(tool, exc, catalog.was_refused(tool))
             return await self._refused(run_id, request, export, shown, outcome)
+
+    def _check_rate(self, export: Export, caller: Caller) -> Admission | None:
+        """Take a place in `caller`'s window of `export` (its ``rate_limit:``,
+        else the server's ``--rate-limit``); None when no limit applies.
+
+        Raises:
+            RateLimited: the window is full; says in how many seconds
+                (rounded up) the next call fits.
+        """
+        limit = export.spec.rate_limit or self.settings.rate_limit
+        if limit is None:
+            return None
+        verdict = self._rates.admit(limit, export.name, caller.tenant, caller.principal)
+        if isinstance(verdict, Admission):
+            return verdict
+        wait = retry_after(verdict)
+        raise RateLimited(
+            f"rate limited: {caller.principal} may make {limit.calls} call(s) of "
+            f"{export.name} per {limit.per:g} s; try again in {wait} s. Nothing was run",
+            wait,
+        )
 
     async def _refused(
         self,
@@ -600,6 +643,8 @@ def _refusal_of(tool: str, exc: HarborError, refused: bool) -> _NothingRan:
         return _NothingRan("invalid", str(exc), f"{tool}: {exc}\nNothing was run.")
     if isinstance(exc, Busy):
         return _NothingRan("busy", str(exc), f"{tool}: {exc}", queued_ms=exc.queued_ms)
+    if isinstance(exc, RateLimited):
+        return _NothingRan("rate_limited", str(exc), f"{tool}: {exc}")
     if isinstance(exc, ShuttingDown):
         return _NothingRan("shutting_down", str(exc), f"{tool}: {exc}")
     if isinstance(exc, NeedsMissing):

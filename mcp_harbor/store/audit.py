@@ -112,7 +112,7 @@ class AuditTrail:
         approval: Mapping[str, Any] | None = None,
     ) -> None:
         """A call where nothing ran (denied, unknown tool, invalid arguments,
-        busy after `queued_ms` in the queue)."""
+        busy after `queued_ms` in the queue, rate limited)."""
         body = {
             "caller": caller.to_json(),
             "tool": tool,
