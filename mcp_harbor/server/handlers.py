@@ -33,6 +33,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import LOG_LEVEL_META_KEY
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from mcp_harbor._visible import visible
 from mcp_harbor.config import Step
 from mcp_harbor.identity import ANONYMOUS, Caller, current_caller, local_principal, use_caller
 from mcp_harbor.runctx import ENVELOPE_META_KEY, Approval, CallRequest, CallService
@@ -46,6 +47,11 @@ __all__ = ["CallerMiddleware", "Handlers"]
 log = logging.getLogger("mcp_harbor.server")
 
 INVALID_PARAMS = -32602
+
+
+def _claimed(text: str | None) -> str | None:
+    """A field the client chose, as it is kept: `visible`."""
+    return None if text is None else visible(text)
 
 
 class CallerMiddleware:
@@ -69,10 +75,12 @@ class CallerMiddleware:
             transport=self.transport,
             principal=self._local,
             tenant="local",
-            client_name=info.name if info is not None else None,
-            client_version=info.version if info is not None else None,
+            # Claimed: kept visibly escaped (a newline would forge log lines,
+            # a NUL could not reach a step's environment).
+            client_name=_claimed(info.name if info is not None else None),
+            client_version=_claimed(info.version if info is not None else None),
             session=f"stdio:{self.connection}",
-            request_id=None if ctx.request_id is None else str(ctx.request_id),
+            request_id=_claimed(None if ctx.request_id is None else str(ctx.request_id)),
             protocol_version=ctx.protocol_version,
         )
         if self.transport == "stdio":
@@ -80,7 +88,9 @@ class CallerMiddleware:
         request = ctx.request
         headers = getattr(request, "headers", None)
         session_id = headers.get("mcp-session-id") if headers is not None else None
-        session = f"http:{session_id}" if session_id else f"request:{uuid.uuid4().hex[:12]}"
+        session = (
+            f"http:{visible(session_id)}" if session_id else f"request:{uuid.uuid4().hex[:12]}"
+        )
         remote = getattr(getattr(request, "client", None), "host", None)
         token = get_access_token()
         if token is None:  # loopback without tokens (or refused before this)
@@ -273,18 +283,19 @@ class Handlers:
         try:
             envelope = await self.service.call(request)
         except Exception:
-            log.exception("unexpected error in tool %s", params.name)
+            log.exception("unexpected error in tool %s", visible(params.name))
             return error_result(f"Error executing tool {params.name}")
         if envelope.ran:
             log.info(
                 "%s: run %s %s in %.0f ms",
-                params.name,
+                visible(params.name),
                 envelope.run_id,
                 envelope.status,
                 envelope.duration_ms,
             )
         else:
-            log.info("%s: call %s %s; nothing ran", params.name, envelope.run_id, envelope.status)
+            name = visible(params.name)
+            log.info("%s: call %s %s; nothing ran", name, envelope.run_id, envelope.status)
         if envelope.status == "unknown":
             # The same answer for a denied caller: it learns nothing.
             raise MCPError(
