@@ -36,6 +36,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcp_harbor._visible import visible
 from mcp_harbor.config import Step
 from mcp_harbor.identity import ANONYMOUS, Caller, current_caller, local_principal, use_caller
+from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx import ENVELOPE_META_KEY, Approval, CallRequest, CallService
 from mcp_harbor.runner import StepResult
 from mcp_harbor.server.elicit import ElicitingApprover, RoundTrip, answer_of
@@ -47,6 +48,22 @@ __all__ = ["CallerMiddleware", "Handlers"]
 log = logging.getLogger("mcp_harbor.server")
 
 INVALID_PARAMS = -32602
+
+
+def _with_token(claimed: Caller, auth: bool) -> Caller:
+    """`claimed` with who the HTTP request's bearer token says it is: the
+    token's name, tenant and groups; ``anonymous`` without one (a loopback
+    server without tokens, or `auth` and refused before this)."""
+    token = get_access_token()
+    if token is None:
+        return replace(claimed, principal=ANONYMOUS, tenant="default", authenticated=not auth)
+    claims = token.claims or {}
+    return replace(
+        claimed,
+        principal=token.client_id,
+        tenant=str(claims.get("tenant", "default")),
+        groups=tuple(str(g) for g in claims.get("groups", [])),
+    )
 
 
 def _claimed(text: str | None) -> str | None:
@@ -92,25 +109,7 @@ class CallerMiddleware:
             f"http:{visible(session_id)}" if session_id else f"request:{uuid.uuid4().hex[:12]}"
         )
         remote = getattr(getattr(request, "client", None), "host", None)
-        token = get_access_token()
-        if token is None:  # loopback without tokens (or refused before this)
-            return replace(
-                claimed,
-                principal=ANONYMOUS,
-                tenant="default",
-                session=session,
-                remote_addr=remote,
-                authenticated=not self.auth,
-            )
-        claims = token.claims or {}
-        return replace(
-            claimed,
-            principal=token.client_id,
-            tenant=str(claims.get("tenant", "default")),
-            groups=tuple(str(g) for g in claims.get("groups", [])),
-            session=session,
-            remote_addr=remote,
-        )
+        return replace(_with_token(claimed, self.auth), session=session, remote_addr=remote)
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
         with use_caller(self.resolve(ctx)):
@@ -251,7 +250,22 @@ class Handlers:
         self.service.catalog = registry
 
     def input_schema(self, name: str) -> Any:
-        return self.registry.input_schema(name)
+        """The ``inputSchema`` the SDK checks a 2026-07-28 HTTP call's
+        ``Mcp-Param-*`` headers against, before dispatch (so before
+        `CallerMiddleware`): None, which skips the check, for a tool the
+        request's caller may not see, exactly as for a tool that does not
+        exist. The call is then dispatched, answered ``Unknown tool`` and
+        audited as ``denied``; a 400 naming the header and the argument
+        would reveal the tool and its args, unaudited."""
+        entry = self.registry.find(name)
+        if entry is None:
+            return None
+        # Over HTTP a request without a valid token was refused (401) when
+        # the server has tokens, so no token here means no tokens at all.
+        caller = _with_token(Caller(transport="http", principal=ANONYMOUS), auth=False)
+        if not is_allowed(caller, entry.export.spec.allow):
+            return None
+        return entry.export.input_schema
 
     @staticmethod
     def _caller() -> Caller:
