@@ -5,6 +5,10 @@ On top of JSON Schema (draft 2020-12, through `jsonschema`):
 - ``pattern`` must match the **whole** value (Python's ``re.search`` would let
   ``^[a-z]+$`` accept ``"abc\\n"``);
 - a NUL character is refused anywhere;
+- ``NaN``, ``Infinity`` and ``-Infinity`` (which Python's JSON parsers, the
+  server's among them, read though JSON has no such numbers) are refused
+  anywhere: ``NaN`` passes every ``minimum`` and ``maximum``, and steps
+  would get the text ``NaN`` or ``Infinity`` for a number;
 - a line break (``\\n`` or ``\\r``) in a string is refused unless the arg's
   schema says ``multiline: true`` (an mcp-harbor keyword, not published);
 - a string starting with ``-`` (the arg's value, or an item of an array
@@ -12,10 +16,11 @@ On top of JSON Schema (draft 2020-12, through `jsonschema`):
   program could read it as an option (CWE-88); args with ``enum``/``const``
   are exempt (see `mcp_harbor.config.model.refuses_leading_dash`). Clients
   see it as ``not: {pattern: "^-"}``;
-- an integer sent as ``1.0``, ``-0.0`` or ``1e300`` (integers to JSON
-  Schema) reaches steps as its digits (``1``, ``0``, ``1000…0``), and a
-  number ``-0.0`` as ``0.0``, so that a non-negative ``minimum`` really
-  rules out a leading ``-``;
+- an integer sent as ``1.0``, ``-0.0``, ``1e1`` or ``1e300`` (integers to
+  JSON Schema) reaches steps as its digits (``1``, ``0``, ``10``,
+  ``1000…0``), and a number ``-0.0`` as ``0.0``, so that a non-negative
+  ``minimum`` really rules out a leading ``-``; the same for each item of
+  an array arg whose ``items`` are integers;
 - a path arg declaring ``within: FOLDER`` (a string, or each string item
   of an array) must resolve, from where the steps run, to FOLDER or inside
   it (see `mcp_harbor.within`); the value itself is not changed. Defaults
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import math
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -76,6 +82,36 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
+def _non_finite(value: Any, where: str = "") -> Iterator[tuple[str, float]]:
+    """Where in `value` a NaN or an infinity is (``[0]``, ``['key']``), and it."""
+    if isinstance(value, float) and not math.isfinite(value):
+        yield where, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _non_finite(item, f"{where}[{key!r}]")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _non_finite(item, f"{where}[{i}]")
+
+
+def _spelled(number: float) -> str:
+    """A non-finite number as JSON-RPC clients write it."""
+    if math.isnan(number):
+        return "NaN"
+    return "Infinity" if number > 0 else "-Infinity"
+
+
+def _is_non_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+def _integer_typed(schema: Any) -> bool:
+    if not isinstance(schema, Mapping):
+        return False
+    declared = schema.get("type")
+    return declared == "integer" or (isinstance(declared, list) and "integer" in declared)
+
+
 def _canonical_number(value: Any, integer: bool) -> Any:
     """JSON Schema counts ``1.0``, ``-0.0`` and ``1e300`` as integers; steps
     get the integer's digits (``1``, ``0``, 1 and 300 zeros), never a ``.``,
@@ -110,10 +146,12 @@ class ArgumentValidator:
             if refuses_leading_dash_items(schema)
         }
         self._integers = {
+            name for name, schema in export.arg_schemas.items() if _integer_typed(schema)
+        }
+        self._integer_items = {
             name
             for name, schema in export.arg_schemas.items()
-            if schema.get("type") == "integer"
-            or (isinstance(schema.get("type"), list) and "integer" in schema["type"])
+            if _integer_typed(schema.get("items"))
         }
         self._defaults = {
             name: schema["default"]
@@ -166,6 +204,12 @@ class ArgumentValidator:
                     )
                     broken.add(name)
                     break
+            for where, number in _non_finite(value):
+                problems.append(
+                    f"argument {name!r}{where}: {_spelled(number)} is not a number this tool "
+                    f"accepts; send a finite number (rule: finite)"
+                )
+                broken.add(name)
             dash = self._leading_dash(name, value)
             if dash is not None:
                 problems.append(dash)
@@ -175,6 +219,8 @@ class ArgumentValidator:
                 broken.add(str(error.path[0]))
             if self._is_dash_rule(error):
                 continue  # reported above, with the whole-value reading
+            if _is_non_finite(error.instance):
+                continue  # reported above (rule: finite)
             problems.append(self._describe(error))
         if self._within:
             problems.extend(self._escapes(given, broken, workdir))
@@ -182,6 +228,8 @@ class ArgumentValidator:
             raise ArgumentError("invalid arguments:\n- " + "\n- ".join(problems))
         for name, value in given.items():
             given[name] = _canonical_number(value, name in self._integers)
+            if name in self._integer_items and isinstance(value, list):
+                given[name] = [_canonical_number(item, True) for item in value]
         for name, default in self._defaults.items():
             if name not in given:
                 given[name] = copy.deepcopy(default)

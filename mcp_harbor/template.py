@@ -10,6 +10,11 @@ How a value becomes text (the same for placeholders and ``ARG_<name>``
 environment variables): a string is itself; ``true``/``false`` for booleans;
 integers and numbers in their JSON form; ``null`` is the empty string; arrays
 and objects are compact JSON.
+
+A ``confirm:`` question is rendered by `render_question`: each value's text
+between double quotes, with control, bidi and zero-width characters escaped
+(see `mcp_harbor._visible`), so a value cannot hide or fake words of the
+question a human answers.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import shlex
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from mcp_harbor._visible import quoted
 from mcp_harbor.errors import TemplateError
 
 __all__ = [
@@ -28,6 +34,7 @@ __all__ = [
     "Template",
     "parse",
     "render",
+    "render_question",
     "value_text",
 ]
 
@@ -140,4 +147,15 @@ def render(template: Template, values: Mapping[str, object]) -> str:
             continue
         text = value_text(values.get(part.arg))
         out.append(shlex.quote(text) if part.shellquote else text)
+    return "".join(out)
+
+
+def render_question(template: Template, values: Mapping[str, object]) -> str:
+    """Render a question for a human: each placeholder becomes its value's
+    text between double quotes, visibly escaped (`mcp_harbor._visible.quoted`:
+    ``\\x1b``, ``\\u202e``, ``\\"``), whatever its filter. An absent arg is
+    ``""``."""
+    out: list[str] = []
+    for part in template.parts:
+        out.append(part if isinstance(part, str) else quoted(value_text(values.get(part.arg))))
     return "".join(out)

@@ -257,9 +257,9 @@ async def test_needs_input_carries_the_question(tmp_path: Path) -> None:
         envelope = await h.call("deploy", {"target": "dev"}, approval=Approval(question=True))
         assert envelope.status == "needs_input" and envelope.finish_reason == "needs_input"
         assert envelope.question is not None
-        assert envelope.question.message == "Deploy dev?"
+        assert envelope.question.message == 'Deploy "dev"?'
         assert envelope.question.timeout_s == 5
-        assert envelope.to_json()["question"] == {"message": "Deploy dev?", "timeout_s": 5}
+        assert envelope.to_json()["question"] == {"message": 'Deploy "dev"?', "timeout_s": 5}
         assert h.recorded(envelope) == "needs_input"
         # Nobody can answer at all: the same.
         nobody = await h.call("deploy", {"target": "dev"}, approval=Approval(operator=False))

@@ -3,8 +3,8 @@
 - Elicitation in both eras (handshake: ``elicitation/create``; 2026-07-28:
   an ``InputRequiredResult`` round trip the SDK client drives): accept runs,
   decline and cancel are ``declined`` and nothing ran (the step's marker
-  file stays absent). The message shows the validated value as typed, quotes
-  and ``$(...)`` included.
+  file stays absent). The message shows the value as typed, between double
+  quotes (its own ``"`` escaped), ``$(...)`` included.
 - A client without elicitation waits for an operator: another process runs
   ``mcp-harbor approvals --json`` to find the run id, then ``mcp-harbor
   approve`` or ``deny``; the audit start record says ``approval.by`` =
@@ -38,6 +38,8 @@ pytestmark = pytest.mark.anyio
 
 #: What a user might type; shown literally, run as data.
 NASTY = """it's "$(touch /tmp/pwned-harbor)" `id` $HOME ; rm -rf /"""
+#: How the question shows it: between double quotes, its own quotes escaped.
+QUOTED_NASTY = r'''"it's \"$(touch /tmp/pwned-harbor)\" `id` $HOME ; rm -rf /"'''
 CONFIRM_KEY = "mcp-harbor/confirm"
 
 
@@ -105,7 +107,7 @@ async def test_elicitation_accept_runs_and_shows_values_literally(setup: Setup, 
         result = await client.call_tool("deploy", {"target": NASTY})
     assert result.is_error is False, text_of(result)
     (asked,) = human.asked
-    assert asked.message == f"Deploy {NASTY} now?"
+    assert asked.message == f"Deploy {QUOTED_NASTY} now?"
     assert setup.ran() == [NASTY]  # data, not shell syntax
     assert not Path("/tmp/pwned-harbor").exists()
     records = call_records(setup.db)
@@ -175,7 +177,7 @@ async def test_operator_answers_from_the_cli(setup: Setup, mode: str, verb: str)
         async with anyio.create_task_group() as tg:
             tg.start_soon(call)
             item = await wait_for_pending(setup.db, "deploy")
-            assert item["message"] == "Deploy prod now?"
+            assert item["message"] == 'Deploy "prod" now?'
             assert item["arguments"] == {"target": "prod"}
             assert setup.ran() == []  # still waiting
             answered = await anyio.to_thread.run_sync(
@@ -261,7 +263,7 @@ async def test_modern_retry_with_other_arguments_is_asked_again(setup: Setup) ->
         assert isinstance(first, types.InputRequiredResult)
         assert first.request_state
         (question,) = first.input_requests.values()
-        assert question.params.message == "Deploy dev now?"
+        assert question.params.message == 'Deploy "dev" now?'
         yes = {CONFIRM_KEY: types.ElicitResult(action="accept", content={"approve": True})}
         # The answer was given for target=dev; replayed for prod it is not an approval.
         swapped = await session.call_tool(
@@ -273,7 +275,7 @@ async def test_modern_retry_with_other_arguments_is_asked_again(setup: Setup) ->
         )
         assert isinstance(swapped, types.InputRequiredResult)
         (asked_again,) = swapped.input_requests.values()
-        assert asked_again.params.message == "Deploy prod now?"
+        assert asked_again.params.message == 'Deploy "prod" now?'
         assert setup.ran() == []
         # A tampered state is not an answer either.
         forged = await session.call_tool(

@@ -463,7 +463,7 @@ async def test_a_confirm_question_shows_a_secret_arg_as_stars(tmp_path: Path) ->
     finally:
         store.close()
     assert envelope.status == "needs_input", envelope.answer
-    assert envelope.question is not None and envelope.question.message == "Deploy with ***?"
+    assert envelope.question is not None and envelope.question.message == 'Deploy with "***"?'
     assert PASSWORD not in envelope.dumps()
     for file in files_under(tmp_path):
         assert PASSWORD.encode() not in file.read_bytes(), file

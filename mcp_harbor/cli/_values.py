@@ -4,6 +4,7 @@ following each arg's JSON Schema (``count=5`` is the integer 5)."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,12 +36,21 @@ def _convert_one(name: str, raw: str, kind: str) -> Any:
         try:
             return int(raw)
         except ValueError:
+            pass
+        try:  # 5.0 and 1e1 are integers to JSON Schema (and reach steps as 5 and 10)
+            number = float(raw)
+        except ValueError:
             raise ValueError_(f"{name}={raw}: expected an integer") from None
+        if not number.is_integer():
+            raise ValueError_(f"{name}={raw}: expected an integer")
+        return int(number)
     if kind == "number":
         try:
             number = float(raw)
         except ValueError:
             raise ValueError_(f"{name}={raw}: expected a number") from None
+        if not math.isfinite(number):  # float() reads nan, inf and infinity
+            raise ValueError_(f"{name}={raw}: expected a finite number (not NaN or infinite)")
         return int(number) if number.is_integer() and "." not in raw else number
     if kind == "boolean":
         lowered = raw.lower()

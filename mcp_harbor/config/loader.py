@@ -9,7 +9,7 @@ injection checker runs on loaded exports before anything is registered.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -273,6 +273,8 @@ def _check_args(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
         if bad:
             line = smap.line_of(("args", name))
             problems.extend(f"{path}:{line}: {message}" for message in bad)
+        for where, message in _pattern_problems(name, schema):
+            problems.append(f"{path}:{smap.line_of(('args', name, *where))}: {message}")
         if "within" in schema:
             problem = _within_problem(name, schema)
             if problem is not None:
@@ -310,6 +312,40 @@ def _check_args(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
                 f"which is not declared under `args:`"
             )
     return problems
+
+
+def _only_strings(schema: Mapping[str, Any]) -> bool:
+    """Whether every value `schema` admits is a string (or null, which
+    reaches steps as the empty string)."""
+    declared = schema.get("type")
+    if declared == "string":
+        return True
+    return (
+        isinstance(declared, list)
+        and "string" in declared
+        and all(kind in ("string", "null") for kind in declared)
+    )
+
+
+def _pattern_problems(
+    name: str, schema: Mapping[str, Any]
+) -> Iterator[tuple[tuple[str, ...], str]]:
+    """A ``pattern`` where values other than strings are admitted: JSON
+    Schema applies it to strings only, so ``5`` or ``[1]`` would reach the
+    steps unchecked. Each problem with where it is under the arg."""
+    if "pattern" in schema and not _only_strings(schema):
+        yield (
+            ("pattern",),
+            f"args.{name}.pattern applies to strings only (a value of another type would "
+            f"reach the steps unchecked): give the arg type: string, or remove pattern",
+        )
+    items = schema.get("items")
+    if isinstance(items, Mapping) and "pattern" in items and not _only_strings(items):
+        yield (
+            ("items", "pattern"),
+            f"args.{name}.items.pattern applies to strings only (an item of another type "
+            f"would reach the steps unchecked): give the items type: string, or remove pattern",
+        )
 
 
 def _within_problem(name: str, schema: Mapping[str, Any]) -> str | None:

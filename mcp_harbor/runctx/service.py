@@ -23,6 +23,7 @@ import anyio
 import anyio.lowlevel
 
 from mcp_harbor import defaults
+from mcp_harbor._visible import visible
 from mcp_harbor.config import Export
 from mcp_harbor.config.model import RateLimitSpec
 from mcp_harbor.errors import (
@@ -68,7 +69,7 @@ from mcp_harbor.runner import (
 from mcp_harbor.status import CallStatus
 from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.store.base import MemoryEntry, Store
-from mcp_harbor.template import render
+from mcp_harbor.template import render_question
 
 __all__ = ["DEFAULT_KEEP_RUNS", "DEFAULT_QUEUE_TIMEOUT", "CallService", "RunSettings"]
 
@@ -246,7 +247,7 @@ class CallService:
             if entry is None or export is None:
                 raise UnknownTool(f"Unknown tool: {tool}")
             if not is_allowed(caller, export.spec.allow):
-                log.warning("denied %s to %s", tool, caller.describe())
+                log.warning("denied %s to %s", visible(tool), caller.describe())
                 raise PolicyDenied(f"{caller.principal} may not call {tool}")
             values = entry.validator.validate(request.arguments, workdir=self.settings.workdir)
             caller_memory = read_caller_memory(request.meta)
@@ -332,9 +333,13 @@ class CallService:
                     approval=refusal.approval,
                 )
             except StoreError as exc:
-                log.error("audit record of a %s call of %s failed: %s", refusal.status, tool, exc)
+                log.error(
+                    "audit record of a %s call of %s failed: %s", refusal.status, visible(tool), exc
+                )
         else:
-            log.error("audit store unavailable, refusing to run %s: %s", tool, refusal.reason)
+            log.error(
+                "audit store unavailable, refusing to run %s: %s", visible(tool), refusal.reason
+            )
         return nothing_ran(
             run_id,
             tool,
@@ -414,8 +419,9 @@ class CallService:
         decision = how.answer or match_seed(self.settings.approve_seed, export.name, values)
         if decision is None:
             assert export.confirm is not None
-            # Shown to a human and recorded: a secret: true arg as ***.
-            message = render(export.confirm, shown)
+            # Shown to a human and recorded: the validated values (defaults
+            # applied), each quoted and visibly escaped; a secret: true arg as ***.
+            message = render_question(export.confirm, redact(values, export.secret_args))
             timeout = export.spec.approval_timeout or DEFAULT_APPROVAL_TIMEOUT
             approver = how.ask
             if approver is None and how.operator and not how.question:

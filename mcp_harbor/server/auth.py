@@ -24,7 +24,9 @@ from typing import Any
 
 from mcp.server.auth.provider import AccessToken, TokenVerifier
 
+from mcp_harbor._visible import visible
 from mcp_harbor.errors import ConfigError
+from mcp_harbor.identity import ANONYMOUS
 from mcp_harbor.locations import default_tokens_path
 
 __all__ = [
@@ -38,6 +40,55 @@ __all__ = [
 log = logging.getLogger("mcp_harbor.server")
 
 _NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,128}$")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def _name_problem(name: str) -> str | None:
+    """Why `name` cannot be a token's name (its principal), or None. Other
+    kinds of principal must stay apart: ``anonymous`` is every caller of a
+    loopback server without tokens, and a ``:`` marks ``local:USER``,
+    ``group:`` and ``tenant:``, which ``allow:`` entries name."""
+    if name.lower() == ANONYMOUS:
+        return (
+            f"token name {name!r} is reserved: it is the principal of every caller of a "
+            f"loopback server without tokens; choose another name"
+        )
+    if ":" in name:
+        return (
+            f"token name {name!r} is invalid: a ':' marks other kinds of principal "
+            f"(local:USER, group:NAME, tenant:NAME); use 1-128 letters, digits, _ . @ -"
+        )
+    if not _NAME.match(name):
+        return (
+            f"token name {name!r} is invalid: use 1-128 letters, digits, _ . @ - "
+            f"(it becomes the principal)"
+        )
+    return None
+
+
+def _entry_problem(raw: Any) -> str | None:
+    """What is wrong with one entry of a tokens file, or None."""
+    if not isinstance(raw, dict):
+        return "must be an object with name, sha256 and optionally tenant, groups, created"
+    name = raw.get("name")
+    if not isinstance(name, str):
+        return "name must be a string"
+    problem = _name_problem(name)
+    if problem is not None:
+        return problem
+    if not isinstance(raw.get("sha256"), str) or not _SHA256.match(raw["sha256"]):
+        return "sha256 must be the token's SHA-256: 64 lowercase hex digits"
+    tenant = raw.get("tenant", "default")
+    if not isinstance(tenant, str) or not _NAME.match(tenant):
+        return "tenant must be 1-128 letters, digits, _ . @ -"
+    groups = raw.get("groups", [])
+    if not isinstance(groups, list) or not all(
+        isinstance(g, str) and _NAME.match(g) for g in groups
+    ):
+        return "groups must be a list of names of 1-128 letters, digits, _ . @ -"
+    if not isinstance(raw.get("created", ""), str):
+        return "created must be a string (a time)"
+    return None
 
 
 def _digest(token: str) -> str:
@@ -75,23 +126,47 @@ class TokensFile:
             return []
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            return [
-                TokenEntry(
-                    name=str(t["name"]),
-                    tenant=str(t.get("tenant", "default")),
-                    groups=tuple(str(g) for g in t.get("groups", [])),
-                    sha256=str(t["sha256"]),
-                    created=str(t.get("created", "")),
-                )
-                for t in data["tokens"]
-            ]
         except OSError as exc:
             raise ConfigError(f"{self.path}: cannot read the tokens file: {exc.strerror}") from exc
-        except (ValueError, KeyError, TypeError) as exc:
+        except ValueError as exc:
             raise ConfigError(
                 f"{self.path}: the tokens file is malformed ({exc}); fix or remove it "
                 f"and create tokens again with `mcp-harbor token add`"
             ) from exc
+        raw = data.get("tokens") if isinstance(data, dict) else None
+        if not isinstance(raw, list):
+            raise ConfigError(
+                f"{self.path}: the tokens file is malformed (it must be an object whose "
+                f'"tokens" is a list); fix or remove it and create tokens again with '
+                f"`mcp-harbor token add`"
+            )
+        problems: list[str] = []
+        seen: dict[str, int] = {}
+        for index, item in enumerate(raw):
+            problem = _entry_problem(item)
+            name = item.get("name") if isinstance(item, dict) else None
+            if problem is None and name in seen:
+                problem = f"the name {name!r} is also tokens[{seen[name]}]; names are unique"
+            if problem is not None:
+                label = f" ({visible(name)!r})" if isinstance(name, str) else ""
+                problems.append(
+                    f"{self.path}: tokens[{index}]{label}: {problem}; fix or remove the entry "
+                    f"(`mcp-harbor token add` makes valid ones)"
+                )
+            elif isinstance(name, str):
+                seen[name] = index
+        if problems:
+            raise ConfigError("\n".join(problems), problems)
+        return [
+            TokenEntry(
+                name=t["name"],
+                tenant=t.get("tenant", "default"),
+                groups=tuple(t.get("groups", [])),
+                sha256=t["sha256"],
+                created=t.get("created", ""),
+            )
+            for t in raw
+        ]
 
     def _save(self, entries: list[TokenEntry]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -109,11 +184,9 @@ class TokensFile:
         Raises:
             ConfigError: the name is invalid or already has a token.
         """
-        if not _NAME.match(name):
-            raise ConfigError(
-                f"token name {name!r} is invalid: use 1-128 letters, digits, _ . @ - "
-                f"(it becomes the principal)"
-            )
+        problem = _name_problem(name)
+        if problem is not None:
+            raise ConfigError(problem)
         for value, what in [(tenant, "tenant"), *((g, "group") for g in groups)]:
             if not _NAME.match(value):
                 raise ConfigError(f"{what} {value!r} is invalid: use letters, digits, _ . @ -")
@@ -165,8 +238,10 @@ class HarborTokenVerifier(TokenVerifier):
                 try:
                     self._entries = self._tokens.load()
                     self._stamp = stamp
-                except ConfigError:
+                except ConfigError as exc:
                     self._entries = []  # fail closed: a broken file admits nobody
+                    self._stamp = stamp  # said once, read again when it changes
+                    log.error("no token is accepted until the tokens file is fixed: %s", exc)
             return self._entries
 
     def lookup(self, token: str) -> TokenEntry | None:

@@ -33,8 +33,10 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import LOG_LEVEL_META_KEY
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from mcp_harbor._visible import visible
 from mcp_harbor.config import Step
 from mcp_harbor.identity import ANONYMOUS, Caller, current_caller, local_principal, use_caller
+from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx import ENVELOPE_META_KEY, Approval, CallRequest, CallService
 from mcp_harbor.runner import StepResult
 from mcp_harbor.server.elicit import ElicitingApprover, RoundTrip, answer_of
@@ -46,6 +48,27 @@ __all__ = ["CallerMiddleware", "Handlers"]
 log = logging.getLogger("mcp_harbor.server")
 
 INVALID_PARAMS = -32602
+
+
+def _with_token(claimed: Caller, auth: bool) -> Caller:
+    """`claimed` with who the HTTP request's bearer token says it is: the
+    token's name, tenant and groups; ``anonymous`` without one (a loopback
+    server without tokens, or `auth` and refused before this)."""
+    token = get_access_token()
+    if token is None:
+        return replace(claimed, principal=ANONYMOUS, tenant="default", authenticated=not auth)
+    claims = token.claims or {}
+    return replace(
+        claimed,
+        principal=token.client_id,
+        tenant=str(claims.get("tenant", "default")),
+        groups=tuple(str(g) for g in claims.get("groups", [])),
+    )
+
+
+def _claimed(text: str | None) -> str | None:
+    """A field the client chose, as it is kept: `visible`."""
+    return None if text is None else visible(text)
 
 
 class CallerMiddleware:
@@ -69,10 +92,12 @@ class CallerMiddleware:
             transport=self.transport,
             principal=self._local,
             tenant="local",
-            client_name=info.name if info is not None else None,
-            client_version=info.version if info is not None else None,
+            # Claimed: kept visibly escaped (a newline would forge log lines,
+            # a NUL could not reach a step's environment).
+            client_name=_claimed(info.name if info is not None else None),
+            client_version=_claimed(info.version if info is not None else None),
             session=f"stdio:{self.connection}",
-            request_id=None if ctx.request_id is None else str(ctx.request_id),
+            request_id=_claimed(None if ctx.request_id is None else str(ctx.request_id)),
             protocol_version=ctx.protocol_version,
         )
         if self.transport == "stdio":
@@ -80,27 +105,11 @@ class CallerMiddleware:
         request = ctx.request
         headers = getattr(request, "headers", None)
         session_id = headers.get("mcp-session-id") if headers is not None else None
-        session = f"http:{session_id}" if session_id else f"request:{uuid.uuid4().hex[:12]}"
-        remote = getattr(getattr(request, "client", None), "host", None)
-        token = get_access_token()
-        if token is None:  # loopback without tokens (or refused before this)
-            return replace(
-                claimed,
-                principal=ANONYMOUS,
-                tenant="default",
-                session=session,
-                remote_addr=remote,
-                authenticated=not self.auth,
-            )
-        claims = token.claims or {}
-        return replace(
-            claimed,
-            principal=token.client_id,
-            tenant=str(claims.get("tenant", "default")),
-            groups=tuple(str(g) for g in claims.get("groups", [])),
-            session=session,
-            remote_addr=remote,
+        session = (
+            f"http:{visible(session_id)}" if session_id else f"request:{uuid.uuid4().hex[:12]}"
         )
+        remote = getattr(getattr(request, "client", None), "host", None)
+        return replace(_with_token(claimed, self.auth), session=session, remote_addr=remote)
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
         with use_caller(self.resolve(ctx)):
@@ -241,7 +250,22 @@ class Handlers:
         self.service.catalog = registry
 
     def input_schema(self, name: str) -> Any:
-        return self.registry.input_schema(name)
+        """The ``inputSchema`` the SDK checks a 2026-07-28 HTTP call's
+        ``Mcp-Param-*`` headers against, before dispatch (so before
+        `CallerMiddleware`): None, which skips the check, for a tool the
+        request's caller may not see, exactly as for a tool that does not
+        exist. The call is then dispatched, answered ``Unknown tool`` and
+        audited as ``denied``; a 400 naming the header and the argument
+        would reveal the tool and its args, unaudited."""
+        entry = self.registry.find(name)
+        if entry is None:
+            return None
+        # Over HTTP a request without a valid token was refused (401) when
+        # the server has tokens, so no token here means no tokens at all.
+        caller = _with_token(Caller(transport="http", principal=ANONYMOUS), auth=False)
+        if not is_allowed(caller, entry.export.spec.allow):
+            return None
+        return entry.export.input_schema
 
     @staticmethod
     def _caller() -> Caller:
@@ -273,18 +297,19 @@ class Handlers:
         try:
             envelope = await self.service.call(request)
         except Exception:
-            log.exception("unexpected error in tool %s", params.name)
+            log.exception("unexpected error in tool %s", visible(params.name))
             return error_result(f"Error executing tool {params.name}")
         if envelope.ran:
             log.info(
                 "%s: run %s %s in %.0f ms",
-                params.name,
+                visible(params.name),
                 envelope.run_id,
                 envelope.status,
                 envelope.duration_ms,
             )
         else:
-            log.info("%s: call %s %s; nothing ran", params.name, envelope.run_id, envelope.status)
+            name = visible(params.name)
+            log.info("%s: call %s %s; nothing ran", name, envelope.run_id, envelope.status)
         if envelope.status == "unknown":
             # The same answer for a denied caller: it learns nothing.
             raise MCPError(
