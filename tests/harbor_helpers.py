@@ -7,6 +7,7 @@ HTTP), write export files, and look at real processes through /proc.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -369,3 +370,33 @@ def raw_handshake(name: str = "raw") -> list[dict[str, Any]]:
     """The handshake-era opening of a raw JSON-RPC client: ``initialize``
     (id 1) and ``notifications/initialized``."""
     return [raw_initialize(name), {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+
+
+def raw_stdio_exchange(
+    argv: list[str], env: dict[str, str], messages: list[dict[str, Any]], stderr: IO[bytes] | int
+) -> dict[Any, dict[str, Any]]:
+    """Send raw JSON-RPC `messages` (``json.dumps``, so NaN goes as NaN, as a
+    Python client sends it) to the server started by `argv` over stdio, one
+    at a time, waiting for each request's answer; close stdin and check the
+    server exits 0. The answers by id."""
+    answers: dict[Any, dict[str, Any]] = {}
+    with subprocess.Popen(
+        argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            for message in messages:
+                proc.stdin.write(json.dumps(message).encode() + b"\n")
+                proc.stdin.flush()
+                while "id" in message and message["id"] not in answers:
+                    line = proc.stdout.readline()
+                    assert line, "the server closed stdout"
+                    answer = json.loads(line)
+                    if "id" in answer:
+                        answers[answer["id"]] = answer
+            proc.stdin.close()
+            assert proc.wait(30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    return answers

@@ -20,6 +20,7 @@ from harbor_helpers import (
     harbor_cli,
     http_server,
     raw_handshake,
+    raw_stdio_exchange,
     serve_argv,
     server_env,
     write_export,
@@ -71,31 +72,12 @@ def wire(message: dict[str, Any]) -> bytes:
 def stdio_answers(tmp_path: Path, calls: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     """Send raw JSON-RPC lines to ``mcp-harbor serve`` over stdio, one
     request at a time; the answers by id."""
-    answers: dict[int, dict[str, Any]] = {}
-    with subprocess.Popen(
+    return raw_stdio_exchange(
         serve_argv(exports_in(tmp_path)),
-        env=server_env(tmp_path / "state"),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    ) as proc:
-        assert proc.stdin is not None and proc.stdout is not None
-        try:
-            for message in [*raw_handshake(), *calls]:
-                proc.stdin.write(wire(message) + b"\n")
-                proc.stdin.flush()
-                while "id" in message and message["id"] not in answers:
-                    line = proc.stdout.readline()
-                    assert line, "the server closed stdout"
-                    answer = json.loads(line)
-                    if "id" in answer:
-                        answers[answer["id"]] = answer
-            proc.stdin.close()
-            assert proc.wait(30) == 0
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-    return answers
+        server_env(tmp_path / "state"),
+        [*raw_handshake(), *calls],
+        subprocess.DEVNULL,
+    )
 
 
 def answer_text(answer: dict[str, Any]) -> str:

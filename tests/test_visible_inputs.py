@@ -8,9 +8,7 @@ run (it could not reach a step's environment)."""
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ import pytest
 from harbor_helpers import (
     MODES,
     raw_initialize,
+    raw_stdio_exchange,
     serve_argv,
     server_env,
     stdio_client_of,
@@ -169,34 +168,10 @@ def test_a_request_id_with_a_newline_and_a_nul_is_kept_visibly(tmp_path: Path) -
             "params": {"name": "echo", "arguments": {}},
         },
     ]
-    answers: dict[Any, dict[str, Any]] = {}
     stderr_path = tmp_path / "server.stderr"
-    with (
-        open(stderr_path, "wb") as err,
-        subprocess.Popen(
-            serve_argv(echo_exports(tmp_path), log_level="info"),
-            env=server_env(tmp_path / "state"),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=err,
-        ) as proc,
-    ):
-        assert proc.stdin is not None and proc.stdout is not None
-        try:
-            for message in messages:
-                proc.stdin.write(json.dumps(message).encode() + b"\n")
-                proc.stdin.flush()
-                while "id" in message and message["id"] not in answers:
-                    line = proc.stdout.readline()
-                    assert line, "the server closed stdout"
-                    answer = json.loads(line)
-                    if "id" in answer:
-                        answers[answer["id"]] = answer
-            proc.stdin.close()
-            assert proc.wait(30) == 0
-        finally:
-            if proc.poll() is None:
-                proc.kill()
+    with open(stderr_path, "wb") as err:
+        argv = serve_argv(echo_exports(tmp_path), log_level="info")
+        answers = raw_stdio_exchange(argv, server_env(tmp_path / "state"), messages, err)
     result = answers[request_id]["result"]
     text = "".join(c.get("text", "") for c in result["content"])
     assert result["isError"] is False, text
