@@ -25,6 +25,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar, final
@@ -63,6 +64,26 @@ SCHEMA_VERSION = DIALECT.schema_version
 
 #: How long a write waits for another process's lock on the file.
 _BUSY_MS = 10000
+
+
+def _into_wal(db: sqlite3.Connection) -> None:
+    """Switch the file to WAL mode, waiting up to the busy timeout for the
+    lock it needs: SQLite answers "database is locked" at once, without its
+    busy handler, when another connection opening the same new file holds a
+    lock the switch must wait for (the store suite's six stores opening one
+    new file at once hit it once in a CI run under load)."""
+    deadline = time.monotonic() + _BUSY_MS / 1000
+    pause = 0.001
+    while True:
+        try:
+            db.execute(WAL)
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
+
 
 #: Writes between two background checkpoints (an audit record touches about
 #: four pages, so about SQLite's default of 1,000 WAL pages).
@@ -175,7 +196,7 @@ class SqliteStore(SqlStore):
                 if readonly:
                     refuse_newer(_user_version(self._db), self._sql, self.location)
                 else:
-                    self._db.execute(WAL)
+                    _into_wal(self._db)
                     migrate(self._db, self._sql, _user_version, self.location, self._errors)
             except BaseException:
                 self._db.close()
