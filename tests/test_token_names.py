@@ -14,7 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harbor_helpers import free_port, harbor_cli, serve_argv, server_env, token_add, write_export
+from harbor_helpers import free_port, harbor_cli, serve_argv, server_env, write_export
+
+from mcp_harbor.errors import ConfigError
+from mcp_harbor.server.auth import TokensFile
 
 PING = """
     name: ping
@@ -75,16 +78,25 @@ BAD: dict[str, tuple[Any, str]] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("case", sorted(BAD))
-def test_a_bad_entry_of_a_hand_edited_file_is_a_clear_startup_error(
-    tmp_path: Path, case: str
-) -> None:
+def bad_file(tmp_path: Path, case: str) -> Path:
+    """A tokens file with bob's entry, edited by hand: `case`'s entry added."""
     tokens = tmp_path / "tokens.json"
-    token_add(tokens, "bob")
-    data = json.loads(tokens.read_text())
-    bad, words = BAD[case]
-    data["tokens"].append(bad)
-    tokens.write_text(json.dumps(data))
+    tokens.write_text(json.dumps({"version": 1, "tokens": [entry(name="bob"), BAD[case][0]]}))
+    return tokens
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_a_bad_entry_of_a_hand_edited_file_is_refused_by_name(tmp_path: Path, case: str) -> None:
+    tokens = bad_file(tmp_path, case)
+    with pytest.raises(ConfigError) as refused:
+        TokensFile(tokens).load()
+    assert f"{tokens}: {BAD[case][1]}" in str(refused.value)
+    assert "fix or remove the entry" in str(refused.value)
+
+
+def test_a_bad_entry_is_a_clear_startup_error_and_token_list_says_so(tmp_path: Path) -> None:
+    tokens = bad_file(tmp_path, "anonymous")
+    words = BAD["anonymous"][1]
     proc = serve_with(tmp_path, tokens)
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr, proc.stderr
