@@ -217,7 +217,7 @@ class Sandbox:
         if landlock:
             rules = Rules()
             if spec is None:
-                system = _resolved_hidden(Path(p) for p in _SYSTEM_FOLDERS)
+                system = _system_folders()
                 rules.grant_except("/", EVERYTHING, (*hidden, *system))
                 for folder in system:
                     rules.grant_except(folder, READ_DIR if folder == "/dev" else READ, hidden)
@@ -382,6 +382,13 @@ def _resolved(paths: Sequence[str], cwd: Path) -> list[str]:
         if os.path.exists(full):
             out.append(full)
     return out
+
+
+@functools.cache
+def _system_folders() -> tuple[str, ...]:
+    """`_SYSTEM_FOLDERS` as they are on this machine: existing, resolved,
+    none inside another (looked up once, as `_system_readable`)."""
+    return _resolved_hidden(Path(p) for p in _SYSTEM_FOLDERS)
 
 
 @functools.cache
