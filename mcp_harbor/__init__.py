@@ -23,6 +23,7 @@ version, depends on nothing above the errors.
 from typing import Any
 
 from mcp_harbor.errors import (
+    ApprovalRefused,
     ArgumentError,
     Busy,
     CancelUnconfirmed,
@@ -43,6 +44,7 @@ from mcp_harbor.errors import (
 
 __all__ = [
     "Approval",
+    "ApprovalRefused",
     "ArgumentError",
     "Busy",
     "CallRequest",

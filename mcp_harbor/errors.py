@@ -11,6 +11,7 @@ Every error that mcp-harbor raises on purpose is a `HarborError`; foreign errors
     │   └── ContextError   caller memory or an attachment is refused
     ├── IdentityError      a run would start without a complete identity
     ├── PolicyDenied       the caller may not call this tool
+    ├── ApprovalRefused    an answer to a waiting run was not taken
     ├── UnknownTool        a call names a tool that is not published (to this caller)
     ├── RunError           a pipeline could not be started
     │   ├── Busy           the call waited in the queue past its queue timeout
@@ -24,6 +25,7 @@ Every error that mcp-harbor raises on purpose is a `HarborError`; foreign errors
 from __future__ import annotations
 
 __all__ = [
+    "ApprovalRefused",
     "ArgumentError",
     "Busy",
     "CancelUnconfirmed",
@@ -70,6 +72,18 @@ class TemplateError(ConfigError):
     def __init__(self, message: str, offset: int = 0) -> None:
         super().__init__(message)
         self.offset = offset
+
+
+class ApprovalRefused(HarborError):
+    """Raised when an answer to a run waiting for approval is not taken.
+
+    `why` is ``unknown`` (no such waiting run), ``answered`` (answered
+    before) or ``forbidden`` (this principal may not answer it: the caller
+    itself, or one ``approvers:`` does not match)."""
+
+    def __init__(self, why: str, message: str) -> None:
+        super().__init__(message)
+        self.why = why
 
 
 class ExportsRefused(HarborError):

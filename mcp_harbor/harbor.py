@@ -547,6 +547,8 @@ class Harbor:
         if transport == "stdio":
             anyio.run(serve_stdio, server, self.service.shutdown, background, max_request_bytes)
         else:
+            from mcp_harbor.server.approvals_http import approval_routes
+
             serve_http(
                 server,
                 host,
@@ -556,6 +558,7 @@ class Harbor:
                 allowed_hosts=list(allowed_hosts),
                 background=background,
                 max_request_bytes=max_request_bytes,
+                routes=approval_routes(self.store, verifier),
             )
 
     def close(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -400,3 +401,14 @@ def raw_stdio_exchange(
             if proc.poll() is None:
                 proc.kill()
     return answers
+
+
+_PLAN_SUFFIX = re.compile(r"^(?P<question>.*) \(plan (?P<plan>[0-9a-f]{16})\)$", re.DOTALL)
+
+
+def without_plan(message: str) -> str:
+    """A ``confirm:`` question as asked, without the plan hash it ends with
+    (`` (plan 0123456789abcdef)``), which must be there."""
+    found = _PLAN_SUFFIX.match(message)
+    assert found is not None, f"no plan hash at the end of {message!r}"
+    return found.group("question")

@@ -21,7 +21,7 @@ from typing import Any
 import anyio
 import jsonschema
 import pytest
-from harbor_helpers import audit_records, write_export
+from harbor_helpers import audit_records, without_plan, write_export
 
 from mcp_harbor.config.loader import load_export
 from mcp_harbor.identity import Caller
@@ -257,9 +257,15 @@ async def test_needs_input_carries_the_question(tmp_path: Path) -> None:
         envelope = await h.call("deploy", {"target": "dev"}, approval=Approval(question=True))
         assert envelope.status == "needs_input" and envelope.finish_reason == "needs_input"
         assert envelope.question is not None
-        assert envelope.question.message == 'Deploy "dev"?'
+        assert without_plan(envelope.question.message) == 'Deploy "dev"?'
         assert envelope.question.timeout_s == 5
-        assert envelope.to_json()["question"] == {"message": 'Deploy "dev"?', "timeout_s": 5}
+        plan = envelope.question.plan_hash
+        assert plan is not None and envelope.question.message.endswith(f"(plan {plan[:16]})")
+        assert envelope.to_json()["question"] == {
+            "message": envelope.question.message,
+            "timeout_s": 5,
+            "plan_hash": plan,
+        }
         assert h.recorded(envelope) == "needs_input"
         # Nobody can answer at all: the same.
         nobody = await h.call("deploy", {"target": "dev"}, approval=Approval(operator=False))

@@ -29,6 +29,7 @@ from harbor_helpers import (
     harbor_cli,
     stdio_client_of,
     text_of,
+    without_plan,
     write_export,
 )
 from mcp import types
@@ -107,7 +108,7 @@ async def test_elicitation_accept_runs_and_shows_values_literally(setup: Setup, 
         result = await client.call_tool("deploy", {"target": NASTY})
     assert result.is_error is False, text_of(result)
     (asked,) = human.asked
-    assert asked.message == f"Deploy {QUOTED_NASTY} now?"
+    assert without_plan(asked.message) == f"Deploy {QUOTED_NASTY} now?"
     assert setup.ran() == [NASTY]  # data, not shell syntax
     assert not Path("/tmp/pwned-harbor").exists()
     records = call_records(setup.db)
@@ -177,7 +178,7 @@ async def test_operator_answers_from_the_cli(setup: Setup, mode: str, verb: str)
         async with anyio.create_task_group() as tg:
             tg.start_soon(call)
             item = await wait_for_pending(setup.db, "deploy")
-            assert item["message"] == 'Deploy "prod" now?'
+            assert without_plan(item["message"]) == 'Deploy "prod" now?'
             assert item["arguments"] == {"target": "prod"}
             assert setup.ran() == []  # still waiting
             answered = await anyio.to_thread.run_sync(
@@ -185,8 +186,10 @@ async def test_operator_answers_from_the_cli(setup: Setup, mode: str, verb: str)
             )
             assert item["run_id"] in answered.stdout
     run_id = item["run_id"]
-    # The client was told how to get an answer.
-    assert any(f"mcp-harbor approve {run_id}" in n for n in notices), notices
+    # The client was told who must answer which run, never a command to run.
+    told = [n for n in notices if f"waiting for approval of run {run_id}" in n]
+    assert told and all("mcp-harbor approve" not in n for n in notices), notices
+    assert "by any operator of this server's store" in told[0]
     user = f"local:{getpass.getuser()}"
     records = call_records(setup.db)
     assert {r["call_id"] for r in records} == {run_id}
@@ -263,7 +266,7 @@ async def test_modern_retry_with_other_arguments_is_asked_again(setup: Setup) ->
         assert isinstance(first, types.InputRequiredResult)
         assert first.request_state
         (question,) = first.input_requests.values()
-        assert question.params.message == 'Deploy "dev" now?'
+        assert without_plan(question.params.message) == 'Deploy "dev" now?'
         yes = {CONFIRM_KEY: types.ElicitResult(action="accept", content={"approve": True})}
         # The answer was given for target=dev; replayed for prod it is not an approval.
         swapped = await session.call_tool(
@@ -275,7 +278,7 @@ async def test_modern_retry_with_other_arguments_is_asked_again(setup: Setup) ->
         )
         assert isinstance(swapped, types.InputRequiredResult)
         (asked_again,) = swapped.input_requests.values()
-        assert asked_again.params.message == 'Deploy "prod" now?'
+        assert without_plan(asked_again.params.message) == 'Deploy "prod" now?'
         assert setup.ran() == []
         # A tampered state is not an answer either.
         forged = await session.call_tool(

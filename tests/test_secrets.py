@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harbor_helpers import MODES, harbor_cli, stdio_client_env, text_of, write_export
+from harbor_helpers import MODES, harbor_cli, stdio_client_env, text_of, without_plan, write_export
 from mcp import types
 
 from mcp_harbor.runctx import ENVELOPE_META_KEY
@@ -463,7 +463,10 @@ async def test_a_confirm_question_shows_a_secret_arg_as_stars(tmp_path: Path) ->
     finally:
         store.close()
     assert envelope.status == "needs_input", envelope.answer
-    assert envelope.question is not None and envelope.question.message == 'Deploy with "***"?'
+    assert (
+        envelope.question is not None
+        and without_plan(envelope.question.message) == 'Deploy with "***"?'
+    )
     assert PASSWORD not in envelope.dumps()
     for file in files_under(tmp_path):
         assert PASSWORD.encode() not in file.read_bytes(), file

@@ -109,7 +109,7 @@ def audit(
 @click.argument("call_id")
 @_db_option
 def show(call_id: str, db: str) -> None:
-    """One call with every command it ran, as JSON."""
+    """One call with every command it ran, and its approval, as JSON."""
     store = open_store(db, readonly=True)
     found = store.call(call_id)
     if found is None:
@@ -117,6 +117,8 @@ def show(call_id: str, db: str) -> None:
     data = _summary_json(found)
     data["end"] = found.end
     data["run_dir"] = found.start.get("run_dir")
+    # A confirm:'s answer: decision, by whom, how, reason, waited_ms, plan_hash.
+    data["approval"] = found.start.get("approval")
     click.echo(json.dumps(data, indent=2, sort_keys=True))
 
 

@@ -423,6 +423,10 @@ class ExportSpec(_Strict):
     annotations: Annotations | None = None
     allow: Annotated[list[str], Field(min_length=1)] = Field(default_factory=lambda: ["*"])
     confirm: Annotated[str, Field(min_length=1)] | None = None
+    #: Who may answer the ``confirm:`` (entries as in ``allow:``); never the
+    #: caller itself, and never the caller's own client. None: any operator
+    #: of the store, or the caller's human through its client.
+    approvers: Annotated[list[str], Field(min_length=1)] | None = None
     approval_timeout: Annotated[float, Field(gt=0, le=7 * 24 * 3600)] | None = None
     concurrency: Annotated[int, Field(ge=1, le=10_000)] | None = None
     queue_timeout: Annotated[float, Field(ge=0, le=24 * 3600)] | None = None
@@ -468,4 +472,21 @@ class ExportSpec(_Strict):
             problem = validate_entry(entry)
             if problem is not None:
                 raise ValueError(f"allow entry {entry!r}: {problem}")
+        return self
+
+    @model_validator(mode="after")
+    def _valid_approvers(self) -> ExportSpec:
+        if self.approvers is None:
+            return self
+        if self.confirm is None:
+            raise ValueError(
+                "approvers: names who answers the confirm: question; add confirm: "
+                "(the question shown to the approver) or remove approvers:"
+            )
+        for entry in self.approvers:
+            problem = validate_entry(entry)
+            if problem is not None:
+                raise ValueError(
+                    f"approvers entry {entry!r}: {problem.replace('allow', 'approvers')}"
+                )
         return self

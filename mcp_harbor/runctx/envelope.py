@@ -88,9 +88,14 @@ class Question:
 
     message: str
     timeout_s: float
+    #: The plan asked about (`mcp_harbor.runctx.plan`).
+    plan_hash: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"message": self.message, "timeout_s": self.timeout_s}
+        data: dict[str, Any] = {"message": self.message, "timeout_s": self.timeout_s}
+        if self.plan_hash is not None:
+            data["plan_hash"] = self.plan_hash
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,7 +304,11 @@ ENVELOPE_SCHEMA: dict[str, Any] = {
         "answer_payload": {},
         "question": {
             "type": "object",
-            "properties": {"message": {"type": "string"}, "timeout_s": {"type": "number"}},
+            "properties": {
+                "message": {"type": "string"},
+                "timeout_s": {"type": "number"},
+                "plan_hash": {"type": "string"},
+            },
             "required": ["message", "timeout_s"],
         },
     },

@@ -11,6 +11,7 @@ seed rules, the confirm message, timeouts, the audit records).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import shutil
 import time
@@ -51,6 +52,7 @@ from mcp_harbor.runctx.approval import (
 )
 from mcp_harbor.runctx.context import ABSENT, RunContext, compose, read_caller_memory
 from mcp_harbor.runctx.envelope import Envelope, Question, ended, finish, nothing_ran
+from mcp_harbor.runctx.plan import plan_hash
 from mcp_harbor.runctx.ratelimit import Admission, RateLimiter, retry_after
 from mcp_harbor.runctx.request import CallRequest, Catalog, ExportCatalog
 from mcp_harbor.runner import (
@@ -416,32 +418,64 @@ class CallService:
             StoreError: the operator's request could not be written or read.
         """
         how = request.approval
-        decision = how.answer or match_seed(self.settings.approve_seed, export.name, values)
+        approvers = export.spec.approvers
+        shown_values = redact(values, export.secret_args)
+        plan = plan_hash(export, shown_values)
+        decision: Decision | None = None
+        if approvers is None:  # with approvers: neither the caller's client nor a seed answers
+            decision = how.answer or match_seed(self.settings.approve_seed, export.name, values)
         if decision is None:
             assert export.confirm is not None
             # Shown to a human and recorded: the validated values (defaults
             # applied), each quoted and visibly escaped; a secret: true arg as ***.
-            message = render_question(export.confirm, redact(values, export.secret_args))
+            message = f"{render_question(export.confirm, shown_values)} (plan {plan[:16]})"
             timeout = export.spec.approval_timeout or DEFAULT_APPROVAL_TIMEOUT
-            approver = how.ask
-            if approver is None and how.operator and not how.question:
-                hint = f" --db {self.store.location}"
+            approver = None if approvers is not None else how.ask
+            if approver is None and (approvers is not None or (how.operator and not how.question)):
                 approver = OperatorApprover(
-                    self.store, request.caller.principal, shown, hint, how.notify
+                    self.store,
+                    request.caller.principal,
+                    shown,
+                    how.notify,
+                    approvers=approvers,
+                    plan_hash=plan,
+                    export_hash=export.content_hash,
                 )
             if approver is None:
                 raise _NothingRan(
                     "needs_input",
                     "waiting for the caller's answer to confirm:",
                     f"{export.name}: {message}\n(needs a yes to run; nothing was run yet)",
-                    question=Question(message, timeout),
+                    question=Question(message, timeout, plan),
                 )
             decision = await approver.decide(run_id, export.name, message, timeout)
+        if decision.plan_hash is None:
+            decision = dataclasses.replace(decision, plan_hash=plan)
+        elif decision.plan_hash != plan:  # a retry answering the question about another plan
+            decision = dataclasses.replace(
+                decision,
+                approved=False,
+                reason="the answer was given for another plan (the export or the arguments "
+                f"changed since the question was asked: plan {decision.plan_hash[:16]}, "
+                f"now {plan[:16]})",
+                plan_hash=plan,
+            )
+        if decision.approved:
+            current = self.catalog.find(export.name)
+            if current is None or current.export.content_hash != export.content_hash:
+                decision = dataclasses.replace(
+                    decision,
+                    approved=False,
+                    reason=f"the export {export.name} changed while the run waited for approval "
+                    f"(plan {plan[:16]}); the approval does not apply to the new version",
+                )
         if not decision.approved:
+            detail = f"; {visible(decision.reason)}" if decision.reason else ""
             raise _NothingRan(
                 "declined",
-                f"not approved ({decision.how}: {decision.by})",
-                f"{export.name}: declined ({decision.how}, by {decision.by}); nothing was run",
+                f"not approved ({decision.how}: {decision.by}){detail}",
+                f"{export.name}: declined ({decision.how}, by {decision.by}){detail}; "
+                f"nothing was run",
                 waited_ms=decision.waited_ms,
                 approval=decision.to_json(),
             )

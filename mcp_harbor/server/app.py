@@ -18,6 +18,7 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.subscriptions import ListenHandler
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPDeprecationWarning
+from starlette.routing import Route
 
 from mcp_harbor import __version__
 from mcp_harbor.server.auth import HarborTokenVerifier
@@ -145,8 +146,10 @@ def serve_http(
     allowed_hosts: list[str] | None = None,
     background: Background | None = None,
     max_request_bytes: int | None = None,
+    routes: list[Route] | None = None,
 ) -> None:
-    """Serve Streamable HTTP on ``http://HOST:PORT/mcp`` until interrupted.
+    """Serve Streamable HTTP on ``http://HOST:PORT/mcp`` until interrupted,
+    and `routes` beside it (the approvals endpoint).
 
     With a `verifier`, every request needs a valid bearer token (401
     otherwise). DNS-rebinding protection stays on: Host and Origin must be
@@ -179,6 +182,7 @@ def serve_http(
         auth=auth,
         token_verifier=verifier,
         max_request_body_size=max_request_bytes or DEFAULT_MAX_REQUEST_BYTES,
+        custom_starlette_routes=routes,
     )
     # http="auto" (uvicorn's default) parses HTTP with httptools, a
     # dependency: ~0.1 ms of CPU less per request than the pure-Python h11.

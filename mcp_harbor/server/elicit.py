@@ -7,8 +7,9 @@ Two mechanisms, one per protocol era:
 - 2026-07-28: the server may not send requests, so the call answers with an
   ``InputRequiredResult`` carrying the question and a signed ``request_state``;
   the client asks its user and retries the call with the answer
-  (`RoundTrip`). The state is an HMAC over the tool, the exact arguments and
-  an expiry, so an answer can only approve the call it was asked about.
+  (`RoundTrip`). The state is an HMAC over the tool, the exact arguments,
+  the plan's hash and an expiry, so an answer can only approve the call it
+  was asked about, and the call service declines it when the plan changed.
 """
 
 from __future__ import annotations
@@ -53,13 +54,21 @@ def _who(caller: Caller) -> str:
     return f"user of {client} (caller {caller.principal})"
 
 
-def answer_of(result: types.ElicitResult | Any, caller: Caller, waited_ms: float) -> Decision:
+def answer_of(
+    result: types.ElicitResult | Any,
+    caller: Caller,
+    waited_ms: float,
+    plan_hash: str | None = None,
+) -> Decision:
     """The decision an elicitation answer carries: only ``accept`` with
-    ``approve: true`` approves; decline, cancel or anything else declines."""
+    ``approve: true`` approves; decline, cancel or anything else declines.
+    `plan_hash`: the plan the question was about (None: the one now)."""
     action = getattr(result, "action", None)
     content = getattr(result, "content", None) or {}
+    if not isinstance(content, Mapping):
+        content = {}
     approved = action == "accept" and content.get("approve") is True
-    return Decision(approved, _who(caller), "elicitation", waited_ms)
+    return Decision(approved, _who(caller), "elicitation", waited_ms, plan_hash=plan_hash)
 
 
 class ElicitingApprover:
@@ -94,10 +103,20 @@ class RoundTrip:
         return hmac.new(self._key, payload, hashlib.sha256).hexdigest()
 
     def ask(
-        self, tool: str, arguments: Mapping[str, Any] | None, message: str, timeout: float
+        self,
+        tool: str,
+        arguments: Mapping[str, Any] | None,
+        message: str,
+        timeout: float,
+        plan_hash: str | None = None,
     ) -> types.InputRequiredResult:
         body = canonical_json(
-            {"tool": tool, "arguments": dict(arguments or {}), "expires": time.time() + timeout}
+            {
+                "tool": tool,
+                "arguments": dict(arguments or {}),
+                "plan": plan_hash,
+                "expires": time.time() + timeout,
+            }
         ).encode("utf-8")
         state = base64.urlsafe_b64encode(body).decode("ascii") + "." + self._sign(body)
         request = types.ElicitRequest(
@@ -114,9 +133,10 @@ class RoundTrip:
         arguments: Mapping[str, Any] | None,
         state: str | None,
         responses: Mapping[str, Any] | None,
-    ) -> Any | None:
+    ) -> tuple[Any, str | None] | None:
         """The user's answer if the retry carries one for exactly this call
-        (same tool and arguments, signed by this server, not expired)."""
+        (same tool and arguments, signed by this server, not expired), with
+        the hash of the plan it was asked about."""
         if not state or not responses or CONFIRM_KEY not in responses:
             return None
         encoded, _, signature = state.partition(".")
@@ -131,4 +151,5 @@ class RoundTrip:
             return None
         if canonical_json(data.get("arguments")) != canonical_json(dict(arguments or {})):
             return None
-        return responses[CONFIRM_KEY]
+        plan = data.get("plan")
+        return responses[CONFIRM_KEY], plan if isinstance(plan, str) else None

@@ -320,7 +320,11 @@ class Handlers:
         if envelope.question is not None:
             question = envelope.question
             return self._round_trip.ask(
-                params.name, params.arguments, question.message, question.timeout_s
+                params.name,
+                params.arguments,
+                question.message,
+                question.timeout_s,
+                question.plan_hash,
             )
         entry = registry.find(params.name)
         has_schema = entry is not None and entry.export.spec.output_schema is not None
@@ -344,8 +348,9 @@ class Handlers:
                 params.name, params.arguments, params.request_state, params.input_responses
             )
             if answer is not None:
-                return Approval(answer=answer_of(answer, caller, 0.0))
-            return Approval(question=True)
+                response, plan = answer
+                return Approval(answer=answer_of(response, caller, 0.0, plan))
+            return Approval(question=True, notify=observer.notice)
         if can_elicit and ctx.session.can_send_request:
-            return Approval(ask=ElicitingApprover(ctx, caller))
+            return Approval(ask=ElicitingApprover(ctx, caller), notify=observer.notice)
         return Approval(notify=observer.notice)

@@ -92,7 +92,14 @@ def memory_row(entry: MemoryEntry) -> tuple[Any, ...]:
 
 
 def approval_of(row: Any) -> dict[str, Any]:
-    """A pending approval from a row of the ``approvals`` table."""
+    """An approval request (pending or answered) from a row of the
+    ``approvals`` table."""
+    keys = row.keys()
+
+    def column(name: str) -> Any:
+        return row[name] if name in keys else None
+
+    approvers, decided_as = column("approvers"), column("decided_as")
     return {
         "run_id": row["run_id"],
         "tool": row["tool"],
@@ -100,6 +107,14 @@ def approval_of(row: Any) -> dict[str, Any]:
         "message": row["message"],
         "arguments": json.loads(row["arguments"]),
         "requested_at": row["requested_at"],
+        "approvers": None if approvers is None else json.loads(approvers),
+        "plan_hash": column("plan_hash"),
+        "export_hash": column("export_hash"),
+        "decision": column("decision"),
+        "decided_by": column("decided_by"),
+        "decided_at": column("decided_at"),
+        "reason": column("reason"),
+        "decided_as": None if decided_as is None else json.loads(decided_as),
     }
 
 

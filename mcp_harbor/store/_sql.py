@@ -24,7 +24,17 @@ from typing import Any, final
 
 from mcp_harbor.store.base import AuditQuery
 
-__all__ = ["Dialect", "Statements"]
+__all__ = ["APPROVAL_COLUMNS", "Dialect", "Statements"]
+
+#: The schema version that binds approvals to a plan (both backends):
+#: ``approvers`` (JSON list, NULL: any operator), ``plan_hash`` and
+#: ``export_hash`` (what was asked about), ``reason`` (the answer's) and
+#: ``decided_as`` (JSON: the answering principal, its tenant and groups, and
+#: through what it answered).
+APPROVAL_COLUMNS: tuple[str, ...] = tuple(
+    f"ALTER TABLE approvals ADD COLUMN {column} TEXT"
+    for column in ("approvers", "plan_hash", "export_hash", "reason", "decided_as")
+)
 
 
 @final
@@ -110,16 +120,18 @@ class Statements:
 
         # --- approvals
         self.request_approval = q(
-            "INSERT INTO approvals (run_id, tool, principal, message, arguments, requested_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)"
+            "INSERT INTO approvals (run_id, tool, principal, message, arguments, requested_at,"
+            " approvers, plan_hash, export_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         self.approval_to_decide = q("SELECT decision FROM approvals WHERE run_id = ?{lock}")
         self.record_decision = q(
-            "UPDATE approvals SET decision = ?, decided_by = ?, decided_at = ? WHERE run_id = ?"
+            "UPDATE approvals SET decision = ?, decided_by = ?, decided_at = ?, reason = ?,"
+            " decided_as = ? WHERE run_id = ?"
         )
         self.decision = q(
             "SELECT decision, decided_by FROM approvals WHERE run_id = ? AND decision IS NOT NULL"
         )
+        self.approval = q("SELECT * FROM approvals WHERE run_id = ?")
         self.pending_approvals = q(
             "SELECT * FROM approvals WHERE decision IS NULL ORDER BY requested_at, run_id"
         )

@@ -11,6 +11,8 @@ replicas that start together do not race; see docs/scale-out.md:
 4. ``harbor_audit_append``: a batch appended in one statement, under the
    chain's lock (key 7521418619787542529, "harbor" + 1).
 5. ``leases``: run leases of remote workers.
+6. ``approvals`` gains ``approvers``, ``plan_hash``, ``export_hash``,
+   ``reason`` and ``decided_as`` (`APPROVAL_COLUMNS`).
 
 To add a version, append a tuple of statements to `MIGRATIONS`, describe it
 here and in docs/scale-out.md, and extend tests/store/test_store_pg_schema.py.
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from mcp_harbor.store._sql import Dialect, Statements
+from mcp_harbor.store._sql import APPROVAL_COLUMNS, Dialect, Statements
 
 __all__ = [
     "APPEND_BATCH",
@@ -136,6 +138,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         )""",
         "CREATE INDEX IF NOT EXISTS leases_running ON leases (status, expires_at)",
     ),
+    # 6: approvals bound to a plan, with who may answer and why it was answered.
+    APPROVAL_COLUMNS,
 )
 MIGRATION_LOCK: Final = f"SELECT pg_advisory_xact_lock({_MIGRATE_KEY})"
 

@@ -12,6 +12,8 @@ file as it was:
    with their indexes: the schema of every file written before versions
    existed, created ``IF NOT EXISTS``, so that such a file (whichever of
    these tables it lacks) is adopted as version 1 with every record kept.
+2. ``approvals`` gains ``approvers``, ``plan_hash``, ``export_hash``,
+   ``reason`` and ``decided_as`` (`APPROVAL_COLUMNS`).
 
 To add a version, append a tuple of statements to `MIGRATIONS`, describe it
 above and in docs/scale-out.md (*Schema versions*), and extend
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from mcp_harbor.store._sql import Dialect, Statements
+from mcp_harbor.store._sql import APPROVAL_COLUMNS, Dialect, Statements
 
 __all__ = [
     "CHAIN_HEAD",
@@ -88,6 +90,9 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             expires_at REAL NOT NULL
         )""",
         "CREATE INDEX IF NOT EXISTS leases_running ON leases (status, expires_at)",
+    ),
+    (  # 2: approvals bound to a plan, with who may answer and why it was answered
+        *APPROVAL_COLUMNS,
     ),
 )
 

@@ -380,31 +380,60 @@ class SqlStore(ABC):
     # --- approvals ------------------------------------------------------------------
 
     def request_approval(
-        self, run_id: str, tool: str, principal: str, message: str, arguments: Mapping[str, Any]
+        self,
+        run_id: str,
+        tool: str,
+        principal: str,
+        message: str,
+        arguments: Mapping[str, Any],
+        *,
+        approvers: Sequence[str] | None = None,
+        plan_hash: str | None = None,
+        export_hash: str | None = None,
     ) -> None:
         """See `Store.request_approval`."""
         self._write(
             self._sql.request_approval,
-            (run_id, tool, principal, message, canonical_json(arguments), now()),
+            (
+                run_id, tool, principal, message, canonical_json(arguments), now(),
+                None if approvers is None else canonical_json(list(approvers)),
+                plan_hash, export_hash,
+            ),
             "record an approval request",
-        )
+        )  # fmt: skip
 
-    def decide(self, run_id: str, decision: str, decided_by: str) -> str:
+    def decide(
+        self,
+        run_id: str,
+        decision: str,
+        decided_by: str,
+        *,
+        reason: str | None = None,
+        decided_as: Mapping[str, Any] | None = None,
+    ) -> str:
         """See `Store.decide`: the request's row is locked while it is read
         and answered, so of two answers at once the second sees the first."""
+        as_text = None if decided_as is None else canonical_json(dict(decided_as))
         with self._transaction("record an approval") as conn:
             rows = fetch(conn.execute(self._sql.approval_to_decide, (run_id,)))
             if not rows:
                 return "unknown"
             if rows[0]["decision"] is not None:
                 return str(rows[0]["decision"])
-            conn.execute(self._sql.record_decision, (decision, decided_by, now(), run_id))
+            conn.execute(
+                self._sql.record_decision, (decision, decided_by, now(), reason, as_text, run_id)
+            )
             return "decided"
 
     def decision(self, run_id: str) -> tuple[str, str] | None:
         """See `Store.decision`."""
         rows = self._read(self._sql.decision, (run_id,))
         return (rows[0]["decision"], rows[0]["decided_by"]) if rows else None
+
+    def approval(self, run_id: str) -> dict[str, Any] | None:
+        """See `Store.approval`."""
+        rows = self._read(self._sql.approval, (run_id,))
+        return approval_of(rows[0]) if rows else None
 
     def pending_approvals(self) -> list[dict[str, Any]]:
         """See `Store.pending_approvals`."""

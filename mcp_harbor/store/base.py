@@ -338,21 +338,48 @@ class Store(LeaseStore, Protocol):
         ...
 
     def request_approval(
-        self, run_id: str, tool: str, principal: str, message: str, arguments: Mapping[str, Any]
+        self,
+        run_id: str,
+        tool: str,
+        principal: str,
+        message: str,
+        arguments: Mapping[str, Any],
+        *,
+        approvers: Sequence[str] | None = None,
+        plan_hash: str | None = None,
+        export_hash: str | None = None,
     ) -> None:
-        """Record that run `run_id` waits for an operator's approval.
-        `StoreError` when the run already asked."""
+        """Record that run `run_id` of `principal` waits for an approval:
+        the question, the shown arguments, who may answer (`approvers`,
+        ``allow:``-style entries; None: any operator) and the plan asked
+        about. `StoreError` when the run already asked."""
         ...
 
-    def decide(self, run_id: str, decision: str, decided_by: str) -> str:
+    def decide(
+        self,
+        run_id: str,
+        decision: str,
+        decided_by: str,
+        *,
+        reason: str | None = None,
+        decided_as: Mapping[str, Any] | None = None,
+    ) -> str:
         """Record an answer (``approved``, ``denied``, or ``expired`` when
         the run stopped waiting) once, also when several answer at the same
-        moment. Returns ``decided``, ``unknown`` (no such request) or the
-        decision recorded before."""
+        moment, with the answer's `reason` and `decided_as` (the answering
+        principal, tenant, groups and channel, as checked). Returns
+        ``decided``, ``unknown`` (no such request) or the decision recorded
+        before."""
         ...
 
     def decision(self, run_id: str) -> tuple[str, str] | None:
         """(decision, decided_by) once answered, else None."""
+        ...
+
+    def approval(self, run_id: str) -> dict[str, Any] | None:
+        """The request of `run_id`, pending or answered (`pending_approvals`'
+        fields and ``decision``, ``decided_by``, ``decided_at``, ``reason``,
+        ``decided_as``), None when it never asked."""
         ...
 
     def pending_approvals(self) -> list[dict[str, Any]]:

@@ -151,10 +151,28 @@ def _tables(path: Path) -> set[str]:
         db.close()
 
 
+def test_version_2_binds_approvals_to_a_plan_and_keeps_a_version_1_request(
+    tmp_path: Path,
+) -> None:
+    """Issue 20: a version-1 file's waiting request survives the upgrade,
+    with no approvers (any operator) and no plan."""
+    path = tmp_path / "harbor.db"
+    _v1_file(path)
+    store = SqliteStore(path)
+    try:
+        columns = {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(approvals)")}
+        assert {"approvers", "plan_hash", "export_hash", "reason", "decided_as"} <= columns
+        pending = store.pending_approvals()
+        assert [item["run_id"] for item in pending] == ["r0"]
+        assert pending[0]["approvers"] is None and pending[0]["plan_hash"] is None
+    finally:
+        store.close()
+
+
 def test_a_new_file_gets_the_latest_version(tmp_path: Path) -> None:
     path = tmp_path / "harbor.db"
     SqliteStore(path).close()
-    assert SCHEMA_VERSION == 1
+    assert SCHEMA_VERSION == 2
     assert _user_version(path) == SCHEMA_VERSION
     assert _meta_version(path) == str(SCHEMA_VERSION)
     assert {"meta", "audit", "memory", "approvals", "leases"} <= _tables(path)
@@ -258,13 +276,14 @@ def test_a_later_version_is_applied_once_after_the_ones_before(
     path = tmp_path / "harbor.db"
     _v1_file(path)
     SqliteStore(path).close()
-    assert _user_version(path) == 1
-    v2 = dataclasses.replace(
+    assert _user_version(path) == SCHEMA_VERSION
+    later = SCHEMA_VERSION + 1
+    v_next = dataclasses.replace(
         _sql_sqlite.DIALECT,
         migrations=(*_sql_sqlite.MIGRATIONS, ("CREATE TABLE added_by_v2 (x INTEGER)",)),
     )
-    monkeypatch.setattr(SqliteStore, "_sql", Statements(v2))
+    monkeypatch.setattr(SqliteStore, "_sql", Statements(v_next))
     for _ in range(2):  # the second open must not create the table again
         SqliteStore(path).close()
-    assert (_user_version(path), _meta_version(path)) == (2, "2")
+    assert (_user_version(path), _meta_version(path)) == (later, str(later))
     assert "added_by_v2" in _tables(path)

@@ -289,6 +289,38 @@ def test_approvals_are_answered_once(store: Store) -> None:
         store.request_approval("r1", "deploy", "alice", "twice", {})
 
 
+def test_an_approval_carries_its_plan_approvers_reason_and_answerer(store: Store) -> None:
+    """Issue 20: a request holds who may answer and the plan it is about;
+    the answer, its reason and who answered as what (`Store.approval`)."""
+    store.request_approval(
+        "r1", "deploy", "alice", "Deploy?", {"env": "prod"},
+        approvers=["group:ops", "carol"], plan_hash="p" * 64, export_hash="e" * 64,
+    )  # fmt: skip
+    asked = store.approval("r1")
+    assert asked is not None
+    assert (asked["approvers"], asked["plan_hash"], asked["export_hash"]) == (
+        ["group:ops", "carol"],
+        "p" * 64,
+        "e" * 64,
+    )
+    assert (asked["decision"], asked["reason"], asked["decided_as"]) == (None, None, None)
+    assert [p["approvers"] for p in store.pending_approvals()] == [["group:ops", "carol"]]
+    who = {"principal": "bob", "tenant": "acme", "groups": ["ops"], "via": "http"}
+    assert store.decide("r1", "approved", "bob", reason="change 42", decided_as=who) == "decided"
+    answered = store.approval("r1")
+    assert answered is not None
+    assert (answered["decision"], answered["decided_by"], answered["reason"]) == (
+        "approved",
+        "bob",
+        "change 42",
+    )
+    assert answered["decided_as"] == who and answered["decided_at"].endswith("Z")
+    assert store.approval("nope") is None
+    store.request_approval("r2", "deploy", "alice", "?", {})  # any operator: no approvers
+    plain = store.approval("r2")
+    assert plain is not None and plain["approvers"] is None and plain["plan_hash"] is None
+
+
 def test_two_operators_answering_at_once_decide_once(open_db: Callable[..., Store]) -> None:
     a, b = open_db(), open_db()
     for i in range(10):
