@@ -411,7 +411,12 @@ class CallService:
         values: Mapping[str, Any],
         shown: Mapping[str, Any],
     ) -> Decision:
-        """A human's yes to this call, found the way `request.approval` allows.
+        """A human's yes to this call, found the way `request.approval` allows
+        (with ``approvers:``: only an approver's, through the store).
+
+        The yes holds for one plan (`plan_hash`): an answer given for
+        another plan, or a run whose export was reloaded while it waited,
+        is declined with the reason.
 
         Raises:
             _NothingRan: declined, or the caller must answer the question first.
