@@ -547,6 +547,8 @@ class Harbor:
         if transport == "stdio":
             anyio.run(serve_stdio, server, self.service.shutdown, background, max_request_bytes)
         else:
+            from mcp_harbor.store.rejections import RejectionCounter
+
             serve_http(
                 server,
                 host,
@@ -556,6 +558,7 @@ class Harbor:
                 allowed_hosts=list(allowed_hosts),
                 background=background,
                 max_request_bytes=max_request_bytes,
+                rejections=RejectionCounter(self.service.audit, auth=verifier is not None),
             )
 
     def close(self) -> None:
