@@ -7,12 +7,15 @@ A real ``mcp-harbor serve --transport http`` subprocess with a tokens file
 made by the real ``mcp-harbor token add``; real HTTP requests (httpx2) and
 the SDK client; the server stopped with SIGTERM (which writes what is still
 counted); the records read back with the real ``mcp-harbor audit --json``,
-``audit --status rejected``, ``audit show`` and ``audit verify``.
+``audit --status rejected``, ``audit show`` and ``audit verify``. In
+process, over a real SQLite store: the serve loop's task writes a minute
+once it is over, and a store that refuses is logged, never raised.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections import Counter
 from pathlib import Path
@@ -36,6 +39,10 @@ from harbor_helpers import (
     write_export,
 )
 from mcp.shared.exceptions import MCPError
+
+from mcp_harbor.store import AuditQuery, SqliteStore
+from mcp_harbor.store.audit import AuditTrail
+from mcp_harbor.store.rejections import Rejection, RejectionCounter
 
 ECHO = """
     name: echo
@@ -238,3 +245,47 @@ def test_without_tokens_a_refused_caller_is_anonymous(tmp_path: Path) -> None:
         "source": "127.0.0.1",
     }
     assert shown["end"]["sample"]["host"] == "a.example"
+
+
+# --- the counter in process, over a real SQLite store ------------------------------
+
+
+@pytest.mark.anyio
+async def test_a_minute_is_written_once_it_is_over_while_serving(tmp_path: Path) -> None:
+    """`RejectionCounter.run` (the serve loop's background task) writes a
+    minute's record after the minute, not before; the current minute waits."""
+    store = SqliteStore(tmp_path / "a.db")
+    now = [1_800_000_030.0]  # 2027-01-15T08:00:30Z
+    counter = RejectionCounter(AuditTrail(store), auth=True, clock=lambda: now[0])
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(counter.run, 0.01)
+            counter.add(Rejection("10.0.0.9", "401 missing token"))
+            await anyio.sleep(0.1)
+            assert store.calls(AuditQuery(status="rejected")) == []  # its minute is not over
+            now[0] += 30  # 08:01:00
+            counter.add(Rejection("10.0.0.9", "401 missing token"))
+            with anyio.fail_after(5):
+                while not store.calls(AuditQuery(status="rejected")):
+                    await anyio.sleep(0.01)
+            tg.cancel_scope.cancel()
+        (record,) = store.calls(AuditQuery(status="rejected"))
+        assert (record.start["minute"], record.start["count"]) == ("2027-01-15T08:00Z", 1)
+        assert counter.pending() == 1  # 08:01, written at the stop
+        assert await counter.flush() == 1 and counter.written == 2
+    finally:
+        store.close()
+
+
+@pytest.mark.anyio
+async def test_a_store_that_refuses_is_logged_and_never_raises(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = SqliteStore(tmp_path / "a.db")
+    counter = RejectionCounter(AuditTrail(store), auth=True)
+    counter.add(Rejection("10.0.0.9", "421 host not allowed"))
+    store.close()  # every write now raises StoreError
+    with caplog.at_level(logging.ERROR, "mcp_harbor.store"):
+        assert await counter.flush() == 0
+    assert "could not record 1 refused request(s) from 10.0.0.9" in caplog.text
+    assert counter.pending() == 0

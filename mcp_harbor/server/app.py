@@ -222,10 +222,12 @@ def serve_http(
             if rejections is not None:
                 tg.start_soon(rejections.run)
             log.info("serving MCP over HTTP on http://%s:%d/mcp", host, port)
-            await web.serve()
-            if rejections is not None:
-                with anyio.CancelScope(shield=True):
-                    await rejections.flush()
+            try:
+                await web.serve()
+            finally:  # every request was answered: write what is still counted
+                if rejections is not None:
+                    with anyio.CancelScope(shield=True):
+                        await rejections.flush()
             tg.cancel_scope.cancel()
 
     anyio.run(run)
