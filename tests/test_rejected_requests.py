@@ -79,6 +79,11 @@ def call(tool: str = "echo") -> bytes:
     return json.dumps(body).encode()
 
 
+def listing(method: str, **params: Any) -> bytes:
+    body = {"jsonrpc": "2.0", "id": 8, "method": method, "params": {**params, "_meta": META}}
+    return json.dumps(body).encode()
+
+
 def fresh_minute(needed: float = 6) -> None:
     """Wait, if need be, so that the next `needed` s are in one UTC minute:
     the tests count one record per source and minute."""
@@ -127,13 +132,21 @@ def test_each_refusal_before_a_handler_is_counted_by_source_principal_and_reason
         (406, {**good, "Accept": "text/html"}, call()),
         (404, {**BASE, **auth, "Mcp-Session-Id": "nosuchsession"}, call()),
         (400, {**BASE, **auth}, call()),  # handshake era without a session
+        (413, good, b" " * 5000 + call()),  # over --max-request-bytes
+        (404, {**good, "Mcp-Method": "resources/list"}, listing("resources/list")),
+        (400, {**good, "Mcp-Method": "tools/list"}, listing("tools/list", cursor=5)),
     ]
     fresh_minute()
-    with http_server(exports, tmp_path / "state", "--tokens", str(tokens), "--db", str(db)) as srv:
+    extra = ("--tokens", str(tokens), "--db", str(db), "--max-request-bytes", "4096")
+    with http_server(exports, tmp_path / "state", *extra) as srv:
         with httpx2.Client(timeout=30) as http:
             for status, headers, body in sent:
                 reply = http.post(srv.url, content=body, headers=headers)
                 assert reply.status_code == status, (headers, body, reply.text)
+            twice = [*good.items(), ("Mcp-Method", "tools/call")]
+            assert http.post(srv.url, content=call(), headers=twice).status_code == 400
+            assert http.get(srv.url, headers=good).status_code == 405
+            assert http.post(srv.url[: -len("/mcp")] + "/other", content=call()).status_code == 404
             # Refusals by a handler are the call path's: an unknown tool is a
             # 400 in the 2026-07-28 era, audited as a call, not counted here.
             unknown = http.post(srv.url, content=call("nope"), headers={**good, "Mcp-Name": "nope"})
@@ -148,8 +161,12 @@ def test_each_refusal_before_a_handler_is_counted_by_source_principal_and_reason
     records = {r["principal"]: r for r in listed}
     assert set(records) == {"unauthenticated:127.0.0.1", "alice"}, records
     anonymous = audit_show(db, records["unauthenticated:127.0.0.1"]["call_id"])
-    assert anonymous["rejected"]["reasons"] == {"401 invalid token": 50, "401 missing token": 4}
-    assert anonymous["rejected"]["count"] == 54
+    assert anonymous["rejected"]["reasons"] == {
+        "401 invalid token": 50,
+        "401 missing token": 4,
+        "404 no such path": 1,  # outside /mcp: no token is asked for
+    }
+    assert anonymous["rejected"]["count"] == 55
     end = anonymous["end"]
     assert end["source"] == "127.0.0.1"
     assert end["sample"]["user_agent"].startswith("python-httpx")
@@ -162,11 +179,16 @@ def test_each_refusal_before_a_handler_is_counted_by_source_principal_and_reason
         "400 Mcp-Param mismatch": 1,
         "400 invalid JSON": 2,
         "400 invalid JSON-RPC": 3,
+        "400 duplicated header": 1,
         "400 invalid content type": 1,
+        "400 invalid params": 1,
         "400 missing session id": 1,
         "403 origin not allowed": 1,
+        "404 method not found": 1,
         "404 unknown session": 1,
+        "405 method not allowed": 1,
         "406 not acceptable": 1,
+        "413 body too large": 1,
         "421 host not allowed": 1,
     }
     assert records["alice"]["tool"] == "-"  # most named echo, two named none
