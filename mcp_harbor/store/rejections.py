@@ -194,10 +194,10 @@ class RejectionCounter:
         #: Records written so far (for logs and tests).
         self.written = 0
 
-    def _principal(self, rejection: Rejection) -> str:
+    def _principal(self, rejection: Rejection, source: str) -> str:
         if rejection.principal is not None:
             return rejection.principal
-        return unauthenticated(rejection.source) if self._auth else ANONYMOUS
+        return unauthenticated(source) if self._auth else ANONYMOUS
 
     def add(self, rejection: Rejection) -> None:
         """Count one refused request, now. Never writes, never raises for a
@@ -205,8 +205,9 @@ class RejectionCounter:
         now = self._clock()
         minute, at = _minute_of(now), _iso(now)
         buckets = self._minutes.setdefault(minute, {})
-        source = visible(rejection.source)[:_SAMPLE_CHARS]
-        key = (source, self._principal(rejection))
+        # Claimed, too: uvicorn takes a loopback peer's X-Forwarded-For.
+        source = _claimed(rejection.source) or ""
+        key = (source, self._principal(rejection, source))
         bucket = buckets.get(key)
         if bucket is None:
             if len(buckets) >= self._max:

@@ -429,7 +429,8 @@ async def test_rejected_requests_are_one_record_per_source_and_minute(store: Sto
     for _ in range(10_000):  # a flood from one source in one minute
         counter.add(Rejection("10.0.0.1", "401 invalid token", user_agent="curl/8\x1b[31m"))
     counter.add(Rejection("10.0.0.1", "403 origin not allowed", principal="alice", tool="build"))
-    counter.add(Rejection("10.0.0.2", "421 host not allowed", tool="deploy"))
+    # A source is claimed too (X-Forwarded-For of a loopback peer): escaped.
+    counter.add(Rejection("10.0.0.2\x1b[2J", "421 host not allowed", tool="deploy"))
     for n in range(5):  # sources 4..8 of this minute are folded
         counter.add(Rejection(f"10.0.1.{n}", "401 missing token"))
     now[0] += 61  # the next minute
@@ -456,7 +457,8 @@ async def test_rejected_requests_are_one_record_per_source_and_minute(store: Sto
         5,
     )
     assert first[("unauthenticated:10.0.0.1", "2027-01-15T08:01Z")].start["count"] == 1
-    assert first[("unauthenticated:10.0.0.2", "2027-01-15T08:00Z")].tool == "deploy"
+    claimed = first[("unauthenticated:10.0.0.2\\x1b[2J", "2027-01-15T08:00Z")]
+    assert (claimed.tool, claimed.start["source"]) == ("deploy", "10.0.0.2\\x1b[2J")
     assert [c.call_id for c in store.calls(AuditQuery(who="alice"))] == [alice.call_id]
     shown = store.call(alice.call_id)
     assert shown is not None and shown.status == "rejected" and shown.end == shown.start
