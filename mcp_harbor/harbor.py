@@ -548,6 +548,7 @@ class Harbor:
             anyio.run(serve_stdio, server, self.service.shutdown, background, max_request_bytes)
         else:
             from mcp_harbor.server.approvals_http import approval_routes
+            from mcp_harbor.store.rejections import RejectionCounter
 
             serve_http(
                 server,
@@ -559,6 +560,7 @@ class Harbor:
                 background=background,
                 max_request_bytes=max_request_bytes,
                 routes=approval_routes(self.store, verifier),
+                rejections=RejectionCounter(self.service.audit, auth=verifier is not None),
             )
 
     def close(self) -> None:

@@ -68,6 +68,7 @@ CallStatus = Literal[
     # audit records only
     "running",  # the start record, until its end record
     "interrupted",  # the server died mid-run; the next start closed the record
+    "rejected",  # requests refused before any handler ran (per source and minute)
 ]
 
 FinishReason = Literal[

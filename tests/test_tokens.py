@@ -134,7 +134,12 @@ async def test_revoke_and_add_take_effect_on_a_running_server(tmp_path: Path) ->
         assert await post_status(srv.url, erin) == 200
         async with bearer_client(srv.url, erin, "legacy") as client:
             assert "pong" in text_of(await client.call_tool("ping", {}))
-    assert [c["principal"] for c in audit_json(db)] == ["erin", "dave"]
+    calls = audit_json(db)
+    assert [c["principal"] for c in calls if c["status"] != "rejected"] == ["erin", "dave"]
+    # The revoked token was refused before any handler: counted (issue 20).
+    assert [(c["principal"], c["rejected"]["reasons"]) for c in calls[:1]] == [
+        ("unauthenticated:127.0.0.1", {"401 invalid token": 1})
+    ]
 
 
 async def test_verifier_rereads_a_replaced_file_of_the_same_size_and_mtime(

@@ -35,8 +35,13 @@ def _db_option(fn: Any) -> Any:
     )(fn)
 
 
+#: What a listing shows of a ``rejected`` record (requests refused before
+#: any handler, counted per source and minute).
+_REJECTED_FIELDS = ("source", "minute", "count", "reasons")
+
+
 def _summary_json(c: Any) -> dict[str, Any]:
-    return {
+    data = {
         "call_id": c.call_id,
         "started_at": c.started_at,
         "ended_at": c.ended_at,
@@ -48,12 +53,15 @@ def _summary_json(c: Any) -> dict[str, Any]:
         "arguments": c.start.get("arguments"),
         "export_hash": c.start.get("export_hash"),
     }
+    if c.status == "rejected":
+        data["rejected"] = {k: c.start.get(k) for k in _REJECTED_FIELDS}
+    return data
 
 
 @click.group(invoke_without_command=True)
 @click.option("--who", help="Only calls by this principal.")
 @click.option("--export", "tool", help="Only calls of this tool.")
-@click.option("--status", help="Only calls with this status (ok, failed, denied, …).")
+@click.option("--status", help="Only calls with this status (ok, failed, denied, rejected, …).")
 @click.option("--since", help="Only calls started at or after this UTC time (2026-11-29T10:00).")
 @click.option(
     "--limit",
@@ -75,7 +83,9 @@ def audit(
     as_json: bool,
     db: str,
 ) -> None:
-    """List recorded calls, newest first: who called what, and how it ended."""
+    """List recorded calls, newest first: who called what, and how it ended.
+    Requests refused before any handler (401, 403, 421, invalid JSON-RPC)
+    are listed as ``rejected``, one line per source and minute."""
     if ctx.invoked_subcommand is not None:
         return
     from rich.console import Console
@@ -98,9 +108,11 @@ def audit(
         caller = c.start.get("caller") or {}
         client = " ".join(filter(None, [caller.get("client_name"), caller.get("client_version")]))
         ms = "" if c.duration_ms is None else f"{c.duration_ms:.0f}"
-        table.add_row(
-            c.started_at[:19], c.call_id, c.principal, client or "-", c.tool, c.status, ms
-        )
+        status = c.status
+        if status == "rejected":  # refused before any handler: how many, from where
+            client = (c.start.get("sample") or {}).get("user_agent") or ""
+            status = f"rejected ×{c.start.get('count')} from {c.start.get('source')}"
+        table.add_row(c.started_at[:19], c.call_id, c.principal, client or "-", c.tool, status, ms)
     width = None if sys.stdout.isatty() else 200
     Console(markup=False, highlight=False, width=width).print(table)
 

@@ -281,7 +281,9 @@ _STEP_SCHEMA: dict[str, Any] = {
 #: The statuses an envelope can show (never the audit-only ones, nor those
 #: shown as another: `SHOWN_STATUS`).
 _SHOWN_STATUSES: list[str] = [
-    s for s in CALL_STATUSES if s not in SHOWN_STATUS and s not in ("running", "interrupted")
+    s
+    for s in CALL_STATUSES
+    if s not in SHOWN_STATUS and s not in ("running", "interrupted", "rejected")
 ]
 
 #: JSON Schema of `Envelope.to_json()`: the ``outputSchema`` of every tool

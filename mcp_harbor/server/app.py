@@ -24,8 +24,10 @@ from mcp_harbor import __version__
 from mcp_harbor.server.auth import HarborTokenVerifier
 from mcp_harbor.server.handlers import CallerMiddleware, Handlers
 from mcp_harbor.server.listing import ListingCache
+from mcp_harbor.server.refusals import RefusalRecorder
 from mcp_harbor.server.reload import ListChangedNotifier
 from mcp_harbor.server.stdio import DEFAULT_MAX_REQUEST_BYTES, bounded_stdio
+from mcp_harbor.store.rejections import RejectionCounter
 
 __all__ = ["build_server", "is_loopback", "serve_http", "serve_stdio"]
 
@@ -147,6 +149,7 @@ def serve_http(
     background: Background | None = None,
     max_request_bytes: int | None = None,
     routes: list[Route] | None = None,
+    rejections: RejectionCounter | None = None,
 ) -> None:
     """Serve Streamable HTTP on ``http://HOST:PORT/mcp`` until interrupted,
     and `routes` beside it (the approvals endpoint).
@@ -156,6 +159,11 @@ def serve_http(
     loopback names, the bind address, or among `allowed_hosts`
     (``name:port`` or ``name:*``). A body larger than `max_request_bytes`
     is answered 413.
+
+    With `rejections`, every request refused before any handler ran is
+    counted there (`RefusalRecorder`); each minute's records are written
+    once it is over, and what is still counted when serving stops is
+    written after the last request was answered.
     """
     import uvicorn
 
@@ -184,10 +192,11 @@ def serve_http(
         max_request_body_size=max_request_bytes or DEFAULT_MAX_REQUEST_BYTES,
         custom_starlette_routes=routes,
     )
+    served: Any = app if rejections is None else RefusalRecorder(app, rejections)
     # http="auto" (uvicorn's default) parses HTTP with httptools, a
     # dependency: ~0.1 ms of CPU less per request than the pure-Python h11.
     config = uvicorn.Config(
-        app,
+        served,
         host=host,
         port=port,
         log_level="warning",
@@ -214,8 +223,15 @@ def serve_http(
             tg.start_soon(_stop_on_signal, stop_calls, exit_uvicorn)
             if background is not None:
                 tg.start_soon(background)
+            if rejections is not None:
+                tg.start_soon(rejections.run)
             log.info("serving MCP over HTTP on http://%s:%d/mcp", host, port)
-            await web.serve()
+            try:
+                await web.serve()
+            finally:  # every request was answered: write what is still counted
+                if rejections is not None:
+                    with anyio.CancelScope(shield=True):
+                        await rejections.flush()
             tg.cancel_scope.cancel()
 
     anyio.run(run)

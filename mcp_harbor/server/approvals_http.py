@@ -15,6 +15,9 @@ Answers (JSON): 200 with the run answered (or the list); 400 a malformed
 body; 401 no or an unknown token; 403 this principal may not answer, a
 browser's request, or a server without tokens; 404 no such waiting run; 409
 already answered; 503 the store failed. Nothing here raises into the server.
+A 401 and a browser's 403 are refusals before any handler, recorded as
+``rejected`` (`mcp_harbor.server.refusals`); the other answers are this
+endpoint's own, and logged.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from mcp_harbor.errors import ApprovalRefused, StoreError
 from mcp_harbor.identity import Caller
 from mcp_harbor.runctx.approval import answer_request, may_answer
 from mcp_harbor.server.auth import HarborTokenVerifier
+from mcp_harbor.server.refusals import mark_handled
 from mcp_harbor.store.base import Store
 
 __all__ = ["MAX_REASON_CHARS", "approval_routes"]
@@ -55,6 +59,7 @@ def _approver(request: Request, verifier: HarborTokenVerifier | None) -> Caller 
     if "origin" in request.headers:
         return _error(403, "approvals are not answered from a web page (Origin header present)")
     if verifier is None:
+        mark_handled(request)
         return _error(
             403,
             "this server has no tokens: answer locally with mcp-harbor approve|deny RUN_ID --db …",
@@ -67,6 +72,9 @@ def _approver(request: Request, verifier: HarborTokenVerifier | None) -> Caller 
             status_code=401,
             headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
         )
+    # Authenticated: what follows is this endpoint's answer, not a refusal
+    # before any handler (a missing or unknown token, an Origin, are those).
+    mark_handled(request)
     client = request.client
     return Caller(
         transport="http",

@@ -40,6 +40,7 @@ from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx import ENVELOPE_META_KEY, Approval, CallRequest, CallService
 from mcp_harbor.runner import StepResult
 from mcp_harbor.server.elicit import ElicitingApprover, RoundTrip, answer_of
+from mcp_harbor.server.refusals import mark_handled
 from mcp_harbor.server.registry import Registry
 from mcp_harbor.server.results import error_result, tool_result
 
@@ -225,6 +226,7 @@ class Handlers:
     ) -> types.EmptyResult:
         """``logging/setLevel`` (handshake era): this session wants log
         messages from `params.level` up."""
+        mark_handled(ctx.request)  # answered by a handler: never counted as rejected
         caller = self._caller()
         if caller.session:
             self._log_levels[caller.session] = params.level
@@ -277,12 +279,14 @@ class Handlers:
     async def list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
+        mark_handled(ctx.request)  # answered by a handler: never counted as rejected
         caller = self._caller()
         return types.ListToolsResult(tools=self.registry.visible_tools(caller))
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
+        mark_handled(ctx.request)  # answered by a handler: never counted as rejected
         caller = self._caller()
         observer = _CallObserver(ctx, self._wants_output(ctx, caller))
         request = CallRequest(

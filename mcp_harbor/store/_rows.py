@@ -40,7 +40,7 @@ def summary_of(row: Any) -> CallSummary:
     (``end_at``, ``end_status``, ``end_body`` None when it has none)."""
     start = json.loads(row["body"])
     end = json.loads(row["end_body"]) if row["end_body"] is not None else None
-    if row["kind"] == "call":
+    if row["kind"] in ("call", "rejected"):
         status, ended, end = row["status"], row["at"], start
     else:
         status = row["end_status"] if row["end_status"] is not None else "running"

@@ -97,14 +97,14 @@ class Statements:
         self._summaries = q(
             "SELECT s.*, e.at AS end_at, e.status AS end_status, e.body AS end_body "
             "FROM audit s LEFT JOIN audit e ON e.call_id = s.call_id AND e.kind = 'end' "
-            "WHERE s.kind IN ('start', 'call'){where} ORDER BY s.seq DESC LIMIT ?"
+            "WHERE s.kind IN ('start', 'call', 'rejected'){where} ORDER BY s.seq DESC LIMIT ?"
         )
         self._by_call = q(" AND s.call_id = ?")
         self._by_who = q(" AND s.principal = ?")
         self._by_tool = q(" AND s.tool = ?")
         self._by_since = q(" AND s.at >= ?")
         self._by_status = q(
-            " AND ((s.kind = 'call' AND s.status = ?) OR (s.kind = 'start' AND "
+            " AND ((s.kind IN ('call', 'rejected') AND s.status = ?) OR (s.kind = 'start' AND "
             "COALESCE(e.status, 'running') = ?))"
         )
 

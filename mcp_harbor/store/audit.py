@@ -7,7 +7,10 @@ before the first command starts, and an ``end`` record (the run's status:
 ``ok``, ``failed``, ``timeout``, ``cancelled``, ``output_invalid``,
 ``worker_lost``, ``cancel_unconfirmed``, or ``interrupted`` when the server
 died and the next start closed it). The statuses are those of the call's
-envelope (`mcp_harbor.status`). Steps are recorded with
+envelope (`mcp_harbor.status`). Requests refused before any handler ran
+(a missing token, a foreign Origin, invalid JSON-RPC) are no calls: they
+are counted per source and minute and leave one ``rejected`` record each
+(`mcp_harbor.store.rejections`). Steps are recorded with
 `StepResult.to_json(RECORDED_STEP_FIELDS)`: sizes and hashes, never output.
 Secret arguments are ``***`` in every record.
 """
@@ -77,7 +80,18 @@ class AuditTrail:
         status: str,
         body: Mapping[str, Any],
     ) -> None:
-        store, principal = self.store, caller.principal
+        await self._write(call_id, kind, caller.principal, tool, status, body)
+
+    async def _write(
+        self,
+        call_id: str,
+        kind: RecordKind,
+        principal: str,
+        tool: str,
+        status: str,
+        body: Mapping[str, Any],
+    ) -> None:
+        store = self.store
         if (
             self._limiter.borrowed_tokens == 0
             and store.try_append(call_id, kind, principal, tool, status, body) is not None
@@ -124,6 +138,21 @@ class AuditTrail:
             "server": self._server,
         }
         await self._append(call_id, "call", caller, tool, status, body)
+
+    async def rejected(
+        self, call_id: str, principal: str, tool: str, body: Mapping[str, Any]
+    ) -> None:
+        """One ``rejected`` record: the requests of one source and principal
+        in one minute that were refused before any handler ran (written by
+        `mcp_harbor.store.rejections.RejectionCounter`). Status ``rejected``.
+
+        Raises:
+            StoreError: the record cannot be written (then it does not exist).
+
+        **Cancellation:** the write is shielded: once begun it is committed.
+        """
+        record = {**body, "server": self._server}
+        await self._write(call_id, "rejected", principal, tool, "rejected", record)
 
     async def started(
         self,

@@ -32,7 +32,9 @@ __all__ = [
     "verify_chain",
 ]
 
-RecordKind = Literal["start", "end", "call"]
+#: ``start``/``end``: a run; ``call``: a call where nothing ran; ``rejected``:
+#: the requests of one source in one minute refused before any handler.
+RecordKind = Literal["start", "end", "call", "rejected"]
 #: The `prev_hash` of the first record.
 GENESIS = "0" * 64
 

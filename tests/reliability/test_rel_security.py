@@ -111,7 +111,11 @@ def test_replayed_session_id_of_another_principal_is_refused(tmp_path: Path) -> 
         resp = http.post(srv.url, json=call, headers={**replay, "Authorization": f"Bearer {alice}"})
         assert resp.status_code == 200 and "pong" in resp.text, resp.text
     calls = audit_json(db)
-    assert [c["principal"] for c in calls] == ["alice"]  # bob's replay reached no handler
+    # bob's replay reached no handler: no call, but counted as refused (issue 20)
+    assert [c["principal"] for c in calls if c["status"] != "rejected"] == ["alice"]
+    assert [(c["principal"], c["rejected"]["reasons"]) for c in calls[:1]] == [
+        ("bob", {"404 unknown session": 1})
+    ]
 
 
 pytestmark = pytest.mark.filterwarnings("error")

@@ -447,6 +447,56 @@ async def test_the_audit_trail_writes_every_record_once(store: Store) -> None:
     assert (report.records, report.problems) == (81, [])
 
 
+@pytest.mark.anyio
+async def test_rejected_requests_are_one_record_per_source_and_minute(store: Store) -> None:
+    """Issue 20: requests refused before any handler, counted by
+    `RejectionCounter` over `AuditTrail`: one ``rejected`` record per
+    (source, principal, minute), the overflow beyond `max_sources` folded
+    into one ``other`` record, a minute written once it is over; listed by
+    `calls` with the call records, filtered by status and principal."""
+    from mcp_harbor.store.rejections import OTHER_PRINCIPAL, Rejection, RejectionCounter
+
+    now = [1_800_000_000.0]  # 2027-01-15T08:00:00Z
+    counter = RejectionCounter(AuditTrail(store), auth=True, max_sources=3, clock=lambda: now[0])
+    for _ in range(10_000):  # a flood from one source in one minute
+        counter.add(Rejection("10.0.0.1", "401 invalid token", user_agent="curl/8\x1b[31m"))
+    counter.add(Rejection("10.0.0.1", "403 origin not allowed", principal="alice", tool="build"))
+    # A source is claimed too (X-Forwarded-For of a loopback peer): escaped.
+    counter.add(Rejection("10.0.0.2\x1b[2J", "421 host not allowed", tool="deploy"))
+    for n in range(5):  # sources 4..8 of this minute are folded
+        counter.add(Rejection(f"10.0.1.{n}", "401 missing token"))
+    now[0] += 61  # the next minute
+    counter.add(Rejection("10.0.0.1", "401 invalid token"))
+    assert await counter.flush(every=False) == 4  # the first minute only
+    assert await counter.flush() == 1
+    rejected = store.calls(AuditQuery(status="rejected"))
+    assert [c.status for c in rejected] == ["rejected"] * 5
+    first = {(c.principal, c.start["minute"]): c for c in rejected}
+    flood = first[("unauthenticated:10.0.0.1", "2027-01-15T08:00Z")]
+    assert (flood.tool, flood.start["count"], flood.start["reasons"]) == (
+        "-",
+        10_000,
+        {"401 invalid token": 10_000},
+    )
+    assert flood.start["sample"]["user_agent"] == "curl/8\\x1b[31m"  # escaped
+    assert flood.start["first_at"] <= flood.start["last_at"]
+    alice = first[("alice", "2027-01-15T08:00Z")]
+    assert (alice.tool, alice.start["source"], alice.start["count"]) == ("build", "10.0.0.1", 1)
+    other = first[(OTHER_PRINCIPAL, "2027-01-15T08:00Z")]
+    assert (other.start["source"], other.start["count"], other.start["sources_folded"]) == (
+        "other",
+        5,
+        5,
+    )
+    assert first[("unauthenticated:10.0.0.1", "2027-01-15T08:01Z")].start["count"] == 1
+    claimed = first[("unauthenticated:10.0.0.2\\x1b[2J", "2027-01-15T08:00Z")]
+    assert (claimed.tool, claimed.start["source"]) == ("deploy", "10.0.0.2\\x1b[2J")
+    assert [c.call_id for c in store.calls(AuditQuery(who="alice"))] == [alice.call_id]
+    shown = store.call(alice.call_id)
+    assert shown is not None and shown.status == "rejected" and shown.end == shown.start
+    assert counter.pending() == 0 and store.verify().ok
+
+
 # --- location ------------------------------------------------------------------------
 
 
