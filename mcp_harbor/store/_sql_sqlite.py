@@ -12,6 +12,10 @@ file as it was:
    with their indexes: the schema of every file written before versions
    existed, created ``IF NOT EXISTS``, so that such a file (whichever of
    these tables it lacks) is adopted as version 1 with every record kept.
+2. No statement: from this version on every row of ``approvals`` and
+   ``memory`` is covered by a chain record (kinds ``approval`` and
+   ``memory``); the upgrade appends one for each row already there, marked
+   ``adopted`` (`SqlStore._adopt_rows`).
 
 To add a version, append a tuple of statements to `MIGRATIONS`, describe it
 above and in docs/scale-out.md (*Schema versions*), and extend
@@ -89,6 +93,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         )""",
         "CREATE INDEX IF NOT EXISTS leases_running ON leases (status, expires_at)",
     ),
+    (),  # 2: approvals and memory rows covered by the chain (adopted in Python)
 )
 
 DIALECT: Final = Dialect(
@@ -100,6 +105,7 @@ DIALECT: Final = Dialect(
     begin_snapshot="BEGIN",
     migrations=MIGRATIONS,
     version_marks=("PRAGMA user_version = {version}",),
+    rows_chained_from=2,
 )
 SQL: Final = Statements(DIALECT)
 
