@@ -110,8 +110,7 @@ def test_a_changed_memory_row_is_detected(store: Store, tamper: Tamper) -> None:
     _honest(store)
     tamper("UPDATE memory SET answer = 'something else' WHERE id = 1")
     assert store.verify().problems == [
-        "memory row 1: its content differs from what record 4 holds (changed after it was "
-        "written)"
+        "memory row 1: its content differs from what record 4 holds (changed after it was written)"
     ]
 
 
