@@ -130,6 +130,7 @@ def test_the_digest_covers_every_column_of_the_row(store: Store) -> None:
         "answer_payload": '{"n":2}',
     }
     assert row.body["digest"] == row_digest(columns)
+    assert row_digest({**columns, "later": None}) == row.body["digest"]
 
 
 @pytest.mark.parametrize("head", ["garbage", "12", "x:y", "3:" + "g" * 64, ":" + "0" * 64])
@@ -139,4 +140,18 @@ def test_a_malformed_head_is_a_diagnosis(store: Store, tamper: Tamper, head: str
     assert store.verify().problems == [
         f"the chain's head in the meta table is malformed ({head!r}, expected SEQ:HASH): "
         "it was rewritten"
+    ]
+
+
+def test_a_nullable_column_added_later_keeps_the_rows_covered(store: Store, tamper: Tamper) -> None:
+    """The lead's columns of ``approvals`` (reason, approvers, plan hash…)
+    come by ``ALTER TABLE … ADD COLUMN``: the rows already covered stay so,
+    and the new column is covered as soon as it holds a value."""
+    _honest(store)
+    tamper("ALTER TABLE approvals ADD COLUMN plan_hash TEXT")
+    assert store.verify().problems == []
+    tamper("UPDATE approvals SET plan_hash = 'forged' WHERE run_id = 'r1'")
+    assert store.verify().problems == [
+        "approvals row r1: its content differs from what record 3 holds (changed after it "
+        "was written)"
     ]
