@@ -44,8 +44,8 @@ def server_env(state: Path, **extra: str) -> dict[str, str]:
     env["XDG_STATE_HOME"] = str(state)
     # The audit checkpoints' key and witness (defaults: the config folder)
     # next to the test's state, never in the home of whoever runs the tests.
-    env.setdefault("MCP_HARBOR_AUDIT_KEY", str(state / "audit.key"))
-    env.setdefault("MCP_HARBOR_AUDIT_WITNESS", str(state / "audit.witness"))
+    env["MCP_HARBOR_AUDIT_KEY"] = str(state / "audit.key")
+    env["MCP_HARBOR_AUDIT_WITNESS"] = str(state / "audit.witness")
     env.update(extra)
     return env
 

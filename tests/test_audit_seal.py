@@ -19,6 +19,8 @@ import json
 import os
 import sqlite3
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import anyio
@@ -127,6 +129,7 @@ def test_run_creates_the_key_0600_in_the_config_folder_and_signs_at_its_end(
     write_export(exports, "quick.yaml", QUICK)
     config = tmp_path / "config"
     env = {"XDG_CONFIG_HOME": str(config), "XDG_STATE_HOME": str(tmp_path / "state")}
+    env |= {"MCP_HARBOR_AUDIT_KEY": "", "MCP_HARBOR_AUDIT_WITNESS": ""}  # the defaults
     harbor_cli("run", "quick", "--exports", str(exports), "--db", str(db), **env)
     key = config / "mcp-harbor" / "audit.key"
     assert stat.S_IMODE(os.stat(key).st_mode) == 0o600
@@ -267,3 +270,19 @@ def test_forged_approvals_and_memory_rows_are_tampered(
     code, out, err = _verify(tmp_path / "state", "verify", "--db", str(db))
     assert (code, out) == (1, "")
     assert err.startswith(f"TAMPERED: {problem}")
+
+
+def test_processes_creating_the_key_at_once_all_read_the_whole_same_key(tmp_path: Path) -> None:
+    key = tmp_path / "config" / "audit.key"
+    code = (
+        "import sys; from pathlib import Path; from mcp_harbor.store.seal import load_key; "
+        "print(load_key(Path(sys.argv[1]), create=True).hex())"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(key)], stdout=subprocess.PIPE, text=True)
+        for _ in range(6)
+    ]
+    keys = {p.communicate(timeout=60)[0].strip() for p in procs}
+    assert all(p.returncode == 0 for p in procs)
+    assert keys == {key.read_bytes().hex()} and len(key.read_bytes()) == 32
+    assert sorted(p.name for p in key.parent.iterdir()) == ["audit.key"]  # no draft left

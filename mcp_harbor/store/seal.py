@@ -87,14 +87,7 @@ def load_key(path: Path, *, create: bool) -> bytes:
     """
     try:
         if create and not path.exists():
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            with contextlib.suppress(FileExistsError):  # another process made it first
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-                try:
-                    os.write(fd, secrets.token_bytes(KEY_BYTES))
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
+            _create_key(path)
         with open(path, "rb") as f:
             mode = os.fstat(f.fileno()).st_mode
             key = f.read()
@@ -116,6 +109,26 @@ def load_key(path: Path, *, create: bool) -> bytes:
             "to have a new one created"
         )
     return key
+
+
+def _create_key(path: Path) -> None:
+    """Write a new key to `path` whole or not at all: into a private file
+    beside it, then linked into place, so that a process starting at the
+    same moment reads either no file or the whole key (the first link wins;
+    the other process uses that key)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        try:
+            os.write(fd, secrets.token_bytes(KEY_BYTES))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        with contextlib.suppress(FileExistsError):  # another process made it first
+            os.link(draft, path)
+    finally:
+        draft.unlink(missing_ok=True)
 
 
 def store_name(store: Store) -> str:
