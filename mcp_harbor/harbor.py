@@ -39,7 +39,13 @@ from mcp_harbor.runner import LocalExecutor
 from mcp_harbor.runner.sandbox import Sandbox, SandboxMode
 from mcp_harbor.store import Store, names_postgres
 from mcp_harbor.store.audit import AuditTrail
-from mcp_harbor.store.seal import DEFAULT_SEAL_EVERY, DEFAULT_SEAL_INTERVAL, Sealer, load_key
+from mcp_harbor.store.seal import (
+    DEFAULT_SEAL_EVERY,
+    DEFAULT_SEAL_INTERVAL,
+    Sealer,
+    load_key,
+    open_witness,
+)
 
 __all__ = [
     "Harbor",
@@ -327,6 +333,12 @@ class Harbor:
             strict=settings.strict,
             skip_refused=settings.skip_refused or purpose == "worker",
         )
+        key = None
+        if purpose != "worker" and settings.audit_key is not None and settings.audit_witness:
+            # Before the sandbox, and refused before the store opens: both
+            # files exist from here on, so no step ever reads them.
+            key = load_key(settings.audit_key, create=True)
+            open_witness(settings.audit_witness)
         sandbox = Sandbox(settings.sandbox, settings.hidden_paths())
         published = _confinable(
             published, sandbox, skip_refused=settings.skip_refused or purpose == "worker"
@@ -368,9 +380,6 @@ class Harbor:
                     )
                 else:
                     log.error("not offering %s: %s", export.name, verdict.describe())
-        key = None
-        if purpose != "worker" and settings.audit_key is not None and settings.audit_witness:
-            key = load_key(settings.audit_key, create=True)  # refused before the store opens
         store = stores.open(settings.db, durable=settings.durable)
         try:
             sealer = None

@@ -286,3 +286,38 @@ def test_processes_creating_the_key_at_once_all_read_the_whole_same_key(tmp_path
     assert all(p.returncode == 0 for p in procs)
     assert keys == {key.read_bytes().hex()} and len(key.read_bytes()) == 32
     assert sorted(p.name for p in key.parent.iterdir()) == ["audit.key"]  # no draft left
+
+
+@pytest.mark.anyio
+async def test_no_step_can_read_the_key_or_the_witness(tmp_path: Path) -> None:
+    exports, state, db = tmp_path / "exports", tmp_path / "state", tmp_path / "a.db"
+    keys = tmp_path / "keys"  # neither in the state nor in the config folder
+    keys.mkdir()
+    key, witness = keys / "audit.key", keys / "audit.witness"
+    write_export(
+        exports,
+        "snoop.yaml",
+        f"""
+        name: snoop
+        description: Tries to read the audit key and witness.
+        steps:
+          - name: key
+            run: od -An -tx1 {key}
+            continue_on_error: true
+          - name: witness
+            run: cat {witness}
+            continue_on_error: true
+        """,
+    )
+    extra = ("--db", str(db), "--audit-key", str(key), "--audit-witness", str(witness))
+    async with stdio_client_of(exports, state, "auto", *extra) as client:
+        await client.call_tool("snoop", {})  # the first call: a checkpoint follows
+        result = await client.call_tool("snoop", {})
+    # Hidden: denied (Landlock), or an empty file put over it (as root).
+    steps = result.structured_content["steps"]  # type: ignore[index]
+    assert [s["name"] for s in steps] == ["key", "witness"]
+    for step in steps:
+        assert step["stdout_tail"] == "", step
+        assert step["status"] == "ok" or "sandbox denied read" in str(step.get("error")), step
+    assert len(key.read_bytes()) == 32
+    assert _checkpoints(witness)[-1]["seq"] == 4  # the server itself writes it

@@ -58,6 +58,7 @@ __all__ = [
     "WitnessReport",
     "check_witness",
     "load_key",
+    "open_witness",
     "read_key_if_any",
     "store_name",
 ]
@@ -129,6 +130,22 @@ def _create_key(path: Path) -> None:
             os.link(draft, path)
     finally:
         draft.unlink(missing_ok=True)
+
+
+def open_witness(path: Path) -> None:
+    """Make sure the witness file exists (created empty, 0600, its folder
+    0700) and can be appended to: at the start, so that a witness that
+    cannot be written refuses the start instead of failing each checkpoint,
+    and so that it is hidden from steps from the first one on.
+
+    Raises:
+        ConfigError: it cannot be created or opened for appending.
+    """
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600))
+    except OSError as exc:
+        raise ConfigError(f"audit witness {path}: cannot append to it: {exc.strerror}") from exc
 
 
 def store_name(store: Store) -> str:
