@@ -350,16 +350,17 @@ class SqlStore(ABC):
         rest of that transaction."""
 
     def _cover_row(
-        self, conn: Connection, kind: RecordKind, key: Any, principal: str, tool: str, status: str
+        self, conn: Connection, kind: RecordKind, key: Any, principal: str, status: str
     ) -> None:
         """Append, in the transaction open on `conn`, the chain record of the
         row of ``approvals`` (`kind` ``approval``, `key` its run id) or of
         ``memory`` (``memory``, its id) just written: its key and the
-        `row_digest` of every column of it as it now stands."""
+        `row_digest` of every column of it as it now stands, under the call
+        id of its run and its tool (`principal`: who wrote it)."""
         select = self._sql.approval_row if kind == "approval" else self._sql.memory_row
-        rows = fetch(conn.execute(select, (key,)))
-        body = {"key": str(key), "digest": row_digest(rows[0])}
-        call_id = str(key) if kind == "approval" else str(rows[0]["run_id"])
+        row = fetch(conn.execute(select, (key,)))[0]
+        body = {"key": str(key), "digest": row_digest(row)}
+        call_id, tool = str(row["run_id"]), str(row["tool"])
         self._append_in(conn, _drafted(call_id, kind, principal, tool, status, body))
 
     def _adopt_rows(self, conn: Connection) -> None:
@@ -368,11 +369,9 @@ class SqlStore(ABC):
         one record each, status ``adopted``. They are only as trustworthy as
         the database was before the upgrade."""
         for row in fetch(conn.execute(self._sql.approval_rows)):
-            self._cover_row(
-                conn, "approval", row["run_id"], row["principal"], row["tool"], "adopted"
-            )
+            self._cover_row(conn, "approval", row["run_id"], row["principal"], "adopted")
         for row in fetch(conn.execute(self._sql.memory_rows)):
-            self._cover_row(conn, "memory", row["id"], row["principal"], row["tool"], "adopted")
+            self._cover_row(conn, "memory", row["id"], row["principal"], "adopted")
 
     def _try_append(self, draft: Draft) -> AuditRecord | None:
         """`try_append` `draft`: declined (None, nothing written) unless the
@@ -438,9 +437,7 @@ class SqlStore(ABC):
         """See `Store.remember`."""
         with self._transaction("write session memory") as conn:
             inserted = fetch(conn.execute(self._sql.remember, memory_row(entry)))
-            self._cover_row(
-                conn, "memory", inserted[0]["id"], entry.principal, entry.tool, "remembered"
-            )
+            self._cover_row(conn, "memory", inserted[0]["id"], entry.principal, "remembered")
 
     def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:
         """See `Store.recall`."""
@@ -458,7 +455,7 @@ class SqlStore(ABC):
                 self._sql.request_approval,
                 (run_id, tool, principal, message, canonical_json(arguments), now()),
             )
-            self._cover_row(conn, "approval", run_id, principal, tool, "requested")
+            self._cover_row(conn, "approval", run_id, principal, "requested")
 
     def decide(self, run_id: str, decision: str, decided_by: str) -> str:
         """See `Store.decide`: the request's row is locked while it is read
@@ -470,7 +467,7 @@ class SqlStore(ABC):
             if rows[0]["decision"] is not None:
                 return str(rows[0]["decision"])
             conn.execute(self._sql.record_decision, (decision, decided_by, now(), run_id))
-            self._cover_row(conn, "approval", run_id, decided_by, "", decision)
+            self._cover_row(conn, "approval", run_id, decided_by, decision)
             return "decided"
 
     def decision(self, run_id: str) -> tuple[str, str] | None:
