@@ -326,6 +326,7 @@ class Sealer:
         self.seal()
 
 
+@final
 @dataclass(slots=True)
 class WitnessReport:
     """What `check_witness` found for one store."""
