@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import pytest
 
+from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.store.base import AuditQuery, MemoryEntry, Store, row_digest
 
 Tamper = Callable[..., None]
@@ -63,6 +64,11 @@ def test_the_call_listings_ignore_the_row_records(store: Store) -> None:
     ]
     assert [r.call_id for r in store.open_calls()] == ["c2"]
     assert store.call("r1") is None
+    before = len(store.records())
+    # c2's start names no server of this host: nothing is closed, and no row
+    # record is taken for a call left open.
+    assert AuditTrail(store).close_interrupted() == []
+    assert len(store.records()) == before
 
 
 def test_a_forged_approval_row_is_detected(store: Store, tamper: Tamper) -> None:
