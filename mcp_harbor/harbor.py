@@ -39,6 +39,13 @@ from mcp_harbor.runner import LocalExecutor
 from mcp_harbor.runner.sandbox import Sandbox, SandboxMode
 from mcp_harbor.store import Store, names_postgres
 from mcp_harbor.store.audit import AuditTrail
+from mcp_harbor.store.seal import (
+    DEFAULT_SEAL_EVERY,
+    DEFAULT_SEAL_INTERVAL,
+    Sealer,
+    load_key,
+    open_witness,
+)
 
 __all__ = [
     "Harbor",
@@ -222,6 +229,17 @@ class HarborSettings:
     #: Variables of this process's environment every step receives, besides
     #: the minimal set (``--pass-env``); a worker's own apply to its runs.
     pass_env: tuple[str, ...] = ()
+    #: The key that signs the audit chain's checkpoints (``--audit-key``,
+    #: created 0600 when missing) and the witness file they are appended to
+    #: (``--audit-witness``); both set: a server and ``run`` sign checkpoints
+    #: (`mcp_harbor.store.seal`). None: no checkpoints (an embedding
+    #: application's choice; the commands always pass both).
+    audit_key: Path | None = None
+    audit_witness: Path | None = None
+    #: Records between two checkpoints, and seconds between two while there
+    #: are new records (lowered by tests only).
+    seal_every: int = DEFAULT_SEAL_EVERY
+    seal_interval: float = DEFAULT_SEAL_INTERVAL
 
     def hidden_paths(self) -> list[Path]:
         """What no step may read or write: the state and config folders at
@@ -237,6 +255,7 @@ class HarborSettings:
             paths.append(self.runs_dir)
         if self.tokens is not None:
             paths.append(self.tokens)
+        paths += [p for p in (self.audit_key, self.audit_witness) if p is not None]
         return [p for p in paths if "*" not in p.name] + _globbed(p for p in paths if "*" in p.name)
 
 
@@ -292,12 +311,17 @@ class Harbor:
         - ``run``: every accepted export can be called;
         - ``worker``: refused exports are skipped (a worker serves what it can).
 
+        With `HarborSettings.audit_key` and ``audit_witness`` (``serve`` and
+        ``run``: the processes that append records), the chain's head is
+        signed into the witness file as it grows and at `close`.
+
         The call path's catalog is the server's `Registry` for ``serve``
         (`serve` publishes it), else an `ExportCatalog`.
 
         Raises:
-            ConfigError: an export file, the programs file or the approval
-                seed is invalid; exports need a broker that is not configured.
+            ConfigError: an export file, the programs file, the approval
+                seed or the audit key is invalid; exports need a broker that
+                is not configured.
             ExportsRefused: the checker refused exports (see `load_published`).
             StoreError: the store cannot be opened.
         """
@@ -309,6 +333,12 @@ class Harbor:
             strict=settings.strict,
             skip_refused=settings.skip_refused or purpose == "worker",
         )
+        key = None
+        if purpose != "worker" and settings.audit_key is not None and settings.audit_witness:
+            # Before the sandbox, and refused before the store opens: both
+            # files exist from here on, so no step ever reads them.
+            key = load_key(settings.audit_key, create=True)
+            open_witness(settings.audit_witness)
         sandbox = Sandbox(settings.sandbox, settings.hidden_paths())
         published = _confinable(
             published, sandbox, skip_refused=settings.skip_refused or purpose == "worker"
@@ -352,7 +382,16 @@ class Harbor:
                     log.error("not offering %s: %s", export.name, verdict.describe())
         store = stores.open(settings.db, durable=settings.durable)
         try:
-            audit = AuditTrail(store)
+            sealer = None
+            if key is not None and settings.audit_witness is not None:
+                sealer = Sealer(
+                    store,
+                    key,
+                    settings.audit_witness,
+                    every=settings.seal_every,
+                    interval=settings.seal_interval,
+                )
+            audit = AuditTrail(store, sealer)
             if purpose == "serve":
                 interrupted = audit.close_interrupted()
                 if interrupted:
@@ -564,10 +603,12 @@ class Harbor:
             )
 
     def close(self) -> None:
-        """Release the store (and the process reaper's ledger). Idempotent."""
+        """Sign the last checkpoint (if any), release the store (and the
+        process reaper's ledger). Idempotent."""
         from mcp_harbor.runner.reaper import reaper
 
         reaper.close()
+        self.service.audit.close()
         self.store.close()
 
     def __enter__(self) -> Harbor:

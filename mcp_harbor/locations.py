@@ -12,6 +12,9 @@ from pathlib import Path
 from urllib.parse import unquote
 
 __all__ = [
+    "config_home",
+    "default_audit_key_path",
+    "default_audit_witness_path",
     "default_check_cache_path",
     "default_db_path",
     "default_runs_root",
@@ -43,10 +46,27 @@ def default_check_cache_path() -> Path:
     return state_home() / "check-cache"
 
 
+def config_home() -> Path:
+    """``$XDG_CONFIG_HOME/mcp-harbor`` (``~/.config/mcp-harbor``)."""
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config) / "mcp-harbor"
+
+
 def default_tokens_path() -> Path:
     """``$XDG_CONFIG_HOME/mcp-harbor/tokens.json`` (``~/.config/…``): HTTP tokens."""
-    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(config) / "mcp-harbor" / "tokens.json"
+    return config_home() / "tokens.json"
+
+
+def default_audit_key_path() -> Path:
+    """``$XDG_CONFIG_HOME/mcp-harbor/audit.key``: the key that signs the
+    audit chain's checkpoints (outside the database, created 0600)."""
+    return config_home() / "audit.key"
+
+
+def default_audit_witness_path() -> Path:
+    """``$XDG_CONFIG_HOME/mcp-harbor/audit.witness``: the signed checkpoints,
+    one JSON line each (outside the database)."""
+    return config_home() / "audit.witness"
 
 
 def without_password(location: str) -> str:

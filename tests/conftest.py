@@ -2,9 +2,36 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+
+#: Where `mcp-harbor serve` and `run` keep the audit checkpoints' key and
+#: witness file (default: the config folder of whoever runs them).
+_AUDIT_SEAL_FILES = {
+    "MCP_HARBOR_AUDIT_KEY": "audit.key",
+    "MCP_HARBOR_AUDIT_WITNESS": "audit.witness",
+}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def audit_seal_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every mcp-harbor the suite starts signs its audit checkpoints with a
+    key, into a witness file, of the session's temporary folder, never in
+    the home of whoever runs the tests (`harbor_helpers.server_env` puts a
+    server's own next to its state; a test that wants the defaults sets
+    these variables to the empty string, which click reads as unset)."""
+    folder = tmp_path_factory.mktemp("audit-seal")
+    saved = {name: os.environ.get(name) for name in _AUDIT_SEAL_FILES}
+    for name, file in _AUDIT_SEAL_FILES.items():
+        os.environ.setdefault(name, str(folder / file))
+    yield
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture(scope="session")

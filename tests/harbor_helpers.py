@@ -43,6 +43,10 @@ def server_env(state: Path, **extra: str) -> dict[str, str]:
     """The server's environment: ours, with run dirs under `state`."""
     env = {k: v for k, v in os.environ.items() if k != "MCP_HARBOR_LOG_LEVEL"}
     env["XDG_STATE_HOME"] = str(state)
+    # The audit checkpoints' key and witness (defaults: the config folder)
+    # next to the test's state, never in the home of whoever runs the tests.
+    env["MCP_HARBOR_AUDIT_KEY"] = str(state / "audit.key")
+    env["MCP_HARBOR_AUDIT_WITNESS"] = str(state / "audit.witness")
     env.update(extra)
     return env
 
@@ -279,9 +283,14 @@ async def bearer_client(
 # --- long calls (issue 6) ----------------------------------------------------------
 
 
-def audit_records(db: Path, call_id: str | None = None) -> list[dict[str, Any]]:
-    """Every record of the real SQLite audit file (read-only), oldest first,
-    each with its ``body`` decoded; only `call_id`'s when given."""
+def audit_records(
+    db: Path, call_id: str | None = None, *, with_rows: bool = False
+) -> list[dict[str, Any]]:
+    """Every record of calls (``start``, ``end``, ``call``) of the real
+    SQLite audit file (read-only), oldest first, each with its ``body``
+    decoded; only `call_id`'s when given. With `with_rows`, also the records that
+    cover rows of ``approvals`` and ``memory`` (kinds ``approval``,
+    ``memory``, under the call id of their run)."""
     import json
     import sqlite3
 
@@ -289,14 +298,15 @@ def audit_records(db: Path, call_id: str | None = None) -> list[dict[str, Any]]:
     try:
         con.row_factory = sqlite3.Row
         sql = "SELECT seq, call_id, kind, principal, tool, status, body FROM audit"
-        rows = (
+        found = (
             con.execute(sql + " WHERE call_id = ? ORDER BY seq", (call_id,))
             if call_id is not None
             else con.execute(sql + " ORDER BY seq")
         ).fetchall()
     finally:
         con.close()
-    return [{**dict(r), "body": json.loads(r["body"])} for r in rows]
+    kinds = {"start", "end", "call"} | ({"approval", "memory"} if with_rows else set())
+    return [{**dict(r), "body": json.loads(r["body"])} for r in found if r["kind"] in kinds]
 
 
 def approvals_json(db: Path) -> list[dict[str, Any]]:

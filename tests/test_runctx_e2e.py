@@ -430,4 +430,5 @@ def test_explicit_null_or_nan_caller_memory_is_refused_on_the_wire(
         ("call", "invalid"),
         ("start", "running"),
         ("end", "ok"),
+        ("memory", "remembered"),  # the answer kept in the session's memory, in the chain
     ]

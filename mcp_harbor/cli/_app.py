@@ -26,6 +26,8 @@ __all__ = [
     "EXIT_USAGE",
     "Published",
     "abort",
+    "audit_key_option",
+    "audit_seal_options",
     "db_label",
     "db_option",
     "exit_code_of",
@@ -193,6 +195,57 @@ def tokens_option(fn: F) -> F:
         help="The tokens file (HTTP bearer tokens, hashed).",
     )
     return option(fn)
+
+
+def audit_key_option(fn: F) -> F:
+    """``--audit-key FILE`` and ``--audit-witness FILE``: the key that signs
+    the audit chain's checkpoints and the file they go to
+    (`mcp_harbor.store.seal`), both outside the database."""
+    from mcp_harbor.locations import default_audit_key_path, default_audit_witness_path
+
+    fn = click.option(
+        "--audit-witness",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=default_audit_witness_path,
+        show_default="$XDG_CONFIG_HOME/mcp-harbor/audit.witness",
+        envvar="MCP_HARBOR_AUDIT_WITNESS",
+        help="The witness file: the audit chain's signed checkpoints, one JSON line each "
+        "(appended, 0600). Keep it, or a copy shipped as it grows, out of reach of whoever "
+        "can edit the database.",
+    )(fn)
+    return click.option(
+        "--audit-key",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=default_audit_key_path,
+        show_default="$XDG_CONFIG_HOME/mcp-harbor/audit.key",
+        envvar="MCP_HARBOR_AUDIT_KEY",
+        help="The key (32 random bytes, mode 0600) that signs the audit chain's checkpoints; "
+        "created when missing by the commands that write records. Refused when group or "
+        "world readable, or shorter than 32 bytes.",
+    )(fn)
+
+
+def audit_seal_options(fn: F) -> F:
+    """`audit_key_option`, and how often the commands that write records
+    sign a checkpoint: hidden, for tests only (``MCP_HARBOR_AUDIT_SEAL_EVERY``,
+    ``MCP_HARBOR_AUDIT_SEAL_INTERVAL``); see docs/security.md."""
+    from mcp_harbor.store.seal import DEFAULT_SEAL_EVERY, DEFAULT_SEAL_INTERVAL
+
+    fn = click.option(
+        "--audit-seal-interval",
+        type=click.FloatRange(min=0.01),
+        default=DEFAULT_SEAL_INTERVAL,
+        envvar="MCP_HARBOR_AUDIT_SEAL_INTERVAL",
+        hidden=True,
+    )(fn)
+    fn = click.option(
+        "--audit-seal-every",
+        type=click.IntRange(min=1),
+        default=DEFAULT_SEAL_EVERY,
+        envvar="MCP_HARBOR_AUDIT_SEAL_EVERY",
+        hidden=True,
+    )(fn)
+    return audit_key_option(fn)
 
 
 def db_option(fn: F) -> F:

@@ -1,4 +1,11 @@
-"""``mcp-harbor audit``: read and verify the audit trail."""
+"""``mcp-harbor audit``: read and verify the audit trail.
+
+The group lists calls; its listing options (``--who``, ``--export``,
+``--status``, ``--since``, ``--limit``, ``--json``) apply to that listing
+only, so given with a subcommand they are a usage error (exit 2), never
+ignored. ``--db`` given to the group applies to ``show`` and ``verify``
+(given to both with different values: a usage error).
+"""
 
 from __future__ import annotations
 
@@ -13,8 +20,10 @@ from mcp_harbor.cli._app import (
     EXIT_TOOL_ERROR,
     EXIT_USAGE,
     abort,
+    audit_key_option,
     db_label,
     exports_option,
+    harbor_errors,
     load_published,
     open_store,
 )
@@ -38,6 +47,42 @@ def _db_option(fn: Any) -> Any:
 #: What a listing shows of a ``rejected`` record (requests refused before
 #: any handler, counted per source and minute).
 _REJECTED_FIELDS = ("source", "minute", "count", "reasons")
+
+
+#: The group's listing options, by parameter name: their spelling.
+_LISTING = {
+    "who": "--who",
+    "tool": "--export",
+    "status": "--status",
+    "since": "--since",
+    "limit": "--limit",
+    "as_json": "--json",
+}
+#: Where the group keeps a ``--db`` given on its command line (`ctx.meta` is
+#: shared by a context and its subcommands').
+_GROUP_DB = "mcp_harbor.audit.db"
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    """Whether option `name` was given on the command line."""
+    return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+
+
+def _db_of(db: str) -> str:
+    """The store a subcommand reads: the group's ``--db`` when only it was
+    given, else the subcommand's own (a usage error when both were given
+    and differ)."""
+    ctx = click.get_current_context()
+    group_db: str | None = ctx.meta.get(_GROUP_DB)
+    if group_db is None:
+        return db
+    if _given(ctx, "db") and db != group_db:
+        abort(
+            f"audit --db {db_label(group_db)} and audit {ctx.info_name} --db {db_label(db)} "
+            "name two stores: give --db once",
+            EXIT_USAGE,
+        )
+    return group_db
 
 
 def _summary_json(c: Any) -> dict[str, Any]:
@@ -85,8 +130,22 @@ def audit(
 ) -> None:
     """List recorded calls, newest first: who called what, and how it ended.
     Requests refused before any handler (401, 403, 421, invalid JSON-RPC)
-    are listed as ``rejected``, one line per source and minute."""
+    are listed as ``rejected``, one line per source and minute.
+
+    The listing options apply to the listing only; --db also to show and verify."""
     if ctx.invoked_subcommand is not None:
+        sub = ctx.invoked_subcommand
+        for name, spelling in _LISTING.items():
+            if _given(ctx, name):
+                abort(
+                    f"audit {spelling} filters the listing of calls and does not apply to "
+                    f"audit {sub}: give it without {sub} (mcp-harbor audit {spelling} …)",
+                    EXIT_USAGE,
+                )
+        if _given(ctx, "db"):
+            if sub not in ("show", "verify"):
+                abort(f"audit --db does not apply to audit {sub}", EXIT_USAGE)
+            ctx.meta[_GROUP_DB] = db
         return
     from rich.console import Console
     from rich.table import Table
@@ -122,6 +181,7 @@ def audit(
 @_db_option
 def show(call_id: str, db: str) -> None:
     """One call with every command it ran, and its approval, as JSON."""
+    db = _db_of(db)
     store = open_store(db, readonly=True)
     found = store.call(call_id)
     if found is None:
@@ -136,20 +196,51 @@ def show(call_id: str, db: str) -> None:
 
 @audit.command("verify")
 @_db_option
-def verify(db: str) -> None:
-    """Check the hash chain: exit 1 naming each edited, deleted or reordered record."""
+@audit_key_option
+def verify(db: str, audit_key: Path, audit_witness: Path) -> None:
+    """Check the hash chain, the approvals and memory rows it covers, and
+    every signed checkpoint of the witness file for this store: exit 1
+    naming each edited, deleted, forged or reordered record or row, and any
+    truncation or rewrite up to the latest checkpoint."""
+    from mcp_harbor.store.seal import check_witness, read_key_if_any, store_name
+
+    db = _db_of(db)
     store = open_store(db, readonly=True)
-    report = store.verify()
-    if report.ok:
-        click.echo(f"audit trail OK: {report.records} records, chain intact ({db_label(db)})")
-        return
-    for problem in report.problems:
-        click.echo(f"TAMPERED: {problem}", err=True)
-    click.echo(
-        f"audit trail FAILED verification: {len(report.problems)} problem(s) in {db_label(db)}",
-        err=True,
-    )
-    sys.exit(EXIT_TOOL_ERROR)
+    with harbor_errors():
+        key = read_key_if_any(audit_key)
+        report = store.verify()
+        seals = check_witness(
+            store_name(store),
+            lambda: {r.seq: r.hash for r in store.records()},
+            audit_witness,
+            key,
+        )
+    problems = [*report.problems, *seals.problems]
+    where = db_label(db)
+    if problems:
+        for problem in problems:
+            click.echo(f"TAMPERED: {problem}", err=True)
+        click.echo(
+            f"audit trail FAILED verification: {len(problems)} problem(s) in {where}", err=True
+        )
+        sys.exit(EXIT_TOOL_ERROR)
+    text = f"audit trail OK: {report.records} records, chain intact"
+    if seals.latest is not None:
+        number, _, at = seals.latest
+        if seals.records_after:
+            text += (
+                f", {report.records - seals.records_after} covered by checkpoint {number} "
+                f"signed {at}; {seals.records_after} after it not yet covered"
+            )
+        else:
+            text += f", all covered by checkpoint {number} signed {at}"
+        if key is None:
+            text += f" (signatures not checked: no key at {audit_key})"
+    elif not audit_witness.exists():
+        text += f"; not covered by any checkpoint: no witness file at {audit_witness}"
+    else:
+        text += f"; not covered by any checkpoint: none for this store in {audit_witness}"
+    click.echo(f"{text} ({where})")
 
 
 @audit.command("map")

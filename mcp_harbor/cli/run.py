@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from mcp_harbor.cli._app import (
+    audit_seal_options,
     db_option,
     exports_option,
     open_harbor,
@@ -56,6 +57,7 @@ class _TerminalApprover:
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
 @exports_option
 @db_option
+@audit_seal_options
 @sandbox_option
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @click.option("--memory", "memory", default=None, help="Caller memory: a JSON value (≤ 32 KiB).")
@@ -74,6 +76,10 @@ def run(
     exports: tuple[Path, ...],
     db: str,
     db_sync: str,
+    audit_key: Path,
+    audit_witness: Path,
+    audit_seal_every: int,
+    audit_seal_interval: float,
     sandbox: SandboxMode,
     as_json: bool,
     memory: str | None,
@@ -107,6 +113,10 @@ def run(
         runs_dir=runs_dir,
         approve_seed=approve_seed,
         pass_env=pass_env,
+        audit_key=audit_key,
+        audit_witness=audit_witness,
+        seal_every=audit_seal_every,
+        seal_interval=audit_seal_interval,
     )
     harbor = open_harbor(settings, "run")
     published = {e.name: e for e in harbor.published.exports}

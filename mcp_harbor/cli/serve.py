@@ -12,6 +12,7 @@ import click
 
 from mcp_harbor.cli._app import (
     abort,
+    audit_seal_options,
     db_option,
     exports_option,
     harbor_errors,
@@ -82,6 +83,7 @@ def _rate_limit(
 )
 @tokens_option
 @db_option
+@audit_seal_options
 @sandbox_option
 @click.option("--strict", is_flag=True, help="Checker warnings refuse an export too.")
 @click.option(
@@ -186,6 +188,10 @@ def serve(
     tokens: Path,
     db: str,
     db_sync: str,
+    audit_key: Path,
+    audit_witness: Path,
+    audit_seal_every: int,
+    audit_seal_interval: float,
     sandbox: SandboxMode,
     strict: bool,
     watch: bool,
@@ -229,6 +235,10 @@ def serve(
         sweep_interval=sweep_interval,
         preflight_interval=preflight_interval,
         pass_env=pass_env,
+        audit_key=audit_key,
+        audit_witness=audit_witness,
+        seal_every=audit_seal_every,
+        seal_interval=audit_seal_interval,
     )
     # What is loaded from here to the start of serving lives as long as the
     # server: full collections meanwhile only re-scan that growing heap

@@ -4,11 +4,12 @@ PostgreSQL behind one `Store` interface. `open` chooses the backend from a
 
 The package, module by module: `base` (the vocabulary, the chain's hash and
 the `Store` protocol), `audit` (`AuditTrail`: what a call records, and when),
-`sqlite` and `postgres` (the two backends), and private to them `_sqlstore`
-(what both backends do, written once), `_sql` (every shared statement,
-rendered by a `Dialect`), `_sql_sqlite` and `_sql_postgres` (each dialect and
-the SQL it alone runs, its schema versions among it) and `_rows` (rows as
-values, and back).
+`seal` (signed checkpoints of the chain's head in a witness file, and their
+check), `sqlite` and `postgres` (the two backends), and private to them
+`_sqlstore` (what both backends do, written once), `_sql` (every shared
+statement, rendered by a `Dialect`), `_sql_sqlite` and `_sql_postgres` (each
+dialect and the SQL it alone runs, its schema versions among it) and `_rows`
+(rows as values, and back).
 """
 
 from pathlib import Path

@@ -65,6 +65,11 @@ class Dialect:
     #: Templates run after each version's statements (``{version}``
     #: filled in), besides the ``meta.schema_version`` row.
     version_marks: tuple[str, ...] = ()
+    #: The first schema version whose ``approvals`` and ``memory`` rows are
+    #: covered by the chain: an upgrade from before it adopts the rows there
+    #: (`SqlStore._adopt_rows`); `verify` checks the rows of a database at
+    #: this version or later.
+    rows_chained_from: int = 0
 
     @property
     def schema_version(self) -> int:
@@ -90,6 +95,8 @@ class Statements:
         # --- the chain
         self.records = q("SELECT * FROM audit ORDER BY seq")
         self.head = q("SELECT value FROM meta WHERE key = 'head'")
+        #: The last record: its ``seq`` and ``hash`` (none in an empty trail).
+        self.last_record = q("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1")
         self.open_calls = q(
             "SELECT * FROM audit s WHERE s.kind = 'start' AND NOT EXISTS "
             "(SELECT 1 FROM audit e WHERE e.call_id = s.call_id AND e.kind = 'end') ORDER BY seq"
@@ -111,8 +118,11 @@ class Statements:
         # --- session memory (the columns of `_rows.memory_row`, in its order)
         self.remember = q(
             "INSERT INTO memory (tenant, principal, session, tool, run_id, at, arguments, "
-            "answer, answer_payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            "answer, answer_payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
         )
+        #: One row, every column, as the chain's ``memory`` record digests it.
+        self.memory_row = q("SELECT * FROM memory WHERE id = ?")
+        self.memory_rows = q("SELECT * FROM memory ORDER BY id")
         self.recall = q(
             "SELECT * FROM (SELECT * FROM memory WHERE tenant = ? AND principal = ? AND "
             "session = ? ORDER BY id DESC LIMIT ?) AS last ORDER BY id"
@@ -123,6 +133,9 @@ class Statements:
             "INSERT INTO approvals (run_id, tool, principal, message, arguments, requested_at,"
             " approvers, plan_hash, export_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
+        #: One row, every column, as the chain's ``approval`` record digests it.
+        self.approval_row = q("SELECT * FROM approvals WHERE run_id = ?")
+        self.approval_rows = q("SELECT * FROM approvals ORDER BY run_id")
         self.approval_to_decide = q("SELECT decision FROM approvals WHERE run_id = ?{lock}")
         self.record_decision = q(
             "UPDATE approvals SET decision = ?, decided_by = ?, decided_at = ?, reason = ?,"
@@ -164,6 +177,7 @@ class Statements:
         )
 
         # --- schema versions
+        self.schema_version = q("SELECT value FROM meta WHERE key = 'schema_version'")
         self.set_schema_version = q(
             "INSERT INTO meta (key, value) VALUES ('schema_version', ?) "
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value"

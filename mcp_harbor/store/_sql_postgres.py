@@ -11,7 +11,11 @@ replicas that start together do not race; see docs/scale-out.md:
 4. ``harbor_audit_append``: a batch appended in one statement, under the
    chain's lock (key 7521418619787542529, "harbor" + 1).
 5. ``leases``: run leases of remote workers.
-6. ``approvals`` gains ``approvers``, ``plan_hash``, ``export_hash``,
+6. No statement: from this version on every row of ``approvals`` and
+   ``memory`` is covered by a chain record (kinds ``approval`` and
+   ``memory``); the upgrade appends one for each row already there, marked
+   ``adopted`` (`SqlStore._adopt_rows`).
+7. ``approvals`` gains ``approvers``, ``plan_hash``, ``export_hash``,
    ``reason`` and ``decided_as`` (`APPROVAL_COLUMNS`).
 
 To add a version, append a tuple of statements to `MIGRATIONS`, describe it
@@ -138,7 +142,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         )""",
         "CREATE INDEX IF NOT EXISTS leases_running ON leases (status, expires_at)",
     ),
-    # 6: approvals bound to a plan, with who may answer and why it was answered.
+    (),  # 6: approvals and memory rows covered by the chain (adopted in Python)
+    # 7: approvals bound to a plan, with who may answer and why it was answered.
     APPROVAL_COLUMNS,
 )
 MIGRATION_LOCK: Final = f"SELECT pg_advisory_xact_lock({_MIGRATE_KEY})"
@@ -152,6 +157,7 @@ DIALECT: Final = Dialect(
     begin_snapshot="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
     migrations=MIGRATIONS,
     migration_lock=(MIGRATION_LOCK,),
+    rows_chained_from=6,
 )
 SQL: Final = Statements(DIALECT)
 

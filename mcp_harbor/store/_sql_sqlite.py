@@ -12,7 +12,11 @@ file as it was:
    with their indexes: the schema of every file written before versions
    existed, created ``IF NOT EXISTS``, so that such a file (whichever of
    these tables it lacks) is adopted as version 1 with every record kept.
-2. ``approvals`` gains ``approvers``, ``plan_hash``, ``export_hash``,
+2. No statement: from this version on every row of ``approvals`` and
+   ``memory`` is covered by a chain record (kinds ``approval`` and
+   ``memory``); the upgrade appends one for each row already there, marked
+   ``adopted`` (`SqlStore._adopt_rows`).
+3. ``approvals`` gains ``approvers``, ``plan_hash``, ``export_hash``,
    ``reason`` and ``decided_as`` (`APPROVAL_COLUMNS`).
 
 To add a version, append a tuple of statements to `MIGRATIONS`, describe it
@@ -91,7 +95,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         )""",
         "CREATE INDEX IF NOT EXISTS leases_running ON leases (status, expires_at)",
     ),
-    (  # 2: approvals bound to a plan, with who may answer and why it was answered
+    (),  # 2: approvals and memory rows covered by the chain (adopted in Python)
+    (  # 3: approvals bound to a plan, with who may answer and why it was answered
         *APPROVAL_COLUMNS,
     ),
 )
@@ -105,6 +110,7 @@ DIALECT: Final = Dialect(
     begin_snapshot="BEGIN",
     migrations=MIGRATIONS,
     version_marks=("PRAGMA user_version = {version}",),
+    rows_chained_from=2,
 )
 SQL: Final = Statements(DIALECT)
 

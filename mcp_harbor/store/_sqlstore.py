@@ -30,6 +30,7 @@ from mcp_harbor.store._rows import (
 )
 from mcp_harbor.store._sql import Statements
 from mcp_harbor.store.base import (
+    ROW_KINDS,
     AuditQuery,
     AuditRecord,
     CallSummary,
@@ -39,7 +40,9 @@ from mcp_harbor.store.base import (
     VerifyReport,
     canonical_json,
     record_hash,
+    row_digest,
     verify_chain,
+    verify_rows,
 )
 
 __all__ = [
@@ -144,12 +147,14 @@ def migrate(
     version_of: Callable[[Connection], int],
     location: str,
     errors: tuple[type[Exception], ...],
+    adopt: Callable[[Connection], None] | None = None,
 ) -> None:
     """Bring the schema to ``sql.dialect.schema_version``: every missing
     version (`version_of` reads the current one), in order, in one write
     transaction that first runs the dialect's migration lock. A second
     process starting at once waits, then finds the work done; a failure
-    leaves the database as it was.
+    leaves the database as it was. An upgrade from before
+    ``dialect.rows_chained_from`` then calls `adopt` in that transaction.
 
     Raises:
         StoreError: the schema is newer than this code knows.
@@ -166,6 +171,8 @@ def migrate(
             conn.execute(sql.set_schema_version, (str(number),))
             for mark in dialect.version_marks:
                 conn.execute(mark.format(version=number))
+        if adopt is not None and version < dialect.rows_chained_from <= dialect.schema_version:
+            adopt(conn)
 
 
 @final
@@ -196,6 +203,14 @@ class Draft:
             seq, self.call_id, self.kind, at, self.principal, self.tool, self.status,
             self.body, prev_hash, digest,
         )  # fmt: skip
+
+
+def _number(text: Any) -> int:
+    """A schema version as stored in ``meta`` (-1 when it is not a number)."""
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return -1
 
 
 def _drafted(
@@ -328,6 +343,36 @@ class SqlStore(ABC):
         """`append` `draft` (see `Store.append`) in a store that may write
         (`_writable`: asked before each of these three)."""
 
+    @abstractmethod
+    def _append_in(self, conn: Connection, draft: Draft) -> AuditRecord:
+        """Append `draft` to the chain inside the write transaction open on
+        `conn` (`_transaction`): it is committed, or rolled back, with the
+        rest of that transaction."""
+
+    def _cover_row(
+        self, conn: Connection, kind: RecordKind, key: Any, principal: str, status: str
+    ) -> None:
+        """Append, in the transaction open on `conn`, the chain record of the
+        row of ``approvals`` (`kind` ``approval``, `key` its run id) or of
+        ``memory`` (``memory``, its id) just written: its key and the
+        `row_digest` of every column of it as it now stands, under the call
+        id of its run and its tool (`principal`: who wrote it)."""
+        select = self._sql.approval_row if kind == "approval" else self._sql.memory_row
+        row = fetch(conn.execute(select, (key,)))[0]
+        body = {"key": str(key), "digest": row_digest(row)}
+        call_id, tool = str(row["run_id"]), str(row["tool"])
+        self._append_in(conn, _drafted(call_id, kind, principal, tool, status, body))
+
+    def _adopt_rows(self, conn: Connection) -> None:
+        """Cover, in the upgrade's transaction (`migrate`), each row of
+        ``approvals`` and ``memory`` written before the chain covered them:
+        one record each, status ``adopted``. They are only as trustworthy as
+        the database was before the upgrade."""
+        for row in fetch(conn.execute(self._sql.approval_rows)):
+            self._cover_row(conn, "approval", row["run_id"], row["principal"], "adopted")
+        for row in fetch(conn.execute(self._sql.memory_rows)):
+            self._cover_row(conn, "memory", row["id"], row["principal"], "adopted")
+
     def _try_append(self, draft: Draft) -> AuditRecord | None:
         """`try_append` `draft`: declined (None, nothing written) unless the
         backend can append at once (`SqliteStore`)."""
@@ -364,13 +409,35 @@ class SqlStore(ABC):
         with self._transaction("read the audit trail", snapshot=True) as conn:
             rows = fetch(conn.execute(self._sql.records))
             head = fetch(conn.execute(self._sql.head))
-        return verify_chain(rows, head[0]["value"] if head else None)
+            version = fetch(conn.execute(self._sql.schema_version))
+            # Rows are checked from the version on which they were covered,
+            # or as soon as the chain covers one (a version set back to
+            # before it does not hide a forged row then).
+            covered = bool(version) and _number(version[0]["value"]) >= (
+                self._sql.dialect.rows_chained_from
+            )
+            tables = {
+                "approvals": fetch(conn.execute(self._sql.approval_rows)),
+                "memory": fetch(conn.execute(self._sql.memory_rows)),
+            }
+        report = verify_chain(rows, head[0]["value"] if head else None)
+        if covered or any(r["kind"] in ROW_KINDS for r in rows):
+            verify_rows(report, rows, tables)
+        # else: a database not upgraded yet (read-only) holds rows from before
+        return report
+
+    def head(self) -> tuple[int, str] | None:
+        """See `Store.head`."""
+        rows = self._read(self._sql.last_record)
+        return (int(rows[0]["seq"]), str(rows[0]["hash"])) if rows else None
 
     # --- session memory -------------------------------------------------------------
 
     def remember(self, entry: MemoryEntry) -> None:
         """See `Store.remember`."""
-        self._write(self._sql.remember, memory_row(entry), "write session memory")
+        with self._transaction("write session memory") as conn:
+            inserted = fetch(conn.execute(self._sql.remember, memory_row(entry)))
+            self._cover_row(conn, "memory", inserted[0]["id"], entry.principal, "remembered")
 
     def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:
         """See `Store.recall`."""
@@ -392,15 +459,16 @@ class SqlStore(ABC):
         export_hash: str | None = None,
     ) -> None:
         """See `Store.request_approval`."""
-        self._write(
-            self._sql.request_approval,
-            (
-                run_id, tool, principal, message, canonical_json(arguments), now(),
-                None if approvers is None else canonical_json(list(approvers)),
-                plan_hash, export_hash,
-            ),
-            "record an approval request",
-        )  # fmt: skip
+        with self._transaction("record an approval request") as conn:
+            conn.execute(
+                self._sql.request_approval,
+                (
+                    run_id, tool, principal, message, canonical_json(arguments), now(),
+                    None if approvers is None else canonical_json(list(approvers)),
+                    plan_hash, export_hash,
+                ),
+            )  # fmt: skip
+            self._cover_row(conn, "approval", run_id, principal, "requested")
 
     def decide(
         self,
@@ -423,6 +491,7 @@ class SqlStore(ABC):
             conn.execute(
                 self._sql.record_decision, (decision, decided_by, now(), reason, as_text, run_id)
             )
+            self._cover_row(conn, "approval", run_id, decided_by, decision)
             return "decided"
 
     def decision(self, run_id: str) -> tuple[str, str] | None:

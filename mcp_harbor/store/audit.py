@@ -23,13 +23,16 @@ import socket
 import uuid
 from collections.abc import Mapping
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from mcp_harbor.identity import Caller
 from mcp_harbor.runner.result import RECORDED_STEP_FIELDS, RunResult
 from mcp_harbor.store.base import RecordKind, Store
+
+if TYPE_CHECKING:
+    from mcp_harbor.store.seal import Sealer
 
 __all__ = ["AuditTrail"]
 
@@ -61,12 +64,18 @@ class AuditTrail:
     to the store's writer and awaited on the loop (`Store.append_nowait`,
     asyncio only), else `Store.append` in a worker thread.
 
+    With a `sealer`, every record written is counted towards the next signed
+    checkpoint (`mcp_harbor.store.seal.Sealer.noted`, which never blocks);
+    `close` writes the last one.
+
     **Cancellation:** every write is shielded: a record that was begun is
     always committed, also when the call that wrote it is being cancelled.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, sealer: Sealer | None = None) -> None:
         self.store = store
+        #: Signs the chain's head into the witness file (None: no checkpoints).
+        self.sealer = sealer
         self.instance = uuid.uuid4().hex[:12]
         self._limiter = anyio.CapacityLimiter(store.append_concurrency)
         self._server = {"pid": os.getpid(), "host": socket.gethostname(), "instance": self.instance}
@@ -96,7 +105,9 @@ class AuditTrail:
             self._limiter.borrowed_tokens == 0
             and store.try_append(call_id, kind, principal, tool, status, body) is not None
         ):
-            return  # written on the loop (no await: nothing to shield): nobody else was writing
+            # written on the loop (no await: nothing to shield): nobody else was writing
+            self._noted()
+            return
         with anyio.CancelScope(shield=True):
             queued = (
                 store.append_nowait(call_id, kind, principal, tool, status, body)
@@ -112,6 +123,18 @@ class AuditTrail:
                     partial(store.append, call_id, kind, principal, tool, status, body),
                     limiter=self._limiter,
                 )
+        self._noted()
+
+    def _noted(self) -> None:
+        if self.sealer is not None:
+            self.sealer.noted()
+
+    def close(self) -> None:
+        """Write the last checkpoint (with a sealer), before the store closes.
+        Idempotent; never raises for a checkpoint that cannot be written
+        (it is logged)."""
+        if self.sealer is not None:
+            self.sealer.close()
 
     async def refused_call(
         self,
@@ -225,5 +248,6 @@ class AuditTrail:
                 "interrupted",
                 {"status": "interrupted", "error": "the server stopped before the call ended"},
             )
+            self._noted()
             closed.append(record.call_id)
         return closed

@@ -4,7 +4,11 @@ approvals and run leases, behind the `Store` protocol.
 `SqliteStore` and `PostgresStore` implement every member of it (callers
 never probe for one). Every record is append-only and chained: each carries
 the hash of the one before it (`record_hash`), so an edited, deleted or
-reordered record is detected by `verify` (`verify_chain`).
+reordered record is detected by `verify` (`verify_chain`). The rows of
+``approvals`` and ``memory`` are covered too: each write of one appends, in
+its transaction, a record holding the row's key and digest (`verify_rows`).
+What the chain cannot see alone, records cut from its end with the head
+rewritten to match, is caught by signed checkpoints (`mcp_harbor.store.seal`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any, Literal, Protocol
 
 __all__ = [
     "GENESIS",
+    "ROW_KINDS",
     "AuditQuery",
     "AuditRecord",
     "CallSummary",
@@ -28,13 +33,21 @@ __all__ = [
     "Store",
     "VerifyReport",
     "canonical_json",
+    "parse_head",
     "record_hash",
+    "row_digest",
     "verify_chain",
+    "verify_rows",
 ]
 
-#: ``start``/``end``: a run; ``call``: a call where nothing ran; ``rejected``:
-#: the requests of one source in one minute refused before any handler.
-RecordKind = Literal["start", "end", "call", "rejected"]
+#: ``start``/``end``/``call``: a call's records (see `mcp_harbor.store.audit`);
+#: ``rejected``: the requests of one source in one minute refused before any
+#: handler; ``approval``/``memory``: a row of the ``approvals`` or ``memory``
+#: table was written (its key and `row_digest`, see `ROW_KINDS`), in the
+#: transaction that wrote it; call listings never show these two.
+RecordKind = Literal["start", "end", "call", "rejected", "approval", "memory"]
+#: The record kinds that cover a table's rows, and the table each covers.
+ROW_KINDS: Mapping[str, str] = {"approval": "approvals", "memory": "memory"}
 #: The `prev_hash` of the first record.
 GENESIS = "0" * 64
 
@@ -58,6 +71,28 @@ def record_hash(
     """SHA-256 over every field of a record and the previous record's hash."""
     text = "\n".join((str(seq), call_id, kind, at, principal, tool, status, prev_hash, body))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def row_digest(row: Mapping[str, Any]) -> str:
+    """SHA-256 over the canonical JSON of a table row as a dict of every
+    column that is not NULL: a column added later is covered without a
+    change here, and adding a nullable one (``ALTER TABLE … ADD COLUMN``
+    without a default) leaves the digests of the rows already there as they
+    were. (A migration that fills a new column in old rows must cover them
+    again, as `SqlStore._adopt_rows` does.)"""
+    present = {name: value for name, value in dict(row).items() if value is not None}
+    return hashlib.sha256(canonical_json(present).encode("utf-8")).hexdigest()
+
+
+def parse_head(head: str) -> tuple[int, str] | None:
+    """``meta.head`` (``"SEQ:HASH"``) as (seq, hash); None when it is not of
+    that form (a seq of digits, a hash of 64 hex digits)."""
+    seq, sep, digest = head.partition(":")
+    if not sep or not seq.isascii() or not seq.isdigit() or len(digest) != 64:
+        return None
+    if any(c not in "0123456789abcdef" for c in digest):
+        return None
+    return int(seq), digest
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,15 +208,65 @@ def verify_chain(rows: Sequence[Any], head: str | None) -> VerifyReport:
             report.problems.append(f"{where}: its content was changed after it was written")
         prev, expected_seq = r["hash"], r["seq"] + 1
     if head is not None:
-        head_seq, _, head_hash = head.partition(":")
-        if int(head_seq) != expected_seq - 1 or (rows and head_hash != prev):
+        parsed = parse_head(head)
+        if parsed is None:
+            report.problems.append(
+                f"the chain's head in the meta table is malformed ({head[:80]!r}, expected "
+                "SEQ:HASH): it was rewritten"
+            )
+        elif parsed[0] != expected_seq - 1 or (rows and parsed[1] != prev):
             report.problems.append(
                 f"the trail ends at record {expected_seq - 1} but its head says record "
-                f"{head_seq}: records at the end were deleted or rewritten"
+                f"{parsed[0]}: records at the end were deleted or rewritten"
             )
     elif rows:
         report.problems.append("the chain's head is missing from the meta table")
     return report
+
+
+def verify_rows(
+    report: VerifyReport, records: Sequence[Any], tables: Mapping[str, Sequence[Any]]
+) -> None:
+    """Cross-check the rows of the tables the chain covers (`ROW_KINDS`:
+    every column of every row of ``approvals`` and ``memory``, read in the
+    snapshot of `records`) against the latest chain record for each row's
+    key; add to `report` each row the chain does not know, each row whose
+    content differs from what the chain holds, and each row the chain holds
+    that is gone."""
+    latest: dict[tuple[str, str], tuple[int, str]] = {}
+    for r in records:
+        table = ROW_KINDS.get(r["kind"])
+        if table is None:
+            continue
+        try:
+            body = json.loads(r["body"])
+            key, digest = str(body["key"]), str(body["digest"])
+        except (ValueError, TypeError, KeyError):
+            report.problems.append(f"record {r['seq']} ({r['kind']}): its body names no row")
+            continue
+        latest[(table, key)] = (r["seq"], digest)
+    keys = {"approvals": "run_id", "memory": "id"}
+    for table, rows in tables.items():
+        present: set[str] = set()
+        for row in rows:
+            key = str(row[keys[table]])
+            present.add(key)
+            known = latest.get((table, key))
+            if known is None:
+                report.problems.append(
+                    f"{table} row {key}: no chain record covers it "
+                    "(written behind the store's back)"
+                )
+            elif row_digest(row) != known[1]:
+                report.problems.append(
+                    f"{table} row {key}: its content differs from what record {known[0]} "
+                    "holds (changed after it was written)"
+                )
+        for (t, key), (seq, _) in latest.items():
+            if t == table and key not in present:
+                report.problems.append(
+                    f"{table} row {key}: record {seq} holds it but the row is gone (deleted)"
+                )
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,14 +409,24 @@ class Store(LeaseStore, Protocol):
         """Start records without an end record, in chain order."""
         ...
 
+    def head(self) -> tuple[int, str] | None:
+        """The last record of the chain: its ``seq`` and ``hash`` (what a
+        signed checkpoint covers, `mcp_harbor.store.seal`); None when the
+        trail is empty."""
+        ...
+
     def verify(self) -> VerifyReport:
-        """Check the whole chain and its head, read in one snapshot (so it
-        may run while others append); names each edited, deleted or
-        reordered record."""
+        """Check the whole chain and its head, and every row of the
+        ``approvals`` and ``memory`` tables against the chain records that
+        cover them (`verify_rows`), read in one snapshot (so it may run
+        while others append); names each edited, deleted or reordered
+        record and each forged, changed or deleted row."""
         ...
 
     def remember(self, entry: MemoryEntry) -> None:
-        """Append one answered call to its session's memory."""
+        """Append one answered call to its session's memory and, in the same
+        transaction, a ``memory`` record to the chain that covers the row
+        (its id and `row_digest`)."""
         ...
 
     def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:
@@ -354,7 +449,8 @@ class Store(LeaseStore, Protocol):
         """Record that run `run_id` of `principal` waits for an approval:
         the question, the shown arguments, who may answer (`approvers`,
         ``allow:``-style entries; None: any operator) and the plan asked
-        about. `StoreError` when the run already asked."""
+        about; and, in the same transaction, an ``approval`` record that
+        covers the row. `StoreError` when the run already asked."""
         ...
 
     def decide(
@@ -369,9 +465,10 @@ class Store(LeaseStore, Protocol):
         """Record an answer (``approved``, ``denied``, or ``expired`` when
         the run stopped waiting) once, also when several answer at the same
         moment, with the answer's `reason` and `decided_as` (the answering
-        principal, tenant, groups and channel, as checked). Returns
-        ``decided``, ``unknown`` (no such request) or the decision recorded
-        before."""
+        principal, tenant, groups and channel, as checked); the answer is
+        covered by a new ``approval`` record of the row, written in the same
+        transaction. Returns ``decided``, ``unknown`` (no such request) or
+        the decision recorded before."""
         ...
 
     def decision(self, run_id: str) -> tuple[str, str] | None:

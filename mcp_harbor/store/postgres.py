@@ -140,7 +140,14 @@ class PostgresStore(SqlStore):
                         )
                     refuse_newer(version, self._sql, self.location)
                 else:
-                    migrate(conn, self._sql, self._version, self.location, self._errors)
+                    migrate(
+                        conn,
+                        self._sql,
+                        self._version,
+                        self.location,
+                        self._errors,
+                        self._adopt_rows,
+                    )
             self._pool: ConnectionPool[psycopg.Connection[dict[str, Any]]] = ConnectionPool(
                 dsn,
                 min_size=1,
@@ -197,6 +204,20 @@ class PostgresStore(SqlStore):
         """See `Store.append`: queued for the writer (`append_nowait`), and
         waited for."""
         return self._append_nowait(draft).result()
+
+    def _append_in(self, conn: Connection, draft: Draft) -> AuditRecord:
+        """See `SqlStore._append_in`: ``harbor_audit_append`` inside the
+        caller's transaction; the chain's lock it takes is held until that
+        transaction ends."""
+        at = now()
+        d = draft
+        rows = fetch(
+            conn.execute(
+                APPEND_BATCH,
+                ([d.call_id], [d.kind], at, [d.principal], [d.tool], [d.status], [d.text]),
+            )
+        )
+        return d.sealed(rows[0]["o_seq"], at, rows[0]["o_prev"], rows[0]["o_hash"])
 
     def _append_nowait(self, draft: Draft) -> Future[AuditRecord]:
         """See `Store.append_nowait`: queue one record for the writer; the

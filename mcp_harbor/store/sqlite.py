@@ -197,7 +197,14 @@ class SqliteStore(SqlStore):
                     refuse_newer(_user_version(self._db), self._sql, self.location)
                 else:
                     _into_wal(self._db)
-                    migrate(self._db, self._sql, _user_version, self.location, self._errors)
+                    migrate(
+                        self._db,
+                        self._sql,
+                        _user_version,
+                        self.location,
+                        self._errors,
+                        self._adopt_rows,
+                    )
             except BaseException:
                 self._db.close()
                 raise
@@ -279,17 +286,24 @@ class SqliteStore(SqlStore):
         ``BEGIN IMMEDIATE`` transaction that reads the head and writes the
         next record, so that two processes on one file still write one
         chain."""
-        at = now()
         with transaction(db, self._sql.dialect.begin_write, self._errors):
-            head = db.execute(CHAIN_HEAD).fetchone()
-            seq = head["seq"] + 1 if head else 1
-            prev = head["hash"] if head else GENESIS
-            digest = draft.digest(seq, at, prev)
-            d = draft
-            db.execute(
-                INSERT_RECORD,
-                (seq, d.call_id, d.kind, at, d.principal, d.tool, d.status, d.text, prev, digest),
-            )
-            db.execute(MOVE_HEAD, (f"{seq}:{digest}",))
-        self._checkpointer.wrote()
+            record = self._append_in(db, draft)
+        self._checkpointer.wrote()  # after the commit: a checkpoint copies it
+        return record
+
+    def _append_in(self, conn: Connection, draft: Draft) -> AuditRecord:
+        """See `SqlStore._append_in`: in Python, under the ``BEGIN
+        IMMEDIATE`` of the caller's transaction (the file's write lock), so
+        nobody else appends between reading the head and writing after it."""
+        at = now()
+        head = conn.execute(CHAIN_HEAD).fetchall()
+        seq = head[0]["seq"] + 1 if head else 1
+        prev = head[0]["hash"] if head else GENESIS
+        digest = draft.digest(seq, at, prev)
+        d = draft
+        conn.execute(
+            INSERT_RECORD,
+            (seq, d.call_id, d.kind, at, d.principal, d.tool, d.status, d.text, prev, digest),
+        )
+        conn.execute(MOVE_HEAD, (f"{seq}:{digest}",))
         return draft.sealed(seq, at, prev, digest)

@@ -134,6 +134,14 @@ def _user_version(path: Path) -> int:
         db.close()
 
 
+def _count(path: Path, table: str) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+    finally:
+        db.close()
+
+
 def _meta_version(path: Path) -> str | None:
     db = sqlite3.connect(path)
     try:
@@ -172,7 +180,7 @@ def test_version_2_binds_approvals_to_a_plan_and_keeps_a_version_1_request(
 def test_a_new_file_gets_the_latest_version(tmp_path: Path) -> None:
     path = tmp_path / "harbor.db"
     SqliteStore(path).close()
-    assert SCHEMA_VERSION == 2
+    assert SCHEMA_VERSION == 3
     assert _user_version(path) == SCHEMA_VERSION
     assert _meta_version(path) == str(SCHEMA_VERSION)
     assert {"meta", "audit", "memory", "approvals", "leases"} <= _tables(path)
@@ -188,14 +196,19 @@ def test_a_file_from_before_versions_is_adopted_without_losing_a_record(tmp_path
         assert _user_version(path) == SCHEMA_VERSION
         assert _meta_version(path) == str(SCHEMA_VERSION)
         old = store.records()
-        assert [(r.seq, r.call_id, dict(r.body)) for r in old] == [
+        assert [(r.seq, r.call_id, dict(r.body)) for r in old[:3]] == [
             (n, f"old{n}", {"n": n, "é": "ü"}) for n in (1, 2, 3)
         ]
+        assert old[3].prev_hash == head  # version 2 adopted the rows already there:
+        assert [(r.kind, r.status, r.body["key"]) for r in old[3:]] == [
+            ("approval", "adopted", "r0"),
+            ("memory", "adopted", "1"),
+        ]
         report = store.verify()
-        assert (report.records, report.problems) == (3, [])
+        assert (report.records, report.problems) == (5, [])
         record = store.append("new", "call", "bob", "t", "ok", {})
-        assert (record.seq, record.prev_hash) == (4, head)
-        assert store.verify().ok and store.verify().records == 4
+        assert (record.seq, record.prev_hash) == (6, old[4].hash)
+        assert store.verify().ok and store.verify().records == 6
         assert [e.answer for e in store.recall("t1", "alice", "s1", 10)] == ["old answer"]
         assert [p["run_id"] for p in store.pending_approvals()] == ["r0"]
         assert store.decide("r0", "approved", "ops") == "decided"
@@ -204,7 +217,9 @@ def test_a_file_from_before_versions_is_adopted_without_losing_a_record(tmp_path
         store.close()
     reopened = SqliteStore(path)  # a second open finds nothing to do
     try:
-        assert reopened.verify().records == 4 and _user_version(path) == SCHEMA_VERSION
+        # 6 records, and the decision's (approval r0): nothing adopted again
+        assert reopened.verify().records == 7 and _user_version(path) == SCHEMA_VERSION
+        assert reopened.verify().ok
     finally:
         reopened.close()
 
@@ -262,10 +277,12 @@ def test_a_failed_upgrade_leaves_the_file_as_it_was(
         SqliteStore(path)
     assert _user_version(path) == 0  # not even version 1 was kept: one transaction
     assert "added_by_v2" not in _tables(path)
+    assert _count(path, "audit") == 3  # nor a row adopted
     monkeypatch.undo()
     store = SqliteStore(path)
     try:
-        assert store.verify().records == 3
+        assert store.verify().records == 5  # 3, and the 2 rows adopted by version 2
+        assert store.verify().ok
     finally:
         store.close()
 
