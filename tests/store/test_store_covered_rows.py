@@ -150,13 +150,13 @@ def test_a_malformed_head_is_a_diagnosis(store: Store, tamper: Tamper, head: str
 
 
 def test_a_nullable_column_added_later_keeps_the_rows_covered(store: Store, tamper: Tamper) -> None:
-    """The lead's columns of ``approvals`` (reason, approvers, plan hash…)
-    come by ``ALTER TABLE … ADD COLUMN``: the rows already covered stay so,
+    """A column added to ``approvals`` by ``ALTER TABLE … ADD COLUMN`` (as
+    the plan's were, in schema version 3): the rows already covered stay so,
     and the new column is covered as soon as it holds a value."""
     _honest(store)
-    tamper("ALTER TABLE approvals ADD COLUMN plan_hash TEXT")
+    tamper("ALTER TABLE approvals ADD COLUMN added_later TEXT")
     assert store.verify().problems == []
-    tamper("UPDATE approvals SET plan_hash = 'forged' WHERE run_id = 'r1'")
+    tamper("UPDATE approvals SET added_later = 'forged' WHERE run_id = 'r1'")
     assert store.verify().problems == [
         "approvals row r1: its content differs from what record 3 holds (changed after it "
         "was written)"
