@@ -4,8 +4,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+#: The folders of the later stage (marker ``later``): deselected from the
+#: main suite by pyproject's ``-m 'not later'``, run after it by .ci/run
+#: with ``pytest -m later``.
+LATER_STAGE = frozenset({"scale", "reliability", "interop"})
+_TESTS = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test of a `LATER_STAGE` folder ``later``."""
+    for item in items:
+        try:
+            folder = item.path.relative_to(_TESTS).parts[0]
+        except ValueError:
+            continue
+        if folder in LATER_STAGE:
+            item.add_marker(pytest.mark.later)
 
 #: Where `mcp-harbor serve` and `run` keep the audit checkpoints' key and
 #: witness file (default: the config folder of whoever runs them).
