@@ -12,13 +12,14 @@ file, the SDK client in both protocol eras, the real CLI, real SQLite.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import json
 import re
 import sqlite3
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,6 +147,39 @@ async def wait_for_pending(site: Site, target: str) -> dict[str, Any]:
             await anyio.sleep(0.1)
 
 
+@dataclass
+class Waiting:
+    """A call of ``deploy`` that waits for its approval: the pending request
+    (`item`), and the call's result once the block is left."""
+
+    item: dict[str, Any]
+    results: list[Any]
+
+    @property
+    def result(self) -> Any:
+        (result,) = self.results
+        return result
+
+
+@contextlib.asynccontextmanager
+async def waiting_call(
+    site: Site, caller: str, target: str, mode: str = "legacy", **call_kw: Any
+) -> AsyncIterator[Waiting]:
+    """`caller` calls ``deploy target=TARGET`` over HTTP; the block runs
+    while the call waits for an answer; the call has ended after it."""
+    client_kw = {k: call_kw.pop(k) for k in ("elicitation_callback",) if k in call_kw}
+    results: list[Any] = []
+    async with bearer_client(site.server.url, site.tokens[caller], mode, **client_kw) as client:
+        assert client.protocol_version == PROTOCOL[mode]
+
+        async def call() -> None:
+            results.append(await client.call_tool("deploy", {"target": target}, **call_kw))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call)
+            yield Waiting(await wait_for_pending(site, target), results)
+
+
 @pytest.mark.parametrize("mode", MODES)
 async def test_only_an_approver_other_than_the_caller_answers(site: Site, mode: str) -> None:
     target = f"prod-{mode}"
@@ -155,49 +189,38 @@ async def test_only_an_approver_other_than_the_caller_answers(site: Site, mode: 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         notices.append(message or "")
 
-    result: Any = None
-    async with bearer_client(
-        site.server.url, site.tokens["alice"], mode, elicitation_callback=human
-    ) as client:
-        assert client.protocol_version == PROTOCOL[mode]
+    async with waiting_call(
+        site, "alice", target, mode, elicitation_callback=human, progress_callback=on_progress
+    ) as waiting:
+        item = waiting.item
+        run_id = item["run_id"]
+        # Who may answer and the plan are recorded and listed.
+        assert item["approvers"] == ["group:ops"] and item["principal"] == "alice"
+        assert re.fullmatch(r"[0-9a-f]{64}", item["plan_hash"])
+        assert without_plan(item["message"]) == f'Deploy "{target}"?'
+        assert item["message"].endswith(f"(plan {item['plan_hash'][:16]})")
+        listed = site.cli("approvals").stdout
+        assert item["plan_hash"] in listed and "approvers: one of group:ops" in listed
 
-        async def call() -> None:
-            nonlocal result
-            result = await client.call_tool(
-                "deploy", {"target": target}, progress_callback=on_progress
-            )
-
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(call)
-            item = await wait_for_pending(site, target)
-            run_id = item["run_id"]
-            # Who may answer and the plan are recorded and listed.
-            assert item["approvers"] == ["group:ops"] and item["principal"] == "alice"
-            assert re.fullmatch(r"[0-9a-f]{64}", item["plan_hash"])
-            assert without_plan(item["message"]) == f'Deploy "{target}"?'
-            assert item["message"].endswith(f"(plan {item['plan_hash'][:16]})")
-            listed = site.cli("approvals").stdout
-            assert item["plan_hash"] in listed and "approvers: one of group:ops" in listed
-
-            # The caller itself, over HTTP: refused, and the run keeps waiting.
-            own = site.cli("approve", run_id, token="alice")
-            assert own.returncode == 1 and "alice made this call" in own.stderr, own
-            assert site.cli("approvals", "--json", token="alice").stdout == ""
-            # Someone who is not an approver: refused.
-            other = site.cli("approve", run_id, token="carol")
-            assert other.returncode == 1 and "approvers are one of group:ops" in other.stderr
-            # The local operator (not in group:ops): refused too.
-            local = site.cli("approve", run_id)
-            assert local.returncode == 1, local
-            assert f"local:{getpass.getuser()} may not answer it" in local.stderr
-            assert not any(line.startswith(target) for line in site.ran())
-            # bob sees it and answers, with a reason.
-            mine = site.cli("approvals", "--json", token="bob").stdout.splitlines()
-            assert [json.loads(line)["run_id"] for line in mine] == [run_id]
-            answered = site.cli("approve", run_id, "--reason", "change 42", token="bob")
-            assert answered.returncode == 0, answered
-            assert f"approved run {run_id} (as bob" in answered.stdout
-    assert result is not None and result.is_error is False, text_of(result)
+        # The caller itself, over HTTP: refused, and the run keeps waiting.
+        own = site.cli("approve", run_id, token="alice")
+        assert own.returncode == 1 and "alice made this call" in own.stderr, own
+        assert site.cli("approvals", "--json", token="alice").stdout == ""
+        # Someone who is not an approver: refused.
+        other = site.cli("approve", run_id, token="carol")
+        assert other.returncode == 1 and "approvers are one of group:ops" in other.stderr
+        # The local operator (not in group:ops): refused too.
+        local = site.cli("approve", run_id)
+        assert local.returncode == 1, local
+        assert f"local:{getpass.getuser()} may not answer it" in local.stderr
+        assert not any(line.startswith(target) for line in site.ran())
+        # bob sees it and answers, with a reason.
+        mine = site.cli("approvals", "--json", token="bob").stdout.splitlines()
+        assert [json.loads(line)["run_id"] for line in mine] == [run_id]
+        answered = site.cli("approve", run_id, "--reason", "change 42", token="bob")
+        assert answered.returncode == 0, answered
+        assert f"approved run {run_id} (as bob" in answered.stdout
+    assert waiting.result.is_error is False, text_of(waiting.result)
     assert f"{target} v1" in site.ran()
     assert human.asked == 0  # the caller's own client was never asked
     # The caller was told who must answer which run, never a command.
@@ -219,157 +242,106 @@ async def test_only_an_approver_other_than_the_caller_answers(site: Site, mode: 
 
 
 async def test_a_deny_with_a_reason_runs_nothing(site: Site) -> None:
-    async with bearer_client(site.server.url, site.tokens["alice"], "legacy") as client:
-        result: Any = None
-
-        async def call() -> None:
-            nonlocal result
-            result = await client.call_tool("deploy", {"target": "denied-one"})
-
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(call)
-            item = await wait_for_pending(site, "denied-one")
-            denied = site.cli("deny", item["run_id"], "--reason", "freeze week", token="bob")
-            assert denied.returncode == 0, denied
-    assert result.is_error is True
-    assert "declined (operator, by bob); freeze week" in text_of(result)
+    async with waiting_call(site, "alice", "denied-one") as waiting:
+        denied = site.cli("deny", waiting.item["run_id"], "--reason", "freeze week", token="bob")
+        assert denied.returncode == 0, denied
+    assert waiting.result.is_error is True
+    assert "declined (operator, by bob); freeze week" in text_of(waiting.result)
     assert not any(line.startswith("denied-one") for line in site.ran())
-    approval = audit_show(site.db, item["run_id"])["approval"]
+    approval = audit_show(site.db, waiting.item["run_id"])["approval"]
     assert (approval["decision"], approval["reason"]) == ("declined", "freeze week")
 
 
 async def test_an_approver_cannot_approve_its_own_call(site: Site) -> None:
     """olga is in group:ops, but made the call: another approver must answer."""
-    async with bearer_client(site.server.url, site.tokens["olga"], "legacy") as client:
-        result: Any = None
-
-        async def call() -> None:
-            nonlocal result
-            result = await client.call_tool("deploy", {"target": "olga-own"})
-
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(call)
-            item = await wait_for_pending(site, "olga-own")
-            status, body = await anyio.to_thread.run_sync(
-                lambda: site.post(item["run_id"], {"decision": "approve"}, "olga")
-            )
-            assert status == 403 and "olga made this call" in body["error"]
-            ok = site.cli("approve", item["run_id"], token="bob")
-            assert ok.returncode == 0, ok
-    assert result.is_error is False, text_of(result)
+    async with waiting_call(site, "olga", "olga-own") as waiting:
+        run_id = waiting.item["run_id"]
+        status, body = await anyio.to_thread.run_sync(
+            lambda: site.post(run_id, {"decision": "approve"}, "olga")
+        )
+        assert status == 403 and "olga made this call" in body["error"]
+        ok = site.cli("approve", run_id, token="bob")
+        assert ok.returncode == 0, ok
+    assert waiting.result.is_error is False, text_of(waiting.result)
 
 
+@pytest.mark.parametrize(
+    ("target", "decided_by", "as_whom"),
+    [
+        ("forged-self", "alice", {"principal": "alice", "groups": ["ops"]}),
+        ("forged-mixed", "alice", {"principal": "bob", "groups": ["ops"]}),
+    ],
+)
 async def test_an_answer_written_into_the_store_for_the_caller_does_not_count(
-    site: Site,
+    site: Site, target: str, decided_by: str, as_whom: dict[str, Any]
 ) -> None:
     """A row forged straight into the approvals table (the caller approving
     itself, or claiming to be bob) is checked again by the waiting run."""
-    async with bearer_client(site.server.url, site.tokens["alice"], "legacy") as client:
-        results: list[Any] = []
-
-        async def call(target: str) -> None:
-            results.append(await client.call_tool("deploy", {"target": target}))
-
-        for target, decided_by, as_whom in (
-            ("forged-self", "alice", {"principal": "alice", "groups": ["ops"]}),
-            ("forged-mixed", "alice", {"principal": "bob", "groups": ["ops"]}),
-        ):
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call, target)
-                item = await wait_for_pending(site, target)
-                con = sqlite3.connect(site.db, timeout=10)
-                with con:
-                    con.execute(
-                        "UPDATE approvals SET decision = 'approved', decided_by = ?, "
-                        "decided_at = '2026-12-02T00:00:00Z', decided_as = ? WHERE run_id = ?",
-                        (decided_by, json.dumps(as_whom), item["run_id"]),
-                    )
-                con.close()
-            assert results[-1].is_error is True
-            assert "the answer does not count" in text_of(results[-1]), text_of(results[-1])
-            assert not any(line.startswith(target) for line in site.ran())
+    async with waiting_call(site, "alice", target) as waiting:
+        con = sqlite3.connect(site.db, timeout=10)
+        with con:
+            con.execute(
+                "UPDATE approvals SET decision = 'approved', decided_by = ?, "
+                "decided_at = '2026-12-02T00:00:00Z', decided_as = ? WHERE run_id = ?",
+                (decided_by, json.dumps(as_whom), waiting.item["run_id"]),
+            )
+        con.close()
+    assert waiting.result.is_error is True
+    assert "the answer does not count" in text_of(waiting.result), text_of(waiting.result)
+    assert not any(line.startswith(target) for line in site.ran())
 
 
 async def test_the_endpoint_refuses_what_it_cannot_take(site: Site) -> None:
-    async with bearer_client(site.server.url, site.tokens["alice"], "legacy") as client:
-        result: Any = None
+    async with waiting_call(site, "alice", "endpoint") as waiting:
+        run_id = waiting.item["run_id"]
 
-        async def call() -> None:
-            nonlocal result
-            result = await client.call_tool("deploy", {"target": "endpoint"})
+        async def post(body: Any, token: str | None, **headers: str) -> tuple[int, Any]:
+            return await anyio.to_thread.run_sync(lambda: site.post(run_id, body, token, **headers))
 
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(call)
-            item = await wait_for_pending(site, "endpoint")
-            run_id = item["run_id"]
-
-            def post(body: Any, token: str | None, **headers: str) -> tuple[int, Any]:
-                return site.post(run_id, body, token, **headers)
-
-            assert (await anyio.to_thread.run_sync(post, {"decision": "approve"}, None))[0] == 401
-            site.tokens["nobody"] = "not-a-token"
-            assert (await anyio.to_thread.run_sync(post, {"decision": "approve"}, "nobody"))[
-                0
-            ] == 401
-            status, body = await anyio.to_thread.run_sync(
-                lambda: post({"decision": "approve"}, "bob", Origin="http://evil.example")
-            )
-            assert status == 403 and "web page" in body["error"]
-            for bad in (b"not json", {"decision": "yes"}, {"decision": "approve", "x": 1}):
-                assert (await anyio.to_thread.run_sync(post, bad, "bob"))[0] == 400
-            too_long = {"decision": "approve", "reason": "x" * 2001}
-            assert (await anyio.to_thread.run_sync(post, too_long, "bob"))[0] == 400
-            status, body = await anyio.to_thread.run_sync(
-                lambda: site.post("no-such-run", {"decision": "approve"}, "bob")
-            )
-            assert status == 404
-            unknown = site.cli("approve", "no-such-run", token="bob")
-            assert unknown.returncode == 2 and "no run 'no-such-run'" in unknown.stderr
-            # The CLI refuses options that cannot apply together.
-            both = harbor_cli(
-                "approve", run_id, "--url", site.server.url, "--db", str(site.db), check=False
-            )
-            assert both.returncode == 2 and "--db and --url" in both.stderr
-            status, body = await anyio.to_thread.run_sync(
-                lambda: post({"decision": "deny", "reason": "not now"}, "bob")
-            )
-            assert status == 200 and body["decision"] == "denied" and body["by"] == "bob"
-            assert body["plan_hash"] == item["plan_hash"]
-    assert result.is_error is True and "not now" in text_of(result)
+        assert (await post({"decision": "approve"}, None))[0] == 401
+        site.tokens["nobody"] = "not-a-token"
+        assert (await post({"decision": "approve"}, "nobody"))[0] == 401
+        status, body = await post({"decision": "approve"}, "bob", Origin="http://evil.example")
+        assert status == 403 and "web page" in body["error"]
+        for bad in (b"not json", {"decision": "yes"}, {"decision": "approve", "x": 1}):
+            assert (await post(bad, "bob"))[0] == 400
+        assert (await post({"decision": "approve", "reason": "x" * 2001}, "bob"))[0] == 400
+        status, _ = await anyio.to_thread.run_sync(
+            lambda: site.post("no-such-run", {"decision": "approve"}, "bob")
+        )
+        assert status == 404
+        unknown = site.cli("approve", "no-such-run", token="bob")
+        assert unknown.returncode == 2 and "no run 'no-such-run'" in unknown.stderr
+        # The CLI refuses options that cannot apply together.
+        both = harbor_cli(
+            "approve", run_id, "--url", site.server.url, "--db", str(site.db), check=False
+        )
+        assert both.returncode == 2 and "--db and --url" in both.stderr
+        status, body = await post({"decision": "deny", "reason": "not now"}, "bob")
+        assert status == 200 and body["decision"] == "denied" and body["by"] == "bob"
+        assert body["plan_hash"] == waiting.item["plan_hash"]
+    assert waiting.result.is_error is True and "not now" in text_of(waiting.result)
 
 
 async def test_an_approval_does_not_apply_once_the_export_changed(site: Site) -> None:
-    async with bearer_client(site.server.url, site.tokens["alice"], "legacy") as client:
-        result: Any = None
-
-        async def call() -> None:
-            nonlocal result
-            result = await client.call_tool("deploy", {"target": "changed"})
-
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(call)
-            item = await wait_for_pending(site, "changed")
+    exports = site.root / "exports"
+    try:
+        async with waiting_call(site, "alice", "changed") as waiting:
             reloads = site.server.stderr().count("reload: now publishing")
-            write_export(
-                site.root / "exports",
-                "deploy.yaml",
-                DEPLOY.format(version="v2", marker=site.marker),
-            )
+            write_export(exports, "deploy.yaml", DEPLOY.format(version="v2", marker=site.marker))
             with anyio.fail_after(20):
                 while site.server.stderr().count("reload: now publishing") == reloads:
                     await anyio.sleep(0.05)
-            ok = site.cli("approve", item["run_id"], token="bob")
+            ok = site.cli("approve", waiting.item["run_id"], token="bob")
             assert ok.returncode == 0, ok
-    assert result.is_error is True
-    assert "changed while the run waited for approval" in text_of(result), text_of(result)
+    finally:  # v1 again for the other tests (one server for the module)
+        write_export(exports, "deploy.yaml", DEPLOY.format(version="v1", marker=site.marker))
+    assert waiting.result.is_error is True
+    assert "changed while the run waited for approval" in text_of(waiting.result)
     assert not any(line.startswith("changed") for line in site.ran())
-    approval = audit_show(site.db, item["run_id"])["approval"]
+    approval = audit_show(site.db, waiting.item["run_id"])["approval"]
     assert approval["decision"] == "declined" and approval["by"] == "bob"
     assert "the approval does not apply to the new version" in approval["reason"]
-    # Put v1 back for the other tests (module-scoped server).
-    write_export(
-        site.root / "exports", "deploy.yaml", DEPLOY.format(version="v1", marker=site.marker)
-    )
 
 
 def test_approvers_need_a_confirm_and_valid_entries(tmp_path: Path) -> None:
