@@ -187,7 +187,11 @@ class Reloader:
     async def _watch_files(self) -> None:
         import watchfiles
 
-        async for _changes in watchfiles.awatch(*self.paths, debounce=200, step=50):
+        # rust_timeout: the watching thread returns to Python this often, so
+        # that a cancellation (the server stopping) ends it at once, not
+        # after watchfiles' default 5 s.
+        changes = watchfiles.awatch(*self.paths, debounce=200, step=50, rust_timeout=200)
+        async for _changes in changes:
             await self._safe_reload()
 
     async def _recheck_needs(self) -> None:
