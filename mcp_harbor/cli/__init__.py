@@ -15,6 +15,7 @@ from mcp_harbor.cli.approve import approvals, approve, deny
 from mcp_harbor.cli.audit import audit
 from mcp_harbor.cli.call import call
 from mcp_harbor.cli.check import check
+from mcp_harbor.cli.init import init
 from mcp_harbor.cli.run import run
 from mcp_harbor.cli.serve import serve
 from mcp_harbor.cli.token import token
@@ -50,3 +51,4 @@ main.add_command(deny)
 main.add_command(approvals)
 main.add_command(check)
 main.add_command(worker)
+main.add_command(init)
