@@ -5,6 +5,7 @@ SDK client lists and calls, and it never overwrites a file."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -64,6 +65,22 @@ def test_init_writes_checked_exports_and_the_registration_serves_them(
     )
     assert names == {"list_files", "run_tests"}
     assert "./exports/" in listed and "./src/" in listed
+
+
+def test_the_example_run_tests_runs_a_projects_pytest_with_its_filter(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    harbor_cli("init", str(project))
+    (project / "tests").mkdir()
+    (project / "tests" / "test_a.py").write_text(
+        "def test_parser():\n    assert True\n\ndef test_other():\n    assert True\n"
+    )
+    # python3 of the step's PATH is this interpreter's, which has pytest.
+    path = f"{Path(sys.executable).parent}:{os.environ['PATH']}"
+    argv = ["run", "run_tests", "filter=parser", "path=tests"]
+    where = ["--exports", str(project / "exports"), "--workdir", str(project)]
+    proc = harbor_cli(*argv, *where, state=tmp_path / "state", PATH=path)
+    assert "1 passed, 1 deselected" in proc.stdout
+    assert not (project / ".pytest_cache").exists()
 
 
 def test_init_names_the_mcp_harbor_script_it_was_started_as(tmp_path: Path) -> None:
