@@ -4,7 +4,7 @@ value become shell syntax.
 Imports flow one way (a module imports only from modules earlier in this list):
 ``errors, status, defaults → step_env, locations → identity → policy →
 template → expr → config → within → arguments → check → preflight → runner →
-store → runctx → server, remote → harbor → cli``. The run-context composer
+store → runctx → server, remote, mcpb → harbor → cli``. The run-context composer
 sits above the runner and the store because it composes from the store
 (session memory) and ends with the runner's result (the envelope); the call
 path in ``runctx.service`` is the one place that ties them together. The

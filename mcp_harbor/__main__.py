@@ -2,4 +2,6 @@
 
 from mcp_harbor.cli import main
 
-main()
+# The name completion and usage lines go by (_MCP_HARBOR_COMPLETE), not
+# "python -m mcp_harbor".
+main(prog_name="mcp-harbor")

@@ -13,8 +13,10 @@ from mcp_harbor import __version__
 from mcp_harbor.cli._app import setup_logging
 from mcp_harbor.cli.approve import approvals, approve, deny
 from mcp_harbor.cli.audit import audit
+from mcp_harbor.cli.bundle import bundle
 from mcp_harbor.cli.call import call
 from mcp_harbor.cli.check import check
+from mcp_harbor.cli.init import init
 from mcp_harbor.cli.run import run
 from mcp_harbor.cli.serve import serve
 from mcp_harbor.cli.token import token
@@ -50,3 +52,5 @@ main.add_command(deny)
 main.add_command(approvals)
 main.add_command(check)
 main.add_command(worker)
+main.add_command(init)
+main.add_command(bundle)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
+from click.shell_completion import CompletionItem
 from rich.console import Console
 
 from mcp_harbor.defaults import DEFAULT_EXPORTS, DEFAULT_SANDBOX, SANDBOX_MODES
@@ -28,6 +29,7 @@ __all__ = [
     "abort",
     "audit_key_option",
     "audit_seal_options",
+    "complete_tool_names",
     "db_label",
     "db_option",
     "exit_code_of",
@@ -93,6 +95,31 @@ def exports_option(fn: F) -> F:
         help="A folder (or file) of export files; repeatable. Default: ./exports",
     )
     return option(fn)
+
+
+def complete_tool_names(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """Shell completion of a TOOL argument: the names of the exports in the
+    ``--exports`` given so far (default ./exports) that start with
+    `incomplete`. Files are only loaded, not checked (completion must be
+    quick); one that cannot be loaded is passed over, so completion never
+    fails and never prints."""
+    from mcp_harbor.config import discover_files, load_export
+    from mcp_harbor.errors import HarborError
+
+    folders = list(ctx.params.get("exports") or ()) or [DEFAULT_EXPORTS]
+    try:
+        files = discover_files(folders)
+    except HarborError:
+        return []
+    names = []
+    for path in files:
+        try:
+            names.append(load_export(path).name)
+        except HarborError:
+            continue
+    return [CompletionItem(name) for name in sorted(names) if name.startswith(incomplete)]
 
 
 def programs_option(fn: F) -> F:

@@ -14,6 +14,7 @@ from mcp_harbor.cli._app import (
     EXIT_TOOL_ERROR,
     EXIT_USAGE,
     abort,
+    complete_tool_names,
     exports_option,
     load_published,
     programs_option,
@@ -24,7 +25,7 @@ __all__ = ["call"]
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
-@click.argument("tool")
+@click.argument("tool", shell_complete=complete_tool_names)
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
 @exports_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

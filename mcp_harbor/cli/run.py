@@ -18,6 +18,7 @@ import click
 
 from mcp_harbor.cli._app import (
     audit_seal_options,
+    complete_tool_names,
     db_option,
     exports_option,
     open_harbor,
@@ -53,7 +54,7 @@ class _TerminalApprover:
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
-@click.argument("tool")
+@click.argument("tool", shell_complete=complete_tool_names)
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
 @exports_option
 @db_option
