@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,7 +54,7 @@ class _Inputs:
     assignments: tuple[str, ...]
     memory: str | None
     #: The arguments' schema known here (a local call); None: ask the server.
-    schema: dict[str, Any] | None
+    schema: Mapping[str, Any] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +261,7 @@ async def _session(
     else:
         assert target.url is not None
         transport = streamable_http_client(target.url, http_client=http)
-        client = Client(transport, mode=mode, **client_kw)  # type: ignore[arg-type]
+        client = Client(transport, mode=mode, **client_kw)
     error: MCPError | None = None
     offered: tuple[str, ...] | None = None
     async with client:
