@@ -86,9 +86,19 @@ def test_call_url_with_a_token_prints_the_same_envelope_as_a_local_call(env: Env
     assert "whoami: show (1/1): 50% asking" in remote.stderr.splitlines()
 
 
-def test_call_url_takes_the_token_from_the_environment(env: Env) -> None:
-    proc = harbor_cli("call", "--url", env.server.url, "whoami", MCP_HARBOR_TOKEN=env.token)
+def test_call_url_takes_the_token_from_the_environment_in_either_era(env: Env) -> None:
+    proc = harbor_cli(
+        "call", "--url", env.server.url, "--legacy", "whoami", MCP_HARBOR_TOKEN=env.token
+    )
     assert "principal=alice" in proc.stdout
+
+
+def test_a_server_that_is_not_there_is_one_line_and_exit_2() -> None:
+    proc = harbor_cli("call", "--url", "http://127.0.0.1:1/mcp", "whoami", check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "call: cannot call http://127.0.0.1:1/mcp: All connection attempts failed"
+    ]
 
 
 @pytest.mark.parametrize("token", ["wrong-token", None])
