@@ -67,6 +67,18 @@ FLOOD = r"""
           sleep 0.3
 """
 
+# The narrowest confinement: no network, only the run directory writable.
+CONFINED = """
+    name: confined
+    description: Reports progress from inside a narrowed sandbox.
+    sandbox: {network: none, writable: []}
+    steps:
+      - name: inside
+        run: |
+          echo '2/3 confined' >> "$HARBOR_PROGRESS"
+          sleep 0.3
+"""
+
 EXPECTED = [
     "build (1/2): 1/4 building",
     "build (1/2): 50% linking",
@@ -80,6 +92,7 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("progress-exports")
     write_export(folder, "progress.yaml", PROGRESS)
     write_export(folder, "flood.yaml", FLOOD)
+    write_export(folder, "confined.yaml", CONFINED)
     return folder
 
 
@@ -151,6 +164,14 @@ async def test_a_flood_is_bounded_and_the_latest_line_arrives(
     assert all(len(m) <= len("spew (1/1): 400000/400000 ") + MESSAGE_MAX for _p, m in lines)
 
 
+async def test_a_confined_step_can_report_progress(exports: Path, tmp_path: Path) -> None:
+    rec = Recorder()
+    async with stdio_client_of(exports, tmp_path, "auto", "--sandbox", "required") as client:
+        result = await client.call_tool("confined", {}, progress_callback=rec)
+    assert not result.is_error
+    assert [m for _p, m in rec.step_lines()] == ["inside (1/1): 2/3 confined"]
+
+
 def test_the_two_formats_and_what_is_ignored() -> None:
     one = parse_progress_line("3/10 compiling  foo")
     assert one is not None and one.fraction == 0.3 and one.text == "3/10 compiling  foo"
@@ -183,6 +204,13 @@ def test_call_shows_the_latest_message_on_stderr(exports: Path, tmp_path: Path) 
     for message in EXPECTED:
         assert f"progress: {message}" in shown, proc.stderr
     assert "checked" in proc.stdout
+
+
+def test_run_shows_the_same_messages(exports: Path, tmp_path: Path) -> None:
+    proc = harbor_cli("run", "--exports", str(exports), "progress", state=tmp_path)
+    shown = proc.stderr.splitlines()
+    for message in EXPECTED:
+        assert f"progress: {message}" in shown, proc.stderr
 
 
 def test_call_on_a_terminal_shows_a_bar_and_the_live_output(exports: Path, tmp_path: Path) -> None:
