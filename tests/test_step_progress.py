@@ -79,6 +79,22 @@ CONFINED = """
           sleep 0.3
 """
 
+# A secret arg's value in a progress line, also where the message is cut.
+SECRETIVE = """
+    name: secretive
+    description: Puts a secret into its progress lines.
+    args:
+      token: {type: string, secret: true}
+    steps:
+      - name: use
+        run: |
+          pad=$(head -c 195 /dev/zero | tr '\\0' a)
+          echo "40% $pad$ARG_token" >> "$HARBOR_PROGRESS"
+          sleep 0.3
+          echo "50% using $ARG_token" >> "$HARBOR_PROGRESS"
+          sleep 0.3
+"""
+
 EXPECTED = [
     "build (1/2): 1/4 building",
     "build (1/2): 50% linking",
@@ -93,6 +109,7 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write_export(folder, "progress.yaml", PROGRESS)
     write_export(folder, "flood.yaml", FLOOD)
     write_export(folder, "confined.yaml", CONFINED)
+    write_export(folder, "secretive.yaml", SECRETIVE)
     return folder
 
 
@@ -170,6 +187,22 @@ async def test_a_confined_step_can_report_progress(exports: Path, tmp_path: Path
         result = await client.call_tool("confined", {}, progress_callback=rec)
     assert not result.is_error
     assert [m for _p, m in rec.step_lines()] == ["inside (1/1): 2/3 confined"]
+
+
+async def test_a_secret_never_reaches_the_client_through_progress(
+    exports: Path, tmp_path: Path
+) -> None:
+    rec = Recorder()
+    async with stdio_client_of(exports, tmp_path, "auto") as client:
+        result = await client.call_tool(
+            "secretive", {"token": "hunter2-s3cret"}, progress_callback=rec
+        )
+    assert not result.is_error
+    assert [m for _p, m in rec.step_lines()] == [
+        "use (1/1): 40% " + "a" * 195 + "***",
+        "use (1/1): 50% using ***",
+    ]
+    assert "hunte" not in repr(rec.seen)
 
 
 def test_the_two_formats_and_what_is_ignored() -> None:

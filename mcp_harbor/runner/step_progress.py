@@ -68,10 +68,9 @@ class ProgressLine:
 def _shown(message: str | None, scrubber: Scrubber | None) -> str | None:
     if not message:
         return None
-    cut = message[:MESSAGE_MAX]
-    if scrubber:
-        cut = scrubber.scrub(cut)
-    return visible(cut)
+    if scrubber:  # before the cut: a secret cut in two would not be seen
+        message = scrubber.scrub(message)
+    return visible(message[:MESSAGE_MAX])
 
 
 def parse_progress_line(line: str, scrubber: Scrubber | None = None) -> ProgressLine | None:
