@@ -93,7 +93,9 @@ class _Answer:
     "--token",
     default=None,
     envvar="MCP_HARBOR_TOKEN",
-    help="With --url: the bearer token (from mcp-harbor token add). Default: $MCP_HARBOR_TOKEN.",
+    metavar="TOKEN",
+    help="With --url: the bearer token (from mcp-harbor token add). Default: "
+    "$MCP_HARBOR_TOKEN, which other users cannot see in ps as they can a command line.",
 )
 @click.option(
     "--workdir",
