@@ -138,6 +138,12 @@ REGISTRY: Final[tuple[StepVariable, ...]] = (
         "the file (a server path) the step writes key=value outputs to; read back as the "
         "STEP_ outputs later steps see",
     ),
+    _exact(
+        "HARBOR_PROGRESS",
+        "caller_file",
+        "the file (a server path) the step appends progress lines to (N/TOTAL message or "
+        "PERCENT% message); their messages reach the client, escaped",
+    ),
     # Per run (mcp_harbor/runctx/context.py).
     _exact(
         "HARBOR_CONTEXT",

@@ -69,6 +69,7 @@ EXACT: dict[str, step_env.Influence] = {
     "HARBOR_TOOL": "server",
     "HARBOR_STEP": "server",
     "HARBOR_STEP_OUTPUT": "caller_file",
+    "HARBOR_PROGRESS": "caller_file",
     "HARBOR_CONTEXT": "caller_file",
     "HARBOR_OUTPUT": "caller_file",
     "HARBOR_CALLER_PRINCIPAL": "server",

@@ -1,8 +1,11 @@
 """The progress display of ``mcp-harbor call`` and ``mcp-harbor run``.
 
 On a terminal (stderr is a TTY) a live Rich progress bar shows the current
-step; otherwise each step's start and end is one plain line on stderr
-(``git_log: log (1/2)``), so stdout stays the answer alone.
+step and its latest message (the step's own ``$HARBOR_PROGRESS`` lines too),
+with the step's live output printed above it; otherwise each step's start
+and end, and each progress line of a step, is one plain line on stderr
+(``git_log: log (1/2)``), so stdout stays the answer alone. Output the step
+printed is shown `visible` (escaped): it is untrusted text on a terminal.
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from mcp_harbor._visible import visible
 from mcp_harbor.config import Step
-from mcp_harbor.runner import StepResult
+from mcp_harbor.runner import ProgressLine, StepResult, overall_progress
 
 __all__ = ["ProgressView", "StepProgress"]
 
@@ -61,6 +65,22 @@ class ProgressView:
             print(text, file=sys.stderr, flush=True)
         self._last = text
 
+    async def log_message(self, params: Any) -> None:
+        """An MCP logging callback: a step's output line (data ``{"step",
+        "stream", "line"}``) or a notice (data ``{"message"}``), printed
+        above the bar. Only a live view asks the server for them."""
+        data = getattr(params, "data", None)
+        if not isinstance(data, dict):
+            return
+        if "line" in data:
+            text = f"{data.get('step', '')}| {data['line']}"
+        elif "message" in data:
+            text = str(data["message"])
+        else:
+            return
+        if self._progress is not None:
+            self._progress.console.print(visible(str(text)))
+
 
 class StepProgress:
     """A `RunObserver` for ``mcp-harbor run``: the same updates as the server
@@ -78,6 +98,10 @@ class StepProgress:
 
     async def step_finished(self, result: StepResult, number: int, total: int) -> None:
         await self._view.update(number, total, f"{result.name} ({number}/{total}) {result.status}")
+
+    async def step_progress(self, step: Step, number: int, total: int, line: ProgressLine) -> None:
+        progress = overall_progress(number, line.fraction)
+        await self._view.update(progress, total, f"{step.name} ({number}/{total}): {line.text}")
 
     async def output(self, step: Step, stream: str, line: str) -> bool:
         return False

@@ -1,12 +1,16 @@
-"""``mcp-harbor call``: call a tool the way a client does, through a real
-``mcp-harbor serve`` subprocess and the SDK client over stdio."""
+"""``mcp-harbor call``: call a tool the way a client does, with the SDK
+client: through a real ``mcp-harbor serve`` subprocess over stdio, or, with
+``--url``, a running HTTP server."""
 
 from __future__ import annotations
 
 import os
 import sys
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -21,7 +25,48 @@ from mcp_harbor.cli._app import (
     use_programs_file,
 )
 
+if TYPE_CHECKING:
+    from mcp import Client
+
+    from mcp_harbor.cli._progress import ProgressView
+    from mcp_harbor.config import Export
+
 __all__ = ["call"]
+
+#: Options that only a local call (the ``serve`` subprocess it starts) has.
+_LOCAL_ONLY = ("exports", "programs", "workdir")
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """Where the call goes: a local ``serve`` subprocess, or a running server at `url`."""
+
+    url: str | None = None
+    token: str | None = None
+    folders: tuple[str, ...] = ()
+    programs: str | None = None
+    workdir: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Inputs:
+    """What the command line says about the call itself."""
+
+    assignments: tuple[str, ...]
+    memory: str | None
+    #: The arguments' schema known here (a local call); None: ask the server.
+    schema: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """The call's envelope text, or why there is none (`problem`, `code`)."""
+
+    envelope: str | None = None
+    problem: str | None = None
+    code: int = EXIT_USAGE
+    #: Over --url: the tools the server lists for this caller.
+    offered: tuple[str, ...] | None = None
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -37,6 +82,29 @@ __all__ = ["call"]
     "mcp-harbor/memory.",
 )
 @click.option("--legacy", is_flag=True, help="Use the 2025 handshake era instead of 2026-07-28.")
+@click.option(
+    "--url",
+    default=None,
+    metavar="URL",
+    help="Call the running HTTP server at URL (mcp-harbor serve --transport http, e.g. "
+    "http://127.0.0.1:8765/mcp) instead of starting one over stdio; --exports, --programs "
+    "and --workdir are the local server's and are refused with it.",
+)
+@click.option(
+    "--token",
+    default=None,
+    envvar="MCP_HARBOR_TOKEN",
+    metavar="TOKEN",
+    help="With --url: the bearer token (from mcp-harbor token add). Default: "
+    "$MCP_HARBOR_TOKEN, which other users cannot see in ps as they can a command line.",
+)
+@click.option(
+    "--workdir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Local calls: where steps without cwd: run (the local server's --workdir). "
+    "Default: the current directory.",
+)
 @programs_option
 def call(
     tool: str,
@@ -45,76 +113,193 @@ def call(
     as_json: bool,
     memory: str | None,
     legacy: bool,
+    url: str | None,
+    token: str | None,
+    workdir: Path | None,
     programs: Path | None,
 ) -> None:
     """Call TOOL with name=value arguments and print the result.
 
     Exit 0 on success, 1 on a tool error, 2 on usage or configuration errors
-    (an unknown tool too).
+    (an unknown tool too, and a token the server refuses).
     """
     import anyio
 
-    from mcp_harbor.cli._output import caller_inputs, print_envelope
+    from mcp_harbor.cli._output import print_envelope
     from mcp_harbor.identity import local_principal
 
-    use_programs_file(programs)
-    published = {e.name: e for e in load_published(exports).exports}
-    arguments, meta = caller_inputs(tool, assignments, memory, published.get(tool))
-    folders = [str(p.resolve()) for p in exports] or [str(Path("exports").resolve())]
-    grammars = str(programs.resolve()) if programs is not None else None
-    envelope = anyio.run(_call_over_stdio, tool, arguments, folders, legacy, meta, grammars)
-    print_envelope(envelope, published, local_principal(), as_json)
+    ctx = click.get_current_context()
+    published: dict[str, Export] = {}
+    if url is not None:
+        given = [name for name in _LOCAL_ONLY if _explicit(ctx, name)]
+        if given:
+            flags = ", ".join(f"--{name}" for name in given)
+            abort(
+                f"call: {flags} apply to a local call only (the server at --url has its own); "
+                f"drop {flags} or --url",
+                EXIT_USAGE,
+            )
+        if not url.startswith(("http://", "https://")):
+            abort(f"call: --url {url!r} is not an http:// or https:// URL", EXIT_USAGE)
+        target = _Target(url=url, token=token or None)
+        inputs = _Inputs(assignments, memory, None)
+    else:
+        if _explicit(ctx, "token"):
+            abort("call: --token applies to --url only (a local call needs none)", EXIT_USAGE)
+        use_programs_file(programs)
+        published = {e.name: e for e in load_published(exports).exports}
+        known = published.get(tool)
+        target = _Target(
+            folders=tuple(str(p.resolve()) for p in exports) or (str(Path("exports").resolve()),),
+            programs=str(programs.resolve()) if programs is not None else None,
+            workdir=str(workdir.resolve()) if workdir is not None else None,
+        )
+        inputs = _Inputs(assignments, memory, known.input_schema if known is not None else {})
+    answer = anyio.run(_call, tool, inputs, target, legacy)
+    if answer.envelope is None:
+        abort(answer.problem or f"{tool}: no answer", answer.code)
+    print_envelope(answer.envelope, published, local_principal(), as_json, offered=answer.offered)
 
 
-async def _call_over_stdio(
-    tool: str,
-    arguments: dict[str, Any],
-    folders: list[str],
-    legacy: bool,
-    meta: dict[str, Any] | None,
-    programs: str | None,
-) -> str:
-    """The envelope text of the call's answer; exits on a server error."""
-    from mcp import Client, StdioServerParameters, types
-    from mcp.shared.exceptions import MCPError
+def _explicit(ctx: click.Context, name: str) -> bool:
+    """Whether the option `name` was given on the command line (not a
+    default, nor an environment variable)."""
+    return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
 
-    from mcp_harbor import __version__
-    from mcp_harbor.cli._progress import ProgressView
-    from mcp_harbor.runctx import ENVELOPE_META_KEY
+
+def _stdio_client(target: _Target, mode: str, **client_kw: Any) -> Client:
+    from mcp import Client, StdioServerParameters
 
     args = ["-m", "mcp_harbor", "--log-level", "error", "serve"]
-    for folder in folders:
+    for folder in target.folders:
         args += ["--exports", folder]
-    if programs is not None:  # the server checks with the same grammars
-        args += ["--programs", programs]
+    if target.programs is not None:  # the server checks with the same grammars
+        args += ["--programs", target.programs]
+    if target.workdir is not None:
+        args += ["--workdir", target.workdir]
     # The server gets this process's whole environment (the SDK passes only
     # a few variables by default): --db, --tokens and XDG defaults must agree.
     params = StdioServerParameters(
         command=sys.executable, args=args, cwd=str(Path.cwd()), env=dict(os.environ)
     )
+    return Client(params, mode=mode, **client_kw)
+
+
+async def _call(tool: str, inputs: _Inputs, target: _Target, legacy: bool) -> _Answer:
+    """Connect, call `tool` and return its envelope; never raises for what
+    a user can get wrong (a refused token, a server that is not there)."""
+    from mcp_harbor.cli._progress import ProgressView
+
+    with ProgressView(tool) as view:
+        if target.url is None:
+            return await _session(tool, inputs, target, legacy, view, None)
+        import logging
+
+        import httpx2
+        from mcp.shared.exceptions import MCPError
+
+        # Its INFO line per request is noise on a command's stderr.
+        logging.getLogger("httpx2").setLevel(logging.WARNING)
+
+        refused: list[int] = []
+
+        async def note_refusal(response: httpx2.Response) -> None:
+            if response.status_code in (401, 403):
+                refused.append(response.status_code)
+
+        headers = {"Authorization": f"Bearer {target.token}"} if target.token else {}
+        async with httpx2.AsyncClient(
+            headers=headers,
+            timeout=httpx2.Timeout(30, read=300),
+            event_hooks={"response": [note_refusal]},
+        ) as http:
+            failure: BaseExceptionGroup[Exception] | None = None
+            try:
+                return await _session(tool, inputs, target, legacy, view, http)
+            except* (MCPError, httpx2.HTTPError, OSError) as group:
+                failure = group
+    # The SDK turns an HTTP error status into a JSON-RPC error: the status
+    # itself is what the hook saw.
+    if refused:
+        given = "the token" if target.token else "a call without a token"
+        return _Answer(
+            problem=f"call: {target.url} refused {given} (HTTP {refused[0]}); "
+            "give a valid one with --token or MCP_HARBOR_TOKEN"
+        )
+    reason = _first_text(failure.exceptions) if failure is not None else "no answer"
+    return _Answer(problem=f"call: cannot call {target.url}: {reason}")
+
+
+def _first_text(errors: Sequence[BaseException]) -> str:
+    for error in errors:
+        if isinstance(error, BaseExceptionGroup):
+            return _first_text(error.exceptions)
+        return str(error) or type(error).__name__
+    return "no answer"
+
+
+async def _session(
+    tool: str,
+    inputs: _Inputs,
+    target: _Target,
+    legacy: bool,
+    view: ProgressView,
+    http: Any,
+) -> _Answer:
+    from mcp import Client, types
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+
+    from mcp_harbor import __version__
+    from mcp_harbor.cli._output import InputProblem, parse_caller_inputs
+    from mcp_harbor.runctx import ENVELOPE_META_KEY
+
     info = types.Implementation(name="mcp-harbor-call", version=__version__)
     mode = "legacy" if legacy else "auto"
+    client_kw: dict[str, Any] = {"client_info": info}
+    if view.live:  # the step's live output: shown above the bar
+        client_kw.update(logging_callback=view.log_message, log_level="info")
+    if http is None:
+        client: Client = _stdio_client(target, mode, **client_kw)
+    else:
+        assert target.url is not None
+        transport = streamable_http_client(target.url, http_client=http)
+        client = Client(transport, mode=mode, **client_kw)
     error: MCPError | None = None
-    async with Client(params, mode=mode, client_info=info) as client:
-        with ProgressView(tool) as view:
-            try:
-                result = await client.call_tool(
-                    tool,
-                    arguments,
-                    progress_callback=view.update,
-                    meta=meta,  # type: ignore[arg-type]
-                )
-            except MCPError as exc:  # caught here: the client's task group would wrap it
-                error = exc
+    offered: tuple[str, ...] | None = None
+    async with client:
+        if view.live and legacy:
+            with warnings.catch_warnings():  # how the handshake era asks for log messages
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                await client.session.set_logging_level("info")
+        schema = inputs.schema
+        if schema is None:  # over --url: the schema this caller is shown
+            listing = await client.list_tools()
+            offered = tuple(sorted(t.name for t in listing.tools))
+            found = next((t for t in listing.tools if t.name == tool), None)
+            schema = dict(found.input_schema) if found is not None else {}
+        try:
+            arguments, meta = parse_caller_inputs(tool, inputs.assignments, inputs.memory, schema)
+        except InputProblem as exc:
+            return _Answer(problem=str(exc))
+        try:
+            result = await client.call_tool(
+                tool,
+                arguments,
+                progress_callback=view.update,
+                meta=meta,  # type: ignore[arg-type]
+            )
+        except MCPError as exc:  # caught here: the client's task group would wrap it
+            error = exc
     if error is not None:
         # An unknown tool (or one this caller may not call) carries its envelope.
         data = error.data if isinstance(error.data, dict) else {}
         envelope = data.get(ENVELOPE_META_KEY)
         if isinstance(envelope, str):
-            return envelope
-        abort(f"{tool}: the server answered with an error: {error}", EXIT_USAGE)
+            return _Answer(envelope, offered=offered)
+        return _Answer(problem=f"{tool}: the server answered with an error: {error}")
     envelope = (result.meta or {}).get(ENVELOPE_META_KEY)
     if not isinstance(envelope, str):  # a crash: the server logged it
         text = "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
-        abort(f"{tool}: {text}", EXIT_TOOL_ERROR)
-    return envelope
+        return _Answer(problem=f"{tool}: {text}", code=EXIT_TOOL_ERROR)
+    return _Answer(envelope, offered=offered)

@@ -13,7 +13,8 @@ the task id. Everything else is mcp-harbor's own (docs/scale-out.md,
                                                                   LocalExecutor on
                                                                   RunMessage.to_request
     follows (XREAD) ◀──── stream harbor:run:<id>:ev ─────────── started, step_started,
-                          one Entry per stream entry             output, step_finished,
+                          one Entry per stream entry             output, step_progress,
+                                                                 step_finished,
                                                                  then result | cancelled
                                                                  | refused
     cancel (SET + PUBLISH) ── key and channel harbor:run:<id>:cancel ──▶ killpg, reaped,

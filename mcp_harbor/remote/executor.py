@@ -31,6 +31,7 @@ from mcp_harbor.remote.wire import (
     RunMessage,
     Started,
     StepFinished,
+    StepProgressed,
     StepStarted,
     cancel_key,
     from_stream,
@@ -40,6 +41,7 @@ from mcp_harbor.remote.wire import (
 )
 from mcp_harbor.runner.pipeline import DEFAULT_HOOK_TIMEOUT, RunObserver, RunRequest
 from mcp_harbor.runner.result import RunResult, StepResult
+from mcp_harbor.runner.step_progress import ProgressLine
 from mcp_harbor.status import RunStatus
 
 __all__ = ["CANCEL_WAIT", "NO_WORKER_GRACE", "RESULT_GRACE", "CeleryExecutor"]
@@ -100,12 +102,15 @@ class _Follower:
         observer = self.observer
         if observer is None:
             return
-        if isinstance(event, StepStarted | OutputLine):
+        if isinstance(event, StepStarted | OutputLine | StepProgressed):
             step = self.steps.get((event.section, event.index))
             if step is None:
                 return
             if isinstance(event, StepStarted):
                 await observer.step_started(step, event.n, event.total)
+            elif isinstance(event, StepProgressed):
+                line = ProgressLine(event.fraction, event.text, event.message)
+                await observer.step_progress(step, event.n, event.total, line)
             elif not self.quiet:
                 self.quiet = not await observer.output(step, event.stream, event.line)
         elif isinstance(event, StepFinished):

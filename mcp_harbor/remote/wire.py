@@ -63,6 +63,7 @@ __all__ = [
     "RunMessage",
     "Started",
     "StepFinished",
+    "StepProgressed",
     "StepStarted",
     "cancel_key",
     "cancelled_run",
@@ -79,8 +80,9 @@ __all__ = [
 #: The name of the one Celery task: run a pipeline.
 TASK_NAME: Final = "mcp_harbor.run"
 #: The run message's format; a worker refuses any other. Version 2 added
-#: ``deadline_at`` and ``shown_arguments``.
-PROTOCOL_VERSION: Final = 2
+#: ``deadline_at`` and ``shown_arguments``; version 3 the ``step_progress``
+#: stream entries (which a version-2 replica could not read).
+PROTOCOL_VERSION: Final = 3
 #: Entries kept per run stream (approximate trim), and how long (seconds) a
 #: stream stays after its run's last entry.
 STREAM_MAXLEN: Final = 10_000
@@ -402,6 +404,24 @@ class OutputLine:
 
 @final
 @dataclass(frozen=True, slots=True)
+class StepProgressed:
+    """Step `n` of `total` (the export's step at `section`, `index`) wrote
+    a progress line: `fraction` (0 to 1), `text` and `message` as the
+    worker's runner made them (escaped, scrubbed, cut; the replica cuts them
+    to `LINE_LIMIT` again). At most 10 a second per step."""
+
+    kind: ClassVar[str] = "step_progress"
+    section: str
+    index: int
+    n: int
+    total: int
+    fraction: float
+    text: str
+    message: str | None
+
+
+@final
+@dataclass(frozen=True, slots=True)
 class StepFinished:
     """Step `n` of `total` ended with `result`."""
 
@@ -464,6 +484,7 @@ Event = (
     Started
     | StepStarted
     | OutputLine
+    | StepProgressed
     | StepFinished
     | Result
     | Cancelled
@@ -507,6 +528,16 @@ def encode_entry(entry: Entry) -> dict[str, Any]:
             data.update(
                 section=event.section, index=event.index, stream=event.stream, line=event.line
             )
+        case StepProgressed():
+            data.update(
+                section=event.section,
+                index=event.index,
+                n=event.n,
+                total=event.total,
+                fraction=event.fraction,
+                text=event.text,
+                message=event.message,
+            )
         case StepFinished():
             data.update(n=event.n, total=event.total, result=event.result.to_json())
         case Result():
@@ -545,6 +576,20 @@ def _event(d: Mapping[str, Any]) -> Event:
             _int(d, "index", what),
             _str(d, "stream", what),
             _str(d, "line", what),
+        )
+    if kind == "step_progress":
+        fraction = _float(d, "fraction", what)
+        if not 0.0 <= fraction <= 1.0:
+            raise RunError(f"{what}: 'fraction' is not between 0 and 1")
+        message = _opt_str(d, "message", what)
+        return StepProgressed(
+            _str(d, "section", what),
+            _int(d, "index", what),
+            _int(d, "n", what),
+            _int(d, "total", what),
+            fraction,
+            _str(d, "text", what)[:LINE_LIMIT],
+            None if message is None else message[:LINE_LIMIT],
         )
     if kind == "step_finished":
         step = _dict(d, "result", what)

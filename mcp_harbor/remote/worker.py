@@ -41,6 +41,7 @@ from mcp_harbor.remote.wire import (
     RunMessage,
     Started,
     StepFinished,
+    StepProgressed,
     StepStarted,
     cancel_key,
     cancelled_run,
@@ -48,7 +49,7 @@ from mcp_harbor.remote.wire import (
     stream_key,
     to_stream,
 )
-from mcp_harbor.runner import LocalExecutor, StepResult
+from mcp_harbor.runner import LocalExecutor, ProgressLine, StepResult
 from mcp_harbor.runner.sandbox import Sandbox
 from mcp_harbor.store.base import LeaseStore
 
@@ -76,6 +77,13 @@ class _StreamObserver:
 
     async def step_finished(self, result: StepResult, number: int, total: int) -> None:
         self._stream.emit(StepFinished(number, total, result))
+
+    async def step_progress(self, step: Step, number: int, total: int, line: ProgressLine) -> None:
+        self._stream.emit(
+            StepProgressed(
+                step.section, step.index, number, total, line.fraction, line.text, line.message
+            )
+        )
 
     async def output(self, step: Step, stream: str, line: str) -> bool:
         self._stream.emit(OutputLine(step.section, step.index, stream, line[:LINE_LIMIT]))

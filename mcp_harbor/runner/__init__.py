@@ -13,6 +13,7 @@ from mcp_harbor.runner.pipeline import (
 )
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult, StepStatus
 from mcp_harbor.runner.rundir import default_runs_root, new_run_dir, new_run_id
+from mcp_harbor.runner.step_progress import ProgressLine, overall_progress
 
 __all__ = [
     "BASH_FLAGS",
@@ -21,6 +22,7 @@ __all__ = [
     "REDACTED",
     "Executor",
     "LocalExecutor",
+    "ProgressLine",
     "RunObserver",
     "RunRequest",
     "RunResult",
@@ -30,5 +32,6 @@ __all__ = [
     "default_runs_root",
     "new_run_dir",
     "new_run_id",
+    "overall_progress",
     "redact",
 ]

@@ -36,6 +36,7 @@ from mcp_harbor.runner.rundir import write_private
 from mcp_harbor.runner.sandbox import Sandbox, explain_denial
 from mcp_harbor.runner.scrub import REDACTED, Scrubber
 from mcp_harbor.runner.secrets import read_secrets
+from mcp_harbor.runner.step_progress import ProgressLine, follow_progress
 from mcp_harbor.step_env import is_inherited, step_variables
 from mcp_harbor.template import render, value_text
 
@@ -135,8 +136,10 @@ class RunRequest:
 
 
 class RunObserver(Protocol):
-    """Told when steps start and finish (progress reporting) and, when
-    `wants_output` is true, given each line the step prints. Must not raise."""
+    """Told when steps start and finish (progress reporting), given the
+    step's own progress (the lines it appends to ``$HARBOR_PROGRESS``: at
+    most 10 per second, see `mcp_harbor.runner.step_progress`) and, when
+    `wants_output` is true, each line the step prints. Must not raise."""
 
     @property
     def wants_output(self) -> bool: ...
@@ -144,6 +147,11 @@ class RunObserver(Protocol):
     async def step_started(self, step: Step, number: int, total: int) -> None: ...
 
     async def step_finished(self, result: StepResult, number: int, total: int) -> None: ...
+
+    async def step_progress(self, step: Step, number: int, total: int, line: ProgressLine) -> None:
+        """Step `number` of `total` said how far it is (`line`: escaped,
+        scrubbed, cut)."""
+        ...
 
     async def output(self, step: Step, stream: str, line: str) -> bool:
         """One line of `stream` (``stdout``/``stderr``); False: send no more."""
@@ -173,6 +181,7 @@ def _added_environment(
     step: Step,
     outcomes: Mapping[str, str],
     output_file: Path,
+    progress_file: Path,
     secrets: Mapping[str, str],
 ) -> dict[str, str]:
     """What is added to a step's environment, over what it receives of the
@@ -180,8 +189,8 @@ def _added_environment(
     variables (with the request's `~RunRequest.extra_env`), ``ARG_<name>``
     for every arg that has a value, the export's `secrets` and the step's
     literal ``env:`` over those (the loader refuses an ``env:`` name that is
-    a secret's), then the earlier steps' `outcomes` (``STEP_*``) and
-    ``HARBOR_STEP_OUTPUT``.
+    a secret's), then the earlier steps' `outcomes` (``STEP_*``),
+    ``HARBOR_STEP_OUTPUT`` and ``HARBOR_PROGRESS``.
 
     Everything but the secrets and the literal ``env:`` (the export
     author's) is the runtime's, and goes through `step_variables`: only
@@ -199,7 +208,12 @@ def _added_environment(
     step_variables(env)
     env.update(secrets)
     env.update(step.spec.env)
-    env.update(step_variables({**outcomes, "HARBOR_STEP_OUTPUT": str(output_file)}))
+    runtime = {
+        **outcomes,
+        "HARBOR_STEP_OUTPUT": str(output_file),
+        "HARBOR_PROGRESS": str(progress_file),
+    }
+    env.update(step_variables(runtime))
     return env
 
 
@@ -462,8 +476,11 @@ class LocalExecutor:
         base = steps_dir / f"{number}-{step.name}"
         out_log, err_log = base.with_suffix(".stdout.log"), base.with_suffix(".stderr.log")
         output_file = base.with_suffix(".output")
+        progress_file = base.with_suffix(".progress")
 
-        added = _added_environment(request, step, state.environment(), output_file, state.secrets)
+        added = _added_environment(
+            request, step, state.environment(), output_file, progress_file, state.secrets
+        )
         env = self._spawn_environment(request.export, added)
         command = _command(step, request.arguments)
         shown = _command(step, request.redacted_arguments())
@@ -499,6 +516,7 @@ class LocalExecutor:
             # A `steps/` this call has just made holds nothing to remove.
             if not state.made_steps_dir(steps_dir):
                 output_file.unlink(missing_ok=True)
+                progress_file.unlink(missing_ok=True)
             state.write_context()
 
         limit = min(step.spec.timeout or remaining, remaining)
@@ -524,14 +542,19 @@ class LocalExecutor:
         run = functools.partial(run, offload=self._steps_running > 0)
         self._steps_running += 1
         try:
-            if observer is not None and observer.wants_output:
+            if observer is not None:
                 done = anyio.Event()
 
                 async def sink(stream: str, line: str) -> bool:
                     return await observer.output(step, stream, line)
 
+                async def report(line: ProgressLine) -> None:
+                    await observer.step_progress(step, number, state.total, line)
+
                 async with anyio.create_task_group() as tg:
-                    tg.start_soon(follow_logs, out_log, err_log, sink, done, scrubber or None)
+                    if observer.wants_output:
+                        tg.start_soon(follow_logs, out_log, err_log, sink, done, scrubber or None)
+                    tg.start_soon(follow_progress, progress_file, report, done, scrubber or None)
                     try:
                         outcome = await run()
                     finally:

@@ -38,7 +38,7 @@ from mcp_harbor.config import Step
 from mcp_harbor.identity import ANONYMOUS, Caller, current_caller, local_principal, use_caller
 from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx import ENVELOPE_META_KEY, Approval, CallRequest, CallService
-from mcp_harbor.runner import StepResult
+from mcp_harbor.runner import ProgressLine, StepResult, overall_progress
 from mcp_harbor.server.elicit import ElicitingApprover, RoundTrip, answer_of
 from mcp_harbor.server.refusals import mark_handled
 from mcp_harbor.server.registry import Registry
@@ -126,6 +126,11 @@ class _CallObserver:
     - Progress: when each step starts (``progress`` = n - 0.5) and ends
       (``progress`` = n), ``total`` = steps, message ``build (2/5)``. A no-op when the
       client sent no progress token.
+    - The step's own progress (the lines it appends to ``$HARBOR_PROGRESS``,
+      at most 10 per second): ``progress`` = `overall_progress` (between the
+      step's start and end), message ``build (2/5): 3/10 compiling``; a
+      line that would not increase the progress (a step going back) is not
+      sent, since MCP wants progress to increase.
     - Output: each line a step prints, as a ``notifications/message`` at level
       ``info`` (data: ``{"step", "stream", "line"}``), only to clients that
       asked for log messages: the request's log-level opt-in (2026-07-28) or
@@ -145,6 +150,8 @@ class _CallObserver:
         self._stamp = time.monotonic()
         self._sent = 0
         self._dropped = 0
+        #: The last progress sent: a step's own lines never go back below it.
+        self._reached = 0.0
 
     @property
     def wants_output(self) -> bool:
@@ -172,6 +179,12 @@ class _CallObserver:
                 },
             )
             self._dropped = 0
+
+    async def step_progress(self, step: Step, number: int, total: int, line: ProgressLine) -> None:
+        progress = overall_progress(number, line.fraction)
+        if progress <= self._reached:
+            return
+        await self._progress(progress, total, f"{step.name} ({number}/{total}): {line.text}")
 
     async def output(self, step: Step, stream: str, line: str) -> bool:
         if self._sent >= self.MAX_LINES:
@@ -205,6 +218,7 @@ class _CallObserver:
             log.debug("log notification failed", exc_info=True)
 
     async def _progress(self, progress: float, total: float | None, message: str) -> None:
+        self._reached = max(self._reached, progress)
         try:
             await self._ctx.session.report_progress(progress, total, message)
         except Exception:

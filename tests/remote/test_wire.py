@@ -35,6 +35,7 @@ from mcp_harbor.remote.wire import (
     RunMessage,
     Started,
     StepFinished,
+    StepProgressed,
     StepStarted,
     decode_entry,
     encode_entry,
@@ -120,7 +121,7 @@ def test_the_message_keys_are_those_of_the_wire(export: Export, tmp_path: Path) 
         "workdir", "extra_env", "output_tail", "grace", "started_at", "deadline_at",
         "context_path", "context_json", "wants_output",
     }  # fmt: skip
-    assert encoded["v"] == PROTOCOL_VERSION == 2
+    assert encoded["v"] == PROTOCOL_VERSION == 3
     assert encoded["tool"] == "remote" and encoded["content_hash"] == export.content_hash
     assert encoded["context_json"] == '{"run": {"id": "r1"}, "steps": {}}\n'
     assert encoded["deadline_at"] - encoded["started_at"] == pytest.approx(12.5)
@@ -167,7 +168,7 @@ def test_an_unreadable_context_is_refused_before_anything_is_sent(
         RunMessage.from_request(request, wants_output=False)
 
 
-@pytest.mark.parametrize("version", [1, 3, None, "2"])
+@pytest.mark.parametrize("version", [1, 2, 4, None, "3"])
 def test_a_message_of_another_version_is_refused(
     export: Export, tmp_path: Path, version: object
 ) -> None:
@@ -243,6 +244,8 @@ ENTRIES = [
     Entry(Started(1700000000.5), "w1", 1, 1700000000.75),
     Entry(StepStarted("steps", 0, 1, 2), "w1", 1, 1.0),
     Entry(OutputLine("on_failure", 1, "stderr", "a line"), "w1", 1, 1.0),
+    Entry(StepProgressed("steps", 0, 1, 2, 0.25, "1/4 building", "building"), "w1", 1, 1.0),
+    Entry(StepProgressed("steps", 0, 1, 2, 1.0, "100%", None), "w1", 1, 1.0),
     Entry(StepFinished(1, 2, _step()), "w1", 1, 1.0),
     Entry(Result(_run(), b'{"ok": true}\x00\xff'), "w1", 1, 1.0),
     Entry(Result(_run(), None), "w1", 2, 1.0),
@@ -270,6 +273,10 @@ def test_the_entries_keep_their_json_shapes() -> None:
         {"t": "step_started", "section": "steps", "index": 0, "n": 1, "total": 2, **stamps},
         {"t": "output", "section": "on_failure", "index": 1, "stream": "stderr",
          "line": "a line", **stamps},
+        {"t": "step_progress", "section": "steps", "index": 0, "n": 1, "total": 2,
+         "fraction": 0.25, "text": "1/4 building", "message": "building", **stamps},
+        {"t": "step_progress", "section": "steps", "index": 0, "n": 1, "total": 2,
+         "fraction": 1.0, "text": "100%", "message": None, **stamps},
         {"t": "step_finished", "n": 1, "total": 2, "result": step, **stamps},
         {"t": "result", "result": run, "output": "eyJvayI6IHRydWV9AP8=", **stamps},
         {"t": "result", "result": run, "output": None, "host": "w1", "attempt": 2, "at": 1.0},
@@ -300,6 +307,9 @@ def test_the_names_redis_and_celery_see() -> None:
         ({"t": "started"}, "stream entry 'started': 'received' is missing"),
         ({"t": "step_started", "section": "steps", "index": "0", "n": 1, "total": 1},
          "stream entry 'step_started': 'index' must be an integer, not str"),
+        ({"t": "step_progress", "section": "steps", "index": 0, "n": 1, "total": 1,
+          "fraction": 1.5, "text": "150%", "message": None},
+         "stream entry 'step_progress': 'fraction' is not between 0 and 1"),
         ({"t": "lost", "worker": None},
          "stream entry 'lost': 'worker' must be a string, not NoneType"),
         ({"t": "cancelled", "attempt": 1.5},

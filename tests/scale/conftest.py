@@ -152,5 +152,8 @@ class StepStarted:
     async def step_finished(self, result: Any, number: int, total: int) -> None:
         pass
 
+    async def step_progress(self, step: Any, number: int, total: int, line: Any) -> None:
+        pass
+
     async def output(self, step: Any, stream: str, line: str) -> bool:
         return True

@@ -46,6 +46,22 @@ SWEEP = 0.5
 def exports_into(folder: Path, piddir: Path, marker: Path) -> Path:
     write_export(
         folder,
+        "progressing.yaml",
+        r"""
+        name: progressing
+        description: Reports its own progress on a worker.
+        runs_on: lab
+        steps:
+          - name: build
+            run: |
+              echo '1/4 building' >> "$HARBOR_PROGRESS"
+              sleep 0.3
+              printf '50%% \033[1mlinking\n' >> "$HARBOR_PROGRESS"
+              sleep 0.3
+        """,
+    )
+    write_export(
+        folder,
         "stream.yaml",
         """
         name: stream
@@ -212,6 +228,19 @@ async def test_output_and_progress_stream_from_the_worker(setup: Setup) -> None:
     local_envelope = local.structured_content
     assert local_envelope is not None
     assert "worker_host" not in end_record(setup.db, local_envelope["run_id"])[1]
+
+
+async def test_a_steps_own_progress_streams_from_the_worker(setup: Setup) -> None:
+    rec = Recorder()
+    async with client(setup) as c:
+        result = await c.call_tool("progressing", {}, progress_callback=rec.on_progress)
+        assert result.is_error is False, text_of(result)
+    assert [(p, m) for p, _, m in rec.progress] == [
+        (0.5, "build (1/1)"),
+        (pytest.approx(0.5 + 0.49 * 0.25), "build (1/1): 1/4 building"),
+        (pytest.approx(0.5 + 0.49 * 0.5), "build (1/1): 50% \\x1b[1mlinking"),
+        (1, "build (1/1) ok"),
+    ]
 
 
 async def test_cancel_kills_the_group_on_the_worker(setup: Setup) -> None:
