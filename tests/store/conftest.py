@@ -66,7 +66,13 @@ def _private_cluster() -> Iterator[str]:
         )  # fmt: skip
     except subprocess.CalledProcessError as exc:
         shutil.rmtree(folder, ignore_errors=True)
-        pytest.fail(f"initdb ({bindir}) failed: {exc.stderr}", False)
+        hint = (
+            "\n(as root, initdb runs as nobody in a user namespace: where user namespaces "
+            "are not allowed, run the tests as another user or set MCP_HARBOR_TEST_PG)"
+            if as_user
+            else ""
+        )
+        pytest.fail(f"initdb ({bindir}) failed: {exc.stderr}{hint}", False)
     opts = (
         f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
         "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
