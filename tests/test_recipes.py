@@ -15,14 +15,15 @@ written (``mcp-harbor check --format sarif``) and its output read as SARIF.
 from __future__ import annotations
 
 import http.server
+import importlib.metadata
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import sysconfig
 import threading
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +38,6 @@ from harbor_helpers import (
     bearer_client,
     harbor_cli,
     http_server,
-    token_add,
     without_plan,
     write_export,
 )
@@ -45,6 +45,7 @@ from mcp.shared.exceptions import MCPError
 
 from mcp_harbor.check import load_and_check
 from mcp_harbor.runctx import ENVELOPE_META_KEY
+from mcp_harbor.server.auth import TokensFile
 
 pytestmark = pytest.mark.anyio
 
@@ -250,11 +251,36 @@ def git(project: Path, *args: str) -> None:
     )
 
 
+def installed_entries(*names: str) -> set[Path]:
+    """The top-level files and folders (packages, modules, .dist-info) of the
+    distributions `names` and of what they require, as this suite has them
+    installed: what a project's venv holds once they are installed in it."""
+    from packaging.requirements import Requirement
+
+    entries: set[Path] = set()
+    seen: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        dist = importlib.metadata.distribution(name)
+        root = Path(str(dist.locate_file("")))
+        for file in dist.files or ():
+            top = file.parts[0]
+            if top != ".." and not top.endswith(".pth") and top != "__pycache__":
+                entries.add(root / top)
+        for requirement in map(Requirement, dist.requires or ()):
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                todo.append(requirement.name)
+    return entries
+
+
 def make_project(project: Path) -> None:
-    """A tiny Python project with a virtual environment of its own (which
-    sees this suite's packages through a .pth file, so pytest, ruff and pip
-    are there offline), its own build backend, a log, a cache and a tagged
-    git history."""
+    """A tiny Python project with a virtual environment of its own (pytest
+    and pip linked in from this suite's, ruff copied: there offline), its
+    own build backend, a log, a cache and a tagged git history."""
     (project / "tinyproj").mkdir(parents=True)
     (project / "pyproject.toml").write_text(PYPROJECT)
     (project / "tinybackend.py").write_text(BACKEND)
@@ -271,7 +297,8 @@ def make_project(project: Path) -> None:
         capture_output=True,
     )
     venv_lib = next((project / ".venv" / "lib").glob("python3*")) / "site-packages"
-    (venv_lib / "suite.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    for entry in installed_entries("pytest", "pip"):
+        (venv_lib / entry.name).symlink_to(entry)
     # ruff is a program of its own: a copy, as pip installs it into a venv.
     shutil.copy2(Path(sys.executable).parent / "ruff", project / ".venv" / "bin" / "ruff")
     git(project, "init", "-q", "-b", "main")
@@ -318,11 +345,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     (root / "kubeconfig").write_text("apiVersion: v1\nkind: Config\n")
     listener = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Webhook)
     threading.Thread(target=listener.serve_forever, daemon=True).start()
-    tokens_file = root / "tokens.json"
+    # The tokens file `mcp-harbor token add` writes (the same code, in this process).
+    tokens_file = TokensFile(root / "tokens.json")
     tokens = {
-        "ci-bot": token_add(tokens_file, "ci-bot"),
-        "alice": token_add(tokens_file, "alice"),
-        "bob": token_add(tokens_file, "bob", "--group", "release"),
+        "ci-bot": tokens_file.add("ci-bot"),
+        "alice": tokens_file.add("alice"),
+        "bob": tokens_file.add("bob", groups=("release",)),
     }
     env = {
         "PATH": f"{stubs}{os.pathsep}{os.environ['PATH']}",
@@ -337,7 +365,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     # takes `needs:` today) or from the working directory (as the step runs).
     for path in recipe_files():
         shutil.copyfile(path, project / path.name)
-    extra = ("--tokens", str(tokens_file), "--db", str(root / "harbor.db"))
+    extra = ("--tokens", str(tokens_file.path), "--db", str(root / "harbor.db"))
     extra += ("--workdir", str(project))
     try:
         with pytest.MonkeyPatch.context() as patch:
@@ -494,16 +522,16 @@ async def test_a_secret_reaches_the_step_and_no_record(site: Site) -> None:
 
 
 async def wait_for_pending(site: Site, version: str) -> dict[str, Any]:
+    """The waiting run of `version`, as ``GET /approvals`` lists it to bob."""
+    url = site.server.url.removesuffix("/mcp") + "/approvals"
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {site.tokens['bob']}"})
     with anyio.fail_after(20):
         while True:
-            done = await anyio.to_thread.run_sync(
-                lambda: site.cli("approvals", "--json", token="bob")
-            )
-            for line in done.stdout.splitlines():
-                item = json.loads(line)
-                if item["arguments"].get("version") == version:
-                    return dict(item)
-            await anyio.sleep(0.2)
+            with urllib.request.urlopen(request, timeout=10) as response:
+                for item in json.loads(response.read())["approvals"]:
+                    if item["arguments"].get("version") == version:
+                        return dict(item)
+            await anyio.sleep(0.1)
 
 
 async def test_the_deploy_waits_for_an_approver_other_than_the_caller(site: Site) -> None:
