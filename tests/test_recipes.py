@@ -403,8 +403,11 @@ async def test_run_tests_with_a_k_filter(site: Site) -> None:
     everything = await call(site, "alice", "run_tests", {})
     assert everything["status"] == "failed" and everything["exit_code"] == 1
     assert "FAILED tests/test_tiny.py::test_broken" in stdout_of(everything, "pytest")
-    # A value that could be read as an option, or leaves the project: refused.
-    for arguments in ({"select": "-p evil"}, {"path": "../"}, {"select": "x; id"}):
+    only = await call(site, "alice", "run_tests", {"path": "tests/test_tiny.py::test_add"})
+    assert only["status"] == "ok" and "1 passed" in stdout_of(only, "pytest"), only["answer"]
+    # A value that could be read as an option, or is not a test of tests/: refused.
+    refusals = [{"select": "-p evil"}, {"select": "x; id"}, {"path": "tinybackend.py"}]
+    for arguments in [*refusals, {"path": "../"}]:
         refused = await call(site, "alice", "run_tests", arguments)
         assert refused["status"] == "invalid" and refused["steps_run"] == 0, arguments
 
