@@ -1,0 +1,96 @@
+"""Issue 21: no traceback on an ordinary mistake.
+
+Each mistake a user can make is run through the real ``mcp-harbor`` command
+(a subprocess): what it prints besides log lines is one clear line (what,
+and how to fix it), never a traceback, and it exits 2 (a usage or
+environment error). Celery's absence is real too: the worker runs with a
+``celery`` package first on its path whose import fails, as an
+uninstalled one does.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from harbor_helpers import harbor_cli, write_export
+
+#: A line of the log (`mcp_harbor.cli._app.setup_logging`'s format).
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (DEBUG|INFO|WARNING|ERROR) ")
+
+HIDDEN = """
+    name: hidden
+    description: Only for carol.
+    allow: [carol]
+    steps:
+      - name: a
+        run: echo hi
+"""
+
+
+def the_line(proc: subprocess.CompletedProcess[str]) -> str:
+    """The one line the command printed besides its log, checked to be one."""
+    assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
+    said = [line for line in proc.stderr.splitlines() if line.strip() and not LOG_LINE.match(line)]
+    assert len(said) == 1, proc.stderr
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    return said[0]
+
+
+@pytest.fixture
+def exports(tmp_path: Path) -> Path:
+    folder = tmp_path / "exports"
+    write_export(folder, "hidden.yaml", HIDDEN)
+    return folder
+
+
+@pytest.fixture
+def taken_port() -> Iterator[int]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(1)
+        yield int(sock.getsockname()[1])
+
+
+def test_call_of_a_tool_allow_hides(exports: Path, tmp_path: Path) -> None:
+    proc = harbor_cli("call", "hidden", "--exports", str(exports), state=tmp_path, check=False)
+    me = harbor_cli("tools", "--as", "anonymous", "--exports", str(exports)).stdout
+    assert "hidden" not in me
+    line = the_line(proc)
+    assert line.startswith("hidden: local:"), line
+    assert f"may not call this tool (allow: of {exports / 'hidden.yaml'})" in line, line
+
+
+def test_serve_on_a_port_in_use(exports: Path, tmp_path: Path, taken_port: int) -> None:
+    proc = harbor_cli(
+        "serve", "--transport", "http", "--port", str(taken_port), "--exports", str(exports),
+        "--db", str(tmp_path / "h.db"), "--tokens", str(tmp_path / "none.json"),
+        state=tmp_path, check=False,
+    )  # fmt: skip
+    assert the_line(proc) == (
+        f"cannot serve HTTP on 127.0.0.1:{taken_port}: Address already in use; another "
+        f"process listens there: stop it, or pass another --port"
+    )
+    assert "serving MCP over HTTP" not in proc.stderr
+
+
+def test_worker_without_celery(exports: Path, tmp_path: Path) -> None:
+    fake = tmp_path / "no-celery" / "celery"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'celery'\", name='celery')\n"
+    )
+    path = os.pathsep.join(p for p in (str(fake.parent), os.environ.get("PYTHONPATH")) if p)
+    proc = harbor_cli(
+        "worker", "--queues", "build", "--broker", "redis://127.0.0.1:1/0",
+        "--exports", str(exports), "--db", str(tmp_path / "h.db"),
+        state=tmp_path, check=False, PYTHONPATH=path,
+    )  # fmt: skip
+    line = the_line(proc)
+    assert "No module named 'celery'" in line, line
+    assert line.endswith("pip install 'mcp-harbor[scale]'"), line
