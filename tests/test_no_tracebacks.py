@@ -151,3 +151,27 @@ def test_tokens_file_in_a_folder_that_cannot_be(tmp_path: Path) -> None:
         f"{blocker / 'tokens.json'}: cannot write the tokens file (File exists: {blocker}); "
         f"pass --tokens FILE in a folder you can write"
     )
+
+
+def test_an_approval_seed_that_is_not_yaml(exports: Path, tmp_path: Path) -> None:
+    seed = tmp_path / "seed.yaml"
+    seed.write_text("- export: hidden\n  decision: [approve\n")
+    proc = harbor_cli(
+        "serve", "--exports", str(exports), "--db", str(tmp_path / "h.db"),
+        "--approve-seed", str(seed), state=tmp_path, check=False,
+    )  # fmt: skip
+    assert the_line(proc) == (
+        f"{seed}:3:1: the approval seed is not valid YAML: expected ',' or ']', but got "
+        f"'<stream end>'"
+    )
+
+
+def test_a_port_out_of_range_is_a_usage_error(exports: Path, tmp_path: Path) -> None:
+    proc = harbor_cli(
+        "serve", "--transport", "http", "--port", "99999", "--exports", str(exports),
+        state=tmp_path, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        "Error: Invalid value for '--port': 99999 is not in the range 0<=x<=65535."
+    )
