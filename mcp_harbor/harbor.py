@@ -135,9 +135,9 @@ def unavailable(published: Published, verdicts: Iterable[Verdict]) -> dict[str, 
 
 
 def _refusal(report: ExportReport, strict: bool) -> str:
-    """Why the checker refused `report`'s export, on one line."""
-    findings = [f for f in report.findings if strict or f.severity == "error"]
-    said = "; ".join(f"{report.file}:{f.line}:{f.column}: {f.rule} {f.message}" for f in findings)
+    """Why the checker refused `report`'s export, on one line (each
+    finding's message names the step, line, column and rule)."""
+    said = "; ".join(f.message for f in report.findings if strict or f.severity == "error")
     return f"refused by the checker: {said} (mcp-harbor check {report.file} shows the fixes)"
 
 

@@ -25,6 +25,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if folder in LATER_STAGE:
             item.add_marker(pytest.mark.later)
 
+
 #: Where `mcp-harbor serve` and `run` keep the audit checkpoints' key and
 #: witness file (default: the config folder of whoever runs them).
 _AUDIT_SEAL_FILES = {
