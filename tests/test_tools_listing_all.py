@@ -194,15 +194,20 @@ async def test_as_a_token_is_its_tools_list(ruled: Path, tmp_path: Path) -> None
         "alice": token_add(tokens, "alice", "--tenant", "acme", "--group", "ops"),
         "bob": token_add(tokens, "bob"),
     }
-    expected = {
-        "alice": as_listing(ruled, state, "alice", "--group", "ops", "--tenant", "acme"),
-        "bob": as_listing(ruled, state, "bob"),
-    }
+    # The token's tenant and groups come from the tokens file...
+    expected = {who: as_listing(ruled, state, who, "--tokens", str(tokens)) for who in tok}
     assert [t["name"] for t in expected["alice"]] == ["acme", "alice_only", "everyone", "ops"]
     assert [t["name"] for t in expected["bob"]] == ["everyone"]
-    proc = harbor_cli("tools", "--exports", str(ruled), "--json", "--as", "alice", state=state)
+    # ... or, for a token not there (yet), from --group and --tenant.
+    elsewhere = ("--tokens", str(tmp_path / "other.json"), "--group", "ops", "--tenant", "acme")
+    assert as_listing(ruled, state, "alice", *elsewhere) == expected["alice"]
+    proc = harbor_cli(
+        "tools", "--exports", str(ruled), "--json", "--as", "alice",
+        "--tokens", str(tmp_path / "other.json"), state=state,
+    )  # fmt: skip
     lacking = [t for t in json.loads(proc.stdout)["tools"] if not t["available"]]
     assert [t["name"] for t in lacking] == ["lacking"]  # alice would see it: marked
+    assert f"no token 'alice' in {tmp_path / 'other.json'}" in proc.stderr
     assert "4 of 6 tools are hidden from alice by allow:" in proc.stderr
     extra = ("--tokens", str(tokens), "--db", str(tmp_path / "h.db"))
     with http_server(ruled, state, *extra) as server:
@@ -211,6 +216,13 @@ async def test_as_a_token_is_its_tools_list(ruled: Path, tmp_path: Path) -> None
                 async with bearer_client(server.url, token, mode) as client:
                     seen = dumped((await client.list_tools()).tools)
                 assert seen == expected[who], (mode, who)
+    # What contradicts the tokens file is refused.
+    proc = harbor_cli(
+        "tools", "--exports", str(ruled), "--as", "alice", "--tenant", "other",
+        "--tokens", str(tokens), check=False,
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert "token 'alice' in" in proc.stderr and "has tenant 'acme' and groups ops" in proc.stderr
 
 
 @pytest.mark.anyio

@@ -17,9 +17,11 @@ import click
 
 from mcp_harbor.cli._app import (
     exports_option,
+    harbor_errors,
     load_published,
     programs_option,
     stderr,
+    tokens_option,
     use_programs_file,
 )
 
@@ -27,7 +29,8 @@ __all__ = ["tools"]
 
 _AS_HELP = (
     "List exactly what this caller's tools/list returns (allow: applied): a static "
-    "token's NAME, local:USER (stdio) or anonymous (HTTP without tokens)."
+    "token's NAME (its tenant and groups from --tokens), local:USER (stdio) or anonymous "
+    "(HTTP without tokens)."
 )
 
 
@@ -52,6 +55,28 @@ def _principal(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return value
 
 
+def _token_claims(
+    name: str, tokens: Path, groups: tuple[str, ...], tenant: str | None
+) -> tuple[tuple[str, ...], str | None]:
+    """The groups and tenant of token `name`: its entry's in the tokens
+    file when it has one (`groups` and `tenant`, when given, must agree:
+    a usage error else), else `groups` and `tenant` as given."""
+    from mcp_harbor.server.auth import TokensFile
+
+    with harbor_errors():
+        entry = next((e for e in TokensFile(tokens).load() if e.name == name), None)
+    if entry is None:
+        stderr.print(f"no token {name!r} in {tokens}: its tenant and groups are as given")
+        return groups, tenant
+    if (groups and sorted(groups) != sorted(entry.groups)) or tenant not in (None, entry.tenant):
+        raise click.UsageError(
+            f"token {name!r} in {tokens} has tenant {entry.tenant!r} and groups "
+            f"{', '.join(entry.groups) or 'none'}: leave out --tenant and --group, or make "
+            f"them agree"
+        )
+    return entry.groups, entry.tenant
+
+
 @click.command()
 @exports_option
 @click.option("--json", "as_json", is_flag=True, help="Print the tools/list entries as JSON.")
@@ -71,14 +96,17 @@ def _principal(ctx: click.Context, param: click.Parameter, value: str | None) ->
     "groups",
     multiple=True,
     metavar="NAME",
-    help="With --as NAME: a group of that token (as token add --group); repeatable.",
+    help="With --as NAME of a token not in --tokens: a group of it (as token add --group); "
+    "repeatable.",
 )
 @click.option(
     "--tenant",
     default=None,
     metavar="NAME",
-    help="With --as NAME: that token's tenant (as token add --tenant). Default: default.",
+    help="With --as NAME of a token not in --tokens: its tenant (as token add --tenant). "
+    "Default: default.",
 )
+@tokens_option
 def tools(
     exports: tuple[Path, ...],
     as_json: bool,
@@ -89,6 +117,7 @@ def tools(
     principal: str | None,
     groups: tuple[str, ...],
     tenant: str | None,
+    tokens: Path,
 ) -> None:
     """List the tools the exports publish, as a client will see them, and
     each export a client will not see, with the reason."""
@@ -108,6 +137,8 @@ def tools(
             "--group and --tenant describe a static token: use them with --as NAME "
             "(local:USER and anonymous callers have no groups and a fixed tenant)"
         )
+    if principal is not None and principal != ANONYMOUS and not principal.startswith(LOCAL_PREFIX):
+        groups, tenant = _token_claims(principal, tokens, groups, tenant)
     use_programs_file(programs)
     published = load_published(exports, strict=strict, skip_refused=True)
     preflight = Preflight(workdir=None if workdir is None else workdir.resolve())
