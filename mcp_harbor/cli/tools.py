@@ -130,14 +130,14 @@ def tools(
     from mcp_harbor.preflight import Preflight
     from mcp_harbor.server import Registry
 
-    if (groups or tenant is not None) and (
-        principal is None or principal == ANONYMOUS or principal.startswith(LOCAL_PREFIX)
-    ):
+    token = principal is not None and principal != ANONYMOUS
+    token = token and not str(principal).startswith(LOCAL_PREFIX)
+    if (groups or tenant is not None) and not token:
         raise click.UsageError(
             "--group and --tenant describe a static token: use them with --as NAME "
             "(local:USER and anonymous callers have no groups and a fixed tenant)"
         )
-    if principal is not None and principal != ANONYMOUS and not principal.startswith(LOCAL_PREFIX):
+    if token and principal is not None:
         groups, tenant = _token_claims(principal, tokens, groups, tenant)
     use_programs_file(programs)
     published = load_published(exports, strict=strict, skip_refused=True)
