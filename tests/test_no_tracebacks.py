@@ -175,3 +175,26 @@ def test_a_port_out_of_range_is_a_usage_error(exports: Path, tmp_path: Path) -> 
     assert proc.stderr.splitlines()[-1] == (
         "Error: Invalid value for '--port': 99999 is not in the range 0<=x<=65535."
     )
+
+
+def test_a_db_where_a_file_is_in_the_way(exports: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    proc = harbor_cli(
+        "run", "hidden", "--exports", str(exports), "--db", str(blocker / "h.db"),
+        state=tmp_path, check=False,
+    )  # fmt: skip
+    assert the_line(proc) == (
+        f"audit store {blocker / 'h.db'}: cannot open the database: File exists: {blocker}"
+    )
+
+
+def test_a_tokens_file_that_is_a_folder_is_a_usage_error(exports: Path, tmp_path: Path) -> None:
+    proc = harbor_cli(
+        "serve", "--transport", "http", "--exports", str(exports), "--db", str(tmp_path / "h.db"),
+        state=tmp_path, check=False, MCP_HARBOR_TOKENS=str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"Error: Invalid value for '--tokens': File '{tmp_path}' is a directory."
+    )
