@@ -86,7 +86,11 @@ class Need:
         if self.kind == "program" and "/" in self.target:
             what = f"program {self.target} does not exist or is not executable"
         if self.among:
-            what = f"{self.target} is in none of {where}"
+            what = (
+                f"program {self.target} is executable in none of {where}"
+                if self.kind == "program"
+                else f"{self.target} is in none of {where}"
+            )
         return f"{what} (needed at {self.where})"
 
 

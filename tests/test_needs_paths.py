@@ -115,7 +115,7 @@ def test_steps_in_different_folders_need_it_in_one(tmp_path: Path) -> None:
         """
         name: two
         description: Two steps, two folders.
-        needs: {files: [marker]}
+        needs: {files: [marker], programs: [./run.sh]}
         steps:
           - name: one
             cwd: ../a
@@ -125,12 +125,15 @@ def test_steps_in_different_folders_need_it_in_one(tmp_path: Path) -> None:
             run: cat marker
         """,
     )
+    (first / "run.sh").write_text("#!/bin/sh\n")
+    (first / "run.sh").chmod(0o755)
     export = load_export(path)
     assert Preflight(workdir=tmp_path).verdict(export).ready
     (second / "marker").unlink()
+    (first / "run.sh").chmod(0o644)
     verdict = Preflight(workdir=tmp_path).verdict(export)
     assert not verdict.ready
-    assert (
-        f"marker is in none of the folders the steps run in ({first}, {second}) "
-        f"(needed at {path}:3)"
-    ) == verdict.describe()
+    folders = f"the folders the steps run in ({first}, {second}) (needed at {path}:3)"
+    assert verdict.describe() == (
+        f"program ./run.sh is executable in none of {folders}; marker is in none of {folders}"
+    )
