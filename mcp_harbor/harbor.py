@@ -48,13 +48,18 @@ from mcp_harbor.store.seal import (
 )
 
 if TYPE_CHECKING:
+    import mcp_types
+
     from mcp_harbor.check import ExportReport
+    from mcp_harbor.identity import Caller
     from mcp_harbor.preflight import Verdict
 
 __all__ = [
     "Harbor",
     "HarborSettings",
+    "Listing",
     "Published",
+    "listing",
     "load_published",
     "unavailable",
     "use_programs",
@@ -132,6 +137,48 @@ def unavailable(published: Published, verdicts: Iterable[Verdict]) -> dict[str, 
     missing = {v.export: v.reason() for v in verdicts if not v.ready}
     why = {**published.reasons, **missing}
     return {e.name: why[e.name] for e in published.declared if e.name in why}
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What one caller (or every caller) is offered, and what not: what
+    ``mcp-harbor tools`` shows."""
+
+    #: Exactly what the caller's ``tools/list`` returns, in registry order.
+    tools: list[mcp_types.Tool]
+    #: Each export the caller's ``allow:`` admits that is not offered, with
+    #: why (`unavailable`), in load order.
+    unavailable: list[tuple[Export, str]]
+    #: How many offered tools ``allow:`` hides from the caller.
+    hidden: int
+
+
+def listing(
+    published: Published,
+    preflight: Preflight,
+    caller: Caller | None = None,
+    *,
+    with_refused: bool = True,
+) -> Listing:
+    """The tools a server built from `published` offers `caller` (None:
+    every tool, whoever asks), through the registry the server answers
+    ``tools/list`` from (`mcp_harbor.server.Registry.visible_tools`), after
+    probing the exports' needs with `preflight`; and the exports it does
+    not offer (the checker's refusals only `with_refused`)."""
+    from mcp_harbor.policy import is_allowed
+    from mcp_harbor.server import Registry
+
+    why = unavailable(published, preflight.verdicts(published.exports))
+    registry = Registry(e for e in published.exports if e.name not in why)
+    tools = registry.tools() if caller is None else registry.visible_tools(caller)
+    absent = [
+        (e, why[e.name])
+        for e in published.declared
+        if e.name in why
+        and (with_refused or e.name not in published.refused)
+        and (caller is None or is_allowed(caller, e.spec.allow))
+    ]
+    return Listing(list(tools), absent, len(registry) - len(tools))
 
 
 def _refusal(report: ExportReport, strict: bool) -> str:

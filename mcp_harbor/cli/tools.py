@@ -124,11 +124,9 @@ def tools(
     from rich.console import Console
     from rich.table import Table
 
-    from mcp_harbor.harbor import unavailable
+    from mcp_harbor.harbor import listing
     from mcp_harbor.identity import ANONYMOUS, LOCAL_PREFIX, caller_as
-    from mcp_harbor.policy import is_allowed
     from mcp_harbor.preflight import Preflight
-    from mcp_harbor.server import Registry
 
     token = principal is not None and principal != ANONYMOUS
     token = token and not str(principal).startswith(LOCAL_PREFIX)
@@ -141,46 +139,34 @@ def tools(
         groups, tenant = _token_claims(principal, tokens, groups, tenant)
     use_programs_file(programs)
     published = load_published(exports, strict=strict, skip_refused=True)
-    preflight = Preflight(workdir=None if workdir is None else workdir.resolve())
-    why = unavailable(published, preflight.verdicts(published.exports))
-    registry = Registry(e for e in published.exports if e.name not in why)
     caller = None if principal is None else caller_as(principal, groups=groups, tenant=tenant)
-    listed = registry.tools() if caller is None else registry.visible_tools(caller)
-    absent = [
-        e
-        for e in published.declared
-        if e.name in why
-        and not (skip_refused and e.name in published.refused)
-        and (caller is None or is_allowed(caller, e.spec.allow))
-    ]
+    preflight = Preflight(workdir=None if workdir is None else workdir.resolve())
+    shown = listing(published, preflight, caller, with_refused=not skip_refused)
     if published.refused and not skip_refused:
         stderr.print(
             "serve refuses to start while the checker refuses an export: fix it "
             "(mcp-harbor check shows how), or pass --skip-refused to publish the others"
         )
-    if caller is not None:
-        hidden = len(registry) - len(listed)
-        if hidden:
-            stderr.print(f"{hidden} of {len(registry)} tools are hidden from {principal} by allow:")
+    if shown.hidden:
+        total = len(shown.tools) + shown.hidden
+        stderr.print(f"{shown.hidden} of {total} tools are hidden from {principal} by allow:")
     if as_json:
         entries: list[dict[str, Any]] = [
             {**t.model_dump(mode="json", by_alias=True, exclude_none=True), "available": True}
-            for t in listed
+            for t in shown.tools
         ]
-        for export in absent:
+        for export, why in shown.unavailable:
             entry: dict[str, Any] = {"name": export.name}
             if export.spec.title is not None:
                 entry["title"] = export.spec.title
-            entry.update(
-                description=export.spec.description, available=False, reason=why[export.name]
-            )
+            entry.update(description=export.spec.description, available=False, reason=why)
             entries.append(entry)
         click.echo(json.dumps({"tools": entries}, indent=2))
         return
     console = Console(markup=False, highlight=False)
     who = "" if principal is None else f" for {principal}"
-    table = Table("tool", "arguments", "description", title=f"{len(listed)} tools{who}")
-    for tool in listed:
+    table = Table("tool", "arguments", "description", title=f"{len(shown.tools)} tools{who}")
+    for tool in shown.tools:
         schema = tool.input_schema
         required = set(schema.get("required", []))
         args = ", ".join(
@@ -189,8 +175,8 @@ def tools(
         )
         table.add_row(tool.name, args or "-", (tool.description or "").strip())
     console.print(table)
-    if absent:
-        gone = Table("export", "why", title=f"{len(absent)} unavailable{who}")
-        for export in absent:
-            gone.add_row(export.name, why[export.name])
+    if shown.unavailable:
+        gone = Table("export", "why", title=f"{len(shown.unavailable)} unavailable{who}")
+        for export, why in shown.unavailable:
+            gone.add_row(export.name, why)
         console.print(gone)
