@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcp_harbor.config import Export
 from mcp_harbor.config.model import RateLimitSpec
@@ -47,11 +47,21 @@ from mcp_harbor.store.seal import (
     open_witness,
 )
 
+if TYPE_CHECKING:
+    import mcp_types
+
+    from mcp_harbor.check import ExportReport
+    from mcp_harbor.identity import Caller
+    from mcp_harbor.preflight import Verdict
+
 __all__ = [
     "Harbor",
     "HarborSettings",
+    "Listing",
     "Published",
+    "listing",
     "load_published",
+    "unavailable",
     "use_programs",
 ]
 
@@ -100,6 +110,9 @@ def use_programs(path: Path | None) -> None:
 
 
 def _listed(what: str, problems: Sequence[str]) -> str:
+    """`what` and its problems: one line for one problem, else one each."""
+    if len(problems) == 1 and "\n" not in problems[0]:
+        return f"{what}: {problems[0]}"
     return f"{what}:\n" + "\n".join(f"  {p}" for p in problems)
 
 
@@ -109,6 +122,70 @@ class Published:
 
     exports: list[Export]
     refused: frozenset[str]
+    #: Why each of `refused` is not published: what the checker found, or
+    #: what the sandbox cannot enforce (``--sandbox required``).
+    reasons: Mapping[str, str] = field(default_factory=dict)
+    #: Every export the files declare, published or refused, in load order.
+    declared: tuple[Export, ...] = ()
+
+
+def unavailable(published: Published, verdicts: Iterable[Verdict]) -> dict[str, str]:
+    """Why each declared export is not offered, in load order: its
+    `Published.reasons` when refused, its `Verdict.reason` when its needs
+    are missing (`verdicts`: of the published exports). An export without
+    an entry is offered. What ``mcp-harbor tools`` shows and a server logs."""
+    missing = {v.export: v.reason() for v in verdicts if not v.ready}
+    why = {**published.reasons, **missing}
+    return {e.name: why[e.name] for e in published.declared if e.name in why}
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What one caller (or every caller) is offered, and what not: what
+    ``mcp-harbor tools`` shows."""
+
+    #: Exactly what the caller's ``tools/list`` returns, in registry order.
+    tools: list[mcp_types.Tool]
+    #: Each export the caller's ``allow:`` admits that is not offered, with
+    #: why (`unavailable`), in load order.
+    unavailable: list[tuple[Export, str]]
+    #: How many offered tools ``allow:`` hides from the caller.
+    hidden: int
+
+
+def listing(
+    published: Published,
+    preflight: Preflight,
+    caller: Caller | None = None,
+    *,
+    with_refused: bool = True,
+) -> Listing:
+    """The tools a server built from `published` offers `caller` (None:
+    every tool, whoever asks), through the registry the server answers
+    ``tools/list`` from (`mcp_harbor.server.Registry.visible_tools`), after
+    probing the exports' needs with `preflight`; and the exports it does
+    not offer (the checker's refusals only `with_refused`)."""
+    from mcp_harbor.policy import is_allowed
+    from mcp_harbor.server import Registry
+
+    why = unavailable(published, preflight.verdicts(published.exports))
+    registry = Registry(e for e in published.exports if e.name not in why)
+    tools = registry.tools() if caller is None else registry.visible_tools(caller)
+    absent = [
+        (e, why[e.name])
+        for e in published.declared
+        if e.name in why
+        and (with_refused or e.name not in published.refused)
+        and (caller is None or is_allowed(caller, e.spec.allow))
+    ]
+    return Listing(list(tools), absent, len(registry) - len(tools))
+
+
+def _refusal(report: ExportReport, strict: bool) -> str:
+    """Why the checker refused `report`'s export, on one line (each
+    finding's message names the step, line, column and rule)."""
+    said = "; ".join(f.message for f in report.findings if strict or f.severity == "error")
+    return f"refused by the checker: {said} (mcp-harbor check {report.file} shows the fixes)"
 
 
 def load_published(
@@ -142,13 +219,12 @@ def load_published(
             f"(fix them, or pass --skip-refused to publish the others):\n"
             + render_text(refused, strict=strict)
         )
-    for report in refused:
-        log.error(
-            "not publishing refused export %s:\n%s",
-            report.name,
-            render_text([report], strict=strict),
-        )
-    return Published(checked.accepted, frozenset(r.name for r in refused))
+    reasons = {r.name: _refusal(r, strict) for r in refused}
+    for name, reason in reasons.items():  # said once here, at the start
+        log.warning("not offering %s: %s", name, reason)
+    return Published(
+        checked.accepted, frozenset(reasons), reasons, tuple(checked.exports or checked.accepted)
+    )
 
 
 def _confinable(published: Published, sandbox: Sandbox, *, skip_refused: bool) -> Published:
@@ -188,8 +264,11 @@ def _confinable(published: Published, sandbox: Sandbox, *, skip_refused: bool) -
             f"confined as they ask on this machine (fix the layer, or pass --skip-refused "
             f"to publish the others):\n{text}"
         )
-    log.error("not publishing (--sandbox required):\n%s", text)
-    return Published(kept, published.refused | frozenset(refused))
+    reasons = dict(published.reasons)
+    for name, why in refused.items():
+        reasons[name] = f"cannot be confined as it asks (--sandbox required): {'; '.join(why)}"
+        log.warning("not offering %s: %s", name, reasons[name])
+    return Published(kept, published.refused | frozenset(refused), reasons, published.declared)
 
 
 @dataclass(slots=True)
@@ -289,6 +368,9 @@ class Harbor:
         self.remote = remote
         #: How this application's steps are confined.
         self.sandbox = sandbox
+        #: Why each published export whose needs were missing at the start is
+        #: not offered (`mcp_harbor.preflight.Verdict.reason`), as logged then.
+        self.missing_needs: dict[str, str] = {}
 
     @staticmethod
     def start_loading(settings: HarborSettings) -> None:
@@ -363,9 +445,13 @@ class Harbor:
             run_settings.workdir = settings.workdir.resolve()
         if settings.runs_dir is not None:
             run_settings.runs_root = settings.runs_dir.resolve()
-        preflight = Preflight(ttl=min(DEFAULT_PREFLIGHT_TTL, settings.preflight_interval))
+        preflight = Preflight(
+            ttl=min(DEFAULT_PREFLIGHT_TTL, settings.preflight_interval),
+            workdir=run_settings.workdir,  # where steps without cwd: run
+        )
         run_settings.preflight = preflight
         offered = list(published.exports)
+        missing: dict[str, str] = {}
         if purpose == "serve":
             offered = []
             for export, verdict in zip(
@@ -378,8 +464,9 @@ class Harbor:
                         f"refusing to start (--strict): {export.name} cannot run: "
                         f"{verdict.describe()}"
                     )
-                else:
-                    log.error("not offering %s: %s", export.name, verdict.describe())
+                else:  # said once here; a reload says it again only when it changes
+                    missing[export.name] = verdict.reason()
+                    log.warning("not offering %s: %s", export.name, missing[export.name])
         store = stores.open(settings.db, durable=settings.durable)
         try:
             sealer = None
@@ -423,7 +510,9 @@ class Harbor:
         except BaseException:
             store.close()
             raise
-        return cls(settings, published, offered, store, service, preflight, remote, sandbox)
+        harbor = cls(settings, published, offered, store, service, preflight, remote, sandbox)
+        harbor.missing_needs = missing
+        return harbor
 
     def background(self, exports: Callable[[], dict[str, Export]]) -> list[Job]:
         """The jobs that run beside serving: the sweeper of expired worker
@@ -565,6 +654,7 @@ class Harbor:
         jobs = self.background(lambda: {n: t.export for n, t in handlers.registry.items()})
         if watch:
             folders = list(self.settings.exports) or [DEFAULT_EXPORTS]
+            refused = [e for e in self.published.declared if e.name in self.published.refused]
             reloader = Reloader(
                 folders,
                 handlers,
@@ -573,6 +663,9 @@ class Harbor:
                 strict=self.settings.strict,
                 preflight=self.preflight,
                 preflight_interval=self.settings.preflight_interval,
+                # What the start said already: said again only when it changes.
+                refused={e.path.resolve(): e.file_hash for e in refused},
+                unoffered=self.missing_needs,
             )
             jobs.append(reloader.watch)
             log.info("watching %s for changes", ", ".join(str(f) for f in folders))

@@ -20,14 +20,16 @@ from __future__ import annotations
 import contextvars
 import getpass
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 __all__ = [
     "ANONYMOUS",
+    "LOCAL_PREFIX",
     "Caller",
+    "caller_as",
     "current_caller",
     "local_principal",
     "use_caller",
@@ -35,6 +37,8 @@ __all__ = [
 
 #: The principal of an HTTP request on a loopback server started without tokens.
 ANONYMOUS = "anonymous"
+#: How the principal of a stdio connection (and of the CLI) starts: ``local:<user>``.
+LOCAL_PREFIX = "local:"
 
 Transport = Literal["stdio", "http", "cli"]
 
@@ -45,7 +49,7 @@ def local_principal() -> str:
         user = getpass.getuser()
     except (KeyError, OSError):  # no passwd entry (containers)
         user = str(os.getuid())
-    return f"local:{user}"
+    return f"{LOCAL_PREFIX}{user}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +103,27 @@ class Caller:
 
 
 _FIELDS = tuple(f.name for f in fields(Caller))
+
+
+def caller_as(principal: str, *, groups: Sequence[str] = (), tenant: str | None = None) -> Caller:
+    """The `Caller` a server resolves for `principal`, as far as ``allow:``
+    looks at it (`mcp_harbor.policy.is_allowed`), so what that caller may
+    see can be asked without connecting as it:
+
+    - ``local:<user>``: a stdio connection, tenant ``local``, no groups;
+    - ``anonymous``: an HTTP request to a loopback server without tokens,
+      tenant ``default``, no groups;
+    - any other name: a static token's (HTTP), with the `tenant` (None:
+      ``default``) and `groups` its entry in the tokens file holds.
+
+    The caller only sketches who asks: what the client claims, its session
+    and request are left out (``allow:`` never looks at them)."""
+    if principal.startswith(LOCAL_PREFIX):
+        return Caller("stdio", principal, tenant="local")
+    if principal == ANONYMOUS:
+        return Caller("http", principal, tenant="default")
+    return Caller("http", principal, tenant=tenant or "default", groups=tuple(groups))
+
 
 current_caller: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
     "mcp_harbor_caller", default=None

@@ -2,11 +2,18 @@
 
 An export needs the programs its steps visibly run (from the checker's
 parse) and what it declares under ``needs:``: environment variables, files or
-folders (relative to the export file's folder), programs the parse cannot
-see, and TCP ``host:port`` endpoints that must accept a connection. An
-export that runs here (no ``runs_on:``) also needs each of its ``secrets:``:
-a set, non-empty environment variable or a readable, non-empty file (a
-worker's exports' secrets are the worker's: `secret_needs` there).
+folders, programs the parse cannot see, and TCP ``host:port`` endpoints that
+must accept a connection. An export that runs here (no ``runs_on:``) also
+needs each of its ``secrets:``: a set, non-empty environment variable or a
+readable, non-empty file (a worker's exports' secrets are the worker's:
+`secret_needs` there).
+
+A relative path is resolved the way the runner resolves it when the step
+runs: against the step's ``cwd:`` (itself relative to the export file's
+folder), or the server's working directory (``--workdir``) for a step
+without one. ``needs:`` belongs to the whole export: when its steps run in
+different folders, a relative entry is met when it is there in at least one
+of them (each folder is named when it is in none).
 
 Each distinct target is probed once per round, however many exports share
 it, and the results are cached for `ttl` seconds. A run asks for the verdict
@@ -20,7 +27,7 @@ import shutil
 import socket
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -55,12 +62,17 @@ class Need:
     where: str
     path_env: str | None = None  # PATH to search, for programs of steps that set one
     secret: str | None = None  # the secret's name, for secret_env and secret_file
+    #: For a relative `target` of ``needs:`` in an export whose steps run in
+    #: several folders: those folders (met when it is in one of them).
+    among: tuple[str, ...] = ()
 
     @property
-    def key(self) -> tuple[str, str, str | None]:
-        return (self.kind, self.target, self.path_env)
+    def key(self) -> tuple[str, str, str | None, tuple[str, ...]]:
+        return (self.kind, self.target, self.path_env, self.among)
 
     def describe(self) -> str:
+        """What is missing, and where the export file asks for it."""
+        where = f"the folders the steps run in ({', '.join(self.among)})"
         what = {
             "program": f"program {self.target!r} is not on PATH",
             "env": f"environment variable {self.target} is not set",
@@ -71,6 +83,14 @@ class Need:
             "secret_file": f"secret {self.secret}: file {self.target} is missing, unreadable "
             f"or empty",
         }[self.kind]
+        if self.kind == "program" and "/" in self.target:
+            what = f"program {self.target} does not exist or is not executable"
+        if self.among:
+            what = (
+                f"program {self.target} is executable in none of {where}"
+                if self.kind == "program"
+                else f"{self.target} is in none of {where}"
+            )
         return f"{what} (needed at {self.where})"
 
 
@@ -88,18 +108,32 @@ class Verdict:
     def describe(self) -> str:
         return "; ".join(n.describe() for n in self.missing)
 
+    def reason(self) -> str:
+        """Why the export is not offered, as `mcp-harbor tools` and the
+        server's log say it: ``preflight failed: …`` for its needs, then
+        ``missing secret NAME: …`` for each secret that cannot be read."""
+        needs = [n.describe() for n in self.missing if n.secret is None]
+        parts = [f"preflight failed: {'; '.join(needs)}"] if needs else []
+        parts += [f"missing {n.describe()}" for n in self.missing if n.secret is not None]
+        return "; ".join(parts)
 
-def needs_of(export: Export) -> list[Need]:
-    """The export's needs: programs its steps run, plus ``needs:``."""
+
+def needs_of(export: Export, workdir: Path | None = None) -> list[Need]:
+    """The export's needs: programs its steps run, plus ``needs:``.
+
+    Relative paths resolve where the steps run (see the module's
+    docstring): a step's ``cwd:``, else `workdir`, the server's working
+    directory (None: this process's current directory, as
+    `mcp_harbor.runctx.RunSettings` defaults to)."""
+    work = Path.cwd() if workdir is None else workdir
     out: list[Need] = []
     steps = {s.name: s for s in export.all_steps}
     for use in programs_of(export):
-        if "/" in use.program:
-            base = export.path.parent
-            target = str((base / use.program) if not use.program.startswith("/") else use.program)
-            out.append(Need("file", target, f"{export.path}:{use.line}"))
-            continue
         step = steps.get(use.step)
+        if "/" in use.program:
+            base = step.cwd if step is not None and step.cwd is not None else work
+            out.append(Need("file", str(base / use.program), f"{export.path}:{use.line}"))
+            continue
         path_env = step.spec.env.get("PATH") if step is not None else None
         out.append(Need("program", use.program, f"{export.path}:{use.line}", path_env))
     if export.spec.runs_on is None:
@@ -107,17 +141,31 @@ def needs_of(export: Export) -> list[Need]:
     declared = export.spec.needs
     if not (declared.env or declared.programs or declared.files or declared.tcp):
         return out
-    line = export.source.line_of(("needs",))
+    where = f"{export.path}:{export.source.line_of(('needs',))}"
+    bases = tuple(dict.fromkeys(str(s.cwd or work) for s in export.all_steps))
     for name in declared.env:
-        out.append(Need("env", name, f"{export.path}:{line}"))
+        out.append(Need("env", name, where))
     for name in declared.programs:
-        out.append(Need("program", name, f"{export.path}:{line}"))
+        out.append(
+            _declared_path("program", name, where, bases)
+            if "/" in name
+            else Need("program", name, where)
+        )
     for raw in declared.files:
-        target = raw if raw.startswith("/") else str(export.path.parent / raw)
-        out.append(Need("file", target, f"{export.path}:{line}"))
+        out.append(_declared_path("file", raw, where, bases))
     for endpoint in declared.tcp:
-        out.append(Need("tcp", endpoint, f"{export.path}:{line}"))
+        out.append(Need("tcp", endpoint, where))
     return out
+
+
+def _declared_path(kind: Kind, raw: str, where: str, bases: tuple[str, ...]) -> Need:
+    """The need of a path written under ``needs:``: absolute as written,
+    else in the one folder the steps run in, else in one of `bases`."""
+    if raw.startswith("/"):
+        return Need(kind, raw, where)
+    if len(bases) == 1:
+        return Need(kind, str(Path(bases[0]) / raw), where)
+    return Need(kind, raw, where, among=bases)
 
 
 def secret_needs(export: Export) -> list[Need]:
@@ -140,6 +188,10 @@ def missing_secrets(export: Export) -> list[Need]:
 
 
 def _probe(need: Need) -> bool:
+    if need.among:
+        return any(
+            _probe(replace(need, target=str(Path(b) / need.target), among=())) for b in need.among
+        )
     if need.kind == "program":
         return shutil.which(need.target, path=need.path_env) is not None
     if need.kind == "env":
@@ -162,11 +214,16 @@ def _probe(need: Need) -> bool:
 
 
 class Preflight:
-    """Probes needs, each distinct one once per round, with a cache."""
+    """Probes needs, each distinct one once per round, with a cache.
 
-    def __init__(self, ttl: float = DEFAULT_TTL) -> None:
+    `workdir` is where steps without ``cwd:`` run (the server's
+    ``--workdir``; None: this process's current directory, taken now), so
+    relative paths are probed where the steps will look for them."""
+
+    def __init__(self, ttl: float = DEFAULT_TTL, *, workdir: Path | None = None) -> None:
         self.ttl = ttl
-        self._cache: dict[tuple[str, str, str | None], tuple[bool, float]] = {}
+        self.workdir = Path.cwd() if workdir is None else workdir
+        self._cache: dict[tuple[str, str, str | None, tuple[str, ...]], tuple[bool, float]] = {}
         # An export's needs come from a parse of its steps: worked out once
         # per export version (name and content hash), not on every run.
         self._needs: dict[tuple[str, str], list[Need]] = {}
@@ -177,7 +234,7 @@ class Preflight:
         key = (export.name, export.content_hash)
         found = self._needs.get(key)
         if found is None:
-            found = self._needs[key] = needs_of(export)
+            found = self._needs[key] = needs_of(export, self.workdir)
         return found
 
     def _known(self, need: Need, now: float) -> bool | None:

@@ -239,6 +239,7 @@ async def test_tools_json_is_what_a_client_sees(cli_exports: Path, tmp_path: Pat
     assert "outputSchema" in types_tool
     async with stdio_client_of(cli_exports, tmp_path / "state", "auto") as client:
         seen = (await client.list_tools()).tools
+    assert all(t.pop("available") is True for t in listing)  # every export is available
     assert listing == [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in seen]
 
 

@@ -1,12 +1,13 @@
 """Issue 9: ``needs:`` and preflight.
 
 An export is offered only when what it needs is there: the programs its
-steps run, declared env variables, files (relative to the export's folder),
-programs and TCP endpoints. `Preflight` probes each distinct target once;
-``serve`` hides an export whose needs are missing (``--strict`` refuses to
-start), ``serve --watch --preflight-interval`` offers it once the need
-appears (with ``tools/list_changed``), a call whose need vanished is refused
-and audited ``unavailable``, and ``check --preflight`` reports it.
+steps run, declared env variables, files (relative to where the steps run:
+tests/test_needs_paths.py), programs and TCP endpoints. `Preflight` probes
+each distinct target once; ``serve`` hides an export whose needs are missing
+(``--strict`` refuses to start), ``serve --watch --preflight-interval``
+offers it once the need appears (with ``tools/list_changed``), a call whose
+need vanished is refused and audited ``unavailable``, and ``check
+--preflight`` reports it.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def test_each_distinct_target_is_probed_once(
         path = write_export(tmp_path, f"e{i}.yaml", export_text(f"e{i}", "ls -l", needs))
         exports.append(load_export(path))
     (tmp_path / "shared.txt").write_text("x")
-    preflight = Preflight()
+    preflight = Preflight(workdir=tmp_path)  # where the steps (no cwd:) run
     verdicts = preflight.verdicts(exports)
     assert all(v.ready for v in verdicts), [v.describe() for v in verdicts]
     # ls (from the step), bash, the env var, the file and the endpoint: five targets.
@@ -126,7 +127,8 @@ def test_each_kind_of_need(
         f"  tcp: ['{endpoint(listener)}', '127.0.0.1:{missing_port}']\n",
     )
     path = write_export(tmp_path / "exports", "all.yaml", text)
-    verdict = Preflight().verdict(load_export(path))
+    workdir = tmp_path / "exports"  # where the step (no cwd:) runs
+    verdict = Preflight(workdir=workdir).verdict(load_export(path))
     assert not verdict.ready
     described = verdict.describe()
     assert [(n.kind, n.target) for n in verdict.missing] == [
@@ -141,7 +143,7 @@ def test_each_kind_of_need(
         described
     )
     assert f"nothing accepts connections on 127.0.0.1:{missing_port}" in described
-    # Each appears: the export is ready (a file relative to the export's folder).
+    # Each appears: the export is ready (a file relative to where the step runs).
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for prog in ("harbor-no-such-program-xyz", "harbor-declared-xyz"):
@@ -153,7 +155,7 @@ def test_each_kind_of_need(
     (tmp_path / "exports" / "data" / "input.txt").write_text("x")
     text = text.replace(f"'127.0.0.1:{missing_port}'", f"'{endpoint(listener)}'")
     path.write_text(text)
-    assert Preflight().verdict(load_export(path)).ready
+    assert Preflight(workdir=workdir).verdict(load_export(path)).ready
 
 
 # --- the CLI -----------------------------------------------------------------------
@@ -222,6 +224,7 @@ async def test_a_program_appearing_offers_the_export(
     (exports / "conf.ini").write_text("x")
     env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "HARBOR_TEST_TOKEN": "t"}
     extra = ("--watch", "--preflight-interval", "1", "--db", str(tmp_path / "h.db"))
+    extra += ("--workdir", str(exports))  # where conf.ini is, and the steps run
     changes = Changes()
     with open(tmp_path / "server.stderr", "w") as errlog:
         client = stdio_client_env(
@@ -247,8 +250,11 @@ async def test_a_program_appearing_offers_the_export(
             await changes.wait_for(2)
             assert await names(client) == {"needs_tcp", "needs_env", "needs_file"}
     log = (tmp_path / "server.stderr").read_text()
-    assert "not offering uses_tool: program 'harbor-late-tool' is not on PATH" in log
-    assert "not offering needs_gone_env: environment variable HARBOR_NOPE is not set" in log
+    assert "not offering uses_tool: preflight failed: program 'harbor-late-tool' is not on" in log
+    assert (
+        "not offering needs_gone_env: preflight failed: environment variable HARBOR_NOPE is not"
+        in log
+    )
 
 
 @pytest.mark.anyio
@@ -256,7 +262,7 @@ async def test_a_need_that_vanished_refuses_the_call(tmp_path: Path) -> None:
     exports, db = tmp_path / "exports", tmp_path / "h.db"
     write_export(exports, "flagged.yaml", export_text("flagged", needs="  files: [flag]\n"))
     (exports / "flag").write_text("x")
-    extra = ("--preflight-interval", "0.3", "--db", str(db))
+    extra = ("--preflight-interval", "0.3", "--db", str(db), "--workdir", str(exports))
     async with stdio_client_env(exports, tmp_path / "state", "auto", *extra, env={}) as client:
         assert await names(client) == {"flagged"}
         assert (await client.call_tool("flagged", {})).is_error is False

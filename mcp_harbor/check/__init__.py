@@ -267,6 +267,8 @@ class CheckedExports:
     accepted: list[Export] = field(default_factory=list)
     refused: list[ExportReport] = field(default_factory=list)
     reports: list[ExportReport] = field(default_factory=list)
+    #: Every export loaded, accepted or refused, in load order (`reports`' order).
+    exports: list[Export] = field(default_factory=list)
 
 
 class Checker:
@@ -380,7 +382,7 @@ class Checker:
                 programs_of(export)
             cachefile.save()
         refused = [r for r in reports if r.refused_under(strict)]
-        return CheckedExports(accepted, refused, reports)
+        return CheckedExports(accepted, refused, reports, list(exports))
 
     def start(self, paths: Sequence[Path], *, cache_file: Path | None = None) -> None:
         """Begin a later `load_and_check` of the same `paths` now: load the

@@ -73,7 +73,9 @@ def _rate_limit(
     "--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP bind address.")
-@click.option("--port", type=int, default=8765, show_default=True, help="HTTP port.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="HTTP port."
+)
 @click.option(
     "--allow-host",
     "allowed_hosts",

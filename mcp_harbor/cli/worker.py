@@ -96,6 +96,10 @@ def worker(
     """Run the pipelines of exports whose runs_on: is one of QUEUES."""
     from mcp_harbor.harbor import HarborSettings
     from mcp_harbor.remote import queue_name
+    from mcp_harbor.remote.celery_app import require_celery
+
+    with harbor_errors():  # before the exports load and the store opens
+        require_celery()
 
     labels = [q.strip() for q in queues.split(",") if q.strip()]
     if not labels:

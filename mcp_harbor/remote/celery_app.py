@@ -6,13 +6,33 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-__all__ = ["DEFAULT_VISIBILITY_MARGIN", "create_app"]
+from mcp_harbor.errors import ConfigError
+
+__all__ = ["DEFAULT_VISIBILITY_MARGIN", "create_app", "require_celery"]
 
 #: Added to the longest allowed run for the broker's visibility timeout: a
 #: message must never be redelivered while its run may still be going.
 DEFAULT_VISIBILITY_MARGIN: Final = 900.0
 #: The visibility timeout when none is given: a week, plus the margin.
 _LONGEST_RUN: Final = 7 * 24 * 3600.0
+
+
+def require_celery() -> None:
+    """Import what workers need (Celery and Redis's client, the ``scale``
+    extra); ask it before anything else is opened.
+
+    Raises:
+        ConfigError: one of them cannot be imported; the message says
+            which, and to ``pip install 'mcp-harbor[scale]'``.
+    """
+    try:
+        import celery  # noqa: F401
+        import redis  # noqa: F401
+    except ImportError as exc:  # a missing extra: the environment's error, not a crash
+        raise ConfigError(
+            f"workers (runs_on:, --broker, mcp-harbor worker) need Celery and Redis, which "
+            f"cannot be imported here ({exc}): pip install 'mcp-harbor[scale]'"
+        ) from exc
 
 
 def create_app(broker: str, *, visibility_timeout: float | None = None) -> Any:
@@ -25,7 +45,11 @@ def create_app(broker: str, *, visibility_timeout: float | None = None) -> Any:
     message to another worker; None: a week plus `DEFAULT_VISIBILITY_MARGIN`.
     It must exceed the longest run, or a running message is delivered twice.
     Builds the app only: nothing connects before it is used.
+
+    Raises:
+        ConfigError: Celery is not installed (`require_celery`).
     """
+    require_celery()
     from celery import Celery
 
     app = Celery("mcp_harbor", broker=broker, set_as_current=False)

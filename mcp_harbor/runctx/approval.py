@@ -312,7 +312,10 @@ def load_seed(path: Path) -> list[SeedRule]:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the approval seed: {exc.strerror}") from exc
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: the approval seed is not valid YAML: {exc}") from exc
+        mark = getattr(exc, "problem_mark", None)
+        at = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{at}: the approval seed is not valid YAML: {problem}") from exc
     if not isinstance(data, list):
         raise ConfigError(
             f"{path}: the approval seed is a list of "

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import ipaddress
 import logging
+import os
 import signal
+import socket
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any
@@ -21,6 +24,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from starlette.routing import Route
 
 from mcp_harbor import __version__
+from mcp_harbor.errors import ConfigError
 from mcp_harbor.server.auth import HarborTokenVerifier
 from mcp_harbor.server.handlers import CallerMiddleware, Handlers
 from mcp_harbor.server.listing import ListingCache
@@ -164,6 +168,10 @@ def serve_http(
     counted there (`RefusalRecorder`); each minute's records are written
     once it is over, and what is still counted when serving stops is
     written after the last request was answered.
+
+    Raises:
+        ConfigError: `host`:`port` cannot be bound (a port in use, say);
+            nothing was served.
     """
     import uvicorn
 
@@ -213,6 +221,7 @@ def serve_http(
             yield
 
     web = _Server(config)
+    listener = _listen(host, port)  # before "serving on": a port in use is said, not a crash
 
     async def run() -> None:
         async with anyio.create_task_group() as tg:
@@ -227,11 +236,38 @@ def serve_http(
                 tg.start_soon(rejections.run)
             log.info("serving MCP over HTTP on http://%s:%d/mcp", host, port)
             try:
-                await web.serve()
+                await web.serve(sockets=[listener])
             finally:  # every request was answered: write what is still counted
                 if rejections is not None:
                     with anyio.CancelScope(shield=True):
                         await rejections.flush()
             tg.cancel_scope.cancel()
 
-    anyio.run(run)
+    try:
+        anyio.run(run)
+    finally:
+        listener.close()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket listening on `host`:`port`, bound the way uvicorn binds one
+    (``SO_REUSEADDR``; IPv6 when `host` holds a ``:``), and not inherited
+    by the steps' processes.
+
+    Raises:
+        ConfigError: it cannot be bound (the port is in use, the address is
+            not this host's, a port below 1024 without the privilege).
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family, backlog=2048)
+    except OSError as exc:
+        hint = (
+            "another process listens there: stop it, or pass another --port"
+            if exc.errno == errno.EADDRINUSE
+            else "pass a --host of this machine and a --port you may use"
+        )
+        # os.strerror: without create_server's "(while attempting to bind …)";
+        # a name that does not resolve has a negative errno and its own text.
+        what = os.strerror(exc.errno) if exc.errno and exc.errno > 0 else exc.strerror or str(exc)
+        raise ConfigError(f"cannot serve HTTP on {host}:{port}: {what}; {hint}") from None

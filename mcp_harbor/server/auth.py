@@ -35,6 +35,7 @@ __all__ = [
     "TokensFile",
     "default_tokens_path",
     "http_verifier",
+    "token_name_problem",
 ]
 
 log = logging.getLogger("mcp_harbor.server")
@@ -43,7 +44,7 @@ _NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,128}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
-def _name_problem(name: str) -> str | None:
+def token_name_problem(name: str) -> str | None:
     """Why `name` cannot be a token's name (its principal), or None. Other
     kinds of principal must stay apart: ``anonymous`` is every caller of a
     loopback server without tokens, and a ``:`` marks ``local:USER``,
@@ -73,7 +74,7 @@ def _entry_problem(raw: Any) -> str | None:
     name = raw.get("name")
     if not isinstance(name, str):
         return "name must be a string"
-    problem = _name_problem(name)
+    problem = token_name_problem(name)
     if problem is not None:
         return problem
     if not isinstance(raw.get("sha256"), str) or not _SHA256.match(raw["sha256"]):
@@ -169,14 +170,26 @@ class TokensFile:
         ]
 
     def _save(self, entries: list[TokenEntry]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Write `entries` (mode 0600), replacing the file whole.
+
+        Raises:
+            ConfigError: the file or its folder cannot be written.
+        """
         tmp = self.path.with_suffix(".tmp")
         payload = {"version": 1, "tokens": [e.to_json() for e in entries]}
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(payload, fh, indent=2)
-            fh.write("\n")
-        os.replace(tmp, self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(payload, fh, indent=2)
+                fh.write("\n")
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            raise ConfigError(
+                f"{self.path}: cannot write the tokens file ({exc.strerror or exc}"
+                f"{f': {exc.filename}' if exc.filename else ''}); pass --tokens FILE in a "
+                f"folder you can write"
+            ) from None
 
     def add(self, name: str, tenant: str = "default", groups: tuple[str, ...] = ()) -> str:
         """Create a token for `name` and return it (the only time it is shown).
@@ -184,7 +197,7 @@ class TokensFile:
         Raises:
             ConfigError: the name is invalid or already has a token.
         """
-        problem = _name_problem(name)
+        problem = token_name_problem(name)
         if problem is not None:
             raise ConfigError(problem)
         for value, what in [(tenant, "tenant"), *((g, "group") for g in groups)]:

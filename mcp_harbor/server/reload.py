@@ -7,7 +7,9 @@ whose needs are missing is not offered until they are there. A file that
 fails to load or that the checker refuses keeps its last good version
 (logged loudly), or stays unpublished if it never had one. The new registry
 is swapped in whole: a running call finishes on the version it started
-with. Then clients are told with ``notifications/tools/list_changed``:
+with. Each of these is logged once per change: a file that still fails as
+it did, or an export still missing the same needs, is not logged again at
+the next round. Then clients are told with ``notifications/tools/list_changed``:
 2026-07-28 clients on their ``subscriptions/listen`` streams, handshake-era
 sessions on their connection.
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +83,8 @@ class Reloader:
         strict: bool = False,
         preflight: Preflight | None = None,
         preflight_interval: float = 30.0,
+        refused: Mapping[Path, str] | None = None,
+        unoffered: Mapping[str, str] | None = None,
     ) -> None:
         self.paths = list(paths)
         self.handlers = handlers
@@ -89,6 +93,13 @@ class Reloader:
         self.preflight = preflight
         self.preflight_interval = preflight_interval
         self._good: dict[Path, Export] = {e.path.resolve(): e for e in exports}
+        # What was said already, so that a round says only what changed: the
+        # files that failed to load or were refused (path -> SHA-256 of the
+        # content that failed), and the exports not offered for their needs
+        # (name -> why). `refused` and `unoffered`: what the start said.
+        self._failed: dict[Path, str] = dict(refused or {})
+        self._unoffered: dict[str, str] = dict(unoffered or {})
+        self._twice: set[tuple[Path, str]] = set()  # files declaring a name taken (and as what)
 
     def _load(self, path: Path) -> Export | None:
         """The file's export if it loads and is accepted, else None (logged)."""
@@ -123,6 +134,7 @@ class Reloader:
             log.error("reload: %s; keeping the current tools", exc)
             return False
         current: dict[Path, Export] = {}
+        failed: dict[Path, str] = {}
         checked = False
         for path in files:
             known = self._good.get(path)
@@ -130,40 +142,55 @@ class Reloader:
                 raw = path.read_bytes()
             except OSError:
                 continue
-            if known is not None and hashlib.sha256(raw).hexdigest() == known.file_hash:
+            digest = hashlib.sha256(raw).hexdigest()
+            if known is not None and digest == known.file_hash:
                 current[path] = known
                 continue
-            loaded = await anyio.to_thread.run_sync(self._load, path)
-            checked = True
+            if self._failed.get(path) != digest:  # new or changed: load it (and say why not)
+                loaded = await anyio.to_thread.run_sync(self._load, path)
+                checked = True
+            else:  # failed as it is now, and said so: not again
+                loaded = None
             if loaded is not None:
                 current[path] = loaded
-            elif known is not None:
-                current[path] = known
+            else:
+                failed[path] = digest
+                if known is not None:
+                    current[path] = known
+        self._failed = failed
         if checked:  # keep the new verdicts for the next start
             await anyio.to_thread.run_sync(cachefile.save)
         by_name: dict[str, Export] = {}
+        twice: set[tuple[Path, str]] = set()
         for path, export in sorted(current.items()):
             other = by_name.get(export.name)
             if other is not None:
-                log.error(
-                    "reload: %s declares tool %r, already declared by %s; not publishing it",
-                    path,
-                    export.name,
-                    other.path,
-                )
+                twice.add((path, export.content_hash))
+                if (path, export.content_hash) not in self._twice:
+                    log.error(
+                        "reload: %s declares tool %r, already declared by %s; not publishing it",
+                        path,
+                        export.name,
+                        other.path,
+                    )
                 continue
             by_name[export.name] = export
+        self._twice = twice
         offered = list(by_name.values())
         if self.preflight is not None:
             verdicts = await anyio.to_thread.run_sync(
                 lambda: self.preflight.verdicts(offered, force=True)  # type: ignore[union-attr]
             )
             offered = []
+            unoffered: dict[str, str] = {}
             for export, verdict in zip(by_name.values(), verdicts, strict=True):
                 if verdict.ready:
                     offered.append(export)
-                else:
-                    log.warning("not offering %s: %s", export.name, verdict.describe())
+                    continue
+                unoffered[export.name] = verdict.reason()
+                if self._unoffered.get(export.name) != unoffered[export.name]:  # once per change
+                    log.warning("not offering %s: %s", export.name, unoffered[export.name])
+            self._unoffered = unoffered
         registry = Registry(offered, self.handlers.registry.refused)
         if _fingerprint(registry) == _fingerprint(self.handlers.registry):
             self._good = {p: e for p, e in current.items() if by_name.get(e.name) is e}

@@ -254,6 +254,8 @@ class SqlStore(ABC):
         except self._errors as exc:
             if isinstance(exc, OSError):
                 reason = exc.strerror or str(exc)
+                if exc.filename is not None and str(exc.filename) != self.location:
+                    reason = f"{reason}: {exc.filename}"  # what is in the way (a file, a folder)
             else:
                 reason = str(exc).strip() or type(exc).__name__
             raise StoreError(f"audit store {self.location}: cannot {doing}: {reason}") from exc
