@@ -97,6 +97,7 @@ async def test_steps_receive_only_what_is_passed(
                 "HARBOR_TOOL",
                 "HARBOR_STEP",
                 "HARBOR_STEP_OUTPUT",
+                "HARBOR_PROGRESS",
                 "HARBOR_CONTEXT",
                 "HARBOR_OUTPUT",
             }
