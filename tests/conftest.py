@@ -8,21 +8,33 @@ from pathlib import Path
 
 import pytest
 
-#: The folders of the later stage (marker ``later``): deselected from the
-#: main suite by pyproject's ``-m 'not later'``, run after it by .ci/run
-#: with ``pytest -m later``.
+#: The later stage (marker ``later``): deselected from the main suite by
+#: pyproject's ``-m 'not later'``, run after it by .ci/run with
+#: ``pytest -m later``. Whole folders (workers on Redis, reliability, foreign
+#: clients) and single files: the checker's adversarial runs (attacks,
+#: oracle, properties; the template sweep follows them in .ci/run) and the
+#: every-entry-point envelope comparison, which starts a CLI and a server
+#: process per outcome.
 LATER_STAGE = frozenset({"scale", "reliability", "interop"})
+LATER_FILES = frozenset(
+    {
+        "check/test_attacks.py",
+        "check/test_oracle.py",
+        "check/test_property.py",
+        "test_envelope_entrypoints.py",
+    }
+)
 _TESTS = Path(__file__).parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test of a `LATER_STAGE` folder ``later``."""
+    """Mark every test of the later stage ``later``."""
     for item in items:
         try:
-            folder = item.path.relative_to(_TESTS).parts[0]
+            where = item.path.relative_to(_TESTS)
         except ValueError:
             continue
-        if folder in LATER_STAGE:
+        if where.parts[0] in LATER_STAGE or where.as_posix() in LATER_FILES:
             item.add_marker(pytest.mark.later)
 
 
