@@ -12,9 +12,10 @@ import pytest
 #: pyproject's ``-m 'not later'``, run after it by .ci/run with
 #: ``pytest -m later``. Whole folders (workers on Redis, reliability, foreign
 #: clients) and single files: the checker's adversarial runs (attacks,
-#: oracle, properties; the template sweep follows them in .ci/run) and the
+#: oracle, properties; the template sweep follows them in .ci/run), the
 #: every-entry-point envelope comparison, which starts a CLI and a server
-#: process per outcome.
+#: process per outcome, and the stress of the audit (killed servers, a
+#: locked store, 200 concurrent calls) and of the concurrency limits.
 LATER_STAGE = frozenset({"scale", "reliability", "interop"})
 LATER_FILES = frozenset(
     {
@@ -22,6 +23,8 @@ LATER_FILES = frozenset(
         "check/test_oracle.py",
         "check/test_property.py",
         "test_envelope_entrypoints.py",
+        "test_audit_durability.py",
+        "test_long_calls_limits.py",
     }
 )
 _TESTS = Path(__file__).parent
