@@ -141,9 +141,6 @@ class Statements:
             "UPDATE approvals SET decision = ?, decided_by = ?, decided_at = ?, reason = ?,"
             " decided_as = ? WHERE run_id = ?"
         )
-        self.decision = q(
-            "SELECT decision, decided_by FROM approvals WHERE run_id = ? AND decision IS NOT NULL"
-        )
         self.approval = q("SELECT * FROM approvals WHERE run_id = ?")
         self.pending_approvals = q(
             "SELECT * FROM approvals WHERE decision IS NULL ORDER BY requested_at, run_id"

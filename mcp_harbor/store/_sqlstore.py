@@ -496,11 +496,6 @@ class SqlStore(ABC):
             self._cover_row(conn, "approval", run_id, decided_by, decision)
             return "decided"
 
-    def decision(self, run_id: str) -> tuple[str, str] | None:
-        """See `Store.decision`."""
-        rows = self._read(self._sql.decision, (run_id,))
-        return (rows[0]["decision"], rows[0]["decided_by"]) if rows else None
-
     def approval(self, run_id: str) -> dict[str, Any] | None:
         """See `Store.approval`."""
         rows = self._read(self._sql.approval, (run_id,))

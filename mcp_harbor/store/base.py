@@ -471,10 +471,6 @@ class Store(LeaseStore, Protocol):
         the decision recorded before."""
         ...
 
-    def decision(self, run_id: str) -> tuple[str, str] | None:
-        """(decision, decided_by) once answered, else None."""
-        ...
-
     def approval(self, run_id: str) -> dict[str, Any] | None:
         """The request of `run_id`, pending or answered (`pending_approvals`'
         fields and ``decision``, ``decided_by``, ``decided_at``, ``reason``,

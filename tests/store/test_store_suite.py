@@ -273,6 +273,14 @@ def test_memory_is_scoped_and_ordered(store: Store) -> None:
 # --- approvals --------------------------------------------------------------------
 
 
+def _decision(store: Store, run_id: str) -> tuple[str, str] | None:
+    """(decision, decided_by) of an answered request (`Store.approval`)."""
+    request = store.approval(run_id)
+    if request is None or request["decision"] is None:
+        return None
+    return request["decision"], request["decided_by"]
+
+
 def test_approvals_are_answered_once(store: Store) -> None:
     store.request_approval("r1", "deploy", "alice", "Deploy to prod?", {"env": "prod"})
     store.request_approval("r2", "deploy", "bob", "Again?", {})
@@ -282,15 +290,15 @@ def test_approvals_are_answered_once(store: Store) -> None:
         ("r2", "bob", "Again?", {}),
     ]
     assert all(p["tool"] == "deploy" and p["requested_at"].endswith("Z") for p in pending)
-    assert store.decision("r1") is None
+    assert _decision(store, "r1") is None
     assert store.decide("r1", "approved", "ops") == "decided"
-    assert store.decision("r1") == ("approved", "ops")
+    assert _decision(store, "r1") == ("approved", "ops")
     assert store.decide("r1", "denied", "mallory") == "approved"
-    assert store.decision("r1") == ("approved", "ops")
+    assert _decision(store, "r1") == ("approved", "ops")
     assert store.decide("nope", "approved", "ops") == "unknown"
     assert [p["run_id"] for p in store.pending_approvals()] == ["r2"]
     assert store.decide("r2", "denied", "ops") == "decided"
-    assert store.decision("r2") == ("denied", "ops")
+    assert _decision(store, "r2") == ("denied", "ops")
     assert store.pending_approvals() == []
     with pytest.raises(StoreError):
         store.request_approval("r1", "deploy", "alice", "twice", {})
@@ -351,7 +359,7 @@ def test_two_operators_answering_at_once_decide_once(open_db: Callable[..., Stor
         t.join()
     assert outcomes.count("decided") == 10
     for i in range(10):
-        decided = a.decision(f"r{i}")
+        decided = _decision(a, f"r{i}")
         assert decided is not None and decided[0] == decided[1]
 
 
@@ -559,7 +567,7 @@ def _everything(store: Store) -> tuple[object, ...]:
     return (
         store.records(),
         store.pending_approvals(),
-        store.decision("r1"),
+        _decision(store, "r1"),
         store.recall("t", "p", "s", 10),
     )
 
@@ -760,10 +768,10 @@ def test_an_expired_request_is_answered_and_a_late_answer_changes_nothing(store:
     approver's timeout); an operator answering later is told so."""
     store.request_approval("r1", "deploy", "alice", "Deploy?", {"env": "prod"})
     assert store.decide("r1", "expired", "timeout") == "decided"
-    assert store.decision("r1") == ("expired", "timeout")
+    assert _decision(store, "r1") == ("expired", "timeout")
     assert store.pending_approvals() == []
     assert store.decide("r1", "approved", "ops") == "expired"
-    assert store.decision("r1") == ("expired", "timeout")
+    assert _decision(store, "r1") == ("expired", "timeout")
 
 
 # --- calls and memory: limits and the edges ------------------------------------------
