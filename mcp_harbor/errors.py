@@ -19,7 +19,9 @@ Every error that mcp-harbor raises on purpose is a `HarborError`; foreign errors
     │   ├── NeedsMissing   what the export needs is not there at the run's start
     │   ├── ShuttingDown   the server stopped while the call ran
     │   └── CancelUnconfirmed  a cancelled remote run's worker did not confirm the stop
-    └── StoreError         the store cannot be read or written
+    ├── StoreError         the store cannot be read or written
+    └── ModelError         a model endpoint failed to answer a turn (connection,
+                           HTTP status, timeout, an answer that is not one)
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ __all__ = [
     "ExportsRefused",
     "HarborError",
     "IdentityError",
+    "ModelError",
     "NeedsMissing",
     "PolicyDenied",
     "RateLimited",
@@ -171,3 +174,16 @@ class CancelUnconfirmed(RunError):
 
 class StoreError(HarborError):
     """Raised when the store cannot be read or written."""
+
+
+class ModelError(HarborError):
+    """Raised when a model endpoint does not answer a turn: it cannot be
+    reached, answers an HTTP error, takes longer than the turn's timeout, or
+    sends something that is not a chat completion. `kind` is ``connection``,
+    ``status``, ``timeout`` or ``invalid``; `status` is the HTTP status when
+    there was one. The message never holds an API key."""
+
+    def __init__(self, message: str, kind: str = "invalid", status: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.status = status

@@ -254,7 +254,7 @@ _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_yaml(
-    path: Path, *, kind: Literal["export", "programs"] = "export"
+    path: Path, *, kind: Literal["export", "programs", "models"] = "export"
 ) -> tuple[Mapping[str, Any], SourceMap, bytes]:
     """Read one YAML document that must be a mapping: an export file, or
     with `kind` ``"programs"`` a ``--programs`` file (for the messages).
@@ -294,17 +294,23 @@ def read_yaml(
     if len(nodes) != 1:
         raise ConfigError(
             f"{path}: expected exactly one YAML document, found {len(nodes)}; "
-            + ("put one export in each file" if kind == "export" else "keep one programs: mapping")
+            + {
+                "export": "put one export in each file",
+                "programs": "keep one programs: mapping",
+                "models": "keep one mapping of endpoints: and models:",
+            }[kind]
         )
     root = nodes[0]
     if not isinstance(root, yaml.MappingNode):
         raise ConfigError(
             f"{path}:{root.start_mark.line + 1}: "
-            + (
-                "an export file must be a mapping (name:, description:, steps: …)"
-                if kind == "export"
-                else "a programs file must be a mapping: programs: {NAME: {options_with_value: …}}"
-            )
+            + {
+                "export": "an export file must be a mapping (name:, description:, steps: …)",
+                "programs": "a programs file must be a mapping: "
+                "programs: {NAME: {options_with_value: …}}",
+                "models": "a models file must be a mapping: endpoints: {NAME: {base_url: …}}, "
+                "models: {NAME: {primary: {endpoint: …, model: …}}}",
+            }[kind]
         )
     try:
         try:
