@@ -14,6 +14,7 @@ Grammar::
              | "steps" "." NAME "." ("ok" | "failed" | "skipped" | "timeout"
                                      | "status" | "exit_code")
              | "steps" "." NAME "." "outputs" "." KEY
+             | "answer" ("." KEY)*          (an agent step's assert: only)
 
 Strings are single- or double-quoted, without escapes. ``==``/``!=`` compare
 values of any type (``1 == true`` is false); ordering needs two numbers or two
@@ -55,7 +56,7 @@ class ExprError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Ref:
-    kind: Literal["arg", "step", "output"]
+    kind: Literal["arg", "step", "output", "answer"]
     name: str
     field: str = ""
 
@@ -73,9 +74,15 @@ class Expr:
         """Whether it looks at steps (then it is evaluated even after a failure)."""
         return any(r.kind in ("step", "output") for r in self.refs)
 
-    def evaluate(self, args: Mapping[str, Any], steps: Mapping[str, Mapping[str, Any]]) -> bool:
-        """True or false; a comparison of mismatched types is false."""
-        return _truthy(_eval(self.tree, args, steps))
+    def evaluate(
+        self,
+        args: Mapping[str, Any],
+        steps: Mapping[str, Mapping[str, Any]],
+        answer: Any = None,
+    ) -> bool:
+        """True or false; a comparison of mismatched types is false.
+        `answer` is what ``answer`` reads (an agent step's validated answer)."""
+        return _truthy(_eval(self.tree, args, steps, answer))
 
 
 def _tokens(text: str) -> list[tuple[str, str, int]]:
@@ -97,11 +104,14 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
 
 
 class _Parser:
-    def __init__(self, text: str, args: Collection[str], steps: Collection[str]) -> None:
+    def __init__(
+        self, text: str, args: Collection[str], steps: Collection[str], answer: bool = False
+    ) -> None:
         self.tokens = _tokens(text)
         self.i = 0
         self.args = args
         self.steps = steps
+        self.answer = answer
         self.refs: list[Ref] = []
 
     def peek(self) -> tuple[str, str, int]:
@@ -160,8 +170,12 @@ class _Parser:
                 return self.arg_ref()
             if text == "steps":
                 return self.step_ref(column)
+            if text == "answer" and self.answer:
+                return self.answer_ref()
+            also = ", answer.KEY" if self.answer else ""
             raise ExprError(
-                f"unknown name {text!r}: use args.NAME, steps.NAME.FIELD or a literal", column
+                f"unknown name {text!r}: use args.NAME, steps.NAME.FIELD{also} or a literal",
+                column,
             )
         raise ExprError(f"unexpected {text or 'end of expression'!r}", column)
 
@@ -179,6 +193,14 @@ class _Parser:
             raise ExprError(f"args.{name}: no such arg (declared: {known})", column)
         self.refs.append(Ref("arg", name))
         return ("arg", name)
+
+    def answer_ref(self) -> Any:
+        keys: list[str] = []
+        while self.peek()[1] == ".":
+            key, _ = self.name_after_dot()
+            keys.append(key)
+        self.refs.append(Ref("answer", ".".join(keys)))
+        return ("answer", tuple(keys))
 
     def step_ref(self, column: int) -> Any:
         name, name_column = self.name_after_dot()
@@ -202,15 +224,18 @@ class _Parser:
         return ("step", name, field)
 
 
-def parse_expr(text: str, args: Collection[str], steps: Collection[str]) -> Expr:
-    """Parse an ``if:`` expression that may read `args` and the earlier `steps`.
+def parse_expr(
+    text: str, args: Collection[str], steps: Collection[str], *, answer: bool = False
+) -> Expr:
+    """Parse an ``if:`` expression that may read `args` and the earlier
+    `steps` (and, with `answer`, ``answer``: an agent step's ``assert:``).
 
     Raises:
         ExprError: with the 1-based column of the problem.
     """
     if not text.strip():
         raise ExprError("the expression is empty", 1)
-    parser = _Parser(text, args, steps)
+    parser = _Parser(text, args, steps, answer)
     tree = parser.expr()
     kind, token, column = parser.peek()
     if kind != "end":
@@ -222,10 +247,17 @@ def _truthy(value: Any) -> bool:
     return value is True or (value not in (None, False, 0, "", 0.0) and not isinstance(value, bool))
 
 
-def _eval(node: Any, args: Mapping[str, Any], steps: Mapping[str, Mapping[str, Any]]) -> Any:
+def _eval(
+    node: Any, args: Mapping[str, Any], steps: Mapping[str, Mapping[str, Any]], answer: Any = None
+) -> Any:
     tag = node[0]
     if tag == "lit":
         return node[1]
+    if tag == "answer":
+        value = answer
+        for key in node[1]:
+            value = value.get(key) if isinstance(value, Mapping) else None
+        return value
     if tag == "arg":
         return args.get(node[1])
     if tag == "step":
@@ -233,13 +265,17 @@ def _eval(node: Any, args: Mapping[str, Any], steps: Mapping[str, Mapping[str, A
     if tag == "output":
         return steps.get(node[1], {}).get("outputs", {}).get(node[2])
     if tag == "not":
-        return not _truthy(_eval(node[1], args, steps))
+        return not _truthy(_eval(node[1], args, steps, answer))
     if tag == "and":
-        return _truthy(_eval(node[1], args, steps)) and _truthy(_eval(node[2], args, steps))
+        return _truthy(_eval(node[1], args, steps, answer)) and _truthy(
+            _eval(node[2], args, steps, answer)
+        )
     if tag == "or":
-        return _truthy(_eval(node[1], args, steps)) or _truthy(_eval(node[2], args, steps))
+        return _truthy(_eval(node[1], args, steps, answer)) or _truthy(
+            _eval(node[2], args, steps, answer)
+        )
     _, op, left_node, right_node = node
-    left, right = _eval(left_node, args, steps), _eval(right_node, args, steps)
+    left, right = _eval(left_node, args, steps, answer), _eval(right_node, args, steps, answer)
     if op in ("==", "!="):
         same = type(left) is type(right) and left == right
         if isinstance(left, int | float) and isinstance(right, int | float):

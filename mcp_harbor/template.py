@@ -1,5 +1,5 @@
 """The placeholder language of commands: ``{{ args.NAME }}`` and
-``{{ args.NAME | shellquote }}``.
+``{{ args.NAME | shellquote }}``; and of agent prompts: ``{{ args.NAME | data }}``.
 
 Parsing is strict: a ``{{`` followed by ``args`` must be a complete, well-formed
 placeholder naming a declared arg with a known filter, or it is a
@@ -15,6 +15,13 @@ A ``confirm:`` question is rendered by `render_question`: each value's text
 between double quotes, with control, bidi and zero-width characters escaped
 (see `mcp_harbor._visible`), so a value cannot hide or fake words of the
 question a human answers.
+
+An agent's prompt is rendered by `render_prompt`: a ``| data`` placeholder
+becomes a labelled data element, ``<data source="args.NAME">JSON</data>``,
+the value as JSON with ``<``, ``>`` and ``&`` escaped (``\u003c`` …), so
+that no value can close the element or open another. The loader keeps
+``| data`` out of commands and ``| shellquote`` out of prompts; the checker
+refuses a prompt's bare placeholder (H020).
 """
 
 from __future__ import annotations
@@ -32,14 +39,17 @@ __all__ = [
     "FILTERS",
     "Placeholder",
     "Template",
+    "data_block",
     "parse",
     "render",
+    "render_prompt",
     "render_question",
     "value_text",
 ]
 
-#: The filters a placeholder may use.
-FILTERS = frozenset({"shellquote"})
+#: The filters a placeholder may use: ``shellquote`` in commands, ``data``
+#: in agent prompts.
+FILTERS = frozenset({"shellquote", "data"})
 
 _OPEN = re.compile(r"\{\{\s*args\b")
 _PLACEHOLDER = re.compile(
@@ -58,6 +68,8 @@ class Placeholder:
     shellquote: bool
     start: int
     end: int
+    #: ``| data``: rendered as a labelled data element (agent prompts only).
+    data: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,12 +120,16 @@ def parse(text: str, declared: Collection[str]) -> Template:
         if filter_name is not None and filter_name not in FILTERS:
             raise TemplateError(
                 f"unknown filter {filter_name!r} in placeholder for {name!r}; "
-                f"the only filter is `shellquote`",
+                f"the filters are `shellquote` (commands) and `data` (agent prompts)",
                 offset=start,
             )
         if start > pos:
             parts.append(text[pos:start])
-        parts.append(Placeholder(name, filter_name == "shellquote", start, match.end()))
+        parts.append(
+            Placeholder(
+                name, filter_name == "shellquote", start, match.end(), data=filter_name == "data"
+            )
+        )
         pos = match.end()
     if pos < len(text):
         parts.append(text[pos:])
@@ -158,4 +174,34 @@ def render_question(template: Template, values: Mapping[str, object]) -> str:
     out: list[str] = []
     for part in template.parts:
         out.append(part if isinstance(part, str) else quoted(value_text(values.get(part.arg))))
+    return "".join(out)
+
+
+_DATA_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
+
+
+def data_block(source: str, value: object, label: str | None = None) -> str:
+    """`value` as a labelled data element: ``<data source="SOURCE">JSON</data>``
+    (with ``label="…"`` when given). The JSON has ``<``, ``>`` and ``&``
+    escaped, so no value can end the element; `source` and `label` are
+    written by harbor, never by a caller."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    for char, escape in _DATA_ESCAPES.items():
+        text = text.replace(char, escape)
+    extra = "" if label is None else f' label="{label}"'
+    return f'<data source="{source}"{extra}>{text}</data>'
+
+
+def render_prompt(template: Template, values: Mapping[str, object]) -> str:
+    """Render an agent prompt: each ``| data`` placeholder as `data_block`
+    of its value; a bare one as the value's text (the checker refuses
+    those, H020, so a published prompt has none). An absent arg is null."""
+    out: list[str] = []
+    for part in template.parts:
+        if isinstance(part, str):
+            out.append(part)
+        elif part.data:
+            out.append(data_block(f"args.{part.arg}", values.get(part.arg)))
+        else:
+            out.append(value_text(values.get(part.arg)))
     return "".join(out)

@@ -41,23 +41,62 @@ from mcp_harbor.errors import ConfigError, TemplateError
 from mcp_harbor.expr import Expr, ExprError, parse_expr
 from mcp_harbor.template import Template, parse
 
-__all__ = ["Export", "Step", "discover_files", "load_export", "load_exports"]
+__all__ = [
+    "MAX_AGENT_NESTING",
+    "Export",
+    "RebasedSourceMap",
+    "Step",
+    "discover_files",
+    "grant_problems",
+    "load_export",
+    "load_exports",
+]
 
 _EXTENSIONS = (".yaml", ".yml")
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """A compiled step: its spec plus parsed templates and resolved cwd."""
+    """A compiled step: its spec plus parsed templates and resolved cwd.
+
+    An ``agent:`` step has no `script` nor `argv`: its `prompt` (and
+    `system`, kept parsed so the checker can see a placeholder in it) and
+    `assertion`. A ``run:``/``argv:`` step with ``fix:`` has the fix's
+    prompt in `prompt`."""
 
     spec: StepSpec
     index: int
-    kind: Literal["run", "argv"]
+    kind: Literal["run", "argv", "agent"]
     script: Template | None
     argv: tuple[Template, ...] | None
     cwd: Path | None  # None: the server's working directory
     section: Literal["steps", "on_failure", "finally"] = "steps"
     condition: Expr | None = None
+    prompt: Template | None = None
+    system: Template | None = None
+    assertion: Expr | None = None
+
+    @property
+    def is_agent(self) -> bool:
+        return self.kind == "agent"
+
+    @property
+    def grant(self) -> tuple[str, ...]:
+        """The tools its model may call (an agent's, or its ``fix:``'s)."""
+        if self.spec.agent is not None:
+            return tuple(self.spec.agent.tools)
+        if self.spec.fix is not None:
+            return tuple(self.spec.fix.tools)
+        return ()
+
+    @property
+    def model(self) -> str | None:
+        """The models-file name its model is (None: no model)."""
+        if self.spec.agent is not None:
+            return self.spec.agent.model
+        if self.spec.fix is not None:
+            return self.spec.fix.model
+        return None
 
     @property
     def name(self) -> str:
@@ -96,16 +135,46 @@ class Export:
     finally_steps: tuple[Step, ...] = ()
     programs: Mapping[str, ProgramGrammar] = field(default_factory=dict)
     file_hash: str = ""
+    #: Its custom tools (``tools:``), each an export named ``EXPORT.TOOL``
+    #: that is never published: only this export's agents may call it.
+    tools: Mapping[str, Export] = field(default_factory=dict)
+    #: For a custom tool: the export it belongs to (None: a published export).
+    parent: str | None = None
 
     def with_programs(self, server_wide: Mapping[str, ProgramGrammar]) -> Export:
         """This export with `server_wide` as the server-wide grammars (in
         place of those it was loaded with): `programs` and `content_hash`
-        worked out again."""
+        worked out again (its custom tools' too)."""
+        content_hash = programs_content_hash(self.file_hash, self.spec.programs, server_wide)
         return replace(
             self,
             programs=effective_programs(self.spec.programs, server_wide),
-            content_hash=programs_content_hash(self.file_hash, self.spec.programs, server_wide),
+            content_hash=content_hash,
+            tools={
+                key: replace(
+                    tool,
+                    programs=effective_programs(self.spec.programs, server_wide),
+                    content_hash=_tool_hash(content_hash, key),
+                )
+                for key, tool in self.tools.items()
+            },
         )
+
+    @property
+    def agent_steps(self) -> tuple[Step, ...]:
+        """Its steps that talk to a model (``agent:``, or with ``fix:``)."""
+        return tuple(s for s in self.all_steps if s.model is not None)
+
+    @property
+    def models(self) -> frozenset[str]:
+        """The models-file names its steps use."""
+        return frozenset(s.model for s in self.all_steps if s.model is not None)
+
+    @property
+    def granted_exports(self) -> frozenset[str]:
+        """Other exports its agents may call (grant names that are not its
+        custom tools)."""
+        return frozenset(name for s in self.all_steps for name in s.grant if name not in self.tools)
 
     @property
     def all_steps(self) -> tuple[Step, ...]:
@@ -475,13 +544,77 @@ def _compile_steps(
     declared = set(spec.args)
     main_names = [s.name for s in spec.steps]
 
-    def template(text: str, where: tuple[str | int, ...]) -> Template | None:
+    def template(
+        text: str, where: tuple[str | int, ...], *, prompt: bool = False
+    ) -> Template | None:
         try:
-            return parse(text, declared)
+            parsed = parse(text, declared)
         except TemplateError as exc:
             loc = smap.position_in_scalar(where, exc.offset, text)
             problems.append(f"{path}:{loc[0]}:{loc[1]}: {_dotted(where)}: {exc}")
             return None
+        for placeholder in parsed.placeholders:
+            wrong = placeholder.shellquote if prompt else placeholder.data
+            if wrong:
+                loc = smap.position_in_scalar(where, placeholder.start, text)
+                fix = (
+                    "a prompt is not a command: write {{ args.NAME | data }}"
+                    if prompt
+                    else "| data is for agent prompts: in a command write "
+                    "{{ args.NAME | shellquote }}"
+                )
+                problems.append(f"{path}:{loc[0]}:{loc[1]}: {_dotted(where)}: {fix}")
+                return None
+        return parsed
+
+    def agent_parts(
+        step: StepSpec, section: str, index: int, earlier: list[str]
+    ) -> tuple[Template | None, Template | None, Expr | None, bool]:
+        """The prompt, system and assert of an agent: or fix: step, and
+        whether they compiled."""
+        ok = True
+        spec_of = step.agent if step.agent is not None else step.fix
+        assert spec_of is not None
+        key = "agent" if step.agent is not None else "fix"
+        prompt = template(spec_of.prompt, (section, index, key, "prompt"), prompt=True)
+        ok = ok and prompt is not None
+        system: Template | None = None
+        assertion: Expr | None = None
+        if step.agent is not None:
+            if step.agent.system is not None:
+                system = template(step.agent.system, (section, index, key, "system"), prompt=True)
+                ok = ok and system is not None
+            if step.agent.outputs is not None:
+                outputs = step.agent.outputs
+                where = (section, index, key, "outputs")
+                try:
+                    Draft202012Validator.check_schema(outputs)
+                except jsonschema.SchemaError as exc:
+                    problems.append(
+                        f"{path}:{smap.line_of(where)}: {_dotted(where)} is not a valid JSON "
+                        f"Schema: {exc.message}"
+                    )
+                    ok = False
+                else:
+                    if outputs.get("type") != "object":
+                        problems.append(
+                            f"{path}:{smap.line_of(where)}: {_dotted(where)}: the answer's schema "
+                            f"must have type: object (its top-level keys become step outputs)"
+                        )
+                        ok = False
+            if step.agent.assert_ is not None:
+                text = step.agent.assert_
+                try:
+                    assertion = parse_expr(text, declared, earlier, answer=True)
+                except ExprError as exc:
+                    at = smap.position_in_scalar(
+                        (section, index, key, "assert"), exc.column - 1, text
+                    )
+                    problems.append(
+                        f"{path}:{at[0]}:{at[1]}: {section}[{index}].agent.assert: {exc}"
+                    )
+                    ok = False
+        return prompt, system, assertion, ok
 
     sections: list[tuple[Literal["steps", "on_failure", "finally"], list[StepSpec]]] = [
         ("steps", spec.steps),
@@ -527,11 +660,41 @@ def _compile_steps(
                 except ExprError as exc:
                     at = smap.position_in_scalar((section, index, "if"), exc.column - 1, step.if_)
                     problems.append(f"{path}:{at[0]}:{at[1]}: {section}[{index}].if: {exc}")
-            if step.run is not None:
+            earlier_steps = (
+                main_names[:index]
+                if section == "steps"
+                else main_names
+                + [s.name for s in compiled["on_failure"]]
+                + [s.name for s in compiled["finally"]]
+            )
+            prompt: Template | None = None
+            system: Template | None = None
+            assertion: Expr | None = None
+            if step.agent is not None or step.fix is not None:
+                prompt, system, assertion, fine = agent_parts(step, section, index, earlier_steps)
+                if not fine:
+                    continue
+            if step.agent is not None:
+                compiled[section].append(
+                    Step(
+                        step,
+                        index,
+                        "agent",
+                        None,
+                        None,
+                        None,
+                        section,
+                        condition,
+                        prompt=prompt,
+                        system=system,
+                        assertion=assertion,
+                    )
+                )
+            elif step.run is not None:
                 script = template(step.run, (section, index, "run"))
                 if script is not None:
                     compiled[section].append(
-                        Step(step, index, "run", script, None, cwd, section, condition)
+                        Step(step, index, "run", script, None, cwd, section, condition, prompt)
                     )
             else:
                 assert step.argv is not None
@@ -539,7 +702,7 @@ def _compile_steps(
                 if all(p is not None for p in parts):
                     argv = tuple(p for p in parts if p is not None)
                     compiled[section].append(
-                        Step(step, index, "argv", None, argv, cwd, section, condition)
+                        Step(step, index, "argv", None, argv, cwd, section, condition, prompt)
                     )
     return compiled, problems
 
@@ -556,9 +719,124 @@ def load_export(path: Path, *, programs: Mapping[str, ProgramGrammar] | None = N
     try:
         spec = ExportSpec.model_validate(data)
     except pydantic.ValidationError as exc:
-        problems = [_pydantic_problem(path, smap, e) for e in exc.errors()]
-        raise ConfigError("\n".join(problems), problems) from None
-    problems = _check_args(path, smap, spec)
+        found = [_pydantic_problem(path, smap, e) for e in exc.errors()]
+        raise ConfigError("\n".join(found), found) from None
+    server_wide = server_programs() if programs is None else programs
+    file_hash = hashlib.sha256(raw).hexdigest()
+    content_hash = programs_content_hash(file_hash, spec.programs, server_wide)
+    problems: list[str] = []
+    tools: dict[str, Export] = {}
+    for key in spec.tools:
+        tool_spec, tool_problems = _custom_tool_spec(path, smap, spec, key)
+        problems.extend(tool_problems)
+        if tool_spec is None:
+            continue
+        rebased = RebasedSourceMap(smap, key)
+        try:
+            tools[key] = _compiled(
+                path,
+                rebased,
+                tool_spec,
+                content_hash=_tool_hash(content_hash, key),
+                file_hash=file_hash,
+                server_wide=server_wide,
+                parent=spec.name,
+            )
+        except ConfigError as exc:
+            problems.extend(exc.problems)
+    problems.extend(_grant_problems(path, smap, spec))
+    try:
+        export = _compiled(
+            path,
+            smap,
+            spec,
+            content_hash=content_hash,
+            file_hash=file_hash,
+            server_wide=server_wide,
+            earlier_problems=problems,
+        )
+    except ConfigError as exc:
+        raise ConfigError("\n".join(exc.problems), exc.problems) from None
+    return replace(export, tools=tools)
+
+
+def _tool_hash(content_hash: str, key: str) -> str:
+    """A custom tool's content hash: its export's, and its key."""
+    return hashlib.sha256(f"{content_hash}:tools:{key}".encode()).hexdigest()
+
+
+def _custom_tool_spec(
+    path: Path, smap: SourceMap, spec: ExportSpec, key: str
+) -> tuple[ExportSpec | None, list[str]]:
+    """The export-shaped spec of custom tool `key`: its own description,
+    args, command and timeout; its export's ``allow:``, sandbox, programs,
+    environment and secrets (it runs inside that export's runs)."""
+    tool = spec.tools[key]
+    inherited = spec.model_dump(
+        by_alias=True,
+        include={"allow", "sandbox", "programs", "pass_env", "secrets", "output_tail"},
+        exclude_none=True,
+    )
+    step: dict[str, Any] = {"name": key.replace("-", "_")}
+    if tool.run is not None:
+        step["run"] = tool.run
+    else:
+        step["argv"] = list(tool.argv or ())
+    data: dict[str, Any] = {
+        **inherited,
+        "name": f"{spec.name}.{key}",
+        "description": tool.description,
+        "args": tool.args,
+        "required": list(tool.required),
+        "steps": [step],
+    }
+    if tool.timeout is not None:
+        data["timeout"] = tool.timeout
+    try:
+        return ExportSpec.model_validate(data, strict=False), []
+    except pydantic.ValidationError as exc:
+        rebased = RebasedSourceMap(smap, key)
+        return None, [_pydantic_problem(path, rebased, e) for e in exc.errors()]
+
+
+def _grant_problems(path: Path, smap: SourceMap, spec: ExportSpec) -> list[str]:
+    """A grant may not name this export itself (a model calling its own
+    export is a loop). Names of other exports are checked against the whole
+    set (`load_exports`)."""
+    problems = []
+    for section, steps in (
+        ("steps", spec.steps),
+        ("on_failure", spec.on_failure),
+        ("finally", spec.finally_),
+    ):
+        for index, step in enumerate(steps):
+            agent = step.agent if step.agent is not None else step.fix
+            if agent is None:
+                continue
+            key = "agent" if step.agent is not None else "fix"
+            for n, name in enumerate(agent.tools):
+                if name == spec.name:
+                    problems.append(
+                        f"{path}:{smap.line_of((section, index, key, 'tools', n))}: "
+                        f"{section}[{index}].{key}.tools: {name} is this export itself; an agent "
+                        f"may not call its own export (a loop); remove it"
+                    )
+    return problems
+
+
+def _compiled(
+    path: Path,
+    smap: SourceMap,
+    spec: ExportSpec,
+    *,
+    content_hash: str,
+    file_hash: str,
+    server_wide: Mapping[str, ProgramGrammar],
+    parent: str | None = None,
+    earlier_problems: list[str] | None = None,
+) -> Export:
+    problems = list(earlier_problems or [])
+    problems.extend(_check_args(path, smap, spec))
     problems.extend(_check_environment(path, smap, spec))
     steps, step_problems = _compile_steps(path, smap, spec)
     problems.extend(step_problems)
@@ -570,11 +848,19 @@ def load_export(path: Path, *, programs: Mapping[str, ProgramGrammar] | None = N
             line, col = smap.position_in_scalar(("confirm",), exc.offset, spec.confirm)
             problems.append(f"{path}:{line}:{col}: confirm: {exc}")
         else:
-            if any(p.shellquote for p in confirm.placeholders):
+            if any(p.shellquote or p.data for p in confirm.placeholders):
                 problems.append(
                     f"{path}:{smap.line_of(('confirm',))}: confirm: the message shows values "
-                    f"literally; write {{{{ args.NAME }}}} without | shellquote"
+                    f"literally; write {{{{ args.NAME }}}} without a filter"
                 )
+    if spec.runs_on is not None and any(
+        s.model is not None for section in steps.values() for s in section
+    ):
+        problems.append(
+            f"{path}:{smap.line_of(('runs_on',))}: runs_on: an export with agent: or fix: steps "
+            f"runs on the server (its models' tool calls go through the server's call path); "
+            f"remove runs_on: or move the agent into an export of its own"
+        )
     if problems:
         raise ConfigError("\n".join(problems), problems)
     properties = {name: _published(schema) for name, schema in spec.args.items()}
@@ -585,13 +871,11 @@ def load_export(path: Path, *, programs: Mapping[str, ProgramGrammar] | None = N
     }
     if spec.required:
         input_schema["required"] = list(spec.required)
-    server_wide = server_programs() if programs is None else programs
-    file_hash = hashlib.sha256(raw).hexdigest()
     return Export(
         spec=spec,
         path=path,
         source=smap,
-        content_hash=programs_content_hash(file_hash, spec.programs, server_wide),
+        content_hash=content_hash,
         steps=tuple(steps["steps"]),
         on_failure=tuple(steps["on_failure"]),
         finally_steps=tuple(steps["finally"]),
@@ -600,7 +884,39 @@ def load_export(path: Path, *, programs: Mapping[str, ProgramGrammar] | None = N
         confirm=confirm,
         programs=effective_programs(spec.programs, server_wide),
         file_hash=file_hash,
+        parent=parent,
     )
+
+
+class RebasedSourceMap(SourceMap):
+    """The source map of a custom tool: its export-shaped key paths
+    (``steps[0].run``, ``args.x``, ``description``) mapped to where they are
+    in the export file (``tools.KEY.run``, ``tools.KEY.args.x``); the keys
+    it inherits (``allow:``, ``sandbox:``) stay the export's."""
+
+    __slots__ = ("_base", "_key")
+
+    _OWN = frozenset({"args", "required", "description", "timeout", "name"})
+
+    def __init__(self, base: SourceMap, key: str) -> None:
+        super().__init__(base.path)
+        self._base = base
+        self._key = key
+
+    def rebase(self, where: tuple[str | int, ...]) -> tuple[str | int, ...]:
+        if where[:2] == ("steps", 0):
+            return ("tools", self._key, *where[2:])
+        if where and where[0] in self._OWN:
+            return ("tools", self._key, *where)
+        return where
+
+    def line_of(self, where: tuple[str | int, ...]) -> int:
+        return self._base.line_of(self.rebase(where))
+
+    def position_in_scalar(
+        self, where: tuple[str | int, ...], offset: int, text: str
+    ) -> tuple[int, int]:
+        return self._base.position_in_scalar(self.rebase(where), offset, text)
 
 
 def load_exports(
@@ -637,6 +953,76 @@ def load_exports(
                 f"already used by {other.path}; tool names are unique"
             )
         by_name[export.name] = export
+    problems.extend(grant_problems(exports))
     if problems:
         raise ConfigError("\n".join(problems), problems)
     return exports
+
+
+#: The deepest chain of exports with agents, one calling the next, that a
+#: grant may make (an agent calling an export whose agent calls a third).
+MAX_AGENT_NESTING = 2
+
+
+def grant_problems(exports: Iterable[Export]) -> list[str]:
+    """The problems of the grants of a whole set of exports: a name that is
+    neither a custom tool of its export nor an export of the set; a cycle
+    (an agent's export reachable from its own grant); a chain of exports
+    with agents deeper than `MAX_AGENT_NESTING`."""
+    by_name = {e.name: e for e in exports}
+    problems: list[str] = []
+    for export in by_name.values():
+        for step in export.all_steps:
+            key = "agent" if step.spec.agent is not None else "fix"
+            for n, name in enumerate(step.grant):
+                if name in export.tools or name in by_name:
+                    continue
+                line = export.source.line_of((step.section, step.index, key, "tools", n))
+                known = ", ".join(sorted(export.tools)) or "none"
+                problems.append(
+                    f"{export.path}:{line}: {step.section}[{step.index}].{key}.tools: {name!r} "
+                    f"is neither a custom tool of this export (tools: {known}) nor an export; "
+                    f"declare it under tools: or fix the name"
+                )
+
+    depth: dict[str, int] = {}
+
+    def nesting(name: str, path: tuple[str, ...]) -> int:
+        """How many exports with agents a call of `name` can nest, at most."""
+        if name in depth:
+            return depth[name]
+        export = by_name[name]
+        if not export.agent_steps:
+            depth[name] = 0
+            return 0
+        below = 0
+        for other in sorted(export.granted_exports):
+            if other not in by_name:
+                continue
+            if other in path:
+                cycle = " -> ".join((*path[path.index(other) :], other))
+                raise _Cycle(cycle)
+            below = max(below, nesting(other, (*path, other)))
+        depth[name] = 1 + below
+        return depth[name]
+
+    for export in by_name.values():
+        try:
+            levels = nesting(export.name, (export.name,))
+        except _Cycle as cycle:
+            problems.append(
+                f"{export.path}:{export.source.line_of(('steps',))}: {export.name}: its agents' "
+                f"grants make a cycle ({cycle}); an agent may not reach its own export again"
+            )
+            continue
+        if levels > MAX_AGENT_NESTING:
+            problems.append(
+                f"{export.path}:{export.source.line_of(('steps',))}: {export.name}: its agents "
+                f"reach {levels} levels of exports with agents; at most {MAX_AGENT_NESTING} "
+                f"may nest (grant plain exports, or flatten the chain)"
+            )
+    return problems
+
+
+class _Cycle(Exception):
+    pass

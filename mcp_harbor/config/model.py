@@ -23,6 +23,7 @@ from mcp_harbor.policy import validate_entry
 
 __all__ = [
     "ARG_NAME_PATTERN",
+    "CUSTOM_TOOL_PATTERN",
     "HARBOR_ARG_KEYWORDS",
     "HARBOR_BOOL_KEYWORDS",
     "LEADING_DASH_PATTERN",
@@ -32,14 +33,18 @@ __all__ = [
     "RUNTIME_ENV_PREFIXES",
     "STEP_NAME_PATTERN",
     "TOOL_NAME_PATTERN",
+    "AgentSpec",
     "Annotations",
     "AttachmentPolicy",
+    "CustomToolSpec",
     "ExportSpec",
+    "FixSpec",
     "MemorySpec",
     "NeedsSpec",
     "ProgramGrammar",
     "ProgramsFileSpec",
     "RateLimitSpec",
+    "RecallSpec",
     "RetrySpec",
     "SandboxLimits",
     "SandboxSpec",
@@ -141,10 +146,30 @@ class Annotations(_Strict):
     openWorldHint: bool | None = None
 
 
-class MemorySpec(_Strict):
-    """``memory: {recent: N}``: give each run the last N calls of its session."""
+class RecallSpec(_Strict):
+    """``memory: {recall: {k, min_score, max_chars}}``: give an agent step
+    the `k` past turns of the same principal and tenant most similar to this
+    call (cosine similarity of embeddings at least `min_score`), at most
+    `max_chars` characters in all."""
 
-    recent: Annotated[int, Field(ge=1, le=100)]
+    k: Annotated[int, Field(ge=1, le=50)] = 3
+    min_score: Annotated[float, Field(ge=-1, le=1)] = 0.3
+    max_chars: Annotated[int, Field(ge=64, le=64 * 1024)] = 4096
+
+
+class MemorySpec(_Strict):
+    """``memory: {recent: N, recall: …}``: give each run the last N calls of
+    its session, and agent steps similar past turns (`RecallSpec`, off
+    unless given)."""
+
+    recent: Annotated[int, Field(ge=1, le=100)] | None = None
+    recall: RecallSpec | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> MemorySpec:
+        if self.recent is None and self.recall is None:
+            raise ValueError("memory: needs recent: N, recall: {k: …}, or both")
+        return self
 
 
 class RateLimitSpec(_Strict):
@@ -288,8 +313,91 @@ class SecretSource(_Strict):
         return f"environment variable {self.env}" if self.env is not None else f"file {self.file}"
 
 
+#: A custom tool's key under ``tools:``: the name the model is offered
+#: (OpenAI's function names allow letters, digits, ``_`` and ``-``).
+CUSTOM_TOOL_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
+CustomToolName = Annotated[str, StringConstraints(pattern=CUSTOM_TOOL_PATTERN)]
+ModelName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
+Grant = Annotated[str, StringConstraints(pattern=TOOL_NAME_PATTERN)]
+
+
+class AgentSpec(_Strict):
+    """``agent:``: a step that is a model conversation with a tool grant.
+
+    - `model`: a name of the models file (``--models``).
+    - `system`: operator text, no placeholders at all.
+    - `prompt`: operator text; caller values only as ``{{ args.x | data }}``.
+    - `tools`: the grant: this export's custom tools, then other published
+      exports by name; nothing else.
+    - `max_turns`, `max_tool_calls`, `timeout`: the budgets.
+    - `attempts`: whole conversations on the same model source.
+    - `outputs`: JSON Schema of the final answer (an object); its top-level
+      keys become the step's outputs.
+    - `assert`: the ``if:`` language over ``answer``, judged on a valid answer.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+
+    model: ModelName
+    system: str | None = None
+    prompt: Annotated[str, Field(min_length=1)]
+    tools: list[Grant] = Field(default_factory=list)
+    max_turns: Annotated[int, Field(ge=1, le=200)] = 8
+    max_tool_calls: Annotated[int, Field(ge=0, le=1000)] = 16
+    attempts: Annotated[int, Field(ge=1, le=10)] = 1
+    timeout: Seconds | None = None
+    outputs: dict[str, Any] | None = None
+    assert_: Annotated[str, Field(min_length=1)] | None = Field(default=None, alias="assert")
+
+    @field_validator("tools")
+    @classmethod
+    def _once(cls, tools: list[str]) -> list[str]:
+        twice = sorted({t for t in tools if tools.count(t) > 1})
+        if twice:
+            raise ValueError(f"tools lists {', '.join(twice)} more than once; keep one")
+        return tools
+
+
+class FixSpec(_Strict):
+    """``fix:`` on a ``run:``/``argv:`` step: when the step fails, an agent
+    gets the failure as data and a zero-argument ``rerun`` tool; when it
+    stops, the runner re-runs the step itself and that re-run decides."""
+
+    model: ModelName
+    prompt: Annotated[str, Field(min_length=1)]
+    tools: list[Grant] = Field(default_factory=list)
+    max_turns: Annotated[int, Field(ge=1, le=200)] = 8
+    max_tool_calls: Annotated[int, Field(ge=0, le=1000)] = 16
+    attempts: Annotated[int, Field(ge=1, le=10)] = 1
+
+
+class CustomToolSpec(_Strict):
+    """One entry of ``tools:``: a tool only this export's agents may call,
+    export-shaped (`description`, `args`, `required`, ``run:`` or ``argv:``,
+    `timeout`) and checked like an export, with the model's arguments
+    treated exactly as a caller's."""
+
+    description: Annotated[str, Field(min_length=1)]
+    args: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    required: list[str] = Field(default_factory=list)
+    run: str | None = None
+    argv: Annotated[list[str], Field(min_length=1)] | None = None
+    timeout: Seconds | None = None
+
+    @model_validator(mode="after")
+    def _one_command(self) -> CustomToolSpec:
+        if (self.run is None) == (self.argv is None):
+            raise ValueError(
+                "a custom tool needs exactly one of `run:` (a bash script) or `argv:` (a list)"
+            )
+        if self.run is not None and not self.run.strip():
+            raise ValueError("`run:` is empty; write the command to run")
+        return self
+
+
 class StepSpec(_Strict):
-    """One step of a pipeline: a ``run:`` script for bash or an ``argv:`` to exec."""
+    """One step of a pipeline: a ``run:`` script for bash, an ``argv:`` to
+    exec, or an ``agent:`` conversation."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
 
@@ -302,15 +410,38 @@ class StepSpec(_Strict):
     continue_on_error: bool = False
     if_: str | None = Field(default=None, alias="if")
     retry: RetrySpec | None = None
+    agent: AgentSpec | None = None
+    fix: FixSpec | None = None
 
     @model_validator(mode="after")
     def _one_command(self) -> StepSpec:
-        if (self.run is None) == (self.argv is None):
+        given = [k for k in ("run", "argv", "agent") if getattr(self, k) is not None]
+        if len(given) != 1:
             raise ValueError(
-                "a step needs exactly one of `run:` (a bash script) or `argv:` (a list)"
+                "a step needs exactly one of `run:` (a bash script), `argv:` (a list) or "
+                "`agent:` (a model conversation)"
+                + (f"; it has {' and '.join(given)}" if given else "")
             )
         if self.run is not None and not self.run.strip():
             raise ValueError("`run:` is empty; write the command to run")
+        if self.agent is not None:
+            wrong = [
+                key
+                for key, value in (
+                    ("env", self.env),
+                    ("cwd", self.cwd),
+                    ("retry", self.retry),
+                    ("fix", self.fix),
+                    ("timeout", self.timeout),
+                )
+                if value
+            ]
+            if wrong:
+                raise ValueError(
+                    f"an agent: step takes no {', '.join(wrong)} (its budgets are under agent:: "
+                    f"timeout, max_turns, max_tool_calls, attempts); remove "
+                    f"{'it' if len(wrong) == 1 else 'them'}"
+                )
         return self
 
 
@@ -454,6 +585,9 @@ class ExportSpec(_Strict):
     #: With ``runs_on:``: run again on another worker when the first is lost
     #: (only for pipelines that are safe to run twice).
     redispatch: bool = False
+    #: Custom tools this export's agents may be granted (the model writes
+    #: their arguments; validated and checked like a caller's).
+    tools: dict[CustomToolName, CustomToolSpec] = Field(default_factory=dict)
     steps: Annotated[list[StepSpec], Field(min_length=1)]
     on_failure: list[StepSpec] = Field(default_factory=list)
     finally_: list[StepSpec] = Field(default_factory=list, alias="finally")

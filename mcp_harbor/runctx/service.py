@@ -534,9 +534,10 @@ class CallService:
             # (nothing to overlap with: a thread hop would only add to it).
             run_dir = new_run_dir(self.settings.runs_root, run_id, self.settings.keep_runs)
             conversation: list[MemoryEntry] = []
-            if export.spec.memory is not None and caller.session:
+            memory = export.spec.memory
+            if memory is not None and memory.recent is not None and caller.session:
                 conversation = self.store.recall(
-                    caller.tenant, caller.principal, caller.session, export.spec.memory.recent
+                    caller.tenant, caller.principal, caller.session, memory.recent
                 )
             try:
                 return compose(
