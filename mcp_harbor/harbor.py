@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from mcp_harbor.config import Export
 from mcp_harbor.config.model import RateLimitSpec
+from mcp_harbor.config.models_file import load_models_file
 from mcp_harbor.defaults import (
     DEFAULT_EXPORTS,
     DEFAULT_KEEP_RUNS,
@@ -35,6 +36,7 @@ from mcp_harbor.preflight import Preflight
 from mcp_harbor.runctx import CallService, ExportCatalog, RunSettings
 from mcp_harbor.runctx.approval import load_seed
 from mcp_harbor.runctx.request import Catalog
+from mcp_harbor.runctx.skills import SkillsDirectory
 from mcp_harbor.runner import LocalExecutor
 from mcp_harbor.runner.sandbox import Sandbox, SandboxMode
 from mcp_harbor.store import Store, names_postgres
@@ -279,6 +281,11 @@ class HarborSettings:
     exports: Sequence[Path] = ()
     #: Server-wide program grammars (``--programs FILE``).
     programs: Path | None = None
+    #: Where agent steps' models are answered (``--models FILE``; None:
+    #: exports with agent steps are not offered).
+    models: Path | None = None
+    #: The skills directory agents see (``--skills DIR``).
+    skills: Path | None = None
     strict: bool = False
     skip_refused: bool = False
     #: A SQLite file or a PostgreSQL URL (``--db``).
@@ -410,6 +417,8 @@ class Harbor:
         from mcp_harbor import store as stores
 
         use_programs(settings.programs)  # before any export is loaded
+        models = load_models_file(settings.models) if settings.models is not None else None
+        skills = SkillsDirectory(settings.skills) if settings.skills is not None else None
         published = load_published(
             settings.exports,
             strict=settings.strict,
@@ -438,6 +447,8 @@ class Harbor:
             queue_timeout=settings.queue_timeout,
             rate_limit=settings.rate_limit,
             pass_env=tuple(settings.pass_env),
+            models=models,
+            skills=skills,
         )
         if settings.approve_seed is not None:
             run_settings.approve_seed = load_seed(settings.approve_seed)
@@ -448,6 +459,7 @@ class Harbor:
         preflight = Preflight(
             ttl=min(DEFAULT_PREFLIGHT_TTL, settings.preflight_interval),
             workdir=run_settings.workdir,  # where steps without cwd: run
+            models=models,
         )
         run_settings.preflight = preflight
         offered = list(published.exports)

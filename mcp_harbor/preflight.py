@@ -15,6 +15,13 @@ without one. ``needs:`` belongs to the whole export: when its steps run in
 different folders, a relative entry is met when it is there in at least one
 of them (each folder is named when it is in none).
 
+An export with agent steps also needs, for each model its steps name, a
+ready source of the models file (``--models``): the primary or the
+fallback. Each distinct (endpoint, model) pair is probed
+(`mcp_harbor.llm.probe.probe_source`: its ``GET /models`` lists the id) once
+per round, like any target. `Preflight.pin` decides, at a run's start,
+which source answers each model for that run.
+
 Each distinct target is probed once per round, however many exports share
 it, and the results are cached for `ttl` seconds. A run asks for the verdict
 once, at its start (the run boundary), so it never sees a need flip halfway.
@@ -34,6 +41,10 @@ from typing import Literal
 from mcp_harbor import defaults
 from mcp_harbor.check.commands import programs_of
 from mcp_harbor.config import Export
+from mcp_harbor.config.models_file import Models
+from mcp_harbor.llm.pin import Pin
+from mcp_harbor.llm.probe import probe_source
+from mcp_harbor.llm.turn import ModelSource
 
 __all__ = [
     "DEFAULT_TTL",
@@ -100,13 +111,16 @@ class Verdict:
 
     export: str
     missing: tuple[Need, ...]
+    #: Models its agent steps name that have no ready source, each said as
+    #: ``model coder: primary gpu-box unreachable (…); fallback … ``.
+    models: tuple[str, ...] = ()
 
     @property
     def ready(self) -> bool:
-        return not self.missing
+        return not self.missing and not self.models
 
     def describe(self) -> str:
-        return "; ".join(n.describe() for n in self.missing)
+        return "; ".join([*(n.describe() for n in self.missing), *self.models])
 
     def reason(self) -> str:
         """Why the export is not offered, as `mcp-harbor tools` and the
@@ -115,6 +129,7 @@ class Verdict:
         needs = [n.describe() for n in self.missing if n.secret is None]
         parts = [f"preflight failed: {'; '.join(needs)}"] if needs else []
         parts += [f"missing {n.describe()}" for n in self.missing if n.secret is not None]
+        parts += list(self.models)
         return "; ".join(parts)
 
 
@@ -220,9 +235,19 @@ class Preflight:
     ``--workdir``; None: this process's current directory, taken now), so
     relative paths are probed where the steps will look for them."""
 
-    def __init__(self, ttl: float = DEFAULT_TTL, *, workdir: Path | None = None) -> None:
+    def __init__(
+        self,
+        ttl: float = DEFAULT_TTL,
+        *,
+        workdir: Path | None = None,
+        models: Models | None = None,
+    ) -> None:
         self.ttl = ttl
         self.workdir = Path.cwd() if workdir is None else workdir
+        #: The models file agent steps' models come from (None: none).
+        self.models = models
+        # (base_url, model, probe kind) -> (why not ready or None, when, when in UTC)
+        self._sources: dict[tuple[str, str, str], tuple[str | None, float, str]] = {}
         self._cache: dict[tuple[str, str, str | None, tuple[str, ...]], tuple[bool, float]] = {}
         # An export's needs come from a parse of its steps: worked out once
         # per export version (name and content hash), not on every run.
@@ -261,10 +286,87 @@ class Preflight:
                     self._cache[need.key] = (ok, now)
                     self.probes += 1
 
+    def _judged(self, source: ModelSource, probe: str) -> tuple[str | None, str] | None:
+        hit = self._sources.get((source.base_url, source.model, probe))
+        if hit is not None and time.monotonic() - hit[1] < self.ttl:
+            return hit[0], hit[2]
+        return None
+
+    def refresh_models(self, exports: Iterable[Export], *, force: bool = False) -> None:
+        """Probe each distinct (endpoint, model) pair the exports' models
+        use that is not cached (all if `force`), concurrently."""
+        if self.models is None:
+            return
+        todo: dict[tuple[str, str, str], ModelSource] = {}
+        for export in exports:
+            for name in export.models:
+                spec = self.models.model(name)
+                if spec is None:
+                    continue
+                for _role, source in self.models.sources(name):
+                    if force or self._judged(source, spec.probe) is None:
+                        todo[(source.base_url, source.model, spec.probe)] = source
+        if not todo:
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        def judge(item: tuple[tuple[str, str, str], ModelSource]) -> str | None:
+            (_url, _model, probe), source = item
+            return probe_source(source, tool_call=probe == "tool_call")
+
+        items = list(todo.items())
+        with ThreadPoolExecutor(max_workers=min(8, len(items))) as pool:
+            for (key, _source), reason in zip(items, pool.map(judge, items), strict=True):
+                at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+                self._sources[key] = (reason, time.monotonic(), at)
+                self.probes += 1
+
+    def model_problems(self, export: Export) -> list[str]:
+        """Why each model of `export` has no ready source (empty: all have
+        one), from the cache (`refresh_models` first)."""
+        return self._pins(export)[1]
+
+    def pin(self, export: Export, models: Models | None = None) -> tuple[dict[str, Pin], list[str]]:
+        """The source of each model of `export` for one run, judged now (from
+        the cache when fresh): the primary when ready, else the fallback.
+        Returns the pins and, for each model without a ready source, why."""
+        if models is not None and self.models is None:
+            self.models = models
+        self.refresh_models([export])
+        return self._pins(export)
+
+    def _pins(self, export: Export) -> tuple[dict[str, Pin], list[str]]:
+        pins: dict[str, Pin] = {}
+        problems: list[str] = []
+        for name in sorted(export.models):
+            spec = None if self.models is None else self.models.model(name)
+            if self.models is None:
+                problems.append(f"model {name}: this server has no models file (--models FILE)")
+                continue
+            if spec is None:
+                known = ", ".join(sorted(self.models.names())) or "none"
+                problems.append(f"model {name} is not in the models file (models: {known})")
+                continue
+            said: list[str] = []
+            for role, source in self.models.sources(name):
+                judged = self._judged(source, spec.probe)
+                if judged is None:
+                    self.refresh_models([export])
+                    judged = self._judged(source, spec.probe) or ("not probed", "")
+                reason, at = judged
+                if reason is None:
+                    pins[name] = Pin(name, role, source, at, "; ".join(said) or None)
+                    break
+                said.append(f"{role} {source.endpoint} {reason}")
+            else:
+                problems.append(f"model {name}: {'; '.join(said)}")
+        return pins, problems
+
     def verdicts(self, exports: Sequence[Export], *, force: bool = False) -> list[Verdict]:
         """The verdict of each export, probing what the cache lacks."""
         per_export = {e.name: self.needs(e) for e in exports}
         self.refresh((n for ns in per_export.values() for n in ns), force=force)
+        self.refresh_models([e for e in exports if e.models], force=force)
         now = time.monotonic()
         out = []
         for export in exports:
@@ -276,7 +378,8 @@ class Preflight:
                     known = self._cache[need.key][0]
                 if not known:
                     missing.append(need)
-            out.append(Verdict(export.name, tuple(dict.fromkeys(missing))))
+            models = tuple(self._pins(export)[1]) if export.models else ()
+            out.append(Verdict(export.name, tuple(dict.fromkeys(missing)), models))
         return out
 
     def verdict(self, export: Export) -> Verdict:
@@ -298,4 +401,14 @@ class Preflight:
                 return None
             if not known:
                 missing.append(need)
-        return Verdict(export.name, tuple(dict.fromkeys(missing)))
+        models: tuple[str, ...] = ()
+        if export.models:
+            if self.models is not None and any(
+                self._judged(source, spec.probe) is None
+                for name in export.models
+                if (spec := self.models.model(name)) is not None
+                for _role, source in self.models.sources(name)
+            ):
+                return None
+            models = tuple(self._pins(export)[1])
+        return Verdict(export.name, tuple(dict.fromkeys(missing)), models)

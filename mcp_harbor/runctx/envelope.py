@@ -39,6 +39,7 @@ __all__ = [
     "Envelope",
     "FinishReason",
     "Question",
+    "deciding_agent",
     "ended",
     "finish",
     "nothing_ran",
@@ -68,6 +69,8 @@ def run_text(result: RunResult) -> str:
         lines.append(head)
         if step.error:
             lines.append(f"[{step.error}]")
+        if step.agent is not None:
+            lines.extend(_agent_lines(step.agent))
         if step.stdout_tail:
             if step.stdout_truncated:
                 lines.append(f"[stdout: last {len(step.stdout_tail)} of {step.stdout_bytes} bytes]")
@@ -79,6 +82,42 @@ def run_text(result: RunResult) -> str:
             lines.append(f"[stderr{cut}]")
             lines.append(step.stderr_tail.rstrip("\n"))
     return "\n".join(lines)
+
+
+def _agent_lines(agent: dict[str, Any]) -> list[str]:
+    """An agent step's (or a fix's rounds') account: how it finished, and
+    its answer as the model gave it."""
+    if "fix" in agent:
+        out = []
+        for record in agent["fix"]:
+            out.append(
+                f"[fix round {record.get('round')}: {record.get('finish_reason')}, "
+                f"{record.get('turns', 0)} turn(s), {record.get('tool_calls_seen', 0)} tool "
+                f"call(s); the re-run decides]"
+            )
+        return out
+    source = agent.get("source")
+    where = f" ({source})" if source else ""
+    out = [
+        f"[agent {agent.get('model')}{where}: {agent.get('finish_reason')}, "
+        f"{agent.get('turns', 0)} turn(s), {agent.get('tool_calls_seen', 0)} tool call(s)]"
+    ]
+    answer = agent.get("answer")
+    if answer is not None:
+        out.append(answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False))
+    return out
+
+
+def deciding_agent(result: RunResult) -> dict[str, Any] | None:
+    """The ``agent`` record of the step that decided the run, when that step
+    is an agent: the first main step that did not end ok (and may not fail
+    quietly), else the last main step that ran."""
+    main = [s for s in result.steps if s.phase == "steps" and s.status != "skipped"]
+    failing = [s for s in main if s.status in ("failed", "timeout", "cancelled")]
+    step = failing[0] if failing and result.status != "ok" else (main[-1] if main else None)
+    if step is None or step.agent is None or "finish_reason" not in step.agent:
+        return None
+    return step.agent
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +159,9 @@ class Envelope:
     steps: tuple[dict[str, Any], ...]
     answer_payload: Any = ABSENT
     question: Question | None = None
+    #: The deciding step's conversation, when it is an agent:
+    #: ``{answer, finish_reason, tool_calls_seen}``.
+    agent: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -150,6 +192,8 @@ class Envelope:
             data["answer_payload"] = self.answer_payload
         if self.question is not None:
             data["question"] = self.question.to_json()
+        if self.agent is not None:
+            data["agent"] = dict(self.agent)
         return data
 
     def dumps(self, data: dict[str, Any] | None = None) -> str:
@@ -173,13 +217,20 @@ def finish(context: RunContext, result: RunResult, queued_ms: float = 0.0) -> En
     status: CallStatus = result.status
     answer = run_text(result)
     payload: Any = ABSENT
+    agent = deciding_agent(result)
+    if agent is not None and agent["finish_reason"] == "output_invalid":
+        status = "output_invalid"
     if status == "ok" and context.output_validator is not None:
         problem: str | None = None
         try:
             raw = context.output_path.read_bytes()
         except FileNotFoundError:
-            problem = "the steps wrote no output to $HARBOR_OUTPUT"
+            # An agent's goal answer is the payload when the steps wrote none.
             raw = b""
+            if agent is not None and agent["finish_reason"] == "goal":
+                raw = json.dumps(agent.get("answer")).encode("utf-8")
+            else:
+                problem = "the steps wrote no output to $HARBOR_OUTPUT"
         if problem is None:
             try:
                 candidate = json.loads(raw.decode("utf-8"))
@@ -210,6 +261,13 @@ def finish(context: RunContext, result: RunResult, queued_ms: float = 0.0) -> En
         run_dir=str(context.run_dir),
         steps=tuple(s.to_json() for s in result.steps),
         answer_payload=payload,
+        agent=None
+        if agent is None
+        else {
+            "answer": agent.get("answer"),
+            "finish_reason": agent["finish_reason"],
+            "tool_calls_seen": agent.get("tool_calls_seen", 0),
+        },
     )
 
 
@@ -304,6 +362,15 @@ ENVELOPE_SCHEMA: dict[str, Any] = {
         "run_dir": {"type": "string"},
         "steps": {"type": "array", "items": _STEP_SCHEMA},
         "answer_payload": {},
+        "agent": {
+            "type": "object",
+            "properties": {
+                "answer": {},
+                "finish_reason": {"type": "string"},
+                "tool_calls_seen": {"type": "integer", "minimum": 0},
+            },
+            "required": ["answer", "finish_reason", "tool_calls_seen"],
+        },
         "question": {
             "type": "object",
             "properties": {

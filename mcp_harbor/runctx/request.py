@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from mcp_harbor.arguments import ArgumentValidator
@@ -61,6 +62,17 @@ class CallRequest:
     meta: Mapping[str, Any] | None = None
     approval: Approval = field(default_factory=Approval)
     observer: RunObserver | None = None
+    #: A model's tool call: the turn that made it (``run_id``, ``step``,
+    #: ``attempt``, ``turn``, ``tool_call_id``, ``author``), recorded with
+    #: the call. Set only by an agent step (`mcp_harbor.runctx.agent`).
+    via: Mapping[str, Any] | None = None
+    #: A custom tool of the export whose agent calls it (never published,
+    #: so not in the catalog); None: `tool` is looked up in the catalog.
+    custom: CallableExport | None = None
+    #: For a custom tool: the run directory of the run it belongs to (its
+    #: steps see it as ``$HARBOR_RUN_DIR``; its own files go under
+    #: ``tools/`` there).
+    parent_run_dir: Path | None = None
 
 
 class CallableExport(Protocol):

@@ -15,7 +15,7 @@ import dataclasses
 import logging
 import shutil
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,8 +25,9 @@ import anyio.lowlevel
 
 from mcp_harbor import defaults
 from mcp_harbor._visible import visible
-from mcp_harbor.config import Export
+from mcp_harbor.config import Export, Step
 from mcp_harbor.config.model import RateLimitSpec
+from mcp_harbor.config.models_file import Models
 from mcp_harbor.errors import (
     ArgumentError,
     Busy,
@@ -41,8 +42,13 @@ from mcp_harbor.errors import (
     UnknownTool,
 )
 from mcp_harbor.identity import Caller
+from mcp_harbor.llm.openai_chat import open_client as open_model_client
+from mcp_harbor.llm.pin import Pin
+from mcp_harbor.llm.turn import ModelClient, ModelSource
 from mcp_harbor.policy import is_allowed
 from mcp_harbor.preflight import Preflight
+from mcp_harbor.runctx.agent.messages import Recalled
+from mcp_harbor.runctx.agent.runtime import AgentRuntime, Skills
 from mcp_harbor.runctx.approval import (
     DEFAULT_APPROVAL_TIMEOUT,
     Decision,
@@ -54,13 +60,18 @@ from mcp_harbor.runctx.context import ABSENT, RunContext, compose, read_caller_m
 from mcp_harbor.runctx.envelope import Envelope, Question, ended, finish, nothing_ran
 from mcp_harbor.runctx.plan import plan_hash
 from mcp_harbor.runctx.ratelimit import Admission, RateLimiter, retry_after
-from mcp_harbor.runctx.request import CallRequest, Catalog, ExportCatalog
+from mcp_harbor.runctx.request import (
+    Approval,
+    CallableExport,
+    CallRequest,
+    Catalog,
+    ExportCatalog,
+)
 from mcp_harbor.runner import (
     DEFAULT_OUTPUT_TAIL,
     DEFAULT_TIMEOUT,
     Executor,
     LocalExecutor,
-    RunObserver,
     RunRequest,
     RunResult,
     default_runs_root,
@@ -119,6 +130,13 @@ class RunSettings:
     #: Calls each principal may make of an export without ``rate_limit:``
     #: (``--rate-limit``; None: no limit, as before limits existed).
     rate_limit: RateLimitSpec | None = None
+    #: Where agent steps' models are answered (``--models``; None: exports
+    #: with agent steps are unavailable).
+    models: Models | None = None
+    #: Opens a client of one model source (the OpenAI-compatible one).
+    open_client: Callable[[ModelSource], ModelClient] = field(default=open_model_client)
+    #: The skills directory agents see (``--skills``; None: none).
+    skills: Skills | None = None
 
 
 class CallService:
@@ -151,6 +169,12 @@ class CallService:
         #: The contexts of active calls whose start record is written, by run id.
         self._started: dict[str, RunContext] = {}
         self._stopping = False
+        #: Judges model sources (shares the needs' preflight when there is one).
+        self._models_preflight = settings.preflight or Preflight(
+            workdir=settings.workdir, models=settings.models
+        )
+        if self._models_preflight.models is None:
+            self._models_preflight.models = settings.models
 
     @property
     def active_calls(self) -> int:
@@ -237,7 +261,7 @@ class CallService:
         catalog = self.catalog  # the version this call runs on
         run_id = new_run_id()
         caller, tool = request.caller, request.tool
-        entry = None if self._stopping else catalog.find(tool)
+        entry = None if self._stopping else _entry_of(request, catalog)
         export = None if entry is None else entry.export
         shown: Mapping[str, Any] | None = None
         if export is not None:
@@ -333,6 +357,7 @@ class CallService:
                     None if hidden or export is None else export.content_hash,
                     refusal.queued_ms,
                     approval=refusal.approval,
+                    via=request.via,
                 )
             except StoreError as exc:
                 log.error(
@@ -369,6 +394,7 @@ class CallService:
         """
         self.executor_for(export)  # no broker for runs_on: refuse before anything waits
         await self._check_needs(export)
+        pins = await self._pin_models(export)
         approval: Decision | None = None
         if export.confirm is not None:
             approval = await self._approval(export, request, run_id, values, shown)
@@ -376,15 +402,39 @@ class CallService:
             queued_ms = await self._take_slots(slots, export)
             return await self._compose_and_run(
                 export,
-                request.caller,
+                request,
                 run_id,
                 values,
                 caller_memory,
                 shown,
                 queued_ms,
-                request.observer,
                 approval,
+                pins,
             )
+
+    async def _pin_models(self, export: Export) -> dict[str, Pin]:
+        """Pin a source for each model the export's agent steps use, at the
+        run's start: the primary when preflight judges it ready, else the
+        fallback (`mcp_harbor.preflight.Preflight.pin`).
+
+        Raises:
+            NeedsMissing: a model has no ready source, is not in the models
+                file, or the server has no models file.
+        """
+        if not export.models:
+            return {}
+        models = self.settings.models
+        if models is None:
+            raise NeedsMissing(
+                f"{export.name} cannot run now: its agent steps need models and this server "
+                f"has no models file (--models FILE). Nothing was run"
+            )
+        pins, problems = await anyio.to_thread.run_sync(self._models_preflight.pin, export, models)
+        if problems:
+            raise NeedsMissing(
+                f"{export.name} cannot run now: {'; '.join(problems)}. Nothing was run"
+            )
+        return pins
 
     async def _check_needs(self, export: Export) -> None:
         """Judge the export's needs once, at the run's start.
@@ -516,15 +566,16 @@ class CallService:
     async def _compose_and_run(
         self,
         export: Export,
-        caller: Caller,
+        request: CallRequest,
         run_id: str,
         values: dict[str, Any],
         caller_memory: Any,
         shown: Mapping[str, Any],
         queued_ms: float,
-        observer: RunObserver | None,
         approval: Decision | None,
+        pins: Mapping[str, Pin],
     ) -> Envelope:
+        caller = request.caller
 
         def prepare() -> RunContext:
             # File-system work (run directory, context.json, attachments) and
@@ -532,7 +583,11 @@ class CallService:
             # so that many calls starting at once do not queue behind each
             # other on the event loop; on the loop when this call is alone
             # (nothing to overlap with: a thread hop would only add to it).
-            run_dir = new_run_dir(self.settings.runs_root, run_id, self.settings.keep_runs)
+            if request.parent_run_dir is not None:  # a custom tool: inside its run's directory
+                run_dir = request.parent_run_dir / "tools" / run_id
+                run_dir.mkdir(mode=0o700, parents=True)
+            else:
+                run_dir = new_run_dir(self.settings.runs_root, run_id, self.settings.keep_runs)
             conversation: list[MemoryEntry] = []
             memory = export.spec.memory
             if memory is not None and memory.recent is not None and caller.session:
@@ -572,35 +627,65 @@ class CallService:
                 caller_memory_bytes=context.caller_memory_size,
                 queued_ms=queued_ms,
                 approval=None if approval is None else approval.to_json(),
+                via=request.via,
+                models={name: pin.to_json() for name, pin in pins.items()},
             )
         except StoreError:
             shutil.rmtree(context.run_dir, ignore_errors=True)  # nothing ran: leave nothing
             raise
         self._started[run_id] = context
-        return await self._run(export, context, observer, queued_ms)
+        return await self._run(export, context, request, queued_ms, pins)
 
     async def _run(
         self,
         export: Export,
         context: RunContext,
-        observer: RunObserver | None,
+        call: CallRequest,
         queued_ms: float,
+        pins: Mapping[str, Pin],
     ) -> Envelope:
         """Run the composed call (its start record is written) and write its
         end record. **Cancellation:** see `call`."""
         caller, run_id = context.caller, context.identity.run_id
+        observer = call.observer
+        extra_env = context.environment()
+        if call.parent_run_dir is not None:
+            extra_env["HARBOR_RUN_DIR"] = str(call.parent_run_dir)
+        output_tail = export.spec.output_tail or self.settings.output_tail
+        agents: AgentRuntime | None = None
+        if export.models and self.settings.models is not None:
+            agents = AgentRuntime(
+                service=self,
+                catalog=self.catalog,
+                audit=self.audit,
+                export=export,
+                context=context,
+                models=self.settings.models,
+                pins=pins,
+                open_client=self.settings.open_client,
+                output_tail=output_tail,
+                approval=Approval(
+                    ask=call.approval.ask,
+                    question=False,
+                    operator=True,
+                    notify=call.approval.notify,
+                ),
+                skills=self.settings.skills,
+                recall=self._recall_for(context),
+            )
         request = RunRequest(
             export=export,
             arguments=context.plain_arguments(),
             run_id=run_id,
             run_dir=context.run_dir,
             workdir=self.settings.workdir,
-            extra_env=context.environment(),
-            output_tail=export.spec.output_tail or self.settings.output_tail,
+            extra_env=extra_env,
+            output_tail=output_tail,
             started=context.started_monotonic,
             context_path=context.context_path,
             deadline=context.deadline_monotonic,
             shown_arguments=context.shown_arguments,
+            agents=agents,
         )
         began = time.monotonic()
         try:
@@ -642,6 +727,13 @@ class CallService:
                 log.error("session memory of %s could not be written: %s", run_id, exc)
         return envelope
 
+    def _recall_for(
+        self, context: RunContext
+    ) -> Callable[[Step], Awaitable[Sequence[Recalled]]] | None:
+        """How an agent step of this run recalls similar past turns
+        (``memory: {recall: …}``; None: recall is off)."""
+        return None
+
     async def _finish(
         self,
         caller: Caller,
@@ -675,6 +767,15 @@ class _NothingRan(Exception):
     queued_ms: float | None = None
     question: Question | None = None
     approval: Mapping[str, Any] | None = None
+
+
+def _entry_of(request: CallRequest, catalog: Catalog) -> CallableExport | None:
+    """The export a call names: a custom tool handed over by its agent
+    (`CallRequest.custom`, never in the catalog), else the catalog's."""
+    custom = request.custom
+    if custom is not None and custom.export.name == request.tool:
+        return custom
+    return catalog.find(request.tool)
 
 
 def _refusal_of(tool: str, exc: HarborError, refused: bool) -> _NothingRan:

@@ -29,6 +29,7 @@ from mcp_harbor import defaults
 from mcp_harbor.config import Export, Step
 from mcp_harbor.config.model import NEVER_PASSED_ENV, RUNTIME_ENV_PREFIXES
 from mcp_harbor.errors import RunError
+from mcp_harbor.runner.agents import AgentTask, FixTask, StepAgents
 from mcp_harbor.runner.follow import follow_logs
 from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult
@@ -108,6 +109,9 @@ class RunRequest:
     #: The arguments as records show them (every ``secret: true`` arg
     #: ``***``), computed once by the call path; None: derived from `arguments`.
     shown_arguments: Mapping[str, Any] | None = None
+    #: Runs the model side of ``agent:`` steps and ``fix:`` (None: the run
+    #: has no models; such a step fails, asking nothing).
+    agents: StepAgents | None = None
 
     def boundary(self) -> tuple[float, float]:
         """The run's start and deadline (``time.monotonic()``): the given
@@ -439,6 +443,12 @@ class LocalExecutor:
         attempts = retry.attempts if retry is not None else 1
         ends = time.monotonic() + remaining
         history: list[dict[str, Any]] = []
+        if step.is_agent:
+            result = await self._agent_step(request, state, step, number, steps_dir, ends)
+            state.record(step, result)
+            if observer is not None:
+                await observer.step_finished(result, number, state.total)
+            return result
         while True:
             result = await self._run_step(
                 request, state, step, number, steps_dir, ends - time.monotonic(), observer
@@ -457,10 +467,157 @@ class LocalExecutor:
             if time.monotonic() + retry.delay >= ends:
                 break
             await anyio.sleep(retry.delay)
+        if result.status != "ok" and step.spec.fix is not None:
+            result = await self._fix(
+                request, state, step, number, steps_dir, ends, observer, result, history
+            )
         result.attempts = history
         state.record(step, result)
         if observer is not None:
             await observer.step_finished(result, number, state.total)
+        return result
+
+    def _task(
+        self,
+        request: RunRequest,
+        state: _State,
+        step: Step,
+        number: int,
+        steps_dir: Path,
+        ends: float,
+    ) -> AgentTask:
+        state.made_steps_dir(steps_dir)
+        state.write_context()
+        return AgentTask(
+            number=number,
+            total=state.total,
+            arguments=request.arguments,
+            outcomes={k: dict(v) for k, v in state.outcomes.items()},
+            deadline=ends,
+            transcript=steps_dir / f"{number}-{step.name}.transcript.jsonl",
+            scrubber=state.scrubber,
+        )
+
+    async def _agent_step(
+        self,
+        request: RunRequest,
+        state: _State,
+        step: Step,
+        number: int,
+        steps_dir: Path,
+        ends: float,
+    ) -> StepResult:
+        """An ``agent:`` step: its conversation, held by `request.agents`."""
+        agent = step.spec.agent
+        assert agent is not None
+        command = f"agent: {agent.model}"
+        if request.agents is None:
+            return StepResult(
+                step.name,
+                "failed",
+                None,
+                0.0,
+                command,
+                phase=step.section,
+                error="agent: steps need models (--models FILE); no model was asked",
+            )
+        if agent.timeout is not None:
+            ends = min(ends, time.monotonic() + agent.timeout)
+        task = self._task(request, state, step, number, steps_dir, ends)
+        began = time.monotonic()
+        outcome = await request.agents.run_agent(step, task)
+        return StepResult(
+            name=step.name,
+            status=outcome.status,
+            exit_code=None,
+            duration_ms=round((time.monotonic() - began) * 1000, 3),
+            command=command,
+            phase=step.section,
+            outputs=outcome.outputs,
+            error=outcome.error,
+            agent={
+                **outcome.detail,
+                "finish_reason": outcome.finish_reason,
+                "tool_calls_seen": outcome.tool_calls_seen,
+                "answer": outcome.answer,
+            },
+        )
+
+    async def _fix(
+        self,
+        request: RunRequest,
+        state: _State,
+        step: Step,
+        number: int,
+        steps_dir: Path,
+        ends: float,
+        observer: RunObserver | None,
+        failed: StepResult,
+        history: list[dict[str, Any]],
+    ) -> StepResult:
+        """The ``fix:`` rounds of a step that failed: in each, the agent gets
+        the failure and a ``rerun`` tool; then this runner re-runs the step,
+        and that re-run's result is the step's, whatever the agent said."""
+        fix = step.spec.fix
+        assert fix is not None
+        if request.agents is None:
+            failed.error = (failed.error + "; " if failed.error else "") + (
+                "fix: needs models (--models FILE); no model was asked"
+            )
+            return failed
+        result = failed
+        rounds: list[dict[str, Any]] = []
+
+        def attempt(run: StepResult, by: str) -> None:
+            history.append(
+                {
+                    "attempt": len(history) + 1,
+                    "status": run.status,
+                    "exit_code": run.exit_code,
+                    "duration_ms": run.duration_ms,
+                    "by": by,
+                }
+            )
+
+        async def rerun() -> StepResult:
+            again = await self._run_step(
+                request, state, step, number, steps_dir, ends - time.monotonic(), observer
+            )
+            attempt(again, "fix")
+            return again
+
+        for round_number in range(1, fix.attempts + 1):
+            if time.monotonic() >= ends:
+                break
+            task = self._task(request, state, step, number, steps_dir, ends)
+            task = AgentTask(
+                number=task.number,
+                total=task.total,
+                arguments=task.arguments,
+                outcomes=task.outcomes,
+                deadline=task.deadline,
+                transcript=steps_dir / f"{number}-{step.name}.fix{round_number}.transcript.jsonl",
+                scrubber=task.scrubber,
+            )
+            outcome = await request.agents.run_fix(step, FixTask(task, result, round_number, rerun))
+            rounds.append(
+                {
+                    "round": round_number,
+                    **outcome.detail,
+                    "finish_reason": outcome.finish_reason,
+                    "tool_calls_seen": outcome.tool_calls_seen,
+                    "answer": outcome.answer,
+                }
+            )
+            if time.monotonic() >= ends:
+                break
+            result = await self._run_step(
+                request, state, step, number, steps_dir, ends - time.monotonic(), observer
+            )
+            attempt(result, "runner")
+            if result.status == "ok":
+                break
+        result.agent = {"fix": rounds}
         return result
 
     async def _run_step(
@@ -864,6 +1021,8 @@ async def _file_sha256(path: Path, size: int) -> str | None:
 
 
 def _command(step: Step, arguments: Mapping[str, Any]) -> str | list[str]:
+    if step.spec.agent is not None:
+        return f"agent: {step.spec.agent.model}"
     if step.script is not None:
         return render(step.script, arguments)
     assert step.argv is not None

@@ -28,6 +28,7 @@ RECORDED_STEP_FIELDS: tuple[str, ...] = (
     "phase",
     "attempts",
     "output_keys",
+    "agent",
 )
 
 
@@ -56,6 +57,9 @@ class StepResult:
     phase: str = "steps"  # steps, on_failure or finally
     outputs: dict[str, str] = field(default_factory=dict)  # key=value from $HARBOR_STEP_OUTPUT
     attempts: list[dict[str, Any]] = field(default_factory=list)  # one per try (retry:)
+    #: An agent step's conversation (model, source, finish_reason, turns,
+    #: tokens, transcript, answer), or a ``fix:``'s rounds (``{"fix": […]}``).
+    agent: dict[str, Any] | None = None
 
     def to_json(self, fields: Sequence[str] | None = None) -> dict[str, Any]:
         """The one serialization of a step (the envelope's ``steps``, the
@@ -70,12 +74,21 @@ class StepResult:
         if fields is None:
             return data
         data["output_keys"] = sorted(self.outputs)
+        if self.agent is not None:  # records keep no answer (it may hold personal data)
+            data["agent"] = _without_answers(self.agent)
         return {f: data[f] for f in fields}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> StepResult:
         """The inverse of `to_json` (a result sent back by a remote worker)."""
         return cls(**{f: data[f] for f in cls.__dataclass_fields__ if f in data})
+
+
+def _without_answers(agent: Mapping[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in agent.items() if k != "answer"}
+    if isinstance(out.get("fix"), list):
+        out["fix"] = [_without_answers(r) for r in out["fix"] if isinstance(r, Mapping)]
+    return out
 
 
 @dataclass(slots=True)

@@ -147,10 +147,12 @@ class AuditTrail:
         export_hash: str | None = None,
         queued_ms: float | None = None,
         approval: Mapping[str, Any] | None = None,
+        via: Mapping[str, Any] | None = None,
     ) -> None:
         """A call where nothing ran (denied, unknown tool, invalid arguments,
-        busy after `queued_ms` in the queue, rate limited)."""
-        body = {
+        busy after `queued_ms` in the queue, rate limited). `via`: the model
+        turn that made it (a tool call of an agent step)."""
+        body: dict[str, Any] = {
             "caller": caller.to_json(),
             "tool": tool,
             "export_hash": export_hash,
@@ -160,6 +162,8 @@ class AuditTrail:
             "approval": approval,
             "server": self._server,
         }
+        if via is not None:
+            body["via"] = dict(via)
         await self._append(call_id, "call", caller, tool, status, body)
 
     async def rejected(
@@ -188,10 +192,14 @@ class AuditTrail:
         caller_memory_bytes: int | None = None,
         queued_ms: float = 0.0,
         approval: Mapping[str, Any] | None = None,
+        via: Mapping[str, Any] | None = None,
+        models: Mapping[str, Any] | None = None,
     ) -> None:
         """Raises StoreError when the record cannot be written: then nothing may run.
-        Caller memory is recorded by its size only, never its content."""
-        body = {
+        Caller memory is recorded by its size only, never its content.
+        `via`: the model turn that made this call; `models`: the model
+        sources pinned for the run's agent steps."""
+        body: dict[str, Any] = {
             "caller": caller.to_json(),
             "tool": tool,
             "export_hash": export_hash,
@@ -202,7 +210,24 @@ class AuditTrail:
             "run_dir": run_dir,
             "server": self._server,
         }
+        if via is not None:
+            body["via"] = dict(via)
+        if models:
+            body["models"] = dict(models)
         await self._append(call_id, "start", caller, tool, "running", body)
+
+    async def turn(self, call_id: str, caller: Caller, tool: str, body: Mapping[str, Any]) -> None:
+        """One model answer of an agent step of run `call_id` (see
+        docs/agents.md for the body). Written before that turn's tool calls
+        run: when this returns, the record is durable.
+
+        Raises:
+            StoreError: it could not be written (then the tool calls do not run).
+
+        **Cancellation:** the write is shielded: once begun it is committed.
+        """
+        status = "error" if body.get("error") else str(body.get("finish_reason") or "answered")
+        await self._append(call_id, "turn", caller, tool, status, body)
 
     async def finished(
         self,

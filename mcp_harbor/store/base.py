@@ -45,7 +45,8 @@ __all__ = [
 #: handler; ``approval``/``memory``: a row of the ``approvals`` or ``memory``
 #: table was written (its key and `row_digest`, see `ROW_KINDS`), in the
 #: transaction that wrote it; call listings never show these two.
-RecordKind = Literal["start", "end", "call", "rejected", "approval", "memory"]
+#: ``turn``: one model answer of an agent step of the call (`AuditTrail.turn`).
+RecordKind = Literal["start", "end", "call", "rejected", "approval", "memory", "turn"]
 #: The record kinds that cover a table's rows, and the table each covers.
 ROW_KINDS: Mapping[str, str] = {"approval": "approvals", "memory": "memory"}
 #: The `prev_hash` of the first record.
