@@ -145,10 +145,18 @@ def manifest(
 
 def left_behind(exports: Sequence[Export]) -> list[str]:
     """What `exports` name relative to their file's folder, which a bundle
-    does not carry (a step's ``cwd:``, a ``needs: files:`` entry): one
-    message each, for the builder to fix or accept."""
+    does not carry (a step's ``cwd:``, a ``needs: files:`` entry), and the
+    models their ``agent:``/``fix:`` steps use (the models file is the
+    operator's, never bundled): one message each, for the builder to fix or
+    accept."""
     out = []
     for export in exports:
+        if export.models:
+            out.append(
+                f"{export.path}: its agent steps use the model(s) "
+                f"{', '.join(sorted(export.models))}, and a bundle carries no models file "
+                "(serve --models); the tool is not offered until the host's server has one"
+            )
         for step in export.all_steps:
             if step.spec.cwd is not None and not Path(step.spec.cwd).is_absolute():
                 out.append(

@@ -1,9 +1,10 @@
 """Preflight: are an export's needs there before it is offered?
 
-An export needs the programs its steps visibly run (from the checker's
-parse) and what it declares under ``needs:``: environment variables, files or
-folders, programs the parse cannot see, and TCP ``host:port`` endpoints that
-must accept a connection. An export that runs here (no ``runs_on:``) also
+An export needs the programs its steps and its custom tools visibly run
+(from the checker's parse; an ``agent:`` step runs none) and what it
+declares under ``needs:``: environment variables, files or folders,
+programs the parse cannot see, and TCP ``host:port`` endpoints that must
+accept a connection. An export that runs here (no ``runs_on:``) also
 needs each of its ``secrets:``: a set, non-empty environment variable or a
 readable, non-empty file (a worker's exports' secrets are the worker's:
 `secret_needs` there).
@@ -136,6 +137,11 @@ class Verdict:
 def needs_of(export: Export, workdir: Path | None = None) -> list[Need]:
     """The export's needs: programs its steps run, plus ``needs:``.
 
+    The programs are `programs_of`'s: those of its ``run:``/``argv:``
+    steps and of its custom tools (its agents may call them in any run; a
+    relative path in one resolves against `workdir`, since a custom tool
+    has no ``cwd:``). An ``agent:`` step needs no program.
+
     Relative paths resolve where the steps run (see the module's
     docstring): a step's ``cwd:``, else `workdir`, the server's working
     directory (None: this process's current directory, as
@@ -157,7 +163,14 @@ def needs_of(export: Export, workdir: Path | None = None) -> list[Need]:
     if not (declared.env or declared.programs or declared.files or declared.tcp):
         return out
     where = f"{export.path}:{export.source.line_of(('needs',))}"
-    bases = tuple(dict.fromkeys(str(s.cwd or work) for s in export.all_steps))
+    # where commands run: the steps with one (an agent: step has none), and
+    # the working directory for custom tools, which take no cwd:
+    bases = tuple(
+        dict.fromkeys(
+            [str(s.cwd or work) for s in export.all_steps if s.kind != "agent"]
+            + ([str(work)] if export.tools else [])
+        )
+    ) or (str(work),)
     for name in declared.env:
         out.append(Need("env", name, where))
     for name in declared.programs:

@@ -29,10 +29,17 @@ from mcp_harbor.check._facts import Hazard, Sentinels, arg_models, export_script
 from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._reprint import reprint, reprints
 from mcp_harbor.check._values import ValueModel
-from mcp_harbor.check.rules import RULES, CodeSelectingVariable, UnparseableTemplate
+from mcp_harbor.check.rules import (
+    RULES,
+    CallerValueAsInstructions,
+    CodeSelectingVariable,
+    UnconfirmedDestructiveGrant,
+    UnparseableTemplate,
+)
 from mcp_harbor.check.sinks import Grammar
 from mcp_harbor.config import Export, Step, discover_files, load_exports
 from mcp_harbor.errors import ConfigError
+from mcp_harbor.template import Template
 
 __all__ = [
     "CheckedExports",
@@ -43,22 +50,33 @@ __all__ = [
     "check_exports",
     "clear_cache",
     "default_checker",
+    "grant_findings",
     "load_and_check",
     "start",
 ]
 
 
 def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Finding]:
+    """`hazards` of step `step_name` as findings, located in `export`'s file.
+
+    A custom tool's findings (`Export.parent` set) are its export's: the
+    message names that export and the tool (``custom tool 'KEY'``), and the
+    finding's step is ``tools.KEY``, so that a report of the export shows
+    where in the file (``tools.KEY.run``) the tool is refused."""
     out: list[Finding] = []
     seen: set[tuple[str, str | None, int, int]] = set()
+    owner, step_label, step_value = export.name, f"step {step_name!r}", step_name
+    if export.parent is not None:
+        key = export.name[len(export.parent) + 1 :]
+        owner, step_label, step_value = export.parent, f"custom tool {key!r}", f"tools.{key}"
     for hazard in hazards:
         line, column = (
             export.locate(*hazard.where) if hazard.where[0] else export.locate(("steps",))
         )
-        key = (hazard.rule, hazard.arg, line, column)
-        if key in seen:
+        key_seen = (hazard.rule, hazard.arg, line, column)
+        if key_seen in seen:
             continue
-        seen.add(key)
+        seen.add(key_seen)
         rule = RULES[hazard.rule]
         arg = f" arg {hazard.arg!r}" if hazard.arg else ""
         detail = _SENTINEL.sub("{{ … }}", hazard.detail)
@@ -67,7 +85,7 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
             # fixes are written with a generic $ARG: name the step's variable
             fix = _GENERIC_ARG.sub(f"$ARG_{hazard.arg}", fix)
         message = (
-            f"{export.name}: step {step_name!r}, line {line}, column {column}:{arg}: "
+            f"{owner}: {step_label}, line {line}, column {column}:{arg}: "
             f"{detail} [{rule.id} {rule.name}]"
         )
         out.append(
@@ -75,7 +93,7 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
                 rule.id,
                 rule.name,
                 rule.severity,
-                step_name,
+                step_value,
                 line,
                 column,
                 hazard.arg,
@@ -84,6 +102,29 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
                 rule.confidence,
             )
         )
+    return out
+
+
+def _instruction_hazards(step: Step) -> list[Hazard]:
+    """H020 on the prompt (and ``system:``) of a step with a model: an
+    ``agent:`` step, or a ``run:``/``argv:`` step with ``fix:``."""
+    if step.model is None:
+        return []
+    key = "agent" if step.spec.agent is not None else "fix"
+    out: list[Hazard] = []
+    parts: list[tuple[Literal["prompt", "system"], Template | None]] = [
+        ("prompt", step.prompt),
+        ("system", step.system),
+    ]
+    for part, template in parts:
+        if template is None:
+            continue
+        for placeholder in template.placeholders:
+            hazard = CallerValueAsInstructions.detect(
+                placeholder, part, ((*step.where, key, part), placeholder.start)
+            )
+            if hazard is not None:
+                out.append(hazard)
     return out
 
 
@@ -140,8 +181,12 @@ def _draft(
     steps: list[tuple[Step, list[Hazard], _Script | None]] = []
     pending = iter(scripts)
     for step in export.all_steps:
-        env_hazards = _env_literals(step, models)
-        if step.script is not None:
+        env_hazards = _env_literals(step, models) + _instruction_hazards(step)
+        if step.kind == "agent":
+            # no command: the model's calls are the granted tools' own
+            # commands, each checked as its export (or custom tool)
+            steps.append((step, env_hazards, None))
+        elif step.script is not None:
             text, sentinels = next(pending)
             tainted: dict[str, ValueModel] = {}
             try:
@@ -260,6 +305,53 @@ def _finish(draft: _Draft) -> ExportReport:
     return ExportReport(export.name, str(export.path), status, tuple(findings))
 
 
+def _with_findings(report: ExportReport, extra: Sequence[Finding]) -> ExportReport:
+    """`report` with `extra` findings too (its custom tools', or those only
+    the whole set shows), in file order; refused when any is an error."""
+    if not extra:
+        return report
+    findings = sorted((*report.findings, *extra), key=lambda f: (f.line, f.column, f.rule))
+    status: Literal["accepted", "refused"] = (
+        "refused" if any(f.severity == "error" for f in findings) else "accepted"
+    )
+    return ExportReport(report.name, report.file, status, tuple(findings))
+
+
+def grant_findings(exports: Sequence[Export]) -> dict[str, list[Finding]]:
+    """The findings only the whole set of `exports` shows, by the name of the
+    export they are about: W106, an agent (or ``fix:``) granted another
+    export that is destructive (``annotations.destructiveHint: true``) and
+    has no ``confirm:``, located at the grant's entry.
+
+    A grant name is resolved as the runtime resolves it: the export's own
+    custom tools first, then the exports of the set; a name that is
+    neither is the loader's matter (`mcp_harbor.config.grant_problems`).
+    Pure; never raises. `load_and_check` adds these to its reports; the
+    check of one export (`check_export`) cannot see them."""
+    by_name = {e.name: e for e in exports}
+    out: dict[str, list[Finding]] = {}
+    for export in exports:
+        for step in export.all_steps:
+            key = "agent" if step.spec.agent is not None else "fix"
+            hazards: list[Hazard] = []
+            for n, name in enumerate(step.grant):
+                granted = by_name.get(name)
+                if name in export.tools or granted is None:
+                    continue
+                annotations = granted.spec.annotations
+                hazard = UnconfirmedDestructiveGrant.detect(
+                    name,
+                    annotations is not None and annotations.destructiveHint is True,
+                    granted.spec.confirm is not None,
+                    ((*step.where, key, "tools", n), 0),
+                )
+                if hazard is not None:
+                    hazards.append(hazard)
+            if hazards:
+                out.setdefault(export.name, []).extend(_findings(export, step.name, hazards))
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class CheckedExports:
     """The result of the gate: which exports may be registered."""
@@ -331,26 +423,43 @@ class Checker:
         substituted: list[
             tuple[Export, str, dict[str, ValueModel], list[tuple[str, Sentinels]]]
         ] = []
+        parents: list[Export] = []  # checked now: their reports take their tools' findings
         for export in exports:
             key = self.report_key(export)
             self._used.add(key)
             if key in self._reports:
                 continue
-            models = arg_models(export)
-            scripts = export_scripts(export, models)
-            substituted.append((export, key, models, scripts))
+            parents.append(export)
+            # a custom tool is export-shaped: the same analysis, unchanged
+            for unit in (export, *export.tools.values()):
+                unit_key = self.report_key(unit)
+                if unit is not export and unit_key in self._reports:
+                    continue
+                models = arg_models(unit)
+                scripts = export_scripts(unit, models)
+                substituted.append((unit, unit_key, models, scripts))
         for export, key, models, scripts in substituted:
             draft = _draft(export, key, models, scripts)
             drafts.append(draft)
-            if programs and not any(
-                RULES[h.rule].severity == "error"
-                for _step, hazards, _s in draft.steps
-                for h in hazards
+            if (
+                programs
+                and export.parent is None
+                and not any(
+                    RULES[h.rule].severity == "error"
+                    for _step, hazards, _s in draft.steps
+                    for h in hazards
+                )
             ):
                 programs_of(export, [text for text, _ in scripts])
         _judge(drafts)
         for draft in drafts:
             self._reports[draft.key] = _finish(draft)
+        for export in parents:
+            key = self.report_key(export)
+            tools = [self._reports[self.report_key(tool)] for tool in export.tools.values()]
+            self._reports[key] = _with_findings(
+                self._reports[key], [f for tool in tools for f in tool.findings]
+            )
         return [self._reports[self.report_key(e)] for e in exports]
 
     def load_and_check(
@@ -374,6 +483,10 @@ class Checker:
         if cache_file is not None and cachefile.attached() != cache_file:
             cachefile.attach(cache_file)
         reports = self.check_exports(exports, programs=cache_file is not None)
+        across = grant_findings(exports)
+        reports = [
+            _with_findings(r, across.get(e.name, ())) for e, r in zip(exports, reports, strict=True)
+        ]
         accepted = [e for e, r in zip(exports, reports, strict=True) if not r.refused_under(strict)]
         if cache_file is not None:
             from mcp_harbor.check.commands import programs_of

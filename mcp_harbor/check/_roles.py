@@ -47,7 +47,7 @@ from mcp_harbor.check._facts import (
     merge_sentinels,
     names_only,
 )
-from mcp_harbor.check._tree import node_text, walk
+from mcp_harbor.check._tree import IDENT, node_text, walk
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.rules import (
     CallerChoosesCommand,
@@ -669,7 +669,7 @@ class Resolver:
                 code[0],
                 f"the value is an operand of `{name}`, which runs it as shell code",
                 f"remove `{name}` and name the command literally, with the value as its "
-                f"argument: `printf '%s\\n' \"$ARG_{code[0].arg}\"` instead of "
+                f"argument: `printf '%s\\n' \"${_variable(code[0])}\"` instead of "
                 f"`{name} …`",
             )
             return
@@ -1175,7 +1175,7 @@ class Resolver:
                                 "write the program literally in single "
                                 "quotes and pass the value as data "
                                 "(an argument after the program, an environment variable such as "
-                                f"ARG_{value.arg}, or stdin)",
+                                f"{_variable(value)}, or stdin)",
                             )
                         j += 2
                     else:
@@ -1655,3 +1655,13 @@ _DOCKER_VALUE_OPTIONS = frozenset(
         "--container",
     ]
 )
+
+
+def _variable(word: Word) -> str:
+    """The variable a fix tells the author to read `word`'s caller data
+    from: the one the script reads it from already (``STEP_…`` of a step's
+    output, a variable assigned from caller data), else ``ARG_<arg>``."""
+    occ = word.occs[0] if word.occs else None
+    if occ is not None and occ.kind == "env" and occ.var and IDENT.fullmatch(occ.var):
+        return occ.var
+    return f"ARG_{word.arg}"

@@ -2,7 +2,9 @@
 uses (`mcp_harbor.check._tree.parsed`: one parse and walk of each script,
 shared with the analysis): the literal command words of every ``run:``
 script (nested ``sh -c`` scripts are not followed) and the literal
-``argv[0]`` of every ``argv:`` step.
+``argv[0]`` of every ``argv:`` step, and those of the export's custom tools
+(``tools:``), which its agents may call in any run. An ``agent:`` step runs
+no program itself.
 
 Shell keywords, builtins and functions the script defines are not programs.
 A command word that is not literal (a placeholder, ``$VAR``) names no
@@ -168,8 +170,9 @@ def clear_cache() -> None:
 
 
 def programs_of(export: Export, scripts: Sequence[str] | None = None) -> list[ProgramUse]:
-    """Every literal program the export's steps (hooks included) run.
-    Cached by the export's content hash and path. `scripts`: the export's
+    """Every literal program the export's steps (hooks included) and its
+    custom tools run (a custom tool's as step ``tools.KEY``, on its line
+    in the file). Cached by the export's content hash and path. `scripts`: the export's
     ``run:`` scripts as the checker substituted them, in step order, when
     the caller has them already."""
     key = f"{export.content_hash}:{export.path}"
@@ -194,4 +197,10 @@ def _programs_of(export: Export, scripts: Sequence[str] | None) -> list[ProgramU
         elif step.argv is not None and step.argv[0].is_literal:
             line, _ = export.locate_text((*step.where, "argv", 0))
             uses.append(ProgramUse(step.argv[0].text, step.name, line))
+        # an agent: step runs no program itself (its tools are their own exports)
+    for key, tool in export.tools.items():
+        # the model can call a custom tool in any run: its programs are this export's
+        uses.extend(
+            ProgramUse(use.program, f"tools.{key}", use.line) for use in _programs_of(tool, None)
+        )
     return uses

@@ -3,10 +3,12 @@
 For every step, each occurrence of an arg — a ``{{ args.x }}`` placeholder
 (raw or shellquoted), a ``$ARG_x`` expansion in a script, an ``argv:``
 element — is reported with the command it reaches and the argument position
-there, read off the same tree-sitter parse the checker uses
+there (a placeholder of an agent's or fix's prompt as form ``prompt``, with no
+command), read off the same tree-sitter parse the checker uses
 (`mcp_harbor.check._tree.parsed`, with the checker's split of a command line
-into words, `mcp_harbor.check._tree.command_words`). Every step also
-receives every arg as the environment variable ``ARG_<name>``.
+into words, `mcp_harbor.check._tree.command_words`). Every step with a
+command also receives every arg as the environment variable ``ARG_<name>``
+(an ``agent:`` step runs no process).
 """
 
 from __future__ import annotations
@@ -34,10 +36,12 @@ class Flow:
     arg: str
     step: str
     phase: str
-    form: str  # "placeholder" | "placeholder|shellquote" | "$ARG" | "argv" | "env"
+    form: str  # "placeholder" | "placeholder|shellquote" | "$ARG" | "argv" | "env" | "prompt"
     command: str | None  # the program (command word) it is an argument of
     position: int | None  # 0: the command word itself; n: its n-th argument
-    quoted: str  # "shellquote", "double-quoted", "single-quoted", "raw", "argv element", "env"
+    # "shellquote", "double-quoted", "single-quoted", "raw", "argv element", "env";
+    # for "prompt": "data" (| data) or "raw"
+    quoted: str
     line: int
 
     def to_json(self) -> dict[str, Any]:
@@ -151,6 +155,18 @@ def flows_of(export: Export) -> list[Flow]:
                             line,
                         )
                     )
+        if step.prompt is not None:  # an agent's prompt (or a fix's): to the model
+            key = "agent" if step.spec.agent is not None else "fix"
+            for placeholder in step.prompt.placeholders:
+                line = export.locate((*step.where, key, "prompt"), placeholder.start)[0]
+                quoted = "data" if placeholder.data else "raw"
+                out.append(
+                    Flow(
+                        placeholder.arg, step.name, step.section, "prompt", None, None, quoted, line
+                    )
+                )
+        if step.kind == "agent":
+            continue  # no process: no ARG_* environment
         for name in export.arg_schemas:
             out.append(Flow(name, step.name, step.section, "env", None, None, "env", 0))
     return out

@@ -70,3 +70,18 @@ def load(case: Case, folder: Path, index: int = 0) -> Export:
 
 def check(case: Case, folder: Path, index: int = 0) -> ExportReport:
     return check_export(load(case, folder, index))
+
+
+def check_documents(documents: list[dict[str, Any]], folder: Path, index: int = 0) -> ExportReport:
+    """Write `documents` (whole export files) to a folder of their own and
+    check them as a set, as the server does (`load_and_check`, which also
+    sees what only the whole set shows): the report of the first."""
+    from mcp_harbor.check import load_and_check
+
+    place = folder / f"set{index}"
+    place.mkdir()
+    for n, document in enumerate(documents):
+        text = yaml.safe_dump(document, sort_keys=False)
+        (place / f"export{n}.yaml").write_text(text, encoding="utf-8")
+    result = load_and_check([place])
+    return next(r for r in result.reports if r.name == documents[0]["name"])

@@ -1,7 +1,8 @@
 """Mechanical fixes are exact: the fix a finding gives says precisely which
 edit to make, and making that edit literally removes the finding.
 
-Each error/warning case of tests/check/fixtures/<rule>.yaml carries either
+Each error/warning case of tests/check/fixtures/<rule>.yaml (a ``run:`` template, or
+for the agent rules ``exports:``, a set of whole export files) carries either
 ``fixed:`` (the template after the edit; ``fixed_args:`` when the fix changes
 the schema), ``fix_says:`` (the words of the fix that make the edit
 unambiguous) and optionally ``remains:`` (errors of other rules that
@@ -20,7 +21,7 @@ import yaml
 
 from mcp_harbor.check import ExportReport
 from mcp_harbor.check.rules import RULES
-from tests.check._harness import Case, check
+from tests.check._harness import Case, check, check_documents
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -51,6 +52,23 @@ def _check(run: str, args: dict[str, str], folder: Path, index: int) -> ExportRe
     return check(Case("fix", False, run=run, args=args), folder, index)
 
 
+def _check_case(case: dict[str, Any], folder: Path, index: int, *, fixed: bool) -> ExportReport:
+    """The case as written or, with `fixed`, after its fix: a template (the
+    ``run:`` cases) or a set of whole export files (the ``exports:`` cases)."""
+    if "exports" in case:
+        return check_documents(case["fixed"] if fixed else case["exports"], folder, index)
+    if fixed:
+        return _check(case["fixed"], case.get("fixed_args", case["args"]), folder, index)
+    return _check(case["run"], case["args"], folder, index)
+
+
+def _arg_names(case: dict[str, Any]) -> set[str]:
+    """The args of the case's export (the first file of an ``exports:`` case)."""
+    if "exports" in case:
+        return set(case["exports"][0].get("args", {}))
+    return set(case["args"])
+
+
 def _rules(report: ExportReport) -> set[str]:
     return {f.rule for f in report.findings}
 
@@ -61,7 +79,8 @@ def test_every_flagged_case_is_fixed_or_says_why_not(rule_id: str, case: dict[st
         assert isinstance(case["not_mechanical"], str) and case["not_mechanical"]
         assert not {"fixed", "fixed_args", "fix_says", "remains"} & set(case)
     else:
-        assert isinstance(case.get("fixed"), str), "add `fixed:` or `not_mechanical:`"
+        fixed_type = list if "exports" in case else str
+        assert isinstance(case.get("fixed"), fixed_type), "add `fixed:` or `not_mechanical:`"
         assert isinstance(case.get("fix_says"), str) and case["fix_says"]
         assert set(case.get("remains", [])) <= set(RULES)
         assert rule_id not in case.get("remains", [])
@@ -71,12 +90,12 @@ def test_every_flagged_case_is_fixed_or_says_why_not(rule_id: str, case: dict[st
 def test_applying_the_fix_removes_the_finding(
     rule_id: str, case: dict[str, Any], tmp_path: Path
 ) -> None:
-    before = _check(case["run"], case["args"], tmp_path, 0)
+    before = _check_case(case, tmp_path, 0, fixed=False)
     finding = next(f for f in before.findings if f.rule == rule_id)
     assert case["fix_says"] in finding.fix, (
         f"{rule_id}'s fix does not say {case['fix_says']!r}: {finding.fix!r}"
     )
-    after = _check(case["fixed"], case.get("fixed_args", case["args"]), tmp_path, 1)
+    after = _check_case(case, tmp_path, 1, fixed=True)
     assert rule_id not in _rules(after), (
         f"applying {finding.fix!r} gives {case['fixed']!r}, which still has "
         + "; ".join(f.message for f in after.findings if f.rule == rule_id)
@@ -95,12 +114,13 @@ def test_fixes_name_the_variables_and_args_that_exist(
 ) -> None:
     """A fix that shows a command to write names the arg's own variable
     (``"$ARG_x"``), never a bare ``$ARG`` that the step does not have."""
-    report = _check(case["run"], case["args"], tmp_path, 0)
+    report = _check_case(case, tmp_path, 0, fixed=False)
+    args = _arg_names(case)
     for finding in report.findings:
         for match in _ARG_VARIABLE.finditer(finding.fix):
-            assert match.group(1) in case["args"], (
+            assert match.group(1) in args, (
                 f"{finding.rule}'s fix names {match.group(0)!r}, not a variable of the step "
-                f"(the args are {sorted(case['args'])}): {finding.fix!r}"
+                f"(the args are {sorted(args)}): {finding.fix!r}"
             )
         for name in _PLACEHOLDER.findall(finding.fix):
-            assert name in case["args"], f"{finding.rule}'s fix names args.{name}: {finding.fix!r}"
+            assert name in args, f"{finding.rule}'s fix names args.{name}: {finding.fix!r}"

@@ -13,7 +13,7 @@ import yaml
 from mcp_harbor.check import ExportReport, Finding, check_export
 from mcp_harbor.check.rules import DOC_HEADINGS, RULES
 from mcp_harbor.config import load_export
-from tests.check._harness import Case, load
+from tests.check._harness import Case, check_documents, load
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
@@ -34,7 +34,12 @@ def _fixture_params() -> list[Any]:
 
 @pytest.mark.parametrize(("rule_id", "case"), _fixture_params())
 def test_fixture(rule_id: str, case: dict[str, Any], tmp_path: Path) -> None:
-    report = check_export(load(Case(rule_id, False, run=case["run"], args=case["args"]), tmp_path))
+    if "exports" in case:  # whole export files, checked as a set (agent rules)
+        report = check_documents(case["exports"], tmp_path)
+    else:
+        report = check_export(
+            load(Case(rule_id, False, run=case["run"], args=case["args"]), tmp_path)
+        )
     rules = {f.rule for f in report.findings}
     if case["expect"] == "ok":
         assert rule_id not in rules

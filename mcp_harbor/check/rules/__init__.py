@@ -1,4 +1,4 @@
-"""The checker's rules, one per module (``h000.py`` … ``w105.py``): each
+"""The checker's rules, one per module (``h000.py`` … ``w106.py``): each
 class holds the rule's metadata, its documentation (``docs/rules.md`` is
 generated from it) and its detection, classmethods that take the facts the
 analysis hands over and return the rule's finding, or None. Every finding is
@@ -17,11 +17,13 @@ from mcp_harbor.check.rules.h006 import ArithmeticInjection
 from mcp_harbor.check.rules.h007 import ValueAsName
 from mcp_harbor.check.rules.h008 import CodeSelectingVariable
 from mcp_harbor.check.rules.h009 import OptionRunsCode
+from mcp_harbor.check.rules.h020 import CallerValueAsInstructions
 from mcp_harbor.check.rules.w101 import OptionInjection
 from mcp_harbor.check.rules.w102 import UnquotedExpansion
 from mcp_harbor.check.rules.w103 import CallerChosenPath
 from mcp_harbor.check.rules.w104 import RawValueSplits
 from mcp_harbor.check.rules.w105 import XargsWithoutNull
+from mcp_harbor.check.rules.w106 import UnconfirmedDestructiveGrant
 
 __all__ = [
     "DOC_HEADINGS",
@@ -29,6 +31,7 @@ __all__ = [
     "ArithmeticInjection",
     "CallerChoosesCommand",
     "CallerChosenPath",
+    "CallerValueAsInstructions",
     "CodeSelectingVariable",
     "InterpreterProgram",
     "OptionInjection",
@@ -37,6 +40,7 @@ __all__ = [
     "ReparsedAsShell",
     "Rule",
     "ShellquoteInQuotedContext",
+    "UnconfirmedDestructiveGrant",
     "UnparseableTemplate",
     "UnquotedExpansion",
     "UnsafeRawPlaceholder",
@@ -59,11 +63,13 @@ RULES: dict[str, type[Rule]] = {
         ValueAsName,
         CodeSelectingVariable,
         OptionRunsCode,
+        CallerValueAsInstructions,
         OptionInjection,
         UnquotedExpansion,
         CallerChosenPath,
         RawValueSplits,
         XargsWithoutNull,
+        UnconfirmedDestructiveGrant,
     )
 }
 
