@@ -649,8 +649,6 @@ class CallService:
         caller, run_id = context.caller, context.identity.run_id
         observer = call.observer
         extra_env = context.environment()
-        if call.parent_run_dir is not None:
-            extra_env["HARBOR_RUN_DIR"] = str(call.parent_run_dir)
         output_tail = export.spec.output_tail or self.settings.output_tail
         agents: AgentRuntime | None = None
         if export.models and self.settings.models is not None:
@@ -686,6 +684,7 @@ class CallService:
             deadline=context.deadline_monotonic,
             shown_arguments=context.shown_arguments,
             agents=agents,
+            parent_run_dir=call.parent_run_dir,
         )
         began = time.monotonic()
         try:

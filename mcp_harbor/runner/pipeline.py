@@ -112,6 +112,10 @@ class RunRequest:
     #: Runs the model side of ``agent:`` steps and ``fix:`` (None: the run
     #: has no models; such a step fails, asking nothing).
     agents: StepAgents | None = None
+    #: A custom tool's run: the run directory of the run whose agent called
+    #: it. Its steps see that directory as ``$HARBOR_RUN_DIR`` and may read
+    #: and write it (their own files, under its ``tools/``, are `run_dir`).
+    parent_run_dir: Path | None = None
 
     def boundary(self) -> tuple[float, float]:
         """The run's start and deadline (``time.monotonic()``): the given
@@ -202,7 +206,7 @@ def _added_environment(
     """
     env: dict[str, str] = {}
     env["HARBOR_RUN_ID"] = request.run_id
-    env["HARBOR_RUN_DIR"] = str(request.run_dir)
+    env["HARBOR_RUN_DIR"] = str(request.parent_run_dir or request.run_dir)
     env["HARBOR_TOOL"] = request.export.name
     env["HARBOR_STEP"] = step.name
     env.update(request.extra_env)
@@ -650,7 +654,7 @@ class LocalExecutor:
         cwd = step.cwd or request.workdir
         confinement = self.sandbox.confinement(
             request.export.spec.sandbox,
-            run_dir=request.run_dir,
+            run_dir=request.parent_run_dir or request.run_dir,
             cwd=cwd,
             program=argv[0],
             path=os.fsdecode(env.get(b"PATH", b"")),
