@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from scripted_model import ScriptedModel
 
 #: The later stage (marker ``later``): deselected from the main suite by
 #: pyproject's ``-m 'not later'``, run after it by .ci/run with
@@ -85,3 +89,15 @@ def fresh_checker() -> Iterator[None]:
     yield
     clear_cache()
     cachefile.detach()
+
+
+@pytest.fixture
+def scripted_model() -> Iterator[Callable[..., ScriptedModel]]:
+    """A factory of started scripted OpenAI-compatible servers
+    (tests/scripted_model.py): ``scripted_model(turns)`` or
+    ``scripted_model(scripts={model: turns}, models=[...])``; each has a
+    ``base_url`` and is closed after the test."""
+    from scripted_model import serving
+
+    with serving() as factory:
+        yield factory
