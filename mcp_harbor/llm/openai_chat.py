@@ -7,7 +7,7 @@ is imported when the first client is made (it costs about 0.4 s), and it
 never retries (``max_retries=0``): a retry is the agent's ``attempts:``,
 so every try is audited.
 
-Wire rules learnt against real servers (docs/notes on agent steps, §1):
+Wire rules learnt against real servers (the agent-steps design note, §1):
 tool turns are never streamed (streamed, some servers drop the tool calls);
 an ``assistant`` message always carries ``content`` (``""`` next to tool
 calls; some chat templates fail without it); the answer is parsed here,
