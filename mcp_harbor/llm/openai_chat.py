@@ -35,7 +35,7 @@ import anyio
 
 from mcp_harbor.errors import ModelError
 from mcp_harbor.llm._reasons import connection_reason
-from mcp_harbor.llm.turn import ModelSource, ToolCall, ToolOffer, Turn
+from mcp_harbor.llm.turn import ModelClient, ModelSource, ToolCall, ToolOffer, Turn
 
 if TYPE_CHECKING:
     import openai
@@ -48,7 +48,7 @@ _CHOICES = frozenset({"auto", "none", "required"})
 _QUOTE = 300
 
 
-def open_client(source: ModelSource, environ: Mapping[str, str] = os.environ) -> OpenAIChatClient:
+def open_client(source: ModelSource, environ: Mapping[str, str] = os.environ) -> ModelClient:
     """The client of `source`, with its API key read from the variable
     ``source.api_key_env`` of `environ` (none when that is None).
 

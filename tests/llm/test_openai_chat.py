@@ -16,7 +16,7 @@ from scripted_model import ScriptedModel
 
 from mcp_harbor.errors import ModelError
 from mcp_harbor.llm.openai_chat import OpenAIChatClient, open_client
-from mcp_harbor.llm.turn import ModelSource, ToolOffer
+from mcp_harbor.llm.turn import ModelClient, ModelSource, ToolOffer
 
 pytestmark = pytest.mark.anyio
 
@@ -55,7 +55,7 @@ async def client_of() -> AsyncIterator[Callable[..., OpenAIChatClient]]:
         await client.close()
 
 
-async def complete(client: OpenAIChatClient, messages: Any = MESSAGES, **kwargs: Any) -> Any:
+async def complete(client: ModelClient, messages: Any = MESSAGES, **kwargs: Any) -> Any:
     options: dict[str, Any] = {"max_tokens": 64, "temperature": 0.0, "timeout": 10.0}
     options.update(kwargs)
     return await client.complete(messages, options.pop("tools", [RUN_TESTS, DEPLOY]), **options)
