@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import anyio
+import httpx2
 
 from mcp_harbor.errors import ModelError
 from mcp_harbor.llm._reasons import connection_reason
@@ -161,6 +162,10 @@ class OpenAIChatClient:
                 response = raw.content
             except self._openai.OpenAIError as exc:
                 self._translate(exc, timeout)
+            except httpx2.TimeoutException:  # what the SDK did not wrap
+                self._timed_out(timeout)
+            except httpx2.HTTPError as exc:
+                self._unreachable(exc)
         if raw is None or scope.cancelled_caught:
             self._timed_out(timeout)
         duration_ms = (time.monotonic() - started) * 1000
@@ -195,6 +200,15 @@ class OpenAIChatClient:
             kind="timeout",
         )
 
+    def _unreachable(self, exc: BaseException) -> NoReturn:
+        raise ModelError(
+            self._scrub(
+                f"{self._where()} is unreachable ({connection_reason(exc)}); check that the "
+                "server runs and that base_url in the models file is right"
+            ),
+            kind="connection",
+        ) from None
+
     def _invalid(self, what: str) -> NoReturn:
         raise ModelError(
             f"{self._where()} answered something that is not a chat completion: {what}",
@@ -206,14 +220,7 @@ class OpenAIChatClient:
         if isinstance(exc, o.APITimeoutError):
             self._timed_out(timeout)
         if isinstance(exc, o.APIConnectionError):
-            reason = connection_reason(exc)
-            raise ModelError(
-                self._scrub(
-                    f"{self._where()} is unreachable ({reason}); check that the server runs "
-                    "and that base_url in the models file is right"
-                ),
-                kind="connection",
-            ) from None
+            self._unreachable(exc)
         if isinstance(exc, o.APIStatusError):
             detail = _error_message(exc.body) or exc.response.reason_phrase
             raise ModelError(
