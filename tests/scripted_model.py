@@ -46,8 +46,9 @@ Several scripts at once, routed by the request's ``model``:
 ``ScriptedModel(scripts={"coder": [...], "judge": [...]})``; a model with no
 script gets 404. ``GET /v1/models`` lists `ScriptedModel.models` (default:
 the scripts' model ids, or ``scripted``), or answers
-`ScriptedModel.models_status` when it is set (both may be changed while the
-server runs).
+`ScriptedModel.models_status` when it is set, after
+`ScriptedModel.models_delay` seconds (all may be changed while the server
+runs).
 
 In a test: the ``scripted_model`` fixture (tests/conftest.py) yields a
 factory, ``scripted_model(script)`` → a started `ScriptedModel` whose
@@ -175,7 +176,7 @@ def load_script(source: str | os.PathLike[str] | Any) -> dict[str, Any]:
     """A script file (YAML or JSON) or script data, as keyword arguments of
     `ScriptedModel`: a list of turns is one script for any model; a mapping
     may hold ``script`` (a list), ``scripts`` (``{model: [turns]}``),
-    ``models`` and ``models_status``."""
+    ``models``, ``models_status`` and ``models_delay``."""
     data = source
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
@@ -189,7 +190,7 @@ def load_script(source: str | os.PathLike[str] | Any) -> dict[str, Any]:
     if isinstance(data, list):
         return {"script": data}
     if isinstance(data, Mapping):
-        unknown = set(data) - {"script", "scripts", "models", "models_status"}
+        unknown = set(data) - {"script", "scripts", "models", "models_status", "models_delay"}
         if unknown:
             raise ValueError(f"unknown script keys {sorted(unknown)}")
         return dict(data)
@@ -339,6 +340,7 @@ class ScriptedModel:
         scripts: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
         models: Sequence[str] | None = None,
         models_status: int | None = None,
+        models_delay: float = 0.0,
         on_request: Callable[[ScriptedRequest], None] | None = None,
     ) -> None:
         if (script is None) == (scripts is None):
@@ -348,6 +350,7 @@ class ScriptedModel:
         self._scripts = {m: _Script(_check_turns(m, t)) for m, t in given.items()}
         self.models: list[str] = list(models) if models is not None else list(given)
         self.models_status: int | None = models_status
+        self.models_delay = models_delay
         self.requests: list[ScriptedRequest] = []
         self.mismatches: list[str] = []
         self._on_request = on_request
@@ -438,7 +441,7 @@ class ScriptedModel:
     def chat_requests(self) -> list[dict[str, Any]]:
         """The bodies of the chat-completion requests, in arrival order."""
         with self._lock:
-            return [r.body for r in self.requests if r.path.endswith("/chat/completions")]
+            return [r.body for r in self.requests if r.path == "/v1/chat/completions"]
 
     def assert_done(self) -> None:
         """Every turn answered and no request mismatched."""
@@ -449,17 +452,19 @@ class ScriptedModel:
 
     def _answer(self, request: ScriptedRequest) -> _Reply:
         path = request.path.split("?", 1)[0].rstrip("/")
-        if request.method == "GET" and path.endswith("/models"):
+        if request.method == "GET" and path == "/v1/models":
             if self.models_status is not None:
-                return _error(
-                    self.models_status, f"scripted /models status {self.models_status}", "scripted"
-                )
-            data = [
-                {"id": m, "object": "model", "created": 0, "owned_by": "scripted"}
-                for m in self.models
-            ]
-            return _Reply(200, json.dumps({"object": "list", "data": data}).encode())
-        if request.method != "POST" or not path.endswith("/chat/completions"):
+                status = self.models_status
+                reply = _error(status, f"scripted /models status {status}", "scripted")
+            else:
+                data = [
+                    {"id": m, "object": "model", "created": 0, "owned_by": "scripted"}
+                    for m in self.models
+                ]
+                reply = _Reply(200, json.dumps({"object": "list", "data": data}).encode())
+            reply.delay = self.models_delay
+            return reply
+        if request.method != "POST" or path != "/v1/chat/completions":
             return _error(404, f"no route {request.method} {request.path}", "not_found")
         body = request.body
         model = body.get("model") if isinstance(body, Mapping) else None

@@ -7,7 +7,7 @@ is imported when the first client is made (it costs about 0.4 s), and it
 never retries (``max_retries=0``): a retry is the agent's ``attempts:``,
 so every try is audited.
 
-Wire rules learnt against real servers (docs/notes on agent steps, §1):
+Wire rules learnt against real servers (the agent-steps design note, §1):
 tool turns are never streamed (streamed, some servers drop the tool calls);
 an ``assistant`` message always carries ``content`` (``""`` next to tool
 calls; some chat templates fail without it); the answer is parsed here,
@@ -32,10 +32,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import anyio
+import httpx2
 
 from mcp_harbor.errors import ModelError
 from mcp_harbor.llm._reasons import connection_reason
-from mcp_harbor.llm.turn import ModelSource, ToolCall, ToolOffer, Turn
+from mcp_harbor.llm.turn import ModelClient, ModelSource, ToolCall, ToolOffer, Turn
 
 if TYPE_CHECKING:
     import openai
@@ -48,7 +49,7 @@ _CHOICES = frozenset({"auto", "none", "required"})
 _QUOTE = 300
 
 
-def open_client(source: ModelSource, environ: Mapping[str, str] = os.environ) -> OpenAIChatClient:
+def open_client(source: ModelSource, environ: Mapping[str, str] = os.environ) -> ModelClient:
     """The client of `source`, with its API key read from the variable
     ``source.api_key_env`` of `environ` (none when that is None).
 
@@ -161,6 +162,10 @@ class OpenAIChatClient:
                 response = raw.content
             except self._openai.OpenAIError as exc:
                 self._translate(exc, timeout)
+            except httpx2.TimeoutException:  # what the SDK did not wrap
+                self._timed_out(timeout)
+            except httpx2.HTTPError as exc:
+                self._unreachable(exc)
         if raw is None or scope.cancelled_caught:
             self._timed_out(timeout)
         duration_ms = (time.monotonic() - started) * 1000
@@ -195,6 +200,15 @@ class OpenAIChatClient:
             kind="timeout",
         )
 
+    def _unreachable(self, exc: BaseException) -> NoReturn:
+        raise ModelError(
+            self._scrub(
+                f"{self._where()} is unreachable ({connection_reason(exc)}); check that the "
+                "server runs and that base_url in the models file is right"
+            ),
+            kind="connection",
+        ) from None
+
     def _invalid(self, what: str) -> NoReturn:
         raise ModelError(
             f"{self._where()} answered something that is not a chat completion: {what}",
@@ -206,14 +220,7 @@ class OpenAIChatClient:
         if isinstance(exc, o.APITimeoutError):
             self._timed_out(timeout)
         if isinstance(exc, o.APIConnectionError):
-            reason = connection_reason(exc)
-            raise ModelError(
-                self._scrub(
-                    f"{self._where()} is unreachable ({reason}); check that the server runs "
-                    "and that base_url in the models file is right"
-                ),
-                kind="connection",
-            ) from None
+            self._unreachable(exc)
         if isinstance(exc, o.APIStatusError):
             detail = _error_message(exc.body) or exc.response.reason_phrase
             raise ModelError(
