@@ -36,7 +36,7 @@ from mcp_harbor._visible import visible
 from mcp_harbor.arguments import ArgumentValidator
 from mcp_harbor.config import Export, Step
 from mcp_harbor.config.models_file import Models, ModelSpec
-from mcp_harbor.errors import StoreError
+from mcp_harbor.errors import ModelError, StoreError
 from mcp_harbor.identity import Caller
 from mcp_harbor.llm.pin import Pin
 from mcp_harbor.llm.turn import ModelClient, ModelSource, ToolCall, ToolOffer
@@ -262,7 +262,11 @@ class AgentRuntime:
                 "model_error",
                 error=f"model {name} has no pinned source for this run (is it in --models?)",
             )
-        client = self.open_client(pin.source)
+        try:
+            client = self.open_client(pin.source)
+        except ModelError as exc:  # its key's variable is gone since preflight
+            await self._turn_record(step, pin, model, TurnRecord(attempt, 1, None, exc, 0.0), {})
+            return Finish("model_error", turns=1, error=str(exc))
         messages = first_messages(self.context, spec, task.scrubber)
 
         async def on_turn(record: TurnRecord) -> None:
