@@ -27,6 +27,7 @@ from harbor_helpers import write_export
 from mcp_harbor.config import Export, load_export
 from mcp_harbor.errors import ContextError, IdentityError
 from mcp_harbor.identity import Caller
+from mcp_harbor.runctx.request import CallRequest
 from mcp_harbor.runctx import (
     ABSENT,
     CALLER_MEMORY_KEY,
@@ -495,14 +496,15 @@ async def test_deadline_is_judged_from_the_compose_boundary(tmp_path: Path) -> N
 
     try:
         # Control: run right after compose, 1 s of a 2 s budget: the goal.
-        prompt = await service._run(export, composed("prompt"), None, 0.0)
+        request = CallRequest(tool=export.name, arguments={}, caller=make_caller())
+        prompt = await service._run(export, composed("prompt"), request, 0.0)
         assert prompt.finish_reason == "goal", prompt.answer
         # 1.5 s pass between compose and the run: 0.5 s remain, the step is
         # stopped then, although the runner itself ran well under 2 s.
         context = composed("late")
         time.sleep(1.5)
         began = time.monotonic()
-        late = await service._run(export, context, None, 0.0)
+        late = await service._run(export, context, request, 0.0)
         runner_s = time.monotonic() - began
     finally:
         store.close()

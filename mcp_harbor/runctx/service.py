@@ -642,7 +642,7 @@ class CallService:
         context: RunContext,
         call: CallRequest,
         queued_ms: float,
-        pins: Mapping[str, Pin],
+        pins: Mapping[str, Pin] | None = None,
     ) -> Envelope:
         """Run the composed call (its start record is written) and write its
         end record. **Cancellation:** see `call`."""
@@ -659,7 +659,7 @@ class CallService:
                 export=export,
                 context=context,
                 models=self.settings.models,
-                pins=pins,
+                pins=pins or {},
                 open_client=self.settings.open_client,
                 output_tail=output_tail,
                 approval=Approval(

@@ -746,7 +746,7 @@ class LocalExecutor:
             status, error = "failed", scrubber.scrub(outcome.error or "") or None
             err_tail = (err_tail + (error or "")).strip()
         elif outcome.how == "timeout":
-            status, error = "timeout", f"step timed out after {limit:g} s"
+            status, error = "timeout", f"step timed out after {round(limit, 3):g} s"
         else:
             status, error = ("ok" if outcome.exit_code == 0 else "failed"), None
             if status == "failed":
