@@ -78,14 +78,14 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
             continue
         seen.add(key_seen)
         rule = RULES[hazard.rule]
-        arg = f" arg {hazard.arg!r}" if hazard.arg else ""
+        arg = f" arg {hazard.arg!r}:" if hazard.arg else ""
         detail = _SENTINEL.sub("{{ … }}", hazard.detail)
         fix = hazard.fix
         if hazard.arg and hazard.arg in export.arg_schemas:
             # fixes are written with a generic $ARG: name the step's variable
             fix = _GENERIC_ARG.sub(f"$ARG_{hazard.arg}", fix)
         message = (
-            f"{owner}: {step_label}, line {line}, column {column}:{arg}: "
+            f"{owner}: {step_label}, line {line}, column {column}:{arg} "
             f"{detail} [{rule.id} {rule.name}]"
         )
         out.append(
