@@ -12,6 +12,7 @@ export files in a temporary folder, the real loader and checker.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -551,7 +552,10 @@ steps:
 
 
 def _plan(folder: Path, text: str, shown: dict[str, Any]) -> str:
-    return plan_hash(load_export(_write(folder, "plan.yaml", text)), shown)
+    """The plan hash of the export `text`, with its content hash held fixed:
+    what the plan itself says about the agent and the tools must differ."""
+    export = load_export(_write(folder, "plan.yaml", text))
+    return plan_hash(dataclasses.replace(export, content_hash="fixed"), shown)
 
 
 @pytest.mark.parametrize(
@@ -621,3 +625,25 @@ def test_a_bundle_says_its_agents_models_are_not_carried(tmp_path: Path) -> None
     export: Export = load_export(_triage(tmp_path, ACCEPTED_RUN))
     [warning] = left_behind([export])
     assert "coder" in warning and "models file" in warning
+
+
+def test_the_plan_shows_a_fix_next_to_its_command(tmp_path: Path) -> None:
+    export = load_export(
+        _write(
+            tmp_path,
+            "fixplan.yaml",
+            """\
+name: tests
+description: Run the tests.
+args: {path: {type: string, pattern: "^[a-z/]+$"}}
+steps:
+  - name: test
+    run: python3 -m pytest -q -- "$ARG_path"
+    fix: {model: coder, prompt: "Make {{ args.path | data }} pass.", max_turns: 3}
+""",
+        )
+    )
+    [entry] = planned_commands(export, {"path": "tests/"})
+    assert entry["command"] == 'python3 -m pytest -q -- "$ARG_path"'
+    assert entry["fix"]["prompt"] == 'Make <data source="args.path">"tests/"</data> pass.'
+    assert (entry["fix"]["model"], entry["fix"]["max_turns"]) == ("coder", 3)
