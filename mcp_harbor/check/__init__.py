@@ -436,6 +436,11 @@ class Checker:
                 if unit is not export and unit_key in self._reports:
                     continue
                 models = arg_models(unit)
+                if unit is not export:
+                    # the runtime gives a custom tool the model's ARG_* in place
+                    # of the caller's; were one of the caller's left, it would
+                    # carry the caller's value: the export's args taint too
+                    models = {**arg_models(export), **models}
                 scripts = export_scripts(unit, models)
                 substituted.append((unit, unit_key, models, scripts))
         for export, key, models, scripts in substituted:

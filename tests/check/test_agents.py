@@ -315,6 +315,17 @@ def test_a_custom_tool_is_checked_like_the_same_export(tmp_path: Path) -> None:
         assert tool.status == alone.status, run
 
 
+def test_a_custom_tool_reading_the_callers_variable_is_refused_too(tmp_path: Path) -> None:
+    """The runtime gives a custom tool the model's ``ARG_*``, not the
+    caller's; were the caller's ``$ARG_log`` left, it is the caller's value,
+    so its misuse in a tool is refused as in a step (defence in depth)."""
+    path = _triage(tmp_path, 'eval "$ARG_log"')
+    [finding] = check_export(load_export(path)).findings
+    assert (finding.rule, finding.arg, finding.step) == ("H004", "log", "tools.read_ci_log")
+    quoted = check_export(load_export(_triage(tmp_path, 'printf %s "$ARG_log"', "q.yaml")))
+    assert quoted.status == "accepted" and quoted.findings == ()
+
+
 def test_a_custom_tools_findings_in_text_json_and_sarif(tmp_path: Path) -> None:
     path = _triage(tmp_path, 'grep -n {{ args.pattern }} -- "$HARBOR_RUN_DIR/ci.log"')
     line, column = _position(path, "{{ args.pattern }}")
