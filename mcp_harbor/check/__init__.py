@@ -4,8 +4,13 @@ shell syntax, code or the choice of program is refused.
 
 `load_and_check` is the gate: the server, ``tools`` and ``call`` register only
 its ``accepted`` exports. `check_export` is the pure check of one loaded
-export. See ``docs/rules.md`` for the rules and ``docs/design.md`` for why
-the checker parses the way it does.
+export: its steps (an ``agent:`` step has no command; its prompt and
+``system:`` are checked by H020) and each of its custom tools (``tools:``),
+checked as an export of its own with the model's arguments treated as a
+caller's; a refused custom tool refuses its export. `grant_findings` adds
+what only the whole set shows (W106), and `load_and_check` reports it.
+See ``docs/rules.md`` for the rules and ``docs/design.md`` for why the
+checker parses the way it does.
 """
 
 from __future__ import annotations
@@ -293,7 +298,9 @@ def _finish(draft: _Draft) -> ExportReport:
     findings: list[Finding] = []
     for step, hazards, script in draft.steps:
         if script is not None and script.syntax is not None:
-            hazards = [bash_refusal(script.syntax, script.sentinels.locate(0))]
+            # a fix:'s prompt is not the script: its findings stay
+            prompt = [h for h in hazards if h.rule == CallerValueAsInstructions.id]
+            hazards = [bash_refusal(script.syntax, script.sentinels.locate(0)), *prompt]
         elif script is not None and not any(h.rule == UnparseableTemplate.id for h in hazards):
             seen = {(h.rule, h.arg) for h in hazards}
             hazards = hazards + [h for h in script.hazards if (h.rule, h.arg) not in seen]

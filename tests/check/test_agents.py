@@ -443,6 +443,24 @@ finally:
     assert finding.line == _position(path, "fix:")[0]
 
 
+def test_h020_of_a_fix_stays_next_to_its_scripts_syntax_error(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        "both.yaml",
+        """\
+name: build
+description: Build.
+args: {target: {type: string}}
+steps:
+  - name: make
+    run: if make
+    fix: {model: coder, prompt: "Repair {{ args.target }}."}
+""",
+    )
+    report = check_export(load_export(path))
+    assert sorted(_rules(report)) == ["H000", "H020"]
+
+
 # ------------------------------------------------------------------------ W106
 
 AGENT = """\
