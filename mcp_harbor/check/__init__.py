@@ -4,8 +4,13 @@ shell syntax, code or the choice of program is refused.
 
 `load_and_check` is the gate: the server, ``tools`` and ``call`` register only
 its ``accepted`` exports. `check_export` is the pure check of one loaded
-export. See ``docs/rules.md`` for the rules and ``docs/design.md`` for why
-the checker parses the way it does.
+export: its steps (an ``agent:`` step has no command; its prompt and
+``system:`` are checked by H020) and each of its custom tools (``tools:``),
+checked as an export of its own with the model's arguments treated as a
+caller's; a refused custom tool refuses its export. `grant_findings` adds
+what only the whole set shows (W106), and `load_and_check` reports it.
+See ``docs/rules.md`` for the rules and ``docs/design.md`` for why the
+checker parses the way it does.
 """
 
 from __future__ import annotations
@@ -78,14 +83,14 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
             continue
         seen.add(key_seen)
         rule = RULES[hazard.rule]
-        arg = f" arg {hazard.arg!r}" if hazard.arg else ""
+        arg = f" arg {hazard.arg!r}:" if hazard.arg else ""
         detail = _SENTINEL.sub("{{ … }}", hazard.detail)
         fix = hazard.fix
         if hazard.arg and hazard.arg in export.arg_schemas:
             # fixes are written with a generic $ARG: name the step's variable
             fix = _GENERIC_ARG.sub(f"$ARG_{hazard.arg}", fix)
         message = (
-            f"{owner}: {step_label}, line {line}, column {column}:{arg}: "
+            f"{owner}: {step_label}, line {line}, column {column}:{arg} "
             f"{detail} [{rule.id} {rule.name}]"
         )
         out.append(
@@ -293,7 +298,9 @@ def _finish(draft: _Draft) -> ExportReport:
     findings: list[Finding] = []
     for step, hazards, script in draft.steps:
         if script is not None and script.syntax is not None:
-            hazards = [bash_refusal(script.syntax, script.sentinels.locate(0))]
+            # a fix:'s prompt is not the script: its findings stay
+            prompt = [h for h in hazards if h.rule == CallerValueAsInstructions.id]
+            hazards = [bash_refusal(script.syntax, script.sentinels.locate(0)), *prompt]
         elif script is not None and not any(h.rule == UnparseableTemplate.id for h in hazards):
             seen = {(h.rule, h.arg) for h in hazards}
             hazards = hazards + [h for h in script.hazards if (h.rule, h.arg) not in seen]
@@ -436,6 +443,11 @@ class Checker:
                 if unit is not export and unit_key in self._reports:
                     continue
                 models = arg_models(unit)
+                if unit is not export:
+                    # the runtime gives a custom tool the model's ARG_* in place
+                    # of the caller's; were one of the caller's left, it would
+                    # carry the caller's value: the export's args taint too
+                    models = {**arg_models(export), **models}
                 scripts = export_scripts(unit, models)
                 substituted.append((unit, unit_key, models, scripts))
         for export, key, models, scripts in substituted:
