@@ -147,10 +147,12 @@ class Conversation:
         while True:
             if finish.turns >= self.max_turns:
                 finish.reason = "max_turns"
+                finish.error = f"no final answer within max_turns ({self.max_turns})"
                 return finish
             remaining = self.deadline - time.monotonic()
             if remaining <= 0:
                 finish.reason = "timeout"
+                finish.error = "the step's time ran out before the model answered"
                 return finish
             limit = min(self.model.turn_timeout, remaining)
             finish.turns += 1
@@ -188,6 +190,10 @@ class Conversation:
                 for call in turn.tool_calls:
                     if finish.tool_calls_seen >= self.max_tool_calls:
                         finish.reason = "max_tool_calls"
+                        finish.error = (
+                            f"the model asked for more than max_tool_calls "
+                            f"({self.max_tool_calls}) tool calls; the rest did not run"
+                        )
                         return finish
                     finish.tool_calls_seen += 1
                     content = self.scrubber.scrub(await self.dispatch(call, attempt, finish.turns))
