@@ -31,11 +31,17 @@ LATER_FILES = frozenset(
         "test_long_calls_limits.py",
     }
 )
+#: The real-model stage (marker ``realmodel``): deselected from the main suite
+#: by pyproject's ``addopts`` too, run last by .ci/run with
+#: ``bash .ci/realmodel && pytest -m realmodel`` (a small model on the
+#: llama.cpp server, which .ci/realmodel installs; tests/realmodel/conftest.py).
+REALMODEL_STAGE = frozenset({"realmodel"})
 _TESTS = Path(__file__).parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test of the later stage ``later``."""
+    """Mark every test of the later stage ``later``, of the real-model stage
+    ``realmodel``."""
     for item in items:
         try:
             where = item.path.relative_to(_TESTS)
@@ -43,6 +49,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         if where.parts[0] in LATER_STAGE or where.as_posix() in LATER_FILES:
             item.add_marker(pytest.mark.later)
+        if where.parts[0] in REALMODEL_STAGE:
+            item.add_marker(pytest.mark.realmodel)
 
 
 #: Where `mcp-harbor serve` and `run` keep the audit checkpoints' key and
