@@ -190,7 +190,8 @@ class AgentRuntime:
         targets = self.targets(step)
         recalled = await self.recall(step) if self.recall is not None else ()
         previous: str | None = None
-        finish = Finish("max_turns")
+        finish = Finish("timeout", error="the step's time ran out before the model was asked")
+        total = Finish("")
         attempts = 0
         for attempt in range(1, agent.attempts + 1):
             if time.monotonic() >= task.deadline:
@@ -214,9 +215,19 @@ class AgentRuntime:
                 max_tool_calls=agent.max_tool_calls,
                 outputs=agent.outputs,
             )
+            total.turns += finish.turns
+            total.tool_calls_seen += finish.tool_calls_seen
+            total.prompt_tokens += finish.prompt_tokens
+            total.completion_tokens += finish.completion_tokens
             if finish.reason in ("goal", "timeout"):
                 break
             previous = finish.reason
+        # The last conversation's end, with every attempt's counts.
+        finish.turns, finish.tool_calls_seen = total.turns, total.tool_calls_seen
+        finish.prompt_tokens, finish.completion_tokens = (
+            total.prompt_tokens,
+            total.completion_tokens,
+        )
         return self._outcome(step, task, finish, attempts, outputs=agent.outputs is not None)
 
     async def run_fix(self, step: Step, task: FixTask) -> AgentOutcome:
