@@ -155,7 +155,7 @@ def left_behind(exports: Sequence[Export]) -> list[str]:
             out.append(
                 f"{export.path}: its agent steps use the model(s) "
                 f"{', '.join(sorted(export.models))}, and a bundle carries no models file "
-                "(serve --models); the tool is not offered until the host's server has one"
+                "(serve --models): it is left out of the bundle"
             )
         for step in export.all_steps:
             if step.spec.cwd is not None and not Path(step.spec.cwd).is_absolute():

@@ -52,12 +52,15 @@ def bundle(
     from mcp_harbor.mcpb import Launcher, build_bundle, bundle_name, left_behind
 
     use_programs_file(programs)
-    published = load_published(exports).exports
+    checked = load_published(exports).exports
+    # A bundle carries no models file (the operator's), so its server could
+    # never offer an export with agent steps: those are left out.
+    published = [e for e in checked if not e.models]
     launcher = Launcher.executable(executable) if executable is not None else Launcher.uvx()
     name = bundle_name(output)
     with harbor_errors():
         data = build_bundle(published, name=name, launcher=launcher, programs_file=programs)
-    for warning in left_behind(published):
+    for warning in left_behind(checked):
         stderr.print(f"warning: {warning}")
     _write_whole(output, data)
     stderr.print(f"wrote {output} ({name}: {len(published)} tools, {len(data)} bytes)")
