@@ -178,19 +178,53 @@ def audit(
 
 @audit.command("show")
 @click.argument("call_id")
+@click.option(
+    "--tree",
+    "as_tree",
+    is_flag=True,
+    help="Print the run as a tree: its steps; under an agent step its turns (model, tokens, "
+    "duration, tool calls with their arguments, secrets ***) and under each turn the "
+    "records of the calls it made, with their status; then how it finished.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON (the default), with the tree under tree."
+)
 @_db_option
-def show(call_id: str, db: str) -> None:
-    """One call with every command it ran, and its approval, as JSON."""
+def show(call_id: str, as_tree: bool, as_json: bool, db: str) -> None:
+    """One call with every command it ran, and its approval, as JSON; its
+    tree (steps, turns, tool calls) under ``tree``, or as text with --tree."""
+    from mcp_harbor.cli._run_tree import run_tree, tree_lines
+    from mcp_harbor.errors import StoreError
+
+    if as_tree and as_json:
+        abort("audit show: --tree and --json are two outputs: give one", EXIT_USAGE)
     db = _db_of(db)
     store = open_store(db, readonly=True)
-    found = store.call(call_id)
-    if found is None:
-        abort(f"no call {call_id!r} in {db_label(db)}", EXIT_USAGE)
+    try:
+        found = store.call(call_id)
+        if found is None:
+            abort(f"no call {call_id!r} in {db_label(db)}", EXIT_USAGE)
+        records = store.call_records(call_id)
+        start = next((r for r in records if r.kind in ("start", "call")), None)
+        end = next((r for r in records if r.kind == "end"), None)
+        between = []
+        if start is not None and start.kind == "start":
+            between = store.records_between(start.seq, None if end is None else end.seq)
+    except StoreError as exc:
+        abort(str(exc), EXIT_USAGE)
+    tree = run_tree(records, between) if start is not None else None
+    if as_tree:
+        if tree is None:
+            abort(f"{call_id!r} in {db_label(db)} is not a call with a tree", EXIT_USAGE)
+        for line in tree_lines(tree):
+            click.echo(line)
+        return
     data = _summary_json(found)
     data["end"] = found.end
     data["run_dir"] = found.start.get("run_dir")
     # A confirm:'s answer: decision, by whom, how, reason, waited_ms, plan_hash.
     data["approval"] = found.start.get("approval")
+    data["tree"] = tree
     click.echo(json.dumps(data, indent=2, sort_keys=True))
 
 
