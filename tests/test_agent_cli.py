@@ -297,6 +297,7 @@ def test_audit_show_prints_the_run_as_a_tree(
     assert '      c2 deploy {"env": "prod"}\n        -> deploy: unknown [call ' in body
     assert ": not granted to this agent step" in body
     assert "    finish: goal, 3 turn(s), 4 tool call(s)" in body
+    assert '    answer: {"verdict": "real"}' in text
     turn_lines = [line.strip() for line in text if line.startswith("    turn ")]
     assert [line.split(" (")[0] for line in turn_lines] == ["turn 1", "turn 2", "turn 3"]
     assert turn_lines[2].endswith("answer (stop)")
@@ -306,6 +307,7 @@ def test_audit_show_prints_the_run_as_a_tree(
     tree = data["tree"]
     agent_step = tree["steps"][1]
     assert agent_step["name"] == "classify" and agent_step["agent"]["finish_reason"] == "goal"
+    assert agent_step["answer"] == {"text": '{"verdict": "real"}', "source": "transcript"}
     turns = agent_step["turns"]
     assert [t["turn"] for t in turns] == [1, 2, 3]
     assert all(t["model"] == "m1" and t["prompt_tokens"] is not None for t in turns)
@@ -326,6 +328,47 @@ def test_audit_show_prints_the_run_as_a_tree(
     # The tool calls are calls of their own: audit show reads each one too.
     own = json.loads(harbor_cli("audit", "show", calls["c4"]["call_id"], "--db", db).stdout)
     assert own["tool"] == "word_count" and own["tree"]["steps"][0]["name"] == "count"
+
+
+def test_audit_show_does_not_show_the_answer_of_a_changed_transcript(
+    tmp_path: Path, scripted_model: Callable[..., ScriptedModel]
+) -> None:
+    proc, _model, state = _called(tmp_path, scripted_model)
+    envelope = json.loads(proc.stdout)
+    transcript = Path(envelope["steps"][1]["agent"]["transcript_log"])
+    transcript.write_text(
+        transcript.read_text().replace('\\"real\\"', '\\"flaky\\"'), encoding="utf-8"
+    )
+    db = str(state / "mcp-harbor" / "harbor.db")
+    text = harbor_cli("audit", "show", envelope["run_id"], "--tree", "--db", db).stdout
+    assert (
+        "    answer: not shown: the transcript changed since the run (its SHA-256 differs)"
+        in text.splitlines()
+    )
+    assert "flaky" not in text
+
+
+def test_run_shows_the_same_progress(
+    tmp_path: Path, scripted_model: Callable[..., ScriptedModel]
+) -> None:
+    model = scripted_model(scripts={"m1": SCRIPT})
+    exports, models = _exports(tmp_path), _models_file(tmp_path, model.base_url)
+    proc = harbor_cli(
+        "run",
+        "--exports",
+        str(exports),
+        "--models",
+        str(models),
+        "triage_failure",
+        "log=E   AssertionError: boom",
+        state=tmp_path / "state",
+        timeout=120,
+    )
+    assert model.mismatches == []
+    lines = proc.stderr.splitlines()
+    assert "triage_failure: classify (2/2): turn 1: read_ci_log, deploy, read_ci_log" in lines
+    assert "triage_failure: classify (2/2): read_ci_log: invalid" in lines
+    assert "triage_failure: classify (2/2): word_count: ok" in lines
 
 
 def test_audit_show_tree_and_json_are_one_output(tmp_path: Path) -> None:

@@ -6,8 +6,9 @@ calls with their arguments as recorded, secrets ``***``), under each turn
 the records of the tool calls it made (found by ``via.run_id``/``via.turn``
 among the records written while the run was open), then how the
 conversation finished and its outputs. The answer itself is not in the
-audit (it may hold caller data): its keys are the step's outputs, and the
-whole conversation is in the transcript file the step names.
+audit (it may hold caller data): it is read from the transcript file the
+step names (in the run directory), and shown only when the file's SHA-256 is
+the one the end record holds; otherwise the tree says why it is not shown.
 
 Every text here came from a caller, a step or a model: it is printed
 `visible` (escaped), never as markup.
@@ -15,13 +16,53 @@ Every text here came from a caller, a step or a model: it is printed
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
 from mcp_harbor._visible import visible
 
-__all__ = ["run_tree", "tree_lines"]
+__all__ = ["run_tree", "transcript_answer", "tree_lines"]
+
+#: Bytes of a transcript read to find the answer (larger: not read).
+_TRANSCRIPT_MAX: Final = 32 * 1024 * 1024
+#: Characters of the answer printed by `tree_lines` (the JSON has it all).
+_ANSWER_SHOWN: Final = 2000
+
+
+def transcript_answer(agent: Mapping[str, Any]) -> dict[str, Any]:
+    """The final answer of an agent step, from its transcript:
+    ``{"text": ANSWER, "source": "transcript"}`` when the file is there
+    and its SHA-256 is `agent`'s ``transcript_sha256``, else ``{"text":
+    None, "why": …}`` (no transcript recorded, file gone or too large,
+    file changed since the run, no answer in it). Never raises."""
+    path, digest = agent.get("transcript_log"), agent.get("transcript_sha256")
+    if not isinstance(path, str) or not isinstance(digest, str):
+        return {"text": None, "why": "no transcript was recorded"}
+    try:
+        file = Path(path)
+        if file.stat().st_size > _TRANSCRIPT_MAX:
+            return {"text": None, "why": f"the transcript is over {_TRANSCRIPT_MAX} bytes"}
+        data = file.read_bytes()
+    except OSError as exc:
+        return {"text": None, "why": f"the transcript cannot be read ({exc.strerror or exc})"}
+    if hashlib.sha256(data).hexdigest() != digest:
+        return {"text": None, "why": "the transcript changed since the run (its SHA-256 differs)"}
+    answer: str | None = None
+    for raw in data.decode("utf-8", errors="replace").splitlines():
+        try:
+            entry = json.loads(raw)
+        except ValueError:
+            continue
+        said = entry.get("assistant") if isinstance(entry, dict) else None
+        if isinstance(said, dict):  # the last message without tool calls is the answer
+            content = said.get("content")
+            answer = None if said.get("tool_calls") or not isinstance(content, str) else content
+    if answer is None:
+        return {"text": None, "why": "the conversation ended without an answer"}
+    return {"text": answer, "source": "transcript"}
 
 
 def _via(record: Any) -> Mapping[str, Any]:
@@ -115,6 +156,11 @@ def run_tree(records: Sequence[Any], between: Iterable[Any]) -> dict[str, Any]:
                 "duration_ms": step.get("duration_ms"),
                 "outputs": step.get("outputs") or {},
                 "agent": step.get("agent"),
+                "answer": (
+                    transcript_answer(step["agent"])
+                    if isinstance(step.get("agent"), Mapping)
+                    else None
+                ),
                 "turns": turns.pop(key, []),
             }
         )
@@ -128,6 +174,7 @@ def run_tree(records: Sequence[Any], between: Iterable[Any]) -> dict[str, Any]:
                 "duration_ms": None,
                 "outputs": {},
                 "agent": None,
+                "answer": None,
                 "turns": said,
             }
         )
@@ -221,6 +268,13 @@ def tree_lines(tree: Mapping[str, Any]) -> list[str]:
             if step["outputs"]:
                 finish += f"; outputs {_json(step['outputs'])}"
             out.append(finish)
+            answer = step.get("answer") or {}
+            if answer.get("text") is not None:
+                text = str(answer["text"])
+                cut = "" if len(text) <= _ANSWER_SHOWN else f" [first {_ANSWER_SHOWN} characters]"
+                out.append(f"    answer{cut}: {visible(text[:_ANSWER_SHOWN])}")
+            else:
+                out.append(f"    answer: not shown: {answer.get('why')}")
             if agent.get("transcript_log"):
                 out.append(f"    transcript: {visible(str(agent['transcript_log']))}")
     for call in tree.get("unplaced") or ():
