@@ -371,6 +371,58 @@ def test_run_shows_the_same_progress(
     assert "triage_failure: classify (2/2): word_count: ok" in lines
 
 
+def test_call_passes_the_skills_directory_on_to_its_server(
+    tmp_path: Path, scripted_model: Callable[..., ScriptedModel]
+) -> None:
+    skill = tmp_path / "skills" / "flaky-tests"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: flaky-tests\ntitle: Telling flaky tests apart\n"
+        "trigger: a test failed once\n---\nRun it three times.\n",
+        encoding="utf-8",
+    )
+    script = [
+        {
+            "expect": {
+                "tools": ["read_ci_log", "word_count", "skill_get"],
+                "system_contains": ["flaky-tests: Telling flaky tests apart"],
+            },
+            "respond": {
+                "tool_calls": [
+                    {"id": "s1", "name": "skill_get", "arguments": {"name": "flaky-tests"}}
+                ]
+            },
+        },
+        {
+            "expect": {"last_role": "tool", "contains": ["Run it three times."]},
+            "respond": {"content": '{"verdict": "flaky"}'},
+        },
+    ]
+    model = scripted_model(scripts={"m1": script})
+    exports, models = _exports(tmp_path), _models_file(tmp_path, model.base_url)
+    proc = harbor_cli(
+        "call",
+        "--exports",
+        str(exports),
+        "--models",
+        str(models),
+        "--skills",
+        str(tmp_path / "skills"),
+        "--json",
+        "triage_failure",
+        "log=x",
+        state=tmp_path / "state",
+        timeout=120,
+    )
+    assert model.mismatches == []
+    assert json.loads(proc.stdout)["status"] == "ok"
+    assert "triage_failure: classify (2/2): skill_get: ok" in proc.stderr.splitlines()
+    db = str(tmp_path / "state" / "mcp-harbor" / "harbor.db")
+    run_id = json.loads(proc.stdout)["run_id"]
+    text = harbor_cli("audit", "show", run_id, "--tree", "--db", db).stdout
+    assert "        -> skill_get: ok (meta-tool) [call " in text
+
+
 def test_audit_show_tree_and_json_are_one_output(tmp_path: Path) -> None:
     proc = harbor_cli(
         "audit", "show", "x", "--tree", "--json", "--db", str(tmp_path / "db"), check=False
