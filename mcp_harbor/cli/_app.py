@@ -16,6 +16,7 @@ from rich.console import Console
 from mcp_harbor.defaults import DEFAULT_EXPORTS, DEFAULT_SANDBOX, SANDBOX_MODES
 
 if TYPE_CHECKING:  # the application is imported by the commands that open it
+    from mcp_harbor.config.models_file import Models
     from mcp_harbor.harbor import Harbor, HarborSettings, Published, Purpose
 
 log = logging.getLogger("mcp_harbor.cli")
@@ -36,13 +37,17 @@ __all__ = [
     "exports_option",
     "harbor_errors",
     "is_postgres",
+    "load_models_option",
     "load_published",
+    "load_skills_option",
+    "models_option",
     "open_harbor",
     "open_store",
     "pass_env_option",
     "programs_option",
     "sandbox_option",
     "setup_logging",
+    "skills_option",
     "stderr",
     "tokens_option",
     "use_programs_file",
@@ -135,6 +140,59 @@ def programs_option(fn: F) -> F:
         "code_options}); an export's own programs: entry of the same name wins.",
     )
     return option(fn)
+
+
+def models_option(fn: F) -> F:
+    """``--models FILE``: where agent steps' models are answered
+    (`mcp_harbor.config.models_file`)."""
+    option = click.option(
+        "--models",
+        "models",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        envvar="MCP_HARBOR_MODELS",
+        help="The models file: the endpoints (base_url, api_key_env) and the models agent "
+        "steps name (primary, fallback, turn_timeout, ...). Without it, exports with agent: "
+        "or fix: steps are not offered.",
+    )
+    return option(fn)
+
+
+def skills_option(fn: F) -> F:
+    """``--skills DIR``: the skills directory agent steps see
+    (`mcp_harbor.runctx.skills`)."""
+    option = click.option(
+        "--skills",
+        "skills",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        envvar="MCP_HARBOR_SKILLS",
+        help="The skills directory (DIR/NAME/SKILL.md): agent steps see its index and "
+        "read a skill with the skill_get tool.",
+    )
+    return option(fn)
+
+
+def load_models_option(path: Path | None) -> Models | None:
+    """The models file at `path` (None: none given), or exit 2 with its
+    problems, each naming file and line (no traceback)."""
+    if path is None:
+        return None
+    from mcp_harbor.config.models_file import load_models_file
+
+    with harbor_errors():
+        return load_models_file(path)
+
+
+def load_skills_option(path: Path | None) -> None:
+    """Read the skills directory at `path` once (None: none given), or exit
+    2 naming the skill that is invalid."""
+    if path is None:
+        return
+    from mcp_harbor.runctx.skills import SkillsDirectory
+
+    with harbor_errors():
+        SkillsDirectory(path)
 
 
 def _pass_env_names(

@@ -178,19 +178,53 @@ def audit(
 
 @audit.command("show")
 @click.argument("call_id")
+@click.option(
+    "--tree",
+    "as_tree",
+    is_flag=True,
+    help="Print the run as a tree: its steps; under an agent step its turns (model, tokens, "
+    "duration, tool calls with their arguments, secrets ***) and under each turn the "
+    "records of the calls it made, with their status; then how it finished.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON (the default), with the tree under tree."
+)
 @_db_option
-def show(call_id: str, db: str) -> None:
-    """One call with every command it ran, and its approval, as JSON."""
+def show(call_id: str, as_tree: bool, as_json: bool, db: str) -> None:
+    """One call with every command it ran, and its approval, as JSON; its
+    tree (steps, turns, tool calls) under ``tree``, or as text with --tree."""
+    from mcp_harbor.cli._run_tree import run_tree, tree_lines
+    from mcp_harbor.errors import StoreError
+
+    if as_tree and as_json:
+        abort("audit show: --tree and --json are two outputs: give one", EXIT_USAGE)
     db = _db_of(db)
     store = open_store(db, readonly=True)
-    found = store.call(call_id)
-    if found is None:
-        abort(f"no call {call_id!r} in {db_label(db)}", EXIT_USAGE)
+    try:
+        found = store.call(call_id)
+        if found is None:
+            abort(f"no call {call_id!r} in {db_label(db)}", EXIT_USAGE)
+        records = store.call_records(call_id)
+        start = next((r for r in records if r.kind in ("start", "call")), None)
+        end = next((r for r in records if r.kind == "end"), None)
+        between = []
+        if start is not None and start.kind == "start":
+            between = store.records_between(start.seq, None if end is None else end.seq)
+    except StoreError as exc:
+        abort(str(exc), EXIT_USAGE)
+    tree = run_tree(records, between) if start is not None else None
+    if as_tree:
+        if tree is None:
+            abort(f"{call_id!r} in {db_label(db)} is not a call with a tree", EXIT_USAGE)
+        for line in tree_lines(tree):
+            click.echo(line)
+        return
     data = _summary_json(found)
     data["end"] = found.end
     data["run_dir"] = found.start.get("run_dir")
     # A confirm:'s answer: decision, by whom, how, reason, waited_ms, plan_hash.
     data["approval"] = found.start.get("approval")
+    data["tree"] = tree
     click.echo(json.dumps(data, indent=2, sort_keys=True))
 
 
@@ -243,16 +277,42 @@ def verify(db: str, audit_key: Path, audit_witness: Path) -> None:
     click.echo(f"{text} ({where})")
 
 
+def _grants(export: Any, published: set[str]) -> list[dict[str, Any]]:
+    """The grant edges of `export`: for each agent (or ``fix:``) step, each
+    tool its model may call: a custom tool (``EXPORT.TOOL``, with where
+    the model's values reach, from the checker's parse) or another export
+    (``published``: whether it is among the exports loaded here)."""
+    from mcp_harbor.check.flows import map_of
+
+    edges: list[dict[str, Any]] = []
+    for step in export.all_steps:
+        how = "agent" if step.spec.agent is not None else "fix"
+        for name in step.grant:
+            edge: dict[str, Any] = {"step": step.name, "phase": step.section, "as": how}
+            edge["model"] = step.model
+            custom = export.tools.get(name)
+            if custom is not None:
+                edge.update(kind="custom", tool=custom.name, args=map_of(custom)["args"])
+            else:
+                edge.update(kind="export", tool=name, published=name in published)
+            edges.append(edge)
+    return edges
+
+
 @audit.command("map")
 @exports_option
 @click.option("--json", "as_json", is_flag=True, help="Print the map as JSON.")
 def map_(exports: tuple[Path, ...], as_json: bool) -> None:
     """The static caller-to-command map: for every export, who may call it,
     and for every arg each step, command and argument position its value
-    reaches (from the checker's parse)."""
+    reaches (from the checker's parse); for agent steps, the grant edges:
+    each custom tool or export their model may call, and where the model's
+    values reach in a custom tool."""
     from mcp_harbor.check.flows import map_of
 
-    entries = [map_of(e) for e in load_published(exports).exports]
+    loaded = load_published(exports).exports
+    names = {e.name for e in loaded}
+    entries = [{**map_of(e), "grants": _grants(e, names)} for e in loaded]
     if as_json:
         click.echo(json.dumps({"exports": entries}, indent=2))
         return
@@ -270,3 +330,18 @@ def map_(exports: tuple[Path, ...], as_json: bool) -> None:
                     f"    step {r['step']} ({r['phase']}), line {r['line']}: {where}{pos}, "
                     f"{r['quoted']} ({r['form']})"
                 )
+        for edge in entry["grants"]:
+            head = f"  grant: step {edge['step']} ({edge['phase']}, {edge['as']} {edge['model']})"
+            if edge["kind"] == "export":
+                note = "" if edge["published"] else " (not among these exports)"
+                click.echo(f"{head} -> export {edge['tool']}{note}")
+                continue
+            click.echo(f"{head} -> custom tool {edge['tool']}")
+            for name, arg in edge["args"].items():
+                for r in arg["reaches"]:
+                    where = r["command"] or "(a caller-chosen command)"
+                    pos = "" if r["position"] is None else f" argument {r['position']}"
+                    click.echo(
+                        f"    model value {name}: line {r['line']}: {where}{pos}, "
+                        f"{r['quoted']} ({r['form']})"
+                    )

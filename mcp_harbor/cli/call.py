@@ -20,8 +20,12 @@ from mcp_harbor.cli._app import (
     abort,
     complete_tool_names,
     exports_option,
+    load_models_option,
     load_published,
+    load_skills_option,
+    models_option,
     programs_option,
+    skills_option,
     use_programs_file,
 )
 
@@ -34,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["call"]
 
 #: Options that only a local call (the ``serve`` subprocess it starts) has.
-_LOCAL_ONLY = ("exports", "programs", "workdir")
+_LOCAL_ONLY = ("exports", "programs", "models", "skills", "workdir")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +49,8 @@ class _Target:
     token: str | None = None
     folders: tuple[str, ...] = ()
     programs: str | None = None
+    models: str | None = None
+    skills: str | None = None
     workdir: str | None = None
 
 
@@ -87,8 +93,8 @@ class _Answer:
     default=None,
     metavar="URL",
     help="Call the running HTTP server at URL (mcp-harbor serve --transport http, e.g. "
-    "http://127.0.0.1:8765/mcp) instead of starting one over stdio; --exports, --programs "
-    "and --workdir are the local server's and are refused with it.",
+    "http://127.0.0.1:8765/mcp) instead of starting one over stdio; --exports, --programs, "
+    "--models, --skills and --workdir are the local server's and are refused with it.",
 )
 @click.option(
     "--token",
@@ -106,6 +112,8 @@ class _Answer:
     "Default: the current directory.",
 )
 @programs_option
+@models_option
+@skills_option
 def call(
     tool: str,
     assignments: tuple[str, ...],
@@ -117,6 +125,8 @@ def call(
     token: str | None,
     workdir: Path | None,
     programs: Path | None,
+    models: Path | None,
+    skills: Path | None,
 ) -> None:
     """Call TOOL with name=value arguments and print the result.
 
@@ -147,11 +157,15 @@ def call(
         if _explicit(ctx, "token"):
             abort("call: --token applies to --url only (a local call needs none)", EXIT_USAGE)
         use_programs_file(programs)
+        load_models_option(models)  # refused here, on one line, not by the subprocess
+        load_skills_option(skills)
         published = {e.name: e for e in load_published(exports).exports}
         known = published.get(tool)
         target = _Target(
             folders=tuple(str(p.resolve()) for p in exports) or (str(Path("exports").resolve()),),
             programs=str(programs.resolve()) if programs is not None else None,
+            models=str(models.resolve()) if models is not None else None,
+            skills=str(skills.resolve()) if skills is not None else None,
             workdir=str(workdir.resolve()) if workdir is not None else None,
         )
         inputs = _Inputs(assignments, memory, known.input_schema if known is not None else {})
@@ -175,6 +189,10 @@ def _stdio_client(target: _Target, mode: str, **client_kw: Any) -> Client:
         args += ["--exports", folder]
     if target.programs is not None:  # the server checks with the same grammars
         args += ["--programs", target.programs]
+    if target.models is not None:  # agent steps' models, as this command was given them
+        args += ["--models", target.models]
+    if target.skills is not None:
+        args += ["--skills", target.skills]
     if target.workdir is not None:
         args += ["--workdir", target.workdir]
     # The server gets this process's whole environment (the SDK passes only

@@ -10,8 +10,12 @@ import click
 from mcp_harbor.cli._app import (
     DEFAULT_EXPORTS,
     abort,
+    load_models_option,
+    load_skills_option,
+    models_option,
     programs_option,
     sandbox_option,
+    skills_option,
     use_programs_file,
 )
 from mcp_harbor.defaults import SandboxMode
@@ -39,11 +43,13 @@ EXIT_ACCEPTED, EXIT_REFUSED, EXIT_LOAD_ERROR = 0, 1, 2
 @click.option(
     "--preflight",
     is_flag=True,
-    help="Also probe each accepted export's needs (programs, env, files, TCP) and the "
-    "sandbox layers it asks for, and exit 1 when any is missing (a layer only under "
-    "--sandbox required).",
+    help="Also probe each accepted export's needs (programs, env, files, TCP), the "
+    "sources of the models its agent steps name (--models) and the sandbox layers it "
+    "asks for, and exit 1 when any is missing (a layer only under --sandbox required).",
 )
 @programs_option
+@models_option
+@skills_option
 @sandbox_option
 def check(
     paths: tuple[Path, ...],
@@ -52,6 +58,8 @@ def check(
     explain: str | None,
     preflight: bool,
     programs: Path | None,
+    models: Path | None,
+    skills: Path | None,
     sandbox: SandboxMode,
 ) -> None:
     """Check export files (files or folders; default ./exports).
@@ -72,6 +80,8 @@ def check(
         click.echo(f"{found.id} {found.name} ({found.severity})\n\n{found.doc()}")
         return
     use_programs_file(programs)
+    models_file = load_models_option(models)  # a bad file is refused, --preflight or not
+    load_skills_option(skills)
     try:
         result = load_and_check(list(paths) or [DEFAULT_EXPORTS], strict=strict)
     except ConfigError as exc:
@@ -85,11 +95,13 @@ def check(
     if preflight:
         from mcp_harbor.preflight import Preflight
 
-        for verdict in Preflight().verdicts(result.accepted):
+        for verdict in Preflight(models=models_file).verdicts(result.accepted):
             if not verdict.ready:
                 not_ready.append(verdict.export)
             for need in verdict.missing:
                 click.echo(f"preflight: {verdict.export}: {need.describe()}", err=True)
+            for model in verdict.models:  # model coder: primary gpu-box unreachable (...)
+                click.echo(f"preflight: {verdict.export}: {model}", err=True)
         not_ready += _unconfinable(result.accepted, sandbox, set(not_ready))
         ready = len(result.accepted) - len(not_ready)
         click.echo(f"preflight: {ready} of {len(result.accepted)} accepted exports ready", err=True)

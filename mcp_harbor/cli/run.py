@@ -21,10 +21,12 @@ from mcp_harbor.cli._app import (
     complete_tool_names,
     db_option,
     exports_option,
+    models_option,
     open_harbor,
     pass_env_option,
     programs_option,
     sandbox_option,
+    skills_option,
     workdir_options,
 )
 from mcp_harbor.defaults import SandboxMode
@@ -70,6 +72,8 @@ class _TerminalApprover:
 )
 @workdir_options
 @programs_option
+@models_option
+@skills_option
 @pass_env_option
 def run(
     tool: str,
@@ -88,6 +92,8 @@ def run(
     workdir: Path | None,
     runs_dir: Path | None,
     programs: Path | None,
+    models: Path | None,
+    skills: Path | None,
     pass_env: tuple[str, ...],
 ) -> None:
     """Run TOOL with name=value arguments in this process (no MCP) and print the result.
@@ -108,6 +114,8 @@ def run(
         sandbox=sandbox,
         exports=exports,
         programs=programs,
+        models=models,
+        skills=skills,
         db=db,
         durable=db_sync == "full",
         workdir=workdir,

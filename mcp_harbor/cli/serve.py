@@ -16,10 +16,12 @@ from mcp_harbor.cli._app import (
     db_option,
     exports_option,
     harbor_errors,
+    models_option,
     open_harbor,
     pass_env_option,
     programs_option,
     sandbox_option,
+    skills_option,
     tokens_option,
     workdir_options,
 )
@@ -117,6 +119,8 @@ def _rate_limit(
     help="Publish the accepted exports and log each refused one, instead of refusing to start.",
 )
 @programs_option
+@models_option
+@skills_option
 @pass_env_option
 @workdir_options
 @click.option(
@@ -201,6 +205,8 @@ def serve(
     approve_seed: Path | None,
     skip_refused: bool,
     programs: Path | None,
+    models: Path | None,
+    skills: Path | None,
     workdir: Path | None,
     runs_dir: Path | None,
     keep_runs: int,
@@ -221,6 +227,8 @@ def serve(
         tokens=tokens,
         exports=exports,
         programs=programs,
+        models=models,
+        skills=skills,
         strict=strict,
         skip_refused=skip_refused,
         db=db,

@@ -18,8 +18,12 @@ import click
 from mcp_harbor.cli._app import (
     exports_option,
     harbor_errors,
+    load_models_option,
     load_published,
+    load_skills_option,
+    models_option,
     programs_option,
+    skills_option,
     stderr,
     tokens_option,
     use_programs_file,
@@ -83,6 +87,8 @@ def _token_claims(
 @click.option("--strict", is_flag=True, help="Checker warnings refuse an export too.")
 @click.option("--skip-refused", is_flag=True, help="Leave out the exports the checker refused.")
 @programs_option
+@models_option
+@skills_option
 @click.option(
     "--workdir",
     type=click.Path(file_okay=False, exists=True, path_type=Path),
@@ -113,6 +119,8 @@ def tools(
     strict: bool,
     skip_refused: bool,
     programs: Path | None,
+    models: Path | None,
+    skills: Path | None,
     workdir: Path | None,
     principal: str | None,
     groups: tuple[str, ...],
@@ -138,9 +146,13 @@ def tools(
     if token and principal is not None:
         groups, tenant = _token_claims(principal, tokens, groups, tenant)
     use_programs_file(programs)
+    models_file = load_models_option(models)
+    load_skills_option(skills)
     published = load_published(exports, strict=strict, skip_refused=True)
     caller = None if principal is None else caller_as(principal, groups=groups, tenant=tenant)
-    preflight = Preflight(workdir=None if workdir is None else workdir.resolve())
+    preflight = Preflight(
+        workdir=None if workdir is None else workdir.resolve(), models=models_file
+    )
     shown = listing(published, preflight, caller, with_refused=not skip_refused)
     if published.refused and not skip_refused:
         stderr.print(

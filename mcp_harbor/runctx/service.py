@@ -670,6 +670,7 @@ class CallService:
                 ),
                 skills=self.settings.skills,
                 recall=self._recall_for(context),
+                observer=observer,
             )
         request = RunRequest(
             export=export,

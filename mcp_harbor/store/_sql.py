@@ -94,6 +94,10 @@ class Statements:
 
         # --- the chain
         self.records = q("SELECT * FROM audit ORDER BY seq")
+        #: One call's records (its start, turns and end), by the call_id index.
+        self.call_records = q("SELECT * FROM audit WHERE call_id = ? ORDER BY seq")
+        #: The records strictly between two seqs, by the primary key.
+        self.records_between = q("SELECT * FROM audit WHERE seq > ? AND seq < ? ORDER BY seq")
         self.head = q("SELECT value FROM meta WHERE key = 'head'")
         #: The last record: its ``seq`` and ``hash`` (none in an empty trail).
         self.last_record = q("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1")

@@ -391,6 +391,15 @@ class SqlStore(ABC):
         """See `Store.records`."""
         return [record_of(r) for r in self._read(self._sql.records)]
 
+    def call_records(self, call_id: str) -> list[AuditRecord]:
+        """See `Store.call_records`."""
+        return [record_of(r) for r in self._read(self._sql.call_records, [call_id])]
+
+    def records_between(self, after: int, before: int | None = None) -> list[AuditRecord]:
+        """See `Store.records_between`."""
+        bound = (1 << 62) if before is None else before
+        return [record_of(r) for r in self._read(self._sql.records_between, [after, bound])]
+
     def open_calls(self) -> list[AuditRecord]:
         """See `Store.open_calls`."""
         return [record_of(r) for r in self._read(self._sql.open_calls)]

@@ -406,6 +406,17 @@ class Store(LeaseStore, Protocol):
         """Every record of the chain, in order (by ``seq``)."""
         ...
 
+    def call_records(self, call_id: str) -> Sequence[AuditRecord]:
+        """Every record of call `call_id` (its start, its agent steps'
+        ``turn`` records, its end), in chain order; empty for no such call."""
+        ...
+
+    def records_between(self, after: int, before: int | None = None) -> Sequence[AuditRecord]:
+        """The records with ``after`` < seq < `before` (None: to the end of
+        the chain), in chain order: what was written while a run was open
+        (its agent steps' tool calls are found there by ``via.run_id``)."""
+        ...
+
     def open_calls(self) -> Sequence[AuditRecord]:
         """Start records without an end record, in chain order."""
         ...

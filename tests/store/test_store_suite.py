@@ -231,6 +231,26 @@ def test_open_calls_are_starts_without_end(store: Store) -> None:
     ]
 
 
+def test_call_records_and_records_between_read_a_run_and_what_was_written_meanwhile(
+    store: Store,
+) -> None:
+    chain(store, 2)  # seq 1-3
+    start = store.append("r1", "start", "alice", "agent", "running", {})
+    store.append("t1", "call", "alice", "deploy", "unknown", {"via": {"run_id": "r1"}})
+    store.append("r1", "turn", "alice", "agent", "tool_calls", {"turn": 1})
+    end = store.append("r1", "end", "alice", "agent", "ok", {"status": "ok"})
+    store.append("c9", "call", "bob", "deploy", "denied", {})
+    assert [(r.seq, r.kind) for r in store.call_records("r1")] == [
+        (start.seq, "start"),
+        (start.seq + 2, "turn"),
+        (end.seq, "end"),
+    ]
+    assert store.call_records("nope") == []
+    between = store.records_between(start.seq, end.seq)
+    assert [(r.call_id, r.kind) for r in between] == [("t1", "call"), ("r1", "turn")]
+    assert [r.call_id for r in store.records_between(end.seq)] == ["c9"]
+
+
 # --- session memory ---------------------------------------------------------------
 
 

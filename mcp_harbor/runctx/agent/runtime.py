@@ -21,6 +21,12 @@ guarantees:
 - **Data only back.** A tool's answer returns to the model as a ``tool``
   message holding a data element, capped (``output_tail``) and scrubbed.
 - **The pin.** Every turn uses the source pinned at the run's start.
+- **Progress.** With an `observer` (the run's), each turn, once recorded,
+  is told as the step's progress (``turn 2: read_ci_log, read_ci_log``;
+  ``turn 3: answer``), then each tool call's outcome (``read_ci_log:
+  invalid``), through `RunObserver.step_progress`, with a fraction that
+  increases with each line (MCP progress must increase). Tool names are
+  the model's text: shown `visible` and cut.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from mcp_harbor._visible import visible
 from mcp_harbor.arguments import ArgumentValidator
@@ -54,9 +60,13 @@ from mcp_harbor.runctx.envelope import Envelope
 from mcp_harbor.runctx.request import Approval, CallableExport, CallRequest, Catalog
 from mcp_harbor.runner.agents import AgentOutcome, AgentTask, FixTask
 from mcp_harbor.runner.result import StepResult
+from mcp_harbor.runner.step_progress import MESSAGE_MAX, ProgressLine
 from mcp_harbor.status import StepStatus
 from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.template import data_block, value_text
+
+if TYPE_CHECKING:
+    from mcp_harbor.runner.pipeline import RunObserver
 
 __all__ = ["AgentRuntime", "Skills", "Target", "ToolCaller"]
 
@@ -141,7 +151,11 @@ class AgentRuntime:
     approval: Approval = field(default_factory=lambda: Approval(question=False, operator=True))
     skills: Skills | None = None
     recall: Callable[[Step], Awaitable[Sequence[Recalled]]] | None = None
+    #: The run's observer: told each turn and tool call as step progress.
+    observer: RunObserver | None = None
     _custom: dict[str, _Custom] = field(default_factory=dict)
+    #: Progress lines told so far, per step (section, name).
+    _told: dict[tuple[str, str], int] = field(default_factory=dict)
 
     @property
     def caller(self) -> Caller:
@@ -282,9 +296,12 @@ class AgentRuntime:
 
         async def on_turn(record: TurnRecord) -> None:
             await self._turn_record(step, pin, model, record, targets)
+            await self._progress(step, task, _turn_text(record))
 
         async def dispatch(call: ToolCall, attempt_no: int, turn_no: int) -> str:
-            return await self._dispatch(step, call, attempt_no, turn_no, targets, rerun)
+            status, content = await self._dispatch(step, call, attempt_no, turn_no, targets, rerun)
+            await self._progress(step, task, f"{_shown(call.name)}: {status}")
+            return content
 
         conversation = Conversation(
             client=client,
@@ -310,6 +327,18 @@ class AgentRuntime:
             )
         finally:
             await client.close()
+
+    async def _progress(self, step: Step, task: AgentTask, text: str) -> None:
+        """Tell the observer (if any) `text` as step `task.number`'s
+        progress: the n-th line of a step has fraction n / (n + 1), so each
+        is further than the one before. **Cancellation:** propagates (the
+        observer's send is abandoned)."""
+        if self.observer is None:
+            return
+        key = (step.section, step.name)
+        told = self._told[key] = self._told.get(key, 0) + 1
+        line = ProgressLine(told / (told + 1), text, text)
+        await self.observer.step_progress(step, task.number, task.total, line)
 
     async def _turn_record(
         self,
@@ -352,9 +381,9 @@ class AgentRuntime:
         turn: int,
         targets: Mapping[str, Target],
         rerun: Callable[[], Awaitable[StepResult]] | None,
-    ) -> str:
-        """Run one tool call (see the module docstring); answer the tool
-        message's content."""
+    ) -> tuple[str, str]:
+        """Run one tool call (see the module docstring); answer its status
+        (as its audit record has it) and the tool message's content."""
         via = {
             "run_id": self.run_id,
             "step": step.name,
@@ -366,13 +395,13 @@ class AgentRuntime:
         target = targets.get(call.name)
         if target is None:
             await self._refused(call.name, "unknown", "not granted to this agent step", via)
-            return data_block(f"tool.{_safe(call.name)}", f"Unknown tool: {call.name}")
+            return "unknown", data_block(f"tool.{_safe(call.name)}", f"Unknown tool: {call.name}")
         arguments = call.arguments
         if arguments is None:
             await self._refused(
                 target.tool, "invalid", "the model's arguments are not a JSON object", via
             )
-            return data_block(
+            return "invalid", data_block(
                 f"tool.{target.offer.name}",
                 "invalid arguments: they are not a JSON object; nothing was run",
             )
@@ -392,7 +421,7 @@ class AgentRuntime:
         text = envelope.answer
         if len(text) > self.output_tail:
             text = f"[the last {self.output_tail} characters]\n" + text[-self.output_tail :]
-        return data_block(
+        return envelope.status, data_block(
             f"tool.{target.offer.name}",
             {"status": envelope.status, "exit_code": envelope.exit_code, "output": text},
         )
@@ -403,17 +432,19 @@ class AgentRuntime:
         arguments: Mapping[str, Any],
         via: Mapping[str, Any],
         rerun: Callable[[], Awaitable[StepResult]] | None,
-    ) -> str:
+    ) -> tuple[str, str]:
         call_id = uuid.uuid4().hex
         body_via = {**via, "meta": True}
         if target.meta == "rerun":
             if arguments:
                 await self._refused("rerun", "invalid", "rerun takes no arguments", via)
-                return data_block("tool.rerun", "rerun takes no arguments; nothing was run")
+                return "invalid", data_block(
+                    "tool.rerun", "rerun takes no arguments; nothing was run"
+                )
             assert rerun is not None
             result = await rerun()
             await self._meta_record(call_id, "rerun", "ok", {}, body_via)
-            return data_block(
+            return result.status, data_block(
                 "tool.rerun",
                 {
                     "status": result.status,
@@ -429,8 +460,8 @@ class AgentRuntime:
         status = "ok" if text is not None else "invalid"
         await self._meta_record(call_id, "skill_get", status, dict(arguments), body_via)
         if text is None:
-            return data_block("tool.skill_get", f"no skill named {visible(str(name))}")
-        return data_block("tool.skill_get", {"name": name, "text": text})
+            return status, data_block("tool.skill_get", f"no skill named {visible(str(name))}")
+        return status, data_block("tool.skill_get", {"name": name, "text": text})
 
     async def _meta_record(
         self,
@@ -489,6 +520,31 @@ class AgentRuntime:
             detail=detail,
             error=None if finish.reason == "goal" else (finish.error or finish.reason),
         )
+
+
+def _shown(name: str) -> str:
+    """A tool name the model wrote, as progress shows it (escaped, cut)."""
+    return visible(name[:64])
+
+
+def _turn_text(record: TurnRecord) -> str:
+    """A turn as progress shows it: ``turn 2: read_ci_log, read_ci_log``,
+    ``turn 3: answer``, ``turn 1: model error`` (``attempt 2, turn 1: …``
+    past the first attempt)."""
+    head = (
+        f"turn {record.turn}"
+        if record.attempt == 1
+        else (f"attempt {record.attempt}, turn {record.turn}")
+    )
+    turn = record.turn_result
+    if record.error is not None or turn is None:
+        said = "model error"
+    elif turn.tool_calls:
+        said = ", ".join(_shown(c.name) for c in turn.tool_calls)
+    else:
+        ending = turn.finish_reason
+        said = "answer" if ending == "stop" else f"answer ({visible(ending[:32])})"
+    return f"{head}: {said}"[:MESSAGE_MAX]
 
 
 def _safe(name: str) -> str:
