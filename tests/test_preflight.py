@@ -16,6 +16,7 @@ import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -182,12 +183,28 @@ def test_check_preflight_and_serve_strict(tmp_path: Path) -> None:
     assert "harbor-missing-xyz" in proc.stderr
 
 
-def test_shipped_exports_pass_strict_preflight() -> None:
-    proc = harbor_cli("check", "--strict", "--preflight", str(REPO / "exports"), check=False)
+def test_shipped_exports_pass_strict_preflight(tmp_path: Path, scripted_model: Any) -> None:
+    # triage_failure's agent needs a model `triage`: a models file whose
+    # endpoint lists it (the scripted OpenAI-compatible server) makes it ready.
+    model = scripted_model([], models=["tiny"])
+    models = tmp_path / "models.yaml"
+    models.write_text(
+        f"endpoints: {{local: {{base_url: '{model.base_url}'}}}}\n"
+        "models: {triage: {primary: {endpoint: local, model: tiny}}}\n",
+        encoding="utf-8",
+    )
+    exports = str(REPO / "exports")
+    proc = harbor_cli(
+        "check", "--strict", "--preflight", "--models", str(models), exports, check=False
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "0 refused" in proc.stdout
     count = len(list((REPO / "exports").glob("*.yaml")))
     assert f"preflight: {count} of {count} accepted exports ready" in proc.stderr
+    # Without it, the agent export is the one not ready, and says why.
+    proc = harbor_cli("check", "--strict", "--preflight", exports, check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "triage_failure: model triage: this server has no models file" in proc.stderr
 
 
 # --- over MCP ------------------------------------------------------------------------
