@@ -146,7 +146,9 @@ def run_records(db: Path, run_id: str) -> dict[str, list[dict[str, Any]]]:
     by its model: the calls whose record has ``via.run_id`` the run, with
     their end records)."""
     everything = rows(db)
-    made = {r["call_id"] for r in everything if (r["body"].get("via") or {}).get("run_id") == run_id}
+    made = {
+        r["call_id"] for r in everything if (r["body"].get("via") or {}).get("run_id") == run_id
+    }
     return {
         "run": [r for r in everything if r["call_id"] == run_id and r["kind"] != "turn"],
         "turns": [r for r in everything if r["call_id"] == run_id and r["kind"] == "turn"],

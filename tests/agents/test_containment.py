@@ -30,26 +30,26 @@ MODEL = "m-contain"
 
 def exports(root: Path) -> dict[str, str]:
     return {
-        "contain": f"""
+        "contain": """
             name: contain
             description: An agent step whose model tries what it should not.
             tools:
               echo_word:
                 description: Print one word.
                 args:
-                  word: {{type: string, maxLength: 200}}
+                  word: {type: string, maxLength: 200}
                 required: [word]
                 run: |
                   export HOME="$HARBOR_RUN_DIR/home"
                   mkdir -p "$HOME" && touch "$HOME/canary"
-                  printf 'word=[%s]\\n' {{{{ args.word | shellquote }}}}
+                  printf 'word=[%s]\\n' {{ args.word | shellquote }}
                   test -e "$HOME/canary" && echo canary-intact
               strict_word:
                 description: Print one lower-case word.
                 args:
-                  word: {{type: string, pattern: "^[a-z]+$"}}
+                  word: {type: string, pattern: "^[a-z]+$"}
                 required: [word]
-                argv: [echo, "{{{{ args.word }}}}"]
+                argv: [echo, "{{ args.word }}"]
             steps:
               - name: decide
                 agent:
@@ -201,7 +201,11 @@ async def test_the_model_is_contained(contain: Bed, mode: str) -> None:
     assert_turn_before_calls(records)
     # The turn record keeps the model's arguments (the non-JSON ones cut raw).
     recorded = records["turns"][0]["body"]["tool_calls"]
-    assert recorded[6] == {"id": "c7", "name": "echo_word", "arguments": {"_raw": '{"word": "unterminated'}}
+    assert recorded[6] == {
+        "id": "c7",
+        "name": "echo_word",
+        "arguments": {"_raw": '{"word": "unterminated'},
+    }
 
 
 def test_scripts_followed(contain: Bed) -> None:
