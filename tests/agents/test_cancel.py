@@ -24,7 +24,7 @@ from harbor_helpers import (
 )
 from mcp import Client
 
-from tests.agents._harness import Bed, bed, requests_of, rows
+from ._harness import Bed, bed, requests_of, rows
 
 pytestmark = pytest.mark.anyio
 

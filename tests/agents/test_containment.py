@@ -20,8 +20,8 @@ import pytest
 from harbor_helpers import MODES, text_of
 from mcp import Client
 
-from tests.agents._harness import Bed, bed, done, envelope, requests_of, run_records
-from tests.agents._harness import turn_before_calls as assert_turn_before_calls
+from ._harness import Bed, bed, done, envelope, requests_of, run_records
+from ._harness import turn_before_calls as assert_turn_before_calls
 
 pytestmark = pytest.mark.anyio
 
@@ -82,7 +82,7 @@ def exports(root: Path) -> dict[str, str]:
 def script(marker: Path) -> list[dict[str, Any]]:
     """One conversation: six tool calls in one turn, then an answer."""
     nasty = f"; rm -rf ~ $(touch {marker}) `touch {marker}`"
-    calls = [
+    calls: list[dict[str, Any]] = [
         {"id": "c1", "name": "echo_word", "arguments": {"word": nasty}},
         {"id": "c2", "name": "strict_word", "arguments": {"word": f"$(touch {marker})"}},
         {"id": "c3", "name": "strict_word", "arguments": {"word": "; rm -rf ~"}},

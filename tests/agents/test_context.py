@@ -21,13 +21,15 @@ import base64
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from harbor_helpers import MODES, stdio_client_of, text_of
+from mcp_types import RequestParamsMeta
 
 from mcp_harbor.runctx import CALLER_MEMORY_KEY
-from tests.agents._harness import Bed, bed, done, envelope, requests_of, rows, run_records
+
+from ._harness import Bed, bed, done, envelope, requests_of, rows, run_records
 
 pytestmark = pytest.mark.anyio
 
@@ -45,7 +47,8 @@ CONTEXT = """
       note: {type: string, pattern: "^[a-z]+$"}
       token: {type: string, secret: true}
       x: {type: string, maxLength: 100}
-      file: {type: string, contentEncoding: base64, contentMediaType: text/plain, disposition: inline}
+      file:
+        {type: string, contentEncoding: base64, contentMediaType: text/plain, disposition: inline}
     required: [note, token, x]
     memory: {recent: 2}
     steps:
@@ -129,17 +132,20 @@ async def test_the_model_sees_the_context_as_labelled_data(contexts: Bed, mode: 
     async with stdio_client_of(contexts.exports, contexts.state, mode, *contexts.serve_args) as c:
         for n, note in enumerate(NOTES):
             arguments = {"note": note, "token": SECRET, "x": X}
-            meta = None
             if n == 0:
                 arguments["file"] = file
-                meta = {CALLER_MEMORY_KEY: caller_memory}
-            result = await c.call_tool("ctx", arguments, meta=meta)
+                meta = cast(RequestParamsMeta, {CALLER_MEMORY_KEY: caller_memory})
+                result = await c.call_tool("ctx", arguments, meta=meta)
+            else:
+                result = await c.call_tool("ctx", arguments)
             assert result.is_error is False, text_of(result)
             results.append(envelope(result))
     sent = requests_of(contexts.model, "m-ctx")[before:]
     assert len(sent) == 5  # the first call took two turns
     users = [next(m["content"] for m in body["messages"] if m["role"] == "user") for body in sent]
-    systems = [next(m["content"] for m in body["messages"] if m["role"] == "system") for body in sent]
+    systems = [
+        next(m["content"] for m in body["messages"] if m["role"] == "system") for body in sent
+    ]
 
     # The arguments, the secret as ***, and the prompt's data element.
     shown = block(users[0], "arguments")
@@ -176,7 +182,11 @@ async def test_the_model_sees_the_context_as_labelled_data(contexts: Bed, mode: 
     first = results[0]
     records = run_records(contexts.db, first["run_id"])
     (skill_get,) = records["tools"]
-    assert (skill_get["kind"], skill_get["tool"], skill_get["status"]) == ("call", "skill_get", "ok")
+    assert (skill_get["kind"], skill_get["tool"], skill_get["status"]) == (
+        "call",
+        "skill_get",
+        "ok",
+    )
     assert skill_get["body"]["via"]["meta"] is True
     assert skill_get["body"]["via"]["tool_call_id"] == "s1"
     assert skill_get["body"]["arguments"] == {"name": "triage"}

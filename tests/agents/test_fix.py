@@ -14,8 +14,8 @@ import pytest
 from harbor_helpers import text_of
 from mcp import Client
 
-from tests.agents._harness import Bed, bed, done, envelope, requests_of, run_records, sent_text
-from tests.agents._harness import turn_before_calls as assert_turn_before_calls
+from ._harness import Bed, bed, done, envelope, requests_of, run_records, sent_text
+from ._harness import turn_before_calls as assert_turn_before_calls
 
 pytestmark = pytest.mark.anyio
 

@@ -23,7 +23,7 @@ from harbor_helpers import MODES, text_of
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from tests.agents._harness import Bed, bed, done, envelope, requests_of, rows, run_records
+from ._harness import Bed, bed, done, envelope, requests_of, rows, run_records
 
 pytestmark = pytest.mark.anyio
 
