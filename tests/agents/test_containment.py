@@ -5,22 +5,25 @@ The model is an untrusted author: shell syntax in its arguments stays one
 word or is refused by the pattern, an ungranted export is an unknown tool,
 a granted export the caller may not call is answered like one (audited
 ``denied``), a ``confirm:`` export waits for an operator (the model cannot
-approve it), and arguments that are not JSON run nothing. Every tool call
+approve it: it is declined at its timeout, or runs once ``mcp-harbor
+approve`` answers), and arguments that are not JSON run nothing. Every tool call
 record carries ``via`` and comes after its turn's record.
 """
 
 from __future__ import annotations
 
+import getpass
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
-from harbor_helpers import MODES, text_of
+from harbor_helpers import MODES, approvals_json, harbor_cli, text_of
 from mcp import Client
 
-from ._harness import Bed, bed, done, envelope, requests_of, run_records
+from ._harness import Bed, bed, done, envelope, requests_of, rows, run_records
 from ._harness import turn_before_calls as assert_turn_before_calls
 
 pytestmark = pytest.mark.anyio
@@ -71,6 +74,20 @@ def exports(root: Path) -> dict[str, str]:
             approval_timeout: 0.5
             steps: [{{name: a, argv: [touch, "{root}/guarded-ran"]}}]
         """,
+        "operated": """
+            name: operated
+            description: An agent step granted an export with confirm:.
+            steps:
+              - name: decide
+                agent: {model: operated, prompt: Touch it., tools: [patient]}
+        """,
+        "patient": f"""
+            name: patient
+            description: Waits for an operator's yes.
+            confirm: Touch the patient file?
+            approval_timeout: 60
+            steps: [{{name: a, argv: [touch, "{root}/patient-ran"]}}]
+        """,
         "ungranted": f"""
             name: ungranted
             description: Granted to no agent.
@@ -107,11 +124,24 @@ def script(marker: Path) -> list[dict[str, Any]]:
     ]
 
 
+OPERATED: list[dict[str, Any]] = [
+    {
+        "expect": {"tools": ["patient"]},
+        "respond": {"tool_calls": [{"id": "p1", "name": "patient", "arguments": {}}]},
+    },
+    {
+        "expect": {"last_role": "tool", "tool_call_id": "p1", "contains": ['"status": "ok"']},
+        "respond": {"content": "touched"},
+    },
+]
+
+
 @pytest.fixture(scope="module")
 def contain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bed]:
     root = tmp_path_factory.mktemp("contain")
     turns = script(root / "PWNED")
-    with bed(root, exports(root), {MODEL: turns * len(MODES)}, {"contain": MODEL}) as b:
+    scripts = {MODEL: turns * len(MODES), "m-operated": OPERATED}
+    with bed(root, exports(root), scripts, {"contain": MODEL, "operated": "m-operated"}) as b:
         yield b
 
 
@@ -206,6 +236,43 @@ async def test_the_model_is_contained(contain: Bed, mode: str) -> None:
         "name": "echo_word",
         "arguments": {"_raw": '{"word": "unterminated'},
     }
+
+
+async def test_only_an_operator_answers_a_confirm(contain: Bed) -> None:
+    """The model's call of a confirm: export waits for ``mcp-harbor
+    approve`` (a separate process); nothing of it runs before."""
+    result: Any = None
+    async with Client(contain.url, mode="auto") as client:
+
+        async def call() -> None:
+            nonlocal result
+            result = await client.call_tool("operated", {})
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call)
+            with anyio.fail_after(20):
+                while not (pending := await anyio.to_thread.run_sync(approvals_json, contain.db)):
+                    await anyio.sleep(0.1)
+            (item,) = pending
+            assert item["tool"] == "patient"
+            assert not (contain.root / "patient-ran").exists()  # still waiting
+            kinds = [r["kind"] for r in rows(contain.db) if r["tool"] == "patient"]
+            assert kinds == ["approval"]  # asked; no start nor call record yet
+            await anyio.to_thread.run_sync(
+                lambda: harbor_cli("approve", item["run_id"], "--db", str(contain.db))
+            )
+    data = envelope(result)
+    assert data["status"] == "ok", text_of(result)
+    assert (contain.root / "patient-ran").exists()
+    done(contain.model, "m-operated")
+    records = run_records(contain.db, data["run_id"])
+    start, end = records["tools"]
+    assert (start["kind"], start["tool"], end["status"]) == ("start", "patient", "ok")
+    assert start["call_id"] == item["run_id"]
+    approval = start["body"]["approval"]
+    assert (approval["decision"], approval["how"]) == ("approved", "operator")
+    assert approval["by"] == f"local:{getpass.getuser()}"
+    assert start["body"]["via"]["tool_call_id"] == "p1"
 
 
 def test_scripts_followed(contain: Bed) -> None:
