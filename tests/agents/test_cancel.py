@@ -24,7 +24,7 @@ from harbor_helpers import (
 )
 from mcp import Client
 
-from ._harness import Bed, bed, requests_of, rows
+from ._harness import Bed, bed, done, requests_of, rows
 
 pytestmark = pytest.mark.anyio
 
@@ -34,17 +34,17 @@ pytestmark = pytest.mark.anyio
 KILL_LIMIT = 15
 
 
-def exports(piddir: Path) -> dict[str, str]:
+def exports(piddir: Path, mode: str) -> dict[str, str]:
     return {
-        "waits": """
-            name: waits
+        f"waits_{mode}": f"""
+            name: waits_{mode}
             description: An agent whose model takes its time.
             steps:
               - name: ask
-                agent: {model: slow, prompt: Take your time.}
+                agent: {{model: slow_{mode}, prompt: Take your time.}}
         """,
-        "hangs": f"""
-            name: hangs
+        f"hangs_{mode}": f"""
+            name: hangs_{mode}
             description: An agent whose tool hangs.
             tools:
               hang:
@@ -61,14 +61,18 @@ def exports(piddir: Path) -> dict[str, str]:
                   wait
             steps:
               - name: ask
-                agent: {{model: hanger, prompt: Hang., tools: [hang]}}
+                agent: {{model: hanger_{mode}, prompt: Hang., tools: [hang]}}
         """,
-        "quick": """
+    }
+
+
+QUICK = {
+    "quick": """
             name: quick
             description: Answers at once.
             steps: [{name: a, run: echo still here}]
         """,
-    }
+}
 
 
 def hang_turn(tag: str) -> dict[str, Any]:
@@ -86,9 +90,10 @@ def cancels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bed]:
     piddir.mkdir()
     with bed(
         root,
-        exports(piddir),
-        {"m-slow": [SLOW_TURN] * len(MODES), "m-hanger": [hang_turn(m) for m in MODES]},
-        {"slow": "m-slow", "hanger": "m-hanger"},
+        QUICK | {k: v for m in MODES for k, v in exports(piddir, m).items()},
+        {f"m-slow-{m}": [SLOW_TURN] for m in MODES}
+        | {f"m-hanger-{m}": [hang_turn(m)] for m in MODES},
+        {f"{kind}_{m}": f"m-{kind}-{m}" for kind in ("slow", "hanger") for m in MODES},
         http=False,
     ) as b:
         yield b
@@ -141,16 +146,14 @@ async def test_cancel_stops_the_model_request_and_the_tools(
             cancels.exports, cancels.state, mode, *cancels.serve_args, errlog=errlog
         ) as client:
             # 1. While the model's answer is delayed.
-            before = len(requests_of(model, "m-slow"))
-
             async def model_asked() -> None:
-                while len(requests_of(model, "m-slow")) == before:
+                while not requests_of(model, f"m-slow-{mode}"):
                     await anyio.sleep(0.02)
 
-            await cancelled(client, "waits", {}, model_asked)
-            end = await end_of_last_run(cancels.db, "waits")
+            await cancelled(client, f"waits_{mode}", {}, model_asked)
+            end = await end_of_last_run(cancels.db, f"waits_{mode}")
             assert end["status"] == "cancelled"
-            asked = [r for r in model.requests if r.model == "m-slow"][-1]
+            (asked,) = [r for r in model.requests if r.model == f"m-slow-{mode}"]
             assert asked.answered is False  # abandoned: the answer was never read
 
             # 2. While a custom tool's sleep runs.
@@ -159,16 +162,18 @@ async def test_cancel_stops_the_model_request_and_the_tools(
             async def tool_running() -> None:
                 await wait_for_files(files, timeout=KILL_LIMIT)
 
-            await cancelled(client, "hangs", {}, tool_running)
+            await cancelled(client, f"hangs_{mode}", {}, tool_running)
             pids = read_pids(files)
             leftovers.extend(pids)
             await seconds_until_dead(pids, KILL_LIMIT)
             assert not any(pid_alive(p) for p in pids)
-            end = await end_of_last_run(cancels.db, "hangs")
+            end = await end_of_last_run(cancels.db, f"hangs_{mode}")
             assert end["status"] == "cancelled"
-            tool_end = await end_of_last_run(cancels.db, "hangs.hang")
+            tool_end = await end_of_last_run(cancels.db, f"hangs_{mode}.hang")
             assert tool_end["status"] == "cancelled"
 
             # The session is still usable.
             after = await client.call_tool("quick", {})
             assert after.is_error is False and "still here" in text_of(after)
+    done(model, f"m-slow-{mode}")
+    done(model, f"m-hanger-{mode}")

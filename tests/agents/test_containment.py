@@ -28,13 +28,8 @@ from ._harness import turn_before_calls as assert_turn_before_calls
 
 pytestmark = pytest.mark.anyio
 
-MODEL = "m-contain"
-
-
-def exports(root: Path) -> dict[str, str]:
-    return {
-        "contain": """
-            name: contain
+CONTAIN = """
+            name: NAME
             description: An agent step whose model tries what it should not.
             tools:
               echo_word:
@@ -56,11 +51,16 @@ def exports(root: Path) -> dict[str, str]:
             steps:
               - name: decide
                 agent:
-                  model: contain
+                  model: NAME
                   prompt: Print a word.
                   tools: [echo_word, strict_word, nobody_only, guarded]
                   max_turns: 3
-        """,
+        """
+
+
+def exports(root: Path) -> dict[str, str]:
+    return {
+        **{f"contain_{mode}": CONTAIN.replace("NAME", f"contain_{mode}") for mode in MODES},
         "nobody_only": f"""
             name: nobody_only
             description: Only for the principal nobody.
@@ -140,8 +140,9 @@ OPERATED: list[dict[str, Any]] = [
 def contain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bed]:
     root = tmp_path_factory.mktemp("contain")
     turns = script(root / "PWNED")
-    scripts = {MODEL: turns * len(MODES), "m-operated": OPERATED}
-    with bed(root, exports(root), scripts, {"contain": MODEL, "operated": "m-operated"}) as b:
+    scripts = {f"m-contain-{mode}": turns for mode in MODES} | {"m-operated": OPERATED}
+    models = {f"contain_{mode}": f"m-contain-{mode}" for mode in MODES} | {"operated": "m-operated"}
+    with bed(root, exports(root), scripts, models) as b:
         yield b
 
 
@@ -158,23 +159,23 @@ def data_of(content: str, source: str) -> Any:
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_the_model_is_contained(contain: Bed, mode: str) -> None:
-    root = contain.root
-    before = len(requests_of(contain.model, MODEL))
+    root, name = contain.root, f"contain_{mode}"
     async with Client(contain.url, mode=mode) as client:
         listed = {t.name for t in (await client.list_tools()).tools}
-        result = await client.call_tool("contain", {})
+        result = await client.call_tool(name, {})
     data = envelope(result)
     assert result.is_error is False, text_of(result)
     assert data["status"] == "ok"
     assert data["agent"]["finish_reason"] == "goal"
     assert data["agent"]["tool_calls_seen"] == 7
     # Custom tools are the export's own: never published.
-    assert "contain.echo_word" not in listed and "echo_word" not in listed
-    for name in ("PWNED", "nobody-ran", "guarded-ran", "ungranted-ran"):
-        assert not (root / name).exists(), name
+    done(contain.model, f"m-contain-{mode}")
+    assert f"{name}.echo_word" not in listed and "echo_word" not in listed
+    for never in ("PWNED", "nobody-ran", "guarded-ran", "ungranted-ran"):
+        assert not (root / never).exists(), never
 
     # What the model was told, call by call.
-    second = requests_of(contain.model, MODEL)[before + 1]
+    second = requests_of(contain.model, f"m-contain-{mode}")[1]
     told = tool_messages(second)
     echoed = data_of(told["c1"], "tool.echo_word")
     assert echoed["status"] == "ok"
@@ -200,14 +201,14 @@ async def test_the_model_is_contained(contain: Bed, mode: str) -> None:
     tools = records["tools"]
     outcome = [(r["kind"], r["tool"], r["status"]) for r in tools]
     assert outcome == [
-        ("start", "contain.echo_word", "running"),
-        ("end", "contain.echo_word", "ok"),
-        ("call", "contain.strict_word", "invalid"),
-        ("call", "contain.strict_word", "invalid"),
+        ("start", f"{name}.echo_word", "running"),
+        ("end", f"{name}.echo_word", "ok"),
+        ("call", f"{name}.strict_word", "invalid"),
+        ("call", f"{name}.strict_word", "invalid"),
         ("call", "ungranted", "unknown"),
         ("call", "nobody_only", "denied"),
         ("call", "guarded", "declined"),
-        ("call", "contain.echo_word", "invalid"),
+        ("call", f"{name}.echo_word", "invalid"),
     ]
     ids = iter(["c1", "c2", "c3", "c4", "c5", "c6", "c7"])
     for record in tools:
@@ -273,8 +274,3 @@ async def test_only_an_operator_answers_a_confirm(contain: Bed) -> None:
     assert (approval["decision"], approval["how"]) == ("approved", "operator")
     assert approval["by"] == f"local:{getpass.getuser()}"
     assert start["body"]["via"]["tool_call_id"] == "p1"
-
-
-def test_scripts_followed(contain: Bed) -> None:
-    """Runs last in the module: both conversations went as scripted."""
-    done(contain.model, MODEL)

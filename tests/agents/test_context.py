@@ -41,7 +41,7 @@ ATTACHED = "hello from the attachment\n"
 SKILL_BODY = "When a test fails, read its log first, then decide."
 
 CONTEXT = """
-    name: ctx
+    name: NAME
     description: An agent that is told things.
     args:
       note: {type: string, pattern: "^[a-z]+$"}
@@ -54,7 +54,7 @@ CONTEXT = """
     steps:
       - name: ask
         agent:
-          model: ctx
+          model: NAME
           prompt: "Look at {{ args.x | data }} with {{ args.token | data }}."
           max_turns: 3
 """
@@ -104,9 +104,9 @@ def contexts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bed]:
     (skills / "triage" / "SKILL.md").write_text(SKILL, encoding="utf-8")
     with bed(
         root,
-        {"ctx": CONTEXT},
-        {"m-ctx": script() * len(MODES)},
-        {"ctx": "m-ctx"},
+        {f"ctx_{m}": CONTEXT.replace("NAME", f"ctx_{m}") for m in MODES},
+        {f"m-ctx-{m}": script() for m in MODES},
+        {f"ctx_{m}": f"m-ctx-{m}" for m in MODES},
         "--skills",
         str(skills),
         http=False,
@@ -125,7 +125,7 @@ def block(text: str, source: str) -> Any:
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_the_model_sees_the_context_as_labelled_data(contexts: Bed, mode: str) -> None:
-    before = len(requests_of(contexts.model, "m-ctx"))
+    name = f"ctx_{mode}"
     caller_memory = {"ticket": "OPS-7", "note": "from the caller"}
     file = base64.b64encode(ATTACHED.encode()).decode()
     results = []
@@ -135,12 +135,13 @@ async def test_the_model_sees_the_context_as_labelled_data(contexts: Bed, mode: 
             if n == 0:
                 arguments["file"] = file
                 meta = cast(RequestParamsMeta, {CALLER_MEMORY_KEY: caller_memory})
-                result = await c.call_tool("ctx", arguments, meta=meta)
+                result = await c.call_tool(name, arguments, meta=meta)
             else:
-                result = await c.call_tool("ctx", arguments)
+                result = await c.call_tool(name, arguments)
             assert result.is_error is False, text_of(result)
             results.append(envelope(result))
-    sent = requests_of(contexts.model, "m-ctx")[before:]
+    done(contexts.model, f"m-ctx-{mode}")
+    sent = requests_of(contexts.model, f"m-ctx-{mode}")
     assert len(sent) == 5  # the first call took two turns
     users = [next(m["content"] for m in body["messages"] if m["role"] == "user") for body in sent]
     systems = [
@@ -168,7 +169,7 @@ async def test_the_model_sees_the_context_as_labelled_data(contexts: Bed, mode: 
     assert seen == [["one"], ["one", "two"], ["two", "three"]]
     remembered = block(users[4], "memory.session")
     assert all(m["arguments"]["token"] == "***" for m in remembered)
-    assert [m["tool"] for m in remembered] == ["ctx", "ctx"]
+    assert [m["tool"] for m in remembered] == [name, name]
     assert "answer two" in remembered[0]["answer"]
 
     # Skills: the index in the system message (operator text, not data);
@@ -199,8 +200,3 @@ async def test_the_model_sees_the_context_as_labelled_data(contexts: Bed, mode: 
         transcript = Path(data["steps"][0]["agent"]["transcript_log"])
         assert transcript.is_file() and "***" in transcript.read_text()
     assert SECRET not in json.dumps(rows(contexts.db))
-
-
-def test_script_followed(contexts: Bed) -> None:
-    """Runs last in the module."""
-    done(contexts.model, "m-ctx")

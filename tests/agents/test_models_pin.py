@@ -58,6 +58,11 @@ FLAKY: list[dict[str, Any]] = [
     },
 ]
 
+
+def scripted(model_id: str) -> dict[str, str]:
+    return {"endpoint": "scripted", "model": model_id}
+
+
 FALLBACK_ONLY = {"primary": {"endpoint": "closed", "model": "m-gone"}}
 
 
@@ -67,19 +72,19 @@ def pins(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bed]:
     with bed(
         root,
         {
-            "pinned": agent_export("pinned", "fb"),
+            **{f"pinned_{m}": agent_export(f"pinned_{m}", f"fb_{m}") for m in MODES},
             "dark": agent_export("dark", "down", root / "dark-after-ran"),
             "flaky": agent_export("flaky", "flaky", root / "flaky-after-ran"),
             "fading": agent_export("fading", "fading", root / "fading-after-ran"),
         },
         {
-            "m-fb": [answer('"hello from the fallback"')] * len(MODES),
+            **{f"m-fb-{m}": [answer('"hello from the fallback"')] for m in MODES},
             "m-flaky": FLAKY,
             "m-flaky-fb": [],
             "m-fading": [],
         },
         {
-            "fb": {**FALLBACK_ONLY, "fallback": {"endpoint": "scripted", "model": "m-fb"}},
+            **{f"fb_{m}": {**FALLBACK_ONLY, "fallback": scripted(f"m-fb-{m}")} for m in MODES},
             "down": {**FALLBACK_ONLY, "fallback": {"endpoint": "closed", "model": "m-gone-too"}},
             "flaky": {
                 "primary": {"endpoint": "scripted", "model": "m-flaky"},
@@ -96,24 +101,26 @@ def pins(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bed]:
 @pytest.mark.parametrize("mode", MODES)
 async def test_an_unreachable_primary_pins_the_fallback(pins: Bed, mode: str) -> None:
     async with Client(pins.url, mode=mode) as client:
-        result = await client.call_tool("pinned", {})
+        result = await client.call_tool(f"pinned_{mode}", {})
     data = envelope(result)
+    done(pins.model, f"m-fb-{mode}")
     assert result.is_error is False, text_of(result)
     assert data["agent"]["answer"] == "hello from the fallback"
     agent = data["steps"][0]["agent"]
     assert (agent["source"], agent["endpoint"], agent["model_id"]) == (
         "fallback",
         "scripted",
-        "m-fb",
+        f"m-fb-{mode}",
     )
     (start,) = [r for r in run_records(pins.db, data["run_id"])["run"] if r["kind"] == "start"]
-    pin = start["body"]["models"]["fb"]
-    assert (pin["source"], pin["endpoint"], pin["model"]) == ("fallback", "scripted", "m-fb")
+    pin = start["body"]["models"][f"fb_{mode}"]
+    assert (pin["source"], pin["endpoint"]) == ("fallback", "scripted")
+    assert pin["model"] == f"m-fb-{mode}"
     assert "primary closed" in pin["reason"] and pin["judged_at"]
     # Every turn of the run went to the pinned fallback, and says so.
     turns = run_records(pins.db, data["run_id"])["turns"]
     assert [(t["body"]["source"], t["body"]["requested_model"]) for t in turns] == [
-        ("fallback", "m-fb")
+        ("fallback", f"m-fb-{mode}")
     ]
 
 
@@ -122,7 +129,7 @@ async def test_no_ready_source_at_start_hides_the_export(pins: Bed) -> None:
         listed = {t.name for t in (await client.list_tools()).tools}
         with pytest.raises(MCPError) as refused:
             await client.call_tool("dark", {})
-    assert "dark" not in listed and {"pinned", "flaky", "fading"} <= listed
+    assert "dark" not in listed and {"pinned_auto", "flaky", "fading"} <= listed
     assert refused.value.message == "Unknown tool: dark"
     assert not (pins.root / "dark-after-ran").exists()
     assert pins.server is not None
@@ -176,8 +183,3 @@ async def test_a_source_failing_mid_run_fails_the_turn_without_switching(pins: B
     (end,) = [r for r in records["run"] if r["kind"] == "end"]
     assert end["status"] == "failed"
     assert end["body"]["steps"][0]["agent"]["finish_reason"] == "model_error"
-
-
-def test_scripts_followed(pins: Bed) -> None:
-    """Runs last in the module."""
-    done(pins.model, "m-fb")
