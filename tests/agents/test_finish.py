@@ -13,6 +13,7 @@ finish as data), ``max_turns``, ``max_tool_calls``, ``output_invalid``
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -37,8 +38,6 @@ def export(name: str, agent: Mapping[str, Any], root: Path, *, then: str | None 
     """An export whose first step is an agent (`agent` merged over the
     defaults: model NAME, the grant [ping]); a second step prints `then`
     (or touches a marker that must not appear when the agent fails)."""
-    import json
-
     spec = {"model": name, "prompt": "Judge the failure.", "tools": ["ping"], **agent}
     second = (
         f"run: printf 'then=[%s]\\n' {then}"
