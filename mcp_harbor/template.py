@@ -180,12 +180,20 @@ def render_question(template: Template, values: Mapping[str, object]) -> str:
 _DATA_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
 
 
+def _json_default(value: object) -> object:
+    """A read-only mapping (the run context's frozen values) as the JSON
+    object it holds; anything else not JSON as its text."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    return str(value)
+
+
 def data_block(source: str, value: object, label: str | None = None) -> str:
     """`value` as a labelled data element: ``<data source="SOURCE">JSON</data>``
     (with ``label="…"`` when given). The JSON has ``<``, ``>`` and ``&``
     escaped, so no value can end the element; `source` and `label` are
     written by harbor, never by a caller."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=_json_default)
     for char, escape in _DATA_ESCAPES.items():
         text = text.replace(char, escape)
     extra = "" if label is None else f' label="{label}"'

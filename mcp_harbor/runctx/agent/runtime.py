@@ -109,6 +109,8 @@ class Target:
     tool: str
     entry: CallableExport | None = None
     meta: Literal["rerun", "skill_get"] | None = None
+    #: Granted but not offered: answered as the call path answers it.
+    hidden: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,6 +395,11 @@ class AgentRuntime:
             "author": "model",
         }
         target = targets.get(call.name)
+        if target is None and call.name in step.grant and call.name not in self.export.tools:
+            # Granted but not offered (``allow:`` does not admit the caller,
+            # or it is not published now): the call path answers it for the
+            # caller, so that its record says why (``denied``, ``unknown``).
+            target = Target(ToolOffer(_safe(call.name), "", {}), call.name, hidden=True)
         if target is None:
             await self._refused(call.name, "unknown", "not granted to this agent step", via)
             return "unknown", data_block(f"tool.{_safe(call.name)}", f"Unknown tool: {call.name}")
@@ -418,6 +425,8 @@ class AgentRuntime:
                 parent_run_dir=self.context.run_dir if target.entry is not None else None,
             )
         )
+        if target.hidden and envelope.status in ("denied", "unknown", "refused"):
+            return data_block(f"tool.{target.offer.name}", f"Unknown tool: {call.name}")
         text = envelope.answer
         if len(text) > self.output_tail:
             text = f"[the last {self.output_tail} characters]\n" + text[-self.output_tail :]
