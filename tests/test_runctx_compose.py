@@ -27,7 +27,6 @@ from harbor_helpers import write_export
 from mcp_harbor.config import Export, load_export
 from mcp_harbor.errors import ContextError, IdentityError
 from mcp_harbor.identity import Caller
-from mcp_harbor.runctx.request import CallRequest
 from mcp_harbor.runctx import (
     ABSENT,
     CALLER_MEMORY_KEY,
@@ -38,6 +37,7 @@ from mcp_harbor.runctx import (
     parse_caller_memory,
     read_caller_memory,
 )
+from mcp_harbor.runctx.request import CallRequest
 from mcp_harbor.store import SqliteStore
 from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.store.base import MemoryEntry

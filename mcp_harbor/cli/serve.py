@@ -185,20 +185,6 @@ def _rate_limit(
     metavar="SECONDS",
     help="With --broker: how often runs whose worker's lease expired are marked worker_lost.",
 )
-@click.option(
-    "--models",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    default=None,
-    metavar="FILE",
-    help="The models file: where agent steps' models are answered.",
-)
-@click.option(
-    "--skills",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    default=None,
-    metavar="DIR",
-    help="The skills directory agent steps see (DIR/NAME/SKILL.md).",
-)
 def serve(
     exports: tuple[Path, ...],
     transport: str,
@@ -232,8 +218,6 @@ def serve(
     broker: str | None,
     sweep_interval: float | None,
     pass_env: tuple[str, ...],
-    models: Path | None,
-    skills: Path | None,
 ) -> None:
     """Publish every export as an MCP tool (stdio by default; HTTP serves /mcp)."""
     from mcp_harbor.harbor import Harbor, HarborSettings
@@ -265,8 +249,6 @@ def serve(
         audit_witness=audit_witness,
         seal_every=audit_seal_every,
         seal_interval=audit_seal_interval,
-        models=models,
-        skills=skills,
     )
     # What is loaded from here to the start of serving lives as long as the
     # server: full collections meanwhile only re-scan that growing heap

@@ -426,7 +426,9 @@ class AgentRuntime:
             )
         )
         if target.hidden and envelope.status in ("denied", "unknown", "refused"):
-            return data_block(f"tool.{target.offer.name}", f"Unknown tool: {call.name}")
+            return envelope.status, data_block(
+                f"tool.{target.offer.name}", f"Unknown tool: {call.name}"
+            )
         text = envelope.answer
         if len(text) > self.output_tail:
             text = f"[the last {self.output_tail} characters]\n" + text[-self.output_tail :]
