@@ -12,7 +12,6 @@ import struct
 from typing import Any, cast
 
 from mcp_harbor.errors import StoreError
-
 from mcp_harbor.store.base import (
     AuditRecord,
     CallSummary,

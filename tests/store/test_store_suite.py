@@ -865,12 +865,8 @@ def test_recall_candidates_are_one_principal_of_one_tenant_of_one_embedder(
         "r2",
     ]
     assert store.recall_candidates("t1", "alice", "hashing-v1-256", 0) == []
-    assert [e.run_id for e in store.recall_candidates("t1", "alice", "endpoint:other", 9)] == [
-        "r4"
-    ]
-    assert [e.run_id for e in store.recall_candidates("t2", "alice", "hashing-v1-256", 9)] == [
-        "r6"
-    ]
+    assert [e.run_id for e in store.recall_candidates("t1", "alice", "endpoint:other", 9)] == ["r4"]
+    assert [e.run_id for e in store.recall_candidates("t2", "alice", "hashing-v1-256", 9)] == ["r6"]
     assert store.recall_candidates("t2", "bob", "hashing-v1-256", 9) == []
     # the session tier shows the rows with a vector like any other
     assert [e.run_id for e in store.recall("t1", "alice", "s1", 10)] == ["r1", "r3", "r7"]
