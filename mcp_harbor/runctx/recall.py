@@ -210,7 +210,10 @@ class EndpointEmbedder:
         if not items:
             return []
         try:
-            answer = await self._client.embeddings.create(model=self._model, input=items)
+            # floats, not the SDK's default base64: every server speaks them
+            answer = await self._client.embeddings.create(
+                model=self._model, input=items, encoding_format="float"
+            )
         except self._openai.APIStatusError as exc:
             raise ModelError(
                 f"{self._where}: HTTP {exc.status_code}: {exc.message}; check the model "
@@ -221,8 +224,13 @@ class EndpointEmbedder:
             raise ModelError(f"{self._where}: no answer in time", kind="timeout") from exc
         except self._openai.APIError as exc:
             raise ModelError(f"{self._where}: {exc}", kind="connection") from exc
-        data = sorted(answer.data, key=operator.attrgetter("index"))
-        vectors = [unit([float(x) for x in d.embedding]) for d in data]
+        try:
+            data = sorted(answer.data or (), key=operator.attrgetter("index"))
+            vectors = [unit([float(x) for x in d.embedding]) for d in data]
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise ModelError(
+                f"{self._where}: the answer is not a list of embeddings: {exc}", kind="invalid"
+            ) from exc
         if len(vectors) != len(items) or len({len(v) for v in vectors}) > 1:
             raise ModelError(
                 f"{self._where}: answered {len(vectors)} vector(s) of lengths "
