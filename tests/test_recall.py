@@ -10,28 +10,36 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from mcp_harbor.config.model import RecallSpec
-from mcp_harbor.errors import ModelError
+from mcp_harbor.config.models_file import Models, load_models_file
+from mcp_harbor.errors import ConfigError, ModelError
+from mcp_harbor.harbor import Harbor, HarborSettings
+from mcp_harbor.identity import Caller
 from mcp_harbor.runctx.recall import (
     TEXT_LIMIT,
     EndpointEmbedder,
     HashingEmbedder,
     answer_sha256,
     entry_text,
+    open_embedder,
     query_text,
     recalled_answer,
     select,
     unit,
 )
+from mcp_harbor.runctx.request import CallRequest
 from mcp_harbor.store.base import MemoryEntry, canonical_json
 
 EMBEDDER = HashingEmbedder()
@@ -320,3 +328,145 @@ def test_k_and_max_chars_cap_the_block_and_the_last_entry_is_cut_to_fit() -> Non
     assert not got[0].answer.endswith("…") and got[-1].answer.endswith("…")
     tiny = _select(DISK, candidates, k=6, min_score=0.0, max_chars=64)
     assert tiny == []  # not even a stub of an answer fits beside the arguments
+
+
+# --- the models file's embeddings: and a run that uses them --------------------------
+
+
+def test_the_models_file_names_an_embeddings_endpoint(tmp_path: Path) -> None:
+    good = tmp_path / "models.yaml"
+    good.write_text(
+        "endpoints: {box: {base_url: 'http://127.0.0.1:1/v1/', api_key_env: BOX_KEY}}\n"
+        "models: {coder: {primary: {endpoint: box, model: m1}}}\n"
+        "embeddings: {endpoint: box, model: nomic-embed, timeout: 3}\n"
+    )
+    models = load_models_file(good)
+    source = models.embeddings()
+    assert source is not None and models.spec.embeddings is not None
+    assert (source.base_url, source.model, source.api_key_env) == (
+        "http://127.0.0.1:1/v1",
+        "nomic-embed",
+        "BOX_KEY",
+    )
+    assert models.spec.embeddings.timeout == 3
+    with pytest.raises(ModelError, match="the API key variable BOX_KEY is not set") as err:
+        open_embedder(source, 3, environ={})
+    assert err.value.kind == "config"
+    assert Models.of({"endpoints": {}, "models": {}}).embeddings() is None
+
+    unknown = tmp_path / "unknown.yaml"
+    unknown.write_text(
+        "endpoints: {box: {base_url: 'http://127.0.0.1:1/v1'}}\nmodels: {}\n"
+        "embeddings: {endpoint: elsewhere, model: m}\n"
+    )
+    with pytest.raises(ConfigError, match="embeddings: endpoint 'elsewhere' is not under"):
+        load_models_file(unknown)
+    typo = tmp_path / "typo.yaml"
+    typo.write_text(
+        "endpoints: {box: {base_url: 'http://127.0.0.1:1/v1'}}\nmodels: {}\n"
+        "embeddings: {endpoint: box, model: m, dims: 3}\n"
+    )
+    with pytest.raises(ConfigError, match=r"typo\.yaml:3"):
+        load_models_file(typo)
+
+
+_TRIAGE = """\
+name: triage
+description: Classify why a build failed.
+args:
+  log: {type: string, maxLength: 2000}
+memory: {recall: {k: 3, min_score: 0.5}}
+steps:
+  - name: classify
+    agent:
+      model: coder
+      prompt: "Classify this failure. Log: {{ args.log | data }}"
+"""
+
+
+def _triage_harbor(tmp_path: Path, chat_url: str, embeddings_url: str) -> Harbor:
+    (tmp_path / "exports").mkdir()
+    (tmp_path / "exports" / "triage.yaml").write_text(_TRIAGE)
+    (tmp_path / "models.yaml").write_text(
+        f"endpoints: {{chat: {{base_url: '{chat_url}'}}, emb: {{base_url: '{embeddings_url}'}}}}\n"
+        "models: {coder: {primary: {endpoint: chat, model: m1}}}\n"
+        "embeddings: {endpoint: emb, model: nomic-embed}\n"
+    )
+    return Harbor.open(
+        HarborSettings(
+            exports=[tmp_path / "exports"],
+            models=tmp_path / "models.yaml",
+            db=str(tmp_path / "harbor.db"),
+            runs_dir=tmp_path / "runs",
+        ),
+        purpose="run",
+    )
+
+
+def _triage(harbor: Harbor, log: str) -> Any:
+    caller = Caller(transport="stdio", principal="alice", tenant="t1", session="s1")
+    request = CallRequest(tool="triage", arguments={"log": log}, caller=caller)
+
+    async def go() -> Any:
+        return await harbor.service.call(request)
+
+    return anyio.run(go)
+
+
+def _answers(*verdicts: str) -> list[dict[str, Any]]:
+    return [
+        {"expect": {"last_role": "user"}, "respond": {"content": json.dumps({"verdict": v})}}
+        for v in verdicts
+    ]
+
+
+def test_a_run_embeds_through_the_models_files_endpoint(
+    tmp_path: Path, embeddings: _Embeddings, scripted_model: Any
+) -> None:
+    """With ``embeddings:`` in the models file, the remembered call and the
+    next call's query are embedded by the endpoint (its name is stored with
+    the vector), and the similar turn is recalled."""
+    model = scripted_model(scripts={"m1": _answers("infra", "again")})
+    harbor = _triage_harbor(tmp_path, model.base_url, embeddings.base_url)
+    try:
+        assert _triage(harbor, "aaa disk full").ok
+        assert _triage(harbor, "aaa disk full!").ok
+        (row, *_) = harbor.store.recall("t1", "alice", "s1", 10)
+        assert row.embedder == "endpoint:nomic-embed" and row.embedding is not None
+        assert row.answer_payload == {"verdict": "infra"}
+        # each call: its step's query, then its memory
+        assert [len(r["body"]["input"]) for r in embeddings.requests] == [1, 1, 1, 1]
+        query = embeddings.requests[2]["body"]["input"][0]
+        assert query.startswith('triage\n{"log":"aaa disk full!"}\nClassify this failure.')
+        remembered = embeddings.requests[1]["body"]["input"][0]
+        assert remembered == 'triage\n{"log":"aaa disk full"}\n{"verdict":"infra"}'
+        user = next(m for m in model.chat_requests()[1]["messages"] if m["role"] == "user")
+        (block,) = re.findall(r'<data source="memory\.recall"[^>]*>(.*?)</data>', user["content"])
+        assert [r["answer"] for r in json.loads(block)] == ['{"verdict":"infra"}']
+        assert harbor.store.verify().ok
+    finally:
+        harbor.close()
+
+
+def test_a_failing_embeddings_endpoint_costs_recall_only(
+    tmp_path: Path, embeddings: _Embeddings, scripted_model: Any
+) -> None:
+    """The endpoint answers 500 from the second call on: that call still
+    succeeds and is remembered (without a vector: the session tier keeps
+    it), and its step is sent no recall block although a similar turn is
+    stored."""
+    model = scripted_model(scripts={"m1": _answers("infra", "again")})
+    harbor = _triage_harbor(tmp_path, model.base_url, embeddings.base_url)
+    try:
+        assert _triage(harbor, "aaa disk full").ok
+        embeddings.reply = (500, {"error": {"message": "out of memory"}})
+        assert _triage(harbor, "aaa disk full").ok
+        rows = harbor.store.recall("t1", "alice", "s1", 10)
+        assert [r.embedder for r in rows] == ["endpoint:nomic-embed", None]
+        assert len(embeddings.requests) == 4
+        sent = [m["content"] for body in model.chat_requests() for m in body["messages"]]
+        assert len(sent) == 4 and 'source="arguments"' in sent[3]
+        assert not any('source="memory.recall"' in text for text in sent)
+        assert harbor.store.verify().ok
+    finally:
+        harbor.close()

@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import math
 import operator
+import os
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -39,6 +40,7 @@ import anyio.to_thread
 
 from mcp_harbor.config.model import RecallSpec
 from mcp_harbor.errors import ModelError
+from mcp_harbor.llm.turn import ModelSource
 from mcp_harbor.runctx.agent.messages import Recalled
 from mcp_harbor.store.base import MemoryEntry, canonical_json
 
@@ -50,6 +52,7 @@ __all__ = [
     "HashingEmbedder",
     "answer_sha256",
     "entry_text",
+    "open_embedder",
     "query_text",
     "recalled_answer",
     "select",
@@ -242,6 +245,31 @@ class EndpointEmbedder:
     async def close(self) -> None:
         """Close the HTTP client."""
         await self._client.close()
+
+
+def open_embedder(
+    source: ModelSource, timeout: float, environ: Mapping[str, str] = os.environ
+) -> EndpointEmbedder:
+    """The `EndpointEmbedder` of the models file's ``embeddings:`` source,
+    with its API key read from ``source.api_key_env`` of `environ`.
+
+    Raises:
+        ModelError: (kind ``config``) the key's variable is unset or empty;
+            the message names the variable, never a value.
+    """
+    key: str | None = None
+    if source.api_key_env is not None:
+        key = environ.get(source.api_key_env) or None
+        if key is None:
+            raise ModelError(
+                f"embeddings endpoint {source.endpoint} ({source.base_url}): the API key "
+                f"variable {source.api_key_env} is not set; set it in mcp-harbor's environment, "
+                "or remove api_key_env from the endpoint in the models file if it needs no key",
+                kind="config",
+            )
+    return EndpointEmbedder(
+        source.base_url, source.model, api_key=key, timeout=timeout, endpoint=source.endpoint
+    )
 
 
 def entry_text(entry: MemoryEntry) -> str:

@@ -15,7 +15,7 @@ import dataclasses
 import logging
 import shutil
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,7 @@ from mcp_harbor.runctx.recall import (
     Embedder,
     HashingEmbedder,
     entry_text,
+    open_embedder,
     query_text,
     select,
 )
@@ -148,8 +149,8 @@ class RunSettings:
     #: The skills directory agents see (``--skills``; None: none).
     skills: Skills | None = None
     #: Embeds remembered calls and agent steps' queries for ``memory:
-    #: {recall: …}`` (None: the local `HashingEmbedder`, deterministic and
-    #: offline).
+    #: {recall: …}`` (None: the models file's ``embeddings:`` endpoint if it
+    #: has one, else the local `HashingEmbedder`, deterministic and offline).
     embedder: Embedder | None = None
 
 
@@ -747,18 +748,36 @@ class CallService:
                 log.error("session memory of %s could not be written: %s", run_id, exc)
         return envelope
 
-    @property
-    def embedder(self) -> Embedder:
-        """The embedder of recall (`RunSettings.embedder`, else the local one)."""
-        return self.settings.embedder or _LOCAL_EMBEDDER
+    @contextlib.asynccontextmanager
+    async def _embedder(self) -> AsyncIterator[Embedder]:
+        """The embedder of recall while the block runs: `RunSettings.embedder`;
+        else the models file's ``embeddings:`` endpoint (a client made for
+        the block and closed after it, so that it never outlives its event
+        loop); else the local one.
+
+        Raises:
+            ModelError: the endpoint's API key variable is unset.
+        """
+        models = self.settings.models
+        source = None if models is None else models.embeddings()
+        if self.settings.embedder is not None or source is None or models is None:
+            yield self.settings.embedder or _LOCAL_EMBEDDER
+            return
+        assert models.spec.embeddings is not None
+        embedder = open_embedder(source, models.spec.embeddings.timeout)
+        try:
+            yield embedder
+        finally:
+            with anyio.CancelScope(shield=True):
+                await embedder.close()
 
     async def _embedded(self, entry: MemoryEntry) -> MemoryEntry:
         """`entry` with its vector for recall (`entry_text`); as it is, and
         logged, when the embedder fails: the session tier keeps it, recall
         will not find it."""
-        embedder = self.embedder
         try:
-            (vector,) = await embedder.embed([entry_text(entry)])
+            async with self._embedder() as embedder:
+                (vector,) = await embedder.embed([entry_text(entry)])
         except HarborError as exc:
             log.error("recall: %s could not be embedded: %s", entry.run_id, exc)
             return entry
@@ -787,10 +806,10 @@ class CallService:
         tool, shown = export.name, context.plain_arguments(shown=True)
 
         async def recall(step: Step) -> Sequence[Recalled]:
-            embedder = self.embedder
             prompt = "" if step.prompt is None else render_prompt(step.prompt, shown)
             try:
-                (query,) = await embedder.embed([query_text(tool, shown, prompt)])
+                async with self._embedder() as embedder:
+                    (query,) = await embedder.embed([query_text(tool, shown, prompt)])
             except HarborError as exc:
                 log.error("recall for %s: %s", context.identity.run_id, exc)
                 return ()
