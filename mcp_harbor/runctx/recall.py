@@ -9,10 +9,13 @@ Three parts, each usable alone:
   256 dimensions, L2-normalised; deterministic across processes and
   machines, no dependency, no network. `EndpointEmbedder` asks an
   OpenAI-compatible ``/embeddings`` endpoint (the ``openai`` SDK, imported
-  when one is made). Every vector an embedder gives is L2-normalised here
+  when one is made), the models file's ``embeddings: {endpoint, model}``
+  (`open_embedder`); the service uses it when the file has that key, else
+  the local one. Every vector an embedder gives is L2-normalised here
   (`unit`), so a cosine is a dot product;
 * `entry_text` and `query_text` say what is embedded: for a remembered call
-  its tool, its shown arguments (secrets ``***``) and its answer; for the
+  its tool, its shown arguments (secrets ``***``) and its answer
+  (`recalled_answer`: the payload or agent's goal answer if any); for the
   query, the calling export, its shown arguments and the step's rendered
   prompt;
 * `select` scores the candidates (`Store.recall_candidates`: the newest
