@@ -13,6 +13,12 @@ Operator configuration, never part of an export: exports name a model
         turn_timeout: 120
         max_output_tokens: 2048
         temperature: 0
+    embeddings: {endpoint: gpu-box, model: nomic-embed-text-v1.5}   # optional
+
+`embeddings:` (optional) names the endpoint and model whose OpenAI-compatible
+``/embeddings`` API embeds remembered calls and queries for ``memory:
+{recall: …}``; without it recall uses the local hashing embedder
+(`mcp_harbor.runctx.recall.HashingEmbedder`).
 
 `api_key_env` is the NAME of an environment variable: the key itself is
 never written here, nor anywhere harbor records.
@@ -34,6 +40,7 @@ from mcp_harbor.errors import ConfigError
 from mcp_harbor.llm.turn import ModelSource
 
 __all__ = [
+    "EmbeddingsSpec",
     "EndpointSpec",
     "ModelSpec",
     "Models",
@@ -81,22 +88,37 @@ class ModelSpec(_Strict):
     probe: Literal["models", "tool_call"] = "models"
 
 
+class EmbeddingsSpec(SourceSpec):
+    """``embeddings: {endpoint: NAME, model: ID, timeout: S}``: where recall
+    embeds texts (the endpoint's ``/embeddings``), and how long one request
+    may take (a run's agent step waits for it: short by default)."""
+
+    timeout: Annotated[float, Field(gt=0, le=120)] = 10.0
+
+
 class ModelsFileSpec(_Strict):
-    """The whole file: ``endpoints:`` and ``models:``."""
+    """The whole file: ``endpoints:``, ``models:`` and, optionally,
+    ``embeddings:``."""
 
     endpoints: dict[Name, EndpointSpec]
     models: dict[Name, ModelSpec]
+    embeddings: EmbeddingsSpec | None = None
 
     @model_validator(mode="after")
     def _known_endpoints(self) -> ModelsFileSpec:
+        known = ", ".join(sorted(self.endpoints)) or "none"
         for name, spec in self.models.items():
             for role, source in (("primary", spec.primary), ("fallback", spec.fallback)):
                 if source is not None and source.endpoint not in self.endpoints:
-                    known = ", ".join(sorted(self.endpoints)) or "none"
                     raise ValueError(
                         f"models.{name}.{role}: endpoint {source.endpoint!r} is not under "
                         f"endpoints: (declared: {known}); declare it or fix the name"
                     )
+        if self.embeddings is not None and self.embeddings.endpoint not in self.endpoints:
+            raise ValueError(
+                f"embeddings: endpoint {self.embeddings.endpoint!r} is not under endpoints: "
+                f"(declared: {known}); declare it or fix the name"
+            )
         return self
 
 
@@ -125,6 +147,13 @@ class Models:
             out.append(("fallback", self._source(spec.fallback)))
         return tuple(out)
 
+    def embeddings(self) -> ModelSource | None:
+        """The source of ``embeddings:`` (None: the file has none, recall
+        embeds locally); its timeout is ``spec.embeddings.timeout``."""
+        if self.spec.embeddings is None:
+            return None
+        return self._source(self.spec.embeddings)
+
     def _source(self, source: SourceSpec) -> ModelSource:
         endpoint = self.spec.endpoints[source.endpoint]
         return ModelSource(
@@ -143,6 +172,8 @@ class Models:
 def _model_for(loc: tuple[str | int, ...]) -> type[BaseModel] | None:
     if len(loc) == 1:
         return ModelsFileSpec
+    if len(loc) == 2 and loc[0] == "embeddings":
+        return EmbeddingsSpec
     if len(loc) == 3 and loc[0] == "endpoints":
         return EndpointSpec
     if len(loc) == 3 and loc[0] == "models":

@@ -15,7 +15,7 @@ import dataclasses
 import logging
 import shutil
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,15 @@ from mcp_harbor.runctx.context import ABSENT, RunContext, compose, read_caller_m
 from mcp_harbor.runctx.envelope import Envelope, Question, ended, finish, nothing_ran
 from mcp_harbor.runctx.plan import plan_hash
 from mcp_harbor.runctx.ratelimit import Admission, RateLimiter, retry_after
+from mcp_harbor.runctx.recall import (
+    CANDIDATE_LIMIT,
+    Embedder,
+    HashingEmbedder,
+    entry_text,
+    open_embedder,
+    query_text,
+    select,
+)
 from mcp_harbor.runctx.request import (
     Approval,
     CallableExport,
@@ -82,7 +91,7 @@ from mcp_harbor.runner import (
 from mcp_harbor.status import CallStatus
 from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.store.base import MemoryEntry, Store
-from mcp_harbor.template import render_question
+from mcp_harbor.template import render_prompt, render_question
 
 __all__ = ["DEFAULT_KEEP_RUNS", "DEFAULT_QUEUE_TIMEOUT", "CallService", "RunSettings"]
 
@@ -95,6 +104,8 @@ DEFAULT_QUEUE_TIMEOUT = defaults.DEFAULT_QUEUE_TIMEOUT
 
 #: The longest answer text kept in session memory.
 _MEMORY_ANSWER_LIMIT = 4096
+#: Recall's embedder when `RunSettings.embedder` is None (it keeps no state).
+_LOCAL_EMBEDDER = HashingEmbedder()
 
 
 @dataclass(slots=True)
@@ -137,6 +148,10 @@ class RunSettings:
     open_client: Callable[[ModelSource], ModelClient] = field(default=open_model_client)
     #: The skills directory agents see (``--skills``; None: none).
     skills: Skills | None = None
+    #: Embeds remembered calls and agent steps' queries for ``memory:
+    #: {recall: …}`` (None: the models file's ``embeddings:`` endpoint if it
+    #: has one, else the local `HashingEmbedder`, deterministic and offline).
+    embedder: Embedder | None = None
 
 
 class CallService:
@@ -669,7 +684,7 @@ class CallService:
                     notify=call.approval.notify,
                 ),
                 skills=self.settings.skills,
-                recall=self._recall_for(context),
+                recall=self._recall_for(export, context),
                 observer=observer,
             )
         request = RunRequest(
@@ -721,18 +736,106 @@ class CallService:
                 if envelope.answer_payload is ABSENT
                 else envelope.answer_payload,
             )
+            if export.spec.memory.recall is not None:
+                agent = envelope.agent
+                if entry.answer_payload is None and agent and agent.get("answer") is not None:
+                    # An agent's goal answer, without the run's id and times,
+                    # is what recall shows and recognises repeats by.
+                    entry = dataclasses.replace(entry, answer_payload=agent.get("answer"))
+                entry = await self._embedded(entry)
             try:
                 await anyio.to_thread.run_sync(self.store.remember, entry)
             except StoreError as exc:
                 log.error("session memory of %s could not be written: %s", run_id, exc)
         return envelope
 
+    @contextlib.asynccontextmanager
+    async def _embedder(self) -> AsyncIterator[Embedder]:
+        """The embedder of recall while the block runs: `RunSettings.embedder`;
+        else the models file's ``embeddings:`` endpoint (a client made for
+        the block and closed after it, so that it never outlives its event
+        loop); else the local one.
+
+        Raises:
+            ModelError: the endpoint's API key variable is unset.
+        """
+        models = self.settings.models
+        source = None if models is None else models.embeddings()
+        if self.settings.embedder is not None or source is None or models is None:
+            yield self.settings.embedder or _LOCAL_EMBEDDER
+            return
+        assert models.spec.embeddings is not None
+        embedder = open_embedder(source, models.spec.embeddings.timeout)
+        try:
+            yield embedder
+        finally:
+            with anyio.CancelScope(shield=True):
+                await embedder.close()
+
+    async def _embedded(self, entry: MemoryEntry) -> MemoryEntry:
+        """`entry` with its vector for recall (`entry_text`); as it is, and
+        logged, when the embedder fails: the session tier keeps it, recall
+        will not find it."""
+        try:
+            async with self._embedder() as embedder:
+                (vector,) = await embedder.embed([entry_text(entry)])
+        except HarborError as exc:
+            log.error("recall: %s could not be embedded: %s", entry.run_id, exc)
+            return entry
+        return dataclasses.replace(entry, embedder=embedder.name, embedding=vector)
+
     def _recall_for(
-        self, context: RunContext
+        self, export: Export, context: RunContext
     ) -> Callable[[Step], Awaitable[Sequence[Recalled]]] | None:
         """How an agent step of this run recalls similar past turns
-        (``memory: {recall: …}``; None: recall is off)."""
-        return None
+        (``memory: {recall: …}``; None: recall is off): the step's query
+        (`query_text`: this export, the shown arguments, the step's rendered
+        prompt) is embedded, the newest `CANDIDATE_LIMIT` remembered calls
+        of the caller's principal in its tenant with a vector of the same
+        embedder are read, and `select` keeps the similar ones, leaving out
+        the answers the session tier already shows. An embedder or store
+        that fails is logged and recalls nothing: the step runs without.
+        The read and the scoring run in a worker thread.
+        **Cancellation:** an embedding request in flight is abandoned; a
+        read in its worker thread is waited for (it is bounded by
+        `CANDIDATE_LIMIT`), then the cancellation is raised."""
+        memory = export.spec.memory
+        spec = None if memory is None else memory.recall
+        if spec is None:
+            return None
+        caller = context.caller
+        tool, shown = export.name, context.plain_arguments(shown=True)
+
+        async def recall(step: Step) -> Sequence[Recalled]:
+            prompt = "" if step.prompt is None else render_prompt(step.prompt, shown)
+            try:
+                async with self._embedder() as embedder:
+                    (query,) = await embedder.embed([query_text(tool, shown, prompt)])
+            except HarborError as exc:
+                log.error("recall for %s: %s", context.identity.run_id, exc)
+                return ()
+
+            def read_and_score() -> list[Recalled]:  # off the event loop: ~10-50 ms
+                candidates = self.store.recall_candidates(
+                    caller.tenant, caller.principal, embedder.name, CANDIDATE_LIMIT
+                )
+                return select(
+                    query,
+                    candidates,
+                    spec,
+                    tenant=caller.tenant,
+                    principal=caller.principal,
+                    embedder=embedder.name,
+                    shown=context.conversation,
+                )
+
+            try:
+                return await anyio.to_thread.run_sync(read_and_score)
+            except StoreError as exc:
+                log.error("recall for %s: %s", context.identity.run_id, exc)
+                return ()
+
+        return recall
 
     async def _finish(
         self,

@@ -4,9 +4,14 @@ name). JSON columns hold `canonical_json` text, the text that is hashed."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import math
+import struct
 from typing import Any, cast
 
+from mcp_harbor.errors import StoreError
 from mcp_harbor.store.base import (
     AuditRecord,
     CallSummary,
@@ -16,7 +21,45 @@ from mcp_harbor.store.base import (
     canonical_json,
 )
 
-__all__ = ["approval_of", "lease_of", "memory_of", "memory_row", "record_of", "summary_of"]
+__all__ = [
+    "approval_of",
+    "decode_vector",
+    "encode_vector",
+    "lease_of",
+    "memory_of",
+    "memory_row",
+    "record_of",
+    "summary_of",
+]
+
+
+def encode_vector(vector: tuple[float, ...]) -> str:
+    """A vector as the ``memory.embedding`` column holds it: base64 of its
+    little-endian float32 values (1,368 characters for 256 dimensions).
+    `StoreError` for an empty vector or one that is not finite (or not
+    representable as float32)."""
+    if not vector or not all(math.isfinite(x) for x in vector):
+        raise StoreError("session memory: an embedding must be a non-empty finite vector")
+    try:
+        packed = struct.pack(f"<{len(vector)}f", *vector)
+    except (struct.error, OverflowError) as exc:
+        raise StoreError(f"session memory: an embedding is not float32: {exc}") from exc
+    return base64.b64encode(packed).decode("ascii")
+
+
+def decode_vector(text: str | None) -> tuple[float, ...] | None:
+    """The vector of a ``memory.embedding`` column (None for NULL, and for
+    text that is not such a vector: a row edited behind the store's back is
+    `verify`'s to name, never a reason for recall to fail)."""
+    if text is None:
+        return None
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if not raw or len(raw) % 4:
+        return None
+    return struct.unpack(f"<{len(raw) // 4}f", raw)
 
 
 def record_of(row: Any) -> AuditRecord:
@@ -59,8 +102,10 @@ def summary_of(row: Any) -> CallSummary:
 
 
 def memory_of(row: Any) -> MemoryEntry:
-    """A session-memory entry from a row of the ``memory`` table."""
+    """A session-memory entry from a row of the ``memory`` table (one of a
+    database not upgraded yet, read-only, has no embedding columns)."""
     payload = row["answer_payload"]
+    keys = row.keys()
     return MemoryEntry(
         tenant=row["tenant"],
         principal=row["principal"],
@@ -71,6 +116,8 @@ def memory_of(row: Any) -> MemoryEntry:
         arguments=json.loads(row["arguments"]),
         answer=row["answer"],
         answer_payload=None if payload is None else json.loads(payload),
+        embedder=row["embedder"] if "embedder" in keys else None,
+        embedding=decode_vector(row["embedding"]) if "embedding" in keys else None,
     )
 
 
@@ -78,6 +125,9 @@ def memory_row(entry: MemoryEntry) -> tuple[Any, ...]:
     """The values `Statements.remember` inserts for `entry`, in its column
     order (the inverse of `memory_of`)."""
     payload = None if entry.answer_payload is None else canonical_json(entry.answer_payload)
+    if (entry.embedder is None) != (entry.embedding is None):
+        raise StoreError("session memory: an embedding and its embedder go together")
+    vector = None if entry.embedding is None else encode_vector(entry.embedding)
     return (
         entry.tenant,
         entry.principal,
@@ -88,6 +138,8 @@ def memory_row(entry: MemoryEntry) -> tuple[Any, ...]:
         canonical_json(entry.arguments),
         entry.answer,
         payload,
+        entry.embedder,
+        vector,
     )
 
 

@@ -24,7 +24,7 @@ from typing import Any, final
 
 from mcp_harbor.store.base import AuditQuery
 
-__all__ = ["APPROVAL_COLUMNS", "Dialect", "Statements"]
+__all__ = ["APPROVAL_COLUMNS", "MEMORY_EMBEDDING", "Dialect", "Statements"]
 
 #: The schema version that binds approvals to a plan (both backends):
 #: ``approvers`` (JSON list, NULL: any operator), ``plan_hash`` and
@@ -34,6 +34,20 @@ __all__ = ["APPROVAL_COLUMNS", "Dialect", "Statements"]
 APPROVAL_COLUMNS: tuple[str, ...] = tuple(
     f"ALTER TABLE approvals ADD COLUMN {column} TEXT"
     for column in ("approvers", "plan_hash", "export_hash", "reason", "decided_as")
+)
+
+#: The schema version that lets agent steps recall similar past turns (both
+#: backends): each ``memory`` row may hold ``embedder`` (which embedder made
+#: its vector: vectors of two embedders are never compared) and
+#: ``embedding`` (the vector: base64 of little-endian float32, text so that
+#: `row_digest` covers it like every other column), both NULL in rows written
+#: before and in rows of exports without ``memory: {recall: …}``: nullable,
+#: with no default, so the digests of the rows already there stay as they
+#: were. The index serves `Statements.recall_candidates`.
+MEMORY_EMBEDDING: tuple[str, ...] = (
+    "ALTER TABLE memory ADD COLUMN embedder TEXT",
+    "ALTER TABLE memory ADD COLUMN embedding TEXT",
+    "CREATE INDEX memory_recall ON memory (tenant, principal, embedder, id)",
 )
 
 
@@ -122,7 +136,8 @@ class Statements:
         # --- session memory (the columns of `_rows.memory_row`, in its order)
         self.remember = q(
             "INSERT INTO memory (tenant, principal, session, tool, run_id, at, arguments, "
-            "answer, answer_payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+            "answer, answer_payload, embedder, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id"
         )
         #: One row, every column, as the chain's ``memory`` record digests it.
         self.memory_row = q("SELECT * FROM memory WHERE id = ?")
@@ -130,6 +145,12 @@ class Statements:
         self.recall = q(
             "SELECT * FROM (SELECT * FROM memory WHERE tenant = ? AND principal = ? AND "
             "session = ? ORDER BY id DESC LIMIT ?) AS last ORDER BY id"
+        )
+        #: The newest rows of one principal in one tenant, of every session,
+        #: whose vector one embedder made; newest first.
+        self.recall_candidates = q(
+            "SELECT * FROM memory WHERE tenant = ? AND principal = ? AND embedder = ? "
+            "AND embedding IS NOT NULL ORDER BY id DESC LIMIT ?"
         )
 
         # --- approvals

@@ -17,6 +17,9 @@ replicas that start together do not race; see docs/scale-out.md:
    ``adopted`` (`SqlStore._adopt_rows`).
 7. ``approvals`` gains ``approvers``, ``plan_hash``, ``export_hash``,
    ``reason`` and ``decided_as`` (`APPROVAL_COLUMNS`).
+8. ``memory`` gains ``embedder`` and ``embedding`` (nullable: the rows
+   already there keep their digests) and the index ``memory_recall``
+   (`MEMORY_EMBEDDING`): agent steps recall similar past turns.
 
 To add a version, append a tuple of statements to `MIGRATIONS`, describe it
 here and in docs/scale-out.md, and extend tests/store/test_store_pg_schema.py.
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from mcp_harbor.store._sql import APPROVAL_COLUMNS, Dialect, Statements
+from mcp_harbor.store._sql import APPROVAL_COLUMNS, MEMORY_EMBEDDING, Dialect, Statements
 
 __all__ = [
     "APPEND_BATCH",
@@ -145,6 +148,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (),  # 6: approvals and memory rows covered by the chain (adopted in Python)
     # 7: approvals bound to a plan, with who may answer and why it was answered.
     APPROVAL_COLUMNS,
+    # 8: memory rows with an embedding, for recall.
+    MEMORY_EMBEDDING,
 )
 MIGRATION_LOCK: Final = f"SELECT pg_advisory_xact_lock({_MIGRATE_KEY})"
 

@@ -18,6 +18,9 @@ file as it was:
    ``adopted`` (`SqlStore._adopt_rows`).
 3. ``approvals`` gains ``approvers``, ``plan_hash``, ``export_hash``,
    ``reason`` and ``decided_as`` (`APPROVAL_COLUMNS`).
+4. ``memory`` gains ``embedder`` and ``embedding`` (nullable: the rows
+   already there keep their digests) and the index ``memory_recall``
+   (`MEMORY_EMBEDDING`): agent steps recall similar past turns.
 
 To add a version, append a tuple of statements to `MIGRATIONS`, describe it
 above and in docs/scale-out.md (*Schema versions*), and extend
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from mcp_harbor.store._sql import APPROVAL_COLUMNS, Dialect, Statements
+from mcp_harbor.store._sql import APPROVAL_COLUMNS, MEMORY_EMBEDDING, Dialect, Statements
 
 __all__ = [
     "CHAIN_HEAD",
@@ -99,6 +102,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (  # 3: approvals bound to a plan, with who may answer and why it was answered
         *APPROVAL_COLUMNS,
     ),
+    MEMORY_EMBEDDING,  # 4: memory rows with an embedding, for recall
 )
 
 DIALECT: Final = Dialect(

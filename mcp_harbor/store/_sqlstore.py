@@ -446,13 +446,25 @@ class SqlStore(ABC):
 
     def remember(self, entry: MemoryEntry) -> None:
         """See `Store.remember`."""
+        values = memory_row(entry)  # refused before anything begins
         with self._transaction("write session memory") as conn:
-            inserted = fetch(conn.execute(self._sql.remember, memory_row(entry)))
+            inserted = fetch(conn.execute(self._sql.remember, values))
             self._cover_row(conn, "memory", inserted[0]["id"], entry.principal, "remembered")
 
     def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:
         """See `Store.recall`."""
         rows = self._read(self._sql.recall, (tenant, principal, session, max(limit, 0)))
+        return [memory_of(r) for r in rows]
+
+    def recall_candidates(
+        self, tenant: str, principal: str, embedder: str, limit: int
+    ) -> list[MemoryEntry]:
+        """See `Store.recall_candidates`."""
+        rows = self._read(
+            self._sql.recall_candidates,
+            (tenant, principal, embedder, max(limit, 0)),
+            "read session memory",
+        )
         return [memory_of(r) for r in rows]
 
     # --- approvals ------------------------------------------------------------------

@@ -143,7 +143,14 @@ class AuditQuery:
 
 @dataclass(frozen=True, slots=True)
 class MemoryEntry:
-    """One answered call in a session's memory (the conversation tier)."""
+    """One answered call in a session's memory (the conversation tier).
+
+    `embedding` is the call's vector for recall by similarity (the tool,
+    its shown arguments and its answer, embedded by `embedder`, whose name
+    is stored with it: vectors of two embedders are never compared); both
+    None for an export without ``memory: {recall: …}``. It is stored as
+    float32, so what `Store.recall_candidates` gives back equals it to
+    float32 precision."""
 
     tenant: str
     principal: str
@@ -154,6 +161,8 @@ class MemoryEntry:
     arguments: Mapping[str, Any]
     answer: str
     answer_payload: Any = None
+    embedder: str | None = None
+    embedding: tuple[float, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -438,12 +447,23 @@ class Store(LeaseStore, Protocol):
     def remember(self, entry: MemoryEntry) -> None:
         """Append one answered call to its session's memory and, in the same
         transaction, a ``memory`` record to the chain that covers the row
-        (its id and `row_digest`)."""
+        (its id and `row_digest`, over its embedding too when it has one).
+        `StoreError` for an entry with an `embedding` and no `embedder`, or
+        the reverse, or a vector that is not finite (nothing is written)."""
         ...
 
     def recall(self, tenant: str, principal: str, session: str, limit: int) -> list[MemoryEntry]:
         """The last `limit` entries of one session (of one principal in one
         tenant), oldest first; none for a limit below 1."""
+        ...
+
+    def recall_candidates(
+        self, tenant: str, principal: str, embedder: str, limit: int
+    ) -> list[MemoryEntry]:
+        """The newest `limit` entries of one principal in one tenant, of
+        every session, that hold a vector made by `embedder`, newest first
+        (none for a limit below 1): what recall by similarity scores. Never
+        an entry of another principal or another tenant."""
         ...
 
     def request_approval(

@@ -13,10 +13,13 @@ head in ``meta`` is a diagnosis, never an exception.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import pytest
 
+from mcp_harbor.errors import StoreError
+from mcp_harbor.store import _rows
 from mcp_harbor.store.audit import AuditTrail
 from mcp_harbor.store.base import AuditQuery, MemoryEntry, Store, row_digest
 
@@ -161,3 +164,48 @@ def test_a_nullable_column_added_later_keeps_the_rows_covered(store: Store, tamp
         "approvals row r1: its content differs from what record 3 holds (changed after it "
         "was written)"
     ]
+
+
+def _embedded(run_id: str = "r1") -> MemoryEntry:
+    vector = tuple((i % 7 - 3) / 10 for i in range(256))
+    return dataclasses.replace(_entry(run_id), embedder="hashing-v1-256", embedding=vector)
+
+
+def test_a_row_with_an_embedding_is_covered_with_its_vector(store: Store, tamper: Tamper) -> None:
+    """Recall (schema version 4 of SQLite, 8 of PostgreSQL): the vector and
+    the embedder's name are columns of the row, so its digest covers them,
+    and a vector changed behind the store's back is named like any edit."""
+    _honest(store)
+    store.remember(_embedded("r2"))
+    assert store.verify().problems == []
+    (record,) = [r for r in store.records() if r.kind == "memory" and r.call_id == "r2"]
+    (row,) = [e for e in store.recall("t", "alice", "s1", 10) if e.run_id == "r2"]
+    assert row.embedder == "hashing-v1-256" and row.embedding is not None
+    assert len(row.embedding) == 256
+    other = tuple(0.5 for _ in range(256))
+    forged = _rows.encode_vector(other)
+    tamper(f"UPDATE memory SET embedding = '{forged}' WHERE run_id = 'r2'")
+    assert store.verify().problems == [
+        f"memory row 2: its content differs from what record {record.seq} holds (changed "
+        "after it was written)"
+    ]
+
+
+def test_a_renamed_embedder_is_detected(store: Store, tamper: Tamper) -> None:
+    store.remember(_embedded())
+    tamper("UPDATE memory SET embedder = 'endpoint:other' WHERE id = 1")
+    assert store.verify().problems == [
+        "memory row 1: its content differs from what record 1 holds (changed after it was written)"
+    ]
+
+
+def test_an_embedding_without_its_embedder_is_refused_and_nothing_is_written(
+    store: Store,
+) -> None:
+    alone = dataclasses.replace(_entry(), embedding=(1.0, 0.0))
+    with pytest.raises(StoreError, match="an embedding and its embedder go together"):
+        store.remember(alone)
+    nan = dataclasses.replace(_entry(), embedder="e", embedding=(float("nan"), 1.0))
+    with pytest.raises(StoreError, match="non-empty finite vector"):
+        store.remember(nan)
+    assert store.records() == [] and store.recall("t", "alice", "s1", 10) == []

@@ -37,7 +37,7 @@ def _tables(dsn: str) -> set[str]:
 def test_empty_database_gets_the_latest_schema(pg_dsn: str) -> None:
     store = PostgresStore(pg_dsn)
     store.close()
-    assert SCHEMA_VERSION == 7
+    assert SCHEMA_VERSION == 8
     assert _version(pg_dsn) == SCHEMA_VERSION
     assert {"meta", "audit", "memory", "approvals"} <= _tables(pg_dsn)
 

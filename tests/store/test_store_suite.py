@@ -853,6 +853,99 @@ def test_memory_of_one_session_is_kept_apart_from_every_other(store: Store) -> N
         assert [e.run_id for e in store.recall(*scope, 10)] == [f"r{n}"]
 
 
+def _vector(n: int) -> tuple[float, ...]:
+    """256 values exactly representable as float32 (what the store keeps)."""
+    return tuple(((n * 31 + i) % 17 - 8) / 16 for i in range(256))
+
+
+def test_recall_candidates_are_one_principal_of_one_tenant_of_one_embedder(
+    store: Store,
+) -> None:
+    """Recall by similarity reads every session of one principal in one
+    tenant, the rows of one embedder only, newest first; never a row of
+    another principal or tenant, nor one without a vector."""
+    import dataclasses
+
+    def embedded(tenant: str, principal: str, session: str, n: int, embedder: str) -> MemoryEntry:
+        entry = _entry(tenant, principal, session, n)
+        return dataclasses.replace(entry, embedder=embedder, embedding=_vector(n))
+
+    store.remember(embedded("t1", "alice", "s1", 1, "hashing-v1-256"))
+    store.remember(embedded("t1", "alice", "s2", 2, "hashing-v1-256"))
+    store.remember(_entry("t1", "alice", "s1", 3))  # no vector (an export without recall:)
+    store.remember(embedded("t1", "alice", "s3", 4, "endpoint:other"))
+    store.remember(embedded("t1", "bob", "s1", 5, "hashing-v1-256"))
+    store.remember(embedded("t2", "alice", "s1", 6, "hashing-v1-256"))
+    store.remember(embedded("t1", "alice", "s1", 7, "hashing-v1-256"))
+    got = store.recall_candidates("t1", "alice", "hashing-v1-256", 100)
+    assert [e.run_id for e in got] == ["r7", "r2", "r1"]
+    assert got[0] == embedded("t1", "alice", "s1", 7, "hashing-v1-256")  # exact round trip
+    assert [e.run_id for e in store.recall_candidates("t1", "alice", "hashing-v1-256", 2)] == [
+        "r7",
+        "r2",
+    ]
+    assert store.recall_candidates("t1", "alice", "hashing-v1-256", 0) == []
+    assert [e.run_id for e in store.recall_candidates("t1", "alice", "endpoint:other", 9)] == ["r4"]
+    assert [e.run_id for e in store.recall_candidates("t2", "alice", "hashing-v1-256", 9)] == ["r6"]
+    assert store.recall_candidates("t2", "bob", "hashing-v1-256", 9) == []
+    # the session tier shows the rows with a vector like any other
+    assert [e.run_id for e in store.recall("t1", "alice", "s1", 10)] == ["r1", "r3", "r7"]
+    assert store.verify().ok
+
+
+def test_the_upgrade_to_recall_keeps_every_memory_row_covered(
+    db: str,
+    open_db: Callable[..., Store],
+    schema_version: Callable[..., int],
+    tamper: Callable[..., None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The version that adds ``memory.embedder`` and ``memory.embedding``
+    (SQLite 4, PostgreSQL 8) adds nullable columns: a memory row covered
+    before it keeps its digest, nothing is adopted again, and rows written
+    after it carry their vectors."""
+    import dataclasses
+
+    from mcp_harbor.store._sql import Statements
+    from mcp_harbor.store.base import row_digest
+
+    cls: type[SqliteStore] | type[PostgresStore] = (
+        PostgresStore if db.startswith("postgresql://") else SqliteStore
+    )
+    latest = cls._sql.dialect
+    before = dataclasses.replace(latest, migrations=latest.migrations[:-1])
+    monkeypatch.setattr(cls, "_sql", Statements(before))
+    old = open_db()
+    assert schema_version() == latest.schema_version - 1
+    columns = {
+        "id": 1, "tenant": "t1", "principal": "alice", "session": "s1", "tool": "build",
+        "run_id": "r1", "at": "2026-11-29T10:00:01.000000Z", "arguments": "{}",
+        "answer": "old answer",
+    }  # fmt: skip
+    written = {k: v for k, v in columns.items() if k != "id"}  # the first row: id 1
+    names, values = ", ".join(written), ", ".join(f"'{v}'" for v in written.values())
+    tamper(f"INSERT INTO memory ({names}) VALUES ({values})")  # as the older code wrote it
+    old.append("r1", "memory", "alice", "build", "remembered", {
+        "key": "1", "digest": row_digest(columns),
+    })  # fmt: skip
+    assert old.verify().problems == []
+    old.close()
+    monkeypatch.undo()
+
+    store = open_db()
+    assert schema_version() == latest.schema_version
+    assert store.verify().problems == [] and store.verify().records == 1
+    (kept,) = store.recall("t1", "alice", "s1", 10)
+    assert (kept.answer, kept.embedder, kept.embedding) == ("old answer", None, None)
+    assert store.recall_candidates("t1", "alice", "hashing-v1-256", 10) == []
+    entry = dataclasses.replace(
+        _entry("t1", "alice", "s2", 2), embedder="hashing-v1-256", embedding=_vector(2)
+    )
+    store.remember(entry)
+    assert store.recall_candidates("t1", "alice", "hashing-v1-256", 10) == [entry]
+    assert store.verify().problems == [] and store.verify().records == 2
+
+
 # --- this suite covers the whole protocol ------------------------------------------------
 
 
