@@ -191,6 +191,9 @@ class RunContext:
     output_path: Path
     #: Bytes of canonical JSON of the caller's memory (None: none sent).
     caller_memory_size: int | None = None
+    #: The model source pinned for each model its agent steps use (empty:
+    #: no agent steps), as the start record has it.
+    models: Mapping[str, Any] = field(default_factory=dict)
 
     def plain_arguments(self, *, shown: bool = False) -> dict[str, Any]:
         """A mutable deep copy of the arguments (``***`` for secrets if `shown`)."""
@@ -222,6 +225,7 @@ class RunContext:
             },
             "attachments": [a.to_json() for a in self.attachments],
             "output": {"path": str(self.output_path), "schema": self.output_schema},
+            **({"models": {k: dict(v) for k, v in self.models.items()}} if self.models else {}),
         }
 
 
@@ -288,12 +292,14 @@ def compose(
     caller_memory: Any = ABSENT,
     conversation: Sequence[MemoryEntry] = (),
     timeout: float,
+    models: Mapping[str, Any] | None = None,
 ) -> RunContext:
     """Compose the context of one run and write ``context.json`` into `run_dir`.
 
     `arguments` are validated, with defaults applied; attachments among them
     are decoded into ``run_dir/inputs/`` and replaced by their paths.
     `caller_memory` is `ABSENT` or a value from `read_caller_memory`.
+    `models` are the pins of the run's agent steps (`mcp_harbor.llm.pin.Pin.to_json`).
 
     Raises:
         IdentityError: the caller's identity or the run id is incomplete.
@@ -337,6 +343,7 @@ def compose(
         caller_memory_size=(
             None if caller_memory is ABSENT else len(canonical_json(caller_memory).encode("utf-8"))
         ),
+        models=_freeze(copy.deepcopy(dict(models or {}))),
     )
     write_private(
         context.context_path,

@@ -619,6 +619,7 @@ class CallService:
                     caller_memory=caller_memory,
                     conversation=conversation,
                     timeout=export.spec.timeout or DEFAULT_TIMEOUT,
+                    models={name: pin.to_json() for name, pin in pins.items()},
                 )
             except ArgumentError:
                 shutil.rmtree(run_dir, ignore_errors=True)  # nothing ran: leave nothing behind

@@ -13,6 +13,7 @@ closed port.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,9 @@ async def test_an_unreachable_primary_pins_the_fallback(pins: Bed, mode: str) ->
     assert (pin["source"], pin["endpoint"]) == ("fallback", "scripted")
     assert pin["model"] == f"m-fb-{mode}"
     assert "primary closed" in pin["reason"] and pin["judged_at"]
+    # The run's context.json says the same.
+    context = json.loads((Path(data["run_dir"]) / "context.json").read_text(encoding="utf-8"))
+    assert context["models"][f"fb_{mode}"] == pin
     # Every turn of the run went to the pinned fallback, and says so.
     turns = run_records(pins.db, data["run_id"])["turns"]
     assert [(t["body"]["source"], t["body"]["requested_model"]) for t in turns] == [
