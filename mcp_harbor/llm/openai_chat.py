@@ -41,7 +41,7 @@ from mcp_harbor.llm.turn import ModelClient, ModelSource, ToolCall, ToolOffer, T
 if TYPE_CHECKING:
     import openai
 
-__all__ = ["OpenAIChatClient", "open_client"]
+__all__ = ["OpenAIChatClient", "api_key_of", "open_client"]
 
 #: `tool_choice` values passed as they are; any other names a function.
 _CHOICES = frozenset({"auto", "none", "required"})
@@ -57,17 +57,30 @@ def open_client(source: ModelSource, environ: Mapping[str, str] = os.environ) ->
         ModelError: (kind ``config``) the key's variable is unset or empty;
             the message names the variable, never a value.
     """
-    key: str | None = None
-    if source.api_key_env is not None:
-        key = environ.get(source.api_key_env) or None
-        if key is None:
-            raise ModelError(
-                f"model endpoint {source.endpoint} ({source.base_url}): the API key variable "
-                f"{source.api_key_env} is not set; set it in mcp-harbor's environment, or "
-                "remove api_key_env from the endpoint in the models file if it needs no key",
-                kind="config",
-            )
-    return OpenAIChatClient(source, key)
+    return OpenAIChatClient(source, api_key_of(source, environ))
+
+
+def api_key_of(
+    source: ModelSource, environ: Mapping[str, str] = os.environ, what: str = "model endpoint"
+) -> str | None:
+    """The API key of `source` from the variable ``source.api_key_env`` of
+    `environ` (None: the endpoint needs none).
+
+    Raises:
+        ModelError: (kind ``config``) the variable is unset or empty; the
+            message names `what`, the endpoint and the variable, never a value.
+    """
+    if source.api_key_env is None:
+        return None
+    key = environ.get(source.api_key_env) or None
+    if key is None:
+        raise ModelError(
+            f"{what} {source.endpoint} ({source.base_url}): the API key variable "
+            f"{source.api_key_env} is not set; set it in mcp-harbor's environment, or "
+            "remove api_key_env from the endpoint in the models file if it needs no key",
+            kind="config",
+        )
+    return key
 
 
 class OpenAIChatClient:

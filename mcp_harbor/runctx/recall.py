@@ -43,6 +43,7 @@ import anyio.to_thread
 
 from mcp_harbor.config.model import RecallSpec
 from mcp_harbor.errors import ModelError
+from mcp_harbor.llm.openai_chat import api_key_of
 from mcp_harbor.llm.turn import ModelSource
 from mcp_harbor.runctx.agent.messages import Recalled
 from mcp_harbor.store.base import MemoryEntry, canonical_json
@@ -262,16 +263,7 @@ def open_embedder(
         ModelError: (kind ``config``) the key's variable is unset or empty;
             the message names the variable, never a value.
     """
-    key: str | None = None
-    if source.api_key_env is not None:
-        key = environ.get(source.api_key_env) or None
-        if key is None:
-            raise ModelError(
-                f"embeddings endpoint {source.endpoint} ({source.base_url}): the API key "
-                f"variable {source.api_key_env} is not set; set it in mcp-harbor's environment, "
-                "or remove api_key_env from the endpoint in the models file if it needs no key",
-                kind="config",
-            )
+    key = api_key_of(source, environ, "embeddings endpoint")
     return EndpointEmbedder(
         source.base_url, source.model, api_key=key, timeout=timeout, endpoint=source.endpoint
     )
