@@ -73,6 +73,9 @@ class CallRequest:
     #: steps see it as ``$HARBOR_RUN_DIR``; its own files go under
     #: ``tools/`` there).
     parent_run_dir: Path | None = None
+    #: A model's tool call: the exports whose agents led to it, outermost
+    #: first (the runtime refuses a loop or too deep a nesting).
+    agent_chain: tuple[str, ...] = ()
 
 
 class CallableExport(Protocol):

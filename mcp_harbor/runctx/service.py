@@ -687,6 +687,7 @@ class CallService:
                 skills=self.settings.skills,
                 recall=self._recall_for(export, context),
                 observer=observer,
+                chain=(*call.agent_chain, export.name),
             )
         request = RunRequest(
             export=export,

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 from mcp_harbor._visible import visible
 from mcp_harbor.arguments import ArgumentValidator
 from mcp_harbor.config import Export, Step
+from mcp_harbor.config.loader import MAX_AGENT_NESTING
 from mcp_harbor.config.models_file import Models, ModelSpec
 from mcp_harbor.errors import ModelError, StoreError
 from mcp_harbor.identity import Caller
@@ -153,6 +154,9 @@ class AgentRuntime:
     approval: Approval = field(default_factory=lambda: Approval(question=False, operator=True))
     skills: Skills | None = None
     recall: Callable[[Step], Awaitable[Sequence[Recalled]]] | None = None
+    #: The exports whose agents' tool calls led to this run, this one last
+    #: (``(export,)`` for a caller's own call).
+    chain: tuple[str, ...] = ()
     #: The run's observer: told each turn and tool call as step progress.
     observer: RunObserver | None = None
     _custom: dict[str, _Custom] = field(default_factory=dict)
@@ -414,6 +418,10 @@ class AgentRuntime:
             )
         if target.meta is not None:
             return await self._meta(target, arguments, via, rerun)
+        loop = self._nesting(target)
+        if loop is not None:
+            await self._refused(target.tool, "unknown", loop, via)
+            return "unknown", data_block(f"tool.{target.offer.name}", f"Unknown tool: {call.name}")
         envelope = await self.service.call(
             CallRequest(
                 tool=target.tool,
@@ -423,6 +431,7 @@ class AgentRuntime:
                 via=via,
                 custom=target.entry,
                 parent_run_dir=self.context.run_dir if target.entry is not None else None,
+                agent_chain=self.chain or (self.export.name,),
             )
         )
         if target.hidden and envelope.status in ("denied", "unknown", "refused"):
@@ -436,6 +445,25 @@ class AgentRuntime:
             f"tool.{target.offer.name}",
             {"status": envelope.status, "exit_code": envelope.exit_code, "output": text},
         )
+
+    def _nesting(self, target: Target) -> str | None:
+        """Why a call of granted export `target` may not run from here: it
+        would call an export whose agent is already above this run (a loop),
+        or nest more exports with agents than `MAX_AGENT_NESTING`. The
+        loader refuses such grants; this holds also when a reload changed
+        one export of a set. None: it may run."""
+        if target.entry is not None:
+            return None
+        chain = self.chain or (self.export.name,)
+        if target.tool in chain:
+            return f"a loop of agents: {' -> '.join((*chain, target.tool))}; nothing was run"
+        entry = self.catalog.find(target.tool)
+        if entry is not None and entry.export.agent_steps and len(chain) >= MAX_AGENT_NESTING:
+            return (
+                f"agents may nest at most {MAX_AGENT_NESTING} exports deep "
+                f"({' -> '.join((*chain, target.tool))}); nothing was run"
+            )
+        return None
 
     async def _meta(
         self,
