@@ -56,7 +56,9 @@ def call_then_answer(tool: str, refused: bool = False) -> list[dict[str, Any]]:
     ]
 
 
-def serve(tmp_path: Path, exports: list[Path], base_url: str) -> CallService:
+def serve(
+    tmp_path: Path, exports: list[Path], base_url: str, max_concurrent: int | None = None
+) -> CallService:
     models = Models.of(
         {
             "endpoints": {"local": {"base_url": base_url}},
@@ -64,7 +66,13 @@ def serve(tmp_path: Path, exports: list[Path], base_url: str) -> CallService:
         }
     )
     store = SqliteStore(tmp_path / "harbor.db")
-    settings = RunSettings(workdir=tmp_path, runs_root=tmp_path / "runs", models=models)
+    settings = RunSettings(
+        workdir=tmp_path,
+        runs_root=tmp_path / "runs",
+        models=models,
+        max_concurrent=max_concurrent,
+        queue_timeout=1.0,
+    )
     catalog = ExportCatalog([load_export(p) for p in exports])
     return CallService(settings, AuditTrail(store), store, catalog=catalog)
 
@@ -125,4 +133,47 @@ async def test_a_third_level_of_agents_is_refused_at_run_time(
     ]
     started = [r.tool for r in service.store.records() if r.kind == "start"]
     assert started == ["a", "b"]  # c never started
+    service.store.close()
+
+
+@pytest.mark.anyio
+async def test_a_tool_call_does_not_wait_for_the_slot_its_run_holds(
+    tmp_path: Path, scripted_model: Any
+) -> None:
+    """With --max-concurrent 1 the run holds the server's one slot; its
+    model's tool calls run inside it (an export's own concurrency: still
+    applies to them)."""
+    path = tmp_path / "solo.yaml"
+    path.write_text(
+        textwrap.dedent(
+            """
+            name: solo
+            description: An agent with a custom tool.
+            tools:
+              hello:
+                description: Says hello.
+                run: echo hello-from-the-tool
+            steps:
+              - name: think
+                agent: {model: a, prompt: Say hello., tools: [hello], max_turns: 3}
+            """
+        ).lstrip(),
+        encoding="utf-8",
+    )
+    model = scripted_model(
+        scripts={
+            "a": [
+                {"respond": {"tool_calls": [{"id": "c1", "name": "hello", "arguments": {}}]}},
+                {
+                    "expect": {"last_role": "tool", "contains": ["hello-from-the-tool"]},
+                    "respond": {"content": "done"},
+                },
+            ]
+        }
+    )
+    service = serve(tmp_path, [path], model.base_url, max_concurrent=1)
+    caller = Caller(transport="stdio", principal="local:me", session="s")
+    envelope = await service.call(CallRequest(tool="solo", arguments={}, caller=caller))
+    assert envelope.status == "ok", envelope.answer
+    model.assert_done()
     service.store.close()

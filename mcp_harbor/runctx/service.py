@@ -226,14 +226,18 @@ class CallService:
             )
         return self.remote
 
-    def _limiters(self, export: Export) -> list[anyio.CapacityLimiter]:
+    def _limiters(self, export: Export, nested: bool = False) -> list[anyio.CapacityLimiter]:
+        """The limits a call of `export` waits for: its ``concurrency:``,
+        and the server's ``--max-concurrent`` unless the call is `nested`
+        (a model's tool call, made inside a run that holds a server slot
+        already: waiting for a second one could wait for itself)."""
         limiters = []
         if export.spec.concurrency is not None:
             key = (export.name, export.spec.concurrency)
             if key not in self._per_export:
                 self._per_export[key] = anyio.CapacityLimiter(export.spec.concurrency)
             limiters.append(self._per_export[key])
-        if self._global is not None:
+        if self._global is not None and not nested:
             limiters.append(self._global)
         return limiters
 
@@ -414,7 +418,7 @@ class CallService:
         if export.confirm is not None:
             approval = await self._approval(export, request, run_id, values, shown)
         async with contextlib.AsyncExitStack() as slots:
-            queued_ms = await self._take_slots(slots, export)
+            queued_ms = await self._take_slots(slots, export, nested=request.via is not None)
             return await self._compose_and_run(
                 export,
                 request,
@@ -551,13 +555,15 @@ class CallService:
             )
         return decision
 
-    async def _take_slots(self, slots: contextlib.AsyncExitStack, export: Export) -> float:
+    async def _take_slots(
+        self, slots: contextlib.AsyncExitStack, export: Export, nested: bool = False
+    ) -> float:
         """Wait for a slot of every limit that applies; return the wait in ms.
 
         Raises:
             Busy: the queue timeout passed first.
         """
-        limiters = self._limiters(export)
+        limiters = self._limiters(export, nested)
         if not limiters:
             return 0.0
         waited = time.monotonic()
