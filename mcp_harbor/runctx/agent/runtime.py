@@ -190,9 +190,11 @@ class AgentRuntime:
             entry = self.catalog.find(name)
             if entry is None or not is_allowed(self.caller, entry.export.spec.allow):
                 continue  # not offered; a call of it is answered as the call path answers
-            offered = _OFFER_NAME.sub("_", name)[:64]
-            while offered in out:
-                offered = (offered[:60] + "_" + uuid.uuid4().hex[:3])[:64]
+            base = offered = _OFFER_NAME.sub("_", name)[:60]
+            suffix = 1
+            while offered in out or offered in self.export.tools:  # the same each run
+                suffix += 1
+                offered = f"{base}_{suffix}"
             description = entry.export.spec.description
             out[offered] = Target(ToolOffer(offered, description, entry.export.input_schema), name)
         if self.skills is not None and self.skills.index(self.caller):
