@@ -31,6 +31,7 @@ guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 import uuid
@@ -298,7 +299,10 @@ class AgentRuntime:
         try:
             client = self.open_client(pin.source)
         except ModelError as exc:  # its key's variable is gone since preflight
-            await self._turn_record(step, pin, model, TurnRecord(attempt, 1, None, exc, 0.0), {})
+            with contextlib.suppress(StoreError):  # nothing runs either way
+                await self._turn_record(
+                    step, pin, model, TurnRecord(attempt, 1, None, exc, 0.0), {}
+                )
             return Finish("model_error", turns=1, error=str(exc))
         messages = first_messages(self.context, spec, task.scrubber)
 
