@@ -208,6 +208,29 @@ def test_tools_without_a_models_file_says_so(tmp_path: Path) -> None:
     assert entry["reason"] == "model coder: this server has no models file (--models FILE)"
 
 
+def test_call_of_an_export_not_offered_says_why(tmp_path: Path) -> None:
+    """The server answers an export it does not offer as unknown; the
+    command line says why it is not offered, not that allow: refused it."""
+    exports, models = _exports(tmp_path), _unreachable(tmp_path)
+    for extra, why in (
+        ((), "this server has no models file"),
+        (("--models", str(models)), UNREACHABLE),
+    ):
+        proc = harbor_cli(
+            "call",
+            "--exports",
+            str(exports),
+            *extra,
+            "triage_failure",
+            "log=boom",
+            state=tmp_path / "state",
+            check=False,
+        )
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert "triage_failure: not offered now: model coder: " in proc.stderr
+        assert why in proc.stderr and "allow:" not in proc.stderr
+
+
 def test_check_preflight_names_the_model_without_a_ready_source(tmp_path: Path) -> None:
     exports, models = _exports(tmp_path), _unreachable(tmp_path)
     proc = harbor_cli(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
 import click
@@ -66,6 +66,7 @@ def print_envelope(
     as_json: bool,
     *,
     offered: Sequence[str] | None = None,
+    why_not: Callable[[Export], str | None] | None = None,
 ) -> NoReturn:
     """Print a call's outcome and exit (`exit_code_of` its status).
 
@@ -73,8 +74,9 @@ def print_envelope(
     printed verbatim with ``--json``; without it, the answer. A tool the
     server answered as unknown is explained on stderr: which tools the
     exports publish, or, when they publish it, that `principal` may not call
-    it; over ``--url`` (`offered` given: what the server lists for this
-    caller), which tools the server offers.
+    it, or (`why_not` says why) that the server does not offer it now, as
+    its needs or models are missing; over ``--url`` (`offered` given: what
+    the server lists for this caller), which tools the server offers.
     """
     envelope = json.loads(envelope_text)
     status, tool = envelope["status"], envelope["tool"]
@@ -85,8 +87,13 @@ def print_envelope(
             shown = ", ".join(offered) or "none"
             stderr.print(f"unknown tool {tool!r}; the server offers this caller: {shown}")
         elif tool in published:
-            where = published[tool].path
-            stderr.print(f"{tool}: {principal} may not call this tool (allow: of {where})")
+            export = published[tool]
+            reason = why_not(export) if why_not is not None else None
+            if reason:
+                stderr.print(f"{tool}: not offered now: {reason}")
+            else:
+                where = export.path
+                stderr.print(f"{tool}: {principal} may not call this tool (allow: of {where})")
         else:
             known = ", ".join(sorted(published)) or "none"
             stderr.print(f"unknown tool {tool!r}; the exports publish: {known}")

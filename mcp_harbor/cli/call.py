@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -172,7 +172,29 @@ def call(
     answer = anyio.run(_call, tool, inputs, target, legacy)
     if answer.envelope is None:
         abort(answer.problem or f"{tool}: no answer", answer.code)
-    print_envelope(answer.envelope, published, local_principal(), as_json, offered=answer.offered)
+    print_envelope(
+        answer.envelope,
+        published,
+        local_principal(),
+        as_json,
+        offered=answer.offered,
+        why_not=_why_not(workdir, models),
+    )
+
+
+def _why_not(workdir: Path | None, models: Path | None) -> Callable[[Export], str | None]:
+    """Why the local server would not offer an export now (its preflight:
+    needs, secrets, models), as `mcp-harbor tools` says it; None: it would."""
+
+    def why(export: Export) -> str | None:
+        from mcp_harbor.config.models_file import load_models_file
+        from mcp_harbor.preflight import Preflight
+
+        loaded = load_models_file(models) if models is not None else None
+        verdict = Preflight(workdir=workdir, models=loaded).verdict(export)
+        return None if verdict.ready else verdict.reason()
+
+    return why
 
 
 def _explicit(ctx: click.Context, name: str) -> bool:
