@@ -19,8 +19,10 @@ if TYPE_CHECKING:
 #: oracle, properties; the template sweep follows them in .ci/run), the
 #: every-entry-point envelope comparison, which starts a CLI and a server
 #: process per outcome, and the stress of the audit (killed servers, a
-#: locked store, 200 concurrent calls) and of the concurrency limits.
-LATER_STAGE = frozenset({"scale", "reliability", "interop"})
+#: locked store, 200 concurrent calls) and of the concurrency limits; the
+#: agent steps' scripted-model scenarios against real servers (agents/) and
+#: the floods of refused requests.
+LATER_STAGE = frozenset({"scale", "reliability", "interop", "agents"})
 LATER_FILES = frozenset(
     {
         "check/test_attacks.py",
@@ -29,6 +31,7 @@ LATER_FILES = frozenset(
         "test_envelope_entrypoints.py",
         "test_audit_durability.py",
         "test_long_calls_limits.py",
+        "test_rejected_requests.py",
     }
 )
 #: The real-model stage (marker ``realmodel``): deselected from the main suite
