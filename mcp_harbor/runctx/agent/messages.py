@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 from mcp_harbor.config import Step
@@ -85,7 +85,6 @@ class StepMessages:
     failure: StepResult | None = None
     previous_finish: str | None = None
     outputs_schema: Mapping[str, Any] | None = None
-    extra: Sequence[str] = field(default_factory=tuple)
 
 
 def _system(spec: StepMessages) -> str:
@@ -201,7 +200,6 @@ def first_messages(
                 label="how the previous attempt of this step ended",
             )
         )
-    blocks.extend(spec.extra)
     step = spec.step
     prompt = "" if step.prompt is None else render_prompt(step.prompt, context.shown_arguments)
     user = "\n".join(blocks) + "\n\n" + prompt
