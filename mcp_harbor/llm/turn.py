@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 __all__ = ["ModelClient", "ModelSource", "ToolCall", "ToolOffer", "Turn"]
@@ -105,7 +105,6 @@ class Turn:
     duration_ms: float
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def assistant_message(self) -> dict[str, Any]:
         """This answer as the next request's ``assistant`` message; always
