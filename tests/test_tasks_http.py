@@ -1,0 +1,298 @@
+"""Issue 24: durable tasks (the ``io.modelcontextprotocol/tasks`` extension,
+2026-07-28) over raw JSON-RPC on HTTP, against real ``mcp-harbor serve``
+processes sharing one SQLite store, with real bash steps.
+
+Steps wait on gate files the test creates, so nothing here depends on how
+fast anything runs; every wait is a poll bounded by `anyio.fail_after`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from harbor_helpers import (
+    HttpServer,
+    audit_json,
+    http_server,
+    kill_leftovers,
+    pid_alive,
+    read_pids,
+    seconds_until_dead,
+    token_add,
+    wait_for_files,
+    write_export,
+)
+
+pytestmark = pytest.mark.anyio
+
+EXT = "io.modelcontextprotocol/tasks"
+VERSION = "2026-07-28"
+
+GATED = """
+name: gated
+description: Says it is halfway, waits for its gate, then finishes.
+steps:
+  - name: work
+    run: |
+      echo $$ > {pid}
+      echo '50% halfway there' >> "$HARBOR_PROGRESS"
+      while [ ! -e {gate} ]; do sleep 0.05; done
+      echo "gated done"
+"""
+
+SLEEPER = """
+name: sleeper
+description: A pipeline that sleeps until it is stopped.
+steps:
+  - name: nap
+    run: |
+      sleep 300 &
+      echo $! > {child}
+      echo $$ > {pid}
+      wait
+"""
+
+REQUIRED = """
+name: quick
+description: Always a task, even though it ends at once.
+task: required
+steps:
+  - name: say
+    run: |
+      touch {ran}
+      echo quick
+"""
+
+SHORT = """
+name: short
+description: A task kept for a second.
+task_ttl: 1
+steps:
+  - name: say
+    run: echo short
+"""
+
+NEVER = """
+name: plain
+description: Never a task.
+task: never
+steps:
+  - name: say
+    run: echo plain
+"""
+
+
+@dataclass
+class Client:
+    """Raw JSON-RPC over HTTP, one POST per request (2026-07-28)."""
+
+    http: httpx2.Client
+    token: str
+    declares: bool = True
+
+    def post(self, url: str, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        caps: dict[str, Any] = {"extensions": {EXT: {}}} if self.declares else {}
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": VERSION,
+            "io.modelcontextprotocol/clientCapabilities": caps,
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+        }
+        body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {**params, "_meta": meta}}
+        name = params.get("name") or params.get("taskId")
+        reply = self.http.post(
+            url,
+            content=json.dumps(body).encode(),
+            headers={
+                "Accept": "application/json, text/event-stream",
+                "Content-Type": "application/json",
+                "MCP-Protocol-Version": VERSION,
+                "Mcp-Method": method,
+                **({"Mcp-Name": str(name)} if name else {}),
+                "Authorization": f"Bearer {self.token}",
+            },
+        )
+        return reply.status_code, reply.json()
+
+    def result(self, url: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        status, body = self.post(url, method, params)
+        assert status == 200 and "result" in body, (status, body)
+        return dict(body["result"])
+
+    def call(self, url: str, tool: str, **arguments: Any) -> dict[str, Any]:
+        return self.result(url, "tools/call", {"name": tool, "arguments": arguments})
+
+    def get(self, url: str, task_id: str) -> dict[str, Any]:
+        return self.result(url, "tasks/get", {"taskId": task_id})
+
+    async def until(self, url: str, task_id: str, *statuses: str) -> dict[str, Any]:
+        with anyio.fail_after(20):
+            while True:
+                task = self.get(url, task_id)
+                if task["status"] in statuses:
+                    return task
+                await anyio.sleep(0.05)
+
+
+@dataclass
+class Pair:
+    """Two server processes (replicas) on one store, and their files."""
+
+    one: HttpServer
+    two: HttpServer
+    alice: Client
+    bob: Client
+    db: Path
+    files: Path
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
+    root = tmp_path_factory.mktemp("tasks")
+    exports, files, db, tokens = root / "exports", root / "files", root / "h.db", root / "t.json"
+    files.mkdir()
+    write_export(exports, "gated.yaml", GATED.format(pid=files / "g.pid", gate=files / "g.gate"))
+    write_export(
+        exports, "sleeper.yaml", SLEEPER.format(pid=files / "s.pid", child=files / "s.child")
+    )
+    write_export(exports, "quick.yaml", REQUIRED.format(ran=files / "q.ran"))
+    write_export(exports, "short.yaml", SHORT)
+    write_export(exports, "plain.yaml", NEVER)
+    alice, bob = token_add(tokens, "alice"), token_add(tokens, "bob")
+    extra = ("--tokens", str(tokens), "--db", str(db), "--sandbox", "off")
+    with (
+        http_server(exports, root / "state", *extra) as one,
+        http_server(exports, root / "state", *extra) as two,
+        httpx2.Client(timeout=30) as http,
+    ):
+        yield Pair(one, two, Client(http, alice), Client(http, bob), db, files)
+
+
+async def test_a_task_is_created_polled_with_progress_and_completed_on_a_replica(
+    pair: Pair,
+) -> None:
+    a, one, two = pair.alice, pair.one.url, pair.two.url
+    created = a.call(one, "gated")
+    assert created["resultType"] == "task" and created["status"] == "working", created
+    assert created["ttlMs"] == 3_600_000 and created["pollIntervalMs"] > 0
+    task_id = created["taskId"]
+    assert len(task_id) >= 32
+    # Durable before answered: the other process finds it at once.
+    assert a.get(two, task_id)["status"] == "working"
+    with anyio.fail_after(20):  # the step's own progress, as the status message
+        while "halfway there" not in a.get(two, task_id).get("statusMessage", ""):
+            await anyio.sleep(0.05)
+    (pair.files / "g.gate").touch()
+    done = await a.until(two, task_id, "completed", "failed", "cancelled")
+    assert done["status"] == "completed", done
+    assert done["resultType"] == "complete"
+    result = done["result"]
+    assert result["isError"] is False and "gated done" in result["content"][0]["text"]
+    run_id = result["structuredContent"]["run_id"]
+    (call,) = [c for c in audit_json(pair.db) if c["call_id"] == run_id]
+    assert call["tool"] == "gated" and call["status"] == "ok", call
+
+
+async def test_another_principal_gets_the_unknown_task_answer_and_is_audited(pair: Pair) -> None:
+    task_id = pair.alice.call(pair.one.url, "quick")["taskId"]
+    await pair.alice.until(pair.one.url, task_id, "completed")
+    for url in (pair.one.url, pair.two.url):
+        theirs = pair.bob.post(url, "tasks/get", {"taskId": task_id})
+        unknown = pair.bob.post(url, "tasks/get", {"taskId": "x" * 43})
+        assert theirs == unknown, (theirs, unknown)
+        assert theirs[0] == 400 and theirs[1]["error"]["code"] == -32602, theirs
+        cancel = pair.bob.post(url, "tasks/cancel", {"taskId": task_id})
+        assert cancel[1]["error"] == theirs[1]["error"]
+    assert pair.alice.get(pair.one.url, task_id)["status"] == "completed"
+    denied = [c for c in audit_json(pair.db, "--who", "bob") if c["status"] == "denied"]
+    assert len(denied) == 4 and {c["tool"] for c in denied} == {"quick"}, denied
+
+
+async def test_cancel_through_a_replica_stops_the_process_group(pair: Pair) -> None:
+    a = pair.alice
+    pids = [pair.files / "s.pid", pair.files / "s.child"]
+    task_id = a.call(pair.one.url, "sleeper")["taskId"]
+    try:
+        await wait_for_files(pids, timeout=20)
+        shell, child = read_pids(pids)
+        assert pid_alive(shell) and pid_alive(child)
+        # Asked of the replica that does not run it: the flag in the store.
+        ack = a.result(pair.two.url, "tasks/cancel", {"taskId": task_id})
+        assert ack["resultType"] == "complete" and set(ack) <= {"resultType", "_meta"}, ack
+        task = await a.until(pair.two.url, task_id, "cancelled", "completed", "failed")
+        assert task["status"] == "cancelled", task
+        await seconds_until_dead([shell, child], limit=10)
+    finally:
+        kill_leftovers(read_pids(p for p in pids if p.exists()))
+    (call,) = [c for c in audit_json(pair.db) if c["tool"] == "sleeper"]
+    assert call["status"] == "cancelled", call
+
+
+async def test_required_refuses_a_client_without_the_extension_and_runs_nothing(
+    pair: Pair,
+) -> None:
+    plain = Client(pair.alice.http, pair.alice.token, declares=False)
+    ran = pair.files / "q.ran"
+    ran.unlink(missing_ok=True)
+    status, body = plain.post(pair.one.url, "tools/call", {"name": "quick", "arguments": {}})
+    assert status == 400 and body["error"]["code"] == -32021, body
+    assert body["error"]["data"] == {"requiredCapabilities": {"extensions": {EXT: {}}}}
+    assert not ran.exists()
+    # Optional (the default) without the extension: the plain result.
+    answer = plain.call(pair.one.url, "short")
+    assert answer.get("resultType") == "complete" and "short" in answer["content"][0]["text"]
+    # Never: the plain result even to a client that declares the extension.
+    answer = pair.alice.call(pair.one.url, "plain")
+    assert answer.get("resultType") == "complete" and "plain" in answer["content"][0]["text"]
+    # tasks/* from a client without the extension.
+    status, body = plain.post(pair.one.url, "tasks/get", {"taskId": "x"})
+    assert body["error"]["code"] == -32021, body
+
+
+async def test_a_task_past_its_ttl_is_purged_with_its_run_directory(pair: Pair) -> None:
+    created = pair.alice.call(pair.one.url, "short")
+    assert created["ttlMs"] == 1000, created
+    done = await pair.alice.until(pair.two.url, created["taskId"], "completed")
+    run = done["result"]["structuredContent"]
+    run_dir = Path(run["run_dir"])
+    assert run_dir.is_dir()
+    with anyio.fail_after(20):  # purged by the server that ran it (every 0.5 s)
+        while run_dir.exists():
+            await anyio.sleep(0.05)
+    status, body = pair.alice.post(pair.two.url, "tasks/get", {"taskId": created["taskId"]})
+    assert status == 400 and body["error"]["code"] == -32602, body
+    assert [c["status"] for c in audit_json(pair.db) if c["call_id"] == run["run_id"]] == ["ok"]
+
+
+async def test_a_task_whose_server_died_is_failed_interrupted_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    exports, files, db, tokens = tmp_path / "e", tmp_path / "f", tmp_path / "h.db", tmp_path / "t"
+    files.mkdir()
+    write_export(exports, "sleeper.yaml", SLEEPER.format(pid=files / "p", child=files / "c"))
+    extra = ("--tokens", str(tokens), "--db", str(db), "--sandbox", "off")
+    alice = token_add(tokens, "alice")
+    pids = [files / "p", files / "c"]
+    with httpx2.Client(timeout=30) as http:
+        a = Client(http, alice)
+        try:
+            with http_server(exports, tmp_path / "state", *extra) as first:
+                task_id = a.call(first.url, "sleeper")["taskId"]
+                await wait_for_files(pids, timeout=20)
+                os.kill(first.pid, signal.SIGKILL)  # no chance to record anything
+                first.proc.wait(10)
+            with http_server(exports, tmp_path / "state", *extra) as second:
+                task = a.get(second.url, task_id)
+        finally:
+            kill_leftovers(read_pids(p for p in pids if p.exists()))
+    assert task["status"] == "failed", task
+    assert "interrupted" in task["statusMessage"], task
+    assert task["error"]["code"] == -32603 and task["error"]["data"] == {"reason": "interrupted"}
