@@ -21,7 +21,9 @@ import httpx2
 import pytest
 from harbor_helpers import (
     HttpServer,
+    approvals_json,
     audit_json,
+    harbor_cli,
     http_server,
     kill_leftovers,
     pid_alive,
@@ -81,6 +83,25 @@ steps:
     run: echo short
 """
 
+CONFIRMED = """
+name: confirmed
+description: Asks first.
+confirm: Really run it?
+steps:
+  - name: say
+    run: echo confirmed ran
+"""
+
+GUARDED = """
+name: guarded
+description: Only carol may say yes.
+confirm: Really run the guarded one?
+approvers: [carol]
+steps:
+  - name: say
+    run: echo guarded ran
+"""
+
 NEVER = """
 name: plain
 description: Never a task.
@@ -98,9 +119,12 @@ class Client:
     http: httpx2.Client
     token: str
     declares: bool = True
+    elicits: bool = False
 
     def post(self, url: str, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         caps: dict[str, Any] = {"extensions": {EXT: {}}} if self.declares else {}
+        if self.elicits:
+            caps["elicitation"] = {"form": {}}
         meta = {
             "io.modelcontextprotocol/protocolVersion": VERSION,
             "io.modelcontextprotocol/clientCapabilities": caps,
@@ -150,6 +174,7 @@ class Pair:
     two: HttpServer
     alice: Client
     bob: Client
+    carol: str
     db: Path
     files: Path
 
@@ -166,14 +191,17 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
     write_export(exports, "quick.yaml", REQUIRED.format(ran=files / "q.ran"))
     write_export(exports, "short.yaml", SHORT)
     write_export(exports, "plain.yaml", NEVER)
+    write_export(exports, "confirmed.yaml", CONFIRMED)
+    write_export(exports, "guarded.yaml", GUARDED)
     alice, bob = token_add(tokens, "alice"), token_add(tokens, "bob")
+    carol = token_add(tokens, "carol")
     extra = ("--tokens", str(tokens), "--db", str(db), "--sandbox", "off")
     with (
         http_server(exports, root / "state", *extra) as one,
         http_server(exports, root / "state", *extra) as two,
         httpx2.Client(timeout=30) as http,
     ):
-        yield Pair(one, two, Client(http, alice), Client(http, bob), db, files)
+        yield Pair(one, two, Client(http, alice), Client(http, bob), carol, db, files)
 
 
 async def test_a_task_is_created_polled_with_progress_and_completed_on_a_replica(
@@ -296,3 +324,42 @@ async def test_a_task_whose_server_died_is_failed_interrupted_after_a_restart(
     assert task["status"] == "failed", task
     assert "interrupted" in task["statusMessage"], task
     assert task["error"]["code"] == -32603 and task["error"]["data"] == {"reason": "interrupted"}
+
+
+async def test_confirm_is_asked_through_input_required_and_answered_by_update(
+    pair: Pair,
+) -> None:
+    a = Client(pair.alice.http, pair.alice.token, elicits=True)
+    task_id = a.call(pair.one.url, "confirmed")["taskId"]
+    asking = await a.until(pair.two.url, task_id, "input_required", "completed", "failed")
+    assert asking["status"] == "input_required", asking
+    ((key, request),) = asking["inputRequests"].items()
+    assert request["method"] == "elicitation/create"
+    assert request["params"]["mode"] == "form"
+    assert request["params"]["message"].startswith("Really run it?")
+    assert "approve" in request["params"]["requestedSchema"]["properties"]
+    answer = {key: {"action": "accept", "content": {"approve": True}}}
+    ack = a.result(pair.two.url, "tasks/update", {"taskId": task_id, "inputResponses": answer})
+    assert ack["resultType"] == "complete"
+    done = await a.until(pair.one.url, task_id, "completed", "failed", "cancelled")
+    assert done["status"] == "completed" and done["result"]["isError"] is False, done
+    assert "confirmed ran" in done["result"]["content"][0]["text"]
+
+
+async def test_approvers_still_decide_a_task(pair: Pair) -> None:
+    a = Client(pair.alice.http, pair.alice.token, elicits=True)
+    task_id = a.call(pair.one.url, "guarded")["taskId"]
+    with anyio.fail_after(20):
+        while not (pending := [p for p in approvals_json(pair.db) if p["tool"] == "guarded"]):
+            await anyio.sleep(0.05)
+    (item,) = pending
+    # Not the caller's to answer: no question for its client.
+    task = a.get(pair.one.url, task_id)
+    assert task["status"] == "working" and "inputRequests" not in task, task
+    own = harbor_cli(
+        "approve", item["run_id"], "--url", pair.one.url, "--token", a.token, check=False
+    )
+    assert own.returncode == 1 and "alice made this call" in own.stderr, own
+    harbor_cli("approve", item["run_id"], "--url", pair.two.url, "--token", pair.carol)
+    done = await a.until(pair.two.url, task_id, "completed", "failed", "cancelled")
+    assert done["status"] == "completed" and "guarded ran" in done["result"]["content"][0]["text"]

@@ -66,7 +66,9 @@ from mcp_harbor.errors import StoreError
 from mcp_harbor.identity import Caller, current_caller
 from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx import Approval, CallRequest, CallService, Envelope
+from mcp_harbor.runctx.approval import Decision
 from mcp_harbor.runner import ProgressLine, StepResult, new_run_id, overall_progress
+from mcp_harbor.server.elicit import CONFIRM_KEY, CONFIRM_SCHEMA, answer_of
 from mcp_harbor.server.refusals import mark_handled
 from mcp_harbor.server.registry import Registry
 from mcp_harbor.server.results import tool_result
@@ -141,6 +143,8 @@ class _TaskObserver:
 
     def __init__(self) -> None:
         self.latest: str | None = None
+        #: ``working``, or ``input_required`` while a question waits.
+        self.status = "working"
         self._reached = 0.0
 
     @property
@@ -167,6 +171,60 @@ class _TaskObserver:
 
     async def output(self, step: Step, stream: str, line: str) -> bool:
         return False
+
+
+class _TaskApprover:
+    """Asks the task's client to confirm a run (``confirm:`` without
+    ``approvers:``; with them the call service asks the approvers through the
+    store instead): the task goes ``input_required`` with an
+    ``elicitation/create`` form in ``inputRequests``, and the answer comes in
+    a ``tasks/update`` to any replica, read from the row every
+    `FLUSH_INTERVAL`. Each question has its own key, never reused."""
+
+    def __init__(self, store: Store, task_id: str, caller: Caller, observer: _TaskObserver):
+        self._store = store
+        self._task_id = task_id
+        self._caller = caller
+        self._observer = observer
+        self._asked = 0
+
+    async def decide(self, run_id: str, tool: str, message: str, timeout: float) -> Decision:
+        """The user's answer, a decline when the timeout passes first.
+
+        Raises:
+            StoreError: the question could not be recorded (nothing runs)."""
+        self._asked += 1
+        key = CONFIRM_KEY if self._asked == 1 else f"{CONFIRM_KEY}-{self._asked}"
+        request = {
+            "method": "elicitation/create",
+            "params": {"mode": "form", "message": message, "requestedSchema": CONFIRM_SCHEMA},
+        }
+        began = time.monotonic()
+        asked = await anyio.to_thread.run_sync(
+            self._store.task_ask, self._task_id, message, json.dumps({key: request})
+        )
+        self._observer.status, self._observer.latest = "input_required", message
+        try:
+            with anyio.move_on_after(timeout):
+                while asked:
+                    row = await anyio.to_thread.run_sync(self._store.task, self._task_id)
+                    answers = json.loads(row["input_responses"] or "{}") if row else {}
+                    if key in answers:
+                        waited = round((time.monotonic() - began) * 1000, 3)
+                        return answer_of(_elicit_result(answers[key]), self._caller, waited)
+                    await anyio.sleep(FLUSH_INTERVAL)
+        finally:
+            self._observer.status = "working"
+            self._observer.latest = "answered" if asked else self._observer.latest
+        waited = round((time.monotonic() - began) * 1000, 3)
+        return Decision(False, "timeout", "timeout", waited)
+
+
+def _elicit_result(answer: Any) -> types.ElicitResult | None:
+    try:
+        return types.ElicitResult.model_validate(answer)
+    except ValueError:
+        return None  # declines (`answer_of`)
 
 
 class TaskCalls:
@@ -357,14 +415,21 @@ class TaskCalls:
                 _INTERNAL_ERROR, f"the task cannot be recorded ({exc}); nothing was run"
             ) from None
         observer = _TaskObserver()
+        caps = ctx.session.client_capabilities
+        # A client that can show a form is asked through the task
+        # (input_required); else an operator answers through the store, the
+        # wait shown in statusMessage. With approvers: only they answer.
+        ask = (
+            _TaskApprover(self.store, task_id, caller, observer)
+            if caps is not None and caps.elicitation is not None
+            else None
+        )
         request = CallRequest(
             tool=params.name,
             arguments=params.arguments,
             caller=caller,
             meta=params.meta,
-            # Nobody is connected to ask: an operator (or the approvers:)
-            # answers through the store; the wait shows in statusMessage.
-            approval=Approval(notify=observer.notice),
+            approval=Approval(ask=ask, notify=observer.notice),
             observer=observer,
         )
         has_schema = spec.output_schema is not None
@@ -425,7 +490,7 @@ class TaskCalls:
     async def _watch(self, task_id: str, scope: anyio.CancelScope, observer: _TaskObserver) -> None:
         """Every `FLUSH_INTERVAL`: write the latest progress, and cancel
         `scope` once the row's cancel flag is set (by any replica)."""
-        written: str | None = None
+        written: tuple[str, str | None] = ("working", None)
         while True:
             await anyio.sleep(FLUSH_INTERVAL)
             try:
@@ -433,11 +498,15 @@ class TaskCalls:
                 if row is None or row["cancel_requested"]:
                     scope.cancel()
                     return
-                if observer.latest != written:
-                    written = observer.latest
+                now = (observer.status, observer.latest)
+                if now != written and observer.status == "working":
+                    # input_required is written by the question itself.
+                    written = now
                     await anyio.to_thread.run_sync(
-                        self.store.task_progress, task_id, "working", written
+                        self.store.task_progress, task_id, "working", observer.latest
                     )
+                elif observer.status == "input_required":
+                    written = now
             except StoreError as exc:
                 log.warning("task %s…: progress not recorded: %s", task_id[:8], exc)
 
@@ -521,7 +590,9 @@ class TaskCalls:
         ``error`` when failed."""
         row = await self._owned(ctx, params.task_id)
         answer = _wire(row)
-        if row["status"] == "completed" and row["result"]:
+        if row["status"] == "input_required":
+            answer["inputRequests"] = _outstanding(row)
+        elif row["status"] == "completed" and row["result"]:
             answer["result"] = json.loads(row["result"])
         elif row["status"] == "failed" and row["error"]:
             answer["error"] = json.loads(row["error"])
@@ -543,9 +614,20 @@ class TaskCalls:
     async def update(
         self, ctx: ServerRequestContext[Any, Any], params: UpdateTaskParams
     ) -> dict[str, Any]:
-        """``tasks/update``: acknowledged; no task of this server asks for
-        input (``confirm:`` goes to the operator or ``approvers:``)."""
-        await self._owned(ctx, params.task_id)
+        """``tasks/update``: the answers to the task's outstanding
+        questions are stored (for whichever replica runs it); answers to
+        unknown or answered keys are ignored, as the extension says. An
+        empty acknowledgement."""
+        row = await self._owned(ctx, params.task_id)
+        if row["status"] != "input_required":
+            return {}
+        outstanding = _outstanding(row)
+        answers = json.loads(row["input_responses"] or "{}")
+        fresh = {k: v for k, v in (params.input_responses or {}).items() if k in outstanding}
+        if fresh:
+            await anyio.to_thread.run_sync(
+                self.store.task_answer, params.task_id, json.dumps({**answers, **fresh})
+            )
         return {}
 
 
@@ -554,6 +636,13 @@ class UpdateTaskParams(types.RequestParams):
 
     task_id: str
     input_responses: dict[str, Any] | None = None
+
+
+def _outstanding(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The questions of an ``input_required`` row not answered yet."""
+    requests = json.loads(row["input_requests"] or "{}")
+    answers = json.loads(row["input_responses"] or "{}")
+    return {k: v for k, v in requests.items() if k not in answers}
 
 
 def _error(message: str) -> dict[str, Any]:

@@ -62,7 +62,9 @@ MEMORY_EMBEDDING: tuple[str, ...] = (
 #: extension. ``server`` is JSON (host, pid, instance) of the server that
 #: runs it, so that a restart can tell a task its dead predecessor ran;
 #: ``result``/``error`` are the JSON of the final ``CallToolResult`` or
-#: JSON-RPC error; ``expires_at`` is epoch seconds (NULL: kept until
+#: JSON-RPC error; ``input_requests``/``input_responses`` the JSON of the
+#: questions of an ``input_required`` task and the answers ``tasks/update``
+#: brought (keyed alike); ``expires_at`` is epoch seconds (NULL: kept until
 #: purged by hand). A task row is mutable state with a TTL, not a record:
 #: the call it ran is in the chain (its ``start``/``end`` records, by
 #: ``run_id``), so the rows are not covered by `ROW_KINDS`.
@@ -83,7 +85,9 @@ TASKS_TABLE: tuple[str, ...] = (
         run_dir TEXT,
         result TEXT,
         error TEXT,
-        cancel_requested INTEGER NOT NULL DEFAULT 0
+        cancel_requested INTEGER NOT NULL DEFAULT 0,
+        input_requests TEXT,
+        input_responses TEXT
     )""",
     "CREATE INDEX IF NOT EXISTS tasks_expiry ON tasks (expires_at)",
     "CREATE INDEX IF NOT EXISTS tasks_open ON tasks (status)",
@@ -268,6 +272,14 @@ class Statements:
             "UPDATE tasks SET status = ?, status_message = ?, updated_at = ?, run_id = ?,"
             " run_dir = ?, result = ?, error = ?"
             " WHERE task_id = ? AND status IN ('working', 'input_required')"
+        )
+        self.task_ask = q(
+            "UPDATE tasks SET status = 'input_required', status_message = ?, updated_at = ?,"
+            " input_requests = ? WHERE task_id = ? AND status IN ('working', 'input_required')"
+        )
+        self.task_answer = q(
+            "UPDATE tasks SET input_responses = ?, updated_at = ?"
+            " WHERE task_id = ? AND status = 'input_required'"
         )
         self.task_request_cancel = q(
             "UPDATE tasks SET cancel_requested = 1 WHERE task_id = ?"

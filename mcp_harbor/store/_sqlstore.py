@@ -600,6 +600,16 @@ class SqlStore(ABC):
         params = (status, message, now(), run_id, run_dir, result, error, task_id)
         return self._write(self._sql.task_finish, params, "record a task's end") == 1
 
+    def task_ask(self, task_id: str, message: str, requests: str) -> bool:
+        """See `Store.task_ask`."""
+        params = (message, now(), requests, task_id)
+        return self._write(self._sql.task_ask, params, "record a task's question") == 1
+
+    def task_answer(self, task_id: str, responses: str) -> bool:
+        """See `Store.task_answer`."""
+        params = (responses, now(), task_id)
+        return self._write(self._sql.task_answer, params, "record a task's answer") == 1
+
     def task_request_cancel(self, task_id: str) -> bool:
         """See `Store.task_request_cancel`."""
         return self._write(self._sql.task_request_cancel, (task_id,), "cancel a task") == 1

@@ -546,6 +546,16 @@ class Store(LeaseStore, Protocol):
         already (the first final status stays) or is gone."""
         ...
 
+    def task_ask(self, task_id: str, message: str, requests: str) -> bool:
+        """Make a task ``input_required`` with its questions (JSON of
+        ``inputRequests``); False when it is final or gone."""
+        ...
+
+    def task_answer(self, task_id: str, responses: str) -> bool:
+        """Store the answers ``tasks/update`` brought (JSON, keyed like the
+        questions; the whole set so far); False unless ``input_required``."""
+        ...
+
     def task_request_cancel(self, task_id: str) -> bool:
         """Ask the server running a task to cancel it (the server polls the
         flag); False when the task is final or gone."""

@@ -58,3 +58,15 @@ def test_expired_tasks_are_found_and_deleted(store: Store) -> None:
     assert sorted(r["task_id"] for r in store.tasks_open()) == ["kept", "new", "old"]
     assert store.task_delete("old") and not store.task_delete("old")
     assert store.task("old") is None and store.task("new") is not None
+
+
+def test_a_question_and_its_answer_go_through_the_row(store: Store) -> None:
+    store.task_create(_row("q"))
+    assert not store.task_answer("q", "{}")  # nothing asked yet
+    assert store.task_ask("q", "Run it?", json.dumps({"k": {"method": "elicitation/create"}}))
+    assert store.task_answer("q", json.dumps({"k": {"action": "accept"}}))
+    row = store.task("q")
+    assert row is not None and row["status"] == "input_required"
+    assert json.loads(row["input_responses"]) == {"k": {"action": "accept"}}
+    assert store.task_progress("q", "working", "answered")
+    assert not store.task_answer("q", "{}")
