@@ -363,3 +363,33 @@ async def test_approvers_still_decide_a_task(pair: Pair) -> None:
     harbor_cli("approve", item["run_id"], "--url", pair.two.url, "--token", pair.carol)
     done = await a.until(pair.two.url, task_id, "completed", "failed", "cancelled")
     assert done["status"] == "completed" and "guarded ran" in done["result"]["content"][0]["text"]
+
+
+async def test_a_task_whose_server_is_stopped_is_failed_and_its_processes_gone(
+    tmp_path: Path,
+) -> None:
+    exports, files, db, tokens = tmp_path / "e", tmp_path / "f", tmp_path / "h.db", tmp_path / "t"
+    files.mkdir()
+    write_export(exports, "sleeper.yaml", SLEEPER.format(pid=files / "p", child=files / "c"))
+    extra = ("--tokens", str(tokens), "--db", str(db), "--sandbox", "off")
+    alice = token_add(tokens, "alice")
+    pids = [files / "p", files / "c"]
+    with (
+        httpx2.Client(timeout=30) as http,
+        http_server(exports, tmp_path / "state", *extra) as other,
+    ):
+        a = Client(http, alice)
+        try:
+            with http_server(exports, tmp_path / "state", *extra) as first:
+                task_id = a.call(first.url, "sleeper")["taskId"]
+                await wait_for_files(pids, timeout=20)
+                first.proc.terminate()  # SIGTERM: the running calls are cancelled, recorded
+                assert first.proc.wait(20) == 0, first.stderr()
+            await seconds_until_dead(read_pids(pids), limit=10)
+            task = a.get(other.url, task_id)
+        finally:
+            kill_leftovers(read_pids(p for p in pids if p.exists()))
+    assert task["status"] == "failed", task
+    assert task["error"]["code"] == -32603 and "server stopped" in task["error"]["message"]
+    (call,) = [c for c in audit_json(db) if c["tool"] == "sleeper"]
+    assert call["status"] == "cancelled", call
