@@ -393,3 +393,72 @@ async def test_a_task_whose_server_is_stopped_is_failed_and_its_processes_gone(
     assert task["error"]["code"] == -32603 and "server stopped" in task["error"]["message"]
     (call,) = [c for c in audit_json(db) if c["tool"] == "sleeper"]
     assert call["status"] == "cancelled", call
+
+
+class Legacy:
+    """A raw handshake-era (2025-11-25) session over HTTP: ``initialize``,
+    then each request with its ``Mcp-Session-Id``."""
+
+    def __init__(self, http: httpx2.Client, url: str, token: str) -> None:
+        self.http, self.url, self.token = http, url, token
+        self.session: str | None = None
+        self.initialized = self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "raw-legacy", "version": "1"},
+            },
+        )
+        self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def post(self, body: dict[str, Any]) -> httpx2.Response:
+        headers = {
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+            "Authorization": f"Bearer {self.token}",
+        }
+        if self.session is not None:
+            headers |= {"Mcp-Session-Id": self.session, "MCP-Protocol-Version": "2025-11-25"}
+        reply = self.http.post(self.url, content=json.dumps(body).encode(), headers=headers)
+        self.session = reply.headers.get("mcp-session-id", self.session)
+        return reply
+
+    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        reply = self.post({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+        if reply.headers.get("content-type", "").startswith("text/event-stream"):
+            data = [ln[5:] for ln in reply.text.splitlines() if ln.startswith("data:")]
+            return dict(json.loads(data[-1]))
+        return dict(reply.json())
+
+
+async def test_the_2025_11_25_experimental_tasks_from_the_same_store(pair: Pair) -> None:
+    old = Legacy(pair.alice.http, pair.one.url, pair.alice.token)
+    caps = old.initialized["result"]["capabilities"]
+    assert caps["tasks"] == {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+    tools = {t["name"]: t for t in old.request("tools/list", {})["result"]["tools"]}
+    assert tools["quick"]["execution"] == {"taskSupport": "required"}
+    assert tools["gated"]["execution"] == {"taskSupport": "optional"}
+    assert "execution" not in tools["plain"]
+    refused = old.request("tools/call", {"name": "quick", "arguments": {}})
+    assert refused["error"]["code"] == -32601, refused
+    created = old.request("tools/call", {"name": "quick", "arguments": {}, "task": {"ttl": 60000}})
+    task = created["result"]["task"]
+    assert task["status"] == "working" and task["ttl"] == 60000, created
+    task_id = task["taskId"]
+    result = old.request("tasks/result", {"taskId": task_id})["result"]  # waits for the end
+    assert "quick" in result["content"][0]["text"] and result["isError"] is False, result
+    assert result["_meta"]["io.modelcontextprotocol/related-task"] == {"taskId": task_id}
+    got = old.request("tasks/get", {"taskId": task_id})["result"]
+    assert got["status"] == "completed" and "result" not in got, got
+    listed = old.request("tasks/list", {})["result"]["tasks"]
+    assert task_id in [t["taskId"] for t in listed]
+    theirs = Legacy(pair.bob.http, pair.two.url, pair.bob.token)
+    assert task_id not in [t["taskId"] for t in theirs.request("tasks/list", {})["result"]["tasks"]]
+    assert theirs.request("tasks/get", {"taskId": task_id})["error"]["code"] == -32602
+    final = old.request("tasks/cancel", {"taskId": task_id})
+    assert final["error"]["code"] == -32602, final
+    # The same task through the 2026-07-28 methods; tasks/result is not one of them.
+    assert pair.alice.get(pair.two.url, task_id)["result"]["content"] == result["content"]
+    status, body = pair.alice.post(pair.one.url, "tasks/result", {"taskId": task_id})
+    assert body["error"]["code"] == -32601, body

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import secrets
 import shutil
@@ -97,6 +98,12 @@ FLUSH_INTERVAL = 0.25
 #: The most seconds between two purges of expired tasks.
 PURGE_INTERVAL = 60.0
 
+#: The most tasks one ``tasks/list`` answers (2025-11-25; no second page).
+LIST_LIMIT = 1000
+#: Seconds a 2025-11-25 ``tasks/cancel`` waits for the task to be cancelled.
+CANCEL_WAIT = 10.0
+_RELATED = "io.modelcontextprotocol/related-task"
+_METHOD_NOT_FOUND = -32601
 _INVALID_PARAMS = -32602
 _INTERNAL_ERROR = -32603
 _NOT_FOUND = "Failed to retrieve task: Task not found"
@@ -345,7 +352,15 @@ class TaskCalls:
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
         """Server middleware (after `CallerMiddleware`, which it needs): a
         ``tools/call`` that runs as a task is answered here, with its
-        ``CreateTaskResult``; every other request goes on."""
+        ``CreateTaskResult``; for handshake-era clients (2025-11-25
+        experimental tasks) ``initialize`` gains ``capabilities.tasks`` and
+        ``tools/list`` each tool's ``execution.taskSupport``; every other
+        request goes on."""
+        legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
+        if legacy and ctx.method == "initialize":
+            return _with_legacy_capability(await call_next(ctx))
+        if legacy and ctx.method == "tools/list":
+            return self._with_task_support(await call_next(ctx))
         if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
             return await call_next(ctx)
         try:
@@ -376,9 +391,16 @@ class TaskCalls:
         if caller is None or entry is None or not is_allowed(caller, entry.export.spec.allow):
             return None
         spec = entry.export.spec
-        declared = declares_tasks(ctx)
+        legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
+        # 2026-07-28: the extension declared; 2025-11-25: the call's params.task.
+        declared = params.task is not None if legacy else declares_tasks(ctx)
         if spec.task == "never" or (spec.task == "optional" and not declared):
             return None
+        if not declared and legacy:
+            raise MCPError(
+                _METHOD_NOT_FOUND,
+                f"{params.name} runs only as a task: send params.task (2025-11-25 tasks)",
+            )
         if not declared:
             await self.service.audit.refused_call(
                 new_run_id(),
@@ -391,6 +413,8 @@ class TaskCalls:
         if self._group is None:
             raise MCPError(_INTERNAL_ERROR, "tasks are not available: the server is stopping")
         ttl_s = min(self.ttl, spec.task_ttl) if spec.task_ttl is not None else self.ttl
+        if legacy and params.task is not None and params.task.ttl is not None:
+            ttl_s = max(0.001, min(ttl_s, params.task.ttl / 1000))  # the client's, if shorter
         created = time.time()
         stamp = _iso(created)
         task_id = secrets.token_urlsafe(32)
@@ -421,7 +445,7 @@ class TaskCalls:
         # wait shown in statusMessage. With approvers: only they answer.
         ask = (
             _TaskApprover(self.store, task_id, caller, observer)
-            if caps is not None and caps.elicitation is not None
+            if caps is not None and caps.elicitation is not None and not legacy
             else None
         )
         request = CallRequest(
@@ -435,6 +459,8 @@ class TaskCalls:
         has_schema = spec.output_schema is not None
         self._group.start_soon(self._execute, task_id, request, observer, has_schema)
         log.info("%s: task %s… created", visible(params.name), task_id[:8])
+        if legacy:
+            return {"task": _legacy_wire(row)}
         return {"resultType": "task", **_wire(row)}
 
     async def _execute(
@@ -536,6 +562,20 @@ class TaskCalls:
         except StoreError as exc:
             log.error("task %s… end not recorded: %s", task_id[:8], exc)
 
+    def _with_task_support(self, answer: Any) -> Any:
+        """A handshake-era ``tools/list`` answer with each tool's
+        ``execution.taskSupport`` (its export's ``task:``)."""
+        if not isinstance(answer, dict) or not isinstance(answer.get("tools"), list):
+            return answer
+        tools = []
+        for tool in answer["tools"]:
+            entry = self.registry.find(tool.get("name", "")) if isinstance(tool, dict) else None
+            mode = None if entry is None else entry.export.spec.task
+            if mode in ("optional", "required"):
+                tool = {**tool, "execution": {"taskSupport": mode}}
+            tools.append(tool)
+        return {**answer, "tools": tools}
+
     # --- tasks/* ------------------------------------------------------------------
 
     async def _owned(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> dict[str, Any]:
@@ -548,7 +588,7 @@ class TaskCalls:
                 audit record says who asked).
         """
         mark_handled(ctx.request)
-        if not declares_tasks(ctx):
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and not declares_tasks(ctx):
             raise _missing_capability()
         caller = current_caller.get()
         if caller is None:
@@ -589,6 +629,8 @@ class TaskCalls:
         """``tasks/get``: the task, with its ``result`` when completed and its
         ``error`` when failed."""
         row = await self._owned(ctx, params.task_id)
+        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            return _legacy_wire(row)
         answer = _wire(row)
         if row["status"] == "input_required":
             answer["inputRequests"] = _outstanding(row)
@@ -604,12 +646,72 @@ class TaskCalls:
         """``tasks/cancel``: flag the task (the server running it stops its
         call); an empty acknowledgement, also for a task already final."""
         row = await self._owned(ctx, params.task_id)
-        if row["status"] not in _FINAL:
-            await anyio.to_thread.run_sync(self.store.task_request_cancel, params.task_id)
-            scope = self._running.get(params.task_id)
-            if scope is not None:
-                scope.cancel()
-        return {}
+        legacy = ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
+        if row["status"] in _FINAL:
+            if legacy:  # 2025-11-25: a final task cannot be cancelled
+                raise MCPError(_INVALID_PARAMS, f"Task is already {row['status']}")
+            return {}
+        await anyio.to_thread.run_sync(self.store.task_request_cancel, params.task_id)
+        scope = self._running.get(params.task_id)
+        if scope is not None:
+            scope.cancel()
+        if not legacy:
+            return {}
+        # 2025-11-25 answers the cancelled task: wait (bounded) for its end.
+        final = await self._final(params.task_id, CANCEL_WAIT)
+        return _legacy_wire(final or row)
+
+    async def _final(self, task_id: str, timeout: float | None) -> dict[str, Any] | None:
+        """The row once final (None: still not final after `timeout` s, or gone)."""
+        with anyio.move_on_after(math.inf if timeout is None else timeout):
+            while True:
+                row = await anyio.to_thread.run_sync(self.store.task, task_id)
+                if row is None or row["status"] in _FINAL:
+                    return row
+                await anyio.sleep(FLUSH_INTERVAL)
+        return None
+
+    async def result(
+        self, ctx: ServerRequestContext[Any, Any], params: types.GetTaskPayloadRequestParams
+    ) -> dict[str, Any]:
+        """``tasks/result`` (2025-11-25 only): waits until the task is final,
+        then answers exactly what ``tools/call`` would have (the
+        ``CallToolResult``, or the JSON-RPC error raised), tagged with
+        ``_meta["io.modelcontextprotocol/related-task"]``.
+
+        **Cancellation:** the wait ends; the task goes on."""
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            raise MCPError(_METHOD_NOT_FOUND, "Method not found", data="tasks/result")
+        await self._owned(ctx, params.task_id)
+        row = await self._final(params.task_id, None)
+        if row is None:
+            raise MCPError(_INVALID_PARAMS, _NOT_FOUND)
+        related = {_RELATED: {"taskId": params.task_id}}
+        if row["result"]:
+            result = json.loads(row["result"])
+            return {**result, "_meta": {**(result.get("_meta") or {}), **related}}
+        error = json.loads(row["error"]) if row["error"] else _error(str(row["status"]))
+        if row["status"] == "cancelled":
+            error = {"code": _INVALID_PARAMS, "message": "Task was cancelled"}
+        raise MCPError(error["code"], error["message"], data=error.get("data"))
+
+    async def list_tasks(
+        self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams
+    ) -> dict[str, Any]:
+        """``tasks/list`` (2025-11-25 only): the caller's own tasks, newest
+        first, at most `LIST_LIMIT` (one page)."""
+        mark_handled(ctx.request)
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            raise MCPError(_METHOD_NOT_FOUND, "Method not found", data="tasks/list")
+        caller = current_caller.get()
+        if caller is None:
+            return {"tasks": []}
+        rows = await anyio.to_thread.run_sync(
+            self.store.tasks_of, caller.tenant, caller.principal, LIST_LIMIT
+        )
+        now = time.time()
+        live = [r for r in rows if not (r["status"] in _FINAL and (r["expires_at"] or now) < now)]
+        return {"tasks": [_legacy_wire(r) for r in live]}
 
     async def update(
         self, ctx: ServerRequestContext[Any, Any], params: UpdateTaskParams
@@ -645,6 +747,33 @@ def _outstanding(row: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in requests.items() if k not in answers}
 
 
+def _legacy_wire(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The 2025-11-25 ``Task`` of a row: ``ttl``/``pollInterval``, and a
+    completed call whose result is an error shown as ``failed``."""
+    status = row["status"]
+    if status == "completed" and row["result"] and json.loads(row["result"]).get("isError"):
+        status = "failed"
+    task: dict[str, Any] = {
+        "taskId": row["task_id"],
+        "status": status,
+        "createdAt": row["created_at"],
+        "lastUpdatedAt": row["updated_at"],
+        "ttl": row["ttl_ms"],
+        "pollInterval": POLL_INTERVAL_MS,
+    }
+    if row.get("status_message"):
+        task["statusMessage"] = row["status_message"]
+    return task
+
+
+def _with_legacy_capability(answer: Any) -> Any:
+    """An ``initialize`` answer with the 2025-11-25 ``capabilities.tasks``."""
+    if not isinstance(answer, dict) or not isinstance(answer.get("capabilities"), dict):
+        return answer
+    tasks: dict[str, Any] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+    return {**answer, "capabilities": {**answer["capabilities"], "tasks": tasks}}
+
+
 def _error(message: str) -> dict[str, Any]:
     return {"code": _INTERNAL_ERROR, "message": message}
 
@@ -678,5 +807,7 @@ def install_tasks(server: Server, service: CallService, ttl: float) -> TaskCalls
     server.add_request_handler("tasks/get", types.GetTaskRequestParams, tasks.get)
     server.add_request_handler("tasks/cancel", types.CancelTaskRequestParams, tasks.cancel)
     server.add_request_handler("tasks/update", UpdateTaskParams, tasks.update)
+    server.add_request_handler("tasks/result", types.GetTaskPayloadRequestParams, tasks.result)
+    server.add_request_handler("tasks/list", types.PaginatedRequestParams, tasks.list_tasks)
     server.middleware.append(tasks)
     return tasks

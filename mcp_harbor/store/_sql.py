@@ -293,6 +293,11 @@ class Statements:
             "SELECT * FROM tasks WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY task_id"
         )
         self.task_delete = q("DELETE FROM tasks WHERE task_id = ?")
+        #: One principal's tasks, newest first.
+        self.tasks_of = q(
+            "SELECT * FROM tasks WHERE tenant = ? AND principal = ?"
+            " ORDER BY created_at DESC, task_id LIMIT ?"
+        )
 
         # --- schema versions
         self.schema_version = q("SELECT value FROM meta WHERE key = 'schema_version'")

@@ -626,3 +626,8 @@ class SqlStore(ABC):
     def task_delete(self, task_id: str) -> bool:
         """See `Store.task_delete`."""
         return self._write(self._sql.task_delete, (task_id,), "delete a task") == 1
+
+    def tasks_of(self, tenant: str, principal: str, limit: int) -> list[dict[str, Any]]:
+        """See `Store.tasks_of`."""
+        rows = self._read(self._sql.tasks_of, (tenant, principal, limit), "read tasks")
+        return [dict(r) for r in rows]

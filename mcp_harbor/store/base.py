@@ -573,6 +573,10 @@ class Store(LeaseStore, Protocol):
         """Delete a task's row; False when there was none."""
         ...
 
+    def tasks_of(self, tenant: str, principal: str, limit: int) -> list[dict[str, Any]]:
+        """The newest `limit` tasks of one principal of one tenant."""
+        ...
+
     def close(self) -> None:
         """Release the store's connections and threads; every later write
         raises `StoreError`."""

@@ -70,3 +70,12 @@ def test_a_question_and_its_answer_go_through_the_row(store: Store) -> None:
     assert json.loads(row["input_responses"]) == {"k": {"action": "accept"}}
     assert store.task_progress("q", "working", "answered")
     assert not store.task_answer("q", "{}")
+
+
+def test_a_principal_lists_its_own_tasks_only(store: Store) -> None:
+    store.task_create(_row("a1"))
+    store.task_create({**_row("b1"), "principal": "bob"})
+    store.task_create({**_row("a2"), "created_at": "2026-12-02T08:00:00.000000Z"})
+    assert [r["task_id"] for r in store.tasks_of("default", "alice", 10)] == ["a2", "a1"]
+    assert [r["task_id"] for r in store.tasks_of("default", "alice", 1)] == ["a2"]
+    assert store.tasks_of("other", "alice", 10) == []
