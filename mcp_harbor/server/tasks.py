@@ -23,6 +23,10 @@ Guarantees:
 - **Progress**: ``statusMessage`` is the run's latest progress (a step
   starting or ending, the step's own ``$HARBOR_PROGRESS`` lines, the wait for
   an approval), written at most every `FLUSH_INTERVAL` seconds.
+- **Input**: a ``confirm:`` question (without ``approvers:``, to a client
+  that declared ``elicitation``) makes the task ``input_required`` with an
+  ``elicitation/create`` form in ``inputRequests``; ``tasks/update`` to any
+  replica answers it through the row.
 - **Cancel**: ``tasks/cancel`` flags the row; the server running the task
   (this one or a replica, which polls the flag every `FLUSH_INTERVAL`)
   cancels the call: its process group is killed, its end record written
@@ -50,6 +54,7 @@ import time
 import uuid
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -339,8 +344,12 @@ class TaskCalls:
         return purged
 
     async def _forget(self, row: Mapping[str, Any]) -> None:
+        """Delete an expired task's row and its run directory: only a
+        directory under this server's runs root (a row names its path; the
+        row alone never decides what is deleted)."""
         run_dir = row.get("run_dir")
-        if run_dir:
+        root = self.service.settings.runs_root.resolve()
+        if run_dir and Path(run_dir).resolve().is_relative_to(root):
             await anyio.to_thread.run_sync(lambda: shutil.rmtree(run_dir, ignore_errors=True))
         try:
             await anyio.to_thread.run_sync(self.store.task_delete, row["task_id"])
