@@ -344,6 +344,15 @@ async def test_confirm_is_asked_through_input_required_and_answered_by_update(
     done = await a.until(pair.one.url, task_id, "completed", "failed", "cancelled")
     assert done["status"] == "completed" and done["result"]["isError"] is False, done
     assert "confirmed ran" in done["result"]["content"][0]["text"]
+    # A no: the task completes with the declined call (a tool error), nothing ran.
+    task_id = a.call(pair.one.url, "confirmed")["taskId"]
+    asking = await a.until(pair.one.url, task_id, "input_required", "completed", "failed")
+    (key,) = asking["inputRequests"]
+    no = {key: {"action": "decline"}}
+    a.result(pair.one.url, "tasks/update", {"taskId": task_id, "inputResponses": no})
+    done = await a.until(pair.two.url, task_id, "completed", "failed", "cancelled")
+    assert done["status"] == "completed" and done["result"]["isError"] is True, done
+    assert "declined" in done["result"]["content"][0]["text"], done
 
 
 async def test_approvers_still_decide_a_task(pair: Pair) -> None:

@@ -212,10 +212,15 @@ class _TaskApprover:
             "params": {"mode": "form", "message": message, "requestedSchema": CONFIRM_SCHEMA},
         }
         began = time.monotonic()
-        asked = await anyio.to_thread.run_sync(
-            self._store.task_ask, self._task_id, message, json.dumps({key: request})
-        )
+        # Before the row says so: the progress writer never turns it back to working.
         self._observer.status, self._observer.latest = "input_required", message
+        try:
+            asked = await anyio.to_thread.run_sync(
+                self._store.task_ask, self._task_id, message, json.dumps({key: request})
+            )
+        except BaseException:
+            self._observer.status = "working"
+            raise
         try:
             with anyio.move_on_after(timeout):
                 while asked:
