@@ -16,6 +16,7 @@ __all__ = [
     "DEFAULT_PREFLIGHT_TTL",
     "DEFAULT_QUEUE_TIMEOUT",
     "DEFAULT_SANDBOX",
+    "DEFAULT_TASK_TTL",
     "SANDBOX_MODES",
     "SandboxMode",
 ]
@@ -28,6 +29,10 @@ DEFAULT_KEEP_RUNS: Final = 100
 #: Seconds a call waits for a free slot when its export sets no
 #: ``queue_timeout`` (`RunSettings.queue_timeout`, ``--queue-timeout``).
 DEFAULT_QUEUE_TIMEOUT: Final = 60.0
+#: Seconds a durable task and its run directory are kept from its creation
+#: (`mcp_harbor.server.tasks`, ``--task-ttl``; an export's ``task_ttl:``
+#: may shorten it).
+DEFAULT_TASK_TTL: Final = 3600.0
 #: Bytes of the end of each step's stdout and stderr kept in a result
 #: (`mcp_harbor.runner`, ``--output-tail``).
 DEFAULT_OUTPUT_TAIL: Final = 8192

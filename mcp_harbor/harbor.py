@@ -29,6 +29,7 @@ from mcp_harbor.defaults import (
     DEFAULT_OUTPUT_TAIL,
     DEFAULT_PREFLIGHT_TTL,
     DEFAULT_QUEUE_TIMEOUT,
+    DEFAULT_TASK_TTL,
 )
 from mcp_harbor.errors import ConfigError, ExportsRefused
 from mcp_harbor.locations import default_check_cache_path, default_db_path, without_password
@@ -298,6 +299,9 @@ class HarborSettings:
     output_tail: int = DEFAULT_OUTPUT_TAIL
     max_concurrent: int | None = None
     queue_timeout: float = DEFAULT_QUEUE_TIMEOUT
+    #: Seconds a task's result is kept (``--task-ttl``; an export's
+    #: ``task_ttl:`` may only shorten it).
+    task_ttl: float = DEFAULT_TASK_TTL
     #: Calls each principal may make of an export without ``rate_limit:``
     #: (``--rate-limit``; None: no limit).
     rate_limit: RateLimitSpec | None = None
@@ -664,6 +668,9 @@ class Harbor:
         middleware = CallerMiddleware(transport, verifier is not None)
         server = build_server(handlers, middleware, notifier)
         jobs = self.background(lambda: {n: t.export for n, t in handlers.registry.items()})
+        from mcp_harbor.server.tasks import install_tasks
+
+        jobs.append(install_tasks(server, self.service, self.settings.task_ttl).run)
         if watch:
             folders = list(self.settings.exports) or [DEFAULT_EXPORTS]
             refused = [e for e in self.published.declared if e.name in self.published.refused]

@@ -30,6 +30,7 @@ from mcp_harbor.defaults import (
     DEFAULT_OUTPUT_TAIL,
     DEFAULT_PREFLIGHT_TTL,
     DEFAULT_QUEUE_TIMEOUT,
+    DEFAULT_TASK_TTL,
     SandboxMode,
 )
 
@@ -145,6 +146,15 @@ def _rate_limit(
     "(an export's queue_timeout: beats it).",
 )
 @click.option(
+    "--task-ttl",
+    type=click.FloatRange(min=0.1),
+    default=DEFAULT_TASK_TTL,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds a task (a call made by a client of the MCP tasks extension) and its "
+    "run directory are kept; an export's task_ttl: may shorten it. The audit trail keeps the call.",
+)
+@click.option(
     "--rate-limit",
     callback=_rate_limit,
     default=None,
@@ -212,6 +222,7 @@ def serve(
     keep_runs: int,
     max_concurrent: int | None,
     queue_timeout: float,
+    task_ttl: float,
     rate_limit: RateLimitSpec | None,
     output_tail: int,
     max_request_bytes: int | None,
@@ -239,6 +250,7 @@ def serve(
         output_tail=output_tail,
         max_concurrent=max_concurrent,
         queue_timeout=queue_timeout,
+        task_ttl=task_ttl,
         rate_limit=rate_limit,
         approve_seed=approve_seed,
         broker=broker,

@@ -561,6 +561,14 @@ class ExportSpec(_Strict):
     approval_timeout: Annotated[float, Field(gt=0, le=7 * 24 * 3600)] | None = None
     concurrency: Annotated[int, Field(ge=1, le=10_000)] | None = None
     queue_timeout: Annotated[float, Field(ge=0, le=24 * 3600)] | None = None
+    #: Whether a call runs as a durable task of the MCP tasks extension
+    #: (``mcp_harbor.server.tasks``): ``optional``, a task when the client
+    #: declares the extension; ``required``, always a task (a client that does
+    #: not declare it is refused, nothing runs); ``never``, a plain result.
+    task: Literal["optional", "required", "never"] = "optional"
+    #: The longest a task of this tool is kept, in seconds (beats a longer
+    #: ``--task-ttl``).
+    task_ttl: Annotated[float, Field(gt=0, le=30 * 24 * 3600)] | None = None
     #: Calls of this tool each principal may make per window (beats the
     #: server's ``--rate-limit``).
     rate_limit: RateLimitSpec | None = None

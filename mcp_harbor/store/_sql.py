@@ -24,7 +24,14 @@ from typing import Any, final
 
 from mcp_harbor.store.base import AuditQuery
 
-__all__ = ["APPROVAL_COLUMNS", "MEMORY_EMBEDDING", "Dialect", "Statements"]
+__all__ = [
+    "APPROVAL_COLUMNS",
+    "MEMORY_EMBEDDING",
+    "TASKS_TABLE",
+    "TASK_CREATE_COLUMNS",
+    "Dialect",
+    "Statements",
+]
 
 #: The schema version that binds approvals to a plan (both backends):
 #: ``approvers`` (JSON list, NULL: any operator), ``plan_hash`` and
@@ -48,6 +55,57 @@ MEMORY_EMBEDDING: tuple[str, ...] = (
     "ALTER TABLE memory ADD COLUMN embedder TEXT",
     "ALTER TABLE memory ADD COLUMN embedding TEXT",
     "CREATE INDEX memory_recall ON memory (tenant, principal, embedder, id)",
+)
+
+#: The schema version of durable tasks (both backends; the same text reads
+#: in both): one row per task of the ``io.modelcontextprotocol/tasks``
+#: extension. ``server`` is JSON (host, pid, instance) of the server that
+#: runs it, so that a restart can tell a task its dead predecessor ran;
+#: ``result``/``error`` are the JSON of the final ``CallToolResult`` or
+#: JSON-RPC error; ``input_requests``/``input_responses`` the JSON of the
+#: questions of an ``input_required`` task and the answers ``tasks/update``
+#: brought (keyed alike); ``expires_at`` is epoch seconds (NULL: kept until
+#: purged by hand). A task row is mutable state with a TTL, not a record:
+#: the call it ran is in the chain (its ``start``/``end`` records, by
+#: ``run_id``), so the rows are not covered by `ROW_KINDS`.
+TASKS_TABLE: tuple[str, ...] = (
+    """CREATE TABLE IF NOT EXISTS tasks (
+        task_id TEXT PRIMARY KEY,
+        tenant TEXT NOT NULL,
+        principal TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        status TEXT NOT NULL,
+        status_message TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        ttl_ms BIGINT,
+        expires_at DOUBLE PRECISION,
+        server TEXT NOT NULL,
+        run_id TEXT,
+        run_dir TEXT,
+        result TEXT,
+        error TEXT,
+        cancel_requested INTEGER NOT NULL DEFAULT 0,
+        input_requests TEXT,
+        input_responses TEXT
+    )""",
+    "CREATE INDEX IF NOT EXISTS tasks_expiry ON tasks (expires_at)",
+    "CREATE INDEX IF NOT EXISTS tasks_open ON tasks (status)",
+)
+
+#: The columns `Statements.task_create` fills, in its order.
+TASK_CREATE_COLUMNS: tuple[str, ...] = (
+    "task_id",
+    "tenant",
+    "principal",
+    "tool",
+    "status",
+    "status_message",
+    "created_at",
+    "updated_at",
+    "ttl_ms",
+    "expires_at",
+    "server",
 )
 
 
@@ -196,6 +254,49 @@ class Statements:
         self.lease_lose = q("UPDATE leases SET status = 'lost' WHERE run_id = ?")
         self.lease_requeue = q(
             "UPDATE leases SET status = 'queued' WHERE run_id = ? AND status = 'lost'"
+        )
+
+        # --- durable tasks (`TASKS_TABLE`; the columns of `task_create`, in order)
+        self.task_create = q(
+            "INSERT INTO tasks (task_id, tenant, principal, tool, status, status_message,"
+            " created_at, updated_at, ttl_ms, expires_at, server)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        self.task = q("SELECT * FROM tasks WHERE task_id = ?")
+        #: Only a task that is not final moves (a final status never changes).
+        self.task_progress = q(
+            "UPDATE tasks SET status = ?, status_message = ?, updated_at = ?"
+            " WHERE task_id = ? AND status IN ('working', 'input_required')"
+        )
+        self.task_finish = q(
+            "UPDATE tasks SET status = ?, status_message = ?, updated_at = ?, run_id = ?,"
+            " run_dir = ?, result = ?, error = ?"
+            " WHERE task_id = ? AND status IN ('working', 'input_required')"
+        )
+        self.task_ask = q(
+            "UPDATE tasks SET status = 'input_required', status_message = ?, updated_at = ?,"
+            " input_requests = ? WHERE task_id = ? AND status IN ('working', 'input_required')"
+        )
+        self.task_answer = q(
+            "UPDATE tasks SET input_responses = ?, updated_at = ?"
+            " WHERE task_id = ? AND status = 'input_required'"
+        )
+        self.task_request_cancel = q(
+            "UPDATE tasks SET cancel_requested = 1 WHERE task_id = ?"
+            " AND status IN ('working', 'input_required')"
+        )
+        self.tasks_open = q(
+            "SELECT * FROM tasks WHERE status IN ('working', 'input_required')"
+            " ORDER BY created_at, task_id"
+        )
+        self.tasks_expired = q(
+            "SELECT * FROM tasks WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY task_id"
+        )
+        self.task_delete = q("DELETE FROM tasks WHERE task_id = ?")
+        #: One principal's tasks, newest first.
+        self.tasks_of = q(
+            "SELECT * FROM tasks WHERE tenant = ? AND principal = ?"
+            " ORDER BY created_at DESC, task_id LIMIT ?"
         )
 
         # --- schema versions

@@ -20,6 +20,7 @@ replicas that start together do not race; see docs/scale-out.md:
 8. ``memory`` gains ``embedder`` and ``embedding`` (nullable: the rows
    already there keep their digests) and the index ``memory_recall``
    (`MEMORY_EMBEDDING`): agent steps recall similar past turns.
+9. ``tasks`` (`TASKS_TABLE`): durable tasks of the MCP tasks extension.
 
 To add a version, append a tuple of statements to `MIGRATIONS`, describe it
 here and in docs/scale-out.md, and extend tests/store/test_store_pg_schema.py.
@@ -29,7 +30,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from mcp_harbor.store._sql import APPROVAL_COLUMNS, MEMORY_EMBEDDING, Dialect, Statements
+from mcp_harbor.store._sql import (
+    APPROVAL_COLUMNS,
+    MEMORY_EMBEDDING,
+    TASKS_TABLE,
+    Dialect,
+    Statements,
+)
 
 __all__ = [
     "APPEND_BATCH",
@@ -150,6 +157,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     APPROVAL_COLUMNS,
     # 8: memory rows with an embedding, for recall.
     MEMORY_EMBEDDING,
+    # 9: durable tasks (docs/long-calls.md).
+    TASKS_TABLE,
 )
 MIGRATION_LOCK: Final = f"SELECT pg_advisory_xact_lock({_MIGRATE_KEY})"
 

@@ -21,6 +21,7 @@ file as it was:
 4. ``memory`` gains ``embedder`` and ``embedding`` (nullable: the rows
    already there keep their digests) and the index ``memory_recall``
    (`MEMORY_EMBEDDING`): agent steps recall similar past turns.
+5. ``tasks`` (`TASKS_TABLE`): durable tasks of the MCP tasks extension.
 
 To add a version, append a tuple of statements to `MIGRATIONS`, describe it
 above and in docs/scale-out.md (*Schema versions*), and extend
@@ -31,7 +32,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from mcp_harbor.store._sql import APPROVAL_COLUMNS, MEMORY_EMBEDDING, Dialect, Statements
+from mcp_harbor.store._sql import (
+    APPROVAL_COLUMNS,
+    MEMORY_EMBEDDING,
+    TASKS_TABLE,
+    Dialect,
+    Statements,
+)
 
 __all__ = [
     "CHAIN_HEAD",
@@ -103,6 +110,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         *APPROVAL_COLUMNS,
     ),
     MEMORY_EMBEDDING,  # 4: memory rows with an embedding, for recall
+    TASKS_TABLE,  # 5: durable tasks (docs/long-calls.md)
 )
 
 DIALECT: Final = Dialect(

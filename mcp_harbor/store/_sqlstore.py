@@ -28,7 +28,7 @@ from mcp_harbor.store._rows import (
     record_of,
     summary_of,
 )
-from mcp_harbor.store._sql import Statements
+from mcp_harbor.store._sql import TASK_CREATE_COLUMNS, Statements
 from mcp_harbor.store.base import (
     ROW_KINDS,
     AuditQuery,
@@ -565,3 +565,69 @@ class SqlStore(ABC):
     def lease_requeue(self, run_id: str) -> None:
         """See `LeaseStore.lease_requeue`."""
         self._write(self._sql.lease_requeue, (run_id,), "re-queue a run")
+
+    # --- durable tasks ----------------------------------------------------------------
+
+    def task_create(self, row: Mapping[str, Any]) -> None:
+        """See `Store.task_create`."""
+        values = tuple(row[c] for c in TASK_CREATE_COLUMNS)
+        self._write(self._sql.task_create, values, "record a task")
+
+    def task(self, task_id: str) -> dict[str, Any] | None:
+        """See `Store.task`."""
+        rows = self._read(self._sql.task, (task_id,), "read a task")
+        return dict(rows[0]) if rows else None
+
+    def task_progress(self, task_id: str, status: str, message: str | None) -> bool:
+        """See `Store.task_progress`."""
+        changed = self._write(
+            self._sql.task_progress, (status, message, now(), task_id), "record a task's progress"
+        )
+        return changed == 1
+
+    def task_finish(
+        self,
+        task_id: str,
+        status: str,
+        message: str | None,
+        *,
+        run_id: str | None = None,
+        run_dir: str | None = None,
+        result: str | None = None,
+        error: str | None = None,
+    ) -> bool:
+        """See `Store.task_finish`."""
+        params = (status, message, now(), run_id, run_dir, result, error, task_id)
+        return self._write(self._sql.task_finish, params, "record a task's end") == 1
+
+    def task_ask(self, task_id: str, message: str, requests: str) -> bool:
+        """See `Store.task_ask`."""
+        params = (message, now(), requests, task_id)
+        return self._write(self._sql.task_ask, params, "record a task's question") == 1
+
+    def task_answer(self, task_id: str, responses: str) -> bool:
+        """See `Store.task_answer`."""
+        params = (responses, now(), task_id)
+        return self._write(self._sql.task_answer, params, "record a task's answer") == 1
+
+    def task_request_cancel(self, task_id: str) -> bool:
+        """See `Store.task_request_cancel`."""
+        return self._write(self._sql.task_request_cancel, (task_id,), "cancel a task") == 1
+
+    def tasks_open(self) -> list[dict[str, Any]]:
+        """See `Store.tasks_open`."""
+        return [dict(r) for r in self._read(self._sql.tasks_open, (), "read open tasks")]
+
+    def tasks_expired(self, now_s: float) -> list[dict[str, Any]]:
+        """See `Store.tasks_expired`."""
+        rows = self._read(self._sql.tasks_expired, (now_s,), "read expired tasks")
+        return [dict(r) for r in rows]
+
+    def task_delete(self, task_id: str) -> bool:
+        """See `Store.task_delete`."""
+        return self._write(self._sql.task_delete, (task_id,), "delete a task") == 1
+
+    def tasks_of(self, tenant: str, principal: str, limit: int) -> list[dict[str, Any]]:
+        """See `Store.tasks_of`."""
+        rows = self._read(self._sql.tasks_of, (tenant, principal, limit), "read tasks")
+        return [dict(r) for r in rows]

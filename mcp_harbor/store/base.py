@@ -513,6 +513,70 @@ class Store(LeaseStore, Protocol):
         """The requests not answered yet, by ``requested_at`` then ``run_id``."""
         ...
 
+    # --- durable tasks (`mcp_harbor.server.tasks`); rows as dicts of their columns
+
+    def task_create(self, row: Mapping[str, Any]) -> None:
+        """Insert a task row (the columns of ``TASK_CREATE_COLUMNS``),
+        committed when this returns: a `task` from any process sharing the
+        store sees it from then on. Raises `StoreError` otherwise."""
+        ...
+
+    def task(self, task_id: str) -> dict[str, Any] | None:
+        """The row of `task_id` (every column), None when there is none."""
+        ...
+
+    def task_progress(self, task_id: str, status: str, message: str | None) -> bool:
+        """Set a task's status (``working``/``input_required``) and
+        message; False (nothing changed) when the task is final or gone."""
+        ...
+
+    def task_finish(
+        self,
+        task_id: str,
+        status: str,
+        message: str | None,
+        *,
+        run_id: str | None = None,
+        run_dir: str | None = None,
+        result: str | None = None,
+        error: str | None = None,
+    ) -> bool:
+        """Make a task final (``completed``, ``failed``, ``cancelled``) with
+        its run and its result or error (JSON text); False when it was final
+        already (the first final status stays) or is gone."""
+        ...
+
+    def task_ask(self, task_id: str, message: str, requests: str) -> bool:
+        """Make a task ``input_required`` with its questions (JSON of
+        ``inputRequests``); False when it is final or gone."""
+        ...
+
+    def task_answer(self, task_id: str, responses: str) -> bool:
+        """Store the answers ``tasks/update`` brought (JSON, keyed like the
+        questions; the whole set so far); False unless ``input_required``."""
+        ...
+
+    def task_request_cancel(self, task_id: str) -> bool:
+        """Ask the server running a task to cancel it (the server polls the
+        flag); False when the task is final or gone."""
+        ...
+
+    def tasks_open(self) -> list[dict[str, Any]]:
+        """The tasks that are not final, oldest first."""
+        ...
+
+    def tasks_expired(self, now_s: float) -> list[dict[str, Any]]:
+        """The tasks whose TTL ended before `now_s` (epoch seconds)."""
+        ...
+
+    def task_delete(self, task_id: str) -> bool:
+        """Delete a task's row; False when there was none."""
+        ...
+
+    def tasks_of(self, tenant: str, principal: str, limit: int) -> list[dict[str, Any]]:
+        """The newest `limit` tasks of one principal of one tenant."""
+        ...
+
     def close(self) -> None:
         """Release the store's connections and threads; every later write
         raises `StoreError`."""

@@ -180,10 +180,10 @@ def test_version_2_binds_approvals_to_a_plan_and_keeps_a_version_1_request(
 def test_a_new_file_gets_the_latest_version(tmp_path: Path) -> None:
     path = tmp_path / "harbor.db"
     SqliteStore(path).close()
-    assert SCHEMA_VERSION == 4
+    assert SCHEMA_VERSION == 5
     assert _user_version(path) == SCHEMA_VERSION
     assert _meta_version(path) == str(SCHEMA_VERSION)
-    assert {"meta", "audit", "memory", "approvals", "leases"} <= _tables(path)
+    assert {"meta", "audit", "memory", "approvals", "leases", "tasks"} <= _tables(path)
 
 
 def test_a_file_from_before_versions_is_adopted_without_losing_a_record(tmp_path: Path) -> None:

@@ -37,9 +37,9 @@ def _tables(dsn: str) -> set[str]:
 def test_empty_database_gets_the_latest_schema(pg_dsn: str) -> None:
     store = PostgresStore(pg_dsn)
     store.close()
-    assert SCHEMA_VERSION == 8
+    assert SCHEMA_VERSION == 9
     assert _version(pg_dsn) == SCHEMA_VERSION
-    assert {"meta", "audit", "memory", "approvals"} <= _tables(pg_dsn)
+    assert {"meta", "audit", "memory", "approvals", "tasks"} <= _tables(pg_dsn)
 
 
 def test_version_1_written_by_hand_is_upgraded_and_the_chain_goes_on(pg_dsn: str) -> None:
