@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 #: process per outcome, and the stress of the audit (killed servers, a
 #: locked store, 200 concurrent calls) and of the concurrency limits; the
 #: agent steps' scripted-model scenarios against real servers (agents/) and
-#: the floods of refused requests.
+#: the floods of refused requests; durable tasks against real servers
+#: (restarts, replicas, TTL) and their PostgreSQL replicas.
 LATER_STAGE = frozenset({"scale", "reliability", "interop", "agents"})
 LATER_FILES = frozenset(
     {
@@ -32,6 +33,8 @@ LATER_FILES = frozenset(
         "test_audit_durability.py",
         "test_long_calls_limits.py",
         "test_rejected_requests.py",
+        "test_tasks_http.py",
+        "store/test_store_pg_tasks.py",
     }
 )
 #: The real-model stage (marker ``realmodel``): deselected from the main suite
