@@ -67,7 +67,7 @@ def server() -> Iterator[KeyServer]:
     state = KeyServer()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        def do_GET(self) -> None:
             if self.path == "/.well-known/openid-configuration":
                 body = {"issuer": state.issuer, "jwks_uri": f"{state.issuer}/jwks"}
             elif self.path == "/jwks":
