@@ -30,6 +30,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from mcp.server.auth.provider import AccessToken
 
 from mcp_harbor.errors import ConfigError
 from mcp_harbor.identity import Caller
@@ -69,7 +70,7 @@ def server() -> Iterator[KeyServer]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             if self.path == "/.well-known/openid-configuration":
-                body = {"issuer": state.issuer, "jwks_uri": f"{state.issuer}/jwks"}
+                body: dict[str, Any] = {"issuer": state.issuer, "jwks_uri": f"{state.issuer}/jwks"}
             elif self.path == "/jwks":
                 state.jwks_fetches += 1
                 body = {"keys": list(state.keys)}
@@ -161,7 +162,7 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def _refused(found: OAuthAccessToken | Refusal, reason: str) -> None:
+def _refused(found: AccessToken | Refusal, reason: str) -> None:
     assert isinstance(found, Refusal), found
     assert found.reason == reason, found
     assert found.reason in REASONS
