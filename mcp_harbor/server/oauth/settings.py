@@ -302,8 +302,25 @@ def config_of_options(
             where = names[-1] if names else "the OAuth options"
             value = err.get("input")
             shown = f" {value!r}" if isinstance(value, str) else ""
-            problems.append(
-                f"{where}{shown}: {err['msg']}; URLs are http(s)://host/path, claim names "
-                f"letters, digits and _ . : / -, scopes without spaces or quotes"
-            )
+            if err["type"] == "string_pattern_mismatch":
+                what = _EXPECTED.get(where, "is invalid")
+            else:
+                what = str(err["msg"]).removeprefix("Value error, ")
+            problems.append(f"{where}{shown}: {what}")
         raise ConfigError("\n".join(problems), problems) from None
+
+
+_URL_HINT = "expected an http(s) URL without query or fragment, e.g. https://idp.example.com/realm"
+_EXPECTED: Final = {
+    "--audience": _URL_HINT,
+    "--issuer": _URL_HINT,
+    "--jwks-url": _URL_HINT,
+    "--introspection-url": _URL_HINT,
+    "--required-scope": "expected a scope: 1-128 printable characters without spaces, quotes "
+    "or backslashes",
+    "--principal-claim": "expected a claim name: 1-128 letters, digits and _ . : / -",
+    "--groups-claim": "expected a claim name: 1-128 letters, digits and _ . : / -",
+    "--tenant-claim": "expected a claim name: 1-128 letters, digits and _ . : / -",
+    "--introspection-client-id-env": "expected an environment variable name (A-Z, 0-9, _)",
+    "--introspection-client-secret-env": "expected an environment variable name (A-Z, 0-9, _)",
+}
