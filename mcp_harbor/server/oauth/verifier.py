@@ -195,10 +195,10 @@ def _metadata(issuer: str) -> dict[str, Any]:
             `issuer` (RFC 8414 §3.3).
     """
     scheme, _, rest = issuer.partition("://")
-    host, _, path = rest.partition("/")
+    host, _, path = rest.rstrip("/").partition("/")
     path = f"/{path}" if path else ""
     urls = [
-        f"{issuer}/.well-known/openid-configuration",
+        f"{issuer.rstrip('/')}/.well-known/openid-configuration",
         f"{scheme}://{host}/.well-known/oauth-authorization-server{path}",
     ]
     problems = []
