@@ -341,8 +341,15 @@ def serve(
     gc.set_threshold(thresholds[0], thresholds[1], 1 << 30)  # no full collections
     click.get_current_context().call_on_close(lambda: gc.set_threshold(*thresholds))
     Harbor.start_loading(settings)  # the files load while the server's modules import
+    from mcp_harbor.errors import ConfigError
+
     with harbor_errors():  # before anything is opened: a refused start leaves nothing
         verifier: Any = None
+        if transport != "http" and (auth_mode != "tokens" or auth_config or issuer):
+            raise ConfigError(
+                "--auth, --issuer and --auth-config apply to --transport http: over stdio the "
+                "caller is the local user who started the server (local:USER)"
+            )
         if transport == "http":
             verifier = _verifier(
                 tokens,
