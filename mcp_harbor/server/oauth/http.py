@@ -89,9 +89,9 @@ class _Throttled:
 class HarborBearerBackend(AuthenticationBackend):
     """Authenticates ``Authorization: Bearer`` with `verifier` (see the module docstring)."""
 
-    def __init__(self, verifier: CombinedVerifier) -> None:
+    def __init__(self, verifier: CombinedVerifier, throttle: _Throttled | None = None) -> None:
         self.verifier = verifier
-        self._log = _Throttled()
+        self._log = throttle or _Throttled()
 
     async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser] | None:
         header = conn.headers.get("authorization")
@@ -129,10 +129,18 @@ def _challenge(
 class _Gate:
     """Requires an accepted token (and the required scopes) on the MCP path."""
 
-    def __init__(self, app: ASGIApp, config: AuthConfig, mcp_path: str) -> None:
+    def __init__(
+        self, app: ASGIApp, config: AuthConfig, mcp_path: str, throttle: _Throttled
+    ) -> None:
         self.app = app
         self.config = config
         self.mcp_path = mcp_path
+        self._log = throttle
+
+    @staticmethod
+    def _source(scope: Scope) -> str:
+        client = scope.get("client")
+        return str(client[0]) if client else "unknown"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("path", "").rstrip("/") != self.mcp_path:
@@ -144,6 +152,9 @@ class _Gate:
             reason = scope.get(REFUSAL_KEY)
             if reason is None:
                 scope[REFUSAL_KEY] = "401 missing token"
+                self._log.refused(
+                    Refusal("401 missing token", "no Authorization header"), self._source(scope)
+                )
                 header = _challenge(config, None, None, config.advertised_scopes())
                 body = {"error": "invalid_token", "error_description": "Authentication required"}
             else:
@@ -155,6 +166,11 @@ class _Gate:
         missing = scopes_missing(user.access_token, config.required_scopes)
         if missing:
             scope[REFUSAL_KEY] = "403 insufficient scope"
+            who = getattr(user.access_token, "principal", "?")
+            self._log.refused(
+                Refusal("403 insufficient scope", f"{who} lacks {' '.join(missing)}"),
+                self._source(scope),
+            )
             header = _challenge(
                 config,
                 "insufficient_scope",
@@ -196,6 +212,7 @@ def protect(
     app: ASGIApp, verifier: CombinedVerifier, config: AuthConfig, mcp_path: str = "/mcp"
 ) -> Any:
     """`app` behind the bearer backend, the SDK's auth context and the gate."""
-    gated = _Gate(app, config, mcp_path)
+    throttle = _Throttled()
+    gated = _Gate(app, config, mcp_path, throttle)
     with_context = AuthContextMiddleware(gated)
-    return AuthenticationMiddleware(with_context, backend=HarborBearerBackend(verifier))
+    return AuthenticationMiddleware(with_context, backend=HarborBearerBackend(verifier, throttle))
