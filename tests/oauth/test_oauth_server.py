@@ -212,6 +212,7 @@ async def test_the_caller_reaches_steps_and_audit_but_never_the_token(
     assert "HARBOR_CALLER_GROUPS=ops" in out and "HARBOR_CALLER_TENANT=acme" in out
     assert token not in out and "Bearer" not in out
     assert token.split(".")[2] not in out  # not even its signature
+    assert oidc.introspection_client_secret not in out  # the server's own secret neither
     calls = [c for c in audit_json(side.server.db, "--who", "oauth:alice") if c["tool"] == "whoami"]
     caller = calls[-1]["caller"]
     claims = jwt.decode(token, options={"verify_signature": False})
