@@ -25,7 +25,10 @@ What the provider knows (provider.mjs):
   audience (the provider's own behaviour).
 * scopes `SCOPES`; any other asked for is silently dropped (the provider's).
 * claims: `DIRECTORY` gives users their ``groups`` and ``tenant``; a token
-  request may override them for that one token.
+  request may override them for that one token, `OIDCProvider.claims` for a
+  block (also for tokens the test's own OAuth client asks for).
+* keys: one RS256 key signs; `OIDCProvider.rotate_keys` puts a new one first
+  and keeps the previous one in the JWKS.
 """
 
 from __future__ import annotations
@@ -193,7 +196,15 @@ class _Reply:
     body: bytes
 
     def json(self) -> dict[str, Any]:
-        value = json.loads(self.body)
+        """The body as a JSON object.
+
+        Raises:
+            ProviderRefused: it is not one.
+        """
+        try:
+            value = json.loads(self.body)
+        except ValueError:
+            value = self.body.decode(errors="replace")
         if not isinstance(value, dict):
             raise ProviderRefused("the provider's answer", "not a JSON object", repr(value)[:200])
         return value
@@ -586,7 +597,7 @@ def _headers(message: Any) -> dict[str, str]:
 def _refusal(what: str, reply: _Reply) -> ProviderRefused:
     try:
         body = reply.json()
-    except (ValueError, ProviderRefused):
+    except ProviderRefused:
         return ProviderRefused(
             what, f"HTTP {reply.status}", reply.body.decode(errors="replace")[:300]
         )
