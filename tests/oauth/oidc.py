@@ -25,7 +25,10 @@ What the provider knows (provider.mjs):
   audience (the provider's own behaviour).
 * scopes `SCOPES`; any other asked for is silently dropped (the provider's).
 * claims: `DIRECTORY` gives users their ``groups`` and ``tenant``; a token
-  request may override them for that one token.
+  request may override them for that one token, `OIDCProvider.claims` for a
+  block (also for tokens the test's own OAuth client asks for).
+* keys: one RS256 key signs; `OIDCProvider.rotate_keys` puts a new one first
+  and keeps the previous one in the JWKS.
 """
 
 from __future__ import annotations
@@ -193,7 +196,15 @@ class _Reply:
     body: bytes
 
     def json(self) -> dict[str, Any]:
-        value = json.loads(self.body)
+        """The body as a JSON object.
+
+        Raises:
+            ProviderRefused: it is not one.
+        """
+        try:
+            value = json.loads(self.body)
+        except ValueError:
+            value = self.body.decode(errors="replace")
         if not isinstance(value, dict):
             raise ProviderRefused("the provider's answer", "not a JSON object", repr(value)[:200])
         return value
@@ -228,7 +239,8 @@ class OIDCProvider:
         self._reports = reports
         self._claims_file = claims_file
         self._log = log
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._overrides: dict[str, Mapping[str, Any]] = {}
         self.issuer = issuer
         #: The ``kid`` of the key that signs now.
         self.kid = kid
@@ -277,11 +289,13 @@ class OIDCProvider:
             try:
                 first = _read_report(reports, _START_TIMEOUT)
             except ServiceMissing as exc:
-                proc.poll()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(2)
+                status = "still running" if proc.returncode is None else f"exit {proc.returncode}"
                 text = log.read_text(errors="replace")[-3000:]
                 raise ServiceMissing(
-                    f"{node.node} {folder / SCRIPT} (exit status {proc.returncode}): {exc}; "
-                    f"its log {log}:\n{text}"
+                    f"{node.node} {folder / SCRIPT} ({status}): {exc} (a broken install? remove "
+                    f"{folder} and re-run to reinstall); its log {log}:\n{text}"
                 ) from None
             yield cls(proc, reports, first["issuer"], first["kid"], claims_file, log)
         finally:
@@ -361,7 +375,7 @@ class OIDCProvider:
             ProviderRefused: the provider refused (``invalid_target``: an
                 unknown resource; ``invalid_client``; ``invalid_scope``).
         """
-        with self._lock, self._claims(client, groups, tenant):
+        with self.claims(client, groups=groups, tenant=tenant):
             return self._token(
                 {"grant_type": "client_credentials", "scope": scope, "resource": resource},
                 (client, f"{client}-secret"),
@@ -395,7 +409,7 @@ class OIDCProvider:
             ProviderRefused: the provider refused a step, or a step did not
                 answer as the flow expects.
         """
-        with self._lock, self._claims(user, groups, tenant):
+        with self.claims(user, groups=groups, tenant=tenant):
             return self._auth_code(user, scope, resource, client)
 
     def opaque_token(
@@ -445,24 +459,30 @@ class OIDCProvider:
     # ------------------------------------------------------------ internals
 
     @contextlib.contextmanager
-    def _claims(
-        self, subject: str, groups: Sequence[str] | None, tenant: str | None
+    def claims(
+        self, subject: str, *, groups: Sequence[str] | None = None, tenant: str | None = None
     ) -> Iterator[None]:
-        """The provider adds `subject`'s claims file entry to its tokens:
-        override it for one token, then put `DIRECTORY` back."""
-        if groups is None and tenant is None:
-            yield
-            return
-        entry = dict(DIRECTORY.get(subject, {}))
-        if groups is not None:
-            entry["groups"] = list(groups)
-        if tenant is not None:
-            entry["tenant"] = tenant
-        _write_json(self._claims_file, {**DIRECTORY, subject: entry})
-        try:
-            yield
-        finally:
-            _write_json(self._claims_file, DIRECTORY)
+        """Inside the block, tokens for `subject` (a user, or a client for
+        client credentials) carry these ``groups``/``tenant`` instead of
+        `DIRECTORY`'s (None: keep that claim's), also tokens that a client
+        of the test (the SDK's OAuth support) asks for. The claims of before
+        the block are back on leaving, also on an error or cancellation.
+        Blocks of the same thread nest; other threads' token requests wait
+        for the block to end."""
+        with self._lock:
+            before = self._overrides
+            entry = dict(before.get(subject, DIRECTORY.get(subject, {})))
+            if groups is not None:
+                entry["groups"] = list(groups)
+            if tenant is not None:
+                entry["tenant"] = tenant
+            self._overrides = {**before, subject: entry}
+            _write_json(self._claims_file, {**DIRECTORY, **self._overrides})
+            try:
+                yield
+            finally:
+                self._overrides = before
+                _write_json(self._claims_file, {**DIRECTORY, **before})
 
     def _token(self, form: Mapping[str, str | None], auth: tuple[str, str] | None) -> str:
         reply = self._request(self.token_url, form, auth=auth)
@@ -577,7 +597,7 @@ def _headers(message: Any) -> dict[str, str]:
 def _refusal(what: str, reply: _Reply) -> ProviderRefused:
     try:
         body = reply.json()
-    except (ValueError, ProviderRefused):
+    except ProviderRefused:
         return ProviderRefused(
             what, f"HTTP {reply.status}", reply.body.decode(errors="replace")[:300]
         )

@@ -112,6 +112,27 @@ def test_auth_code_claims_overridden_for_one_token(oidc: OIDCProvider) -> None:
     assert stranger["sub"] == "mallory" and "groups" not in stranger and "tenant" not in stranger
 
 
+def test_claims_blocks_nest_and_restore(oidc: OIDCProvider) -> None:
+    with oidc.claims("ci-bot", groups=["ci"]):
+        with oidc.claims("alice", tenant="globex"), oidc.claims("ci-bot", tenant="acme"):
+            bot = verify(oidc, oidc.client_credentials_token(resource=RESOURCE))
+            alice = verify(oidc, oidc.auth_code_token(resource=RESOURCE))
+        outer = verify(oidc, oidc.client_credentials_token(resource=RESOURCE))
+    assert (bot["groups"], bot["tenant"]) == (["ci"], "acme")
+    assert (alice["groups"], alice["tenant"]) == (["ops"], "globex")
+    assert outer["groups"] == ["ci"] and "tenant" not in outer
+    after = verify(oidc, oidc.client_credentials_token(resource=RESOURCE))
+    assert "groups" not in after and "tenant" not in after
+
+
+def test_private_oidc_is_another_issuer(oidc: OIDCProvider, private_oidc: OIDCProvider) -> None:
+    assert private_oidc.issuer != oidc.issuer and private_oidc.kid != oidc.kid
+    token = private_oidc.client_credentials_token(resource=RESOURCE)
+    assert verify(private_oidc, token)["iss"] == private_oidc.issuer
+    with pytest.raises(jwt.PyJWKClientError):
+        verify(oidc, token)
+
+
 def test_expired_token_is_signed_and_expired(oidc: OIDCProvider) -> None:
     token = oidc.expired_token(resource=RESOURCE)
     with pytest.raises(jwt.ExpiredSignatureError):
@@ -126,7 +147,8 @@ def test_expired_token_is_signed_and_expired(oidc: OIDCProvider) -> None:
     assert claims["client_id"] == "ci-expired"
 
 
-def test_rotate_keys_signs_with_a_new_key_and_keeps_the_old(oidc: OIDCProvider) -> None:
+def test_rotate_keys_signs_with_a_new_key_and_keeps_the_old(private_oidc: OIDCProvider) -> None:
+    oidc = private_oidc
     before = oidc.client_credentials_token(resource=RESOURCE)
     old_kid = jwt.get_unverified_header(before)["kid"]
     new_kid = oidc.rotate_keys()
