@@ -11,11 +11,8 @@ path form, found by the SDK's own ``ClientCredentialsOAuthProvider``; every
 refusal (missing, another audience, expired, tampered, wrong issuer, alg
 none, unknown key, insufficient scope) answered with its challenge, a
 distinct reason in the ``rejected`` records, and the server still serving;
-``--auth-config`` and a key rotation at the provider.
-
-The rotation test is the last of this module: the provider's new key signs
-for every later test, and a server whose key set was fetched within its
-refresh bound would refuse those tokens until it may fetch again.
+``--auth-config`` and a key rotation at the provider (a provider of that
+test's own, `private_oidc`, so the shared one keeps its key).
 """
 
 from __future__ import annotations
@@ -402,7 +399,10 @@ def _none(token: str) -> str:
     return f"{_b64(json.dumps({'alg': 'none', 'typ': 'at+jwt'}).encode())}.{body}."
 
 
-async def test_auth_config_file_and_key_rotation(oidc: OIDCProvider, tmp_path: Path) -> None:
+async def test_auth_config_file_and_key_rotation(
+    private_oidc: OIDCProvider, tmp_path: Path
+) -> None:
+    oidc = private_oidc
     config = tmp_path / "auth.yaml"
 
     def args(resource: str) -> list[str]:
