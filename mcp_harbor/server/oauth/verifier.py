@@ -400,6 +400,11 @@ class OAuthVerifier(TokenVerifier):
         found = await self.check(token)
         return None if isinstance(found, Refusal) else found
 
+    async def aclose(self) -> None:
+        """Close the introspection clients (idempotent)."""
+        for introspector in self.introspectors:
+            await introspector.aclose()
+
 
 class CombinedVerifier(TokenVerifier):
     """``--auth tokens,oauth`` (or either alone): a static token of the
