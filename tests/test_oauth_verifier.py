@@ -318,6 +318,12 @@ def test_settings_keep_principals_apart(tmp_path: Path) -> None:
         )
 
     assert config().issuers[0].short == "oauth"
+    with pytest.raises(ValueError, match="plain http off loopback"):
+        AuthConfig.model_validate(
+            {"audience": RESOURCE, "issuers": [{"issuer": "http://idp.example"}]}
+        )
+    with pytest.raises(ValueError, match="plain http off loopback"):
+        config(jwks_url="http://127.0.0.1.evil.example/jwks")
     for reserved in ("local", "group", "tenant", "scope", "unauthenticated", "anonymous"):
         with pytest.raises(ValueError, match="reserved"):
             config(name=reserved)

@@ -33,6 +33,7 @@ client's id and secret are read from the environment variables it names.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -93,6 +94,21 @@ def canonical_url(url: str) -> str:
     return f"{scheme.lower()}{sep}{host.lower()}{slash}{path}".rstrip("/")
 
 
+def _secure(url: str) -> bool:
+    """Whether `url` is https, or http to a loopback host (tests, a local AS)."""
+    scheme, _, rest = url.partition("://")
+    if scheme.lower() == "https":
+        return True
+    host = rest.partition("/")[0].rpartition("@")[2].lower()
+    host = host.partition("]")[0].lstrip("[") if host.startswith("[") else host.rsplit(":", 1)[0]
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -142,6 +158,13 @@ class IssuerSpec(_Strict):
 
     @model_validator(mode="after")
     def _checked(self) -> IssuerSpec:
+        urls = [self.issuer, self.jwks_url, self.introspection and self.introspection.url]
+        plain = [u for u in urls if u and not _secure(u)]
+        if plain:
+            raise ValueError(
+                f"{plain[0]} is plain http off loopback: keys and tokens would cross the "
+                f"network unprotected; use https:// (http:// only for 127.0.0.1, ::1, localhost)"
+            )
         if self.name is not None and self.name in RESERVED_NAMES:
             raise ValueError(
                 f"name {self.name!r} is reserved (it would read as {self.name}:…, another kind "
