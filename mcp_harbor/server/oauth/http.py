@@ -94,6 +94,8 @@ class HarborBearerBackend(AuthenticationBackend):
         self._log = throttle or _Throttled()
 
     async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser] | None:
+        """The accepted token's credentials and user, or None (the reason in
+        the scope and the log). **Cancellation:** as `CombinedVerifier.check`."""
         header = conn.headers.get("authorization")
         if header is None:
             return None

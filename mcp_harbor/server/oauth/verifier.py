@@ -325,7 +325,11 @@ class OAuthVerifier(TokenVerifier):
         ]
 
     async def check(self, token: str) -> OAuthAccessToken | Refusal:
-        """The accepted token, or why not. Never raises for any token."""
+        """The accepted token, or why not. Never raises for any token.
+
+        **Cancellation:** nothing is left half done: a key fetch under way
+        finishes in its thread (and is cached), an introspection request
+        is abandoned uncached."""
         if not _is_jwt(token):
             for introspector in self.introspectors:
                 found = await introspector.check(token)
@@ -397,6 +401,7 @@ class OAuthVerifier(TokenVerifier):
         return identity_of(token, claims, spec, self.resource)
 
     async def verify_token(self, token: str) -> AccessToken | None:
+        """The SDK's `TokenVerifier`: `check` without the reason."""
         found = await self.check(token)
         return None if isinstance(found, Refusal) else found
 
@@ -425,7 +430,8 @@ class CombinedVerifier(TokenVerifier):
         return None if self.static is None else self.static.lookup(token)
 
     async def check(self, token: str) -> AccessToken | Refusal:
-        """The accepted token (static or OAuth) or why not."""
+        """The accepted token (static or OAuth) or why not; never raises.
+        **Cancellation:** as `OAuthVerifier.check`."""
         if self.static is not None:
             found: AccessToken | None = await self.static.verify_token(token)
             if found is not None:
@@ -437,6 +443,7 @@ class CombinedVerifier(TokenVerifier):
         return await self.oauth.check(token)
 
     async def verify_token(self, token: str) -> AccessToken | None:
+        """The SDK's `TokenVerifier`: `check` without the reason."""
         found = await self.check(token)
         return None if isinstance(found, Refusal) else found
 
