@@ -36,9 +36,9 @@ from mcp_harbor.errors import ConfigError
 from mcp_harbor.identity import Caller
 from mcp_harbor.policy import is_allowed, validate_entry
 from mcp_harbor.server.auth import HarborTokenVerifier, TokensFile
-from mcp_harbor.server.oauth import CombinedVerifier, OAuthAccessToken, OAuthVerifier, Refusal
+from mcp_harbor.server.oauth import CombinedVerifier, OAuthAccessToken, Refusal
 from mcp_harbor.server.oauth.settings import AuthConfig, load_auth_config
-from mcp_harbor.server.oauth.verifier import REASONS
+from mcp_harbor.server.oauth.verifier import REASONS, OAuthVerifier
 
 pytestmark = pytest.mark.anyio
 

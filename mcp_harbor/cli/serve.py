@@ -83,12 +83,8 @@ def _verifier(
     """
     from mcp_harbor.errors import ConfigError
     from mcp_harbor.server.auth import http_verifier
-    from mcp_harbor.server.oauth import (
-        config_of_options,
-        http_auth,
-        load_auth_config,
-        parse_mode,
-    )
+    from mcp_harbor.server.oauth import http_auth, parse_mode
+    from mcp_harbor.server.oauth.settings import config_of_options, load_auth_config
 
     mode = parse_mode(auth_mode)
     if mode is None:

@@ -28,7 +28,7 @@ from mcp_harbor.errors import ConfigError
 from mcp_harbor.server.auth import HarborTokenVerifier
 from mcp_harbor.server.handlers import CallerMiddleware, Handlers
 from mcp_harbor.server.listing import ListingCache
-from mcp_harbor.server.oauth.verifier import CombinedVerifier
+from mcp_harbor.server.oauth.accepted import CombinedVerifier
 from mcp_harbor.server.refusals import RefusalRecorder
 from mcp_harbor.server.reload import ListChangedNotifier
 from mcp_harbor.server.stdio import DEFAULT_MAX_REQUEST_BYTES, bounded_stdio

@@ -39,7 +39,7 @@ from mcp_harbor.errors import ApprovalRefused, StoreError
 from mcp_harbor.identity import Caller
 from mcp_harbor.runctx.approval import answer_request, may_answer
 from mcp_harbor.server.auth import HarborTokenVerifier
-from mcp_harbor.server.oauth.verifier import CombinedVerifier, OAuthAccessToken
+from mcp_harbor.server.oauth.accepted import CombinedVerifier, OAuthAccessToken
 from mcp_harbor.server.refusals import mark_handled
 from mcp_harbor.store.base import Store
 

@@ -40,7 +40,7 @@ from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx import ENVELOPE_META_KEY, Approval, CallRequest, CallService
 from mcp_harbor.runner import ProgressLine, StepResult, overall_progress
 from mcp_harbor.server.elicit import ElicitingApprover, RoundTrip, answer_of
-from mcp_harbor.server.oauth.verifier import OAuthAccessToken
+from mcp_harbor.server.oauth.accepted import OAuthAccessToken
 from mcp_harbor.server.refusals import mark_handled
 from mcp_harbor.server.registry import Registry
 from mcp_harbor.server.results import error_result, tool_result

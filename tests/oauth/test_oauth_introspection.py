@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from mcp_harbor.server.oauth import OAuthAccessToken, OAuthVerifier, Refusal
+from mcp_harbor.server.oauth import OAuthAccessToken, Refusal
 from mcp_harbor.server.oauth.introspection import Introspector
 from mcp_harbor.server.oauth.settings import AuthConfig
+from mcp_harbor.server.oauth.verifier import OAuthVerifier
 
 from .oidc import OIDCProvider
 

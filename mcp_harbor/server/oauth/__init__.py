@@ -4,32 +4,28 @@
 verifier `mcp_harbor.server.app.serve_http` serves with: static tokens,
 OAuth access tokens, or both side by side. `settings` says what is
 configured and how principals are named; `verifier` how tokens are
-checked; `http` the challenges and the Protected Resource Metadata.
+checked; `introspection` opaque tokens; `http` the challenges and the
+Protected Resource Metadata. Only `accepted` loads with the package (the
+server's modules name its classes); PyJWT and the settings load when OAuth
+is configured.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from mcp_harbor.server.oauth.settings import AuthConfig, config_of_options, load_auth_config
-from mcp_harbor.server.oauth.verifier import (
-    CombinedVerifier,
-    OAuthAccessToken,
-    OAuthVerifier,
-    Refusal,
-)
+from mcp_harbor.server.oauth.accepted import CombinedVerifier, OAuthAccessToken, Refusal
+
+if TYPE_CHECKING:
+    from mcp_harbor.server.oauth.settings import AuthConfig
 
 __all__ = [
-    "AuthConfig",
     "AuthMode",
     "CombinedVerifier",
     "OAuthAccessToken",
-    "OAuthVerifier",
     "Refusal",
-    "config_of_options",
     "http_auth",
-    "load_auth_config",
     "parse_mode",
 ]
 
@@ -54,6 +50,7 @@ def http_auth(mode: AuthMode, config: AuthConfig, tokens: Path) -> CombinedVerif
         ConfigError: the tokens file is invalid.
     """
     from mcp_harbor.server.auth import HarborTokenVerifier, TokensFile
+    from mcp_harbor.server.oauth.verifier import OAuthVerifier
 
     static = HarborTokenVerifier(TokensFile(tokens)) if "tokens" in mode else None
     return CombinedVerifier(static, OAuthVerifier(config))

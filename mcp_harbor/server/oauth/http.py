@@ -39,8 +39,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from mcp_harbor.server.oauth.accepted import CombinedVerifier, Refusal, scopes_missing
 from mcp_harbor.server.oauth.settings import AuthConfig
-from mcp_harbor.server.oauth.verifier import CombinedVerifier, Refusal, scopes_missing
 
 __all__ = ["LOG_EVERY", "REFUSAL_KEY", "HarborBearerBackend", "metadata_routes", "protect"]
 

@@ -19,13 +19,9 @@ from typing import Any, Final
 import httpx2
 
 from mcp_harbor.errors import ConfigError
+from mcp_harbor.server.oauth.accepted import OAuthAccessToken, Refusal
 from mcp_harbor.server.oauth.settings import IssuerSpec
-from mcp_harbor.server.oauth.verifier import (
-    OAuthAccessToken,
-    Refusal,
-    audience_matches,
-    identity_of,
-)
+from mcp_harbor.server.oauth.verifier import audience_matches, identity_of
 
 __all__ = ["Introspector"]
 
