@@ -36,7 +36,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import logging
 import threading
 import time
 import urllib.error
@@ -70,7 +69,6 @@ __all__ = [
     "scopes_missing",
 ]
 
-log = logging.getLogger("mcp_harbor.server")
 
 _TYPES: Final = frozenset({"at+jwt", "application/at+jwt", "jwt"})
 #: Longest claim value kept as a principal, group or tenant (after escaping).
