@@ -29,12 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx2
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from harbor_helpers import (
     MODES,
+    approvals_json,
     audit_json,
     bearer_client,
     free_port,
@@ -101,11 +103,16 @@ class Served:
 
 
 @contextlib.contextmanager
-def harbor(root: Path, args: Callable[[str], Sequence[str]], **env: str) -> Iterator[Served]:
+def harbor(
+    root: Path, args: Callable[[str], Sequence[str]], *more: tuple[str, str], **env: str
+) -> Iterator[Served]:
     """``mcp-harbor serve --transport http`` on a free port with `args`
-    (given the resource URL it serves, ``http://127.0.0.1:PORT/mcp``)."""
+    (given the resource URL it serves, ``http://127.0.0.1:PORT/mcp``), the
+    exports of `RULES`, ``whoami`` and `more` ((name, text) pairs)."""
     exports, state, db = root / "exports", root / "state", root / "a.db"
     write_export(exports, "whoami.yaml", WHOAMI)
+    for name, text in more:
+        write_export(exports, f"{name}.yaml", text)
     for name, rule in RULES.items():
         write_export(exports, f"{name}.yaml", only(name, rule))
     port = free_port()
@@ -431,3 +438,52 @@ async def test_auth_config_file_and_key_rotation(
             async with bearer_client(server.url, token, "auto") as client:
                 out = text_of(await client.call_tool("whoami", {}))
             assert "HARBOR_CALLER_PRINCIPAL=idp:alice" in out, server.stderr()[-2000:]
+
+
+DEPLOY = """
+    name: deploy
+    description: Deploys once an admin said yes.
+    confirm: "Deploy?"
+    approvers: ["scope:admin"]
+    approval_timeout: 30
+    steps:
+      - name: a
+        run: echo deployed
+"""
+
+
+async def test_approvers_by_scope_answer_over_http(oidc: OIDCProvider, tmp_path: Path) -> None:
+    def args(resource: str) -> list[str]:
+        return ["--auth", "oauth", "--issuer", oidc.issuer, "--audience", resource]
+
+    with harbor(tmp_path, args, ("deploy", DEPLOY)) as server:
+        base = server.url.removesuffix("/mcp")
+        caller = oidc.auth_code_token("alice", "read", server.resource)
+        admin = oidc.auth_code_token("bob", "read admin", server.resource)
+        plain = oidc.auth_code_token("carol", "read", server.resource)
+        results: list[Any] = []
+        async with bearer_client(server.url, caller, "legacy") as client:
+
+            async def call() -> None:
+                results.append(await client.call_tool("deploy", {}))
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(call)
+                with anyio.fail_after(20):
+                    while not (
+                        pending := await anyio.to_thread.run_sync(approvals_json, server.db)
+                    ):
+                        await anyio.sleep(0.1)
+                (item,) = pending
+                assert item["principal"] == "oauth:alice"
+                async with httpx2.AsyncClient(timeout=30) as http:
+                    url = f"{base}/approvals/{item['run_id']}"
+                    body = {"decision": "approve"}
+                    for token, status in ((plain, 403), (caller, 403), (admin, 200)):
+                        answer = await http.post(
+                            url, json=body, headers={"Authorization": f"Bearer {token}"}
+                        )
+                        assert answer.status_code == status, answer.text
+                    assert answer.json()["by"] == "oauth:bob"
+        (result,) = results
+        assert "deployed" in text_of(result), text_of(result)
