@@ -639,7 +639,8 @@ class Harbor:
         opened with purpose ``serve``.
 
         - HTTP authenticates bearer tokens with `verifier` (from
-          `mcp_harbor.server.auth.http_verifier`, which refuses to serve a
+          `mcp_harbor.server.oauth.http_auth` for ``--auth oauth``: an OAuth
+          resource server; or `mcp_harbor.server.auth.http_verifier`, which refuses to serve a
           host that is not loopback without tokens: ask it before `open`, so
           that a refused start leaves nothing behind); None: no tokens;
         - `watch`: the export folders are watched and reloaded (checked first),

@@ -6,7 +6,16 @@ What is proven and what is only claimed:
 - `principal` is authenticated: the name of the HTTP bearer token that the
   request carried, or ``local:<user>`` over stdio (the OS user who started
   the server, who also chose to start it).
-- `tenant` and `groups` come from the token's entry in the tokens file.
+  With ``--auth oauth`` it is ``NAME:VALUE``: the issuer's short name and
+  the principal claim of a verified access token
+  (`mcp_harbor.server.oauth.settings`).
+- `tenant` and `groups` come from the token's entry in the tokens file
+  (OAuth: from the configured claims), `scopes` from an OAuth token's
+  ``scope`` (a static token has none).
+- `issuer`, `subject`, `client_id` and `token_id` (``iss``, ``sub``, the
+  ``client_id``/``azp`` of the OAuth client, ``jti``) say which access
+  token authenticated the call, for the audit; None without OAuth. The
+  token itself is never held here.
 - `client_name`/`client_version` are what the client *claims* in its
   ``clientInfo``; anyone can claim anything. They are recorded as claimed.
 - `session` is the transport's notion of a connection: ``stdio:<id>`` for
@@ -67,13 +76,19 @@ class Caller:
     remote_addr: str | None = None
     protocol_version: str | None = None
     authenticated: bool = True
+    scopes: tuple[str, ...] = field(default_factory=tuple)
+    issuer: str | None = None
+    subject: str | None = None
+    client_id: str | None = None
+    token_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Every field by name (``groups`` as a list), plus ``client_claimed``."""
+        """Every field by name (``groups``, ``scopes`` as lists), plus ``client_claimed``."""
         # Not `dataclasses.asdict`: it deep-copies field by field, and this
         # runs for every audit record.
         data: dict[str, Any] = {f: getattr(self, f) for f in _FIELDS}
         data["groups"] = list(self.groups)
+        data["scopes"] = list(self.scopes)
         data["client_claimed"] = True  # clientInfo is never proven
         return data
 

@@ -41,6 +41,7 @@ __all__ = [
     "load_published",
     "load_skills_option",
     "models_option",
+    "oauth_options",
     "open_harbor",
     "open_store",
     "pass_env_option",
@@ -280,6 +281,96 @@ def tokens_option(fn: F) -> F:
         help="The tokens file (HTTP bearer tokens, hashed).",
     )
     return option(fn)
+
+
+def oauth_options(fn: F) -> F:
+    """``--auth`` and the OAuth resource-server options of ``serve``
+    (`mcp_harbor.server.oauth`); resolved by `http_verifier_of`."""
+    options = [
+        click.option(
+            "--auth",
+            "auth_mode",
+            default="tokens",
+            show_default=True,
+            metavar="tokens|oauth|tokens,oauth",
+            help="How HTTP callers authenticate: static tokens of the tokens file, OAuth "
+            "access tokens of an identity provider (this server becomes an OAuth 2.1 "
+            "resource server), or both side by side.",
+        ),
+        click.option(
+            "--issuer",
+            default=None,
+            metavar="URL",
+            help="With --auth oauth: the authorization server trusted (its iss, exactly); "
+            "principals are oauth:CLAIM. Several: --auth-config.",
+        ),
+        click.option(
+            "--audience",
+            default=None,
+            metavar="URL",
+            help="With --auth oauth: this server's canonical MCP URL as clients reach it "
+            "(https://host/mcp); every token's aud must hold it.",
+        ),
+        click.option(
+            "--jwks-url",
+            default=None,
+            metavar="URL",
+            help="The issuer's key set (default: its metadata's jwks_uri).",
+        ),
+        click.option(
+            "--required-scope",
+            "required_scopes",
+            multiple=True,
+            metavar="SCOPE",
+            help="A scope every OAuth token needs (403 insufficient_scope otherwise); repeatable.",
+        ),
+        click.option(
+            "--principal-claim",
+            default="sub",
+            show_default=True,
+            metavar="NAME",
+            help="The claim that names the caller (a dotted name walks into objects).",
+        ),
+        click.option(
+            "--groups-claim", default=None, metavar="NAME", help="The claim holding groups."
+        ),
+        click.option(
+            "--tenant-claim", default=None, metavar="NAME", help="The claim holding the tenant."
+        ),
+        click.option(
+            "--introspection-url",
+            default=None,
+            metavar="URL",
+            help="RFC 7662 endpoint that checks opaque (non-JWT) tokens; its client id and "
+            "secret are read from the variables --introspection-client-id-env and "
+            "--introspection-client-secret-env name.",
+        ),
+        click.option(
+            "--introspection-client-id-env",
+            default=None,
+            metavar="NAME",
+            show_default="MCP_HARBOR_INTROSPECTION_CLIENT_ID",
+            help="The environment variable holding the introspection client id.",
+        ),
+        click.option(
+            "--introspection-client-secret-env",
+            default=None,
+            metavar="NAME",
+            show_default="MCP_HARBOR_INTROSPECTION_CLIENT_SECRET",
+            help="The environment variable holding the introspection client secret.",
+        ),
+        click.option(
+            "--auth-config",
+            type=click.Path(dir_okay=False, exists=True, path_type=Path),
+            default=None,
+            metavar="FILE",
+            help="The OAuth settings in a YAML file (any number of issuers); instead of "
+            "--issuer and the options after it.",
+        ),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
 
 
 def audit_key_option(fn: F) -> F:

@@ -6,7 +6,7 @@ import gc
 import logging
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,6 +17,7 @@ from mcp_harbor.cli._app import (
     exports_option,
     harbor_errors,
     models_option,
+    oauth_options,
     open_harbor,
     pass_env_option,
     programs_option,
@@ -70,6 +71,71 @@ def _rate_limit(
         raise click.BadParameter(f"{value!r}: {_RATE_LIMIT_USAGE}", ctx=ctx, param=param) from None
 
 
+def _verifier(
+    tokens: Path, host: str, auth_mode: str, auth_config: Path | None, **options: Any
+) -> Any:
+    """The HTTP verifier ``--auth`` names (None: a loopback server without
+    tokens).
+
+    Raises:
+        ConfigError: the options contradict each other or are invalid, the
+            auth config file is (each problem with its file and line), or
+            static tokens alone would serve a public host without any.
+    """
+    from mcp_harbor.errors import ConfigError
+    from mcp_harbor.server.auth import http_verifier
+    from mcp_harbor.server.oauth import http_auth, parse_mode
+    from mcp_harbor.server.oauth.settings import config_of_options, load_auth_config
+
+    mode = parse_mode(auth_mode)
+    if mode is None:
+        raise ConfigError(f"--auth {auth_mode!r}: expected tokens, oauth or tokens,oauth")
+    given = [
+        f"--{k.replace('_', '-')}"
+        for k in (
+            "issuer",
+            "audience",
+            "jwks_url",
+            "groups_claim",
+            "tenant_claim",
+            "introspection_url",
+        )
+        if options[k] is not None
+    ]
+    given += ["--required-scope"] if options["required_scopes"] else []
+    given += ["--principal-claim"] if options["principal_claim"] != "sub" else []
+    if "oauth" not in mode:
+        if auth_config is not None or given:
+            named = ", ".join(["--auth-config"] if auth_config else given)
+            raise ConfigError(
+                f"{named} configure OAuth, which --auth {auth_mode} does not use; "
+                f"pass --auth oauth (or tokens,oauth)"
+            )
+        return http_verifier(tokens, host)
+    if auth_config is not None:
+        if given:
+            raise ConfigError(
+                f"--auth-config holds the OAuth settings: drop {', '.join(given)} "
+                f"(or drop --auth-config and keep them)"
+            )
+        config = load_auth_config(auth_config)
+    elif options["issuer"] is None:
+        raise ConfigError(
+            f"--auth {auth_mode} needs --issuer URL and --audience URL (or --auth-config FILE): "
+            "the identity provider trusted and this server's canonical MCP URL"
+        )
+    else:
+        config = config_of_options(**options)
+    verifier = http_auth(mode, config, tokens)
+    log.info(
+        "OAuth resource server for %s: issuers %s%s",
+        config.resource,
+        ", ".join(f"{i.issuer} (principals {i.short}:…)" for i in config.issuers),
+        "; static tokens too" if "tokens" in mode else "",
+    )
+    return verifier
+
+
 @click.command()
 @exports_option
 @click.option(
@@ -87,6 +153,7 @@ def _rate_limit(
     "e.g. harbor.internal:8765 or harbor.internal:*; repeatable.",
 )
 @tokens_option
+@oauth_options
 @db_option
 @audit_seal_options
 @sandbox_option
@@ -202,6 +269,18 @@ def serve(
     port: int,
     allowed_hosts: tuple[str, ...],
     tokens: Path,
+    auth_mode: str,
+    issuer: str | None,
+    audience: str | None,
+    jwks_url: str | None,
+    required_scopes: tuple[str, ...],
+    principal_claim: str,
+    groups_claim: str | None,
+    tenant_claim: str | None,
+    introspection_url: str | None,
+    introspection_client_id_env: str | None,
+    introspection_client_secret_env: str | None,
+    auth_config: Path | None,
     db: str,
     db_sync: str,
     audit_key: Path,
@@ -270,10 +349,32 @@ def serve(
     gc.set_threshold(thresholds[0], thresholds[1], 1 << 30)  # no full collections
     click.get_current_context().call_on_close(lambda: gc.set_threshold(*thresholds))
     Harbor.start_loading(settings)  # the files load while the server's modules import
-    from mcp_harbor.server.auth import http_verifier
+    from mcp_harbor.errors import ConfigError
 
     with harbor_errors():  # before anything is opened: a refused start leaves nothing
-        verifier = http_verifier(tokens, host) if transport == "http" else None
+        verifier: Any = None
+        if transport != "http" and (auth_mode != "tokens" or auth_config or issuer):
+            raise ConfigError(
+                "--auth, --issuer and --auth-config apply to --transport http: over stdio the "
+                "caller is the local user who started the server (local:USER)"
+            )
+        if transport == "http":
+            verifier = _verifier(
+                tokens,
+                host,
+                auth_mode,
+                auth_config,
+                issuer=issuer,
+                audience=audience,
+                jwks_url=jwks_url,
+                required_scopes=required_scopes,
+                principal_claim=principal_claim,
+                groups_claim=groups_claim,
+                tenant_claim=tenant_claim,
+                introspection_url=introspection_url,
+                introspection_client_id_env=introspection_client_id_env,
+                introspection_client_secret_env=introspection_client_secret_env,
+            )
     harbor = open_harbor(settings, "serve")
     try:
         if not harbor.published.exports:

@@ -254,7 +254,7 @@ _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_yaml(
-    path: Path, *, kind: Literal["export", "programs", "models"] = "export"
+    path: Path, *, kind: Literal["export", "programs", "models", "auth"] = "export"
 ) -> tuple[Mapping[str, Any], SourceMap, bytes]:
     """Read one YAML document that must be a mapping: an export file, or
     with `kind` ``"programs"`` a ``--programs`` file (for the messages).
@@ -298,6 +298,7 @@ def read_yaml(
                 "export": "put one export in each file",
                 "programs": "keep one programs: mapping",
                 "models": "keep one mapping of endpoints: and models:",
+                "auth": "keep one mapping of audience: and issuers:",
             }[kind]
         )
     root = nodes[0]
@@ -310,6 +311,8 @@ def read_yaml(
                 "programs: {NAME: {options_with_value: …}}",
                 "models": "a models file must be a mapping: endpoints: {NAME: {base_url: …}}, "
                 "models: {NAME: {primary: {endpoint: …, model: …}}}",
+                "auth": "an auth config file must be a mapping: audience: URL, "
+                "issuers: [{issuer: URL, …}]",
             }[kind]
         )
     try:

@@ -169,12 +169,14 @@ def answer_request(
     problem = may_answer(approver, request["principal"], request["approvers"])
     if problem is not None:
         raise ApprovalRefused("forbidden", f"run {run_id}: {problem}")
-    decided_as = {
+    decided_as: dict[str, Any] = {
         "principal": approver.principal,
         "tenant": approver.tenant,
         "groups": list(approver.groups),
         "via": via,
     }
+    if approver.scopes:  # an OAuth approver: approvers: [scope:NAME] is checked again on them
+        decided_as["scopes"] = list(approver.scopes)
     decision = "approved" if approve else "denied"
     outcome = store.decide(
         run_id, decision, approver.principal, reason=reason, decided_as=decided_as
@@ -268,11 +270,13 @@ class OperatorApprover:
         via = decided_as.get("via")
         if self._approvers is not None:
             groups = decided_as.get("groups") or []
+            scopes = decided_as.get("scopes") or []
             answerer = Caller(
                 transport="cli",
                 principal=str(decided_as.get("principal", by)),
                 tenant=str(decided_as.get("tenant", "default")),
                 groups=tuple(str(g) for g in groups if isinstance(g, str)),
+                scopes=tuple(str(s) for s in scopes if isinstance(s, str)),
             )
             problem = None if answerer.principal == by else "its answerer and principal differ"
             problem = problem or may_answer(answerer, self._principal, self._approvers)

@@ -28,6 +28,7 @@ from mcp_harbor.errors import ConfigError
 from mcp_harbor.server.auth import HarborTokenVerifier
 from mcp_harbor.server.handlers import CallerMiddleware, Handlers
 from mcp_harbor.server.listing import ListingCache
+from mcp_harbor.server.oauth.accepted import CombinedVerifier
 from mcp_harbor.server.refusals import RefusalRecorder
 from mcp_harbor.server.reload import ListChangedNotifier
 from mcp_harbor.server.stdio import DEFAULT_MAX_REQUEST_BYTES, bounded_stdio
@@ -147,7 +148,7 @@ def serve_http(
     host: str,
     port: int,
     *,
-    verifier: HarborTokenVerifier | None,
+    verifier: HarborTokenVerifier | CombinedVerifier | None,
     stop_calls: StopCalls,
     allowed_hosts: list[str] | None = None,
     background: Background | None = None,
@@ -159,8 +160,11 @@ def serve_http(
     and `routes` beside it (the approvals endpoint).
 
     With a `verifier`, every request needs a valid bearer token (401
-    otherwise). DNS-rebinding protection stays on: Host and Origin must be
-    loopback names, the bind address, or among `allowed_hosts`
+    otherwise). A `CombinedVerifier` (``--auth oauth`` or ``tokens,oauth``)
+    makes the server an OAuth resource server instead of the SDK's bearer
+    middleware: `mcp_harbor.server.oauth.http.protect`, its challenges and
+    its Protected Resource Metadata routes. DNS-rebinding protection stays
+    on: Host and Origin must be loopback names, the bind address, or among `allowed_hosts`
     (``name:port`` or ``name:*``). A body larger than `max_request_bytes`
     is answered 413.
 
@@ -187,19 +191,29 @@ def serve_http(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )
     auth = None
-    if verifier is not None:
+    oauth = verifier.config if isinstance(verifier, CombinedVerifier) else None
+    if verifier is not None and oauth is None:
         # Static tokens: no OAuth server and no RFC 9728 metadata routes.
         auth = AuthSettings.model_validate(
             {"issuer_url": f"http://{host}:{port}", "resource_server_url": None}
         )
-    app = server.streamable_http_app(
+    if oauth is not None:
+        from mcp_harbor.server.oauth.http import metadata_routes
+
+        routes = [*(routes or []), *metadata_routes(oauth)]
+    app: Any = server.streamable_http_app(
         transport_security=security,
         host=host,
         auth=auth,
-        token_verifier=verifier,
+        token_verifier=None if oauth is not None else verifier,
         max_request_body_size=max_request_bytes or DEFAULT_MAX_REQUEST_BYTES,
         custom_starlette_routes=routes,
     )
+    if oauth is not None:
+        from mcp_harbor.server.oauth.http import protect
+
+        assert isinstance(verifier, CombinedVerifier)
+        app = protect(app, verifier, oauth)
     served: Any = app if rejections is None else RefusalRecorder(app, rejections)
     # http="auto" (uvicorn's default) parses HTTP with httptools, a
     # dependency: ~0.1 ms of CPU less per request than the pure-Python h11.

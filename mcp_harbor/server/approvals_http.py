@@ -5,7 +5,9 @@ principal may give; ``POST /approvals/RUN_ID`` with
 ``{"decision": "approve" | "deny", "reason": TEXT}`` answers one (what
 ``mcp-harbor approve|deny RUN_ID --url URL --token TOKEN`` sends). Each
 request needs a bearer token of the tokens file (the principal is the
-token's name, with its tenant and groups) and is checked against the run's
+token's name, with its tenant and groups) or, with ``--auth oauth``, an
+OAuth access token the server accepts (``NAME:SUB``, its groups, tenant
+and scopes: ``approvers: [scope:approve]`` works) and is checked against the run's
 ``approvers:`` exactly as a local answer is (`answer_request`: never the
 caller itself); a run whose export names no ``approvers:`` is answered only
 locally, by an operator of the store. A request carrying an ``Origin`` header is refused: no web
@@ -37,6 +39,7 @@ from mcp_harbor.errors import ApprovalRefused, StoreError
 from mcp_harbor.identity import Caller
 from mcp_harbor.runctx.approval import answer_request, may_answer
 from mcp_harbor.server.auth import HarborTokenVerifier
+from mcp_harbor.server.oauth.accepted import CombinedVerifier, OAuthAccessToken
 from mcp_harbor.server.refusals import mark_handled
 from mcp_harbor.store.base import Store
 
@@ -54,10 +57,42 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _approver(request: Request, verifier: HarborTokenVerifier | None) -> Caller | JSONResponse:
+def _oauth_approver(request: Request, verifier: Any) -> Caller | JSONResponse | None:
+    """With ``--auth oauth``: the caller of the OAuth token the bearer
+    backend accepted for `request` (its principal, groups, tenant, scopes),
+    a 403 when it lacks a required scope, or None (no OAuth token)."""
+    token = getattr(request.scope.get("user"), "access_token", None)
+    if not isinstance(token, OAuthAccessToken):
+        return None
+    config = getattr(verifier, "config", None)
+    required = list(config.required_scopes) if config is not None else []
+    if missing := [s for s in required if s not in token.scopes]:
+        return _error(403, f"this token lacks the required scope {' '.join(missing)}")
+    mark_handled(request)
+    client = request.client
+    return Caller(
+        transport="http",
+        principal=token.principal,
+        tenant=token.tenant,
+        groups=token.groups,
+        scopes=tuple(token.scopes),
+        issuer=token.issuer,
+        subject=token.subject,
+        client_id=token.client_id,
+        token_id=token.token_id,
+        remote_addr=None if client is None else client.host,
+    )
+
+
+def _approver(
+    request: Request, verifier: HarborTokenVerifier | CombinedVerifier | None
+) -> Caller | JSONResponse:
     """The authenticated principal of `request`, or the answer refusing it."""
     if "origin" in request.headers:
         return _error(403, "approvals are not answered from a web page (Origin header present)")
+    oauth = _oauth_approver(request, verifier)
+    if oauth is not None:
+        return oauth
     if verifier is None:
         mark_handled(request)
         return _error(
@@ -85,7 +120,9 @@ def _approver(request: Request, verifier: HarborTokenVerifier | None) -> Caller 
     )
 
 
-def approval_routes(store: Store, verifier: HarborTokenVerifier | None) -> list[Route]:
+def approval_routes(
+    store: Store, verifier: HarborTokenVerifier | CombinedVerifier | None
+) -> list[Route]:
     """The two routes, answering through `store` (the server's own)."""
 
     async def pending(request: Request) -> JSONResponse:

@@ -40,6 +40,7 @@ from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx import ENVELOPE_META_KEY, Approval, CallRequest, CallService
 from mcp_harbor.runner import ProgressLine, StepResult, overall_progress
 from mcp_harbor.server.elicit import ElicitingApprover, RoundTrip, answer_of
+from mcp_harbor.server.oauth.accepted import OAuthAccessToken
 from mcp_harbor.server.refusals import mark_handled
 from mcp_harbor.server.registry import Registry
 from mcp_harbor.server.results import error_result, tool_result
@@ -53,11 +54,24 @@ INVALID_PARAMS = -32602
 
 def _with_token(claimed: Caller, auth: bool) -> Caller:
     """`claimed` with who the HTTP request's bearer token says it is: the
-    token's name, tenant and groups; ``anonymous`` without one (a loopback
+    token's name, tenant and groups (an OAuth token's principal, tenant,
+    groups, scopes, issuer, subject, client id and token id); ``anonymous`` without one (a loopback
     server without tokens, or `auth` and refused before this)."""
     token = get_access_token()
     if token is None:
         return replace(claimed, principal=ANONYMOUS, tenant="default", authenticated=not auth)
+    if isinstance(token, OAuthAccessToken):  # --auth oauth: what the verified claims say
+        return replace(
+            claimed,
+            principal=token.principal,
+            tenant=token.tenant,
+            groups=token.groups,
+            scopes=tuple(token.scopes),
+            issuer=token.issuer,
+            subject=token.subject,
+            client_id=token.client_id,
+            token_id=token.token_id,
+        )
     claims = token.claims or {}
     return replace(
         claimed,

@@ -14,6 +14,8 @@ HTTP   SDK answer                                                  reason
 =====  ==========================================================  ===========================
 401    ``invalid_token`` without / with an Authorization header    ``401 missing token`` /
                                                                    ``401 invalid token``
+401    ``--auth oauth``: the reason the bearer backend put in the  ``401 expired token``,
+       scope (`mcp_harbor.server.oauth.verifier.REASONS`)          ``401 wrong audience``, …
 403    ``Invalid Origin header`` / ``insufficient_scope``          ``403 origin not allowed`` /
                                                                    ``403 insufficient scope``
 421    ``Invalid Host header``                                     ``421 host not allowed``
@@ -178,10 +180,17 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 def _principal(scope: Scope) -> str | None:
-    """The name of the valid token the request presented, or None."""
+    """The principal of the valid token the request presented (a static
+    token's name, an OAuth token's ``NAME:VALUE``), or None."""
     token = getattr(scope.get("user"), "access_token", None)
-    name = getattr(token, "client_id", None)
+    name = getattr(token, "principal", None) or getattr(token, "client_id", None)
     return name if isinstance(name, str) else None
+
+
+#: The ASGI scope key where the OAuth bearer backend puts a refused token's
+#: reason (`mcp_harbor.server.oauth.http.REFUSAL_KEY`): one of its fixed
+#: vocabulary (``401 expired token``, ``403 insufficient scope`` …).
+_REFUSAL: Final = "mcp_harbor.refusal"
 
 
 @final
@@ -216,13 +225,20 @@ class RefusalRecorder:
             if 400 <= status < 500 and not scope.get(_HANDLED):
                 self._count(scope, status, bytes(body))
 
+    @staticmethod
+    def _reason(scope: Scope, status: int, body: bytes) -> str:
+        told = scope.get(_REFUSAL)
+        if isinstance(told, str) and told[:3] == str(status):
+            return told
+        return reason_of(status, body, _header(scope, b"authorization") is not None)
+
     def _count(self, scope: Scope, status: int, body: bytes) -> None:
         try:
             client = scope.get("client")
             self.counter.add(
                 Rejection(
                     source=str(client[0]) if client else "unknown",
-                    reason=reason_of(status, body, _header(scope, b"authorization") is not None),
+                    reason=self._reason(scope, status, body),
                     principal=_principal(scope),
                     tool=_header(scope, b"mcp-name"),
                     user_agent=_header(scope, b"user-agent"),

@@ -1,0 +1,1 @@
+"""Tests against a real OpenID Provider on loopback (oidc.py, conftest.py)."""
