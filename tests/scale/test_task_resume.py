@@ -12,16 +12,21 @@ every wait is a poll bounded by `anyio.fail_after`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
+import anyio
+import anyio.to_thread
 import httpx2
 import pytest
+import redis
 from harbor_helpers import (
     HttpServer,
     http_server,
@@ -34,6 +39,7 @@ from harbor_helpers import (
     write_export,
 )
 
+from mcp_harbor.remote.wire import Result, from_stream, stream_key
 from tests.scale.conftest import WorkerProc, start_worker
 from tests.test_tasks_http import Client
 
@@ -49,6 +55,34 @@ steps:
       echo $$ > {pid}
       while [ ! -f {gate} ]; do sleep 0.05; done
       echo done
+"""
+
+#: Ends on its gate well within its timeout; the test then waits out the
+#: deadline (its run is over on the worker by then).
+BRIEF = """
+name: brief
+description: Waits on a worker for the test's gate; a short timeout.
+runs_on: lab
+timeout: 2
+steps:
+  - name: wait
+    run: |
+      echo $$ > {pid}
+      while [ ! -f {gate} ]; do sleep 0.05; done
+      echo brief done
+"""
+
+#: Never a task: a plain call on a worker.
+PLAIN = """
+name: plain
+description: Waits on a worker for the test's gate; never a task.
+runs_on: lab
+task: never
+steps:
+  - name: wait
+    run: |
+      echo $$ > {pid}
+      while [ ! -f {gate} ]; do sleep 0.05; done
 """
 
 SLEEPER = """
@@ -73,6 +107,7 @@ class Setup:
     db: Path
     args: tuple[str, ...]
     alice: str
+    broker: str
 
     def server(self) -> AbstractContextManager[HttpServer]:
         return http_server(self.exports, self.root / "state", *self.args)
@@ -87,13 +122,15 @@ def setup(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[
     write_export(
         exports, "sleeper.yaml", SLEEPER.format(pid=files / "s.pid", child=files / "s.child")
     )
+    write_export(exports, "brief.yaml", BRIEF.format(pid=files / "b.pid", gate=files / "b.gate"))
+    write_export(exports, "plain.yaml", PLAIN.format(pid=files / "p.pid", gate=files / "p.gate"))
     alice = token_add(tokens, "alice")
     args = ("--tokens", str(tokens), "--db", str(db), "--sandbox", "off", "--broker", redis_url)
     worker: WorkerProc = start_worker(
         exports, db, redis_url, root / "worker-state", root / "worker.log"
     )
     try:
-        yield Setup(root, exports, files, db, args, alice)
+        yield Setup(root, exports, files, db, args, alice, redis_url)
     finally:
         worker.stop()
 
@@ -115,6 +152,15 @@ def task_row(db: Path, task_id: str) -> tuple[str, str | None]:
             (task_id,),
         ).fetchone()
     return str(status), run_id
+
+
+def run_ids(db: Path, tool: str) -> list[str]:
+    """The call ids of the started calls of one tool."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT call_id FROM audit WHERE kind = 'start' AND tool = ? ORDER BY seq", (tool,)
+        ).fetchall()
+    return [str(r[0]) for r in rows]
 
 
 def kill(server: HttpServer) -> None:
@@ -175,3 +221,64 @@ async def test_cancel_reaches_the_worker_of_a_resumed_task(setup: Setup) -> None
     status, run_id = task_row(setup.db, task_id)
     assert status == "cancelled" and run_id is not None
     assert records(setup.db, run_id) == [("start", "running"), ("end", "cancelled")]
+
+
+async def test_a_resumed_task_whose_stream_expired_ends_worker_lost(setup: Setup) -> None:
+    pid, gate = setup.files / "b.pid", setup.files / "b.gate"
+    r = redis.Redis.from_url(setup.broker)
+    with httpx2.Client(timeout=30) as http:
+        a = Client(http, setup.alice)
+        try:
+            with setup.server() as first:
+                task_id = a.call(first.url, "brief")["taskId"]
+                called = time.time()
+                await wait_for_files([pid], timeout=30)
+                kill(first)
+            gate.touch()
+            _, run_id = task_row(setup.db, task_id)
+            assert run_id is not None
+            key = stream_key(run_id)
+            with anyio.fail_after(30):  # the run ends on the worker, unheard
+                while not any(isinstance(from_stream(f).event, Result) for _, f in r.xrange(key)):
+                    await anyio.sleep(0.05)
+            r.delete(key)  # as STREAM_TTL would, an hour later
+            with anyio.fail_after(30):  # past the run's deadline (timeout: 2)
+                while time.time() < called + 3:
+                    await anyio.sleep(0.1)
+            with setup.server() as second:
+                done = await a.until(second.url, task_id, "completed", "failed", "cancelled")
+        finally:
+            kill_leftovers(read_pids(p for p in [pid] if p.exists()))
+            r.close()
+    assert done["status"] == "completed", done
+    result = done["result"]
+    assert result["isError"] is True, result
+    assert result["structuredContent"]["status"] == "worker_lost", result
+    assert records(setup.db, run_id) == [("start", "running"), ("end", "worker_lost")]
+
+
+async def test_a_plain_call_on_a_worker_of_a_killed_server_is_still_interrupted(
+    setup: Setup,
+) -> None:
+    pid, gate = setup.files / "p.pid", setup.files / "p.gate"
+    with httpx2.Client(timeout=30) as http:
+        a = Client(http, setup.alice)
+
+        def call(url: str) -> None:
+            with contextlib.suppress(httpx2.HTTPError):  # its server is killed
+                a.call(url, "plain")
+
+        try:
+            with setup.server() as first:
+                async with anyio.create_task_group() as group:
+                    group.start_soon(anyio.to_thread.run_sync, call, first.url)
+                    await wait_for_files([pid], timeout=30)
+                    kill(first)
+            gate.touch()  # the worker's run ends, unheard
+            with setup.server():
+                pass  # its start closes the dead server's open records
+        finally:
+            gate.touch()
+            kill_leftovers(read_pids(p for p in [pid] if p.exists()))
+    (run_id,) = run_ids(setup.db, "plain")
+    assert records(setup.db, run_id) == [("start", "running"), ("end", "interrupted")]
