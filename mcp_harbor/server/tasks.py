@@ -311,8 +311,9 @@ class TaskCalls:
         server on this host ran and that is gone (it died mid-run); returns
         their ids. Synchronous: call at start, before serving. Tasks of
         another host's server, or of a live one, are left alone. A task whose
-        run went to a worker is kept open when this server has a broker: `run`
-        follows it (`_resume`)."""
+        run went to a worker is kept open when this server has a broker: it
+        is taken over (`Store.task_claim`: by one server only, which is then
+        its server) and `run` follows it (`_resume`)."""
         closed: list[str] = []
         host = socket.gethostname()
         for row in self.store.tasks_open():
@@ -328,7 +329,11 @@ class TaskCalls:
             if server.get("instance") == self.instance:
                 continue
             if server.get("runs_on") and server.get("run_id") and self._can_follow():
-                self._orphans.append(row)
+                # Taken over (compare-and-set): no other server follows it too.
+                ours = {**json.loads(self._server), "run_id": server["run_id"]}
+                ours["runs_on"] = server["runs_on"]
+                if self.store.task_claim(row["task_id"], row["server"], json.dumps(ours)):
+                    self._orphans.append(row)
                 continue
             if self._fail_interrupted(row["task_id"]):
                 closed.append(row["task_id"])
