@@ -2,7 +2,8 @@
 
 It sends the run's `RunMessage` to the label's queue, follows the run's
 stream (``XREAD`` from the last entry it handled) and turns its entries into
-observer calls and, at the end, the run's `RunResult`.
+observer calls and, at the end, the run's `RunResult`. `CeleryExecutor.follow`
+does the same for a run another (dead) server sent, without sending it again.
 """
 
 from __future__ import annotations
@@ -241,9 +242,16 @@ class CeleryExecutor:
 
         **Cancellation:** as `run` (the run is at the broker already): the
         cancel is sent to the worker and its confirmation awaited."""
+        import redis
+
         r = self.redis()
         started, deadline = request.boundary()
-        if not await r.exists(stream_key(request.run_id)) and time.monotonic() > deadline:
+        try:
+            gone = time.monotonic() > deadline and not await r.exists(stream_key(request.run_id))
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            log.warning("run %s: looking for its events: %s; following", request.run_id, exc)
+            gone = False  # `_drive` retries the reads within the run's bounds
+        if gone:
             log.error("run %s: its stream is gone; it cannot be followed", request.run_id)
             return self._result(request, "worker_lost", _Follower(request, observer), started)
         return await self._drive(request, observer, None, None)
