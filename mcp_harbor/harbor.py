@@ -496,7 +496,7 @@ class Harbor:
                 )
             audit = AuditTrail(store, sealer)
             if purpose == "serve":
-                interrupted = audit.close_interrupted()
+                interrupted = audit.close_interrupted(keep_worker_tasks=settings.broker is not None)
                 if interrupted:
                     log.warning(
                         "closed %d interrupted run(s): %s",

@@ -2,7 +2,8 @@
 
 It sends the run's `RunMessage` to the label's queue, follows the run's
 stream (``XREAD`` from the last entry it handled) and turns its entries into
-observer calls and, at the end, the run's `RunResult`.
+observer calls and, at the end, the run's `RunResult`. `CeleryExecutor.follow`
+does the same for a run another (dead) server sent, without sending it again.
 """
 
 from __future__ import annotations
@@ -220,28 +221,74 @@ class CeleryExecutor:
         label = export.spec.runs_on
         if label is None:
             raise RunError(f"{export.name} has no runs_on:; it runs locally")
-        started, deadline = request.boundary()
         wants_output = observer is not None and observer.wants_output
         message = RunMessage.from_request(request, wants_output=wants_output)
+        return await self._drive(request, observer, message, label)
+
+    async def follow(self, request: RunRequest, observer: RunObserver | None = None) -> RunResult:
+        """Follow a run that was dispatched already (by a server that is
+        gone) from its stream's first entry, without sending it again, to
+        its `RunResult`, as `run` would have. `request` is the run as it was
+        dispatched (its id, export, run directory, ``HARBOR_OUTPUT``, and
+        its original start and deadline).
+
+        A stream that no longer exists (expired after `STREAM_TTL`, or never
+        written and the run's deadline is over) ends as ``worker_lost``; a
+        run that no worker started before its deadline as ``timeout``.
+
+        Raises:
+            RunError: as `run`, for a refusal or an unreadable entry.
+            CancelUnconfirmed: as `run`.
+
+        **Cancellation:** as `run` (the run is at the broker already): the
+        cancel is sent to the worker and its confirmation awaited."""
+        import redis
+
+        r = self.redis()
+        started, deadline = request.boundary()
+        try:
+            gone = time.monotonic() > deadline and not await r.exists(stream_key(request.run_id))
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            log.warning("run %s: looking for its events: %s; following", request.run_id, exc)
+            gone = False  # `_drive` retries the reads within the run's bounds
+        if gone:
+            log.error("run %s: its stream is gone; it cannot be followed", request.run_id)
+            return self._result(request, "worker_lost", _Follower(request, observer), started)
+        return await self._drive(request, observer, None, None)
+
+    async def _drive(
+        self,
+        request: RunRequest,
+        observer: RunObserver | None,
+        message: RunMessage | None,
+        label: str | None,
+    ) -> RunResult:
+        """Send `message` to `label`'s queue (None: it was sent already) and
+        follow the run's stream from its start; see `run`."""
+        export = request.export
+        started, deadline = request.boundary()
         follower = _Follower(request, observer)
         hooks = export.on_failure + export.finally_steps
         follower.result_grace = self.result_grace + sum(
             s.spec.timeout or DEFAULT_HOOK_TIMEOUT for s in hooks
         )
-        dispatched = False
+        dispatched = message is None
 
         def dispatch() -> None:
             nonlocal dispatched
+            assert message is not None and label is not None
             dispatched = True  # from here on the message may be at the broker
             self.send(message, label)
 
         r = self.redis()
         last = "0-0"
         try:
-            if export.spec.redispatch:
-                kept = json.dumps(message.encode())
-                await r.set(task_key(request.run_id), kept, ex=int(message.timeout) + STREAM_TTL)
-            await anyio.to_thread.run_sync(dispatch)
+            if message is not None:
+                if export.spec.redispatch:
+                    kept = json.dumps(message.encode())
+                    ex = int(message.timeout) + STREAM_TTL
+                    await r.set(task_key(request.run_id), kept, ex=ex)
+                await anyio.to_thread.run_sync(dispatch)
             while True:
                 entry, last = await self._next(r, request.run_id, last, deadline, follower)
                 if entry is None:  # nobody took the run before its deadline

@@ -76,6 +76,10 @@ class CallRequest:
     #: A model's tool call: the exports whose agents led to it, outermost
     #: first (the runtime refuses a loop or too deep a nesting).
     agent_chain: tuple[str, ...] = ()
+    #: The run's id, chosen by the caller of the service (a task records it
+    #: before the call runs, to follow a worker's run after a restart);
+    #: None: a new one (`new_run_id`). Unique per call.
+    run_id: str | None = None
 
 
 class CallableExport(Protocol):

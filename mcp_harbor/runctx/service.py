@@ -278,7 +278,7 @@ class CallService:
         by `shutdown` instead answers a ``cancelled`` envelope.
         """
         catalog = self.catalog  # the version this call runs on
-        run_id = new_run_id()
+        run_id = request.run_id or new_run_id()
         caller, tool = request.caller, request.tool
         entry = None if self._stopping else _entry_of(request, catalog)
         export = None if entry is None else entry.export

@@ -34,7 +34,13 @@ Guarantees:
 - **Shutdown**: a task whose call is cancelled because the server stops is
   made ``failed`` (a JSON-RPC error saying so); a server that died without
   saying is found by the next one on the host (`close_interrupted`): its
-  open tasks become ``failed`` with the reason ``interrupted``.
+  open tasks become ``failed`` with the reason ``interrupted``, except those
+  whose run went to a worker (``runs_on:``) when the new server has a
+  broker: it follows the run's stream from its start (the worker keeps
+  going), then stores the task's result and writes the call's end record
+  as the dead server would have; ``tasks/cancel`` reaches the worker as
+  before. A stream that expired, or a lost worker, ends the call as
+  ``worker_lost``.
 - **TTL**: a task is kept for its ``ttlMs`` from creation (``--task-ttl``,
   shortened by an export's ``task_ttl:``); a final task past it is answered
   as unknown and purged with its run directory (the audit trail keeps the
@@ -43,6 +49,8 @@ Guarantees:
 
 from __future__ import annotations
 
+import calendar
+import dataclasses
 import json
 import logging
 import math
@@ -52,33 +60,46 @@ import shutil
 import socket
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import anyio
 import anyio.abc
+import anyio.lowlevel
 import anyio.to_thread
 import mcp_types as types
+from jsonschema import Draft202012Validator
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp_harbor._visible import visible
-from mcp_harbor.config import Step
-from mcp_harbor.errors import StoreError
+from mcp_harbor.config import Export, Step
+from mcp_harbor.errors import CancelUnconfirmed, RunError, StoreError
 from mcp_harbor.identity import Caller, current_caller
 from mcp_harbor.policy import is_allowed
 from mcp_harbor.runctx import Approval, CallRequest, CallService, Envelope
 from mcp_harbor.runctx.approval import Decision
-from mcp_harbor.runner import ProgressLine, StepResult, new_run_id, overall_progress
+from mcp_harbor.runctx.context import Identity, RunContext
+from mcp_harbor.runctx.envelope import ended, finish
+from mcp_harbor.runner import (
+    ProgressLine,
+    RunObserver,
+    RunRequest,
+    RunResult,
+    StepResult,
+    new_run_id,
+    overall_progress,
+)
 from mcp_harbor.server.elicit import CONFIRM_KEY, CONFIRM_SCHEMA, answer_of
 from mcp_harbor.server.refusals import mark_handled
 from mcp_harbor.server.registry import Registry
 from mcp_harbor.server.results import tool_result
-from mcp_harbor.store.base import Store
+from mcp_harbor.store.base import AuditRecord, Store
 
 __all__ = [
     "EXTENSION",
@@ -137,6 +158,16 @@ def _missing_capability() -> MCPError:
 
 def _iso(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+@runtime_checkable
+class _Follows(Protocol):
+    """An executor that can follow a run another server dispatched
+    (`mcp_harbor.remote.CeleryExecutor.follow`)."""
+
+    async def follow(
+        self, request: RunRequest, observer: RunObserver | None = None
+    ) -> RunResult: ...
 
 
 def _pid_alive(pid: int) -> bool:
@@ -263,6 +294,9 @@ class TaskCalls:
         self._group: anyio.abc.TaskGroup | None = None
         #: The cancel scopes of the tasks this process runs, by task id.
         self._running: dict[str, anyio.CancelScope] = {}
+        #: Open tasks of a dead server whose run is on a worker: followed
+        #: once `run` owns the task group.
+        self._orphans: list[dict[str, Any]] = []
 
     @property
     def registry(self) -> Registry:
@@ -276,7 +310,10 @@ class TaskCalls:
         """Make ``failed`` (reason ``interrupted``) the open tasks that a
         server on this host ran and that is gone (it died mid-run); returns
         their ids. Synchronous: call at start, before serving. Tasks of
-        another host's server, or of a live one, are left alone."""
+        another host's server, or of a live one, are left alone. A task whose
+        run went to a worker is kept open when this server has a broker: it
+        is taken over (`Store.task_claim`: by one server only, which is then
+        its server) and `run` follows it (`_resume`)."""
         closed: list[str] = []
         host = socket.gethostname()
         for row in self.store.tasks_open():
@@ -291,20 +328,128 @@ class TaskCalls:
                 continue
             if server.get("instance") == self.instance:
                 continue
-            error = {
-                "code": _INTERNAL_ERROR,
-                "message": "Task interrupted: the server running it stopped before the "
-                "call ended; call the tool again",
-                "data": {"reason": "interrupted"},
-            }
-            if self.store.task_finish(
-                row["task_id"],
-                "failed",
-                "interrupted: the server stopped before the call ended",
-                error=json.dumps(error),
-            ):
+            if server.get("runs_on") and server.get("run_id") and self._can_follow():
+                # Taken over (compare-and-set): no other server follows it too.
+                ours = {**json.loads(self._server), "run_id": server["run_id"]}
+                ours["runs_on"] = server["runs_on"]
+                if self.store.task_claim(row["task_id"], row["server"], json.dumps(ours)):
+                    self._orphans.append(row)
+                continue
+            if self._fail_interrupted(row["task_id"]):
                 closed.append(row["task_id"])
         return closed
+
+    def _fail_interrupted(self, task_id: str) -> bool:
+        """Make a task ``failed`` with the reason ``interrupted`` (blocking)."""
+        error = {
+            "code": _INTERNAL_ERROR,
+            "message": "Task interrupted: the server running it stopped before the "
+            "call ended; call the tool again",
+            "data": {"reason": "interrupted"},
+        }
+        return self.store.task_finish(
+            task_id,
+            "failed",
+            "interrupted: the server stopped before the call ended",
+            error=json.dumps(error),
+        )
+
+    def _can_follow(self) -> bool:
+        """Whether this server can follow a worker's run (it has a broker)."""
+        return isinstance(self.service.remote, _Follows)
+
+    async def _resume(self, row: Mapping[str, Any]) -> None:
+        """Follow the worker's run of a task whose server died (kept open by
+        `close_interrupted`) as `_execute` runs a call: progress in the row,
+        ``tasks/cancel`` sent on to the worker, the result stored, the end
+        record written. A run that cannot be followed (it never started: no
+        start record; its export is gone or has no ``runs_on:`` now; its
+        context.json is unreadable) is made ``failed`` (``interrupted``) and
+        its call, if it started, closed as ``interrupted``. A store error
+        leaves the task as it is (logged)."""
+        task_id = row["task_id"]
+        run_id = str(json.loads(row["server"])["run_id"])
+        try:
+            records = await anyio.to_thread.run_sync(self.store.open_calls)
+        except StoreError as exc:
+            log.error("task %s…: its run %s cannot be followed: %s", task_id[:8], run_id, exc)
+            return
+        start = next((r for r in records if r.call_id == run_id), None)
+        entry = self.registry.find(str(row["tool"]))
+        export = None if entry is None else entry.export
+        context: RunContext | None = None
+        if start is not None and export is not None and export.spec.runs_on is not None:
+            try:
+                context = await anyio.to_thread.run_sync(_context_of, export, start)
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                log.error("run %s: its context.json cannot be read: %s", run_id, exc)
+        if start is None or export is None or context is None:
+            await self._interrupted(task_id, start)
+            return
+        log.info("task %s…: following run %s on its worker", task_id[:8], run_id)
+        observer = _TaskObserver()
+        follow = partial(self._follow, export, context, start, observer)
+        await self._execute(
+            task_id, export.name, follow, observer, context.output_schema is not None
+        )
+
+    async def _interrupted(self, task_id: str, start: AuditRecord | None) -> None:
+        """Close the call of `start` (if it started) and its task as interrupted."""
+        try:
+            if start is not None:
+                await self.service.audit.finished(
+                    _caller_of(start),
+                    None,
+                    call_id=start.call_id,
+                    tool=start.tool,
+                    status="interrupted",
+                    error="the server stopped before the call ended",
+                )
+            await anyio.to_thread.run_sync(self._fail_interrupted, task_id)
+        except StoreError as exc:
+            log.error("task %s…: interrupted, not recorded: %s", task_id[:8], exc)
+
+    async def _follow(
+        self, export: Export, context: RunContext, start: AuditRecord, observer: _TaskObserver
+    ) -> Envelope:
+        """The envelope of a dispatched run followed to its end on the
+        worker, its end record written (as `CallService` writes it, session
+        memory aside).
+
+        **Cancellation:** the cancel goes to the worker (`CeleryExecutor.follow`),
+        the end record is written ``cancelled``, then it propagates."""
+        remote = self.service.remote
+        assert isinstance(remote, _Follows)
+        caller, run_id = context.caller, context.identity.run_id
+        request = RunRequest(
+            export=export,
+            arguments=context.plain_arguments(),
+            run_id=run_id,
+            run_dir=context.run_dir,
+            workdir=self.service.settings.workdir,
+            extra_env=context.environment(),
+            started=context.started_monotonic,
+            context_path=context.context_path,
+            deadline=context.deadline_monotonic,
+            shown_arguments=context.shown_arguments,
+        )
+        queued_ms = float(start.body.get("queued_ms") or 0.0)
+        end = partial(self.service.audit.finished, caller, call_id=run_id, tool=export.name)
+        try:
+            result = await remote.follow(request, observer)
+        except anyio.get_cancelled_exc_class():
+            await end(None, status="cancelled", error="the call was cancelled")
+            raise
+        except CancelUnconfirmed as exc:
+            await end(None, status="cancel_unconfirmed", error=str(exc))
+            await anyio.lowlevel.checkpoint()  # the cancellation is still in effect
+            return ended(context, "cancel_unconfirmed", f"{export.name}: {exc}", queued_ms)
+        except RunError as exc:
+            await end(None, status="failed", error=str(exc))
+            return ended(context, "failed", f"{export.name}: {exc}", queued_ms)
+        envelope = finish(context, result, queued_ms)
+        await end(result, status=envelope.status, error=None)
+        return envelope
 
     async def run(self) -> None:
         """Own the task group the tasks run in, and purge expired tasks,
@@ -315,6 +460,9 @@ class TaskCalls:
         try:
             async with anyio.create_task_group() as group:
                 self._group = group
+                orphans, self._orphans = self._orphans, []
+                for row in orphans:
+                    group.start_soon(self._resume, row)
                 while True:
                     await self.purge()
                     await anyio.sleep(self._purge_interval())
@@ -432,6 +580,10 @@ class TaskCalls:
         created = time.time()
         stamp = _iso(created)
         task_id = secrets.token_urlsafe(32)
+        run_id = new_run_id()
+        server = self._server
+        if spec.runs_on is not None:  # what a restart needs to follow the worker's run
+            server = json.dumps({**json.loads(server), "run_id": run_id, "runs_on": spec.runs_on})
         row = {
             "task_id": task_id,
             "tenant": caller.tenant,
@@ -443,7 +595,7 @@ class TaskCalls:
             "updated_at": stamp,
             "ttl_ms": int(ttl_s * 1000),
             "expires_at": created + ttl_s,
-            "server": self._server,
+            "server": server,
         }
         try:
             await anyio.to_thread.run_sync(self.store.task_create, row)
@@ -469,18 +621,26 @@ class TaskCalls:
             meta=params.meta,
             approval=Approval(ask=ask, notify=observer.notice),
             observer=observer,
+            run_id=run_id,
         )
         has_schema = spec.output_schema is not None
-        self._group.start_soon(self._execute, task_id, request, observer, has_schema)
+        call = partial(self.service.call, request)
+        self._group.start_soon(self._execute, task_id, params.name, call, observer, has_schema)
         log.info("%s: task %s… created", visible(params.name), task_id[:8])
         if legacy:
             return {"task": _legacy_wire(row)}
         return {"resultType": "task", **_wire(row)}
 
     async def _execute(
-        self, task_id: str, request: CallRequest, observer: _TaskObserver, has_schema: bool
+        self,
+        task_id: str,
+        tool: str,
+        call: Callable[[], Awaitable[Envelope]],
+        observer: _TaskObserver,
+        has_schema: bool,
     ) -> None:
-        """Run the task's call and record its end in the task's row.
+        """Run the task's call (`call`: the call service's, or `_follow`
+        for a resumed one) and record its end in the task's row.
 
         **Cancellation:** by ``tasks/cancel``: the call is cancelled (its
         processes stopped, its end record written) and the task made
@@ -493,12 +653,12 @@ class TaskCalls:
                 self._running[task_id] = scope
                 async with anyio.create_task_group() as group:
                     group.start_soon(self._watch, task_id, scope, observer)
-                    envelope = await self.service.call(request)
+                    envelope = await call()
                     group.cancel_scope.cancel()
             cancelled = scope.cancelled_caught
         except Exception:
             crashed = True
-            log.exception("unexpected error in task %s… of %s", task_id[:8], request.tool)
+            log.exception("unexpected error in task %s… of %s", task_id[:8], tool)
             await self._end(task_id, "failed", "internal error", error=_error("internal error"))
             return
         finally:
@@ -515,7 +675,7 @@ class TaskCalls:
             await self._end(task_id, "cancelled", "cancelled")
             return
         if envelope.status == "unknown":
-            error = {"code": _INVALID_PARAMS, "message": f"Unknown tool: {request.tool}"}
+            error = {"code": _INVALID_PARAMS, "message": f"Unknown tool: {tool}"}
             await self._end(task_id, "failed", "unknown tool", envelope, error=error)
             return
         result = tool_result(envelope, has_schema).model_dump(
@@ -825,3 +985,50 @@ def install_tasks(server: Server, service: CallService, ttl: float) -> TaskCalls
     server.add_request_handler("tasks/list", types.PaginatedRequestParams, tasks.list_tasks)
     server.middleware.append(tasks)
     return tasks
+
+
+def _caller_of(start: AuditRecord) -> Caller:
+    """The caller of a call, from its start record (``body.caller``)."""
+    data = start.body.get("caller")
+    names = {f.name for f in dataclasses.fields(Caller)}
+    known = {k: v for k, v in data.items() if k in names} if isinstance(data, Mapping) else {}
+    known["groups"] = tuple(known.get("groups") or ())
+    known.setdefault("transport", "http")
+    known.setdefault("principal", start.principal)
+    return Caller(**known)
+
+
+def _context_of(export: Export, start: AuditRecord) -> RunContext:
+    """The `RunContext` of a started run, from its context.json (blocking):
+    what `finish` needs of it. Its monotonic start is its wall-clock start
+    seen from now, so that its deadline stays the one it had.
+
+    Raises:
+        OSError, ValueError, KeyError, TypeError: context.json is missing or
+            not what `compose` writes."""
+    run_dir = Path(str(start.body["run_dir"]))
+    data = json.loads((run_dir / "context.json").read_text(encoding="utf-8"))
+    started_at = str(data["started_at"])
+    epoch = calendar.timegm(time.strptime(started_at, "%Y-%m-%dT%H:%M:%SZ"))
+    started = time.monotonic() - max(0.0, time.time() - epoch)
+    shown = dict(data.get("arguments") or {})
+    schema = export.spec.output_schema
+    return RunContext(
+        identity=Identity(**data["identity"]),
+        caller=_caller_of(start),
+        started_at=started_at,
+        started_monotonic=started,
+        deadline_monotonic=started + float(data["timeout_s"]),
+        tool=export.name,
+        export_hash=str(start.body.get("export_hash") or export.content_hash),
+        arguments=shown,
+        shown_arguments=shown,
+        conversation=(),
+        external={},
+        attachments=(),
+        output_schema=schema,
+        output_validator=None if schema is None else Draft202012Validator(schema),
+        run_dir=run_dir,
+        context_path=run_dir / "context.json",
+        output_path=Path(str(data["output"]["path"])),
+    )

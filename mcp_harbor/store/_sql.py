@@ -285,6 +285,11 @@ class Statements:
             "UPDATE tasks SET cancel_requested = 1 WHERE task_id = ?"
             " AND status IN ('working', 'input_required')"
         )
+        #: Compare-and-set: one server takes over a dead one's task.
+        self.task_claim = q(
+            "UPDATE tasks SET server = ? WHERE task_id = ? AND server = ?"
+            " AND status IN ('working', 'input_required')"
+        )
         self.tasks_open = q(
             "SELECT * FROM tasks WHERE status IN ('working', 'input_required')"
             " ORDER BY created_at, task_id"

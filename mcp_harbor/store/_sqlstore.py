@@ -614,6 +614,11 @@ class SqlStore(ABC):
         """See `Store.task_request_cancel`."""
         return self._write(self._sql.task_request_cancel, (task_id,), "cancel a task") == 1
 
+    def task_claim(self, task_id: str, was: str, server: str) -> bool:
+        """See `Store.task_claim`."""
+        params = (server, task_id, was)
+        return self._write(self._sql.task_claim, params, "take over a task") == 1
+
     def tasks_open(self) -> list[dict[str, Any]]:
         """See `Store.tasks_open`."""
         return [dict(r) for r in self._read(self._sql.tasks_open, (), "read open tasks")]

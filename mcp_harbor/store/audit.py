@@ -6,7 +6,8 @@ record (nothing ran: its status says why, one of
 before the first command starts, and an ``end`` record (the run's status:
 ``ok``, ``failed``, ``timeout``, ``cancelled``, ``output_invalid``,
 ``worker_lost``, ``cancel_unconfirmed``, or ``interrupted`` when the server
-died and the next start closed it). The statuses are those of the call's
+died and the next start closed it; a task's run on a worker is not closed
+then: the next server with a broker follows it and writes its end). The statuses are those of the call's
 envelope (`mcp_harbor.status`). Requests refused before any handler ran
 (a missing token, a foreign Origin, invalid JSON-RPC) are no calls: they
 are counted per source and minute and leave one ``rejected`` record each
@@ -18,6 +19,7 @@ Secret arguments are ``***`` in every record.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import uuid
@@ -250,13 +252,22 @@ class AuditTrail:
                 body["worker_host"] = result.worker_host
         await self._append(call_id, "end", caller, tool, status, body)
 
-    def close_interrupted(self) -> list[str]:
+    def close_interrupted(self, *, keep_worker_tasks: bool = False) -> list[str]:
         """Close, as ``interrupted``, the calls whose server on this host is
         gone (it died mid-run). Returns their call ids. Synchronous: call at
-        start, before serving."""
+        start, before serving.
+
+        With `keep_worker_tasks` (a server with a broker), the run of an
+        open task that was sent to a worker (its row's ``server`` names the
+        ``run_id`` and ``runs_on``) is left open: the worker keeps going,
+        and the server's tasks follow it and write its end record
+        (`mcp_harbor.server.tasks.TaskCalls.close_interrupted`)."""
         closed: list[str] = []
         host = socket.gethostname()
+        kept = self._worker_task_runs() if keep_worker_tasks else set()
         for record in self.store.open_calls():
+            if record.call_id in kept:
+                continue
             server = record.body.get("server", {})
             if server.get("host") != host:
                 continue  # another machine's server: not ours to judge
@@ -276,3 +287,15 @@ class AuditTrail:
             self._noted()
             closed.append(record.call_id)
         return closed
+
+    def _worker_task_runs(self) -> set[str]:
+        """The run ids of the open tasks whose run went to a worker."""
+        runs: set[str] = set()
+        for row in self.store.tasks_open():
+            try:
+                server = json.loads(row["server"])
+            except (TypeError, ValueError):
+                continue
+            if isinstance(server, dict) and server.get("runs_on") and server.get("run_id"):
+                runs.add(str(server["run_id"]))
+        return runs

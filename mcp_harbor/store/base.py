@@ -561,6 +561,12 @@ class Store(LeaseStore, Protocol):
         flag); False when the task is final or gone."""
         ...
 
+    def task_claim(self, task_id: str, was: str, server: str) -> bool:
+        """Make `server` (JSON) the server of an open task whose server is
+        still `was` (a dead one's); False when another claimed it first, or
+        the task is final or gone: one server takes a task over."""
+        ...
+
     def tasks_open(self) -> list[dict[str, Any]]:
         """The tasks that are not final, oldest first."""
         ...

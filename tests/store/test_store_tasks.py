@@ -79,3 +79,16 @@ def test_a_principal_lists_its_own_tasks_only(store: Store) -> None:
     assert [r["task_id"] for r in store.tasks_of("default", "alice", 10)] == ["a2", "a1"]
     assert [r["task_id"] for r in store.tasks_of("default", "alice", 1)] == ["a2"]
     assert store.tasks_of("other", "alice", 10) == []
+
+
+def test_one_server_takes_over_a_dead_servers_task(store: Store) -> None:
+    store.task_create(_row("t"))
+    row = store.task("t")
+    assert row is not None
+    dead, mine, theirs = row["server"], json.dumps({"pid": 2}), json.dumps({"pid": 3})
+    assert store.task_claim("t", dead, mine)
+    assert not store.task_claim("t", dead, theirs)  # too late: it has a server again
+    taken = store.task("t")
+    assert taken is not None and taken["server"] == mine
+    assert store.task_finish("t", "completed", "done")
+    assert not store.task_claim("t", mine, theirs)  # final: nobody takes it over
