@@ -8,12 +8,12 @@ before the first command starts, and an ``end`` record (the run's status:
 ``worker_lost``, ``cancel_unconfirmed``, or ``interrupted`` when the server
 died and the next start closed it; a task's run on a worker is not closed
 then: the next server with a broker follows it and writes its end). The
-statuses are those of the call's envelope (`mcp_harbor.status`). Requests refused before any handler ran
-(a missing token, a foreign Origin, invalid JSON-RPC) are no calls: they
-are counted per source and minute and leave one ``rejected`` record each
-(`mcp_harbor.store.rejections`). Steps are recorded with
-`StepResult.to_json(RECORDED_STEP_FIELDS)`: sizes and hashes, never output.
-Secret arguments are ``***`` in every record.
+statuses are those of the call's envelope (`mcp_harbor.status`). Requests
+refused before any handler ran (a missing token, a foreign Origin, invalid
+JSON-RPC) are no calls: they are counted per source and minute and leave one
+``rejected`` record each (`mcp_harbor.store.rejections`). Steps are recorded
+with `StepResult.to_json(RECORDED_STEP_FIELDS)`: sizes and hashes, never
+output. Secret arguments are ``***`` in every record.
 """
 
 from __future__ import annotations
