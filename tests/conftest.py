@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 #: locked store, 200 concurrent calls) and of the concurrency limits; the
 #: agent steps' scripted-model scenarios against real servers (agents/) and
 #: the floods of refused requests; durable tasks against real servers
-#: (restarts, replicas, TTL) and their PostgreSQL replicas.
-LATER_STAGE = frozenset({"scale", "reliability", "interop", "agents"})
+#: (restarts, replicas, TTL) and their PostgreSQL replicas; OAuth against a
+#: real OpenID Provider on Node (oauth/).
+LATER_STAGE = frozenset({"scale", "reliability", "interop", "agents", "oauth"})
 LATER_FILES = frozenset(
     {
         "check/test_attacks.py",
