@@ -9,7 +9,8 @@
 #
 # Usage: scripts/interop/tasks.sh            (from anywhere; needs node + npm)
 #   PYTHON=/path/to/python   the interpreter that has mcp_harbor installed
-#                            (default: /work/venv/bin/python if present, else python3)
+#                            (default: the project's .venv/bin/python, as the README's
+#                            first command makes it, else python3)
 #   MODULES=/path/node_modules   an installed copy of this folder's lock file
 #                            (default: the interop tests' cache for this lock file, else
 #                            `npm ci` into scripts/interop/node_modules)
@@ -19,7 +20,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$HERE"
 if [[ -z "${PYTHON:-}" ]]; then
-  if [[ -x /work/venv/bin/python ]]; then PYTHON=/work/venv/bin/python; else PYTHON=python3; fi
+  ROOT="$(cd "$HERE/../.." && pwd)"
+  if [[ -x "$ROOT/.venv/bin/python" ]]; then PYTHON="$ROOT/.venv/bin/python"; else PYTHON=python3; fi
 fi
 
 if [[ -z "${MODULES:-}" ]]; then
