@@ -6,7 +6,7 @@
 #
 # Usage: scripts/interop/run.sh            (from anywhere; needs node + npm on PATH)
 #   PYTHON=/path/to/python   the interpreter that has mcp_harbor installed
-#                            (default: /work/venv/bin/python if present, else python3)
+#                            (default: the project's .venv/bin/python, else python3)
 #   KEEP=1                   keep the temporary folder (exports, run dirs, raw JSON)
 #
 # npm dependencies are installed with `npm ci` from package-lock.json into
@@ -19,7 +19,8 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$HERE"
 
 if [[ -z "${PYTHON:-}" ]]; then
-  if [[ -x /work/venv/bin/python ]]; then PYTHON=/work/venv/bin/python; else PYTHON=python3; fi
+  ROOT="$(cd "$HERE/../.." && pwd)"
+  if [[ -x "$ROOT/.venv/bin/python" ]]; then PYTHON="$ROOT/.venv/bin/python"; else PYTHON=python3; fi
 fi
 command -v node >/dev/null || { echo "run.sh: node not found on PATH" >&2; exit 1; }
 command -v npm >/dev/null || { echo "run.sh: npm not found on PATH" >&2; exit 1; }

@@ -14,7 +14,7 @@
 //
 // Examples:
 //   node ts_client.mjs stdio --tool echo --args '{"msg":"hi"}' -- \
-//       /work/venv/bin/python -m mcp_harbor serve --exports exports
+//       .venv/bin/python -m mcp_harbor serve --exports exports
 //   node ts_client.mjs http http://127.0.0.1:8765/mcp --tool echo --args '{"msg":"hi"}'
 //
 // Exit status: 0 when everything worked (a tool result with isError=true still

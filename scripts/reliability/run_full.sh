@@ -5,7 +5,7 @@
 # Usage: scripts/reliability/run_full.sh [pytest args...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-PY=${PYTHON:-/work/venv/bin/python}
+PY=${PYTHON:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.venv/bin/python}
 export HARBOR_RELIABILITY_SCALE=${HARBOR_RELIABILITY_SCALE:-5}
 export HARBOR_LOAD_CLIENTS=${HARBOR_LOAD_CLIENTS:-50}
 export HARBOR_LOAD_CALLS=${HARBOR_LOAD_CALLS:-20}
