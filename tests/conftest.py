@@ -36,6 +36,8 @@ LATER_FILES = frozenset(
         "test_rejected_requests.py",
         "test_tasks_http.py",
         "store/test_store_pg_tasks.py",
+        "test_tokens.py",
+        "test_oauth_cli.py",
     }
 )
 #: The real-model stage (marker ``realmodel``): deselected from the main suite
