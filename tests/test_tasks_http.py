@@ -224,6 +224,8 @@ async def test_a_task_is_created_polled_with_progress_and_completed_on_a_replica
     assert done["resultType"] == "complete"
     result = done["result"]
     assert result["isError"] is False and "gated done" in result["content"][0]["text"]
+    # Exactly the plain 2026-era result: the SDK's serverInfo stamp included.
+    assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "mcp-harbor"
     run_id = result["structuredContent"]["run_id"]
     (call,) = [c for c in audit_json(pair.db) if c["call_id"] == run_id]
     assert call["tool"] == "gated" and call["status"] == "ok", call

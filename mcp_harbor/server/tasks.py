@@ -74,7 +74,7 @@ import mcp_types as types
 from jsonschema import Draft202012Validator
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
-from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY
+from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY, SERVER_INFO_META_KEY
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp_harbor._visible import visible
@@ -297,6 +297,9 @@ class TaskCalls:
         #: Open tasks of a dead server whose run is on a worker: followed
         #: once `run` owns the task group.
         self._orphans: list[dict[str, Any]] = []
+        #: The ``serverInfo`` stamp a plain 2026-era ``tools/call`` result
+        #: carries; `install_tasks` sets the server's.
+        self.server_info: Callable[[], Mapping[str, Any]] | None = None
 
     @property
     def registry(self) -> Registry:
@@ -809,10 +812,21 @@ class TaskCalls:
         if row["status"] == "input_required":
             answer["inputRequests"] = _outstanding(row)
         elif row["status"] == "completed" and row["result"]:
-            answer["result"] = json.loads(row["result"])
+            answer["result"] = self._as_plain_result(json.loads(row["result"]))
         elif row["status"] == "failed" and row["error"]:
             answer["error"] = json.loads(row["error"])
         return answer
+
+    def _as_plain_result(self, result: dict[str, Any]) -> dict[str, Any]:
+        """`result` exactly as the plain 2026-era ``tools/call`` would have
+        answered it: with the ``serverInfo`` ``_meta`` stamp the SDK puts on
+        every 2026-era result (the stored result is the handler's, before it)."""
+        if self.server_info is None:
+            return result
+        meta = result.get("_meta")
+        meta = dict(meta) if isinstance(meta, Mapping) else {}
+        meta.setdefault(SERVER_INFO_META_KEY, dict(self.server_info()))
+        return {**result, "_meta": meta}
 
     async def cancel(
         self, ctx: ServerRequestContext[Any, Any], params: types.CancelTaskRequestParams
@@ -974,6 +988,7 @@ def install_tasks(server: Server, service: CallService, ttl: float) -> TaskCalls
     `TaskCalls.run` must run as a background job of the server. Closes the
     tasks a dead server on this host left open (`TaskCalls.close_interrupted`)."""
     tasks = TaskCalls(service, ttl)
+    tasks.server_info = lambda: server.server_info_stamp
     closed = tasks.close_interrupted()
     if closed:
         log.warning("%d interrupted task(s) made failed", len(closed))
