@@ -281,9 +281,16 @@ class TaskCalls:
     server), and answers ``tasks/get``, ``tasks/cancel`` and ``tasks/update``
     from the store.
 
-    `ttl` is the server's ``--task-ttl`` in seconds."""
+    `ttl` is the server's ``--task-ttl`` in seconds; `server_info` gives the
+    server's ``serverInfo`` stamp, which a completed task's result carries as
+    the plain call's would."""
 
-    def __init__(self, service: CallService, ttl: float) -> None:
+    def __init__(
+        self,
+        service: CallService,
+        ttl: float,
+        server_info: Callable[[], Mapping[str, Any]],
+    ) -> None:
         self.service = service
         self.store: Store = service.store
         self.ttl = ttl
@@ -298,8 +305,8 @@ class TaskCalls:
         #: once `run` owns the task group.
         self._orphans: list[dict[str, Any]] = []
         #: The ``serverInfo`` stamp a plain 2026-era ``tools/call`` result
-        #: carries; `install_tasks` sets the server's.
-        self.server_info: Callable[[], Mapping[str, Any]] | None = None
+        #: carries (a fresh mapping per call).
+        self.server_info = server_info
 
     @property
     def registry(self) -> Registry:
@@ -821,8 +828,6 @@ class TaskCalls:
         """`result` exactly as the plain 2026-era ``tools/call`` would have
         answered it: with the ``serverInfo`` ``_meta`` stamp the SDK puts on
         every 2026-era result (the stored result is the handler's, before it)."""
-        if self.server_info is None:
-            return result
         meta = result.get("_meta")
         meta = dict(meta) if isinstance(meta, Mapping) else {}
         meta.setdefault(SERVER_INFO_META_KEY, dict(self.server_info()))
@@ -987,8 +992,7 @@ def install_tasks(server: Server, service: CallService, ttl: float) -> TaskCalls
     serve the ``tasks/*`` methods from `service`'s store; the returned
     `TaskCalls.run` must run as a background job of the server. Closes the
     tasks a dead server on this host left open (`TaskCalls.close_interrupted`)."""
-    tasks = TaskCalls(service, ttl)
-    tasks.server_info = lambda: server.server_info_stamp
+    tasks = TaskCalls(service, ttl, lambda: server.server_info_stamp)
     closed = tasks.close_interrupted()
     if closed:
         log.warning("%d interrupted task(s) made failed", len(closed))
