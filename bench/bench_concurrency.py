@@ -12,7 +12,7 @@ Each series: one warm-up round, then ``--rounds`` timed rounds; the table
 shows the median and the worst. The load average is printed with the table:
 the box is shared.
 
-    /work/venv/bin/python bench/bench_concurrency.py [--calls 64] [--rounds 3]
+    .venv/bin/python bench/bench_concurrency.py [--calls 64] [--rounds 3]
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 # ruff: noqa: E501  (long markdown rows)
 """mcp-harbor side by side with its peers: one command, six tables.
 
-    /work/venv/bin/python bench/harness.py            # everything, 3 rounds where it matters (~20 min)
-    /work/venv/bin/python bench/harness.py --quick    # shorter (~5 min)
-    /work/venv/bin/python bench/harness.py --only latency,concurrency
+    .venv/bin/python bench/harness.py            # everything, 3 rounds where it matters (~20 min)
+    .venv/bin/python bench/harness.py --quick    # shorter (~5 min)
+    .venv/bin/python bench/harness.py --only latency,concurrency
 
 Peers (installed by this script, each in its own venv under bench/.cache/peers,
 git-ignored; started over stdio and driven by the project's SDK 2.3 client):
