@@ -273,9 +273,22 @@ def _listen(host: str, port: int) -> socket.socket:
             not this host's, a port below 1024 without the privilege).
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # The protocol is named, not left 0 as socket.create_server leaves it:
+    # asyncio turns Nagle's algorithm off (TCP_NODELAY) only on connections
+    # whose socket says IPPROTO_TCP, and an accepted socket inherits the
+    # listener's. With Nagle on, a response's body waited for the client's
+    # delayed ACK of its headers: 40 ms per request on a kept-alive
+    # connection (docs/benchmarks.md, issue 25).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
-        return socket.create_server((host, port), family=family, backlog=2048)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+        return sock
     except OSError as exc:
+        sock.close()
         hint = (
             "another process listens there: stop it, or pass another --port"
             if exc.errno == errno.EADDRINUSE
