@@ -146,15 +146,19 @@ def text_of(result: Any) -> str:
     return "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
 
 
-async def output_schema_of(client: Client, tool_name: str) -> dict[str, Any]:
+async def output_schema_of(client: Client, tool_name: str) -> dict[str, Any] | None:
+    """The tool's ``outputSchema`` as listed (None: it declares none)."""
     listing = await client.list_tools()
     (tool,) = [t for t in listing.tools if t.name == tool_name]
-    assert tool.output_schema is not None
-    return dict(tool.output_schema)
+    return None if tool.output_schema is None else dict(tool.output_schema)
 
 
 async def assert_valid_output(client: Client, tool_name: str, structured: Any) -> None:
-    schema = await output_schema_of(client, tool_name)
+    """`structured` matches the tool's ``outputSchema``, or the documented
+    envelope schema when the tool declares none (no ``output_schema``)."""
+    from mcp_harbor.runctx import ENVELOPE_SCHEMA
+
+    schema = await output_schema_of(client, tool_name) or ENVELOPE_SCHEMA
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.validate(structured, schema, cls=jsonschema.Draft202012Validator)
 

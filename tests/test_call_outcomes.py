@@ -392,3 +392,14 @@ async def test_shutdown_while_a_call_waits_for_a_human(tmp_path: Path) -> None:
         assert envelope.status == "shutting_down" and not envelope.ran, envelope.answer
         assert "cancelled before it ran" in envelope.answer
         assert h.recorded(envelope) == "shutting_down"  # recorded, though nothing ran
+
+
+def test_the_published_envelope_schema_is_the_envelope_schema() -> None:
+    """docs/envelope.schema.json is what clients are pointed to (tools
+    without an ``output_schema`` declare no ``outputSchema``): it must be
+    exactly the schema every envelope is validated against."""
+    published = Path(__file__).resolve().parents[1] / "docs" / "envelope.schema.json"
+    assert json.loads(published.read_text()) == ENVELOPE_SCHEMA, (
+        "docs/envelope.schema.json is stale: write it again from "
+        "mcp_harbor.runctx.ENVELOPE_SCHEMA (json.dumps(..., indent=2))"
+    )

@@ -236,7 +236,7 @@ async def test_tools_json_is_what_a_client_sees(cli_exports: Path, tmp_path: Pat
     assert types_tool["inputSchema"]["additionalProperties"] is False
     assert types_tool["inputSchema"]["required"] == ["count"]
     assert types_tool["annotations"] == {"readOnlyHint": True}
-    assert "outputSchema" in types_tool
+    assert "outputSchema" not in types_tool  # no output_schema of its own
     async with stdio_client_of(cli_exports, tmp_path / "state", "auto") as client:
         seen = (await client.list_tools()).tools
     assert all(t.pop("available") is True for t in listing)  # every export is available

@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from harbor_helpers import (
     audit_records,
@@ -259,9 +260,9 @@ async def test_output_schema_valid_invalid_missing_and_failed(exports: Path, sta
         missing = await client.call_tool("no_output", {})
         failed = await client.call_tool("fails_with_schema", {})
         plain = await client.call_tool("plain", {})
-    # The export's output_schema is the tool's outputSchema; without one, the envelope's.
-    assert schema["required"] == ["lines", "words", "bytes", "sha256"]
-    assert plain_schema == ENVELOPE_SCHEMA
+    # The export's output_schema is the tool's outputSchema; without one, none.
+    assert schema is not None and schema["required"] == ["lines", "words", "bytes", "sha256"]
+    assert plain_schema is None
 
     env = one_serialization(meta_text(valid))
     assert valid.structured_content == env["answer_payload"]
@@ -299,6 +300,7 @@ async def test_output_schema_valid_invalid_missing_and_failed(exports: Path, sta
     # Without an output schema, structuredContent is the envelope itself.
     env = one_serialization(meta_text(plain))
     assert plain.structured_content == env and list(env) == KEYS
+    jsonschema.validate(env, ENVELOPE_SCHEMA, cls=jsonschema.Draft202012Validator)
     assert env["steps_run"] == 1 and env["steps"][0]["stdout_tail"] == "plain ran\n"
 
 

@@ -87,12 +87,9 @@ async def check_listing(client: Client, mode: str) -> None:
     assert deploy.description == "Deploy one service to an environment."
     assert deploy.input_schema == EXPECTED_DEPLOY_INPUT
     jsonschema.Draft202012Validator.check_schema(deploy.input_schema)
-    assert deploy.output_schema is not None
-    jsonschema.Draft202012Validator.check_schema(deploy.output_schema)
-    assert deploy.output_schema["type"] == "object"
-    assert {"run_id", "status", "exit_code", "duration_ms", "steps"} <= set(
-        deploy.output_schema["required"]
-    )
+    # No output_schema of its own: no outputSchema (the envelope, the same
+    # for every tool, is documented once, not declared on each).
+    assert deploy.output_schema is None
     assert deploy.annotations is not None
     wire = deploy.annotations.model_dump(by_alias=True, exclude_none=True)
     assert wire == {
@@ -106,7 +103,7 @@ async def check_listing(client: Client, mode: str) -> None:
     assert ping.title is None
     assert ping.description == "Say pong."
     assert ping.input_schema == {"type": "object", "properties": {}, "additionalProperties": False}
-    assert ping.output_schema == deploy.output_schema
+    assert ping.output_schema is None
     assert ping.annotations is None
 
 

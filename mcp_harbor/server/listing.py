@@ -21,9 +21,10 @@ Guarantees:
   besides ``_meta``), and only on a connection past the handshake (a
   handshake-era session that sent ``initialize``, or any 2026-07-28
   request): anything else takes the SDK's path, with its checks and errors.
-- Equal schemas in the cached answer are one shared object (every tool
-  without an ``output_schema`` has the same envelope schema), so the cache
-  costs little memory; at most `MAX_ANSWERS` answers are kept per registry.
+- Equal schemas in the cached answer are one shared object (exports
+  generated from one template often declare the same arguments), so the
+  cache costs little memory; at most `MAX_ANSWERS` answers are kept per
+  registry.
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from mcp_harbor.arguments import ArgumentValidator
 from mcp_harbor.config import Export
 from mcp_harbor.identity import Caller
 from mcp_harbor.policy import is_allowed
-from mcp_harbor.runctx import ENVELOPE_SCHEMA
 
 __all__ = ["PublishedTool", "Registry"]
 
@@ -41,7 +40,13 @@ def _tool_of(export: Export) -> types.Tool:
         title=export.spec.title,
         description=export.spec.description,
         input_schema=dict(export.input_schema),
-        output_schema=dict(export.spec.output_schema or ENVELOPE_SCHEMA),
+        # Only an export's own output_schema is declared: the envelope is the
+        # same for every tool, and declaring it on each cost every client
+        # (and every model's context) ~1.6 KB a tool (docs/exports.md, "What
+        # a tool declares as outputSchema").
+        output_schema=(
+            dict(export.spec.output_schema) if export.spec.output_schema is not None else None
+        ),
         annotations=annotations,
     )
 

@@ -15,8 +15,9 @@ def tool_result(envelope: Envelope, has_output_schema: bool) -> types.CallToolRe
 
     - text content: the envelope's readable `answer`;
     - ``structuredContent``: the validated payload when the export declares an
-      ``output_schema`` (absent when the run did not reach its goal), else the
-      envelope itself (it matches the tool's ``outputSchema``, `ENVELOPE_SCHEMA`);
+      ``output_schema`` (absent when the run did not reach its goal; that
+      schema is the tool's ``outputSchema``), else the envelope itself (which
+      matches `ENVELOPE_SCHEMA`; such a tool declares no ``outputSchema``);
     - ``isError`` unless the run reached its goal;
     - ``_meta["mcp-harbor/envelope"]``: the envelope's one serialization, so
       that ``mcp-harbor call --json`` prints exactly what ``mcp-harbor run --json``
