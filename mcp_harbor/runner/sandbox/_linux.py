@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import functools
 import os
 import socket
 import stat
@@ -61,7 +62,9 @@ def loopback_up() -> None:
         fcntl.ioctl(sock, _SIOCSIFFLAGS, struct.pack("16sH", b"lo", flags | _IFF_UP))
 
 
+@functools.cache
 def _last_capability() -> int:
+    """The kernel's highest capability number (read once: it is the kernel's)."""
     with open("/proc/sys/kernel/cap_last_cap", encoding="ascii") as fh:
         return int(fh.read())
 
@@ -89,8 +92,9 @@ def drop_capabilities() -> None:
     and inheritable capability sets, so that what it starts runs with no
     capability, root included (its exec cannot regain them). Threads keep
     their own sets: the rest of the process is unchanged."""
+    prctl = _libc.prctl
     for cap in range(_last_capability() + 1):
-        _check(_libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0))
+        _check(prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0))
     _check(_libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0))
     header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
     data = (_CapData * 2)()

@@ -40,6 +40,27 @@ class Rules:
     beneath it, and rights add up along a path."""
 
     grants: dict[str, int] = field(default_factory=dict)
+    #: Each folder whose entries were listed to build the rules, with its
+    #: (inode, mtime) then: the rules hold while every one is unchanged
+    #: (`unchanged`).
+    listed: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def copy(self) -> Rules:
+        """The same rules, to add to without changing these."""
+        return Rules(dict(self.grants), dict(self.listed))
+
+    def unchanged(self) -> bool:
+        """Whether every folder listed to build the rules still has the
+        entries it had (the same inode and mtime: an entry added, removed
+        or renamed changes its folder's mtime)."""
+        for folder, stamp in self.listed.items():
+            try:
+                st = os.stat(folder)
+            except OSError:
+                return False
+            if (st.st_ino, st.st_mtime_ns) != stamp:
+                return False
+        return True
 
     def grant(self, path: str, rights: int) -> None:
         """Give `rights` on `path` (which must exist; a file keeps only file rights)."""
@@ -59,7 +80,10 @@ class Rules:
         if any(h == path for h in inside):
             return
         self.grant(path, READ_DIR & rights)
-        for child in _entries(path):
+        stamp, children = _entries(path)
+        if stamp is not None:
+            self.listed[path] = stamp
+        for child in children:
             self.grant_except(child, rights, inside)
 
     def rights_at(self, path: str) -> int:
@@ -108,28 +132,30 @@ class Rules:
 _listed: dict[str, tuple[tuple[int, int], tuple[str, ...]]] = {}
 
 
-def _entries(folder: str) -> tuple[str, ...]:
+def _entries(folder: str) -> tuple[tuple[int, int] | None, tuple[str, ...]]:
     """The entries of `folder` that get a rule of their own: not symlinks
-    (what one points to is judged by its target's path) nor dangling."""
+    (what one points to is judged by its target's path) nor dangling; with
+    the folder's (inode, mtime) when they were listed (None: it could not
+    be listed)."""
     try:
         st = os.stat(folder)
     except OSError:
-        return ()
+        return None, ()
     stamp = (st.st_ino, st.st_mtime_ns)
     known = _listed.get(folder)
     if known is not None and known[0] == stamp:
-        return known[1]
+        return known
     try:
         names = os.listdir(folder)
     except OSError:
-        return ()
+        return None, ()
     children = tuple(
         child
         for child in (os.path.join(folder, name) for name in names)
         if not os.path.islink(child) and os.path.exists(child)
     )
     _listed[folder] = (stamp, children)
-    return children
+    return stamp, children
 
 
 def _within(path: str, folder: str) -> bool:

@@ -4,10 +4,13 @@ that turns an export's ``sandbox:`` into a step's `Confinement`."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import shutil
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from mcp_harbor.config.model import SandboxLimits, SandboxSpec
@@ -103,6 +106,9 @@ class Sandbox:
         self.mode: SandboxMode = mode
         self.support: Support | None = None if mode == "off" else (probed or support())
         self._hidden = tuple(hidden)
+        self._plans: OrderedDict[tuple[object, ...], tuple[SandboxSpec | None, _Plan]] = (
+            OrderedDict()
+        )
 
     def hide(self, path: Path) -> None:
         """Keep `path` from steps too (a file the application makes after
@@ -193,27 +199,80 @@ class Sandbox:
         ``ulimit`` ahead of the script (`Confinement.script_prelude`) rather
         than by one more program to start. Layers this machine lacks are left out
         (``auto``: the start log said so; ``required`` refused the export
-        before it could run)."""
+        before it could run).
+
+        A plan is reused for the next step of the same export while what it
+        was made from holds: the same hidden paths, program, PATH, HOME,
+        resolved ``readable:``/``writable:`` paths and home dotfiles, and
+        every folder listed to make its Landlock rules unchanged (same inode
+        and mtime). Only the run directory is the step's own. A reused plan
+        is the plan that would be made again (tests/test_sandbox_plans.py).
+        """
         sup = self.support
         if sup is None:
             return None
-        run = os.path.realpath(run_dir)
+        run = _existing(run_dir) or os.path.realpath(run_dir)
+        hidden = self.hidden
+        sockets = (
+            sup.thread_mounts
+            and spec is not None
+            and spec.network == "none"
+            and _runtime_sockets(run, cwd)
+        )
+        seen: _Seen | None = None
+        if spec is not None and spec.readable is not None:
+            dotfiles = tuple(
+                os.path.realpath(dotfile)
+                for dotfile in (os.path.join(home, name) for name in _HOME_READABLE if home)
+                if os.path.exists(dotfile)
+            )
+            seen = (tuple(_resolved(spec.readable, cwd)), dotfiles)
+        writable = _resolved(spec.writable, cwd) if spec is not None else []
+        key = (id(spec), program, path, hidden, shell, sockets, seen, tuple(writable))
+        known = self._plans.get(key)
+        if known is not None and known[0] is spec and known[1].rules_unchanged():
+            plan = known[1]
+            self._plans.move_to_end(key)
+        else:
+            plan = self._plan(
+                sup, spec, hidden, sockets=sockets, seen=seen, writable=writable, program=program,
+                path=path, shell=shell,
+            )  # fmt: skip
+            self._plans[key] = (spec, plan)
+            if len(self._plans) > _PLANS_KEPT:
+                self._plans.popitem(last=False)
+        # A narrowed export's steps get a private TMPDIR (writes are confined).
+        narrowed = spec is not None and plan.template.rules is not None
+        return plan.for_run(run, tmpdir=Path(run) / "tmp" if narrowed else None)
+
+    def _plan(
+        self,
+        sup: Support,
+        spec: SandboxSpec | None,
+        hidden: tuple[str, ...],
+        *,
+        sockets: bool,
+        seen: _Seen | None,
+        writable: list[str],
+        program: str,
+        path: str,
+        shell: bool,
+    ) -> _Plan:
+        """A step's confinement but its run directory (`_Plan.for_run`)."""
         covered: tuple[str, ...] = ()
         covered_files: tuple[str, ...] = ()
-        hidden = self.hidden
         if sup.thread_mounts:
             # Covered by mounts; Landlock then needs no exclusions (which
             # would keep steps from making entries beside a hidden path).
             covered = tuple(h for h in hidden if os.path.isdir(h))
             covered_files = tuple(h for h in hidden if os.path.isfile(h))
             hidden = tuple(h for h in hidden if h not in covered and h not in covered_files)
-            if spec is not None and spec.network == "none" and _runtime_sockets(run, cwd):
+            if sockets:
                 # The local daemons' sockets (docker.sock, D-Bus) are a way
                 # out that no network namespace closes: gone from view.
                 covered = (*covered, "/run")
         landlock = sup.lacks("landlock") is None
         rules: Rules | None = None
-        tmpdir: Path | None = None
         if landlock:
             rules = Rules()
             if spec is None:
@@ -223,9 +282,9 @@ class Sandbox:
                     rules.grant_except(folder, READ_DIR if folder == "/dev" else READ, hidden)
                 _grant_devices(rules)
             else:
-                self._narrowed(rules, spec, hidden, cwd=cwd, program=program, path=path, home=home)
-                tmpdir = Path(run) / "tmp"
-            rules.grant(run, EVERYTHING)
+                _narrowed(
+                    rules, spec, hidden, seen=seen, writable=writable, program=program, path=path
+                )
         network = spec.network if spec is not None else "host"
         limits = spec.limits if spec is not None else None
         prefix: list[str] = []
@@ -256,56 +315,84 @@ class Sandbox:
             # unshare writes the new namespace's uid_map and gid_map.
             rules.grant("/proc", READ | WRITE_FILE)
         pids = limits.processes if limits is not None and sup.root else None
-        return Confinement(
-            rules=rules,
-            deny_tcp=network == "none" and sup.landlock_abi >= 4,
-            scope=sup.landlock_abi >= 6,
-            drop_capabilities=sup.root and sup.lacks("capabilities") is None,
-            thread_netns=thread_netns,
-            covered=covered,
-            covered_files=covered_files,
-            run_dir=run,
-            script_prelude=prelude,
-            prefix=tuple(prefix),
-            pids_cgroup=sup.pids_cgroup if pids is not None else None,
-            pids_max=pids,
-            network=network,
-            limits=limits,
-            tmpdir=tmpdir,
+        return _Plan(
+            Confinement(
+                rules=rules,
+                deny_tcp=network == "none" and sup.landlock_abi >= 4,
+                scope=sup.landlock_abi >= 6,
+                drop_capabilities=sup.root and sup.lacks("capabilities") is None,
+                thread_netns=thread_netns,
+                covered=covered,
+                covered_files=covered_files,
+                run_dir="",
+                script_prelude=prelude,
+                prefix=tuple(prefix),
+                pids_cgroup=sup.pids_cgroup if pids is not None else None,
+                pids_max=pids,
+                network=network,
+                limits=limits,
+                tmpdir=None,
+            )
         )
 
-    def _narrowed(
-        self,
-        rules: Rules,
-        spec: SandboxSpec,
-        hidden: tuple[str, ...],
-        *,
-        cwd: Path,
-        program: str,
-        path: str,
-        home: str,
-    ) -> None:
-        """Rules of an export that narrows what is read or written, none of
-        them reaching into `hidden`."""
-        if spec.readable is None:
-            rules.grant_except("/", READ, hidden)
-        else:
-            for system in _system_readable():
-                rules.grant_except(system, READ, hidden)
-            if home:
-                for name in _HOME_READABLE:
-                    dotfile = os.path.join(home, name)
-                    if os.path.exists(dotfile):
-                        rules.grant_except(os.path.realpath(dotfile), READ, hidden)
-            for folder in _program_folders(program, path):
-                rules.grant_except(folder, READ, hidden)
-            for each in _resolved(spec.readable, cwd):
-                rules.grant_except(each, READ, hidden)
-            # Folders on the way to the run directory: its path can be walked.
-            rules.grant("/", READ_DIR)
-        _grant_devices(rules)
-        for each in _resolved(spec.writable, cwd):
-            rules.grant_except(each, EVERYTHING, hidden)
+
+#: What a narrowed plan read from the disk besides its rules' folders: the
+#: resolved ``readable:`` paths and the home dotfiles that exist.
+_Seen = tuple[tuple[str, ...], tuple[str, ...]]
+#: Plans kept (by export and environment; the least recently used goes).
+_PLANS_KEPT = 256
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A confinement made for no run directory yet."""
+
+    template: Confinement
+
+    def rules_unchanged(self) -> bool:
+        rules = self.template.rules
+        return rules is None or rules.unchanged()
+
+    def for_run(self, run: str, *, tmpdir: Path | None) -> Confinement:
+        """The confinement of a step whose run directory is `run` (resolved):
+        the plan's, with the run directory writable (and bound back inside
+        a covered folder)."""
+        rules = self.template.rules
+        if rules is not None:
+            rules = rules.copy()
+            rules.grant(run, EVERYTHING)
+        return dataclasses.replace(self.template, rules=rules, run_dir=run, tmpdir=tmpdir)
+
+
+def _narrowed(
+    rules: Rules,
+    spec: SandboxSpec,
+    hidden: tuple[str, ...],
+    *,
+    seen: _Seen | None,
+    writable: list[str],
+    program: str,
+    path: str,
+) -> None:
+    """Rules of an export that narrows what is read or written, none of
+    them reaching into `hidden`."""
+    if spec.readable is None or seen is None:
+        rules.grant_except("/", READ, hidden)
+    else:
+        readable, dotfiles = seen
+        for system in _system_readable():
+            rules.grant_except(system, READ, hidden)
+        for dotfile in dotfiles:
+            rules.grant_except(dotfile, READ, hidden)
+        for folder in _program_folders(program, path):
+            rules.grant_except(folder, READ, hidden)
+        for each in readable:
+            rules.grant_except(each, READ, hidden)
+        # Folders on the way to the run directory: its path can be walked.
+        rules.grant("/", READ_DIR)
+    _grant_devices(rules)
+    for each in writable:
+        rules.grant_except(each, EVERYTHING, hidden)
 
 
 def _runtime_sockets(run_dir: str, cwd: Path) -> bool:
@@ -419,12 +506,29 @@ def _program_folders(program: str, path_env: str) -> tuple[str, ...]:
     return tuple(folders)
 
 
+def _existing(path: str | Path) -> str | None:
+    """`path` resolved through every symlink, if it exists (else None): the
+    kernel's answer, from a descriptor of it (``O_PATH``), in three system
+    calls where `os.path.realpath` makes one per component."""
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        found = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:  # no /proc: the slow way
+        found = os.path.realpath(path)
+    finally:
+        os.close(fd)
+    return found if found.startswith("/") else None
+
+
 def _resolved_hidden(paths: Iterable[Path]) -> tuple[str, ...]:
     """The hidden paths, resolved, existing, none inside another."""
     out: list[str] = []
     for given in paths:
-        full = os.path.realpath(given)
-        if os.path.lexists(full) and full != "/":
+        full = _existing(given)
+        if full is not None and full != "/":
             out.append(full)
     out.sort(key=len)
     kept: list[str] = []
