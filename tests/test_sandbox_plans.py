@@ -141,3 +141,44 @@ def test_the_next_step_reuses_the_plan(layout: tuple[Sandbox, Path, Path]) -> No
         assert remade[1] is kept[1]
     else:
         assert remade[1] is not kept[1]  # made again: a listed folder changed
+
+
+def test_the_rules_hold_in_the_kernel(tmp_path: Path) -> None:
+    """`Rules.restrict` (landlockpy's ruleset, the rules added by
+    `_linux.landlock_add_paths`): what is granted can be written, what is
+    not cannot, a gone path is left out, and the rest of the process is
+    unchanged."""
+    import threading
+
+    from mcp_harbor.runner.sandbox.landlock_rules import EVERYTHING, READ, Rules
+
+    allowed, other = tmp_path / "allowed", tmp_path / "other"
+    allowed.mkdir()
+    other.mkdir()
+    rules = Rules()
+    for system in ("/usr", "/lib", "/lib64", "/bin", "/etc"):
+        if os.path.exists(system):
+            rules.grant(system, READ)
+    rules.grant(str(allowed), EVERYTHING)
+    rules.grants[str(tmp_path / "gone")] = EVERYTHING  # removed after planning
+    seen: dict[str, object] = {}
+
+    def confined() -> None:
+        try:
+            rules.restrict(deny_tcp=False, scope=False)
+            (allowed / "a").write_text("ok")
+            seen["allowed"] = True
+            try:
+                (other / "b").write_text("no")
+                seen["other"] = "written"
+            except PermissionError:
+                seen["other"] = "refused"
+        except BaseException as exc:  # noqa: BLE001 (reported below)
+            seen["error"] = exc
+
+    thread = threading.Thread(target=confined)
+    thread.start()
+    thread.join()
+    assert "error" not in seen, seen
+    assert seen == {"allowed": True, "other": "refused"}
+    (other / "c").write_text("the server's own threads are not confined")

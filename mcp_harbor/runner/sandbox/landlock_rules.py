@@ -11,6 +11,7 @@ listed, not their files read).
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -113,17 +114,33 @@ class Rules:
         domain (ABI 6). Rights the kernel lacks are left out (best effort;
         `support` says which hold).
         """
-        from landlockpy import AccessFS, AccessNet, Ruleset, Scope
+        from landlockpy import AccessNet, Ruleset, Scope
+
+        from mcp_harbor.runner.sandbox._linux import landlock_add_paths
 
         scoped = Scope.SIGNAL | Scope.ABSTRACT_UNIX_SOCKET if scope else Scope.NONE
         handled_net = AccessNet.CONNECT_TCP | AccessNet.BIND_TCP if deny_tcp else AccessNet.NONE
+        handled = _handled_fs()
         with Ruleset(handled_net=handled_net, scoped=scoped) as ruleset:
-            for path, rights in self.grants.items():
-                try:
-                    ruleset.allow_path(path, AccessFS(rights))
-                except OSError:
-                    continue  # gone since the rules were made: nothing to allow
+            landlock_add_paths(
+                ruleset.fileno(),
+                (
+                    (path, rights & handled)
+                    for path, rights in self.grants.items()
+                    if rights & handled
+                ),
+            )
             ruleset.restrict()
+
+
+@functools.cache
+def _handled_fs() -> int:
+    """The filesystem rights this kernel's Landlock handles (what a
+    landlockpy `Ruleset` handles by default, best effort: the latest ABI's
+    rights masked by the running one's)."""
+    from landlockpy import abi_version, fs_for_abi
+
+    return int(fs_for_abi(abi_version()))
 
 
 #: Each folder's entries that get rules, by path, with the folder's
