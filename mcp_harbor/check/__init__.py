@@ -489,11 +489,11 @@ class Checker:
         """
         from mcp_harbor.check import cachefile
 
+        if cache_file is not None and cachefile.attached() != cache_file:
+            cachefile.attach(cache_file)  # first: the files it read before are not parsed again
         exports = self._started_exports(paths)
         if exports is None:
             exports = load_exports(paths)
-        if cache_file is not None and cachefile.attached() != cache_file:
-            cachefile.attach(cache_file)
         reports = self.check_exports(exports, programs=cache_file is not None)
         across = grant_findings(exports)
         reports = [
@@ -577,10 +577,12 @@ class Checker:
     def clear_cache(self) -> None:
         """Forget cached reports, used keys and started exports, and the
         process-wide caches of pure results: bash's reprints, tree-sitter's
-        parses and `programs_of` results (benchmarks, tests)."""
+        parses, `programs_of` results and the documents read from export
+        files (benchmarks, tests)."""
         from mcp_harbor.check._reprint import clear_cache as clear_reprints
         from mcp_harbor.check._tree import clear_cache as clear_parses
         from mcp_harbor.check.commands import clear_cache as clear_programs
+        from mcp_harbor.config.yaml_source import documents
 
         self._started = None
         self._reports.clear()
@@ -588,6 +590,7 @@ class Checker:
         clear_programs()
         clear_reprints()
         clear_parses()
+        documents.clear()
 
 
 #: The checker of this process: the module-level functions are its methods,

@@ -3,7 +3,9 @@
 A server that restarts over the same files should not check them again.
 `attach` reads the file into the checker's in-memory caches (the reports of
 `mcp_harbor.check.default_checker` and the programs each export runs, by
-export content hash and path) and `save` writes them back. bash's own
+export content hash and path, and what reading each export file gave, by
+the hash of its bytes: `mcp_harbor.config.yaml_source.documents`) and
+`save` writes them back. bash's own
 readings of scripts are not kept: they cost a few processes for a thousand
 scripts (`mcp_harbor.check._reprint`).
 
@@ -11,9 +13,13 @@ Guarantees (a cache must never turn a refused export into an accepted one):
 
 - A report is reused only for the exact bytes of the export file at the
   same path, and only when the checker is the same: its key includes the
-  SHA-256 of the checker's own source files, the versions of its parsers,
-  the Python version and the identity of the ``bash`` binary. Any
-  difference and the export is checked again.
+  SHA-256 of the checker's own source files (and the loader's), the
+  versions of its parsers (and whether PyYAML uses libyaml), the Python
+  version and the identity of the ``bash`` binary. Any difference and the
+  export is checked again. A file's read document is reused on the same
+  terms, for the exact bytes it was read from; files that failed to read
+  are never kept, so their errors (file:line and the fix) come from
+  reading them again.
 - The file carries an HMAC-SHA256 under a random key kept in a second
   file. A file that was edited, truncated, corrupted, copied from another
   installation or written under another key is ignored as a whole (logged),
@@ -40,6 +46,7 @@ from mcp_harbor.check import _gates
 from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check.commands import ProgramUse
 from mcp_harbor.check.commands import _cache as programs
+from mcp_harbor.config.yaml_source import Document, documents
 
 __all__ = ["attach", "attached", "checker_fingerprint", "detach", "save"]
 
@@ -50,7 +57,7 @@ _MAGIC = b"mcp-harbor check cache 1\n"
 MAX_REPORTS = 50_000
 
 _path: Path | None = None
-_saved: tuple[int, int] = (0, 0)  # sizes of the caches when last read or written
+_saved: tuple[int, int, int] = (0, 0, 0)  # sizes of the caches when last read or written
 _fingerprint: str | None = None
 
 
@@ -78,6 +85,9 @@ def checker_fingerprint() -> str:
             digest.update(f"{package}={metadata.version(package)}\0".encode())
         except metadata.PackageNotFoundError:
             digest.update(f"{package}=?\0".encode())
+    import yaml
+
+    digest.update(f"libyaml={getattr(yaml, '__with_libyaml__', False)}\0".encode())
     digest.update(sys.version.encode() + b"\0")
     digest.update(_gates.bash_identity().encode())
     _fingerprint = digest.hexdigest()
@@ -184,6 +194,7 @@ def attach(path: Path) -> None:
     fingerprint = checker_fingerprint()
     loaded_reports: dict[str, ExportReport] = {}
     loaded_programs: dict[str, tuple[ProgramUse, ...]] = {}
+    loaded_documents: dict[str, Document] = {}
     if data is not None:
         try:
             if data.get("bash") == _gates.bash_identity() and data.get("checker") == fingerprint:
@@ -193,19 +204,37 @@ def attach(path: Path) -> None:
                     loaded_programs[str(key)] = tuple(
                         ProgramUse(str(p), str(s), int(n)) for p, s, n in uses
                     )
+                for key, row in data.get("documents", {}).items():
+                    loaded_documents[str(key)] = _document_of(row)
         except (KeyError, TypeError, ValueError, AttributeError):
             log.warning("ignoring %s: unexpected content; checking every export", path)
-            loaded_reports, loaded_programs = {}, {}
+            loaded_reports, loaded_programs, loaded_documents = {}, {}, {}
     default_checker.preload(loaded_reports)
     for key, found in loaded_programs.items():
         programs.setdefault(key, found)
+    documents.preload(loaded_documents)
+    documents.recording = True
     _saved = _sizes()
 
 
-def _sizes() -> tuple[int, int]:
+def _document_of(row: list[Any]) -> Document:
+    text, rows = row
+    if not isinstance(text, str):
+        raise TypeError(text)
+    eager = []
+    for where, line, column, style, indent in rows:
+        if not all(isinstance(w, str | int) for w in where):
+            raise TypeError(where)
+        if style is not None and not isinstance(style, str):
+            raise TypeError(style)
+        eager.append([list(where), int(line), int(column), style, int(indent)])
+    return (text, eager)
+
+
+def _sizes() -> tuple[int, int, int]:
     from mcp_harbor.check import default_checker
 
-    return (default_checker.cached_count(), len(programs))
+    return (default_checker.cached_count(), len(programs), len(documents))
 
 
 def attached() -> Path | None:
@@ -214,9 +243,11 @@ def attached() -> Path | None:
 
 
 def detach() -> None:
-    """Stop writing to the cache file (tests)."""
+    """Stop writing to the cache file, and stop remembering read files for
+    it (tests)."""
     global _path
     _path = None
+    documents.recording = False
 
 
 def save() -> bool:
@@ -231,12 +262,16 @@ def save() -> bool:
         return False
     report_items = default_checker.cached_reports()
     program_items = dict(programs)
+    document_items = documents.entries()
     if len(report_items) > MAX_REPORTS or len(program_items) > MAX_REPORTS:
         used = default_checker.used_keys()
         if len(report_items) > MAX_REPORTS:
             report_items = {k: v for k, v in report_items.items() if k in used}
         if len(program_items) > MAX_REPORTS:
             program_items = {k: v for k, v in program_items.items() if k in used}
+    if len(document_items) > MAX_REPORTS:
+        read = documents.used()
+        document_items = {k: v for k, v in document_items.items() if k in read}
     payload = json.dumps(
         {
             "checker": checker_fingerprint(),
@@ -245,6 +280,7 @@ def save() -> bool:
             "programs": {
                 k: [[u.program, u.step, u.line] for u in v] for k, v in program_items.items()
             },
+            "documents": {k: [text, rows] for k, (text, rows) in document_items.items()},
         },
         separators=(",", ":"),
     ).encode()

@@ -3,10 +3,21 @@
 PyYAML is the parser; this module keeps the line and column of every mapping
 key and value so that errors can point at them, refuses duplicate keys (which
 PyYAML would silently collapse) and translates YAML errors into `ConfigError`.
+
+`documents` remembers, by the SHA-256 of a file's bytes, what reading an
+export file gave (the data and the positions kept while reading), so that a
+file read before (in this process, or on an earlier start through
+`mcp_harbor.check.cachefile`) is not parsed again. Only files that were read
+without error are remembered, and only when their data is plain JSON
+(mappings with string keys, lists, strings, numbers, booleans, null, no
+shared nodes): a file that fails to read is parsed on every read, so its
+error always names the file and line as before.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +27,7 @@ import yaml
 
 from mcp_harbor.errors import ConfigError
 
-__all__ = ["Located", "SourceMap", "read_yaml"]
+__all__ = ["Documents", "Located", "SourceMap", "documents", "read_yaml"]
 
 PathKey = tuple[str | int, ...]
 
@@ -253,6 +264,106 @@ class _Lines:
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+#: One remembered document: its data as JSON text, and its eager positions
+#: as rows ``[key path, line, column, style, indent]``.
+Document = tuple[str, list[list[Any]]]
+
+
+class Documents:
+    """What reading export files gave, by the SHA-256 (hex) of their bytes.
+
+    Guarantees:
+
+    - An entry is made only from a document `read_yaml` read without error,
+      from exactly the bytes its key is the hash of; a hit gives the data and
+      positions reading those bytes again would give (fresh objects each
+      time: nothing a caller does to them reaches the next hit).
+    - Documents whose data JSON cannot carry exactly (non-string keys,
+      dates, binary, sets, anchors shared between places) are not
+      remembered: they are parsed on every read.
+    - Nothing is remembered until `recording` is set (the checker's cache
+      file does, `mcp_harbor.check.cachefile.attach`); entries given to
+      `preload` are used either way.
+
+    `hits` counts the reads a remembered document answered (tests,
+    benchmarks). No locking: one thread at a time reads files.
+    """
+
+    __slots__ = ("_entries", "_used", "hits", "recording")
+
+    def __init__(self) -> None:
+        self._entries: dict[str, Document] = {}
+        self._used: set[str] = set()
+        self.hits = 0
+        self.recording = False
+
+    def get(self, digest: str) -> tuple[Any, dict[PathKey, Located]] | None:
+        """The data and eager positions of the document with `digest`, if remembered."""
+        entry = self._entries.get(digest)
+        if entry is None:
+            return None
+        text, rows = entry
+        data = json.loads(text)
+        eager = {
+            tuple(where): Located(line, column, style, indent)
+            for where, line, column, style, indent in rows
+        }
+        self._used.add(digest)
+        self.hits += 1
+        return data, eager
+
+    def put(self, digest: str, data: Any, eager: Mapping[PathKey, Located]) -> None:
+        """Remember a document just read (when `recording`, and when its data is plain)."""
+        if not self.recording or not _plain(data, set()):
+            return
+        rows = [[list(where), o.line, o.column, o.style, o.indent] for where, o in eager.items()]
+        self._entries[digest] = (json.dumps(data, separators=(",", ":")), rows)
+        self._used.add(digest)
+
+    def entries(self) -> dict[str, Document]:
+        """A copy of every entry, by digest."""
+        return dict(self._entries)
+
+    def used(self) -> frozenset[str]:
+        """The digests read or remembered since the last `clear`."""
+        return frozenset(self._used)
+
+    def preload(self, entries: Mapping[str, Document]) -> None:
+        """Add entries kept by an earlier start; this process's win."""
+        for digest, entry in entries.items():
+            self._entries.setdefault(digest, entry)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        """Forget every entry and stop recording (tests, benchmarks)."""
+        self._entries.clear()
+        self._used.clear()
+        self.hits = 0
+        self.recording = False
+
+
+def _plain(data: Any, seen: set[int]) -> bool:
+    """Whether JSON gives `data` back exactly: dicts with string keys,
+    lists, strings, ints, floats, booleans and None, no container twice."""
+    kind = type(data)
+    if kind is str or kind is int or kind is bool or kind is float or data is None:
+        return True
+    if kind is not dict and kind is not list:
+        return False
+    if id(data) in seen:
+        return False  # a YAML alias: JSON would copy what PyYAML shares
+    seen.add(id(data))
+    if kind is dict:
+        return all(type(k) is str and _plain(v, seen) for k, v in data.items())
+    return all(_plain(item, seen) for item in data)
+
+
+#: The documents of this process (see `Documents`).
+documents = Documents()
+
+
 def read_yaml(
     path: Path, *, kind: Literal["export", "programs", "models", "auth"] = "export"
 ) -> tuple[Mapping[str, Any], SourceMap, bytes]:
@@ -277,6 +388,12 @@ def read_yaml(
             f"{path}: the file is not UTF-8 (byte {exc.start}); save it as UTF-8"
         ) from exc
     smap = SourceMap(path, text)
+    digest = hashlib.sha256(raw).hexdigest() if kind == "export" else None
+    if digest is not None:
+        known = documents.get(digest)
+        if known is not None:
+            smap._eager = known[1]
+            return known[0], smap, raw
     loader = _Loader(text)
     try:
         nodes = []
@@ -327,4 +444,6 @@ def read_yaml(
         raise ConfigError(f"{path}: invalid YAML value: {exc}") from exc
     finally:
         loader.dispose()
+    if digest is not None:
+        documents.put(digest, data, smap._eager)
     return data, smap, raw
