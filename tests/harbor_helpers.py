@@ -7,6 +7,8 @@ HTTP), write export files, and look at real processes through /proc.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import json
 import os
 import re
@@ -426,3 +428,16 @@ def without_plan(message: str) -> str:
     found = _PLAN_SUFFIX.match(message)
     assert found is not None, f"no plan hash at the end of {message!r}"
     return found.group("question")
+
+
+def rewrite_check_cache(cache: Path, edit: Callable[[Any], object]) -> None:
+    """Edit the checker cache file's payload and sign it again with the
+    installation's key: what only someone holding the key could do (a stale
+    or other-checker file)."""
+    magic, _mac, payload = cache.read_bytes().split(b"\n", 2)
+    data = json.loads(payload)
+    edit(data)
+    new = json.dumps(data).encode()
+    key = (cache.parent / "check-cache.key").read_bytes()
+    mac = hmac.new(key, new, hashlib.sha256).hexdigest().encode()
+    cache.write_bytes(magic + b"\n" + mac + b"\n" + new)

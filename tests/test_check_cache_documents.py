@@ -12,13 +12,11 @@ every file on a start from a good cache, none when the file is ignored.
 from __future__ import annotations
 
 import hashlib
-import hmac
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harbor_helpers import write_export
+from harbor_helpers import rewrite_check_cache, write_export
 
 from mcp_harbor.check import cachefile, clear_cache, load_and_check
 from mcp_harbor.config import load_export
@@ -44,17 +42,6 @@ def start(folder: Path, cache: Path) -> dict[str, Any]:
         e.name: (r.status, e.content_hash, e.input_schema, e.spec.model_dump())
         for e, r in zip(checked.exports, checked.reports, strict=True)
     }
-
-
-def rewrite_payload(cache: Path, edit: Any) -> None:
-    """Edit the payload and sign it again with the installation's key."""
-    magic, _mac, payload = cache.read_bytes().split(b"\n", 2)
-    data = json.loads(payload)
-    edit(data)
-    new = json.dumps(data).encode()
-    key = (cache.parent / "check-cache.key").read_bytes()
-    mac = hmac.new(key, new, hashlib.sha256).hexdigest().encode()
-    cache.write_bytes(magic + b"\n" + mac + b"\n" + new)
 
 
 @pytest.fixture
@@ -172,7 +159,7 @@ def test_documents_of_another_checker_are_not_reused(folder: Path, cache: Path) 
     def other_checker(data: dict[str, Any]) -> None:
         data["checker"] = "0" * 64
 
-    rewrite_payload(cache, other_checker)
+    rewrite_check_cache(cache, other_checker)
     restart()
     assert start(folder, cache) == first
     assert documents.hits == 0
@@ -188,7 +175,7 @@ def test_a_document_kept_for_other_bytes_is_not_used(folder: Path, cache: Path) 
         kept = data["documents"].pop(good)
         data["documents"]["0" * 64] = kept
 
-    rewrite_payload(cache, swap)
+    rewrite_check_cache(cache, swap)
     restart()
     after = start(folder, cache)
     assert documents.hits == 1  # bad.yaml; good.yaml parsed again

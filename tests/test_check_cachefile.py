@@ -12,8 +12,6 @@ real.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
 from collections.abc import Sequence
@@ -21,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harbor_helpers import harbor_cli, write_export
+from harbor_helpers import harbor_cli, rewrite_check_cache, write_export
 
 from mcp_harbor import check
 from mcp_harbor.check import cachefile, clear_cache, load_and_check
@@ -59,18 +57,6 @@ def restart(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def statuses(folder: Path, cache: Path) -> dict[str, str]:
     checked = load_and_check([folder], cache_file=cache)
     return {r.name: r.status for r in checked.reports}
-
-
-def rewrite_payload(cache: Path, edit: object) -> None:
-    """Edit the payload and sign it again with the installation's key: what
-    only someone holding the key could do (a stale or other-checker file)."""
-    magic, _mac, payload = cache.read_bytes().split(b"\n", 2)
-    data = json.loads(payload)
-    edit(data)  # type: ignore[operator]
-    new = json.dumps(data).encode()
-    key = (cache.parent / "check-cache.key").read_bytes()
-    mac = hmac.new(key, new, hashlib.sha256).hexdigest().encode()
-    cache.write_bytes(magic + b"\n" + mac + b"\n" + new)
 
 
 @pytest.fixture
@@ -152,7 +138,7 @@ def test_a_refused_verdict_edited_with_the_key_still_needs_this_checker(
         for row in data["reports"].values():
             row[2], row[3] = "accepted", []
 
-    rewrite_payload(cache, accept_all_as_another_checker)
+    rewrite_check_cache(cache, accept_all_as_another_checker)
     restart(monkeypatch)
     assert statuses(folder, cache) == {"bad": "refused", "good": "accepted"}
 
@@ -162,7 +148,7 @@ def test_verdicts_of_another_bash_are_not_reused(
 ) -> None:
     cache = tmp_path / "state" / "check-cache"
     statuses(folder, cache)
-    rewrite_payload(cache, lambda data: data.update(bash="/other/bash:1:2:3:4"))
+    rewrite_check_cache(cache, lambda data: data.update(bash="/other/bash:1:2:3:4"))
     ran = restart(monkeypatch)
     assert statuses(folder, cache) == {"bad": "refused", "good": "accepted"}
     assert len(ran) == 2

@@ -119,9 +119,9 @@ def landlock_add_paths(ruleset_fd: int, grants: Iterable[tuple[str, int]]) -> No
     """Add a path-beneath rule for each (path, rights) to the Landlock
     ruleset `ruleset_fd` (rights already masked to what the ruleset
     handles; a path that is gone, or a rule the kernel refuses, is left
-    out: nothing more is allowed). The ruleset
-    itself is landlockpy's; this is its per-rule loop without the per-rule
-    flag arithmetic, for the ~40 rules of every step."""
+    out: nothing more is allowed). The ruleset itself is landlockpy's; this
+    is its per-rule loop without the per-rule flag arithmetic, for the ~40
+    rules of every step."""
     syscall = _libc.syscall
     attr = _PathBeneath()
     where = ctypes.byref(attr)
@@ -130,12 +130,14 @@ def landlock_add_paths(ruleset_fd: int, grants: Iterable[tuple[str, int]]) -> No
             fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
         except OSError:
             continue
-        attr.allowed_access = rights
-        attr.parent_fd = fd
-        # A refused rule (the path changed kind since the rules were made)
-        # is left out, as a gone path is: a rule only ever allows.
-        syscall(_SYS_LANDLOCK_ADD_RULE, ruleset_fd, _LANDLOCK_RULE_PATH_BENEATH, where, 0)
-        os.close(fd)
+        try:
+            attr.allowed_access = rights
+            attr.parent_fd = fd
+            # A refused rule (the path changed kind since the rules were
+            # made) is left out, as a gone path is: a rule only ever allows.
+            syscall(_SYS_LANDLOCK_ADD_RULE, ruleset_fd, _LANDLOCK_RULE_PATH_BENEATH, where, 0)
+        finally:
+            os.close(fd)
 
 
 def own_cgroup(controller: str) -> str | None:

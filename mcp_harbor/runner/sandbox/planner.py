@@ -202,8 +202,8 @@ class Sandbox:
         before it could run).
 
         A plan is reused for the next step of the same export while what it
-        was made from holds: the same hidden paths, program, PATH, HOME,
-        resolved ``readable:``/``writable:`` paths and home dotfiles, and
+        was made from holds: the same hidden paths, program and PATH, the
+        same resolved ``readable:``/``writable:`` paths and home dotfiles, and
         every folder listed to make its Landlock rules unchanged (same inode
         and mtime). Only the run directory is the step's own. A reused plan
         is the plan that would be made again (tests/test_sandbox_plans.py).
