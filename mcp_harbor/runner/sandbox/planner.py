@@ -221,11 +221,7 @@ class Sandbox:
         )
         seen: _Seen | None = None
         if spec is not None and spec.readable is not None:
-            dotfiles = tuple(
-                os.path.realpath(dotfile)
-                for dotfile in (os.path.join(home, name) for name in _HOME_READABLE if home)
-                if os.path.exists(dotfile)
-            )
+            dotfiles = tuple(_resolved(_HOME_READABLE, Path(home))) if home else ()
             seen = (tuple(_resolved(spec.readable, cwd)), dotfiles)
         writable = _resolved(spec.writable, cwd) if spec is not None else []
         key = (id(spec), program, path, hidden, shell, sockets, seen, tuple(writable))
@@ -463,10 +459,11 @@ def _rlimits(sup: Support, limits: SandboxLimits) -> list[str]:
 
 
 def _resolved(paths: Sequence[str], cwd: Path) -> list[str]:
+    """The `paths` that exist, resolved (relative ones from `cwd`)."""
     out = []
     for path in paths:
-        full = os.path.realpath(os.path.join(cwd, os.path.expanduser(path)))
-        if os.path.exists(full):
+        full = _existing(os.path.join(cwd, os.path.expanduser(path)))
+        if full is not None:
             out.append(full)
     return out
 
