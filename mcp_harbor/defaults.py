@@ -12,6 +12,7 @@ from typing import Final, Literal
 __all__ = [
     "DEFAULT_EXPORTS",
     "DEFAULT_KEEP_RUNS",
+    "DEFAULT_LIST_TTL",
     "DEFAULT_OUTPUT_TAIL",
     "DEFAULT_PREFLIGHT_TTL",
     "DEFAULT_QUEUE_TIMEOUT",
@@ -39,6 +40,9 @@ DEFAULT_OUTPUT_TAIL: Final = 8192
 #: Seconds a probe of an export's needs is reused (`mcp_harbor.preflight`,
 #: the most ``--preflight-interval`` may be).
 DEFAULT_PREFLIGHT_TTL: Final = 30.0
+#: Seconds a client may reuse a ``tools/list`` answer (its ``ttlMs``,
+#: `mcp_harbor.server.build_server`, ``--list-ttl``).
+DEFAULT_LIST_TTL: Final = 60.0
 #: How steps are confined (`mcp_harbor.runner.sandbox.Sandbox`, ``--sandbox``).
 SandboxMode = Literal["auto", "required", "off"]
 SANDBOX_MODES: Final[tuple[SandboxMode, ...]] = ("auto", "required", "off")

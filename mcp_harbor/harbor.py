@@ -26,6 +26,7 @@ from mcp_harbor.config.models_file import load_models_file
 from mcp_harbor.defaults import (
     DEFAULT_EXPORTS,
     DEFAULT_KEEP_RUNS,
+    DEFAULT_LIST_TTL,
     DEFAULT_OUTPUT_TAIL,
     DEFAULT_PREFLIGHT_TTL,
     DEFAULT_QUEUE_TIMEOUT,
@@ -311,6 +312,8 @@ class HarborSettings:
     #: Seconds between sweeps of expired worker leases (None: the sweeper's default).
     sweep_interval: float | None = None
     preflight_interval: float = DEFAULT_PREFLIGHT_TTL
+    #: Seconds a client may reuse a ``tools/list`` answer (``--list-ttl``).
+    list_ttl: float = DEFAULT_LIST_TTL
     #: How steps are confined (``--sandbox``): see `mcp_harbor.runner.sandbox.Sandbox`.
     sandbox: SandboxMode = "auto"
     #: The HTTP tokens file (``--tokens``), kept from steps like the other
@@ -667,7 +670,7 @@ class Harbor:
         handlers = Handlers(registry, self.service)
         notifier = ListChangedNotifier()
         middleware = CallerMiddleware(transport, verifier is not None)
-        server = build_server(handlers, middleware, notifier)
+        server = build_server(handlers, middleware, notifier, self.settings.list_ttl)
         jobs = self.background(lambda: {n: t.export for n, t in handlers.registry.items()})
         from mcp_harbor.server.tasks import install_tasks
 

@@ -6,12 +6,14 @@ Over real HTTP with tokens (one server, so every caller shares its cache):
 callers with different ``allow:`` views take turns listing, twice each, in
 both eras, and each always gets exactly their own tools. Over stdio with
 ``--watch``: a change that keeps every tool name (only a description) is
-listed after the reload. And an answer from the cache is the same, byte for
-byte, as the first one.
+listed after the reload by a client told of it, though the answer said it
+may be reused for 60 s (``ttlMs``, ``--list-ttl``). And an answer from the
+cache is the same, byte for byte, as the first one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 from collections.abc import Iterator
@@ -87,6 +89,9 @@ async def test_each_caller_always_lists_exactly_their_tools(
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_a_reload_that_keeps_every_name_is_listed(tmp_path: Path, mode: str) -> None:
+    """A client that hears ``notifications/tools/list_changed`` (2026-07-28:
+    on its listen stream; handshake era: on its session) lists the new
+    version at once, although its copy had 60 s to live (``ttlMs``)."""
     exports = tmp_path / "exports"
     write_export(exports, "one.yaml", EVERYONE.replace("For all.", "Version one."))
     client = stdio_client_opts(exports, tmp_path / "state", mode, "--watch")
@@ -95,12 +100,60 @@ async def test_a_reload_that_keeps_every_name_is_listed(tmp_path: Path, mode: st
         async def description() -> str | None:
             return (await client.list_tools()).tools[0].description
 
-        assert await description() == "Version one."
-        assert await description() == "Version one."  # now from the cache
-        write_export(exports, "one.yaml", EVERYONE.replace("For all.", "Version two."))
-        with anyio.fail_after(15):
-            while await description() != "Version two.":
-                await anyio.sleep(0.05)
+        async with contextlib.AsyncExitStack() as stack:
+            sub = None
+            if mode == "auto":
+                sub = await stack.enter_async_context(client.listen(tools_list_changed=True))
+            assert await description() == "Version one."
+            assert await description() == "Version one."  # now from a cache
+            write_export(exports, "one.yaml", EVERYONE.replace("For all.", "Version two."))
+            with anyio.fail_after(15):
+                if sub is not None:
+                    await sub.__anext__()  # the client drops its copy before this returns
+                    assert await description() == "Version two."
+                while await description() != "Version two.":
+                    await anyio.sleep(0.05)
+
+
+async def test_a_listing_says_how_long_it_may_be_reused(tmp_path: Path) -> None:
+    """``ttlMs`` is ``--list-ttl`` (default 60 s), ``cacheScope`` private:
+    what a caller sees depends on ``allow:``."""
+    exports = tmp_path / "exports"
+    write_export(exports, "everyone.yaml", EVERYONE)
+    for extra, ttl_ms in (((), 60_000), (("--list-ttl", "2.5"), 2_500), (("--list-ttl", "0"), 0)):
+        async with stdio_client_opts(exports, tmp_path / "state", "auto", *extra) as client:
+            listing = await client.list_tools()
+            assert (listing.ttl_ms, listing.cache_scope) == (ttl_ms, "private"), extra
+
+
+async def test_a_client_that_does_not_listen_lists_its_copy_until_the_ttl(
+    tmp_path: Path,
+) -> None:
+    """The cost of ``ttlMs``: a 2026-07-28 client that does not listen keeps
+    listing the copy it has for up to ``--list-ttl`` seconds after a reload;
+    with ``--list-ttl 0`` it lists the server's every time."""
+    for ttl in ("60", "0"):
+        exports, log = tmp_path / ttl / "exports", tmp_path / ttl / "server.log"
+        write_export(exports, "one.yaml", EVERYONE.replace("For all.", "Version one."))
+        with log.open("w") as errlog:
+            client = stdio_client_opts(
+                exports,
+                tmp_path / ttl / "state",
+                "auto",
+                "--watch",
+                "--list-ttl",
+                ttl,
+                errlog=errlog,
+                server_log_level="info",
+            )
+            async with client:
+                assert (await client.list_tools()).tools[0].description == "Version one."
+                write_export(exports, "one.yaml", EVERYONE.replace("For all.", "Version two."))
+                with anyio.fail_after(15):
+                    while "reload: now publishing" not in log.read_text():
+                        await anyio.sleep(0.05)
+                listed = (await client.list_tools()).tools[0].description
+        assert listed == ("Version one." if ttl == "60" else "Version two."), ttl
 
 
 def test_a_cached_answer_is_the_first_answer_byte_for_byte(tmp_path: Path) -> None:

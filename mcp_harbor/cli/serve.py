@@ -28,6 +28,7 @@ from mcp_harbor.cli._app import (
 )
 from mcp_harbor.defaults import (
     DEFAULT_KEEP_RUNS,
+    DEFAULT_LIST_TTL,
     DEFAULT_OUTPUT_TAIL,
     DEFAULT_PREFLIGHT_TTL,
     DEFAULT_QUEUE_TIMEOUT,
@@ -175,6 +176,16 @@ def _verifier(
     "needs are there, hidden when they vanish); a run's start reuses a probe at most this old.",
 )
 @click.option(
+    "--list-ttl",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_LIST_TTL,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long a client may reuse a tools/list answer (its ttlMs; for that caller only). "
+    "A reload tells clients at once (notifications/tools/list_changed); a client that does not "
+    "listen may list a stale copy for up to SECONDS. 0: always list again.",
+)
+@click.option(
     "--approve-seed",
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     default=None,
@@ -291,6 +302,7 @@ def serve(
     strict: bool,
     watch: bool,
     preflight_interval: float,
+    list_ttl: float,
     approve_seed: Path | None,
     skip_refused: bool,
     programs: Path | None,
@@ -342,6 +354,7 @@ def serve(
         broker=broker,
         sweep_interval=sweep_interval,
         preflight_interval=preflight_interval,
+        list_ttl=list_ttl,
         pass_env=pass_env,
         audit_key=audit_key,
         audit_witness=audit_witness,

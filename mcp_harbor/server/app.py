@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 import anyio.from_thread
 import anyio.lowlevel
-from mcp.server import NotificationOptions, Server
+from mcp.server import CacheHint, NotificationOptions, Server
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.subscriptions import ListenHandler
 from mcp.server.transport_security import TransportSecuritySettings
@@ -24,6 +24,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from starlette.routing import Route
 
 from mcp_harbor import __version__
+from mcp_harbor.defaults import DEFAULT_LIST_TTL
 from mcp_harbor.errors import ConfigError
 from mcp_harbor.server.auth import HarborTokenVerifier
 from mcp_harbor.server.handlers import CallerMiddleware, Handlers
@@ -61,24 +62,36 @@ class _HarborServer(Server):
 
 
 def build_server(
-    handlers: Handlers, caller: CallerMiddleware, notifier: ListChangedNotifier
+    handlers: Handlers,
+    caller: CallerMiddleware,
+    notifier: ListChangedNotifier,
+    list_ttl: float = DEFAULT_LIST_TTL,
 ) -> Server:
     """The low-level SDK server (both protocol eras) over `handlers`, with
     `caller` resolving the identity of every request, `notifier` reaching
     clients when the tool list changes, and ``tools/list`` answered from a
-    cache of earlier answers (`ListingCache`)."""
+    cache of earlier answers (`ListingCache`).
+
+    Every ``tools/list`` answer tells 2026-07-28 clients they may reuse it
+    for `list_ttl` seconds (``ttlMs``, SEP-2549), for this caller only
+    (``cacheScope: private``: what a caller sees depends on ``allow:``).
+    The list changes only with a reload, which sends
+    ``notifications/tools/list_changed``; a client that listens drops its
+    copy then, one that does not may list a stale copy for up to
+    `list_ttl` seconds. 0: every answer is immediately stale."""
+    hint = CacheHint(ttl_ms=round(list_ttl * 1000), scope="private")
     with warnings.catch_warnings():
         # logging/setLevel is deprecated in 2026-07-28 (SEP-2577) but is how
         # handshake-era clients ask for log messages.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        server = _build(handlers, notifier)
+        server = _build(handlers, notifier, hint)
     server.middleware.append(caller)
     server.middleware.append(notifier)
     server.middleware.append(ListingCache(handlers))
     return server
 
 
-def _build(handlers: Handlers, notifier: ListChangedNotifier) -> Server:
+def _build(handlers: Handlers, notifier: ListChangedNotifier, hint: CacheHint) -> Server:
     return _HarborServer(
         "mcp-harbor",
         version=__version__,
@@ -91,6 +104,7 @@ def _build(handlers: Handlers, notifier: ListChangedNotifier) -> Server:
         on_call_tool=handlers.call_tool,
         on_set_logging_level=handlers.set_logging_level,
         on_subscriptions_listen=ListenHandler(notifier.bus),
+        cache_hints={"tools/list": hint},
     )
 
 
