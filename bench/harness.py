@@ -611,7 +611,7 @@ async def harbor_ready(folder: Path, work: Path, lists: int) -> dict[str, Any]:
             if start == "cold":
                 continue
             count = len(tools.tools)
-            samples, rss, hwm = await listing_and_memory(sess, lists)
+            samples, fetched, rss, hwm = await listing_and_memory(sess, lists)
     answer = work / f"harbor-list-{count}.json"
     raw = await anyio.to_thread.run_sync(raw_list, peer.params, lists, answer)
     client_work = await anyio.to_thread.run_sync(sdk_client_work, answer)
@@ -621,23 +621,32 @@ async def harbor_ready(folder: Path, work: Path, lists: int) -> dict[str, Any]:
         "client_work": client_work,
         "tools": count,
         "list_ms": statistics.median(samples),
+        "fetch_list_ms": statistics.median(fetched),
         "raw_list_ms": statistics.median(raw),
         "rss_mib": rss,
         "hwm_mib": hwm,
     }
 
 
-async def listing_and_memory(sess: Any, lists: int) -> tuple[list[float], float, float]:
-    """`lists` timed ``tools/list`` calls (ms), then the server's RSS and peak
-    RSS (MiB)."""
-    samples = []
+async def listing_and_memory(
+    sess: Any, lists: int
+) -> tuple[list[float], list[float], float, float]:
+    """`lists` timed ``tools/list`` calls (ms) as a client makes them (the
+    SDK serves its own copy while the answer's ``ttlMs`` lasts), `lists`
+    more that fetch from the server (``cache_mode="refresh"``), then the
+    server's RSS and peak RSS (MiB)."""
+    samples, fetched = [], []
     for _ in range(lists):
         t1 = time.perf_counter()
         await sess.client.list_tools()
         samples.append((time.perf_counter() - t1) * 1000)
+    for _ in range(lists):
+        t1 = time.perf_counter()
+        await sess.client.list_tools(cache_mode="refresh")
+        fetched.append((time.perf_counter() - t1) * 1000)
     rss = proc_kib(sess.pid, "VmRSS") / 1024 if sess.pid else float("nan")
     hwm = proc_kib(sess.pid, "VmHWM") / 1024 if sess.pid else float("nan")
-    return samples, rss, hwm
+    return samples, fetched, rss, hwm
 
 
 async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, Any]:
@@ -657,7 +666,7 @@ async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, Any]:
     async with connect(peer, work / "shellmcp-scale.stderr") as sess:
         tools = await sess.client.list_tools()
         ready = time.perf_counter() - t0
-        samples, rss, hwm = await listing_and_memory(sess, lists)
+        samples, fetched, rss, hwm = await listing_and_memory(sess, lists)
     answer = work / f"shellmcp-list-{count}.json"
     raw = await anyio.to_thread.run_sync(raw_list, peer.params, lists, answer)
     client_work = await anyio.to_thread.run_sync(sdk_client_work, answer)
@@ -668,6 +677,7 @@ async def shellmcp_ready(count: int, work: Path, lists: int) -> dict[str, Any]:
         "generate_s": generate,
         "tools": len(tools.tools),
         "list_ms": statistics.median(samples),
+        "fetch_list_ms": statistics.median(fetched),
         "raw_list_ms": statistics.median(raw),
         "rss_mib": rss,
         "hwm_mib": hwm,
@@ -682,7 +692,9 @@ async def bench_scale(args: argparse.Namespace, work: Path) -> None:
         "(load, check, register), on a first start (no checker cache) and on the next "
         "start (the verdicts the first one kept). CPU = the server's own, and on a first "
         "start the bash processes that read the scripts. `tools/list` = median of later "
-        "calls, each the whole list in one answer. RSS after listing."
+        "calls, each the whole list in one answer: as a client makes them (the SDK client "
+        "serves its own copy while the answer's `ttlMs` lasts), then fetching from the server "
+        '(`cache_mode="refresh"`), then a raw JSON-RPC client\'s. RSS after listing.'
     )
     say()
     rows, res = [], {}
@@ -735,7 +747,7 @@ async def bench_scale(args: argparse.Namespace, work: Path) -> None:
                     f"{h['tools']:.0f}",
                     f"{h['ready_s']:.2f} / {h['ready_warm_s']:.2f} "
                     f"(CPU {h['cpu_s']:.2f} + bash {h['children_cpu_s']:.2f} / {h['cpu_warm_s']:.2f})",
-                    f"{h['list_ms']:.1f} / {h['raw_list_ms']:.1f}",
+                    f"{h['list_ms']:.1f} / {h['fetch_list_ms']:.1f} / {h['raw_list_ms']:.1f}",
                     f"{h['rss_mib']:.0f} (peak {h['hwm_mib']:.0f})",
                     f"{h['tools_cli_s']:.2f}",
                     "",
@@ -748,7 +760,7 @@ async def bench_scale(args: argparse.Namespace, work: Path) -> None:
                         f"shellmcp, {count}",
                         f"{s['tools']:.0f}",
                         f"{s['ready_s']:.2f} (+ generate {s['generate_s']:.2f})",
-                        f"{s['list_ms']:.1f} / {s['raw_list_ms']:.1f}",
+                        f"{s['list_ms']:.1f} / {s['fetch_list_ms']:.1f} / {s['raw_list_ms']:.1f}",
                         f"{s['rss_mib']:.0f} (peak {s['hwm_mib']:.0f})",
                         "–",
                         f"ready {ratio(h['ready_s'], s['ready_s'])}, list {ratio(h['list_ms'], s['list_ms'])} / {ratio(h['raw_list_ms'], s['raw_list_ms'])}, "
@@ -784,7 +796,7 @@ async def bench_scale(args: argparse.Namespace, work: Path) -> None:
             "server, exports",
             "tools listed",
             "start to ready s (mcp-harbor: first / next start)",
-            "tools/list ms: SDK client / raw JSON-RPC",
+            "tools/list ms: SDK client / SDK client fetching / raw JSON-RPC",
             "RSS MiB",
             "`mcp-harbor tools --json` s",
             "mcp-harbor / this",
@@ -797,12 +809,15 @@ async def bench_scale(args: argparse.Namespace, work: Path) -> None:
         ready = statistics.median(x["ready_s"] for x in at)
         warm = statistics.median(x["ready_warm_s"] for x in at)
         lst = statistics.median(x["list_ms"] for x in at)
+        fetch_lst = statistics.median(x["fetch_list_ms"] for x in at)
         raw_lst = statistics.median(x["raw_list_ms"] for x in at)
         rss = statistics.median(x["rss_mib"] for x in at)
         say(
             f"Targets at 1,000: ready < 2 s on a start after the first **{'met' if warm < 2 else 'MISSED'}** "
             f"({warm:.2f} s; first start {ready:.2f} s: {'met' if ready < 2 else 'MISSED'}); "
-            f"`tools/list` < 50 ms **{'met' if lst < 50 else 'MISSED'}** ({lst:.1f} ms through the SDK client; "
+            f"`tools/list` < 50 ms **{'met' if lst < 50 else 'MISSED'}** ({lst:.1f} ms through the SDK client, "
+            f"which serves its copy while `ttlMs` lasts; fetching {fetch_lst:.1f} ms: "
+            f"{'met' if fetch_lst < 50 else 'MISSED'}; "
             f"{raw_lst:.1f} ms server + pipe, raw JSON-RPC: {'met' if raw_lst < 50 else 'MISSED'}); "
             f"RSS < 150 MB **{'met' if rss * 1.048576 < 150 else 'MISSED'}** ({rss * 1.048576:.0f} MB)."
         )
