@@ -169,6 +169,7 @@ def main() -> None:
     print("| stdio, SDK client, sequential | median ms | server CPU ms/call | its children |")
     print("|---|---:|---:|---:|")
     for label, argv in (
+        ("floor: SDK low-level server, no spawn", [*floor, "stdio", "--no-spawn"]),
         ("floor: SDK low-level server, `bash -c true`", [*floor, "stdio"]),
         ('mcp-harbor, `run: "true"`', harbor_argv(work)),
     ):
