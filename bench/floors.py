@@ -12,7 +12,12 @@ measured in one run beside mcp-harbor itself:
   the load generator).
 - **start**: ``python -c "import mcp"`` against ``python -c pass``.
 
-    python bench/floors.py [--calls 300] [--http-calls 50]
+    python bench/floors.py [--calls 300] [--http-calls 50] [--no-settle]
+
+Like `bench_latency.py` it first runs ``sync`` and waits 330 s
+(``bench_latency.SETTLE_S``), since mcp-harbor creates files for each run
+and the floor server none: on this machine's journal-less ext4, file
+creation is slow for minutes after deletions (bench/README.md).
 
 Prints markdown tables (for docs/benchmarks.md, section "Floors").
 """
@@ -160,7 +165,13 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--calls", type=int, default=300)
     p.add_argument("--http-calls", type=int, default=50)
+    p.add_argument("--no-settle", action="store_true", help="skip the sync and the 330 s wait")
     args = p.parse_args()
+    if not args.no_settle:
+        sys.path.insert(0, str(HERE))
+        from bench_latency import settle
+
+        settle(lambda line: print(line, file=sys.stderr, flush=True))
     work = Path(tempfile.mkdtemp(prefix="floors-"))
     env = harbor_env(work)
     floor = [sys.executable, str(HERE / "floor_server.py")]
