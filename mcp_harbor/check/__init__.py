@@ -275,7 +275,12 @@ def _judge(drafts: Sequence[_Draft]) -> None:
         if reading.text is not None:
             script.hazards.extend(
                 analyse_reprint(
-                    reading.text, script.text, script.sentinels, draft.models, draft.programs
+                    reading.text,
+                    script.text,
+                    script.sentinels,
+                    draft.models,
+                    draft.programs,
+                    only_new=True,  # `_finish` keeps only the rules and args it adds
                 )
             )
 
