@@ -480,10 +480,16 @@ class _Analysis(TaintedScript):
                 self.hazards.append(unquoted)
         if occ.kind in ("raw", "sq") and before == "$":
             return  # a parameter name or `$'…'` quoting (reported): nothing else is read
-        in_arith = (occ.node is not None and in_arithmetic(self.src, occ.node)) or self._in_let(occ)
+        in_arith = (occ.node is not None and self._arithmetic(occ.node)) or self._in_let(occ)
         self.report(ArithmeticInjection.detect(occ, in_arith, where))
         if occ.node is not None:
             self._check_name_context(occ)
+
+    def _arithmetic(self, node: Node) -> bool:
+        """`in_arithmetic` of `node`, a node of this script's tree."""
+        if self.script is None:
+            return in_arithmetic(self.src, node)
+        return self.script.arithmetic(node)
 
     def _in_let(self, occ: Occ) -> bool:
         assert occ.node is not None
@@ -569,7 +575,7 @@ class _Analysis(TaintedScript):
         if (
             occ.kind in ("raw", "sq")
             and node.type == "variable_name"
-            and not in_arithmetic(self.src, node)
+            and not self._arithmetic(node)
         ):
             name_like = True
         if (

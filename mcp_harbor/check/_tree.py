@@ -18,8 +18,9 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from tree_sitter import Node, Tree
 
@@ -33,6 +34,7 @@ __all__ = [
     "command_words",
     "dequoted_prefix",
     "dq_unescape",
+    "expansion_target",
     "heredoc_quoted",
     "in_arithmetic",
     "in_quoted_operand",
@@ -68,6 +70,9 @@ class Parsed:
     functions: frozenset[str]
     #: their bodies, by name (a name defined twice has two)
     function_bodies: Mapping[str, tuple[Node, ...]]
+    #: facts worked out from the tree on first use (`of_type`, `reads`,
+    #: `arithmetic`): pure functions of it, so kept with it
+    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def root(self) -> Node:
@@ -79,6 +84,50 @@ class Parsed:
         for node in self.nodes:
             if node.type == "command":
                 yield node, command_words(node)
+
+    def of_type(self, kind: str) -> tuple[Node, ...]:
+        """The nodes of type `kind`, in document order."""
+        key = ("type", kind)
+        found: tuple[Node, ...] | None = self._memo.get(key)
+        if found is None:
+            found = tuple(node for node in self.nodes if node.type == kind)
+            self._memo[key] = found
+        return found
+
+    def reads(self) -> tuple[tuple[Node, str | None, bool], ...]:
+        """Every place that reads a variable by its name, in document order:
+        ``(node, name, expansion)`` for each ``$V`` and ``${…}`` (`expansion`
+        True; the name is `expansion_target`'s, None when it reads no plain
+        variable), and each name (a ``variable_name`` or ``word``) that bash
+        evaluates as arithmetic (`in_arithmetic`) outside an expansion."""
+        found: tuple[tuple[Node, str | None, bool], ...] | None = self._memo.get("reads")
+        if found is None:
+            out: list[tuple[Node, str | None, bool]] = []
+            for node in self.nodes:
+                kind = node.type
+                if kind in ("simple_expansion", "expansion"):
+                    out.append((node, expansion_target(self.src, node), True))
+                elif (
+                    kind in ("variable_name", "word")
+                    and self.arithmetic(node)
+                    and (
+                        node.parent is None
+                        or node.parent.type not in ("simple_expansion", "expansion")
+                    )
+                ):
+                    out.append((node, node_text(self.src, node), False))
+            found = tuple(out)
+            self._memo["reads"] = found
+        return found
+
+    def arithmetic(self, node: Node) -> bool:
+        """`in_arithmetic` of `node`, a node of this tree."""
+        key = ("arith", node)
+        found: bool | None = self._memo.get(key)
+        if found is None:
+            found = in_arithmetic(self.src, node)
+            self._memo[key] = found
+        return found
 
 
 #: Scripts kept parsed: enough for every script of a batch of exports to be
@@ -142,6 +191,17 @@ def ancestors(node: Node) -> Iterator[Node]:
 def node_text(src: bytes, node: Node) -> str:
     """The source text of `node`."""
     return src[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def expansion_target(src: bytes, node: Node) -> str | None:
+    """The variable the expansion `node` reads (None if not a plain read)."""
+    for child in node.children:
+        if child.type in ("variable_name", "special_variable_name"):
+            return node_text(src, child)
+        if child.type == "subscript":
+            name = child.child_by_field_name("name")
+            return node_text(src, name) if name is not None else None
+    return None
 
 
 def dq_unescape(raw: str) -> str:
