@@ -48,6 +48,17 @@ __all__ = [
 #: A shell name (of a variable or a function).
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ARITH_TEST_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+#: The only types of ancestor at which `in_arithmetic` answers True.
+_ARITHMETIC_ANCESTORS = frozenset(
+    {
+        "arithmetic_expansion",
+        "c_style_for_statement",
+        "compound_statement",
+        "subscript",
+        "binary_expression",
+        "expansion",
+    }
+)
 _DQ_UNESCAPE = re.compile(r'\\([$`"\\\n])')
 _WORD_UNESCAPE = re.compile(r"\\(.)", re.S)
 
@@ -70,6 +81,8 @@ class Parsed:
     functions: frozenset[str]
     #: their bodies, by name (a name defined twice has two)
     function_bodies: Mapping[str, tuple[Node, ...]]
+    #: the types of its nodes
+    kinds: frozenset[str] = frozenset()
     #: facts worked out from the tree on first use (`of_type`, `reads`,
     #: `arithmetic`): pure functions of it, so kept with it
     _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -90,7 +103,11 @@ class Parsed:
         key = ("type", kind)
         found: tuple[Node, ...] | None = self._memo.get(key)
         if found is None:
-            found = tuple(node for node in self.nodes if node.type == kind)
+            found = (
+                tuple(node for node in self.nodes if node.type == kind)
+                if kind in self.kinds
+                else ()
+            )
             self._memo[key] = found
         return found
 
@@ -103,12 +120,15 @@ class Parsed:
         found: tuple[tuple[Node, str | None, bool], ...] | None = self._memo.get("reads")
         if found is None:
             out: list[tuple[Node, str | None, bool]] = []
+            # no node of these types: no ancestor `in_arithmetic` answers True at
+            arithmetic = not self.kinds.isdisjoint(_ARITHMETIC_ANCESTORS)
             for node in self.nodes:
                 kind = node.type
                 if kind in ("simple_expansion", "expansion"):
                     out.append((node, expansion_target(self.src, node), True))
                 elif (
-                    kind in ("variable_name", "word")
+                    arithmetic
+                    and kind in ("variable_name", "word")
                     and self.arithmetic(node)
                     and (
                         node.parent is None
@@ -125,7 +145,9 @@ class Parsed:
         key = ("arith", node)
         found: bool | None = self._memo.get(key)
         if found is None:
-            found = in_arithmetic(self.src, node)
+            found = not self.kinds.isdisjoint(_ARITHMETIC_ANCESTORS) and in_arithmetic(
+                self.src, node
+            )
             self._memo[key] = found
         return found
 
@@ -141,11 +163,18 @@ def parsed(text: str) -> Parsed:
     by text: the same facts every time)."""
     tree = parse_tree(text)
     src = text.encode("utf-8")
-    nodes = tuple(walk(tree.root_node))
+    found: list[Node] = []
+    stack = [tree.root_node]
+    while stack:  # `walk`, without a generator's cost per node
+        node = stack.pop()
+        found.append(node)
+        stack.extend(reversed(node.children))
+    nodes = tuple(found)
+    kinds = [node.type for node in nodes]
     names: set[str] = set()
     bodies: dict[str, list[Node]] = {}
-    for node in nodes:
-        if node.type == "function_definition":
+    for node, kind in zip(nodes, kinds, strict=True):
+        if kind == "function_definition":
             name = node_text(src, node.child_by_field_name("name") or node)
             names.add(name)
             body = node.child_by_field_name("body")
@@ -159,6 +188,7 @@ def parsed(text: str) -> Parsed:
         nodes,
         frozenset(names),
         {name: tuple(found) for name, found in bodies.items()},
+        frozenset(kinds),
     )
 
 
@@ -206,6 +236,8 @@ def expansion_target(src: bytes, node: Node) -> str | None:
 
 def dq_unescape(raw: str) -> str:
     """Text inside double quotes after bash's backslash removal there."""
+    if "\\" not in raw:
+        return raw
     return _DQ_UNESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), raw)
 
 
@@ -214,8 +246,10 @@ def static_text(src: bytes, node: Node) -> str | None:
     kind = node.type
     if kind in ("word", "number"):
         raw = node_text(src, node)
-        if any(c in raw for c in "$`"):
+        if "$" in raw or "`" in raw:
             return None
+        if "\\" not in raw:
+            return raw  # nothing for quote removal to take away
         return _WORD_UNESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), raw)
     if kind == "raw_string":
         return node_text(src, node)[1:-1]
