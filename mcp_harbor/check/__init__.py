@@ -441,7 +441,9 @@ class Checker:
     `load_and_check`, `start`, `clear_cache`) are this class's methods on
     `default_checker`, whose reports `mcp_harbor.check.cachefile` keeps
     across starts. As before, a checker does no locking: its caches are
-    dicts and sets that one thread at a time grows.
+    dicts and sets that one thread at a time grows. (`check_exports` waits
+    for bash's processes in threads of its own, which touch only the
+    locked cache of `mcp_harbor.check._reprint`.)
     """
 
     def __init__(self) -> None:
