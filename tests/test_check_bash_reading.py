@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 from harbor_helpers import write_export
 
-from mcp_harbor.check import _reprint, check_exports, clear_cache, load_and_check
+from mcp_harbor.check import _analysis, _reprint, check_exports, clear_cache, load_and_check
+from mcp_harbor.check._analysis import _reads_alike
 from mcp_harbor.check._gates import BASH
 from mcp_harbor.config import load_exports
 from tests.check.corpus import corpus
+from tests.check.test_reprint_alike import exports_of
 
 HEAD = "description: d\nargs:\n  x: {type: string}\nsteps:\n"
 
@@ -191,3 +193,24 @@ def test_scripts_bash_reads_alike_share_one_process(monkeypatch: pytest.MonkeyPa
     assert _reprint._batch(texts) == alone
     assert len(runs) == 1
     assert alone[0].text == "echo 0 $(:)\n"
+
+
+def test_reads_alike_only_for_the_same_text_or_a_final_newline() -> None:
+    assert _reads_alike("echo a\n", "echo a\n")
+    assert _reads_alike("echo a", "echo a\n")
+    assert not _reads_alike("echo  a", "echo a\n")
+    assert not _reads_alike("echo a\n\n", "echo a\n")
+    # tree-sitter cannot read the script without the newline: not alike
+    assert not _reads_alike("echo `date +%s # epoch` x", "echo `date +%s # epoch` x\n")
+
+
+def test_the_fixtures_get_the_same_reports_without_skipping_reprints_read_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tests/check/test_reprint_alike.py (later stage): the same on the corpus
+    exports = exports_of(tmp_path / "exports", with_corpus=False)
+    skipped = check_exports(exports)
+    clear_cache()
+    monkeypatch.setattr(_analysis, "_reads_alike", lambda _text, _reprinted: False)
+    assert check_exports(exports) == skipped
+    assert sum(r.status == "refused" for r in skipped) > 50

@@ -41,14 +41,14 @@ def restart(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     ran: list[str] = []
     real = check._judge
 
-    def recorded(drafts: Sequence[Any]) -> None:
+    def recorded(drafts: Sequence[Any], *rest: Any) -> None:
         ran.extend(
             script.text
             for draft in drafts
             for _step, _hazards, script in draft.steps
             if script is not None
         )
-        real(drafts)
+        real(drafts, *rest)
 
     monkeypatch.setattr(check, "_judge", recorded)
     return ran

@@ -15,12 +15,14 @@ checker parses the way it does.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from mcp_harbor import step_env
 from mcp_harbor.check._analysis import (
@@ -32,7 +34,7 @@ from mcp_harbor.check._analysis import (
 from mcp_harbor.check._authority import disagreements
 from mcp_harbor.check._facts import Hazard, Sentinels, arg_models, export_scripts, substitute
 from mcp_harbor.check._model import ExportReport, Finding
-from mcp_harbor.check._reprint import reprint, reprints
+from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.rules import (
     RULES,
@@ -238,11 +240,42 @@ _GENERIC_ARG = re.compile(r"\$ARG(?![A-Za-z0-9_])")
 _ENV_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def _judge(drafts: Sequence[_Draft]) -> None:
+_T = TypeVar("_T")
+
+
+class _Meanwhile(Generic[_T]):
+    """`work` run in a thread of its own from now, for its result later
+    (`result`): bash's processes run while this thread analyses. Only for
+    work that is a pure function of its inputs and locks what it shares
+    (`mcp_harbor.check._reprint`'s cache), so that when it runs changes
+    nothing but the cost."""
+
+    def __init__(self, work: Callable[[], _T]) -> None:
+        self._work = work
+        self._out: list[_T] = []
+        self._thread = threading.Thread(target=self._run, name="harbor-check-bash", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        # Whatever fails here fails again in `result`, in the caller's thread.
+        with contextlib.suppress(Exception):
+            self._out.append(self._work())
+
+    def result(self) -> _T:
+        """The work's result (the work done again here if it failed)."""
+        self._thread.join()
+        return self._out[0] if self._out else self._work()
+
+
+def _judge(drafts: Sequence[_Draft], read: _Meanwhile[list[Reprint]] | None = None) -> None:
     """bash's own reading of every pending script of `drafts`, in batches:
     each place carrying caller data must be read alike by tree-sitter and
     bash (H000 otherwise), and the analysis of bash's canonical reprint adds
-    its hazards (see `mcp_harbor.check._authority`)."""
+    its hazards (see `mcp_harbor.check._authority`). `read`: bash's reading
+    of the scripts, begun before the analysis (`check_exports`).
+
+    bash reads the probe renderings while this thread analyses the
+    reprints; the hazards are added as if one had followed the other."""
     pending = [
         (draft, script)
         for draft in drafts
@@ -256,10 +289,27 @@ def _judge(drafts: Sequence[_Draft]) -> None:
         words = [w for w, info in script.sentinels.by_word.items() if not info.model.inert]
         names = [name for name, model in script.tainted.items() if not model.inert]
         items.append((script.text, words, names))
-    found = disagreements(items)
+    probes = _Meanwhile(lambda: disagreements(items))
+    if read is not None:
+        read.result()
     bash = reprints(script.text for _d, script in pending)
-    for (draft, script), places, reading in zip(pending, found, bash, strict=True):
+    again: list[list[Hazard]] = []
+    for (draft, script), reading in zip(pending, bash, strict=True):
         script.syntax = reading.error
+        again.append(
+            []
+            if reading.text is None
+            else analyse_reprint(
+                reading.text,
+                script.text,
+                script.sentinels,
+                draft.models,
+                draft.programs,
+                only_new=True,  # `_finish` keeps only the rules and args it adds
+            )
+        )
+    found = probes.result()
+    for (_draft, script), places, reprinted in zip(pending, found, again, strict=True):
         for place in places:
             arg = _arg_at(script, place.offset)
             script.hazards.append(
@@ -272,12 +322,7 @@ def _judge(drafts: Sequence[_Draft]) -> None:
                     "their line (no blanks after them, tabs only before them under `<<-`)",
                 )
             )
-        if reading.text is not None:
-            script.hazards.extend(
-                analyse_reprint(
-                    reading.text, script.text, script.sentinels, draft.models, draft.programs
-                )
-            )
+        script.hazards.extend(reprinted)
 
 
 def _arg_at(script: _Script, offset: int) -> str | None:
@@ -396,7 +441,9 @@ class Checker:
     `load_and_check`, `start`, `clear_cache`) are this class's methods on
     `default_checker`, whose reports `mcp_harbor.check.cachefile` keeps
     across starts. As before, a checker does no locking: its caches are
-    dicts and sets that one thread at a time grows.
+    dicts and sets that one thread at a time grows. (`check_exports` waits
+    for bash's processes in threads of its own, which touch only the
+    locked cache of `mcp_harbor.check._reprint`.)
     """
 
     def __init__(self) -> None:
@@ -450,6 +497,8 @@ class Checker:
                     models = {**arg_models(export), **models}
                 scripts = export_scripts(unit, models)
                 substituted.append((unit, unit_key, models, scripts))
+        texts = [text for _u, _k, _m, scripts in substituted for text, _s in scripts]
+        read = _Meanwhile(lambda: reprints(texts)) if texts else None
         for export, key, models, scripts in substituted:
             draft = _draft(export, key, models, scripts)
             drafts.append(draft)
@@ -463,7 +512,7 @@ class Checker:
                 )
             ):
                 programs_of(export, [text for text, _ in scripts])
-        _judge(drafts)
+        _judge(drafts, read)
         for draft in drafts:
             self._reports[draft.key] = _finish(draft)
         for export in parents:

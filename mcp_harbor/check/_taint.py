@@ -52,7 +52,7 @@ from mcp_harbor.check._tree import (
     ancestors,
     dequoted_prefix,
     dq_unescape,
-    in_arithmetic,
+    expansion_target,
     node_text,
     static_text,
 )
@@ -190,6 +190,8 @@ class TaintedScript:
         #: offsets of unquoted expansions that bash splits into words (filled
         #: by the subclass's context checks, read by `word`)
         self.split_starts: set[int] = set()
+        #: tree-sitter's parse of `text` (`find_caller_data`)
+        self.script: Parsed | None = None
         #: the functions the script defines, and their bodies
         self.functions: frozenset[str] = frozenset()
         self.function_bodies: Mapping[str, tuple[Node, ...]] = {}
@@ -215,15 +217,16 @@ class TaintedScript:
         constants and renderings. False (with an H000 hazard) when a
         placeholder sits where the checker cannot tell how bash reads it."""
         root, nodes = script.root, script.nodes
+        self.script = script
         self.functions = script.functions
         self.function_bodies = script.function_bodies
         sentinel_occs = self._sentinel_occs(root)
         if sentinel_occs is None:
             return False
         self._base_occs = sentinel_occs
-        self._fixpoint(nodes, sentinel_occs)
+        self._fixpoint(script, sentinel_occs)
         self.constants = self._constants(nodes)
-        self.occs = sentinel_occs + self._expansion_occs(nodes)
+        self.occs = sentinel_occs + self._expansion_occs(script)
         self.occs.sort(key=lambda o: o.start)
         self._render_variables(nodes)
         return True
@@ -255,13 +258,7 @@ class TaintedScript:
 
     def _expansion_target(self, node: Node) -> str | None:
         """The variable an expansion node reads (None if not a plain read)."""
-        for child in node.children:
-            if child.type in ("variable_name", "special_variable_name"):
-                return node_text(self.src, child)
-            if child.type == "subscript":
-                name = child.child_by_field_name("name")
-                return node_text(self.src, name) if name is not None else None
-        return None
+        return expansion_target(self.src, node)
 
     def _var_source(self, name: str) -> tuple[str, ValueModel] | None:
         if name in self.taint.variables:
@@ -274,12 +271,10 @@ class TaintedScript:
             return self.taint.positional
         return None
 
-    def _expansion_occs(self, nodes: Sequence[Node]) -> list[Occ]:
-        occs: list[Occ] = self._plain_expansion_occs(nodes)
+    def _expansion_occs(self, script: Parsed) -> list[Occ]:
+        occs: list[Occ] = self._plain_expansion_occs(script)
         base = list(self._base_occs) + occs
-        for node in nodes:
-            if node.type != "command_substitution":
-                continue
+        for node in script.of_type("command_substitution"):
             inner = [o for o in base if node.start_byte <= o.start and o.end <= node.end_byte]
             if not inner:
                 continue
@@ -310,31 +305,20 @@ class TaintedScript:
             )
         return occs
 
-    def _plain_expansion_occs(self, nodes: Sequence[Node]) -> list[Occ]:
+    def _plain_expansion_occs(self, script: Parsed) -> list[Occ]:
         occs: list[Occ] = []
-        for node in nodes:
-            if node.type in ("simple_expansion", "expansion"):
-                name = self._expansion_target(node)
+        for node, name, expansion in script.reads():
+            if not expansion:
+                assert name is not None  # an arithmetic name: its text
+                source = self._var_source(name)
+            else:
                 source = self._var_source(name) if name else None
                 if source is not None and name == "HARBOR_RUN_DIR" and self._own_file(node):
                     source = None  # a file of the step's own in the run directory
-                if source is not None:
-                    occs.append(
-                        Occ(source[0], "env", source[1], node.start_byte, node.end_byte, node, name)
-                    )
-            elif (
-                node.type in ("variable_name", "word")
-                and in_arithmetic(self.src, node)
-                and (
-                    node.parent is None or node.parent.type not in ("simple_expansion", "expansion")
+            if source is not None:
+                occs.append(
+                    Occ(source[0], "env", source[1], node.start_byte, node.end_byte, node, name)
                 )
-            ):
-                name = node_text(self.src, node)
-                source = self._var_source(name)
-                if source is not None:
-                    occs.append(
-                        Occ(source[0], "env", source[1], node.start_byte, node.end_byte, node, name)
-                    )
         return occs
 
     def _own_file(self, node: Node) -> bool:
@@ -352,11 +336,11 @@ class TaintedScript:
         pool = self.occs if occs is None else occs
         return [o for o in pool if start <= o.start and o.end <= end]
 
-    def _fixpoint(self, nodes: Sequence[Node], sentinel_occs: list[Occ]) -> None:
+    def _fixpoint(self, script: Parsed, sentinel_occs: list[Occ]) -> None:
         assignments: list[tuple[list[str], Node]] = []
         reads: list[Node] = []
         calls: list[Node] = []
-        for node in nodes:
+        for node in script.nodes:
             if node.type == "variable_assignment":
                 name = node.child_by_field_name("name")
                 value = node.child_by_field_name("value")
@@ -396,7 +380,7 @@ class TaintedScript:
         changed = True
         while changed:
             changed = False
-            occs = sentinel_occs + self._expansion_occs(nodes)
+            occs = sentinel_occs + self._expansion_occs(script)
             for names, value in assignments:
                 inside = self.occs_in(value.start_byte, value.end_byte, occs)
                 if not inside:

@@ -18,8 +18,9 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from tree_sitter import Node, Tree
 
@@ -33,6 +34,7 @@ __all__ = [
     "command_words",
     "dequoted_prefix",
     "dq_unescape",
+    "expansion_target",
     "heredoc_quoted",
     "in_arithmetic",
     "in_quoted_operand",
@@ -46,6 +48,17 @@ __all__ = [
 #: A shell name (of a variable or a function).
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ARITH_TEST_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+#: The only types of ancestor at which `in_arithmetic` answers True.
+_ARITHMETIC_ANCESTORS = frozenset(
+    {
+        "arithmetic_expansion",
+        "c_style_for_statement",
+        "compound_statement",
+        "subscript",
+        "binary_expression",
+        "expansion",
+    }
+)
 _DQ_UNESCAPE = re.compile(r'\\([$`"\\\n])')
 _WORD_UNESCAPE = re.compile(r"\\(.)", re.S)
 
@@ -68,6 +81,11 @@ class Parsed:
     functions: frozenset[str]
     #: their bodies, by name (a name defined twice has two)
     function_bodies: Mapping[str, tuple[Node, ...]]
+    #: the types of its nodes
+    kinds: frozenset[str] = frozenset()
+    #: facts worked out from the tree on first use (`of_type`, `reads`,
+    #: `arithmetic`): pure functions of it, so kept with it
+    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def root(self) -> Node:
@@ -79,6 +97,59 @@ class Parsed:
         for node in self.nodes:
             if node.type == "command":
                 yield node, command_words(node)
+
+    def of_type(self, kind: str) -> tuple[Node, ...]:
+        """The nodes of type `kind`, in document order."""
+        key = ("type", kind)
+        found: tuple[Node, ...] | None = self._memo.get(key)
+        if found is None:
+            found = (
+                tuple(node for node in self.nodes if node.type == kind)
+                if kind in self.kinds
+                else ()
+            )
+            self._memo[key] = found
+        return found
+
+    def reads(self) -> tuple[tuple[Node, str | None, bool], ...]:
+        """Every place that reads a variable by its name, in document order:
+        ``(node, name, expansion)`` for each ``$V`` and ``${…}`` (`expansion`
+        True; the name is `expansion_target`'s, None when it reads no plain
+        variable), and each name (a ``variable_name`` or ``word``) that bash
+        evaluates as arithmetic (`in_arithmetic`) outside an expansion."""
+        found: tuple[tuple[Node, str | None, bool], ...] | None = self._memo.get("reads")
+        if found is None:
+            out: list[tuple[Node, str | None, bool]] = []
+            # no node of these types: no ancestor `in_arithmetic` answers True at
+            arithmetic = not self.kinds.isdisjoint(_ARITHMETIC_ANCESTORS)
+            for node in self.nodes:
+                kind = node.type
+                if kind in ("simple_expansion", "expansion"):
+                    out.append((node, expansion_target(self.src, node), True))
+                elif (
+                    arithmetic
+                    and kind in ("variable_name", "word")
+                    and self.arithmetic(node)
+                    and (
+                        node.parent is None
+                        or node.parent.type not in ("simple_expansion", "expansion")
+                    )
+                ):
+                    out.append((node, node_text(self.src, node), False))
+            found = tuple(out)
+            self._memo["reads"] = found
+        return found
+
+    def arithmetic(self, node: Node) -> bool:
+        """`in_arithmetic` of `node`, a node of this tree."""
+        key = ("arith", node)
+        found: bool | None = self._memo.get(key)
+        if found is None:
+            found = not self.kinds.isdisjoint(_ARITHMETIC_ANCESTORS) and in_arithmetic(
+                self.src, node
+            )
+            self._memo[key] = found
+        return found
 
 
 #: Scripts kept parsed: enough for every script of a batch of exports to be
@@ -92,11 +163,18 @@ def parsed(text: str) -> Parsed:
     by text: the same facts every time)."""
     tree = parse_tree(text)
     src = text.encode("utf-8")
-    nodes = tuple(walk(tree.root_node))
+    found: list[Node] = []
+    stack = [tree.root_node]
+    while stack:  # `walk`, without a generator's cost per node
+        node = stack.pop()
+        found.append(node)
+        stack.extend(reversed(node.children))
+    nodes = tuple(found)
+    kinds = [node.type for node in nodes]
     names: set[str] = set()
     bodies: dict[str, list[Node]] = {}
-    for node in nodes:
-        if node.type == "function_definition":
+    for node, kind in zip(nodes, kinds, strict=True):
+        if kind == "function_definition":
             name = node_text(src, node.child_by_field_name("name") or node)
             names.add(name)
             body = node.child_by_field_name("body")
@@ -110,6 +188,7 @@ def parsed(text: str) -> Parsed:
         nodes,
         frozenset(names),
         {name: tuple(found) for name, found in bodies.items()},
+        frozenset(kinds),
     )
 
 
@@ -144,8 +223,21 @@ def node_text(src: bytes, node: Node) -> str:
     return src[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
+def expansion_target(src: bytes, node: Node) -> str | None:
+    """The variable the expansion `node` reads (None if not a plain read)."""
+    for child in node.children:
+        if child.type in ("variable_name", "special_variable_name"):
+            return node_text(src, child)
+        if child.type == "subscript":
+            name = child.child_by_field_name("name")
+            return node_text(src, name) if name is not None else None
+    return None
+
+
 def dq_unescape(raw: str) -> str:
     """Text inside double quotes after bash's backslash removal there."""
+    if "\\" not in raw:
+        return raw
     return _DQ_UNESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), raw)
 
 
@@ -154,8 +246,10 @@ def static_text(src: bytes, node: Node) -> str | None:
     kind = node.type
     if kind in ("word", "number"):
         raw = node_text(src, node)
-        if any(c in raw for c in "$`"):
+        if "$" in raw or "`" in raw:
             return None
+        if "\\" not in raw:
+            return raw  # nothing for quote removal to take away
         return _WORD_UNESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), raw)
     if kind == "raw_string":
         return node_text(src, node)[1:-1]

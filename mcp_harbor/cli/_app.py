@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 from click.shell_completion import CompletionItem
-from rich.console import Console
 
 from mcp_harbor.defaults import DEFAULT_EXPORTS, DEFAULT_SANDBOX, SANDBOX_MODES
 
 if TYPE_CHECKING:  # the application is imported by the commands that open it
+    from rich.console import Console
+
     from mcp_harbor.config.models_file import Models
     from mcp_harbor.harbor import Harbor, HarborSettings, Published, Purpose
 
@@ -57,8 +58,28 @@ __all__ = [
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 
-# Tool output and config text are untrusted: never interpret them as markup.
-stderr = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
+
+class _Stderr:
+    """The diagnostics console on stderr, made when something is first
+    printed: importing rich is ~25 ms that a server start, which prints
+    nothing, need not pay. Tool output and config text are untrusted: never
+    interpreted as markup."""
+
+    __slots__ = ("_console",)
+
+    def __init__(self) -> None:
+        self._console: Console | None = None
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        """`rich.console.Console.print` on stderr."""
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
+        self._console.print(*objects, **options)
+
+
+stderr = _Stderr()
 
 
 def abort(message: str, code: int = EXIT_USAGE) -> NoReturn:
