@@ -41,6 +41,10 @@ import psutil
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_latency import settle
+from peers import harbor_env
+
 HERE = Path(__file__).resolve().parent
 EXPORT = 'name: nothing\ndescription: Run true.\nsteps:\n  - name: t\n    run: "true"\n'
 
@@ -72,14 +76,6 @@ def harbor_argv(work: Path, *transport: str) -> list[str]:
         str(work / "harbor.db"),
         *transport,
     ]
-
-
-def harbor_env(work: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "XDG_STATE_HOME": str(work / "state"),
-        "XDG_CONFIG_HOME": str(work / "config"),
-    }
 
 
 def cpu_of(pid: int) -> tuple[float, float]:
@@ -168,9 +164,6 @@ def main() -> None:
     p.add_argument("--no-settle", action="store_true", help="skip the sync and the 330 s wait")
     args = p.parse_args()
     if not args.no_settle:
-        sys.path.insert(0, str(HERE))
-        from bench_latency import settle
-
         settle(lambda line: print(line, file=sys.stderr, flush=True))
     work = Path(tempfile.mkdtemp(prefix="floors-"))
     env = harbor_env(work)
