@@ -256,10 +256,6 @@ class TaintedScript:
                 start = self.src.find(word.encode(), end)
         return occs
 
-    def _expansion_target(self, node: Node) -> str | None:
-        """The variable an expansion node reads (None if not a plain read)."""
-        return expansion_target(self.src, node)
-
     def _var_source(self, name: str) -> tuple[str, ValueModel] | None:
         if name in self.taint.variables:
             return self.taint.variables[name]
@@ -648,7 +644,7 @@ class TaintedScript:
 
     def _render_expansion(self, node: Node, table: dict[str, Sentinel]) -> str | None:
         raw = node_text(self.src, node)
-        name = self._expansion_target(node)
+        name = expansion_target(self.src, node)
         if name is None:
             return None
         if raw in (f"${name}", f"${{{name}}}"):
