@@ -173,6 +173,8 @@ def _grammars(export: Export) -> dict[str, Grammar]:
             declared.end_of_options,
             frozenset(declared.code_options),
             declared.runs_operands is True,
+            declared.runs_operands is False,
+            declared.stdin == "data",
         )
         out[word] = grammar
         out.setdefault(word.rsplit("/", 1)[-1], grammar)

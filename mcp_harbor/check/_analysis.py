@@ -50,6 +50,7 @@ from mcp_harbor.check._facts import (
     Word,
     names_only,
 )
+from mcp_harbor.check._positions import EnvPrefix
 from mcp_harbor.check._reprint import reprint
 from mcp_harbor.check._roles import (
     Resolver,
@@ -608,7 +609,25 @@ class _Analysis(TaintedScript):
         if not words:
             return
         resolver = Resolver(self, self.stdin_of(node))
+        resolver.env = self._env_prefixes(node)
         resolver.command(words, 0)
+
+    def _env_prefixes(self, node: Node) -> list[EnvPrefix]:
+        """The variables assigned for this one command whose value carries
+        caller data (``V="$ARG_x" tool``): an environment position of the
+        program's grammar (`mcp_harbor.check._positions`)."""
+        out: list[EnvPrefix] = []
+        for child in node.children:
+            if child.type != "variable_assignment":
+                continue
+            name = child.child_by_field_name("name")
+            value = child.child_by_field_name("value")
+            if name is None or value is None:
+                continue
+            occs = self.occs_in(value.start_byte, value.end_byte)
+            if occs:
+                out.append(EnvPrefix(node_text(self.src, name), occs[0]))
+        return out
 
     def _assignment(self, node: Node) -> None:
         name = node.child_by_field_name("name")
@@ -620,6 +639,8 @@ class _Analysis(TaintedScript):
             if name.type == "subscript"
             else node_text(self.src, name)
         )
+        if node.parent is not None and node.parent.type == "command":
+            return  # for one command only: its grammar's environment (`_env_prefixes`)
         occs = self.occs_in(value.start_byte, value.end_byte)
         if occs:
             self.report(CodeSelectingVariable.assignment(target, occs, self.locate(occs[0].start)))

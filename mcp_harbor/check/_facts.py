@@ -209,6 +209,11 @@ class Taint:
 
     variables: dict[str, tuple[str, ValueModel]] = field(default_factory=dict)
     positional: tuple[str, ValueModel] | None = None
+    #: names proven to hold the author's or the server's text as the script
+    #: starts (the environment the runtime gives every step, the export's
+    #: ``secrets:``/``env:`` names, an enclosing script's clean variables):
+    #: every other name the script does not itself assign is the caller's
+    clean: frozenset[str] = frozenset()
 
 
 def merge_sentinels(tables: Sequence[Sentinels]) -> Sentinels | None:

@@ -36,7 +36,8 @@ from typing import Protocol
 
 from tree_sitter import Node
 
-from mcp_harbor.check import sinks
+from mcp_harbor.check import _positions, sinks
+from mcp_harbor.check._positions import EnvPrefix
 from mcp_harbor.check._facts import (
     Hazard,
     Located,
@@ -54,6 +55,7 @@ from mcp_harbor.check.rules import (
     CallerChosenPath,
     CodeSelectingVariable,
     InterpreterProgram,
+    RULES,
     OptionRunsCode,
     ReparsedAsShell,
     Rule,
@@ -141,6 +143,8 @@ class Resolver:
         self.a = analysis
         self.stdin = stdin
         self.safe_from = 0
+        #: variables assigned for this one command that carry caller data
+        self.env: list[EnvPrefix] = []
 
     def where(self, word: Word | Occ) -> Located:
         """Where a finding about the caller data in `word` points."""
@@ -197,6 +201,29 @@ class Resolver:
                     return True
         return False
 
+    def admitted(self, name: str, words: list[Word], i: int, out: list[Hazard]) -> bool:
+        """The allowlist gate (`mcp_harbor.check._positions`) for the program
+        `name` at `words[i]`. Programs the role analysis models itself
+        (shells, ``eval``-likes, wrappers, functions) are left to it, but
+        none of them takes caller data in a variable passed to it; a
+        wrapper passes those on to the command it runs, checked there."""
+        if name in sinks.WRAPPERS:
+            return True
+        if (
+            name in self.a.functions
+            or shell_name(name)
+            or name in sinks.EVAL_LIKE
+            or name in ("type", "hash", "which", "read", "mapfile", "readarray", "getopts")
+            or name in ("unset", "local", "declare", "typeset", "export", "readonly", "let")
+            or name in ("compgen", "complete", "printf")
+        ):
+            if not self.env:
+                return True
+            return _positions.admit(name, [], None, self.env, {}, self.a.locate, out)
+        return _positions.admit(
+            name, words[i + 1 :], self.stdin, self.env, self.a.programs, self.a.locate, out
+        )
+
     def grammar(self, name: str | None) -> sinks.Grammar | None:
         """The option grammar the checker knows for the program `name`."""
         if name is None:
@@ -204,8 +231,23 @@ class Resolver:
         return self.a.programs.get(name) or sinks.GRAMMARS.get(name)
 
     def command(self, words: list[Word], i: int) -> None:
+        """The roles of the words of one command line from `words[i]`, then
+        the allowlist gate (`admitted`) where the roles found no refusal:
+        the refusal a specific rule explains stays the one reported."""
         if i >= len(words):
             return
+        before = len(self.a.hazards)
+        gate: list[Hazard] = []
+        head = words[i]
+        if not head.tainted and head.static is not None:
+            self.admitted(basename(head.static), words, i, gate)
+        self._roles(words, i)
+        if gate and not any(
+            RULES[h.rule].severity == "error" for h in self.a.hazards[before:]
+        ):
+            self.a.hazards.extend(gate)
+
+    def _roles(self, words: list[Word], i: int) -> None:
         head = words[i]
         if head.tainted:
             if all(

@@ -32,7 +32,7 @@ import codecs
 import re
 import shlex
 import string
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from tree_sitter import Node
 
@@ -48,6 +48,7 @@ from mcp_harbor.check._facts import (
 )
 from mcp_harbor.check._tree import (
     IDENT,
+    walk as walk_nodes,
     Parsed,
     ancestors,
     dequoted_prefix,
@@ -150,14 +151,136 @@ def _step_outputs(*texts: str) -> dict[str, tuple[str, ValueModel]]:
     }
 
 
-def initial_taint(text: str, arg_models: Mapping[str, ValueModel]) -> Taint:
-    """What carries caller data before the script runs: every ``ARG_<name>``,
-    every step output the script mentions, and every variable the step
-    environment registry classifies as the caller's."""
+#: What bash itself sets to a number or to its own fixed text: never the
+#: caller's (unless the script writes one in a way the analysis does not
+#: model, which makes it the caller's like any other name: `_proven_clean`).
+_BASH_OWN = frozenset(
+    {
+        *("?", "$", "!", "#", "-", "0", "LINENO", "RANDOM", "SRANDOM", "SECONDS", "BASHPID"),
+        *("PPID", "UID", "EUID", "EPOCHSECONDS", "EPOCHREALTIME", "OPTIND", "OPTERR"),
+        *("HOSTNAME", "HOSTTYPE", "OSTYPE", "MACHTYPE", "BASH", "BASH_VERSION", "SHLVL"),
+        *("BASH_VERSINFO", "PIPESTATUS", "IFS", "GROUPS", "BASH_SUBSHELL", "BASH_LINENO"),
+    }
+)
+#: Absolute paths bash keeps up to date: a ``cd`` may have taken the caller's
+#: path, so they are the caller's text, but they always start with ``/``.
+_BASH_PATHS = frozenset({"PWD", "OLDPWD"})
+_ABSOLUTE_PATH = ValueModel(any_model().chars, frozenset("/"), False)
+#: A whole number of the script's own arithmetic (``((n++))``, ``let``).
+_NUMBER = ValueModel(frozenset(string.digits + "-"), frozenset(string.digits + "-"), False, True)
+#: Commands whose output depends on nothing but their words (no file, no
+#: standard input, no repository): with clean words, their output is clean.
+#: Each was read in its GNU coreutils/bash manual page: none of them reads a
+#: file or its standard input given only these words.
+PURE_COMMANDS = frozenset(
+    {
+        *("date", "mktemp", "nproc", "basename", "dirname", "whoami", "id", "hostname"),
+        *("uname", "printf", "echo", "seq", "pwd", "getconf", "arch", "true", "false", ":"),
+    }
+)
+#: Options of those commands that read a file or run something: with one, the
+#: command is no longer pure (``date -f FILE``, ``date -r FILE``).
+_IMPURE_OPTIONS = re.compile(r"^-(?:-file|-reference|[a-zA-Z]*[fr])")
+_GLOB_OR_BRACE = re.compile(r"[*?\[{]")
+#: Builtins that write the variable a word names.
+_NAME_TAKERS = frozenset(
+    {"read", "mapfile", "readarray", "printf", "getopts", "wait", "unset", "let", "export"}
+)
+
+
+def initial_taint(
+    text: str, arg_models: Mapping[str, ValueModel], environment: Collection[str] = ()
+) -> Taint:
+    """What a script starts with: every ``ARG_<name>``, every step output the
+    script mentions and every variable the step environment registry
+    classifies as the caller's carry caller data (with what is known of
+    their text); the names of the environment every step receives (the
+    server's, the registry's ``server`` ones) and `environment` (the
+    export's ``secrets:``, ``env:`` and ``pass_env:`` names) are clean.
+    Every other name is the caller's unless the script assigns it clean
+    text (`TaintedScript`)."""
+    from mcp_harbor import step_env
+
     taint = Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
     taint.variables.update(_step_outputs(text))
     taint.variables.update(_registry_taint(text))
+    inherited = {m.group(0) for m in re.finditer(r"\bLC_[A-Z_]+", text)}
+    runtime = {m.group(0) for m in _STEP_VAR.finditer(text) if m.group(0) not in taint.variables}
+    taint.clean = frozenset(
+        {*step_env.INHERITED, *inherited, *step_env.server_variables(), *runtime, *environment}
+        - taint.variables.keys()
+    )
     return taint
+
+
+def _transformed(
+    src: bytes, node: Node, source: tuple[str, ValueModel] | None
+) -> tuple[str, ValueModel] | None:
+    """What ``${…}`` gives when it is not a plain read of its variable: a
+    value bash rewrites keeps no more of its validated language than the
+    rewrite allows (a part of it may start with ``-``), and an indirect
+    expansion (``${!x}``, ``${!p*}``) is the caller's whatever ``x`` holds."""
+    kinds = [c.type for c in node.children]
+    inner = kinds[1:-1]  # between ${ and }
+    if inner and inner[0] == "!":
+        return (source[0] if source else "indirect", any_model())
+    if source is None:
+        return None
+    arg, model = source
+    if inner and inner[0] == "#":
+        return (arg, _NUMBER)  # ${#x}: a length
+    ops = [k for k in inner[1:] if not k[0].isalpha() or k in ("@",)]
+    if not ops:
+        return source  # ${x}, ${x[@]}
+    op = ops[0]
+    if op == "@" and kinds.index("@") + 1 < len(kinds) and kinds[kinds.index("@") + 1] == "Q":
+        return source  # bash quotes it: followed as a rendering (`_render_variables`)
+    if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
+        word = node.children[kinds.index(op) + 1] if kinds.index(op) + 1 < len(kinds) - 1 else None
+        text = static_text(src, word) if word is not None else ""
+        if text is None:
+            return (arg, any_model())  # the other value is found as its own occurrence
+        if op in (":+", "+"):
+            return (arg, ValueModel(*_text_model(text)))
+        other = ValueModel(*_text_model(text))
+        return (arg, model.union(other))
+    if op in ("#", "##", "%", "%%", ":"):
+        # a part of the value: any of its characters may come first
+        return (arg, ValueModel(model.chars, model.chars, True))
+    if op in ("^^", "^", ",,", ","):
+        cased = frozenset(c.swapcase() for c in model.chars) | model.chars
+        return (arg, ValueModel(cased, cased, True))
+    return (arg, any_model())  # //, /, @E, @P, @U… : anything
+
+
+def _outermost(occs: list[Occ]) -> list[Occ]:
+    """`occs` without those inside another one (``$ARG_x`` in ``$(wc -l <
+    "$ARG_x")``: the substitution's output is what is assigned), by start."""
+    return sorted(
+        (
+            o
+            for o in occs
+            if not any(
+                p is not o and p.start <= o.start and o.end <= p.end and (p.start, p.end) != (o.start, o.end)
+                for p in occs
+            )
+        ),
+        key=lambda o: o.start,
+    )
+
+
+def _assigned_in(text: str) -> set[str]:
+    """The names a piece of shell text may assign: ``NAME=``, ``NAME+=``,
+    ``NAME[…]=``, and every name in it when it mentions a builtin that
+    writes the variable a word names (``read x``, ``printf -v x``)."""
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+    if words & (_NAME_TAKERS | {"declare", "typeset", "local", "readonly", "source", "eval"}):
+        return words
+    return set(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=", text))
+
+
+def _text_model(text: str) -> tuple[frozenset[str], frozenset[str], bool]:
+    return frozenset(text), frozenset(text[:1]), not text
 
 
 # ------------------------------------------------------------------ scripts
@@ -200,6 +323,18 @@ class TaintedScript:
         self.rendered_count = 0
         #: variables that only ever hold one literal (`_constants`)
         self.constants: dict[str, tuple[int, list[str]]] = {}
+        #: names the script assigns in ways the analysis follows (an
+        #: assignment, a ``for`` variable, ``local``/``declare NAME=…``)
+        self.assigned: set[str] = set()
+        #: names the script's own arithmetic sets (``((n++))``, ``let n=…``)
+        self.arithmetic_names: set[str] = set()
+        #: names that are a command's operand somewhere (``read NAME``,
+        #: ``wait -p NAME``, ``declare -n NAME``…): whatever that command does
+        #: with them, the analysis does not follow it, so they are never clean
+        self.unmodeled: set[str] = set()
+        #: the script writes a name it computes (``read "$n"``, ``declare
+        #: "$n=…"``): any name may hold anything, so none is clean
+        self.dynamic_writes = False
 
     # -- reporting
     def hazard(self, rule: type[Rule], arg: str | None, byte: int, detail: str, fix: str) -> None:
@@ -224,6 +359,7 @@ class TaintedScript:
         if sentinel_occs is None:
             return False
         self._base_occs = sentinel_occs
+        self._writes(script)
         self._fixpoint(script, sentinel_occs)
         self.constants = self._constants(nodes)
         self.occs = sentinel_occs + self._expansion_occs(script)
@@ -256,6 +392,85 @@ class TaintedScript:
                 start = self.src.find(word.encode(), end)
         return occs
 
+    def _writes(self, script: Parsed) -> None:
+        """Fill `assigned`, `arithmetic_names` and `unmodeled`."""
+        src = self.src
+        for node in script.nodes:
+            kind = node.type
+            if kind == "variable_assignment":
+                name = node.child_by_field_name("name")
+                if name is not None:
+                    if name.type == "subscript":
+                        name = name.child_by_field_name("name") or name
+                    self.assigned.add(node_text(src, name))
+            elif kind in ("for_statement", "c_style_for_statement"):
+                var = node.child_by_field_name("variable")
+                if var is not None:
+                    self.assigned.add(node_text(src, var))
+            elif kind in ("postfix_expression", "unary_expression", "binary_expression"):
+                first = node.children[0] if node.children else None
+                if first is not None and first.type in ("variable_name", "word"):
+                    self.arithmetic_names.add(node_text(src, first))
+            elif kind == "declaration_command":
+                flags = "".join(
+                    node_text(src, c)
+                    for c in node.children
+                    if c.type == "word" and node_text(src, c).startswith("-")
+                )
+                for child in node.children:
+                    text = node_text(src, child)
+                    if child.type == "variable_assignment":
+                        target = child.child_by_field_name("name")
+                        text = node_text(src, target) if target is not None else ""
+                    if "n" in flags and IDENT.fullmatch(text):
+                        self.unmodeled.add(text)  # a name reference: another name's value
+            elif kind == "expansion":
+                # ${V:=word} and ${V=word} assign V
+                if any(c.type in (":=", "=") for c in node.children):
+                    target = expansion_target(src, node)
+                    if target is not None:
+                        self.unmodeled.add(target)
+            elif kind == "command":
+                name_node = node.child_by_field_name("name")
+                cname = node_text(src, name_node) if name_node is not None else ""
+                for arg in node.children_by_field_name("argument"):
+                    text = node_text(src, arg)
+                    if cname in ("eval", "source", ".", "trap"):
+                        # the same shell runs this text later: the names it
+                        # assigns there are not followed (all of its names
+                        # when it runs a builtin that writes one)
+                        self.unmodeled.update(_assigned_in(text))
+                    elif cname == "let":
+                        match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text)
+                        if match is not None:
+                            self.arithmetic_names.add(match.group(0))
+                    elif IDENT.fullmatch(text.strip("'\"")):
+                        self.unmodeled.add(text.strip("'\""))
+                    elif cname in _NAME_TAKERS and "$" in text:
+                        self.dynamic_writes = True  # read "$n", printf -v "$n"…
+        for node in script.of_type("declaration_command"):
+            for child in node.children:
+                if child.is_named and child.type not in ("word", "variable_name") and (
+                    child.type != "variable_assignment"
+                    or (child.child_by_field_name("name") or child).type
+                    not in ("variable_name", "subscript")
+                ):
+                    self.dynamic_writes = True  # declare "$n=…": any name
+
+    def _proven_clean(self, name: str) -> ValueModel | None:
+        """The model of a name shown to hold no caller data, or None. Clean:
+        the environment the runtime gives every step, what bash sets itself,
+        and the script's own variables whose every write the analysis
+        follows (the tainted ones are in `taint` first). Everything else,
+        special parameters and unknown names included, is the caller's."""
+        if name in self.unmodeled or self.dynamic_writes:
+            return None
+        if name in _BASH_OWN or name in self.taint.clean:
+            return any_model()
+        if IDENT.fullmatch(name) and (name in self.assigned or name in self.arithmetic_names):
+            return any_model()
+        return None
+
     def _var_source(self, name: str) -> tuple[str, ValueModel] | None:
         if name in self.taint.variables:
             return self.taint.variables[name]
@@ -265,16 +480,45 @@ class TaintedScript:
             and name != "0"
         ):
             return self.taint.positional
-        return None
+        if self._proven_clean(name) is not None:
+            return None
+        if self.sentinels is not None and name in self.sentinels.by_word:
+            return None  # a placeholder's sentinel: an occurrence of its own
+        if not IDENT.fullmatch(name) and not (name.isdigit() or name in ("@", "*", "_")):
+            return None  # not a name (``@`` in ``a[@]``)
+        if name in _BASH_PATHS:
+            return (name, _ABSOLUTE_PATH)
+        return (name, any_model())
+
+    def clean_names(self) -> frozenset[str]:
+        """The names this script leaves clean, for a script it hands over
+        (``eval``, ``sh -c``): the enclosing names and its own clean ones."""
+        own = {n for n in self.assigned | self.arithmetic_names if self._var_source(n) is None}
+        return frozenset(self.taint.clean | own)
 
     def _expansion_occs(self, script: Parsed) -> list[Occ]:
         occs: list[Occ] = self._plain_expansion_occs(script)
         base = list(self._base_occs) + occs
         for node in script.of_type("command_substitution"):
             inner = [o for o in base if node.start_byte <= o.start and o.end <= node.end_byte]
+            counted = self._counted(node)
             if not inner:
+                if self._pure(node):
+                    continue
+                # what an unknown program prints is not the author's
+                occs.append(
+                    Occ(
+                        "output",
+                        "env",
+                        counted or any_model(),
+                        node.start_byte,
+                        node.end_byte,
+                        node,
+                        "$(…)",
+                    )
+                )
                 continue
-            model = any_model()
+            model = counted or any_model()
             commands = [c for c in node.children if c.is_named]
             if len(commands) == 1 and commands[0].type == "command":
                 name = commands[0].child_by_field_name("name")
@@ -301,16 +545,62 @@ class TaintedScript:
             )
         return occs
 
+    def _pure(self, node: Node) -> bool:
+        """Every command in the substitution `node` is a pure one
+        (`PURE_COMMANDS`) with literal or clean words, and nothing is read
+        from a file: its output is the author's."""
+        for inner in walk_nodes(node):
+            kind = inner.type
+            if kind == "file_redirect":
+                if any(c.type in ("<", "<&", "<>") for c in inner.children):
+                    return False
+            elif kind == "command":
+                name = inner.child_by_field_name("name")
+                text = static_text(self.src, name.children[0]) if name is not None and name.children else None
+                if text is None or text not in PURE_COMMANDS:
+                    return False
+                for arg in inner.children_by_field_name("argument"):
+                    word = static_text(self.src, arg)
+                    if word is not None and _IMPURE_OPTIONS.match(word) and text == "date":
+                        return False
+            elif kind in ("herestring_redirect", "heredoc_redirect", "process_substitution"):
+                return False
+        return True
+
+    def _counted(self, node: Node) -> ValueModel | None:
+        """The model of ``$(… | wc -l)`` (``-c``, ``-w``, ``-m``, ``-L``):
+        a count, digits only, whatever was counted."""
+        named = [c for c in node.children if c.is_named]
+        last = named[-1] if len(named) == 1 else None
+        if last is not None and last.type == "pipeline":
+            stages = [c for c in last.children if c.is_named]
+            last = stages[-1] if stages else None
+        if last is not None and last.type == "redirected_statement":
+            last = last.child_by_field_name("body")
+        if last is None or last.type != "command":
+            return None
+        name = last.child_by_field_name("name")
+        if name is None or node_text(self.src, name) != "wc":
+            return None
+        words = [static_text(self.src, a) for a in last.children_by_field_name("argument")]
+        if not words or any(w not in ("-l", "-c", "-w", "-m", "-L") for w in words):
+            return None
+        return ValueModel(frozenset(string.digits), frozenset(string.digits), False, True)
+
     def _plain_expansion_occs(self, script: Parsed) -> list[Occ]:
         occs: list[Occ] = []
         for node, name, expansion in script.reads():
             if not expansion:
                 assert name is not None  # an arithmetic name: its text
+                if not IDENT.fullmatch(name):
+                    continue  # ``@`` of ``a[@]``: no name
                 source = self._var_source(name)
             else:
                 source = self._var_source(name) if name else None
                 if source is not None and name == "HARBOR_RUN_DIR" and self._own_file(node):
                     source = None  # a file of the step's own in the run directory
+            if expansion and node.type == "expansion":
+                source = _transformed(self.src, node, source)
             if source is not None:
                 occs.append(
                     Occ(source[0], "env", source[1], node.start_byte, node.end_byte, node, name)
@@ -334,6 +624,7 @@ class TaintedScript:
 
     def _fixpoint(self, script: Parsed, sentinel_occs: list[Occ]) -> None:
         assignments: list[tuple[list[str], Node]] = []
+        split: list[str] = []
         reads: list[Node] = []
         calls: list[Node] = []
         for node in script.nodes:
@@ -349,7 +640,15 @@ class TaintedScript:
                 var = node.child_by_field_name("variable")
                 if var is not None:
                     for value in node.children_by_field_name("value"):
-                        assignments.append(([node_text(self.src, var)], value))
+                        if value.type not in ("string", "raw_string") and (
+                            "$" in node_text(self.src, value)
+                            or _GLOB_OR_BRACE.search(node_text(self.src, value))
+                        ):
+                            # split, brace-expanded or globbed: any words,
+                            # any file names (a step may have made them)
+                            split.append(node_text(self.src, var))
+                        else:
+                            assignments.append(([node_text(self.src, var)], value))
             elif node.type == "command":
                 name_node = node.child_by_field_name("name")
                 cname = node_text(self.src, name_node) if name_node is not None else ""
@@ -363,8 +662,9 @@ class TaintedScript:
                     if len(texts) >= 3 and texts[0] == "-v" and texts[1] is not None:
                         # printf -v NAME FORMAT ARGS: NAME holds what printf prints
                         assignments.append(([texts[1]], node))
-        has_data = bool(sentinel_occs) or bool(self.taint.variables) or self.taint.positional
-        if has_data:
+        for var_name in split:
+            self.taint.variables.setdefault(var_name, (var_name, any_model()))
+        if True:  # what is read is never proven clean (a file, a pipe, a step's output)
             for node in reads:
                 names = [
                     node_text(self.src, a)
@@ -378,7 +678,7 @@ class TaintedScript:
             changed = False
             occs = sentinel_occs + self._expansion_occs(script)
             for names, value in assignments:
-                inside = self.occs_in(value.start_byte, value.end_byte, occs)
+                inside = _outermost(self.occs_in(value.start_byte, value.end_byte, occs))
                 if not inside:
                     named = self._names_tainted(value)
                     if named is not None:

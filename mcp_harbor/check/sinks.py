@@ -621,6 +621,10 @@ class Grammar:
     #: the program may run an operand as a command or code (declared with
     #: ``runs_operands: true``): caller data is refused there
     runs_operands: bool = False
+    #: declared with ``runs_operands: false``: the operands are data
+    data_operands: bool = False
+    #: declared with ``stdin: data``: standard input is read as data
+    stdin_data: bool = False
 
 
 def _g(value: str = "") -> Grammar:

@@ -466,6 +466,8 @@ class ProgramGrammar(_Strict):
       (None): the grammar says nothing about operands.
     - `code_options`: options whose value is code or a command (a hook);
       they take a value too, whether or not `options_with_value` lists them.
+    - `stdin`: ``data`` declares that the program reads its standard input
+      as data (never as commands); ``code`` or not stated: it may not.
     """
 
     options_with_value: tuple[OptionWord, ...] = ()
@@ -473,6 +475,7 @@ class ProgramGrammar(_Strict):
     end_of_options: bool = True
     runs_operands: bool | None = None
     code_options: tuple[OptionWord, ...] = ()
+    stdin: Literal["data", "code"] | None = None
 
     @field_validator(*_OPTION_LISTS, mode="before")
     @classmethod

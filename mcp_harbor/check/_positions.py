@@ -1,0 +1,287 @@
+"""The allowlist gate: caller data only where a grammar says data.
+
+`admit` looks at one command line whose program is a literal word and
+decides, from the program's grammar (`mcp_harbor.check.grammars`, or an
+export's ``programs:`` entry), whether every place caller data reaches is
+inert data: each word, the standard input, and each variable assigned for
+that one command (``V="$ARG_x" tool``). Where a position is not known to be
+data, it refuses (H012) and says which ``programs:`` entry would accept it.
+
+Guarantees: the gate never accepts caller data at a position its grammar
+does not name; a program without a grammar accepts none at all. It runs
+beside the role analysis (`mcp_harbor.check._roles`), which keeps its
+deeper checks of the positions a grammar admits (printf formats, ``<>`` in
+perl, ``find -exec`` commands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from mcp_harbor.check import grammars, sinks
+from mcp_harbor.check._facts import Hazard, Located, Occ, Word
+from mcp_harbor.check.rules import NoGrammarPosition, OptionRunsCode
+
+__all__ = ["EnvPrefix", "admit", "normal_program"]
+
+#: Other names of programs that share a grammar.
+_ALIASES = {
+    "python": "python3",
+    "nodejs": "node",
+    "gawk": "awk",
+    "mawk": "awk",
+    "nawk": "awk",
+    "busybox-awk": "awk",
+}
+#: Words the URL of a program such as curl must start with for caller data
+#: in it to be data: the author chose the scheme (never ``file:``).
+_URL_PROGRAMS = frozenset({"curl"})
+_AUTHOR_SCHEMES = ("http://", "https://")
+#: Options whose value is a program file: the program given, later words
+#: are the program's operands.
+_PROGRAM_FILES = frozenset({"-f", "--file", "--from-file"})
+
+
+@dataclass(frozen=True, slots=True)
+class EnvPrefix:
+    """A variable assigned for one command only (``V="$ARG_x" tool``) whose
+    value carries caller data."""
+
+    name: str
+    occ: Occ
+
+
+def normal_program(name: str) -> str:
+    """The grammar name of a program's basename (``python3.11`` → ``python3``)."""
+    if name.startswith("python3.") or name == "python":
+        return "python3"
+    return _ALIASES.get(name, name)
+
+
+def _declared(declared: sinks.Grammar) -> grammars.Grammar | None:
+    """A ``programs:`` entry as a grammar: only one that states
+    ``runs_operands: false`` classes operands as data."""
+    return grammars.Grammar(
+        "the export's programs: entry",
+        "data" if declared.data_operands else "code",
+        "data" if declared.stdin_data else "code",
+        declared.value_options - declared.code_options,
+        declared.code_options,
+        declared.end_of_options,
+    )
+
+
+def _advice(program: str, where: str) -> str:
+    return (
+        f"if `{program}` only reads {where} as data, describe it in the export "
+        f"(programs: {{{program}: {{runs_operands: false, stdin: data, "
+        "options_with_value: [...]}}); otherwise pass only the author's values "
+        "(an enum arg) there"
+    )
+
+
+def _code_inert(word: Word) -> bool:
+    """Caller data that is the author's text (enum/const) or a number that
+    cannot start with ``-`` where it stands: inert even in code."""
+    return all(o.model.inert_code for o in word.occs) and not (
+        not word.prefix and any(o.model.may_start_with_dash for o in word.occs)
+    )
+
+
+def admit(
+    program: str,
+    words: Sequence[Word],
+    stdin: Occ | None,
+    env: Sequence[EnvPrefix],
+    declared: Mapping[str, sinks.Grammar],
+    locate: Callable[[int], Located],
+    hazards: list[Hazard],
+) -> bool:
+    """Check the caller data given to `program` (a literal basename) with the
+    words after it `words`, its standard input `stdin` and the variables
+    `env` assigned for it; append the findings to `hazards`. Returns whether
+    nothing was refused. `locate` turns a byte offset into a place."""
+
+    def where(subject: Word | Occ) -> Located:
+        if isinstance(subject, Word):
+            if subject.where is not None:
+                return subject.where
+            return locate(subject.occs[0].start if subject.occs else subject.start)
+        return locate(subject.start)
+    if not any(w.tainted for w in words) and stdin is None and not env:
+        return True
+    name = normal_program(program)
+    key, first = grammars.grammar_key(name, [w.static for w in words])
+    mine = declared.get(program) or declared.get(name)
+    grammar = _declared(mine) if mine is not None else None
+    if grammar is None:
+        grammar = grammars.GRAMMARS.get(key)
+    if grammar is None:
+        return _refuse_all(program if key == name else key, words, stdin, env, hazards, where)
+    ok = True
+
+    def refuse(word: Word | Occ, detail: str, fix: str) -> None:
+        nonlocal ok
+        ok = False
+        hazards.append(NoGrammarPosition.about(word, where(word), detail, fix))
+
+    for prefix in env:
+        if prefix.name not in grammar.env_data:
+            refuse(
+                prefix.occ,
+                f"caller data is passed to `{key}` in the variable {prefix.name}, which its "
+                f"grammar ({grammar.source}) does not list as read as data",
+                f"pass the value as an operand of `{key}`, or name a variable it reads as "
+                "data",
+            )
+    seen_program = not (grammar.script_operand or grammar.program_options)
+    ended = False
+    expect: str | None = None
+    pair = 0
+    for word in words[first:]:
+        text = word.static
+        if expect is not None:
+            if word.tainted and expect in grammar.program_options and not _code_inert(word):
+                refuse(
+                    word,
+                    f"the value of `{expect}` is the program `{key}` runs",
+                    "keep the program literal and pass the value as an argument after it",
+                )
+            elif word.tainted and expect in grammar.code_options and not _code_inert(word):
+                refuse(
+                    word,
+                    f"the value of `{expect}` is code, a command or a file `{key}` reads as "
+                    f"code ({grammar.source})",
+                    "do not pass caller data to this option",
+                )
+            if expect in grammar.program_options or expect in _PROGRAM_FILES:
+                seen_program = True
+                if name == "python3":
+                    ended = True  # python3 -c CMD: every later word is sys.argv
+            expect = None
+            continue
+        if pair:
+            pair -= 1
+            continue
+        if not word.tainted:
+            if text is None:
+                seen_program = True
+                continue
+            if not ended and text == "--" and grammar.end_of_options:
+                ended = True
+                continue
+            if not ended and text.startswith("-") and text != "-":
+                option = text.split("=", 1)[0]
+                if "=" in text:
+                    continue
+                if option in grammar.pair_options:
+                    pair = 2
+                elif (
+                    option in grammar.value_options
+                    or option in grammar.code_options
+                    or option in grammar.program_options
+                ):
+                    expect = option
+                elif not option.startswith("--") and len(option) > 2:
+                    for letter in option[1:]:
+                        short = f"-{letter}"
+                        if short in grammar.program_options or short in grammar.code_options:
+                            expect = short
+                            break
+                continue
+            if not seen_program:
+                seen_program = True
+                if name == "python3":
+                    ended = True
+            continue
+        # a word with caller data in it
+        prefix = word.prefix
+        if not ended and prefix.startswith("-"):
+            option = prefix.split("=", 1)[0] if "=" in prefix else prefix
+            if "=" in prefix and option in grammar.value_options:
+                continue
+            if option[:2] in grammar.value_options and not option.startswith("--"):
+                continue  # -n5: attached to a one-letter option
+            refuse(
+                word,
+                f"caller data is part of the option `{option}`, which `{key}`'s grammar "
+                f"({grammar.source}) does not list as taking data",
+                f"pass the value to an option `{key}` reads as data, or as an operand "
+                "after `--`",
+            )
+            continue
+        if not seen_program:
+            if not _code_inert(word):
+                refuse(
+                    word,
+                    f"the value is the program (script, filter or expression) that `{key}` "
+                    "runs",
+                    "keep the program literal and pass the value as data (an argument "
+                    "after it, `jq --arg`, `awk -v`)",
+                )
+            seen_program = True
+            continue
+        if grammar.operands == "code" and not _code_inert(word):
+            refuse(
+                word,
+                f"`{key}`'s operands may be code or commands ({grammar.source})",
+                _advice(program, "its operands"),
+            )
+            continue
+        if name in _URL_PROGRAMS and not prefix.startswith(_AUTHOR_SCHEMES):
+            refuse(
+                word,
+                f"the caller chooses the whole URL `{key}` fetches, scheme included "
+                "(file:// reads local files)",
+                'write the scheme and host yourself: "https://host/path/$ARG_x"',
+            )
+            continue
+        if not ended and not grammar.dash_inert and word.may_be_option:
+            if not any(h.rule == OptionRunsCode.id and h.where == where(word) for h in hazards):
+                hazards.append(
+                    OptionRunsCode.about(
+                        word,
+                        where(word),
+                        f"the value may start with `-` and `{key}` reads options there",
+                        f"put `--` before the value (`{key} … -- \"$VALUE\"`), or refuse a "
+                        "leading `-` (a pattern, or no `leading_dash: true`)",
+                    )
+                )
+                ok = False
+    if stdin is not None and (grammar.stdin == "code" or not seen_program):
+        refuse(
+            stdin,
+            f"caller data reaches the standard input of `{key}`, which reads it as code "
+            "or commands",
+            _advice(program, "its standard input"),
+        )
+    return ok
+
+
+def _refuse_all(
+    program: str,
+    words: Sequence[Word],
+    stdin: Occ | None,
+    env: Sequence[EnvPrefix],
+    hazards: list[Hazard],
+    where: Callable[[Word | Occ], Located],
+) -> bool:
+    tainted = [w for w in words if w.tainted]
+    subject: Word | Occ
+    if tainted:
+        subject, what = tainted[0], "an argument"
+    elif stdin is not None:
+        subject, what = stdin, "its standard input"
+    else:
+        subject, what = env[0].occ, f"the variable {env[0].name}"
+    hazards.append(
+        NoGrammarPosition.about(
+            subject,
+            where(subject),
+            f"caller data reaches `{program}` as {what}, and no grammar says what "
+            f"`{program}` does with it (a program without one gets only clean data)",
+            _advice(program.split()[0], what),
+        )
+    )
+    return False

@@ -1,0 +1,379 @@
+"""Program grammars: the allowlist of where caller data may go.
+
+A program gets caller data only at a position its grammar classes as inert
+data. A program with no grammar here (and no ``programs:`` entry that
+states ``runs_operands: false``) gets only clean data: clean words, clean
+standard input, clean variables in its environment. Nothing here is a list
+of dangers: an entry says what a program *is known* to do with each
+position, and whatever an entry does not say is not data.
+
+Each entry is one program or one subcommand (``"git log"``), with a line
+saying where its facts come from. Positions of a word:
+
+- an **operand** (`Grammar.operands`): ``data`` (printed, compared, a path
+  the program reads or writes as data) or ``code`` (a script, a filter, a
+  command: caller data is refused there);
+- the **value of an option** the grammar lists in `Grammar.value_options`
+  (data) or `Grammar.code_options` (code, a program, a file read as code);
+  an option the grammar does not list is not a place for caller data;
+- **standard input** (`Grammar.stdin`): ``data`` or ``code``;
+- the **environment**: the names in `Grammar.env_data` are read as data;
+  every other variable passed to the one command is not.
+
+A leading ``-`` in an operand is an option unless the word comes after
+``--`` (`Grammar.end_of_options`) or the grammar says options are inert
+(`Grammar.dash_inert`: the program's options only change how it prints).
+
+Interpreters (`Grammar.program_options`, `Grammar.script_operand`): the
+program text is the value of ``-c``/``-e`` or a script file operand; the
+words after it are the program's own arguments (data), and no caller data
+may come before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["GRAMMARS", "SUBCOMMANDS", "Grammar", "grammar_key"]
+
+Position = Literal["data", "code"]
+
+
+@dataclass(frozen=True, slots=True)
+class Grammar:
+    """What is known of one program's positions (see the module)."""
+
+    #: where the facts come from (a manual page section, a program's help)
+    source: str
+    operands: Position = "data"
+    stdin: Position = "data"
+    value_options: frozenset[str] = frozenset()
+    code_options: frozenset[str] = frozenset()
+    end_of_options: bool = True
+    dash_inert: bool = False
+    env_data: frozenset[str] = frozenset()
+    #: options whose value is the program (``-c``, ``-e``): words after it are data
+    program_options: frozenset[str] = frozenset()
+    #: the first operand is the program (a script file or the program text)
+    script_operand: bool = False
+    #: options that take two values (``jq --arg NAME VALUE``)
+    pair_options: frozenset[str] = frozenset()
+
+
+def _g(
+    source: str,
+    values: str = "",
+    *,
+    code: str = "",
+    operands: Position = "data",
+    stdin: Position = "data",
+    end: bool = True,
+    inert: bool = False,
+    env: str = "",
+    program: str = "",
+    script: bool = False,
+    pairs: str = "",
+) -> Grammar:
+    return Grammar(
+        source,
+        operands,
+        stdin,
+        frozenset(values.split()),
+        frozenset(code.split()),
+        end,
+        inert,
+        frozenset(env.split()),
+        frozenset(program.split()),
+        script,
+        frozenset(pairs.split()),
+    )
+
+
+_COREUTILS = "GNU coreutils 9.1 manual (info coreutils), the program's section"
+_BASH = "bash(1) 5.2, SHELL BUILTIN COMMANDS"
+_GIT = "git 2.39 git-{sub}(1): OPTIONS; no option listed here runs a command or reads a config"
+_GIT_ENV = (
+    "GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE GIT_COMMITTER_NAME "
+    "GIT_COMMITTER_EMAIL GIT_COMMITTER_DATE"
+)
+_GIT_LOG = (
+    "-n --max-count --skip --since --after --until --before --author --committer --grep "
+    "--format --pretty --date --decorate-refs --decorate-refs-exclude -S -G --abbrev "
+    "--min-parents --max-parents -L --encoding"
+)
+_KUBECTL = "-n --namespace -l --selector -o --output -c --container --tail --since --context"
+
+#: Programs whose output is data and whose operands are data paths or text.
+_PLAIN = dict.fromkeys(
+    [
+        *("cat", "ls", "rm", "rmdir", "cp", "mv", "mkdir", "touch", "chmod", "chown", "chgrp"),
+        *("ln", "wc", "uniq", "diff", "cmp", "stat", "du", "df", "readlink", "realpath"),
+        *("dirname", "basename", "tee", "md5sum", "sha1sum", "sha224sum", "sha256sum"),
+        *("sha384sum", "sha512sum", "b2sum", "cksum", "base32", "base64", "nl", "tac", "rev"),
+        *("fold", "paste", "join", "comm", "od", "expand", "unexpand", "fmt", "pr", "shuf"),
+        *("truncate", "shred", "sleep", "numfmt", "mktemp", "nproc", "whoami", "id", "tsort"),
+        *("sum", "unlink", "link", "mkfifo", "dd", "install", "sync", "tty", "uname"),
+        *("hostname", "arch", "pwd", "seq", "yes", "factor", "csplit"),
+    ],
+    _g(_COREUTILS),
+)
+
+GRAMMARS: dict[str, Grammar] = {
+    **_PLAIN,
+    "du": _g(
+        _COREUTILS,
+        "-d --max-depth -B --block-size -t --threshold --exclude --time-style",
+        code="-X --exclude-from --files0-from",
+    ),
+    "ls": _g(
+        _COREUTILS,
+        "--sort --format --color --time-style -I --ignore --hide -w --width --block-size "
+        "--quoting-style --indicator-style --time",
+    ),
+    "df": _g(_COREUTILS, "-t --type -x --exclude-type --output -B --block-size"),
+    "stat": _g(_COREUTILS, "-c --format --printf"),
+    "nl": _g(_COREUTILS, "-v -b -w -s -n -i -l -d -f -h"),
+    "uniq": _g(_COREUTILS, "-f --skip-fields -s --skip-chars -w --check-chars"),
+    "cp": _g(_COREUTILS, "-t --target-directory -S --suffix --backup --sparse --reflink"),
+    "mv": _g(_COREUTILS, "-t --target-directory -S --suffix --backup"),
+    "ln": _g(_COREUTILS, "-t --target-directory -S --suffix"),
+    "mkdir": _g(_COREUTILS, "-m --mode"),
+    "install": _g(_COREUTILS, "-m --mode -o --owner -g --group -t --target-directory"),
+    "base64": _g(_COREUTILS, "-w --wrap"),
+    "base32": _g(_COREUTILS, "-w --wrap"),
+    "od": _g(_COREUTILS, "-A -t -N -j -w --address-radix --format --read-bytes"),
+    "fold": _g(_COREUTILS, "-w --width"),
+    "fmt": _g(_COREUTILS, "-w --width -p --prefix"),
+    "shuf": _g(_COREUTILS, "-n --head-count -i --input-range -o --output", code="--random-source"),
+    "seq": _g(_COREUTILS, "-f --format -s --separator"),
+    "truncate": _g(_COREUTILS, "-s --size", code="-r --reference"),
+    "mktemp": _g(_COREUTILS, "-p --tmpdir --suffix"),
+    "paste": _g(_COREUTILS, "-d --delimiters"),
+    "join": _g(_COREUTILS, "-t -1 -2 -j -o -e"),
+    "expand": _g(_COREUTILS, "-t --tabs"),
+    "unexpand": _g(_COREUTILS, "-t --tabs"),
+    "numfmt": _g(_COREUTILS, "--from --to --format --padding --suffix --field -d --delimiter"),
+    "pr": _g(_COREUTILS, "-w -l -h --header"),
+    "sha256sum": _g(_COREUTILS),
+    "wc": _g(_COREUTILS, code="--files0-from"),
+    "tee": _g(_COREUTILS),
+    "sleep": _g(_COREUTILS),
+    "dd": _g("GNU coreutils dd(1): operands are KEY=VALUE settings, never options", inert=True),
+    "head": _g(_COREUTILS, "-n --lines -c --bytes"),
+    "tail": _g(_COREUTILS, "-n --lines -c --bytes -s --sleep-interval --pid"),
+    "cut": _g(_COREUTILS, "-d --delimiter -f --fields -c --characters -b --bytes"),
+    "sort": _g(
+        _COREUTILS,
+        "-t --field-separator -k --key -S --buffer-size -T --temporary-directory -o --output",
+        code="--compress-program --files0-from",
+    ),
+    "tr": _g(_COREUTILS),
+    "date": _g(_COREUTILS, "-d --date -I --iso-8601 --rfc-3339", code="-f --file -r --reference"),
+    "touch": _g(_COREUTILS, "-d --date -t", code="-r --reference"),
+    "split": _g(_COREUTILS, "-l --lines -b --bytes -C -n -a --additional-suffix", code="--filter"),
+    "file": _g("file(1) 5.44", code="-m --magic-file -f --files-from"),
+    "echo": _g(_BASH + ": echo (options -n -e -E change only what is printed)", inert=True),
+    "printf": _g(_BASH + ": printf (the format is code: checked by the analysis)"),
+    "test": _g(_BASH + ": test (operators are compared, never run)", inert=True),
+    "[": _g(_BASH + ": [ (operators are compared, never run)", inert=True),
+    "true": _g(_BASH, inert=True),
+    "false": _g(_BASH, inert=True),
+    ":": _g(_BASH, inert=True),
+    "exit": _g(_BASH + ": exit (a number)", inert=True),
+    "return": _g(_BASH + ": return (a number)", inert=True),
+    "shift": _g(_BASH + ": shift (a number)", inert=True),
+    "cd": _g(_BASH + ": cd (-P/-L only; CDPATH is not the caller's)"),
+    "pushd": _g(_BASH + ": pushd"),
+    "popd": _g(_BASH + ": popd", inert=True),
+    "logger": _g("util-linux logger(1)", "-t --tag -p --priority -i --id", code="-f --file"),
+    "grep": _g(
+        "GNU grep 3.8 grep(1)",
+        "-e --regexp -m --max-count -A -B -C --after-context --before-context --context "
+        "--label --include --exclude --exclude-dir --color --colour -d --directories",
+        code="-f --file --exclude-from",
+    ),
+    "egrep": _g("GNU grep 3.8 grep(1)", "-e --regexp -m --max-count -A -B -C", code="-f --file"),
+    "fgrep": _g("GNU grep 3.8 grep(1)", "-e --regexp -m --max-count -A -B -C", code="-f --file"),
+    "rg": _g(
+        "ripgrep 13 rg(1)",
+        "-e --regexp -g --glob -m --max-count -A -B -C -t --type -T --type-not",
+        code="--pre -f --file --ignore-file",
+    ),
+    "find": _g(
+        "GNU findutils 4.9 find(1): starting points, then tests; -exec/-ok/-fprint* "
+        "are followed by the analysis",
+        "-name -iname -path -ipath -type -maxdepth -mindepth -size -mtime -mmin -newer "
+        "-user -group -perm -regex -iregex -wholename -lname -printf",
+        code="-exec -execdir -ok -okdir -fprint -fprint0 -fprintf -fls -files0-from",
+    ),
+    "tar": _g(
+        "GNU tar 1.34 tar(1)",
+        "-f --file -C --directory --exclude --strip-components",
+        code="--to-command -I --use-compress-program --checkpoint-action --rsh-command "
+        "-F --info-script --new-volume-script -T --files-from -X --exclude-from",
+    ),
+    "gzip": _g("gzip(1) 1.12", "-S --suffix"),
+    "gunzip": _g("gzip(1) 1.12", "-S --suffix"),
+    "zcat": _g("gzip(1) 1.12"),
+    "xz": _g("xz(1) 5.4"),
+    "bzip2": _g("bzip2(1)"),
+    "jq": _g(
+        "jq 1.6 manual: the first operand is the filter (code) unless -f; --arg/--argjson "
+        "bind data to $names; later operands are files",
+        "--indent --tab",
+        code="-f --from-file -L",
+        script=True,
+        pairs="--arg --argjson --slurpfile --rawfile",
+    ),
+    "curl": _g(
+        "curl 7.88 curl(1): only these options; URLs are checked by the analysis",
+        "-H --header -d --data --data-raw --data-urlencode --data-binary -X --request "
+        "-m --max-time --connect-timeout -A --user-agent -e --referer -u --user --retry "
+        "-w --write-out --json --url-query -G",
+        code="-K --config -o --output -O -T --upload-file -b --cookie -c --cookie-jar "
+        "--proto-redir --unix-socket -D --dump-header --trace --trace-ascii",
+    ),
+    "awk": _g(
+        "POSIX awk / gawk 5.2 gawk(1): the program is the first operand unless -f; -v "
+        "values are strings; later operands are files or NAME=value strings",
+        "-v -F --field-separator --assign",
+        code="-f --file -i --include -l --load -E --exec",
+        script=True,
+    ),
+    "sed": _g(
+        "GNU sed 4.9 sed(1): the script is the first operand unless -e/-f; later operands "
+        "are files",
+        code="-e --expression -f --file",
+        script=True,
+        program="-e --expression",
+    ),
+    "python3": _g(
+        "python3(1) 3.11: -c CMD or a script file is the program; sys.argv after it is data",
+        "-W -X",
+        code="-m",
+        program="-c",
+        script=True,
+    ),
+    "node": _g(
+        "node(1) 18: -e/-p/--eval/--print or a script file is the program; "
+        "process.argv after it is data",
+        code="-r --require --import --loader",
+        program="-e --eval -p --print",
+        script=True,
+    ),
+    "perl": _g(
+        "perlrun(1) 5.36: -e/-E or a script is the program; @ARGV after it is data, but "
+        "<> opens it (checked by the analysis)",
+        code="-M -m -I -x",
+        program="-e -E",
+        script=True,
+    ),
+    "git": _g(_GIT.format(sub="") + " (no subcommand: --version, --help)", inert=True),
+    **{
+        f"git {sub}": _g(_GIT.format(sub=sub), values, env=_GIT_ENV)
+        for sub, values in {
+            "log": _GIT_LOG,
+            "shortlog": _GIT_LOG,
+            "show": _GIT_LOG,
+            "whatchanged": _GIT_LOG,
+            "diff": "-U --unified --stat --diff-filter --relative -M -C --src-prefix "
+            "--dst-prefix",
+            "status": "-u --untracked-files --ignore-submodules",
+            "blame": "-L -S --since --date",
+            "rev-parse": "--short --abbrev-ref --default",
+            "rev-list": _GIT_LOG,
+            "ls-files": "-x --exclude --exclude-per-directory",
+            "ls-tree": "--abbrev --format",
+            "ls-remote": "",
+            "grep": "-e -m --max-count -A -B -C --max-depth --threads",
+            "branch": "--contains --no-contains --merged --no-merged --sort --format "
+            "--points-at",
+            "tag": "--contains --no-contains --merged --no-merged --sort --format "
+            "--points-at -m --message",
+            "describe": "--abbrev --match --exclude --candidates",
+            "cat-file": "",
+            "merge-base": "",
+            "name-rev": "--refs --exclude",
+            "for-each-ref": "--format --sort --count --contains --points-at --merged",
+            "show-ref": "",
+            "count-objects": "",
+            "checkout": "-b -B",
+            "switch": "-c -C --create --force-create",
+            "add": "",
+            "rm": "",
+            "mv": "",
+            "restore": "-s --source",
+            "reset": "",
+            "commit": "-m --message --author --date",
+            "fetch": "--depth --deepen --shallow-since --shallow-exclude",
+            "pull": "--depth",
+            "clone": "--depth -b --branch --origin -o --shallow-since",
+            "init": "-b --initial-branch",
+            "stash": "-m --message",
+            "notes": "-m --message",
+            "remote": "",
+            "version": "",
+        }.items()
+    },
+    **{
+        f"kubectl {sub}": _g(
+            "kubectl 1.28 kubectl-" + sub + "(1): runs nothing it is given", _KUBECTL
+        )
+        for sub in ("get", "describe", "logs", "top", "explain", "rollout", "version")
+    },
+    **{
+        f"docker {sub}": _g(
+            "docker 24 docker-" + sub + "(1): runs nothing it is given",
+            "-f --filter --format --tail --since --until -n --last",
+        )
+        for sub in ("ps", "logs", "inspect", "images", "version", "info", "stats", "port")
+    },
+    "journalctl": _g(
+        "systemd 252 journalctl(1)",
+        "-u --unit -g --grep -n --lines -p --priority -t --identifier -S --since -U "
+        "--until -o --output -b --boot",
+    ),
+    "systemctl": _g("systemd 252 systemctl(1): status/show/is-active print", inert=False),
+    "xxd": _g("xxd(1)", "-l -s -c -g"),
+    "hexdump": _g("util-linux hexdump(1)", "-n -s"),
+    "column": _g("util-linux column(1)", "-t -s --separator -o --output-separator"),
+    "iconv": _g("glibc iconv(1)", "-f --from-code -t --to-code"),
+    "sha256": _g("BSD sha256(1)"),
+    "ps": _g("procps ps(1)", "-p -u -o -C"),
+    "kill": _g(_BASH + ": kill (pids and signals)", "-s -n"),
+    "wait": _g(_BASH + ": wait (pids; -p NAME is followed by the analysis)"),
+    "sha1": _g("BSD sha1(1)"),
+}
+
+#: Programs whose first operand (after their global options) names a
+#: subcommand with a grammar of its own (``git log``), and the global options
+#: that take a value before it.
+SUBCOMMANDS: dict[str, frozenset[str]] = {
+    "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"}),
+    "kubectl": frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"}),
+    "docker": frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"}),
+    "podman": frozenset(),
+    "systemctl": frozenset(),
+}
+
+
+def grammar_key(program: str, words: list[str | None]) -> tuple[str, int]:
+    """The grammar key of a command line whose program is `program` (a
+    basename) and whose words after it are `words` (None: not literal):
+    ``"git log"`` for a subcommand, else `program`; and the index in
+    `words` of the first word after the key. A subcommand that is not
+    literal gives ``"git ?"``, which no grammar has."""
+    globals_with_value = SUBCOMMANDS.get(program)
+    if globals_with_value is None:
+        return program, 0
+    k = 0
+    while k < len(words):
+        word = words[k]
+        if word is None:
+            return f"{program} ?", k + 1
+        if word.startswith("-"):
+            k += 2 if word in globals_with_value else 1
+            continue
+        return f"{program} {word}", k + 1
+    return program, k
