@@ -716,7 +716,7 @@ class _Analysis(TaintedScript):
             )
             return
         text, sentinels = word.script
-        taint = Taint(dict(self.taint.variables), positional)
+        taint = Taint(dict(self.taint.variables), positional, self.clean_names())
         anchor = word.where if word.where is not None else self.locate(word.start)
         locate: Callable[[int], Located]
         if sentinels is not None and word.where is not None and sentinels.spans:

@@ -17,7 +17,8 @@ perl, ``find -exec`` commands).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+import string
+from dataclasses import dataclass, replace
 
 from mcp_harbor.check import grammars, sinks
 from mcp_harbor.check._facts import Hazard, Located, Occ, Word
@@ -25,6 +26,7 @@ from mcp_harbor.check.rules import NoGrammarPosition, OptionRunsCode
 
 __all__ = ["EnvPrefix", "admit", "normal_program"]
 
+_DIGITS = frozenset(string.digits + ".")
 #: Other names of programs that share a grammar.
 _ALIASES = {
     "python": "python3",
@@ -36,7 +38,7 @@ _ALIASES = {
 }
 #: Words the URL of a program such as curl must start with for caller data
 #: in it to be data: the author chose the scheme (never ``file:``).
-_URL_PROGRAMS = frozenset({"curl"})
+_URL_PROGRAMS = frozenset({"curl", "wget"})
 _AUTHOR_SCHEMES = ("http://", "https://")
 #: Options whose value is a program file: the program given, later words
 #: are the program's operands.
@@ -72,6 +74,25 @@ def _declared(declared: sinks.Grammar) -> grammars.Grammar | None:
     )
 
 
+def _inert(occ: Occ) -> bool:
+    """The occurrence is the author's text (an ``enum``/``const`` value) or a
+    number that cannot start with ``-``: inert at any position (rule 4 of
+    the promise: precision from the value's language)."""
+    model = occ.model
+    if model.words is not None:
+        return True
+    digits = model.numeric or model.chars <= _DIGITS
+    return digits and not model.may_start_with_dash
+
+
+def _callers(word: Word) -> Word:
+    """`word` with only the caller data that is not inert (`_inert`)."""
+    if not word.occs or not any(_inert(o) for o in word.occs):
+        return word
+    kept = [o for o in word.occs if not _inert(o)]
+    return replace(word, occs=kept, prefix=word.prefix if kept and kept[0] is word.occs[0] else "x")
+
+
 def _advice(program: str, where: str) -> str:
     return (
         f"if `{program}` only reads {where} as data, describe it in the export "
@@ -102,6 +123,10 @@ def admit(
     words after it `words`, its standard input `stdin` and the variables
     `env` assigned for it; append the findings to `hazards`. Returns whether
     nothing was refused. `locate` turns a byte offset into a place."""
+    words = [_callers(w) for w in words]
+    if stdin is not None and _inert(stdin):
+        stdin = None
+    env = [e for e in env if not _inert(e.occ)]
 
     def where(subject: Word | Occ) -> Located:
         if isinstance(subject, Word):

@@ -441,7 +441,7 @@ class TaintedScript:
                         # when it runs a builtin that writes one)
                         self.unmodeled.update(_assigned_in(text))
                     elif cname == "let":
-                        match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text)
+                        match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text.lstrip("'\" "))
                         if match is not None:
                             self.arithmetic_names.add(match.group(0))
                     elif IDENT.fullmatch(text.strip("'\"")):
@@ -467,7 +467,7 @@ class TaintedScript:
             return None
         if name in _BASH_OWN or name in self.taint.clean:
             return any_model()
-        if IDENT.fullmatch(name) and (name in self.assigned or name in self.arithmetic_names):
+        if IDENT.fullmatch(name) and name in self.assigned:
             return any_model()
         return None
 
@@ -488,6 +488,8 @@ class TaintedScript:
             return None  # not a name (``@`` in ``a[@]``)
         if name in _BASH_PATHS:
             return (name, _ABSOLUTE_PATH)
+        if name in self.arithmetic_names and name not in self.unmodeled and not self.dynamic_writes:
+            return (name, _NUMBER)  # set only by arithmetic: a number, maybe negative
         return (name, any_model())
 
     def clean_names(self) -> frozenset[str]:
@@ -592,8 +594,11 @@ class TaintedScript:
         for node, name, expansion in script.reads():
             if not expansion:
                 assert name is not None  # an arithmetic name: its text
-                if not IDENT.fullmatch(name):
-                    continue  # ``@`` of ``a[@]``: no name
+                if not IDENT.fullmatch(name) or (
+                    node.parent is not None
+                    and node.parent.type in ("command_name", "command", "string", "concatenation")
+                ):
+                    continue  # ``@`` of ``a[@]``, or a command's word: no name read
                 source = self._var_source(name)
             else:
                 source = self._var_source(name) if name else None

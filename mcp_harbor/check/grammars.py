@@ -183,6 +183,7 @@ GRAMMARS: dict[str, Grammar] = {
     "exit": _g(_BASH + ": exit (a number)", inert=True),
     "return": _g(_BASH + ": return (a number)", inert=True),
     "shift": _g(_BASH + ": shift (a number)", inert=True),
+    "set": _g(_BASH + ": set (after -- every word is a positional parameter)"),
     "cd": _g(_BASH + ": cd (-P/-L only; CDPATH is not the caller's)"),
     "pushd": _g(_BASH + ": pushd"),
     "popd": _g(_BASH + ": popd", inert=True),
@@ -230,9 +231,9 @@ GRAMMARS: dict[str, Grammar] = {
         "curl 7.88 curl(1): only these options; URLs are checked by the analysis",
         "-H --header -d --data --data-raw --data-urlencode --data-binary -X --request "
         "-m --max-time --connect-timeout -A --user-agent -e --referer -u --user --retry "
-        "-w --write-out --json --url-query -G",
-        code="-K --config -o --output -O -T --upload-file -b --cookie -c --cookie-jar "
-        "--proto-redir --unix-socket -D --dump-header --trace --trace-ascii",
+        "-w --write-out --json --url-query -G -o --output -D --dump-header",
+        code="-K --config -T --upload-file -b --cookie -c --cookie-jar "
+        "--proto-redir --unix-socket --trace --trace-ascii",
     ),
     "awk": _g(
         "POSIX awk / gawk 5.2 gawk(1): the program is the first operand unless -f; -v "
@@ -320,7 +321,7 @@ GRAMMARS: dict[str, Grammar] = {
         f"kubectl {sub}": _g(
             "kubectl 1.28 kubectl-" + sub + "(1): runs nothing it is given", _KUBECTL
         )
-        for sub in ("get", "describe", "logs", "top", "explain", "rollout", "version")
+        for sub in ("get", "describe", "logs", "top", "explain", "version")
     },
     **{
         f"docker {sub}": _g(
@@ -329,6 +330,60 @@ GRAMMARS: dict[str, Grammar] = {
         )
         for sub in ("ps", "logs", "inspect", "images", "version", "info", "stats", "port")
     },
+    **{
+        f"kubectl {sub}": _g(
+            "kubectl 1.28 kubectl-" + sub + "(1): resource names, counts and images are data",
+            _KUBECTL + " --timeout --replicas --current-replicas --overwrite --image -f "
+            "--filename",
+        )
+        for sub in ("scale", "set", "label", "annotate", "delete", "wait", "cordon", "uncordon")
+    },
+    "kubectl rollout": _g(
+        "kubectl 1.28 kubectl-rollout(1)", _KUBECTL + " --timeout --revision --to-revision"
+    ),
+    **{
+        f"{engine} {sub}": _g(
+            f"{engine} 24 {engine}-{sub}(1): names, tags and filters are data; nothing runs",
+            "-f --filter --format --tail --since --until -n --last -t --tag --build-arg "
+            "--label --platform -a --all-tags",
+            code="--file --build-context --secret --ssh",
+        )
+        for engine in ("docker", "podman")
+        for sub in (
+            *("ps", "logs", "inspect", "images", "version", "info", "stats", "port", "pull"),
+            *("push", "tag", "rmi", "stop", "start", "restart", "kill", "rm", "build"),
+        )
+    },
+    **{
+        f"systemctl {sub}": _g(
+            "systemd 252 systemctl(1): unit names are data", "-n --lines -o --output -p"
+        )
+        for sub in (
+            *("status", "show", "is-active", "is-enabled", "is-failed", "restart", "start"),
+            *("stop", "reload", "cat", "list-units"),
+        )
+    },
+    "git archive": _g(
+        _GIT.format(sub="archive"), "--format --prefix -o --output", code="--exec --remote"
+    ),
+    "git push": _g(
+        _GIT.format(sub="push"), "--push-option -o", code="--receive-pack --exec --repo"
+    ),
+    "wget": _g(
+        "GNU wget 1.21 wget(1): only these options; URLs are checked by the analysis",
+        "-O --output-document -T --timeout -t --tries --header -U --user-agent -P "
+        "--directory-prefix",
+        code="-e --execute -i --input-file --config --post-file --load-cookies",
+    ),
+    "unzip": _g("Info-ZIP unzip(1)", "-d -x"),
+    "dig": _g("BIND 9 dig(1): names, types and @server are data", "-t -c -p -q -x", code="-f -k"),
+    "host": _g("BIND 9 host(1)", "-t -c -W"),
+    "rsync": _g(
+        "rsync 3.2 rsync(1): only these options; HOST:PATH operands are data",
+        "--exclude --include --chmod --max-size --min-size --bwlimit",
+        code="-e --rsh --rsync-path --filter -f --exclude-from --include-from --files-from "
+        "--password-file --log-file --write-batch --read-batch --config",
+    ),
     "journalctl": _g(
         "systemd 252 journalctl(1)",
         "-u --unit -g --grep -n --lines -p --priority -t --identifier -S --since -U "
@@ -353,7 +408,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"}),
     "kubectl": frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"}),
     "docker": frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"}),
-    "podman": frozenset(),
+    "podman": frozenset({"--url", "-c", "--connection", "--log-level"}),
     "systemctl": frozenset(),
 }
 
