@@ -162,6 +162,7 @@ def admit(
             )
     seen_program = not (grammar.script_operand or grammar.program_options)
     ended = False
+    operand = -1  # the index of the current operand among the operands
     expect: str | None = None
     pair = 0
     for word in words[first:]:
@@ -195,6 +196,8 @@ def admit(
                 continue
             if not ended and text == "--" and grammar.end_of_options:
                 ended = True
+                if grammar.command_after_dashdash:
+                    operand = -1_000  # every later word is the command
                 continue
             if not ended and text.startswith("-") and text != "-":
                 option = text.split("=", 1)[0]
@@ -209,16 +212,27 @@ def admit(
                 ):
                     expect = option
                 elif not option.startswith("--") and len(option) > 2:
-                    for letter in option[1:]:
+                    # a cluster (-xf, -pe): the first letter that takes a
+                    # value takes the rest of the word, or the next word
+                    for at, letter in enumerate(option[1:], start=2):
                         short = f"-{letter}"
-                        if short in grammar.program_options or short in grammar.code_options:
-                            expect = short
+                        if (
+                            short in grammar.program_options
+                            or short in grammar.code_options
+                            or short in grammar.value_options
+                        ):
+                            if at == len(option):
+                                expect = short
+                            elif short in grammar.program_options:
+                                seen_program = True
                             break
                 continue
             if not seen_program:
                 seen_program = True
                 if name == "python3":
                     ended = True
+            else:
+                operand += 1
             continue
         # a word with caller data in it
         prefix = word.prefix
@@ -246,6 +260,17 @@ def admit(
                     "after it, `jq --arg`, `awk -v`)",
                 )
             seen_program = True
+            continue
+        operand += 1
+        if (
+            operand < 0
+            or (grammar.command_from is not None and operand >= grammar.command_from)
+        ) and not _code_inert(word):
+            refuse(
+                word,
+                f"the value is part of the command `{key}` runs",
+                "keep the command literal; pass the value as one of its data arguments",
+            )
             continue
         if grammar.operands == "code" and not _code_inert(word):
             refuse(

@@ -59,6 +59,11 @@ class Grammar:
     script_operand: bool = False
     #: options that take two values (``jq --arg NAME VALUE``)
     pair_options: frozenset[str] = frozenset()
+    #: the operands from this one on are a command the program runs
+    #: (``docker exec CONTAINER CMD…``: 1); None: no operand is
+    command_from: int | None = None
+    #: the words after ``--`` are a command the program runs (``kubectl exec``)
+    command_after_dashdash: bool = False
 
 
 def _g(
@@ -74,6 +79,8 @@ def _g(
     program: str = "",
     script: bool = False,
     pairs: str = "",
+    command_from: int | None = None,
+    command_after_dashdash: bool = False,
 ) -> Grammar:
     return Grammar(
         source,
@@ -87,6 +94,8 @@ def _g(
         frozenset(program.split()),
         script,
         frozenset(pairs.split()),
+        command_from,
+        command_after_dashdash,
     )
 
 
@@ -231,7 +240,7 @@ GRAMMARS: dict[str, Grammar] = {
         "curl 7.88 curl(1): only these options; URLs are checked by the analysis",
         "-H --header -d --data --data-raw --data-urlencode --data-binary -X --request "
         "-m --max-time --connect-timeout -A --user-agent -e --referer -u --user --retry "
-        "-w --write-out --json --url-query -G -o --output -D --dump-header",
+        "-w --write-out --json --url-query -o --output -D --dump-header",
         code="-K --config -T --upload-file -b --cookie -c --cookie-jar "
         "--proto-redir --unix-socket --trace --trace-ascii",
     ),
@@ -384,6 +393,49 @@ GRAMMARS: dict[str, Grammar] = {
         code="-e --rsh --rsync-path --filter -f --exclude-from --include-from --files-from "
         "--password-file --log-file --write-batch --read-batch --config",
     ),
+    "kubectl exec": _g(
+        "kubectl 1.28 kubectl-exec(1): the pod is data; the words after -- are the command",
+        _KUBECTL,
+        command_after_dashdash=True,
+    ),
+    **{
+        f"{engine} exec": _g(
+            f"{engine} 24 {engine}-exec(1): the container is data; the words after it are the "
+            "command",
+            "-u --user -w --workdir -e --env",
+            code="--env-file",
+            command_from=1,
+        )
+        for engine in ("docker", "podman")
+    },
+    **{
+        f"helm {sub}": _g(
+            f"helm 3.13 helm-{sub}(1): release names and revisions are data",
+            "-n --namespace -o --output --revision --max --kube-context",
+        )
+        for sub in ("status", "history", "list", "version")
+    },
+    "ping": _g(
+        "iputils ping(8): the host and counts are data", "-c -i -W -w -s -t -I -Q -m -l"
+    ),
+    "openssl s_client": _g(
+        "OpenSSL 3.0 openssl-s_client(1): host:port and names are data",
+        "-connect -servername -port -host -verify -CAfile -cert -key -proxy",
+    ),
+    "openssl x509": _g(
+        "OpenSSL 3.0 openssl-x509(1)", "-in -out -inform -outform -dates -subject -enddate"
+    ),
+    "openssl version": _g("OpenSSL 3.0 openssl-version(1)"),
+    "python3 -m json.tool": _g(
+        "python3 3.11 json.tool: operands are files, options only format", "--indent"
+    ),
+    "python3 -m pytest": _g(
+        "pytest 7.4 pytest --help: -k/-m expressions are pytest's own matcher, never Python; "
+        "path operands are code (conftest.py, test modules)",
+        "-k -m --maxfail --tb -p --junitxml --rootdir -o",
+        code="-p -c --confcutdir --rootdir --pyargs",
+        operands="code",
+    ),
     "journalctl": _g(
         "systemd 252 journalctl(1)",
         "-u --unit -g --grep -n --lines -p --priority -t --identifier -S --since -U "
@@ -410,6 +462,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "docker": frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"}),
     "podman": frozenset({"--url", "-c", "--connection", "--log-level"}),
     "systemctl": frozenset(),
+    "helm": frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig"}),
+    "openssl": frozenset(),
 }
 
 
@@ -419,6 +473,15 @@ def grammar_key(program: str, words: list[str | None]) -> tuple[str, int]:
     ``"git log"`` for a subcommand, else `program`; and the index in
     `words` of the first word after the key. A subcommand that is not
     literal gives ``"git ?"``, which no grammar has."""
+    if program == "python3":
+        for k, word in enumerate(words):
+            if word == "-m" and k + 1 < len(words):
+                module = words[k + 1]
+                key = f"python3 -m {module}"
+                return (key, k + 2) if key in GRAMMARS else (program, 0)
+            if word is None or not word.startswith("-"):
+                break
+        return program, 0
     globals_with_value = SUBCOMMANDS.get(program)
     if globals_with_value is None:
         return program, 0

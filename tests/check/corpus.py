@@ -63,7 +63,7 @@ _ROLES: dict[str, tuple[str, str]] = {
     "pipe-sh": ("echo VAL | sh", "unless-number-or-enum"),
     "ssh-remote": ("ssh host ls VAL", "code-string"),
     "arith": ("echo $(( VAL + 1 ))", "unless-number-or-enum"),
-    "arith-test": ('[[ "$n" -eq VAL ]]', "unless-number-or-enum"),
+    "arith-test": ('n=3; [[ "$n" -eq VAL ]]', "unless-number-or-enum"),
     "declare-i": ("declare -i n=VAL", "unless-number-or-enum"),
     "printf-format": ("printf VAL", "dash-string"),
     "read-name": ("read -r VAL < /dev/null", "unless-number-or-enum"),
@@ -79,6 +79,39 @@ _ROLES: dict[str, tuple[str, str]] = {
 # a command of the caller's choice).
 _SPLIT_SENSITIVE = frozenset({"printf-format", "sudo-user", "find-name", "awk-v", "jq-arg"})
 _KINDS = ("S", "P", "I", "E", "D")
+_KINDS_ALL = ("S", "P", "I", "D")
+
+
+#: Safe templates that the promise of issue 34 refuses on purpose, with why:
+#: a program without a grammar gets only clean data, and a number inert in
+#: code is one that cannot start with `-` (an integer arg needs `minimum: 0`).
+_NO_GRAMMAR = "mytool has no grammar: a program without one gets only clean data"
+_NEGATIVE_CODE = "a number that may start with `-` is not inert in code (rule 4 needs minimum >= 0)"
+BY_DESIGN_ROLES: dict[tuple[str, str], str] = {
+    **{("plain", k): _NO_GRAMMAR for k in _KINDS_ALL},
+    **{("plain-after-dashdash", k): _NO_GRAMMAR for k in _KINDS_ALL},
+    **{
+        (role, "I"): _NEGATIVE_CODE
+        for role in ("awk-program", "jq-filter", "python-c", "sed-script", "sqlite-sql")
+    },
+    ("path-assign", "I"): "ls reads no variable as data: PATH passed to it is refused",
+}
+BY_DESIGN_CASES: dict[str, str] = {
+    "idiom/long-option-equals": _NO_GRAMMAR,
+    "idiom/docker-run-cmd": "docker run has no grammar (its operands after the image are a command)",
+    "idiom/psql-var": "psql has no grammar (psql -v values are interpolated into SQL by :name)",
+    "idiom/find-exec-sh": "$1 of a nested sh -c is not proven clean: `wc -l -- \"$1\"` is accepted",
+}
+
+
+def refused_by_design(case_id: str) -> str | None:
+    """Why the checker refuses this safe case on purpose (None: it must not)."""
+    if case_id in BY_DESIGN_CASES:
+        return BY_DESIGN_CASES[case_id]
+    parts = case_id.split("/")
+    if len(parts) == 3:
+        return BY_DESIGN_ROLES.get((parts[1], parts[2]))
+    return None
 
 
 def _role_dangerous(rule: str, kind: str) -> bool:

@@ -144,7 +144,7 @@ description: Run the tests.
 args: {path: {type: string}}
 steps:
   - name: test
-    argv: [python3, -m, pytest, -q, --, "{{ args.path }}"]
+    argv: [git, log, --oneline, --, "{{ args.path }}"]
     fix: {model: coder, prompt: "Make {{ args.path | data }} pass.", tools: [rerun_log]}
 tools:
   rerun_log: {description: The last log., run: cat -- "$HARBOR_RUN_DIR/log"}
@@ -431,10 +431,10 @@ description: Build.
 args: {target: {type: string, enum: [all, docs]}}
 steps:
   - name: make
-    run: make -- {{ args.target }}
+    run: git log -n 1 -- {{ args.target }}
 finally:
   - name: retry
-    run: make -- {{ args.target }}
+    run: git log -n 1 -- {{ args.target }}
     fix: {model: coder, prompt: "Repair the build of {{ args.target }}."}
 """,
     )
@@ -667,12 +667,12 @@ description: Run the tests.
 args: {path: {type: string, pattern: "^[a-z/]+$"}}
 steps:
   - name: test
-    run: python3 -m pytest -q -- "$ARG_path"
+    run: git log -n 1 -- "$ARG_path"
     fix: {model: coder, prompt: "Make {{ args.path | data }} pass.", max_turns: 3}
 """,
         )
     )
     [entry] = planned_commands(export, {"path": "tests/"})
-    assert entry["command"] == 'python3 -m pytest -q -- "$ARG_path"'
+    assert entry["command"] == 'git log -n 1 -- "$ARG_path"'
     assert entry["fix"]["prompt"] == 'Make <data source="args.path">"tests/"</data> pass.'
     assert (entry["fix"]["model"], entry["fix"]["max_turns"]) == ("coder", 3)

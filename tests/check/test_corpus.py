@@ -9,7 +9,7 @@ import pytest
 from mcp_harbor.check import check_exports
 from mcp_harbor.config import load_export
 from tests.check._harness import write
-from tests.check.corpus import Case, corpus
+from tests.check.corpus import Case, corpus, refused_by_design
 
 CASES = corpus()
 
@@ -45,9 +45,21 @@ def test_no_safe_template_is_refused(verdicts: dict[str, tuple[Case, str, list[s
     refused = {
         cid: rules
         for cid, (case, status, rules) in verdicts.items()
-        if not case.dangerous and status == "refused"
+        if not case.dangerous and status == "refused" and refused_by_design(cid) is None
     }
     assert refused == {}
+
+
+def test_refusals_by_design_still_refuse(
+    verdicts: dict[str, tuple[Case, str, list[str]]],
+) -> None:
+    """The safe cases the promise refuses on purpose (a program without a
+    grammar, a maybe-negative number in code) are refused, and stay few."""
+    by_design = [cid for cid, (case, _, _) in verdicts.items() if refused_by_design(cid)]
+    assert by_design
+    assert all(verdicts[cid][1] == "refused" for cid in by_design), [
+        cid for cid in by_design if verdicts[cid][1] != "refused"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -60,7 +72,7 @@ def test_no_safe_template_is_refused(verdicts: dict[str, tuple[Case, str, list[s
         ("sq/python-c/S", "H005"),
         ("sq/arith/S", "H006"),
         ("sq/printf-format/D", "H007"),
-        ("sq/path-assign/S", "H008"),
+        ("sq/path-assign/S", "H012"),
         ("sq/git-clone/D", "H009"),
         ("sq/plain/D", "H009"),
         ("sq/echo/D", "W101"),
