@@ -482,9 +482,50 @@ class _Analysis(TaintedScript):
         if occ.kind in ("raw", "sq") and before == "$":
             return  # a parameter name or `$'…'` quoting (reported): nothing else is read
         in_arith = (occ.node is not None and self._arithmetic(occ.node)) or self._in_let(occ)
+        if in_arith and occ.node is not None and self._assoc_key(occ.node):
+            in_arith = False
         self.report(ArithmeticInjection.detect(occ, in_arith, where))
         if occ.node is not None:
             self._check_name_context(occ)
+
+    def _assoc_key(self, node: Node) -> bool:
+        """`node` is in the subscript of an associative array (``declare -A``)
+        that an assignment (``m[$k]=v``) or an expansion (``${m[$k]}``)
+        reads: bash expands it once as a string, never as arithmetic. Not
+        under ``unset`` or a test, which expand it again."""
+        child = node
+        for parent in ancestors(node.parent) if node.parent is not None else iter(()):
+            if parent.type == "subscript":
+                name = parent.child_by_field_name("name")
+                index = parent.child_by_field_name("index")
+                holder = parent.parent
+                if (
+                    name is None
+                    or index is None
+                    or not (index.start_byte <= child.start_byte and child.end_byte <= index.end_byte)
+                    or node_text(self.src, name) not in self.assoc
+                    or holder is None
+                    or holder.type not in ("variable_assignment", "expansion")
+                ):
+                    return False
+                for outer in ancestors(holder):
+                    if outer.type in (
+                        "arithmetic_expansion",
+                        "c_style_for_statement",
+                        "unset_command",
+                        "test_command",
+                    ) or (
+                        outer.type == "compound_statement"
+                        and self.src[outer.start_byte : outer.start_byte + 2] == b"(("
+                    ):
+                        return False
+                    if outer.type == "command":
+                        cname = outer.child_by_field_name("name")
+                        if cname is not None and node_text(self.src, cname) in ("unset", "let", "test", "["):
+                            return False
+                return True
+            child = parent
+        return False
 
     def _arithmetic(self, node: Node) -> bool:
         """`in_arithmetic` of `node`, a node of this script's tree."""
@@ -583,6 +624,7 @@ class _Analysis(TaintedScript):
             occ.kind == "env"
             and node.type == "expansion"
             and any(c.type == "!" for c in node.children[:3])
+            and self._var_source(_tree.expansion_target(self.src, node) or "") is not None
         ):
             name_like = True
         if parent is not None and parent.type == "variable_assignment":

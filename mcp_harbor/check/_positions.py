@@ -212,20 +212,24 @@ def admit(
                 ):
                     expect = option
                 elif not option.startswith("--") and len(option) > 2:
-                    # a cluster (-xf, -pe): the first letter that takes a
+                    # a cluster (-xf, -pe): a letter whose value is code
+                    # makes the next word code, whatever getopt would do (node
+                    # reads -pe as -p -e); else the first letter that takes a
                     # value takes the rest of the word, or the next word
-                    for at, letter in enumerate(option[1:], start=2):
-                        short = f"-{letter}"
-                        if (
-                            short in grammar.program_options
-                            or short in grammar.code_options
-                            or short in grammar.value_options
-                        ):
-                            if at == len(option):
-                                expect = short
-                            elif short in grammar.program_options:
-                                seen_program = True
-                            break
+                    letters = [f"-{letter}" for letter in option[1:]]
+                    code = [
+                        short
+                        for short in letters
+                        if short in grammar.program_options or short in grammar.code_options
+                    ]
+                    if code:
+                        expect = code[0]
+                    else:
+                        for at, short in enumerate(letters, start=2):
+                            if short in grammar.value_options:
+                                if at == len(option):
+                                    expect = short
+                                break
                 continue
             if not seen_program:
                 seen_program = True

@@ -97,6 +97,11 @@ class Scope(Protocol):
 
     def resolve_command_word(self, head: Word) -> list[Word] | None: ...
 
+    @property
+    def runs_args(self) -> set[str]: ...
+
+    def function_at(self, byte: int) -> str | None: ...
+
     def nested(self, word: Word, positional: tuple[str, ValueModel] | None, what: str) -> None: ...
 
 
@@ -201,6 +206,15 @@ class Resolver:
                     return True
         return False
 
+    def runs_own_arguments(self, head: Word) -> bool:
+        """`head` is ``"$@"`` in command position inside a function whose
+        every call `command` checks as the command line it passes."""
+        raw = self.a.src[head.start : head.end].decode("utf-8", "replace").strip('"')
+        if raw not in ("$@", "${@}"):
+            return False
+        function = self.a.function_at(head.start)
+        return function is not None and function in self.a.runs_args
+
     def admitted(self, name: str, words: list[Word], i: int, out: list[Hazard]) -> bool:
         """The allowlist gate (`mcp_harbor.check._positions`) for the program
         `name` at `words[i]`. Programs the role analysis models itself
@@ -249,6 +263,8 @@ class Resolver:
 
     def _roles(self, words: list[Word], i: int) -> None:
         head = words[i]
+        if head.tainted and self.runs_own_arguments(head):
+            return  # checked at each call of the function, as that command line
         if head.tainted:
             if all(
                 (o.model.words is not None and o.model.inert) or o.model.numeric for o in head.occs
@@ -285,6 +301,10 @@ class Resolver:
         if self.rebinding(name, words, i):
             return
         if name in self.a.functions:
+            if name in self.a.runs_args:
+                # retry git fetch -- origin "$x": the function runs its
+                # arguments, so they are that command line
+                self.command(words, i + 1)
             if self.stdin is not None and self.reads_program_from_stdin(name):
                 self.hazard(
                     ReparsedAsShell,

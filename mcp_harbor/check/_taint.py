@@ -183,6 +183,7 @@ PURE_COMMANDS = frozenset(
 _IMPURE_OPTIONS = re.compile(r"^-(?:-file|-reference|[a-zA-Z]*[fr])")
 _GLOB_OR_BRACE = re.compile(r"[*?\[{]")
 #: Builtins that write the variable a word names.
+_TEMP_WORD = re.compile(r"-[dtuq]+|--tmpdir|--directory|--dry-run|-p|[A-Za-z0-9._/-]+")
 _NAME_TAKERS = frozenset(
     {"read", "mapfile", "readarray", "printf", "getopts", "wait", "unset", "let", "export"}
 )
@@ -332,6 +333,14 @@ class TaintedScript:
         #: ``wait -p NAME``, ``declare -n NAME``…): whatever that command does
         #: with them, the analysis does not follow it, so they are never clean
         self.unmodeled: set[str] = set()
+        #: associative arrays (``declare -A``): their subscripts are strings
+        self.assoc: set[str] = set()
+        #: functions whose body runs its arguments as a command (``"$@"``):
+        #: each call is checked as that command line (`mcp_harbor.check._roles`)
+        self.runs_args: set[str] = set()
+        #: variables whose every assignment is ``$(mktemp …)`` with literal
+        #: words: a path of the server's temporary folder, safe characters
+        self.temp_paths: set[str] = set()
         #: the script writes a name it computes (``read "$n"``, ``declare
         #: "$n=…"``): any name may hold anything, so none is clean
         self.dynamic_writes = False
@@ -360,6 +369,7 @@ class TaintedScript:
             return False
         self._base_occs = sentinel_occs
         self._writes(script)
+        self._temp_paths(script)
         self._fixpoint(script, sentinel_occs)
         self.constants = self._constants(nodes)
         self.occs = sentinel_occs + self._expansion_occs(script)
@@ -417,6 +427,15 @@ class TaintedScript:
                     for c in node.children
                     if c.type == "word" and node_text(src, c).startswith("-")
                 )
+                if "A" in flags:
+                    for child in node.children:
+                        target = (
+                            child.child_by_field_name("name")
+                            if child.type == "variable_assignment"
+                            else child
+                        )
+                        if target is not None and target.type == "variable_name":
+                            self.assoc.add(node_text(src, target))
                 for child in node.children:
                     text = node_text(src, child)
                     if child.type == "variable_assignment":
@@ -457,6 +476,45 @@ class TaintedScript:
                 ):
                     self.dynamic_writes = True  # declare "$n=…": any name
 
+    def _temp_paths(self, script: Parsed) -> None:
+        """Fill `temp_paths` and `runs_args`."""
+        src = self.src
+        good: set[str] = set()
+        bad: set[str] = set()
+        for node in script.of_type("variable_assignment"):
+            name = node.child_by_field_name("name")
+            value = node.child_by_field_name("value")
+            if name is None or name.type != "variable_name":
+                continue
+            target = node_text(src, name)
+            inner = value
+            if inner is not None and inner.type == "string":
+                parts = [c for c in inner.children if c.type != '"']
+                inner = parts[0] if len(parts) == 1 else None
+            ok = False
+            if inner is not None and inner.type == "command_substitution":
+                commands = [c for c in inner.children if c.is_named]
+                if len(commands) == 1 and commands[0].type == "command":
+                    cname = commands[0].child_by_field_name("name")
+                    words = [
+                        static_text(src, a) for a in commands[0].children_by_field_name("argument")
+                    ]
+                    ok = (
+                        cname is not None
+                        and node_text(src, cname) == "mktemp"
+                        and all(w is not None and _TEMP_WORD.fullmatch(w) for w in words)
+                    )
+            (good if ok else bad).add(target)
+        self.temp_paths = good - bad
+        for name, body in script.function_bodies.items():
+            for top in body:
+                for inner in walk_nodes(top):
+                    if inner.type == "command_name" and node_text(src, inner).strip('"') in (
+                        "$@",
+                        "${@}",
+                    ):
+                        self.runs_args.add(name)
+
     def _proven_clean(self, name: str) -> ValueModel | None:
         """The model of a name shown to hold no caller data, or None. Clean:
         the environment the runtime gives every step, what bash sets itself,
@@ -491,6 +549,17 @@ class TaintedScript:
         if name in self.arithmetic_names and name not in self.unmodeled and not self.dynamic_writes:
             return (name, _NUMBER)  # set only by arithmetic: a number, maybe negative
         return (name, any_model())
+
+    def function_at(self, byte: int) -> str | None:
+        """The function whose body holds `byte` (the innermost), or None."""
+        found: tuple[int, str] | None = None
+        for name, body in self.function_bodies.items():
+            for node in body:
+                if node.start_byte <= byte < node.end_byte:
+                    size = node.end_byte - node.start_byte
+                    if found is None or size < found[0]:
+                        found = (size, name)
+        return found[1] if found else None
 
     def clean_names(self) -> frozenset[str]:
         """The names this script leaves clean, for a script it hands over
@@ -959,6 +1028,11 @@ class TaintedScript:
                 return text
             if name in _SERVER_WORDS and name not in self.taint.variables:
                 return "hbserver"
+            if name in self.temp_paths and self._var_source(name) is None:
+                return "hbserver"  # a mktemp path: safe characters, the server's folder
+            constant = self.constants.get(name)
+            if constant is not None and len(constant[1]) == 1 and self._var_source(name) is None:
+                return constant[1][0]  # the author's literal, analysed as written
             return None
         if raw == f"${{{name}@Q}}":
             source = self._var_source(name)

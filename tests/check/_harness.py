@@ -43,6 +43,8 @@ class Case:
     run: str | None = None
     argv: list[str] | None = None
     args: dict[str, str] = field(default_factory=lambda: {"x": "S"})
+    #: the export's ``programs:`` (in-house programs the case describes)
+    programs: dict[str, Any] | None = None
 
     def document(self) -> dict[str, Any]:
         step: dict[str, Any] = {"name": "s"}
@@ -50,12 +52,15 @@ class Case:
             step["run"] = self.run
         else:
             step["argv"] = self.argv
-        return {
+        document: dict[str, Any] = {
             "name": "t",
             "description": self.id,
             "args": {name: SCHEMAS[kind] for name, kind in self.args.items()},
             "steps": [step],
         }
+        if self.programs is not None:
+            document["programs"] = self.programs
+        return document
 
 
 def write(case: Case, folder: Path, index: int = 0) -> Path:

@@ -646,6 +646,14 @@ REFUSED_BY_DESIGN: dict[str, str] = {
     "c6/safe-alias-ls": "aliases change what a command word means; the checker does not "
     "expand them",
     "c6/safe-hash-p-ls": "`hash -p` binds a command name to another program",
+    # issue 34: a program without a grammar gets only clean data
+    "c4/safe-unknown-program-pattern": "mytool has no grammar (a programs: entry describes it)",
+    "c4/safe-git-config-enum-key": "git config has no grammar: a value is data or code "
+    "depending on the key, which a grammar of positions cannot say",
+    "c4/safe-make-target-pattern": "make has no grammar (recipes expand variables, operands "
+    "NAME=VALUE are assignments)",
+    "c4/safe-pytest-dashdash-test-name": "pytest has no grammar (a path operand chooses the "
+    "test code that runs)",
 }
 
 #: Dangerous cases shown by a file read (the canary's content in the output),

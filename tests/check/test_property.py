@@ -3,6 +3,8 @@ program as exactly the intended argument (a probe prints its argv as JSON)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 from pathlib import Path
 
@@ -28,6 +30,12 @@ PROBES: list[tuple[Case, str]] = [
     (Case("p-bash-at", False, run="bash -c 'probe \"$@\"' bash {{ args.x | shellquote }}"), "{v}"),
     (Case("p-argv", False, argv=["probe", "{{ args.x }}"]), "{v}"),
     (Case("p-multiline", False, run="probe {{ args.x | shellquote }}", args={"x": "M"}), "{v}"),
+]
+#: probe is an in-house program here: described, as a grammar needs it
+_PROBE = {"probe": {"runs_operands": False, "options_with_value": ["--name"]}}
+PROBES = [
+    (replace(case, programs=_PROBE), expected)
+    for case, expected in PROBES
 ]
 
 _single_line = st.text(
