@@ -12,10 +12,11 @@ under the server's state directory (run directory, SQLite file and its
 -wal). The forms are made by real bash and by ``json``, not by the
 scrubber under test. The printing steps are ``argv: [bash, -c, …]``: the
 checker refuses a ``run:`` script that prints a secret (H010), and the
-scrubber is what stands behind programs it does not see into. A variable of the server's environment reaches a step
-only when ``--pass-env`` or ``pass_env:`` names it (the secret's own source
-variable does not). A missing secret makes the export unavailable, naming the
-secret and its source.
+scrubber is what stands behind programs it does not see into. A variable
+of the server's environment reaches a step only when ``--pass-env`` or
+``pass_env:`` names it (the secret's own source variable does not). A
+missing secret makes the export unavailable, naming the secret and its
+source.
 """
 
 from __future__ import annotations
