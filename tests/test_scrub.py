@@ -142,3 +142,113 @@ def test_a_streamed_line_cut_at_4_kib_keeps_no_piece_of_a_secret(tmp_path: Path)
     joined = "\n".join(lines)
     assert "Zq7" not in joined and "Kx9" not in joined and "secret" not in joined, lines
     assert joined.count("***") == 2
+
+
+#: Every way bash itself prints a variable's value, quoted or not: each
+#: construct is run by real bash, and its output (stdout and stderr) is what
+#: the scrubber must clean. ``R`` and ``L`` hold the secret too (readonly,
+#: local), so that ``readonly -p`` and ``local -p`` print it.
+BASH_CONSTRUCTS = {
+    "raw": 'printf "%s\\n" "$V"',
+    "printf %q": 'printf "%q\\n" "$V"',
+    "@Q": 'printf "%s\\n" "${V@Q}"',
+    "declare -p": "declare -p V",
+    "typeset -p": "typeset -p V",
+    "export -p": "export -p",
+    "readonly -p": 'readonly R="$V"; readonly -p',
+    "local -p": 'f() { local L="$V"; local -p; }; f',
+    "declare -p array": 'A=("$V" x); declare -p A',
+    "set": "set",
+    "env": "env",
+    "printenv": "printenv V",
+    "xtrace word": 'set -x; : "$V" "k=$V"',
+    "xtrace pattern": 'set -x; [[ x == "$V" ]]; [[ x != *"$V"* ]]',
+    "xtrace regex": 'set -x; [[ x =~ "$V" ]]; [[ x =~ ^"$V"$ ]]',
+    "xtrace test": 'set -x; [[ "$V" == x ]]; [[ -n "$V" ]]; test "$V" = x',
+    "xtrace @Q": 'set -x; x=${V@Q}; : "$x"',
+    "xtrace declare": 'set -x; y=$(declare -p V); : "$y"',
+    "xtrace %q": 'set -x; printf -v q "%q" "$V"; : "$q"',
+    "xtrace local": "set -x; f() { local L=$V; }; f",
+    "verbose eval": 'set -v; eval "x=$(printf %q "$V")"',
+}
+
+#: Secrets of every kind of character, each holding a marker found nowhere
+#: else: letters and digits, spaces, quotes, backslashes, `$`, a newline,
+#: control characters and non-ASCII letters.
+SAMPLES = [
+    "letters123MKaX",
+    "with spaces MKbX and more",
+    "quotes ' and \" MKcX",
+    "back\\slash\\\\ MKdX \\",
+    "dollar $HOME ${x} MKeX `cmd` $(cmd)",
+    "line one\nMKfX line two",
+    "ctl\x01\x02\tMKgX\x1b\x7f",
+    "non-ascii é ü — ✓ MKhX",
+    "all 'of\" them\\ $x\né\t MKiX *?[]{}()|&;<>^!#~%=+,",
+    "-starts-with-dash MKjX",
+    "#starts with hash MKkX",
+    "~starts with tilde MKlX",
+]
+
+
+def run_bash(script: str, value: str, locale: str) -> str:
+    proc = subprocess.run(
+        ["bash", "-c", script],
+        env={"V": value, "PATH": os.environ["PATH"], "LC_ALL": locale},
+        capture_output=True,
+        check=False,
+    )
+    return (proc.stdout + proc.stderr).decode("utf-8", "surrogateescape")
+
+
+def recoverable(marker: str, text: str) -> bool:
+    """Whether `marker` (letters and digits) can be read back from `text`:
+    as it is, or with the backslashes bash's quoting puts before any
+    character taken away."""
+    return marker in text or marker in text.replace("\\", "")
+
+
+@pytest.mark.parametrize("locale", ["C", "C.UTF-8"])
+@pytest.mark.parametrize("construct", sorted(BASH_CONSTRUCTS))
+def test_no_form_bash_prints_survives(construct: str, locale: str) -> None:
+    script = BASH_CONSTRUCTS[construct]
+    scrubber = Scrubber(SAMPLES)
+    for value in SAMPLES:
+        marker = value[value.index("MK") : value.index("MK") + 4]
+        printed = run_bash(script, value, locale)
+        assert recoverable(marker, printed), (construct, value, printed)  # not vacuous
+        for scrubbed in (
+            scrubber.scrub(printed),
+            scrubber.scrub_bytes(printed.encode("utf-8", "surrogateescape")).decode(
+                "utf-8", "surrogateescape"
+            ),
+        ):
+            assert not recoverable(marker, scrubbed), (construct, value, scrubbed)
+
+
+def test_random_secrets_in_every_form() -> None:
+    # Values drawn from every class of character bash quotes differently.
+    alphabet = "abcXYZ019 \t\n'\"\\$`!#%&()*+,-./:;<=>?@[]^_{|}~\x01\x02\x1b\x7féü—✓"
+    rng = random.Random(34)
+    script = "; ".join(BASH_CONSTRUCTS.values())
+    for n in range(40):
+        body = "".join(rng.choice(alphabet) for _ in range(rng.randint(3, 12)))
+        marker = f"MR{n:02d}Q"
+        value = body[: len(body) // 2] + marker + body[len(body) // 2 :]
+        scrubber = Scrubber([value])
+        for locale in ("C", "C.UTF-8"):
+            printed = run_bash(script, value, locale)
+            assert recoverable(marker, printed)
+            assert not recoverable(marker, scrubber.scrub(printed)), (value, locale)
+
+
+def test_scrubbing_stays_fast() -> None:
+    # Every log passes through the scrubber: 8 MiB of text without a
+    # secret, with three secrets' forms to look for, in well under a second.
+    scrubber = Scrubber(SAMPLES[:3])
+    text = ("an ordinary log line with 'quotes', \\backslashes\\ and $vars\n" * 140_000).encode()
+    import time
+
+    start = time.perf_counter()
+    assert scrubber.scrub_bytes(text) == text
+    assert time.perf_counter() - start < 2.0

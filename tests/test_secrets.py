@@ -10,10 +10,13 @@ forms may appear in the BYTES of anything: the MCP result (text and
 structured content), every notification the client received, every file
 under the server's state directory (run directory, SQLite file and its
 -wal). The forms are made by real bash and by ``json``, not by the
-scrubber under test. A variable of the server's environment reaches a step
-only when ``--pass-env`` or ``pass_env:`` names it (the secret's own source
-variable does not). A missing secret makes the export unavailable, naming the
-secret and its source.
+scrubber under test. The printing steps are ``argv: [bash, -c, …]``: the
+checker refuses a ``run:`` script that prints a secret (H010), and the
+scrubber is what stands behind programs it does not see into. A variable
+of the server's environment reaches a step only when ``--pass-env`` or
+``pass_env:`` names it (the secret's own source variable does not). A
+missing secret makes the export unavailable, naming the secret and its
+source.
 """
 
 from __future__ import annotations
@@ -59,20 +62,26 @@ def export_text(db_file: Path) -> str:
           DB_PASSWORD: {{file: {db_file}}}
         steps:
           - name: raw
-            run: |
-              echo "token=$DEPLOY_TOKEN"
-              echo "db=$DB_PASSWORD"
-              echo "pw=$ARG_pw"
-              echo "err token=$DEPLOY_TOKEN pw=$ARG_pw" >&2
-              echo "visible=${{SERVER_PASSED-unset}} passed=${{EXPORT_PASSED-unset}}"
-              echo "hidden=${{SERVER_HIDDEN-unset}} source=${{CI_DEPLOY_TOKEN-unset}}"
+            argv:
+              - bash
+              - -c
+              - |
+                  echo "token=$DEPLOY_TOKEN"
+                  echo "db=$DB_PASSWORD"
+                  echo "pw=$ARG_pw"
+                  echo "err token=$DEPLOY_TOKEN pw=$ARG_pw" >&2
+                  echo "visible=${{SERVER_PASSED-unset}} passed=${{EXPORT_PASSED-unset}}"
+                  echo "hidden=${{SERVER_HIDDEN-unset}} source=${{CI_DEPLOY_TOKEN-unset}}"
           - name: quoted
-            run: |
-              printf '%q\\n' "$DEPLOY_TOKEN" "$DB_PASSWORD" "$ARG_pw"
-              set -x
-              : "$DEPLOY_TOKEN" "$DB_PASSWORD" "$ARG_pw"
-              : "prefix=$DEPLOY_TOKEN"
-              set +x
+            argv:
+              - bash
+              - -c
+              - |
+                  printf '%q\\n' "$DEPLOY_TOKEN" "$DB_PASSWORD" "$ARG_pw"
+                  set -x
+                  : "$DEPLOY_TOKEN" "$DB_PASSWORD" "$ARG_pw"
+                  : "prefix=$DEPLOY_TOKEN"
+                  set +x
           - name: encoded
             argv:
               - {py}
@@ -86,15 +95,21 @@ def export_text(db_file: Path) -> str:
                     json.dump({{"token": os.environ["DEPLOY_TOKEN"], "pw": os.environ["ARG_pw"],
                                "db": os.environ["DB_PASSWORD"], "ok": True}}, fh)
           - name: cut
-            run: |
-              printf '%s' "$DEPLOY_TOKEN"
-              head -c {TAIL - 10} /dev/zero | tr '\\0' .
+            argv:
+              - bash
+              - -c
+              - |
+                  printf '%s' "$DEPLOY_TOKEN"
+                  head -c {TAIL - 10} /dev/zero | tr '\\0' .
           - name: outputs
-            run: |
-              echo "token=$DEPLOY_TOKEN" >> "$HARBOR_STEP_OUTPUT"
-              echo "pw=$ARG_pw" >> "$HARBOR_STEP_OUTPUT"
-              {{ echo "db<<END"; echo "$DB_PASSWORD"; echo END; }} >> "$HARBOR_STEP_OUTPUT"
-              echo "plain=visible" >> "$HARBOR_STEP_OUTPUT"
+            argv:
+              - bash
+              - -c
+              - |
+                  echo "token=$DEPLOY_TOKEN" >> "$HARBOR_STEP_OUTPUT"
+                  echo "pw=$ARG_pw" >> "$HARBOR_STEP_OUTPUT"
+                  {{ echo "db<<END"; echo "$DB_PASSWORD"; echo END; }} >> "$HARBOR_STEP_OUTPUT"
+                  echo "plain=visible" >> "$HARBOR_STEP_OUTPUT"
           - name: reads
             run: echo "got=$STEP_outputs_token/$STEP_outputs_plain"
     """
@@ -268,7 +283,7 @@ async def test_a_missing_secret_makes_the_export_unavailable(tmp_path: Path) -> 
           DB_PASSWORD: {file: no-such-secret-file}
         steps:
           - name: a
-            run: echo "would use $DEPLOY_TOKEN"
+            argv: [bash, -c, 'echo "would use $DEPLOY_TOKEN"']
         """,
     )
     write_export(
@@ -386,7 +401,7 @@ async def test_a_secret_gone_at_the_run_start_runs_nothing(
           T: {env: CI_GONE_SECRET}
         steps:
           - name: a
-            run: echo "$T"
+            argv: [bash, -c, 'echo "$T"']
         """,
     )
     monkeypatch.delenv("CI_GONE_SECRET", raising=False)

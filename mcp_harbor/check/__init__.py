@@ -35,6 +35,7 @@ from mcp_harbor.check._authority import disagreements
 from mcp_harbor.check._facts import Hazard, Sentinels, arg_models, export_scripts, substitute
 from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
+from mcp_harbor.check._secrets import secret_hazards
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.rules import (
     RULES,
@@ -206,7 +207,7 @@ def _draft(
                 if reprint(text).error is None:
                     raise
                 hazards, gate = [], True
-            hazards = env_hazards + hazards
+            hazards = env_hazards + hazards + secret_hazards(text, sentinels, export.spec.secrets)
             steps.append((step, hazards, _Script(text, sentinels, tainted) if gate else None))
         else:
             assert step.argv is not None

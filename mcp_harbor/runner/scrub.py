@@ -67,25 +67,102 @@ def _ansi_c(value: str, *, ascii_only: bool = False) -> str:
     return "".join(out)
 
 
+#: Characters bash puts a backslash before when it quotes a value for a
+#: ``[[ … =~ "$V" ]]`` regular expression (and its ``set -x`` trace).
+_REGEX_SPECIAL = frozenset("$()*+.?[\\^{|")
+#: Characters bash writes bare in the ``set -x`` trace of a ``[[ … == "$V" ]]``
+#: pattern, where every other character gets a backslash (its internal
+#: quoting bytes, CTLESC and CTLNUL, print as they are).
+_PATTERN_BARE = frozenset("\x01\x7f")
+#: Characters bash escapes inside the double quotes of ``declare -p``.
+_DOUBLE_QUOTED = frozenset('"$`\\')
+
+
+def _backslashed(value: str, chars: frozenset[str]) -> str:
+    return "".join("\\" + c if c in chars else c for c in value)
+
+
+def _pattern(value: str, *, per_byte: bool = False) -> str:
+    """How bash's ``set -x`` writes `value` quoted in a pattern
+    (``[[ x == "$V" ]]``): a backslash before each character, or, in a
+    locale that is not UTF-8 (`per_byte`), before each byte (surrogate
+    escaped, as `_encode` writes it back)."""
+    text = _encode(value).decode("ascii", "surrogateescape") if per_byte else value
+    return "".join(c if c in _PATTERN_BARE else "\\" + c for c in text)
+
+
 def _forms(value: str) -> set[str]:
-    """`value` and the forms it takes when a step prints it transformed:
-    bash's ``printf %q`` (backslashes, or ``$'…'`` with control characters
-    or, in a locale that is not UTF-8, with non-ASCII letters),
-    bash's ``set -x`` trace (inside ``'…'``, ``'`` as ``'\\''``) and a JSON
-    string's body (ASCII-only and not)."""
+    """`value` and the forms it takes when a step prints it transformed, as
+    real bash 5 writes them (``tests/test_scrub.py`` derives each one by
+    running bash):
+
+    - ``printf %q``: backslashes (`_BACKSLASHED`), or ``$'…'`` when the
+      value has a control character or, in a locale that is not UTF-8, a
+      non-ASCII letter (its bytes in octal);
+    - ``${V@Q}``, ``set``'s listing and ``set -x``'s quoting of a word:
+      ``'…'`` with ``'`` as ``'\\''``, or ``$'…'`` as above;
+    - ``declare -p`` (``export -p``, ``typeset -p``, ``local -p``,
+      ``readonly -p``): double quotes with ``"``, ``$``, a backquote and
+      ``\\`` backslashed, or ``$'…'`` as above;
+    - ``set -x``'s trace of a quoted pattern (``[[ x == "$V" ]]``): a
+      backslash before every character (every byte, not UTF-8), and of a
+      quoted regular expression (``=~``): before its special characters;
+    - a JSON string's body (ASCII-only and not);
+    - each of those inside ``set -x``'s ``'…'`` once more (the trace of
+      ``x=${V@Q}`` or of ``echo "$(declare -p V)"``)."""
     forms = {
         value,
         value.replace("'", "'\\''"),
         json.dumps(value)[1:-1],
         json.dumps(value, ensure_ascii=False)[1:-1],
+        _backslashed(value, _DOUBLE_QUOTED),
+        _backslashed(value, _REGEX_SPECIAL),
+        _pattern(value),
     }
     if any(_control(c) for c in value):
         forms.add(_ansi_c(value))
     else:
-        forms.add("".join("\\" + c if c in _BACKSLASHED else c for c in value))
-    if not value.isascii():  # %q in a locale that is not UTF-8 (LANG=C)
+        forms.add(_backslashed(value, _BACKSLASHED))
+    if not value.isascii():  # a locale that is not UTF-8 (LANG=C)
         forms.add(_ansi_c(value, ascii_only=True))
+        forms.add(_pattern(value, per_byte=True))
+    forms |= {form.replace("'", "'\\''") for form in forms if "'" in form}
     return forms
+
+
+def _trie(forms: Iterable[str]) -> str:
+    """One regular expression matching each of `forms`, the longest one
+    where several match at a place: the forms as a trie, so that the
+    matcher follows one branch per character instead of trying every form
+    at every place (the forms of a secret share their first characters:
+    ``\\``, ``'``, ``$'``, the value's own)."""
+    root: dict[str, Any] = {}
+    for form in forms:
+        node = root
+        for c in form:
+            node = node.setdefault(c, {})
+        node[""] = {}
+    return _node_pattern(root)
+
+
+def _node_pattern(node: dict[str, Any]) -> str:
+    run: list[str] = []
+    while len(node) == 1 and "" not in node:  # one way on: a literal
+        ((c, node),) = node.items()
+        run.append(re.escape(c))
+    branches = [re.escape(c) + _node_pattern(child) for c, child in sorted(node.items()) if c]
+    prefix = "".join(run)
+    if not branches:
+        return prefix
+    group = "(?:" + "|".join(branches) + ")"
+    # siblings differ in their first character: at most one can match, and
+    # a form ending here is taken only when no longer one does
+    return prefix + group + ("?" if "" in node else "")
+
+
+def _trie_bytes(forms: Iterable[bytes]) -> bytes:
+    """`_trie` over the bytes of `forms` (each byte as a latin-1 character)."""
+    return _trie(f.decode("latin-1") for f in forms).encode("latin-1")
 
 
 def _encode(text: str) -> bytes:
@@ -108,12 +185,22 @@ class Scrubber:
 
     **The guarantee.** For every value of at least `MIN_SECRET_LENGTH`
     characters, the text a scrubber returns contains none of these forms of
-    it: the value itself; bash's ``printf %q`` of it; the body of bash's
-    ``set -x`` single quoting (``'`` written ``'\\''``); its JSON string body
+    it (`_forms`): the value itself; every quoting bash itself prints it in
+    (``printf %q``, ``${V@Q}``, ``declare -p`` and its kin, ``set``'s
+    listing, ``set -x``'s quoting of words, of patterns and of regular
+    expressions, in a UTF-8 locale and in one that is not), each of those
+    once more inside ``set -x``'s ``'…'``; its JSON string body
     (``json.dumps(v)[1:-1]``, with and without ``ensure_ascii``); and, for a
     multi-line value, each of its lines (of at least `MIN_SECRET_LENGTH`
-    characters) in each of those forms. Longer forms are replaced first, so
-    no part of a longer form survives a shorter one's replacement.
+    characters) in each of those forms. Where several forms match at one
+    place the longest is replaced, so no part of a longer form survives a
+    shorter one's replacement. ``tests/test_scrub.py`` runs real bash with
+    each construct on secrets of every kind of character, and fuzzes.
+
+    **Its cost.** The forms are matched as one trie-shaped regular
+    expression: the matcher follows one branch per character, so scrubbing
+    a log costs about what one search for a literal does (8 MiB of text
+    with three secrets: about 0.1 s for bytes; the test bounds it).
 
     **Its limits.** Values shorter than `MIN_SECRET_LENGTH` are not scrubbed.
     Any other transformation (base64, hex, a reversed or sliced value, a
@@ -139,8 +226,8 @@ class Scrubber:
                         forms |= _forms(line)
         kept = sorted((f for f in forms if len(f) >= MIN_SECRET_LENGTH), key=lambda f: (-len(f), f))
         encoded = sorted({_encode(f) for f in kept}, key=lambda b: (-len(b), b))
-        self._text = re.compile("|".join(map(re.escape, kept))) if kept else None
-        self._bytes = re.compile(b"|".join(map(re.escape, encoded))) if encoded else None
+        self._text = re.compile(_trie(kept)) if kept else None
+        self._bytes = re.compile(_trie_bytes(encoded)) if encoded else None
         #: Bytes (UTF-8) of the longest form: how much a stream must look
         #: ahead to see a whole one.
         self.longest = max((len(b) for b in encoded), default=0)

@@ -40,11 +40,14 @@ def exports_into(folder: Path) -> Path:
           TOKEN: {env: WORKER_ONLY_TOKEN}
         steps:
           - name: use
-            run: |
-              echo "token=$TOKEN"
-              printf '%q\\n' "$TOKEN"
-              echo "worker=${WORKER_PASSED-unset} server=${SERVER_PASSED-unset}"
-              echo "v=$TOKEN" >> "$HARBOR_STEP_OUTPUT"
+            argv:
+              - bash
+              - -c
+              - |
+                  echo "token=$TOKEN"
+                  printf '%q\\n' "$TOKEN"
+                  echo "worker=${WORKER_PASSED-unset} server=${SERVER_PASSED-unset}"
+                  echo "v=$TOKEN" >> "$HARBOR_STEP_OUTPUT"
         """,
     )
     write_export(

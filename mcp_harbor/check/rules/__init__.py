@@ -17,6 +17,7 @@ from mcp_harbor.check.rules.h006 import ArithmeticInjection
 from mcp_harbor.check.rules.h007 import ValueAsName
 from mcp_harbor.check.rules.h008 import CodeSelectingVariable
 from mcp_harbor.check.rules.h009 import OptionRunsCode
+from mcp_harbor.check.rules.h010 import SecretPrinted
 from mcp_harbor.check.rules.h012 import NoGrammarPosition
 from mcp_harbor.check.rules.h020 import CallerValueAsInstructions
 from mcp_harbor.check.rules.w101 import OptionInjection
@@ -41,6 +42,7 @@ __all__ = [
     "RawValueSplits",
     "ReparsedAsShell",
     "Rule",
+    "SecretPrinted",
     "ShellquoteInQuotedContext",
     "UnconfirmedDestructiveGrant",
     "UnparseableTemplate",
@@ -65,6 +67,7 @@ RULES: dict[str, type[Rule]] = {
         ValueAsName,
         CodeSelectingVariable,
         OptionRunsCode,
+        SecretPrinted,
         NoGrammarPosition,
         CallerValueAsInstructions,
         OptionInjection,

@@ -1,0 +1,360 @@
+"""Where an export's ``secrets:`` values go in one ``run:`` script.
+
+A secret reaches a step as an environment variable (``API_TOKEN``). This
+module finds every place its value is expanded, and that of every variable
+assigned from it, to a fixpoint, by the taint analysis's own follower
+(`mcp_harbor.check._taint.TaintedScript`, seeded with the secrets' names),
+and asks of each where the value goes. It is printed, and the script is
+refused (H010, `mcp_harbor.check.rules.h010.SecretPrinted`), when it reaches:
+
+- a trace: ``set -x``/``-v`` (``-o xtrace``/``verbose``, ``shopt -o``),
+  ``bash -x``, ``SHELLOPTS`` or ``BASH_XTRACEFD`` anywhere in a script of an
+  export with secrets (a trace prints every expanded word);
+- a dump: ``declare``/``typeset``/``export``/``local``/``readonly`` listing
+  every variable, or ``-p`` naming the secret (or a name the checker cannot
+  read); ``set`` without arguments; ``env``/``printenv`` listing the
+  environment or naming the secret;
+- ``echo``/``printf`` arguments, or a here-string/here-document fed to
+  ``cat`` and its kin (`PASS_THROUGH`), whose standard output, through the
+  pipeline and every enclosing redirection, ends on the step's stdout or
+  stderr, in a step output (``$HARBOR_STEP_OUTPUT``, ``$HARBOR_OUTPUT``) or
+  in a file outside the run directory.
+
+What stays accepted: the value as an argument or in the environment of
+another program (``curl -H "…$API_TOKEN"``, ``API_TOKEN=… tool``), on the
+standard input of a program that does not print it (``printf … | docker
+login --password-stdin``, ``gh auth login --with-token <<<"$API_TOKEN"``),
+captured by ``$(…)`` (the variable it is assigned to is followed), and
+written to ``/dev/null`` or a file of the run directory (which the
+scrubber cleans).
+
+Guarantees: pure (a function of the script text and the secrets' names);
+over-approximates where the value goes (taint only grows: a variable
+``read`` assigns in such a script, or a function's ``$1`` when it is called
+with the secret, counts as carrying it), so it may refuse a script that
+does not print the secret, never the other way round for the sinks above.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from tree_sitter import Node
+
+from mcp_harbor.check._facts import Hazard, Located, Sentinels, Taint, any_model
+from mcp_harbor.check._taint import TaintedScript
+from mcp_harbor.check._tree import IDENT, ancestors, node_text, parsed, static_text
+from mcp_harbor.check.rules.h010 import SecretPrinted
+
+__all__ = ["PASS_THROUGH", "secret_hazards"]
+
+
+#: Programs that print what they read on stdin (perhaps transformed, which
+#: the scrubber would not recognise): a secret fed to one is still printed.
+PASS_THROUGH = frozenset(
+    {
+        "cat",
+        "tee",
+        "head",
+        "tail",
+        "tac",
+        "rev",
+        "tr",
+        "sed",
+        "awk",
+        "grep",
+        "cut",
+        "sort",
+        "uniq",
+        "fold",
+        "nl",
+        "paste",
+        "base64",
+        "base32",
+        "xxd",
+        "od",
+        "hexdump",
+        "column",
+    }
+)
+_PRINTERS = frozenset({"echo", "printf"})
+_SHELLS = frozenset({"bash", "sh", "dash", "ksh", "zsh"})
+_DECLARATIONS = frozenset({"declare", "typeset", "export", "local", "readonly"})
+_TRACE_VARIABLES = frozenset({"SHELLOPTS", "BASH_XTRACEFD"})
+_PRINTED_FILES = frozenset(
+    {"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/1"}
+)
+#: Files of the run directory the caller gets back (`mcp_harbor.runner.rundir`).
+_RETURNED = ("steps", "output.json", "context.json")
+
+
+def secret_hazards(text: str, sentinels: Sentinels, secrets: Collection[str]) -> list[Hazard]:
+    """H010's findings in the ``run:`` script `text` (placeholders replaced
+    by `sentinels`' words) of an export whose ``secrets:`` are `secrets`:
+    each place where a secret's value is printed (see the module)."""
+    if not secrets:
+        return []
+    script = parsed(text)
+    if script.error is not None:
+        return []  # the analysis proper reports it (H000)
+    taint = Taint({name: (name, any_model()) for name in secrets})
+    follower = TaintedScript(text, None, taint, sentinels.locate, [])
+    follower.find_caller_data(script)
+    return _Sinks(follower, sentinels.locate).run()
+
+
+class _Sinks:
+    def __init__(self, follower: TaintedScript, locate: Callable[[int], Located]) -> None:
+        self.f = follower
+        self.src = follower.src
+        self.locate = locate
+        self.carriers = set(follower.taint.variables)
+        self.hazards: list[Hazard] = []
+        self.seen: set[int] = set()
+
+    def run(self) -> list[Hazard]:
+        assert self.f.script is not None
+        for node in self.f.script.nodes:
+            if node.type == "command":
+                self._trace_command(node)
+                self._dump_command(node)
+            elif node.type == "declaration_command":
+                self._declaration(node)
+            elif node.type == "variable_assignment":
+                name = node.child_by_field_name("name")
+                if name is not None and node_text(self.src, name) in _TRACE_VARIABLES:
+                    self._add(node, SecretPrinted.trace(node_text(self.src, name), self._at(node)))
+        for occ in self.f.occs:
+            if occ.node is not None:
+                self._value(occ.node, occ.var or occ.arg)
+        return self.hazards
+
+    # -- reporting
+    def _at(self, node: Node) -> Located:
+        return self.locate(node.start_byte)
+
+    def _add(self, node: Node, hazard: Hazard | None) -> None:
+        if hazard is not None and node.start_byte not in self.seen:
+            self.seen.add(node.start_byte)
+            self.hazards.append(hazard)
+
+    # -- traces
+    def _trace_command(self, node: Node) -> None:
+        name = _name(self.src, node)
+        args = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
+        if name == "shopt":
+            letters = "".join(a[1:] for a in args if a is not None and a.startswith("-"))
+            traced = "o" in letters and ("xtrace" in args or "verbose" in args)
+        else:
+            traced = (name == "set" or name in _SHELLS) and _trace_options(args)
+        if traced:
+            shown = " ".join(a if a is not None else "…" for a in args)
+            self._add(node, SecretPrinted.trace(f"{name} {shown}", self._at(node)))
+
+    # -- dumps
+    def _dump_command(self, node: Node) -> None:
+        name = _name(self.src, node)
+        args = node.children_by_field_name("argument")
+        texts = [static_text(self.src, a) for a in args]
+        dump = False
+        if name == "set":
+            dump = not args
+        elif name == "env":
+            dump = all(t is not None and (t.startswith("-") or "=" in t) for t in texts)
+        elif name == "printenv":
+            operands = [t for t in texts if t is None or not t.startswith("-")]
+            dump = not operands or any(t is None or t in self.carriers for t in operands)
+        if dump:
+            self._printed(node, "dump", name or "")
+
+    def _declaration(self, node: Node) -> None:
+        keyword = node_text(self.src, node.children[0]) if node.children else ""
+        options: list[str] = []
+        operands: list[str | None] = []
+        for child in node.children:
+            if not child.is_named:
+                continue
+            if child.type == "variable_assignment":
+                operands.append("=")  # NAME=value assigns; it lists nothing
+                continue
+            text = (
+                node_text(self.src, child)
+                if child.type == "variable_name"
+                else static_text(self.src, child)
+            )
+            if text is not None and child.type == "word" and text[:1] in ("-", "+"):
+                options.append(text)
+            else:
+                operands.append(text)
+        letters = "".join(o[1:] for o in options)
+        if "f" in letters or "F" in letters:
+            return  # functions, not variables
+        if not operands:
+            dump = True
+        elif "p" in letters:
+            dump = any(o is None or (o != "=" and o in self.carriers) for o in operands)
+        else:
+            dump = False
+        if dump:
+            self._printed(node, "dump", f"{keyword} {' '.join(options)}".strip())
+
+    # -- a secret's value
+    def _value(self, node: Node, variable: str) -> None:
+        child = node
+        for parent in ancestors(node):
+            kind = parent.type
+            if kind == "variable_assignment" or kind in (
+                "command_substitution",
+                "process_substitution",
+            ):
+                return  # an environment, an assignment (followed), a capture
+            if kind in ("herestring_redirect", "heredoc_redirect"):
+                statement = parent.parent
+                body = statement
+                if statement is not None and statement.type == "redirected_statement":
+                    body = statement.child_by_field_name("body")
+                if body is not None and _name(self.src, body) in PASS_THROUGH:
+                    self._printed(body, "print", _name(self.src, body) or "", variable)
+                return
+            if kind == "file_redirect":
+                return
+            if kind == "command":
+                name_node = parent.child_by_field_name("name")
+                if (
+                    name_node is not None
+                    and name_node.start_byte <= child.start_byte < name_node.end_byte
+                ):
+                    return
+                name = _name(self.src, parent)
+                if name in _PRINTERS and not _printf_to_variable(self.src, parent):
+                    self._printed(parent, "print", name or "", variable)
+                return
+            child = parent
+
+    def _printed(self, node: Node, what: str, program: str, variable: str = "") -> None:
+        """A finding when what `node` prints (a dump, or `variable` given to
+        `program`) ends anywhere recorded (`_destination`)."""
+        where = _destination(self.src, node)
+        if where is None:
+            return
+        if what == "dump":
+            self._add(node, SecretPrinted.dump(program, where, self._at(node)))
+        else:
+            self._add(node, SecretPrinted.printed(variable, program, where, self._at(node)))
+
+
+def _name(src: bytes, node: Node) -> str | None:
+    if node.type == "redirected_statement":
+        body = node.child_by_field_name("body")
+        return _name(src, body) if body is not None else None
+    if node.type != "command":
+        return None
+    name = node.child_by_field_name("name")
+    text = static_text(src, name) if name is not None else None
+    return text.rsplit("/", 1)[-1] if text else None
+
+
+def _printf_to_variable(src: bytes, node: Node) -> bool:
+    args = node.children_by_field_name("argument")
+    return bool(args) and static_text(src, args[0]) == "-v"
+
+
+def _trace_options(args: list[str | None]) -> bool:
+    """Whether the options of `set` or of a shell (up to the first operand
+    or ``--``) turn tracing on: ``-x``, ``-v`` (also in a cluster) or
+    ``-o xtrace``/``verbose``."""
+    o_next = False
+    for arg in args:
+        if arg is None:
+            return False
+        if o_next:
+            if arg in ("xtrace", "verbose"):
+                return True
+            o_next = False
+            continue
+        if arg == "--" or not arg.startswith(("-", "+")) or len(arg) < 2:
+            return False
+        if arg.startswith("-") and ("x" in arg[1:] or "v" in arg[1:]):
+            return True
+        o_next = arg.endswith("o")
+    return False
+
+
+def _fd_redirect(src: bytes, red: Node) -> tuple[set[int], Node | None, str]:
+    """The descriptors a ``file_redirect`` sends to its destination, the
+    destination and the operator."""
+    descriptor = red.child_by_field_name("descriptor")
+    operator = next((node_text(src, c) for c in red.children if not c.is_named), "")
+    dest = red.child_by_field_name("destination")
+    if operator.startswith("<"):
+        return set(), dest, operator
+    if operator.startswith("&>"):
+        return {1, 2}, dest, operator
+    fd = int(node_text(src, descriptor)) if descriptor is not None else 1
+    return {fd}, dest, operator
+
+
+def _destination(src: bytes, node: Node) -> str | None:
+    """Where what `node` (a command) prints on its stdout ends: None when
+    nowhere that is recorded or leaves the run (``/dev/null``, a file of
+    the run directory, a capture, a program that reads it), else a phrase
+    for the finding."""
+    current = node
+    for parent in ancestors(node):
+        kind = parent.type
+        if kind in ("command_substitution", "process_substitution"):
+            return None
+        if kind == "redirected_statement" and parent.child_by_field_name("body") == current:
+            target: Node | None = None
+            operator = ""
+            for red in parent.children_by_field_name("redirect"):
+                if red.type != "file_redirect":
+                    continue
+                fds, dest, op = _fd_redirect(src, red)
+                if 1 in fds:
+                    target, operator = dest, op
+            if target is not None:
+                return _file(src, target, operator)
+        if kind == "pipeline":
+            stages = [c for c in parent.children if c.is_named]
+            index = next((i for i, s in enumerate(stages) if s == current), None)
+            if index is not None and index + 1 < len(stages):
+                following = stages[index + 1]
+                if _name(src, following) not in PASS_THROUGH:
+                    return None
+                body = (
+                    following.child_by_field_name("body")
+                    if following.type == "redirected_statement"
+                    else following
+                )
+                return _destination(src, body) if body is not None else "the step's stdout"
+        current = parent
+    return "the step's stdout"
+
+
+def _file(src: bytes, dest: Node, operator: str) -> str | None:
+    raw = node_text(src, dest)
+    text = static_text(src, dest)
+    if operator.endswith("&") or operator == ">&":
+        if text in ("2",):
+            return "the step's stderr"
+        if text == "-":
+            return None
+        return "the step's stdout" if text == "1" else f"file descriptor {raw}"
+    if text is not None:
+        if text == "/dev/null":
+            return None
+        if text in _PRINTED_FILES or text.startswith("/proc/self/fd/"):
+            return f"`{text}`"
+        return f"the file `{text}`, outside the run directory"
+    bare = raw.strip('"')
+    if "HARBOR_STEP_OUTPUT" in bare or "HARBOR_OUTPUT" in bare:
+        return "a step output (returned to the caller and given to later steps)"
+    for prefix in ("$HARBOR_RUN_DIR/", "${HARBOR_RUN_DIR}/"):
+        if bare.startswith(prefix):
+            rest = bare[len(prefix) :].lstrip('"')
+            first = rest.split("/", 1)[0]
+            if first in _RETURNED or not IDENT.fullmatch(first.replace(".", "_").replace("-", "_")):
+                return f"`{raw}`, which the caller gets back"
+            return None
+    return f"the file `{raw}`, which may be outside the run directory"

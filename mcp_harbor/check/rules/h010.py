@@ -1,0 +1,136 @@
+"""Rule H010 (secret-printed)."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from mcp_harbor.check._facts import Hazard, Located
+from mcp_harbor.check.rules._base import Rule
+
+__all__ = ["SecretPrinted"]
+
+
+class SecretPrinted(Rule):
+    r"""A `secrets:` value can be printed: traced, dumped, echoed or written to an output.
+
+    ## What it does
+    Refuses an export with `secrets:` whose `run:` script lets a secret's
+    value (`$API_TOKEN`, `${API_TOKEN…}`, or a variable assigned from it,
+    followed to a fixpoint) reach a place that prints it:
+
+    - a trace anywhere in the script: `set -x`, `set -v`, `set -o xtrace`
+      or `verbose`, `shopt -so xtrace`, `bash -x`, setting `SHELLOPTS` or
+      `BASH_XTRACEFD` (a trace prints every expanded word, so every use of
+      the secret);
+    - a dump: `declare -p`, `typeset -p`, `export -p`, `local -p`,
+      `readonly -p` with no operand, naming the secret or a name the checker
+      cannot read (`declare -p "$v"` after `compgen -e`); `declare`,
+      `export` or `readonly` alone; `set` with no arguments; `env` or
+      `printenv` with no operand, or `printenv API_TOKEN`;
+    - the arguments of `echo` or `printf`, or a here-string or
+      here-document read by `cat` (or `tee`, `head`, `sed`, `base64`…),
+      when what they print ends, through the pipeline and every enclosing
+      redirection, on the step's stdout or stderr, in a step output
+      (`>> "$HARBOR_STEP_OUTPUT"`, `$HARBOR_OUTPUT`) or in a file outside
+      the run directory.
+
+    The value may go anywhere that does not print it: an argument or the
+    environment of another program, the standard input of a program that
+    reads it (`docker login --password-stdin`, `gh auth login --with-token`),
+    `$(…)`, `/dev/null`, a file of the run directory.
+
+    ## Why is this bad?
+    Stdout, stderr and step outputs are returned to the caller and kept in
+    the run directory and the audit trail. The scrubber replaces the forms
+    of a secret that bash prints, but it is the second line: a trace of
+    `[[ x == "$API_TOKEN" ]]` prints `\S\E\C\R\E\T`, and a value that a
+    pipeline transforms (`| base64`, `| rev`) is beyond any scrubber. A
+    file outside the run directory is not scrubbed at all.
+
+    ## Example
+    ```yaml
+    secrets:
+      API_TOKEN: {env: CI_API_TOKEN}
+    steps:
+      - name: call
+        run: |
+          set -x
+          echo "using $API_TOKEN" >&2
+          curl -H "Authorization: Bearer $API_TOKEN" https://api.example.com/
+    ```
+
+    ## Use instead
+    ```yaml
+    secrets:
+      API_TOKEN: {env: CI_API_TOKEN}
+    steps:
+      - name: call
+        run: |
+          printf 'Authorization: Bearer %s\n' "$API_TOKEN" |
+            curl --header @- https://api.example.com/
+    ```
+    Trace with `echo` lines that do not expand the secret, and give a
+    program the value in its environment (`API_TOKEN="$API_TOKEN" tool`),
+    as an argument or on its standard input.
+
+    ## Known problems
+    The checker follows bash, not the programs it runs: a program that
+    prints its environment or its arguments (`python -c 'print(…)'`,
+    `curl -v`), an `argv:` step, or a nested `bash -c '…'` script is not
+    seen; the scrubber is what stands there. The follower over-approximates:
+    in an export with secrets, a variable `read` assigns and a function's
+    `$1` after a call with the secret count as carrying it. A redirection
+    to an unknown file counts as outside the run directory; `exec >file`
+    earlier in the script is not followed (the output counts as printed).
+
+    ## References
+    - CWE-532 (insertion of sensitive information into log file)
+    - CWE-214 (invocation of process using visible sensitive information)
+    - bash(1), `set -x`, `declare -p`
+    """
+
+    id: ClassVar[str] = "H010"
+    name: ClassVar[str] = "secret-printed"
+    summary: ClassVar[str] = (
+        "A `secrets:` value can be printed: traced, dumped, echoed or written to an output."
+    )
+    severity: ClassVar[Literal["error", "warning"]] = "error"
+
+    @classmethod
+    def trace(cls, command: str, where: Located) -> Hazard:
+        """The finding about `command`, which turns bash's trace on in a
+        script of an export with secrets."""
+        return cls.hazard(
+            None,
+            where,
+            f"`{command}` traces the script, and a trace prints every expanded word, "
+            'so every use of the export\'s secrets (`[[ … == "$S" ]]` prints '
+            "`\\S\\E\\C…`)",
+            "remove the trace; print what you need to see with `echo` lines that do not "
+            "expand a secret",
+        )
+
+    @classmethod
+    def dump(cls, command: str, destination: str, where: Located) -> Hazard:
+        """The finding about `command`, which lists variables with their
+        values (the secrets' among them) to `destination`."""
+        return cls.hazard(
+            None,
+            where,
+            f"`{command}` lists variables with their values, the export's secrets among "
+            f"them, to {destination}",
+            "list only the variables you need by name, or send the listing to /dev/null",
+        )
+
+    @classmethod
+    def printed(cls, variable: str, program: str, destination: str, where: Located) -> Hazard:
+        """The finding about `program` printing `variable` (a secret, or
+        carrying one) to `destination`."""
+        return cls.hazard(
+            None,
+            where,
+            f"`{program}` prints `${variable}`, which holds a secret, to {destination}",
+            f"give `${variable}` to the program that needs it as an argument, in its "
+            "environment or on its standard input (`printf '%s' \"$S\" | prog "
+            "--password-stdin`), never to the step's output",
+        )
