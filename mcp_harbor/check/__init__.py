@@ -145,6 +145,9 @@ class _Script:
     sentinels: Sentinels
     #: the variables carrying caller data, with their models
     tainted: dict[str, ValueModel]
+    #: the names of the step's environment that are the author's or the
+    #: server's (``secrets:``, ``pass_env:``, ``env:``)
+    environment: frozenset[str] = frozenset()
     #: what bash's reading adds (filled in by `_judge`)
     hazards: list[Hazard] = field(default_factory=list)
     #: what bash said when it could not read the script (None: it could)
@@ -182,6 +185,14 @@ def _grammars(export: Export) -> dict[str, Grammar]:
     return out
 
 
+def _environment(export: Export, step: Step) -> frozenset[str]:
+    """The names a step's environment holds that are neither the caller's
+    nor unknown: the export's ``secrets:`` and ``pass_env:`` and the step's
+    literal ``env:`` (the author's text)."""
+    env = getattr(step.spec, "env", None) or {}
+    return frozenset(export.spec.secrets) | frozenset(export.spec.pass_env) | frozenset(env)
+
+
 def _draft(
     export: Export, key: str, models: dict[str, ValueModel], scripts: list[tuple[str, Sentinels]]
 ) -> _Draft:
@@ -191,6 +202,7 @@ def _draft(
     steps: list[tuple[Step, list[Hazard], _Script | None]] = []
     pending = iter(scripts)
     for step in export.all_steps:
+        environment = _environment(export, step)
         env_hazards = _env_literals(step, models) + _instruction_hazards(step)
         if step.kind == "agent":
             # no command: the model's calls are the granted tools' own
@@ -200,7 +212,9 @@ def _draft(
             text, sentinels = next(pending)
             tainted: dict[str, ValueModel] = {}
             try:
-                hazards, gate, tainted = analyse_script_deferred(text, sentinels, models, programs)
+                hazards, gate, tainted = analyse_script_deferred(
+                    text, sentinels, models, programs, environment
+                )
             except Exception:
                 # the analysis assumes a script bash parses: if bash refuses
                 # this one, that is the finding; if not, this is a bug
@@ -208,13 +222,17 @@ def _draft(
                     raise
                 hazards, gate = [], True
             hazards = env_hazards + hazards + secret_hazards(text, sentinels, export.spec.secrets)
-            steps.append((step, hazards, _Script(text, sentinels, tainted) if gate else None))
+            steps.append(
+                (step, hazards, _Script(text, sentinels, tainted, environment) if gate else None)
+            )
         else:
             assert step.argv is not None
             elements = [
                 substitute(t, models, (*step.where, "argv", i)) for i, t in enumerate(step.argv)
             ]
-            steps.append((step, env_hazards + analyse_argv(elements, models, programs), None))
+            steps.append(
+                (step, env_hazards + analyse_argv(elements, models, programs, environment), None)
+            )
     return _Draft(export, key, models, programs, steps)
 
 
@@ -309,6 +327,7 @@ def _judge(drafts: Sequence[_Draft], read: _Meanwhile[list[Reprint]] | None = No
                 draft.models,
                 draft.programs,
                 only_new=True,  # `_finish` keeps only the rules and args it adds
+                environment=script.environment,
             )
         )
     found = probes.result()

@@ -35,7 +35,7 @@ function of the text, its sentinels, the arg models and ``programs:``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from tree_sitter import Node
 
@@ -502,7 +502,9 @@ class _Analysis(TaintedScript):
                 if (
                     name is None
                     or index is None
-                    or not (index.start_byte <= child.start_byte and child.end_byte <= index.end_byte)
+                    or not (
+                        index.start_byte <= child.start_byte and child.end_byte <= index.end_byte
+                    )
                     or node_text(self.src, name) not in self.assoc
                     or holder is None
                     or holder.type not in ("variable_assignment", "expansion")
@@ -521,7 +523,12 @@ class _Analysis(TaintedScript):
                         return False
                     if outer.type == "command":
                         cname = outer.child_by_field_name("name")
-                        if cname is not None and node_text(self.src, cname) in ("unset", "let", "test", "["):
+                        if cname is not None and node_text(self.src, cname) in (
+                            "unset",
+                            "let",
+                            "test",
+                            "[",
+                        ):
                             return False
                 return True
             child = parent
@@ -805,6 +812,7 @@ def analyse_script_deferred(
     sentinels: Sentinels,
     arg_models: Mapping[str, ValueModel],
     programs: Mapping[str, sinks.Grammar] | None = None,
+    environment: Collection[str] = (),
 ) -> tuple[list[Hazard], bool, dict[str, ValueModel]]:
     """The hazards of one substituted ``run:`` script, without bash's own
     reading of `text` itself (nested scripts are read by bash here): the
@@ -814,7 +822,7 @@ def analyse_script_deferred(
     refused), and every variable the analysis found carrying caller data
     (with its model)."""
     hazards: list[Hazard] = []
-    taint = initial_taint(text, arg_models)
+    taint = initial_taint(text, arg_models, environment)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
     analysis.programs = programs or {}
     analysis.bash_gate = False
@@ -830,6 +838,7 @@ def analyse_reprint(
     programs: Mapping[str, sinks.Grammar] | None = None,
     *,
     only_new: bool = False,
+    environment: Collection[str] = (),
 ) -> list[Hazard]:
     """The hazards of bash's canonical reprint of `text` (`_reprint`): the
     analysis again, over what bash read. bash prints no comments, so a
@@ -869,7 +878,7 @@ def analyse_reprint(
     if only_new and _reads_alike(text, reprinted):
         return []
     hazards: list[Hazard] = []
-    taint = initial_taint(reprinted, arg_models)
+    taint = initial_taint(reprinted, arg_models, environment)
     analysis = _Analysis(reprinted, sentinels, taint, locate, hazards, 0, arg_models)
     analysis.programs = programs or {}
     analysis.bash_gate = False
@@ -916,10 +925,11 @@ def analyse_argv(
     elements: Sequence[tuple[str, Sentinels]],
     arg_models: Mapping[str, ValueModel],
     programs: Mapping[str, sinks.Grammar] | None = None,
+    environment: Collection[str] = (),
 ) -> list[Hazard]:
     """All hazards of one ``argv:`` step: no shell, so only roles matter."""
     hazards: list[Hazard] = []
-    taint = initial_taint("\n".join(text for text, _ in elements), arg_models)
+    taint = initial_taint("\n".join(text for text, _ in elements), arg_models, environment)
     holder = _Analysis("", None, taint, lambda b: ((), 0), hazards, 0, arg_models)
     holder.programs = programs or {}
     words: list[Word] = []

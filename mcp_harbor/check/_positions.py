@@ -16,8 +16,8 @@ perl, ``find -exec`` commands).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 import string
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from mcp_harbor.check import grammars, sinks
@@ -134,6 +134,7 @@ def admit(
                 return subject.where
             return locate(subject.occs[0].start if subject.occs else subject.start)
         return locate(subject.start)
+
     if not any(w.tainted for w in words) and stdin is None and not env:
         return True
     name = normal_program(program)
@@ -151,14 +152,13 @@ def admit(
         ok = False
         hazards.append(NoGrammarPosition.about(word, where(word), detail, fix))
 
-    for prefix in env:
-        if prefix.name not in grammar.env_data:
+    for passed in env:
+        if passed.name not in grammar.env_data:
             refuse(
-                prefix.occ,
-                f"caller data is passed to `{key}` in the variable {prefix.name}, which its "
+                passed.occ,
+                f"caller data is passed to `{key}` in the variable {passed.name}, which its "
                 f"grammar ({grammar.source}) does not list as read as data",
-                f"pass the value as an operand of `{key}`, or name a variable it reads as "
-                "data",
+                f"pass the value as an operand of `{key}`, or name a variable it reads as data",
             )
     seen_program = not (grammar.script_operand or grammar.program_options)
     ended = False
@@ -250,16 +250,14 @@ def admit(
                 word,
                 f"caller data is part of the option `{option}`, which `{key}`'s grammar "
                 f"({grammar.source}) does not list as taking data",
-                f"pass the value to an option `{key}` reads as data, or as an operand "
-                "after `--`",
+                f"pass the value to an option `{key}` reads as data, or as an operand after `--`",
             )
             continue
         if not seen_program:
             if not _code_inert(word):
                 refuse(
                     word,
-                    f"the value is the program (script, filter or expression) that `{key}` "
-                    "runs",
+                    f"the value is the program (script, filter or expression) that `{key}` runs",
                     "keep the program literal and pass the value as data (an argument "
                     "after it, `jq --arg`, `awk -v`)",
                 )
@@ -267,8 +265,7 @@ def admit(
             continue
         operand += 1
         if (
-            operand < 0
-            or (grammar.command_from is not None and operand >= grammar.command_from)
+            operand < 0 or (grammar.command_from is not None and operand >= grammar.command_from)
         ) and not _code_inert(word):
             refuse(
                 word,
@@ -291,18 +288,22 @@ def admit(
                 'write the scheme and host yourself: "https://host/path/$ARG_x"',
             )
             continue
-        if not ended and not grammar.dash_inert and word.may_be_option:
-            if not any(h.rule == OptionRunsCode.id and h.where == where(word) for h in hazards):
-                hazards.append(
-                    OptionRunsCode.about(
-                        word,
-                        where(word),
-                        f"the value may start with `-` and `{key}` reads options there",
-                        f"put `--` before the value (`{key} … -- \"$VALUE\"`), or refuse a "
-                        "leading `-` (a pattern, or no `leading_dash: true`)",
-                    )
+        if (
+            not ended
+            and not grammar.dash_inert
+            and word.may_be_option
+            and not any(h.rule == OptionRunsCode.id and h.where == where(word) for h in hazards)
+        ):
+            hazards.append(
+                OptionRunsCode.about(
+                    word,
+                    where(word),
+                    f"the value may start with `-` and `{key}` reads options there",
+                    f'put `--` before the value (`{key} … -- "$VALUE"`), or refuse a '
+                    "leading `-` (a pattern, or no `leading_dash: true`)",
                 )
-                ok = False
+            )
+            ok = False
     if stdin is not None and (grammar.stdin == "code" or not seen_program):
         refuse(
             stdin,

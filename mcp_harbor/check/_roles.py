@@ -37,7 +37,6 @@ from typing import Protocol
 from tree_sitter import Node
 
 from mcp_harbor.check import _positions, sinks
-from mcp_harbor.check._positions import EnvPrefix
 from mcp_harbor.check._facts import (
     Hazard,
     Located,
@@ -48,14 +47,15 @@ from mcp_harbor.check._facts import (
     merge_sentinels,
     names_only,
 )
+from mcp_harbor.check._positions import EnvPrefix
 from mcp_harbor.check._tree import IDENT, node_text, walk
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.rules import (
+    RULES,
     CallerChoosesCommand,
     CallerChosenPath,
     CodeSelectingVariable,
     InterpreterProgram,
-    RULES,
     OptionRunsCode,
     ReparsedAsShell,
     Rule,
@@ -256,9 +256,7 @@ class Resolver:
         if not head.tainted and head.static is not None:
             self.admitted(basename(head.static), words, i, gate)
         self._roles(words, i)
-        if gate and not any(
-            RULES[h.rule].severity == "error" for h in self.a.hazards[before:]
-        ):
+        if gate and not any(RULES[h.rule].severity == "error" for h in self.a.hazards[before:]):
             self.a.hazards.extend(gate)
 
     def _roles(self, words: list[Word], i: int) -> None:

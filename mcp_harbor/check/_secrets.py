@@ -99,6 +99,7 @@ def secret_hazards(text: str, sentinels: Sentinels, secrets: Collection[str]) ->
         return []  # the analysis proper reports it (H000)
     taint = Taint({name: (name, any_model()) for name in secrets})
     follower = TaintedScript(text, None, taint, sentinels.locate, [])
+    follower.unproven_is_data = False  # only the secrets are followed here
     follower.find_caller_data(script)
     return _Sinks(follower, sentinels.locate).run()
 

@@ -48,7 +48,6 @@ from mcp_harbor.check._facts import (
 )
 from mcp_harbor.check._tree import (
     IDENT,
-    walk as walk_nodes,
     Parsed,
     ancestors,
     dequoted_prefix,
@@ -56,6 +55,9 @@ from mcp_harbor.check._tree import (
     expansion_target,
     node_text,
     static_text,
+)
+from mcp_harbor.check._tree import (
+    walk as walk_nodes,
 )
 from mcp_harbor.check._values import SAFE_CHARS, ValueModel
 from mcp_harbor.check.rules import Rule, UnparseableTemplate
@@ -262,7 +264,10 @@ def _outermost(occs: list[Occ]) -> list[Occ]:
             o
             for o in occs
             if not any(
-                p is not o and p.start <= o.start and o.end <= p.end and (p.start, p.end) != (o.start, o.end)
+                p is not o
+                and p.start <= o.start
+                and o.end <= p.end
+                and (p.start, p.end) != (o.start, o.end)
                 for p in occs
             )
         ),
@@ -344,6 +349,9 @@ class TaintedScript:
         #: the script writes a name it computes (``read "$n"``, ``declare
         #: "$n=…"``): any name may hold anything, so none is clean
         self.dynamic_writes = False
+        #: names not proven clean are the caller's (False: only what `taint`
+        #: seeds is followed, as the secrets' follower wants)
+        self.unproven_is_data = True
 
     # -- reporting
     def hazard(self, rule: type[Rule], arg: str | None, byte: int, detail: str, fix: str) -> None:
@@ -446,9 +454,9 @@ class TaintedScript:
             elif kind == "expansion":
                 # ${V:=word} and ${V=word} assign V
                 if any(c.type in (":=", "=") for c in node.children):
-                    target = expansion_target(src, node)
-                    if target is not None:
-                        self.unmodeled.add(target)
+                    assigned = expansion_target(src, node)
+                    if assigned is not None:
+                        self.unmodeled.add(assigned)
             elif kind == "command":
                 name_node = node.child_by_field_name("name")
                 cname = node_text(src, name_node) if name_node is not None else ""
@@ -469,10 +477,14 @@ class TaintedScript:
                         self.dynamic_writes = True  # read "$n", printf -v "$n"…
         for node in script.of_type("declaration_command"):
             for child in node.children:
-                if child.is_named and child.type not in ("word", "variable_name") and (
-                    child.type != "variable_assignment"
-                    or (child.child_by_field_name("name") or child).type
-                    not in ("variable_name", "subscript")
+                if (
+                    child.is_named
+                    and child.type not in ("word", "variable_name")
+                    and (
+                        child.type != "variable_assignment"
+                        or (child.child_by_field_name("name") or child).type
+                        not in ("variable_name", "subscript")
+                    )
                 ):
                     self.dynamic_writes = True  # declare "$n=…": any name
 
@@ -486,7 +498,7 @@ class TaintedScript:
             value = node.child_by_field_name("value")
             if name is None or name.type != "variable_name":
                 continue
-            target = node_text(src, name)
+            variable = node_text(src, name)
             inner = value
             if inner is not None and inner.type == "string":
                 parts = [c for c in inner.children if c.type != '"']
@@ -504,16 +516,16 @@ class TaintedScript:
                         and node_text(src, cname) == "mktemp"
                         and all(w is not None and _TEMP_WORD.fullmatch(w) for w in words)
                     )
-            (good if ok else bad).add(target)
+            (good if ok else bad).add(variable)
         self.temp_paths = good - bad
-        for name, body in script.function_bodies.items():
+        for function, body in script.function_bodies.items():
             for top in body:
                 for inner in walk_nodes(top):
                     if inner.type == "command_name" and node_text(src, inner).strip('"') in (
                         "$@",
                         "${@}",
                     ):
-                        self.runs_args.add(name)
+                        self.runs_args.add(function)
 
     def _proven_clean(self, name: str) -> ValueModel | None:
         """The model of a name shown to hold no caller data, or None. Clean:
@@ -538,7 +550,7 @@ class TaintedScript:
             and name != "0"
         ):
             return self.taint.positional
-        if self._proven_clean(name) is not None:
+        if not self.unproven_is_data or self._proven_clean(name) is not None:
             return None
         if self.sentinels is not None and name in self.sentinels.by_word:
             return None  # a placeholder's sentinel: an occurrence of its own
@@ -574,7 +586,7 @@ class TaintedScript:
             inner = [o for o in base if node.start_byte <= o.start and o.end <= node.end_byte]
             counted = self._counted(node)
             if not inner:
-                if self._pure(node):
+                if not self.unproven_is_data or self._pure(node):
                     continue
                 # what an unknown program prints is not the author's
                 occs.append(
@@ -627,7 +639,11 @@ class TaintedScript:
                     return False
             elif kind == "command":
                 name = inner.child_by_field_name("name")
-                text = static_text(self.src, name.children[0]) if name is not None and name.children else None
+                text = (
+                    static_text(self.src, name.children[0])
+                    if name is not None and name.children
+                    else None
+                )
                 if text is None or text not in PURE_COMMANDS:
                     return False
                 for arg in inner.children_by_field_name("argument"):
@@ -674,7 +690,11 @@ class TaintedScript:
                 if source is not None and name == "HARBOR_RUN_DIR" and self._own_file(node):
                     source = None  # a file of the step's own in the run directory
             if expansion and node.type == "expansion":
-                source = _transformed(self.src, node, source)
+                source = (
+                    _transformed(self.src, node, source)
+                    if (source is not None or self.unproven_is_data)
+                    else None
+                )
             if source is not None:
                 occs.append(
                     Occ(source[0], "env", source[1], node.start_byte, node.end_byte, node, name)
@@ -736,9 +756,12 @@ class TaintedScript:
                     if len(texts) >= 3 and texts[0] == "-v" and texts[1] is not None:
                         # printf -v NAME FORMAT ARGS: NAME holds what printf prints
                         assignments.append(([texts[1]], node))
-        for var_name in split:
-            self.taint.variables.setdefault(var_name, (var_name, any_model()))
-        if True:  # what is read is never proven clean (a file, a pipe, a step's output)
+        has_data = bool(sentinel_occs) or bool(self.taint.variables) or self.taint.positional
+        if self.unproven_is_data:
+            for var_name in split:
+                self.taint.variables.setdefault(var_name, (var_name, any_model()))
+        if self.unproven_is_data or has_data:
+            # what is read is never proven clean (a file, a pipe, a step's output)
             for node in reads:
                 names = [
                     node_text(self.src, a)

@@ -287,8 +287,7 @@ GRAMMARS: dict[str, Grammar] = {
             "shortlog": _GIT_LOG,
             "show": _GIT_LOG,
             "whatchanged": _GIT_LOG,
-            "diff": "-U --unified --stat --diff-filter --relative -M -C --src-prefix "
-            "--dst-prefix",
+            "diff": "-U --unified --stat --diff-filter --relative -M -C --src-prefix --dst-prefix",
             "status": "-u --untracked-files --ignore-submodules",
             "blame": "-L -S --since --date",
             "rev-parse": "--short --abbrev-ref --default",
@@ -297,8 +296,7 @@ GRAMMARS: dict[str, Grammar] = {
             "ls-tree": "--abbrev --format",
             "ls-remote": "",
             "grep": "-e -m --max-count -A -B -C --max-depth --threads",
-            "branch": "--contains --no-contains --merged --no-merged --sort --format "
-            "--points-at",
+            "branch": "--contains --no-contains --merged --no-merged --sort --format --points-at",
             "tag": "--contains --no-contains --merged --no-merged --sort --format "
             "--points-at -m --message",
             "describe": "--abbrev --match --exclude --candidates",
@@ -342,8 +340,7 @@ GRAMMARS: dict[str, Grammar] = {
     **{
         f"kubectl {sub}": _g(
             "kubectl 1.28 kubectl-" + sub + "(1): resource names, counts and images are data",
-            _KUBECTL + " --timeout --replicas --current-replicas --overwrite --image -f "
-            "--filename",
+            _KUBECTL + " --timeout --replicas --current-replicas --overwrite --image -f --filename",
         )
         for sub in ("scale", "set", "label", "annotate", "delete", "wait", "cordon", "uncordon")
     },
@@ -415,9 +412,7 @@ GRAMMARS: dict[str, Grammar] = {
         )
         for sub in ("status", "history", "list", "version")
     },
-    "ping": _g(
-        "iputils ping(8): the host and counts are data", "-c -i -W -w -s -t -I -Q -m -l"
-    ),
+    "ping": _g("iputils ping(8): the host and counts are data", "-c -i -W -w -s -t -I -Q -m -l"),
     "openssl s_client": _g(
         "OpenSSL 3.0 openssl-s_client(1): host:port and names are data",
         "-connect -servername -port -host -verify -CAfile -cert -key -proxy",

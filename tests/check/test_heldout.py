@@ -9,6 +9,10 @@ Score at freeze (commit 56227a0), 85 templates (45 dangerous, 40 safe):
 several argv elements, each with its own sentinel table, and only the first
 (empty) table was used, so the placeholder was not seen in the remote script.
 Fixed after scoring (tables are merged); since then 45/45 and 0/40.
+
+Issue 34, on this set no longer held out: 0 dangerous accepted; 2/41 safe
+refused (4.9 %): seq-int and int-sleep-timeout (an integer without a
+`minimum` may be negative, an option of seq and timeout).
 """
 
 from __future__ import annotations

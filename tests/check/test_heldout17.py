@@ -34,6 +34,15 @@ accepted, 3/211 safe refused (1.4%): git-c-enum-key (a whole `-c` word whose
 key is an enum of inert keys is not followed), docker-exec-fixed-program and
 case-guarded-script-dispatch (the checker does not reason about a `case`
 guard before the use).
+
+Issue 34 (a program without a grammar gets only clean data; names and
+outputs not proven clean are the caller's), on a set that is no longer held
+out: 0/92 dangerous accepted; 16/211 safe refused (7.6 %), 10 of them by
+design (`NO_GRAMMAR`), 6 others (2.8 %): git-c-enum-key,
+docker-exec-fixed-program and case-guarded-script-dispatch as before,
+find-exec-sh-dollar1 (a nested `$1` is not proven clean: `gzip -t "$1"`
+without `--`), sed-template-pattern (a pattern value in a sed program is not
+a number or an enum) and let-int (an arithmetic result may be negative).
 """
 
 from __future__ import annotations
@@ -59,6 +68,24 @@ def test_heldout17_shape() -> None:
     assert sum(case.dangerous for case in HELDOUT17) >= 40
 
 
+#: Safe templates of this set that issue 34's promise refuses on purpose:
+#: a program without a grammar gets only clean data (rule 3). They count as
+#: false refusals in every figure reported (docs/security.md section 7); the
+#: 5 % bar below is held by the others, which no rule of the promise asks for.
+NO_GRAMMAR: dict[str, str] = {
+    "h17/safe/docker-run-lint-operand": "docker run: the words after the image are a command",
+    "h17/safe/docker-compose-logs": "docker compose: no grammar (two-level subcommands)",
+    "h17/safe/helm-upgrade-tag": "helm upgrade: --set splits on commas into other keys",
+    "h17/safe/kubectl-apply-heredoc-configmap": "kubectl apply: a manifest on stdin is code",
+    "h17/safe/psql-heredoc-variable": "psql: no grammar (SQL on stdin and operands)",
+    "h17/safe/psql-set-shellquote": "psql: no grammar",
+    "h17/safe/sudo-psql-heredoc": "psql: no grammar",
+    "h17/safe/make-var-pattern": "make: no grammar (NAME=VALUE operands reach recipes)",
+    "h17/safe/redis-get-key": "redis-cli: no grammar (the first operand is a command)",
+    "h17/safe/terraform-workspace-plan": "terraform: no grammar",
+}
+
+
 def test_heldout17_score(tmp_path: Path) -> None:
     verdicts = _verdicts(tmp_path)
     accepted_dangerous = [
@@ -69,4 +96,6 @@ def test_heldout17_score(tmp_path: Path) -> None:
         cid for cid, dangerous, status in verdicts if not dangerous and status == "refused"
     ]
     assert accepted_dangerous == []
-    assert len(refused_safe) <= 0.05 * len(safe), refused_safe
+    assert set(NO_GRAMMAR) <= set(refused_safe)  # by design, and still refused
+    others = [cid for cid in refused_safe if cid not in NO_GRAMMAR]
+    assert len(others) <= 0.05 * len(safe), others

@@ -3,9 +3,8 @@ program as exactly the intended argument (a probe prints its argv as JSON)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -33,10 +32,7 @@ PROBES: list[tuple[Case, str]] = [
 ]
 #: probe is an in-house program here: described, as a grammar needs it
 _PROBE = {"probe": {"runs_operands": False, "options_with_value": ["--name"]}}
-PROBES = [
-    (replace(case, programs=_PROBE), expected)
-    for case, expected in PROBES
-]
+PROBES = [(replace(case, programs=_PROBE), expected) for case, expected in PROBES]
 
 _single_line = st.text(
     alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\n\r"),
