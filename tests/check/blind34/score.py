@@ -1,0 +1,171 @@
+"""Score the blind set of issue 34 once: the checker's verdicts, and every
+accepted attack run through the real runtime (``mcp-harbor run``, the
+sandbox on) with its attack arguments.
+
+    python tests/check/blind34/score.py [--only safe|attacks] [--json OUT]
+
+An attack *ran* when ``HARBOR-PWNED-42`` is in the answer (the envelope, as
+JSON) or in any file of its run directory; a secret-leak attack *leaked*
+when the answer or a run file, with backslashes, quotes and blanks taken
+out, holds the planted secret. Every server process gets its own HOME and
+XDG folders; the working directory is a small git repository made here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+sys.path.insert(0, str(ROOT))
+
+from mcp_harbor.check import check_exports  # noqa: E402
+from mcp_harbor.config import load_export  # noqa: E402
+
+MARKER = "HARBOR-PWNED-42"
+SECRET = "s3cr3tT0ken99"
+_STRIP = re.compile(r"[\\'\"\s]")
+
+
+def _verdicts(folder: Path) -> list[tuple[Path, str, list[str], Any]]:
+    out: list[tuple[Path, str, list[str], Any]] = []
+    exports = []
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            exports.append((path, load_export(path)))
+        except Exception as exc:  # noqa: BLE001  a file the loader refuses is a refusal
+            out.append((path, "unloadable", [type(exc).__name__], str(exc)[:300]))
+    reports = check_exports([e for _, e in exports])
+    for (path, export), report in zip(exports, reports, strict=True):
+        errors = sorted({f.rule for f in report.findings if f.severity == "error"})
+        out.append((path, report.status, errors, export))
+    out.sort(key=lambda v: v[0].name)
+    return out
+
+
+def _workdir(base: Path) -> Path:
+    work = base / "work"
+    work.mkdir()
+    (work / "README.md").write_text("# fixture\nhello world\n", encoding="utf-8")
+    (work / "data.txt").write_text("alpha\nbeta\ngamma\n", encoding="utf-8")
+    (work / "logs").mkdir()
+    (work / "logs" / "app.log").write_text("INFO start\nERROR boom\n", encoding="utf-8")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e"}  # fmt: skip
+    for argv in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"],
+                 ["git", "commit", "-q", "-m", "init"]):  # fmt: skip
+        subprocess.run(argv, cwd=work, env=env, check=True)
+    return work
+
+
+def _assignments(args: dict[str, Any]) -> list[str]:
+    words = []
+    for name, value in args.items():
+        if isinstance(value, str):
+            words.append(f"{name}={value}")
+        else:
+            words.append(f"{name}={json.dumps(value)}")
+    return words
+
+
+def _run_attack(path: Path, args: dict[str, Any], base: Path, work: Path) -> dict[str, Any]:
+    home = base / f"home-{path.stem}"
+    runs = base / f"runs-{path.stem}"
+    for folder in (home, home / ".config", home / ".local/state", runs):
+        folder.mkdir(parents=True, exist_ok=True)
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_STATE_HOME": str(home / ".local/state"),
+        "LANG": "C.UTF-8",
+        "HARBOR_TEST_SECRET": SECRET,
+    }
+    name = json.loads(json.dumps(_tool_name(path)))
+    argv = [
+        sys.executable, "-m", "mcp_harbor", "run", name, *_assignments(args),
+        "--exports", str(path), "--json", "--workdir", str(work), "--runs-dir", str(runs),
+        "--db", str(home / "harbor.db"),
+    ]  # fmt: skip
+    try:
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+        answer = done.stdout + done.stderr
+    except subprocess.TimeoutExpired as exc:
+        answer = f"{exc.stdout or ''}{exc.stderr or ''} (timed out)"
+    files = ""
+    for file in runs.rglob("*"):
+        if file.is_file():
+            try:
+                files += file.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                pass
+    everything = answer + files
+    return {
+        "ran": MARKER in everything,
+        "leaked": SECRET in _STRIP.sub("", everything),
+        "answer": answer[-600:],
+    }
+
+
+def _tool_name(path: Path) -> str:
+    import yaml
+
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return str(document["name"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", choices=("safe", "attacks"))
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--folder", type=Path, default=HERE, help="a set of the same shape")
+    options = parser.parse_args()
+    here: Path = options.folder
+    result: dict[str, Any] = {}
+    if options.only in (None, "safe"):
+        safe = _verdicts(here / "safe")
+        refused = [(p.name, status, rules) for p, status, rules, _ in safe if status != "accepted"]
+        result["safe"] = {"total": len(safe), "refused": refused}
+        print(f"safe: {len(refused)}/{len(safe)} refused ({100 * len(refused) / len(safe):.1f} %)")
+        for name, status, rules in refused:
+            print(f"  refused {name}: {status} {rules}")
+    if options.only in (None, "attacks"):
+        attacks = _verdicts(here / "attacks")
+        accepted = [(p, e) for p, status, _, e in attacks if status == "accepted"]
+        rows = []
+        with tempfile.TemporaryDirectory(prefix="blind34-") as tmp:
+            base = Path(tmp)
+            work = _workdir(base)
+            for path, _export in accepted:
+                meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+                outcome = _run_attack(path, meta["args"], base, work)
+                rows.append((path.name, meta.get("class"), outcome))
+        misses = [r for r in rows if r[2]["ran"] or (r[1] == "secret-leak" and r[2]["leaked"])]
+        result["attacks"] = {
+            "total": len(attacks),
+            "refused": sum(1 for _, status, _, _ in attacks if status != "accepted"),
+            "accepted": [(n, c, o["ran"], o["leaked"]) for n, c, o in rows],
+            "misses": [n for n, _, _ in misses],
+        }
+        print(
+            f"attacks: {len(attacks)} total, {len(attacks) - len(accepted)} refused, "
+            f"{len(accepted)} accepted, {len(misses)} ran their payload or leaked"
+        )
+        for name, klass, outcome in rows:
+            verdict = "RAN" if outcome["ran"] else "leaked" if outcome["leaked"] else "inert"
+            print(f"  accepted {name} ({klass}): {verdict}")
+    if options.json is not None:
+        options.json.write_text(json.dumps(result, indent=1, default=str), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
