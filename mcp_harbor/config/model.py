@@ -491,7 +491,7 @@ class ProgramGrammar(_Strict):
         if not self.model_fields_set:
             raise ValueError(
                 "this grammar says nothing; declare options_with_value, flags, "
-                "end_of_options, runs_operands or code_options"
+                "end_of_options, runs_operands, code_options or stdin"
             )
         for key in _OPTION_LISTS:
             words: tuple[str, ...] = getattr(self, key)
