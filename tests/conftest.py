@@ -30,6 +30,7 @@ LATER_FILES = frozenset(
         "check/test_attacks.py",
         "check/test_oracle.py",
         "check/test_property.py",
+        "check/test_constructs.py",
         "check/test_reprint_alike.py",
         "test_envelope_entrypoints.py",
         "test_audit_durability.py",
