@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import re
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Literal, TypeVar
@@ -41,6 +41,7 @@ from mcp_harbor.check.rules import (
     RULES,
     CallerValueAsInstructions,
     CodeSelectingVariable,
+    SecretPrinted,
     UnconfirmedDestructiveGrant,
     UnparseableTemplate,
 )
@@ -185,6 +186,45 @@ def _grammars(export: Export) -> dict[str, Grammar]:
     return out
 
 
+def _argv_secret_hazards(
+    elements: Sequence[tuple[str, Sentinels]], secrets: Collection[str]
+) -> list[Hazard]:
+    """H010 for an ``argv:`` step that is a shell and its script
+    (``[bash, -c, SCRIPT]``): the script is read like a ``run:`` one, and
+    a trace flag before it (``-x``, ``-v``, ``-o xtrace``) prints every
+    word it expands, secrets included."""
+    if not secrets or not elements:
+        return []
+    words = [text for text, _ in elements]
+    if words[0].rsplit("/", 1)[-1] not in ("bash", "sh", "dash", "zsh", "ksh", "rbash"):
+        return []
+    found: list[Hazard] = []
+    for k, word in enumerate(words[1:], start=1):
+        if word == "-c" and k + 1 < len(words):
+            text, sentinels = elements[k + 1]
+            found += secret_hazards(text, sentinels, secrets)
+            break
+        traced = (
+            word.startswith(("-", "+"))
+            and not word.startswith("--")
+            and ("x" in word or "v" in word)
+        ) or (word in ("xtrace", "verbose") and words[k - 1] == "-o")
+        if traced:
+            text, sentinels = elements[k]
+            found.append(
+                SecretPrinted.hazard(
+                    None,
+                    sentinels.locate(0),
+                    f"`{words[0]} {word}` traces every word the script expands, and the "
+                    "export's secrets are in its environment",
+                    "drop the trace flag",
+                )
+            )
+        if not word.startswith(("-", "+")) and words[k - 1] != "-o":
+            break  # a script file: the program's, not the checker's to read
+    return found
+
+
 def _environment(export: Export, step: Step) -> frozenset[str]:
     """The names a step's environment holds that are neither the caller's
     nor unknown: the export's ``secrets:`` and ``pass_env:`` and the step's
@@ -230,9 +270,9 @@ def _draft(
             elements = [
                 substitute(t, models, (*step.where, "argv", i)) for i, t in enumerate(step.argv)
             ]
-            steps.append(
-                (step, env_hazards + analyse_argv(elements, models, programs, environment), None)
-            )
+            hazards = env_hazards + analyse_argv(elements, models, programs, environment)
+            hazards += _argv_secret_hazards(elements, export.spec.secrets)
+            steps.append((step, hazards, None))
     return _Draft(export, key, models, programs, steps)
 
 

@@ -27,6 +27,8 @@ from mcp_harbor.check.rules import NoGrammarPosition, OptionRunsCode
 __all__ = ["EnvPrefix", "admit", "normal_program"]
 
 _DIGITS = frozenset(string.digits + ".")
+#: Operands that name standard input.
+_STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 #: Other names of programs that share a grammar.
 _ALIASES = {
     "python": "python3",
@@ -162,13 +164,32 @@ def admit(
             )
     seen_program = not (grammar.script_operand or grammar.program_options)
     ended = False
+    stdin_code = False  # an option or the program operand reads stdin as code
+    script_file: str | None = None  # the program file an interpreter runs
     operand = -1  # the index of the current operand among the operands
     expect: str | None = None
     pair = 0
     for word in words[first:]:
         text = word.static
         if expect is not None:
-            if word.tainted and expect in grammar.program_options and not _code_inert(word):
+            if text in _STDIN and (
+                expect in grammar.code_options or expect in grammar.program_options
+            ):
+                stdin_code = True  # -f -, -K -: commands from standard input
+            if (
+                word.tainted
+                and expect in grammar.at_files
+                and not word.prefix
+                and any("@" in o.model.first for o in word.occs)
+            ):
+                refuse(
+                    word,
+                    f"the value of `{expect}` may start with `@`, which makes `{key}` read the "
+                    "file it names",
+                    f'write a literal prefix before the value (`{expect} "name=$VALUE"`), '
+                    "or refuse a leading `@` in the arg's pattern",
+                )
+            elif word.tainted and expect in grammar.program_options and not _code_inert(word):
                 refuse(
                     word,
                     f"the value of `{expect}` is the program `{key}` runs",
@@ -233,6 +254,10 @@ def admit(
                 continue
             if not seen_program:
                 seen_program = True
+                if text in _STDIN:
+                    stdin_code = True  # python3 -: the program is standard input
+                elif grammar.script_is_file:
+                    script_file = text
                 if name == "python3":
                     ended = True
             else:
@@ -253,6 +278,16 @@ def admit(
                 f"pass the value to an option `{key}` reads as data, or as an operand after `--`",
             )
             continue
+        if script_file is not None:
+            own = declared.get(script_file) or declared.get(script_file.rsplit("/", 1)[-1])
+            if own is None or not own.data_operands:
+                refuse(
+                    word,
+                    f"caller data reaches `{script_file}`, a program of its own run by "
+                    f"`{key}`, and no grammar says what it does with it",
+                    _advice(script_file.rsplit("/", 1)[-1], "its operands"),
+                )
+                continue
         if not seen_program:
             if not _code_inert(word):
                 refuse(
@@ -304,7 +339,7 @@ def admit(
                 )
             )
             ok = False
-    if stdin is not None and (grammar.stdin == "code" or not seen_program):
+    if stdin is not None and (grammar.stdin == "code" or not seen_program or stdin_code):
         refuse(
             stdin,
             f"caller data reaches the standard input of `{key}`, which reads it as code "

@@ -64,6 +64,14 @@ class Grammar:
     command_from: int | None = None
     #: the words after ``--`` are a command the program runs (``kubectl exec``)
     command_after_dashdash: bool = False
+    #: options whose value is a file the program reads when it starts with
+    #: ``@`` (``curl -d @FILE``, ``-H @FILE``): data only when the value
+    #: cannot start with ``@``
+    at_files: frozenset[str] = frozenset()
+    #: the program operand is a file (``python3 tool.py``): a program of
+    #: its own, whose words get only clean data unless ``programs:``
+    #: describes it
+    script_is_file: bool = False
 
 
 def _g(
@@ -81,6 +89,8 @@ def _g(
     pairs: str = "",
     command_from: int | None = None,
     command_after_dashdash: bool = False,
+    at_files: str = "",
+    script_file: bool = False,
 ) -> Grammar:
     return Grammar(
         source,
@@ -96,6 +106,8 @@ def _g(
         frozenset(pairs.split()),
         command_from,
         command_after_dashdash,
+        frozenset(at_files.split()),
+        script_file,
     )
 
 
@@ -192,7 +204,10 @@ GRAMMARS: dict[str, Grammar] = {
     "exit": _g(_BASH + ": exit (a number)", inert=True),
     "return": _g(_BASH + ": return (a number)", inert=True),
     "shift": _g(_BASH + ": shift (a number)", inert=True),
-    "set": _g(_BASH + ": set (after -- every word is a positional parameter)"),
+    "set": _g(
+        _BASH + ": set (after -- every word is a positional parameter; -o names a shell option)",
+        code="-o +o",
+    ),
     "cd": _g(_BASH + ": cd (-P/-L only; CDPATH is not the caller's)"),
     "pushd": _g(_BASH + ": pushd"),
     "popd": _g(_BASH + ": popd", inert=True),
@@ -242,7 +257,9 @@ GRAMMARS: dict[str, Grammar] = {
         "-m --max-time --connect-timeout -A --user-agent -e --referer -u --user --retry "
         "-w --write-out --json --url-query -o --output -D --dump-header",
         code="-K --config -T --upload-file -b --cookie -c --cookie-jar "
-        "--proto-redir --unix-socket --trace --trace-ascii",
+        "--proto-redir --unix-socket --trace --trace-ascii -F --form",
+        at_files="-d --data --data-binary --data-urlencode -H --header -w --write-out "
+        "--json --url-query",
     ),
     "awk": _g(
         "POSIX awk / gawk 5.2 gawk(1): the program is the first operand unless -f; -v "
@@ -264,6 +281,7 @@ GRAMMARS: dict[str, Grammar] = {
         code="-m",
         program="-c",
         script=True,
+        script_file=True,
     ),
     "node": _g(
         "node(1) 18: -e/-p/--eval/--print or a script file is the program; "
@@ -271,6 +289,7 @@ GRAMMARS: dict[str, Grammar] = {
         code="-r --require --import --loader",
         program="-e --eval -p --print",
         script=True,
+        script_file=True,
     ),
     "perl": _g(
         "perlrun(1) 5.36: -e/-E or a script is the program; @ARGV after it is data, but "
@@ -278,6 +297,7 @@ GRAMMARS: dict[str, Grammar] = {
         code="-M -m -I -x",
         program="-e -E",
         script=True,
+        script_file=True,
     ),
     "git": _g(_GIT.format(sub="") + " (no subcommand: --version, --help)", inert=True),
     **{
@@ -357,16 +377,24 @@ GRAMMARS: dict[str, Grammar] = {
         for engine in ("docker", "podman")
         for sub in (
             *("ps", "logs", "inspect", "images", "version", "info", "stats", "port", "pull"),
-            *("push", "tag", "rmi", "stop", "start", "restart", "kill", "rm", "build"),
+            *("push", "tag", "rmi", "stop", "kill", "rm"),
         )
     },
     **{
         f"systemctl {sub}": _g(
             "systemd 252 systemctl(1): unit names are data", "-n --lines -o --output -p"
         )
-        for sub in (
-            *("status", "show", "is-active", "is-enabled", "is-failed", "restart", "start"),
-            *("stop", "reload", "cat", "list-units"),
+        for sub in ("status", "show", "is-active", "is-enabled", "is-failed", "cat", "list-units")
+    },
+    # starting a unit or a container runs the program it names: a program position
+    **{
+        key: _g(
+            "systemd 252 systemctl(1) / docker 24: the unit or container named is run",
+            operands="code",
+        )
+        for key in (
+            *("systemctl start", "systemctl restart", "systemctl reload", "systemctl stop"),
+            *("docker start", "docker restart", "podman start", "podman restart"),
         )
     },
     "git archive": _g(
@@ -443,7 +471,11 @@ GRAMMARS: dict[str, Grammar] = {
     "iconv": _g("glibc iconv(1)", "-f --from-code -t --to-code"),
     "sha256": _g("BSD sha256(1)"),
     "ps": _g("procps ps(1)", "-p -u -o -C"),
-    "kill": _g(_BASH + ": kill (pids and signals)", "-s -n"),
+    "kill": _g(
+        _BASH + ": kill (a negative pid is a process group, -1 every process, even after --)",
+        "-s -n",
+        end=False,
+    ),
     "wait": _g(_BASH + ": wait (pids; -p NAME is followed by the analysis)"),
     "sha1": _g("BSD sha1(1)"),
 }
