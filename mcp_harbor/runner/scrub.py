@@ -71,8 +71,9 @@ def _forms(value: str) -> set[str]:
     """`value` and the forms it takes when a step prints it transformed:
     bash's ``printf %q`` (backslashes, or ``$'…'`` with control characters
     or, in a locale that is not UTF-8, with non-ASCII letters),
-    bash's ``set -x`` trace (inside ``'…'``, ``'`` as ``'\\''``) and a JSON
-    string's body (ASCII-only and not)."""
+    bash's ``set -x`` trace (inside ``'…'``, ``'`` as ``'\\''``), a JSON
+    string's body (ASCII-only and not) and the prologue's ``\\xHH`` form
+    of each byte."""
     forms = {
         value,
         value.replace("'", "'\\''"),
@@ -85,6 +86,9 @@ def _forms(value: str) -> set[str]:
         forms.add("".join("\\" + c if c in _BACKSLASHED else c for c in value))
     if not value.isascii():  # %q in a locale that is not UTF-8 (LANG=C)
         forms.add(_ansi_c(value, ascii_only=True))
+    if value:  # the prologue's form (mcp_harbor.runner.prologue), which bash
+        # prints back in a syntax error's message about the script's first line
+        forms.add("\\x" + _encode(value).hex("\\").replace("\\", "\\x"))
     return forms
 
 
@@ -110,7 +114,8 @@ class Scrubber:
     characters, the text a scrubber returns contains none of these forms of
     it: the value itself; bash's ``printf %q`` of it; the body of bash's
     ``set -x`` single quoting (``'`` written ``'\\''``); its JSON string body
-    (``json.dumps(v)[1:-1]``, with and without ``ensure_ascii``); and, for a
+    (``json.dumps(v)[1:-1]``, with and without ``ensure_ascii``); the body of
+    the prologue's ``$'\\xHH…'`` (`mcp_harbor.runner.prologue`); and, for a
     multi-line value, each of its lines (of at least `MIN_SECRET_LENGTH`
     characters) in each of those forms. Longer forms are replaced first, so
     no part of a longer form survives a shorter one's replacement.
