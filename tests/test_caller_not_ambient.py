@@ -387,3 +387,26 @@ def test_the_scrubber_knows_the_prologue_form() -> None:
     scrubber = Scrubber([secret])
     form = assignment("ARG_pw", secret).decode()
     assert scrubber.scrub(f"line 1: `{form}; fi'") == "line 1: `ARG_pw=$'***'; fi'"
+
+
+async def test_a_syntax_error_on_line_one_shows_no_secret_arg(tmp_path: Path) -> None:
+    """bash may print the whole line of a syntax error (it does for a script
+    read from a named file; as the runtime starts it, it says only the
+    token), prologue included: a ``secret: true`` arg's ``\\xHH`` form never
+    reaches what returns (`test_the_scrubber_knows_the_prologue_form`)."""
+    text = """
+        name: broken
+        description: Has a syntax error on its first line.
+        args:
+          pw: {type: string, secret: true}
+        steps:
+          - name: broken
+            run: echo "$ARG_pw" )
+    """
+    secret = "hunter2-MARK"
+    envelope = await call(tmp_path, text, {"pw": secret})
+    step = envelope["steps"][0]
+    assert step["status"] == "failed" and step["exit_code"] == 2
+    assert "syntax error" in step["stderr_tail"]
+    hexed = assignment("ARG_pw", secret).decode().split("'")[1]
+    assert hexed not in json.dumps(envelope) and secret not in json.dumps(envelope)
