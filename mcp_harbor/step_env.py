@@ -1,13 +1,19 @@
-"""Every variable the step runtime exports to a step, and whether a caller
-can influence its value: the one registry of them.
+"""Every variable the step runtime gives a step, and whether a caller can
+influence its value: the one registry of them.
 
-**The guarantee.** Every variable the runtime adds to a step's environment
+**The guarantee.** Every variable the runtime gives a step
 (`mcp_harbor.runner.pipeline`, for local runs, ``mcp-harbor run`` and remote
 workers alike) goes through `step_variables`, which raises
 `UnregisteredStepVariable` for a name this registry does not hold. So a step
 is given no runtime variable whose `Influence` is not declared here, and a
 checker that trusts this registry knows, for each of them, whether caller
 data can arrive through it. The check changes no name and no value.
+
+**Where each one goes.** ``server`` and ``caller_file`` variables are
+exported (the step's environment). ``caller`` variables are never exported:
+a ``run:`` step's bash gets them as unexported shell variables, assigned by
+a prologue on the script's first line, and an ``argv:`` step does not get
+them (`mcp_harbor.runner.prologue`, issue 34: caller data is not ambient).
 
 Each variable has one `Influence`:
 
@@ -75,7 +81,7 @@ INFLUENCES: Final[tuple[Influence, ...]] = ("caller", "caller_file", "server")
 
 
 class UnregisteredStepVariable(RuntimeError):
-    """The runtime was about to export a variable this registry does not
+    """The runtime was about to give a step a variable this registry does not
     classify: a bug in mcp-harbor (register it in `REGISTRY`), never
     something a caller did."""
 
@@ -316,7 +322,8 @@ _M = TypeVar("_M", bound=Mapping[str, str])
 
 def step_variables(variables: _M) -> _M:
     """`variables`, unchanged, once every name in it is registered: the one
-    check every variable the runtime exports to a step goes through.
+    check every variable the runtime gives a step (exported or, for the
+    ``caller`` ones, a shell variable) goes through.
 
     Raises:
         UnregisteredStepVariable: a name the registry does not classify.
@@ -324,7 +331,7 @@ def step_variables(variables: _M) -> _M:
     for name in variables:
         if name not in _BY_NAME and lookup(name) is None:
             raise UnregisteredStepVariable(
-                f"the step runtime was about to export {name!r}, which "
+                f"the step runtime was about to give a step {name!r}, which "
                 f"mcp_harbor.step_env.REGISTRY does not classify; register it with its "
                 f"influence (caller, caller_file or server) before exporting it"
             )

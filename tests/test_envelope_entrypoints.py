@@ -193,7 +193,7 @@ def normalized(envelope: dict[str, Any]) -> dict[str, Any]:
         step["duration_ms"] = "T"
         for attempt in step.get("attempts", []):
             attempt["duration_ms"] = "T"
-        step["env_names"] = [n for n in step["env_names"] if n not in OPTIONAL_CALLER_VARS]
+        step["shell_names"] = [n for n in step["shell_names"] if n not in OPTIONAL_CALLER_VARS]
     return dict(data)
 
 
@@ -238,7 +238,7 @@ async def test_same_envelope_over_stdio_http_and_run(exports: Path, state: Path)
     for name in ("stdio", "http", "call"):
         assert normalized(envelopes[name]) == reference, name
     # The only other difference: the optional caller variables.
-    names = {n: set(e["steps"][0]["env_names"]) for n, e in envelopes.items()}
+    names = {n: set(e["steps"][0]["shell_names"]) for n, e in envelopes.items()}
     assert names["stdio"] - names["run"] <= OPTIONAL_CALLER_VARS
     assert names["http"] - names["run"] <= OPTIONAL_CALLER_VARS
     # The MCP result is built from the envelope: text = answer, structured = payload.

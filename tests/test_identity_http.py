@@ -48,7 +48,7 @@ WHOAMI = """
       note: {type: string}
     steps:
       - name: show
-        run: env | grep '^HARBOR_CALLER_' | sort
+        run: set | grep '^HARBOR_CALLER_' | sort
 """
 
 
@@ -211,11 +211,12 @@ async def test_caller_reaches_audit_steps_and_logs(env: Env, mode: str) -> None:
     # `audit show`: every command exactly as run, with sizes and digests.
     shown = audit_show(env.db, call_id)
     (step,) = shown["end"]["steps"]
-    assert step["command"] == "env | grep '^HARBOR_CALLER_' | sort"
+    assert step["command"] == "set | grep '^HARBOR_CALLER_' | sort"
     assert step["exit_code"] == 0 and step["status"] == "ok"
     assert step["duration_ms"] > 0
     assert step["cwd"]
-    assert "HARBOR_CALLER_PRINCIPAL" in step["env_names"] and "ARG_note" in step["env_names"]
+    assert "HARBOR_CALLER_PRINCIPAL" in step["env_names"] and "ARG_note" in step["shell_names"]
+    assert "HARBOR_CALLER_CLIENT" in step["shell_names"] and "ARG_note" not in step["env_names"]
     stdout_log = Path(data["steps"][0]["stdout_log"]).read_bytes()
     assert step["stdout_bytes"] == len(stdout_log)
     assert step["stdout_sha256"] == hashlib.sha256(stdout_log).hexdigest()

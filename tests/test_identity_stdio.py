@@ -24,7 +24,7 @@ WHOAMI = """
     description: Prints the caller variables the step sees.
     steps:
       - name: show
-        run: env | grep '^HARBOR_CALLER_' | sort
+        run: set | grep '^HARBOR_CALLER_' | sort  # shell variables too (claimed fields)
 """
 
 

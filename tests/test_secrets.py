@@ -87,13 +87,16 @@ def export_text(db_file: Path) -> str:
               - {py}
               - -c
               - |
-                import json, os
-                for name in ("DEPLOY_TOKEN", "DB_PASSWORD", "ARG_pw"):
-                    print(json.dumps(os.environ[name]))
-                    print(json.dumps(os.environ[name], ensure_ascii=False))
+                import json, os, sys
+                # The secret arg is an argv element (an argv: step gets no ARG_*).
+                values = [os.environ["DEPLOY_TOKEN"], os.environ["DB_PASSWORD"], sys.argv[1]]
+                for value in values:
+                    print(json.dumps(value))
+                    print(json.dumps(value, ensure_ascii=False))
                 with open(os.environ["HARBOR_OUTPUT"], "w") as fh:
-                    json.dump({{"token": os.environ["DEPLOY_TOKEN"], "pw": os.environ["ARG_pw"],
-                               "db": os.environ["DB_PASSWORD"], "ok": True}}, fh)
+                    json.dump({{"token": values[0], "pw": values[2],
+                               "db": values[1], "ok": True}}, fh)
+              - "{{{{ args.pw }}}}"
           - name: cut
             argv:
               - bash

@@ -201,7 +201,13 @@ def test_caller_and_context_variables_are_all_registered(tmp_path: Path) -> None
 
 # --- what real steps see --------------------------------------------------------------
 
-DUMP = 'env -0 > "$HARBOR_RUN_DIR/env-$HARBOR_STEP"'
+#: A step's environment (env-STEP) and its bash's runtime variables,
+#: exported or not (vars-STEP), NUL-separated.
+DUMP = (
+    'env -0 > "$HARBOR_RUN_DIR/env-$HARBOR_STEP"; '
+    "for n in ${!ARG_*} ${!HARBOR_*} ${!STEP_*}; do "
+    'printf "%s=%s\\0" "$n" "${!n}"; done > "$HARBOR_RUN_DIR/vars-$HARBOR_STEP"'
+)
 
 ENVDUMP = f"""
     name: envdump
@@ -239,17 +245,36 @@ BASH_OWN = frozenset({"PWD", "SHLVL", "_", "OLDPWD"})
 RUNTIME_PREFIXES = ("HARBOR_", "ARG_", "STEP_")
 
 
-def read_dumps(run_dir: Path) -> dict[str, dict[str, str]]:
-    """Each dumped step's environment, by step name."""
+def _entries(data: bytes) -> dict[str, str]:
+    entries = [e.decode() for e in data.split(b"\0") if e]
+    return dict(e.split("=", 1) for e in entries)
+
+
+def read_environments(run_dir: Path) -> dict[str, dict[str, str]]:
+    """Each dumped step's process environment, by step name."""
     out: dict[str, dict[str, str]] = {}
     for step in DUMPED:
         if step == "raw":
             (log,) = (run_dir / "steps").glob("*-raw.stdout.log")
-            data = log.read_bytes()
+            out[step] = _entries(log.read_bytes())
         else:
-            data = (run_dir / f"env-{step}").read_bytes()
-        entries = [e.decode() for e in data.split(b"\0") if e]
-        out[step] = dict(e.split("=", 1) for e in entries)
+            out[step] = _entries((run_dir / f"env-{step}").read_bytes())
+    return out
+
+
+def read_dumps(run_dir: Path) -> dict[str, dict[str, str]]:
+    """What each dumped step sees, by step name: its environment and, for a
+    ``run:`` step, its bash's runtime variables (the caller's ones are
+    shell variables only). Also asserts that no step's environment holds a
+    variable of class ``caller`` (issue 34: caller data is not ambient)."""
+    environments = read_environments(run_dir)
+    for step, env in environments.items():
+        ambient = sorted(n for n in env if classify(n) == "caller")
+        assert ambient == [], f"step {step} has caller variables in its environment: {ambient}"
+    out: dict[str, dict[str, str]] = {}
+    for step, env in environments.items():
+        shell = {} if step == "raw" else _entries((run_dir / f"vars-{step}").read_bytes())
+        out[step] = {**env, **shell}
     return out
 
 

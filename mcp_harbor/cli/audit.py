@@ -322,7 +322,9 @@ def map_(exports: tuple[Path, ...], as_json: bool) -> None:
             click.echo("  no args")
         for name, arg in entry["args"].items():
             secret = " [secret]" if arg["secret"] else ""
-            click.echo(f"  {name}{secret}: in every step's environment as {arg['env']}")
+            click.echo(
+                f"  {name}{secret}: in every run: step's bash as {arg['env']} (not exported)"
+            )
             for r in arg["reaches"]:
                 where = r["command"] or "(a caller-chosen command)"
                 pos = "" if r["position"] is None else f" argument {r['position']}"

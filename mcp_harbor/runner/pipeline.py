@@ -2,9 +2,11 @@
 
 ``run:`` steps run the way GitHub Actions runs them: the script is written to
 ``$HARBOR_RUN_DIR/steps/<n>-<name>.sh`` and started as
-``bash --noprofile --norc -eo pipefail FILE``. ``argv:`` steps are exec'd with
-no shell. Steps run in order; the first failing step ends the run unless it
-has ``continue_on_error: true``.
+``bash --noprofile --norc -eo pipefail FILE``, with the caller's values
+assigned as unexported shell variables on the script's first line
+(`mcp_harbor.runner.prologue`). ``argv:`` steps are exec'd with no shell,
+and get no caller value but their argv elements. Steps run in order; the
+first failing step ends the run unless it has ``continue_on_error: true``.
 """
 
 from __future__ import annotations
@@ -32,13 +34,14 @@ from mcp_harbor.errors import RunError
 from mcp_harbor.runner.agents import AgentTask, FixTask, StepAgents
 from mcp_harbor.runner.follow import follow_logs
 from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
+from mcp_harbor.runner.prologue import prologue, split
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult
 from mcp_harbor.runner.rundir import write_private
 from mcp_harbor.runner.sandbox import Sandbox, explain_denial
 from mcp_harbor.runner.scrub import REDACTED, Scrubber
 from mcp_harbor.runner.secrets import read_secrets
 from mcp_harbor.runner.step_progress import ProgressLine, follow_progress
-from mcp_harbor.step_env import is_inherited, step_variables
+from mcp_harbor.step_env import is_inherited
 from mcp_harbor.template import render, value_text
 
 log = logging.getLogger("mcp_harbor.runner")
@@ -184,36 +187,48 @@ class Executor(Protocol):
         ...
 
 
-def _added_environment(
+def _step_variables(
     request: RunRequest,
     step: Step,
     outcomes: Mapping[str, str],
     output_file: Path,
     progress_file: Path,
     secrets: Mapping[str, str],
-) -> dict[str, str]:
-    """What is added to a step's environment, over what it receives of the
-    server's (`LocalExecutor._spawn_environment`): the run's ``HARBOR_*``
-    variables (with the request's `~RunRequest.extra_env`), ``ARG_<name>``
-    for every arg that has a value, the export's `secrets` and the step's
-    literal ``env:`` over those (the loader refuses an ``env:`` name that is
-    a secret's), then the earlier steps' `outcomes` (``STEP_*``),
-    ``HARBOR_STEP_OUTPUT`` and ``HARBOR_PROGRESS``.
+) -> tuple[dict[str, str], dict[str, str]]:
+    """A step's variables, as ``(environment, shell)``.
+
+    `environment` is what is added to the step's environment, over what it
+    receives of the server's (`LocalExecutor._spawn_environment`): the run's
+    ``server``/``caller_file`` ``HARBOR_*`` variables (with those of the
+    request's `~RunRequest.extra_env`), the export's `secrets` and the
+    step's literal ``env:`` over those (the loader refuses an ``env:`` name
+    that is a secret's), then the earlier steps' ``STEP_*_EXIT`` and
+    ``STEP_*_STATUS``, ``HARBOR_STEP_OUTPUT`` and ``HARBOR_PROGRESS``.
+
+    `shell` holds every variable of class ``caller`` (``ARG_<name>`` for
+    every arg that has a value, the earlier steps' ``STEP_<step>_<key>``
+    outputs, the claimed ``HARBOR_CALLER_*`` fields of `extra_env`): never
+    exported, a ``run:`` step gets them from its prologue
+    (`mcp_harbor.runner.prologue`) and an ``argv:`` step not at all. A
+    literal ``env:`` name wins over an ``ARG_*``/``HARBOR_*`` variable of the
+    same name (which is then in neither), and the ``STEP_*`` variables win
+    over a literal ``env:`` of the same name (which is then dropped from the
+    environment): so no name is both exported and assigned by the prologue.
 
     Everything but the secrets and the literal ``env:`` (the export
-    author's) is the runtime's, and goes through `step_variables`: only
-    variables that `mcp_harbor.step_env` classifies are exported.
+    author's) is the runtime's, and goes through `step_variables` (in
+    `split`): only variables that `mcp_harbor.step_env` classifies are made.
     """
-    env: dict[str, str] = {}
-    env["HARBOR_RUN_ID"] = request.run_id
-    env["HARBOR_RUN_DIR"] = str(request.parent_run_dir or request.run_dir)
-    env["HARBOR_TOOL"] = request.export.name
-    env["HARBOR_STEP"] = step.name
-    env.update(request.extra_env)
+    first: dict[str, str] = {}
+    first["HARBOR_RUN_ID"] = request.run_id
+    first["HARBOR_RUN_DIR"] = str(request.parent_run_dir or request.run_dir)
+    first["HARBOR_TOOL"] = request.export.name
+    first["HARBOR_STEP"] = step.name
+    first.update(request.extra_env)
     for name in request.export.arg_schemas:
         if name in request.arguments and request.arguments[name] is not None:
-            env[f"ARG_{name}"] = value_text(request.arguments[name])
-    step_variables(env)
+            first[f"ARG_{name}"] = value_text(request.arguments[name])
+    env, shell = split(first, environment=step.spec.env)
     env.update(secrets)
     env.update(step.spec.env)
     runtime = {
@@ -221,8 +236,12 @@ def _added_environment(
         "HARBOR_STEP_OUTPUT": str(output_file),
         "HARBOR_PROGRESS": str(progress_file),
     }
-    env.update(step_variables(runtime))
-    return env
+    exported, outputs = split(runtime)
+    for name in outputs:
+        env.pop(name, None)
+    env.update(exported)
+    shell.update(outputs)
+    return env, shell
 
 
 _EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
@@ -274,7 +293,10 @@ class LocalExecutor:
     ``HOME``, ``LANG``, ``LC_*``, …), those in `pass_env` (the server's
     ``--pass-env``) and those in the export's ``pass_env:``; never
     ``BASH_ENV``, ``ENV`` nor any ``ARG_*``/``HARBOR_*``/``STEP_*``, whoever
-    lists them. Over that, what the runtime adds (`_added_environment`).
+    lists them. Over that, what the runtime adds (`_step_variables`). The
+    caller's values are never in it: a ``run:`` step's bash gets them as
+    shell variables (`mcp_harbor.runner.prologue`), an ``argv:`` step as its
+    argv elements only.
 
     Each step is confined by `sandbox` (default: ``auto``, the default
     state and config folders hidden; see `mcp_harbor.runner.sandbox`).
@@ -639,7 +661,7 @@ class LocalExecutor:
         output_file = base.with_suffix(".output")
         progress_file = base.with_suffix(".progress")
 
-        added = _added_environment(
+        added, shell = _step_variables(
             request, step, state.environment(), output_file, progress_file, state.secrets
         )
         env = self._spawn_environment(request.export, added)
@@ -647,10 +669,13 @@ class LocalExecutor:
         shown = _command(step, request.redacted_arguments())
         script: bytes | None = None
         if isinstance(command, str):
-            script = command.encode("utf-8")
+            # The caller's values: shell variables of the script's bash, on
+            # its first line; never its environment.
+            script = prologue(shell) + command.encode("utf-8")
             argv = [self._bash, *BASH_FLAGS]  # + the script's /dev/fd path
         else:
-            argv = command
+            argv = command  # caller values are argv elements only
+            shell = {}
         cwd = step.cwd or request.workdir
         confinement = self.sandbox.confinement(
             request.export.spec.sandbox,
@@ -777,6 +802,7 @@ class LocalExecutor:
             phase=step.section,
             outputs=outputs,
             env_names=sorted(added),
+            shell_names=sorted(shell),
             error=error,
         )
 

@@ -129,6 +129,30 @@ async def kill_group(child: _Child, grace: float = DEFAULT_GRACE) -> None:
         await child.wait()
 
 
+def _script_hygiene(script: bytes, fd: int) -> bytes:
+    """What goes ahead of `script` (read by bash from the memfd `fd`, whose
+    offset is 0 and which bash reads through a descriptor of its own): one
+    line-1 command list that writes spaces over the whole first line of the
+    file (itself included) through `fd`, then closes `fd` in bash.
+
+    bash parses a whole line (and any compound command it opens) before it
+    runs any of it, so the first line is in bash's memory when it is
+    blanked, and bash never reads it again (it reads on from there). The
+    script's own commands then run with no descriptor on the memfd but
+    bash's own (close-on-exec, so not inherited), and whoever opens the memfd
+    through ``/proc/PID/fd`` of the step's bash reads spaces where the first
+    line was. Made of numbers only; ends in ``"; "`` with no newline, so line
+    numbers stay the script's."""
+    newline = script.find(b"\n")
+    first = len(script) if newline < 0 else newline
+    size = first
+    while True:  # the command's length counts, and holds its own digits
+        head = b"printf '%%*s' %d '' >&%d; exec %d>&-; " % (size, fd, fd)
+        if len(head) + first == size:
+            return head
+        size = len(head) + first
+
+
 async def run_in_group(
     argv: Sequence[str],
     *,
@@ -154,7 +178,12 @@ async def run_in_group(
     `script`, if given, is handed to the child as an anonymous in-memory file
     (``memfd``) whose ``/dev/fd/N`` path is appended to `argv` (bash then
     reads its script from it): the script never touches the disk (one file
-    less per step, and a secret in it is never written anywhere).
+    less per step, and a secret in it is never written anywhere). Ahead of
+    it goes `_script_hygiene`: before any of the script's own commands runs,
+    its first line (the caller's values, `mcp_harbor.runner.prologue`) is
+    overwritten with spaces in the memfd and descriptor N is closed, so a
+    program the script starts neither inherits N nor reads the values back
+    through ``/proc/PID/fd`` of the step's bash.
 
     `confinement`, if given, is entered by a thread made for the spawn
     (see `mcp_harbor.runner.sandbox`), and `argv` is started through its
@@ -184,7 +213,7 @@ async def run_in_group(
             command[:0] = confinement.prefix
         if script is not None:
             memfd = os.memfd_create("harbor-step", 0)
-            os.write(memfd, script)
+            os.write(memfd, _script_hygiene(script, memfd) + script)
             os.lseek(memfd, 0, os.SEEK_SET)
             command.append(f"/dev/fd/{memfd}")  # pass_fds keeps the number
         out = err = -1

@@ -18,6 +18,7 @@ RECORDED_STEP_FIELDS: tuple[str, ...] = (
     "command",
     "cwd",
     "env_names",
+    "shell_names",
     "exit_code",
     "duration_ms",
     "stdout_bytes",
@@ -52,7 +53,13 @@ class StepResult:
     stdout_sha256: str | None = None
     stderr_sha256: str | None = None
     cwd: str | None = None
-    env_names: list[str] = field(default_factory=list)  # what the step's environment added
+    #: The names the runtime added to the step's environment (exported:
+    #: every program the step starts sees them).
+    env_names: list[str] = field(default_factory=list)
+    #: The names a ``run:`` step's bash got as unexported shell variables
+    #: (the caller's values: ``ARG_*``, ``STEP_*`` outputs, claimed
+    #: ``HARBOR_CALLER_*``), in no process's environment.
+    shell_names: list[str] = field(default_factory=list)
     error: str | None = None  # why the step could not start, or was skipped
     phase: str = "steps"  # steps, on_failure or finally
     outputs: dict[str, str] = field(default_factory=dict)  # key=value from $HARBOR_STEP_OUTPUT
@@ -67,6 +74,7 @@ class StepResult:
         that order (``output_keys``: the sorted names of `outputs`)."""
         data = {f: getattr(self, f) for f in self.__dataclass_fields__}
         data["env_names"] = list(self.env_names)
+        data["shell_names"] = list(self.shell_names)
         data["outputs"] = dict(self.outputs)
         data["attempts"] = [dict(a) for a in self.attempts]
         if isinstance(self.command, list):

@@ -109,7 +109,9 @@ def _forms(value: str) -> set[str]:
       quoted regular expression (``=~``): before its special characters;
     - a JSON string's body (ASCII-only and not);
     - each of those inside ``set -x``'s ``'…'`` once more (the trace of
-      ``x=${V@Q}`` or of ``echo "$(declare -p V)"``)."""
+      ``x=${V@Q}`` or of ``echo "$(declare -p V)"``);
+    - the prologue's ``\\xHH`` form of each byte (`mcp_harbor.runner.prologue`),
+      which bash prints back in a syntax error's message about line 1."""
     forms = {
         value,
         value.replace("'", "'\\''"),
@@ -127,6 +129,9 @@ def _forms(value: str) -> set[str]:
         forms.add(_ansi_c(value, ascii_only=True))
         forms.add(_pattern(value, per_byte=True))
     forms |= {form.replace("'", "'\\''") for form in forms if "'" in form}
+    if value:  # the prologue's form (mcp_harbor.runner.prologue), which bash
+        # prints back in a syntax error's message about the script's first line
+        forms.add("\\x" + _encode(value).hex("\\").replace("\\", "\\x"))
     return forms
 
 
@@ -190,7 +195,8 @@ class Scrubber:
     listing, ``set -x``'s quoting of words, of patterns and of regular
     expressions, in a UTF-8 locale and in one that is not), each of those
     once more inside ``set -x``'s ``'…'``; its JSON string body
-    (``json.dumps(v)[1:-1]``, with and without ``ensure_ascii``); and, for a
+    (``json.dumps(v)[1:-1]``, with and without ``ensure_ascii``); the body of
+    the prologue's ``$'\\xHH…'`` (`mcp_harbor.runner.prologue`); and, for a
     multi-line value, each of its lines (of at least `MIN_SECRET_LENGTH`
     characters) in each of those forms. Where several forms match at one
     place the longest is replaced, so no part of a longer form survives a
