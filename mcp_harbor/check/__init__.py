@@ -91,6 +91,7 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
         if hazard.arg and hazard.arg in export.arg_schemas:
             # fixes are written with a generic $ARG: name the step's variable
             fix = _GENERIC_ARG.sub(f"$ARG_{hazard.arg}", fix)
+            fix = rule.amend_fix(fix, hazard.arg, export.arg_schemas[hazard.arg])
         message = (
             f"{owner}: {step_label}, line {line}, column {column}:{arg} "
             f"{detail} [{rule.id} {rule.name}]"
