@@ -34,6 +34,7 @@ from mcp_harbor.check._analysis import (
 from mcp_harbor.check._authority import disagreements
 from mcp_harbor.check._facts import Hazard, Sentinels, arg_models, export_scripts, substitute
 from mcp_harbor.check._model import ExportReport, Finding
+from mcp_harbor.check._references import references
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.rules import (
@@ -41,6 +42,7 @@ from mcp_harbor.check.rules import (
     CallerValueAsInstructions,
     CodeSelectingVariable,
     UnconfirmedDestructiveGrant,
+    UndeclaredReference,
     UnparseableTemplate,
 )
 from mcp_harbor.check.sinks import Grammar
@@ -188,7 +190,8 @@ def _draft(
     programs = _grammars(export)
     steps: list[tuple[Step, list[Hazard], _Script | None]] = []
     pending = iter(scripts)
-    for step in export.all_steps:
+    names = [s.name for s in export.all_steps]
+    for index, step in enumerate(export.all_steps):
         env_hazards = _env_literals(step, models) + _instruction_hazards(step)
         if step.kind == "agent":
             # no command: the model's calls are the granted tools' own
@@ -205,7 +208,7 @@ def _draft(
                 if reprint(text).error is None:
                     raise
                 hazards, gate = [], True
-            hazards = env_hazards + hazards
+            hazards = env_hazards + _undeclared(text, sentinels, export, names, index) + hazards
             steps.append((step, hazards, _Script(text, sentinels, tainted) if gate else None))
         else:
             assert step.argv is not None
@@ -214,6 +217,22 @@ def _draft(
             ]
             steps.append((step, env_hazards + analyse_argv(elements, models, programs), None))
     return _Draft(export, key, models, programs, steps)
+
+
+def _undeclared(
+    text: str, sentinels: Sentinels, export: Export, names: Sequence[str], index: int
+) -> list[Hazard]:
+    """H010 on the ``ARG_*`` and ``STEP_*`` names the script `text` (of the
+    step at `index` of `names`, every step's name in run order) reads but
+    neither declares nor assigns itself."""
+    out: list[Hazard] = []
+    for variable, byte in references(text):
+        hazard = UndeclaredReference.detect(
+            variable, export.arg_schemas, names[:index], names, sentinels.locate(byte)
+        )
+        if hazard is not None:
+            out.append(hazard)
+    return out
 
 
 def _env_literals(step: Step, models: Mapping[str, ValueModel]) -> list[Hazard]:

@@ -17,6 +17,7 @@ from mcp_harbor.check.rules.h006 import ArithmeticInjection
 from mcp_harbor.check.rules.h007 import ValueAsName
 from mcp_harbor.check.rules.h008 import CodeSelectingVariable
 from mcp_harbor.check.rules.h009 import OptionRunsCode
+from mcp_harbor.check.rules.h010 import UndeclaredReference
 from mcp_harbor.check.rules.h020 import CallerValueAsInstructions
 from mcp_harbor.check.rules.w101 import OptionInjection
 from mcp_harbor.check.rules.w102 import UnquotedExpansion
@@ -41,6 +42,7 @@ __all__ = [
     "Rule",
     "ShellquoteInQuotedContext",
     "UnconfirmedDestructiveGrant",
+    "UndeclaredReference",
     "UnparseableTemplate",
     "UnquotedExpansion",
     "UnsafeRawPlaceholder",
@@ -63,6 +65,7 @@ RULES: dict[str, type[Rule]] = {
         ValueAsName,
         CodeSelectingVariable,
         OptionRunsCode,
+        UndeclaredReference,
         CallerValueAsInstructions,
         OptionInjection,
         UnquotedExpansion,
