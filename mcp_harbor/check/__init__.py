@@ -222,7 +222,7 @@ def _draft(
 def _undeclared(
     text: str, sentinels: Sentinels, export: Export, names: Sequence[str], index: int
 ) -> list[Hazard]:
-    """H010 on the ``ARG_*`` and ``STEP_*`` names the script `text` (of the
+    """H011 on the ``ARG_*`` and ``STEP_*`` names the script `text` (of the
     step at `index` of `names`, every step's name in run order) reads but
     neither declares nor assigns itself."""
     out: list[Hazard] = []

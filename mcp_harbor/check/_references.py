@@ -1,5 +1,5 @@
 """The runtime names a script reads (``ARG_*``, ``STEP_*``) and the names it
-assigns itself, for H010 (`mcp_harbor.check.rules.UndeclaredReference`).
+assigns itself, for H011 (`mcp_harbor.check.rules.UndeclaredReference`).
 
 Guarantee: every read `references` returns is a place where bash reads the
 variable by name (``$V``, ``${V…}``, or a bare name bash evaluates as

@@ -111,7 +111,7 @@ def test_issue_34_typo_is_refused_with_a_suggestion(tmp_path: Path) -> None:
     case = Case("t", False, run='git log -- "$ARG_brnach"', args={"branch": "S"})
     report = check_export(load(case, tmp_path))
     [finding] = report.findings
-    assert (finding.rule, finding.severity) == ("H010", "error")
+    assert (finding.rule, finding.severity) == ("H011", "error")
     assert "did you mean `ARG_branch`?" in finding.message
     assert report.status == "refused"
 

@@ -17,7 +17,7 @@ from mcp_harbor.check.rules.h006 import ArithmeticInjection
 from mcp_harbor.check.rules.h007 import ValueAsName
 from mcp_harbor.check.rules.h008 import CodeSelectingVariable
 from mcp_harbor.check.rules.h009 import OptionRunsCode
-from mcp_harbor.check.rules.h010 import UndeclaredReference
+from mcp_harbor.check.rules.h011 import UndeclaredReference
 from mcp_harbor.check.rules.h020 import CallerValueAsInstructions
 from mcp_harbor.check.rules.w101 import OptionInjection
 from mcp_harbor.check.rules.w102 import UnquotedExpansion

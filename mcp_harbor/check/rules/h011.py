@@ -1,4 +1,4 @@
-"""Rule H010 (undeclared-reference)."""
+"""Rule H011 (undeclared-reference)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ class UndeclaredReference(Rule):
     - ShellCheck SC2154 (variable referenced but not assigned)
     """
 
-    id: ClassVar[str] = "H010"
+    id: ClassVar[str] = "H011"
     name: ClassVar[str] = "undeclared-reference"
     summary: ClassVar[str] = "A script reads `ARG_x` or `STEP_<step>_…` that nothing declares."
     severity: ClassVar[Literal["error", "warning"]] = "error"
