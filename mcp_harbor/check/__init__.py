@@ -34,6 +34,7 @@ from mcp_harbor.check._analysis import (
 from mcp_harbor.check._authority import disagreements
 from mcp_harbor.check._facts import Hazard, Sentinels, arg_models, export_scripts, substitute
 from mcp_harbor.check._model import ExportReport, Finding
+from mcp_harbor.check._references import references
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._secrets import secret_hazards
 from mcp_harbor.check._values import ValueModel
@@ -43,6 +44,7 @@ from mcp_harbor.check.rules import (
     CodeSelectingVariable,
     SecretPrinted,
     UnconfirmedDestructiveGrant,
+    UndeclaredReference,
     UnparseableTemplate,
 )
 from mcp_harbor.check.sinks import Grammar
@@ -93,6 +95,7 @@ def _findings(export: Export, step_name: str, hazards: list[Hazard]) -> list[Fin
         if hazard.arg and hazard.arg in export.arg_schemas:
             # fixes are written with a generic $ARG: name the step's variable
             fix = _GENERIC_ARG.sub(f"$ARG_{hazard.arg}", fix)
+            fix = rule.amend_fix(fix, hazard.arg, export.arg_schemas[hazard.arg])
         message = (
             f"{owner}: {step_label}, line {line}, column {column}:{arg} "
             f"{detail} [{rule.id} {rule.name}]"
@@ -241,7 +244,8 @@ def _draft(
     programs = _grammars(export)
     steps: list[tuple[Step, list[Hazard], _Script | None]] = []
     pending = iter(scripts)
-    for step in export.all_steps:
+    names = [s.name for s in export.all_steps]
+    for index, step in enumerate(export.all_steps):
         environment = _environment(export, step)
         env_hazards = _env_literals(step, models) + _instruction_hazards(step)
         if step.kind == "agent":
@@ -261,7 +265,12 @@ def _draft(
                 if reprint(text).error is None:
                     raise
                 hazards, gate = [], True
-            hazards = env_hazards + hazards + secret_hazards(text, sentinels, export.spec.secrets)
+            hazards = (
+                env_hazards
+                + _undeclared(text, sentinels, export, names, index)
+                + hazards
+                + secret_hazards(text, sentinels, export.spec.secrets)
+            )
             steps.append(
                 (step, hazards, _Script(text, sentinels, tainted, environment) if gate else None)
             )
@@ -274,6 +283,22 @@ def _draft(
             hazards += _argv_secret_hazards(elements, export.spec.secrets)
             steps.append((step, hazards, None))
     return _Draft(export, key, models, programs, steps)
+
+
+def _undeclared(
+    text: str, sentinels: Sentinels, export: Export, names: Sequence[str], index: int
+) -> list[Hazard]:
+    """H011 on the ``ARG_*`` and ``STEP_*`` names the script `text` (of the
+    step at `index` of `names`, every step's name in run order) reads but
+    neither declares nor assigns itself."""
+    out: list[Hazard] = []
+    for variable, byte in references(text):
+        hazard = UndeclaredReference.detect(
+            variable, export.arg_schemas, names[:index], names, sentinels.locate(byte)
+        )
+        if hazard is not None:
+            out.append(hazard)
+    return out
 
 
 def _env_literals(step: Step, models: Mapping[str, ValueModel]) -> list[Hazard]:

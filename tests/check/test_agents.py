@@ -320,10 +320,13 @@ def test_a_custom_tool_reading_the_callers_variable_is_refused_too(tmp_path: Pat
     caller's; were the caller's ``$ARG_log`` left, it is the caller's value,
     so its misuse in a tool is refused as in a step (defence in depth)."""
     path = _triage(tmp_path, 'eval "$ARG_log"')
-    [finding] = check_export(load_export(path)).findings
+    # the tool declares no arg `log`, so `$ARG_log` is also undeclared (H011)
+    finding, undeclared = check_export(load_export(path)).findings
     assert (finding.rule, finding.arg, finding.step) == ("H004", "log", "tools.read_ci_log")
+    assert (undeclared.rule, undeclared.step) == ("H011", "tools.read_ci_log")
+    # quoted, only the undeclared name is left: the tool's `$ARG_log` is empty
     quoted = check_export(load_export(_triage(tmp_path, 'printf %s "$ARG_log"', "q.yaml")))
-    assert quoted.status == "accepted" and quoted.findings == ()
+    assert [f.rule for f in quoted.findings] == ["H011"]
 
 
 def test_a_custom_tools_findings_in_text_json_and_sarif(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from mcp_harbor.check.rules.h007 import ValueAsName
 from mcp_harbor.check.rules.h008 import CodeSelectingVariable
 from mcp_harbor.check.rules.h009 import OptionRunsCode
 from mcp_harbor.check.rules.h010 import SecretPrinted
+from mcp_harbor.check.rules.h011 import UndeclaredReference
 from mcp_harbor.check.rules.h012 import NoGrammarPosition
 from mcp_harbor.check.rules.h020 import CallerValueAsInstructions
 from mcp_harbor.check.rules.w101 import OptionInjection
@@ -45,6 +46,7 @@ __all__ = [
     "SecretPrinted",
     "ShellquoteInQuotedContext",
     "UnconfirmedDestructiveGrant",
+    "UndeclaredReference",
     "UnparseableTemplate",
     "UnquotedExpansion",
     "UnsafeRawPlaceholder",
@@ -68,6 +70,7 @@ RULES: dict[str, type[Rule]] = {
         CodeSelectingVariable,
         OptionRunsCode,
         SecretPrinted,
+        UndeclaredReference,
         NoGrammarPosition,
         CallerValueAsInstructions,
         OptionInjection,

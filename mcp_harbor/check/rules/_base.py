@@ -8,7 +8,8 @@ and the tables of `mcp_harbor.check.sinks`; they never import the analysis
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
 
 from mcp_harbor.check._facts import Hazard, Located, Occ, Word
 
@@ -50,6 +51,15 @@ class Rule:
         occurrence's arg; a word's first occurrence's arg, or none)."""
         arg = (subject.arg or None) if isinstance(subject, Word) else subject.arg
         return cls.hazard(arg, where, detail, fix)
+
+    @classmethod
+    def amend_fix(cls, fix: str, arg: str, schema: Mapping[str, Any]) -> str:
+        """`fix`, a finding's fix about arg `arg`, made true of that arg's
+        declaration `schema` (the analysis sees value models, not schemas:
+        a rule whose advice depends on what the author wrote says so here).
+        By default, unchanged."""
+        del arg, schema
+        return fix
 
     @classmethod
     def doc(cls) -> str:

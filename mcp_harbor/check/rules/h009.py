@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
 
 from mcp_harbor.check import sinks
 from mcp_harbor.check._facts import Hazard, Located, Word
 from mcp_harbor.check.rules._base import Rule
+from mcp_harbor.check.rules._forms import derived, shown
 from mcp_harbor.check.rules.w101 import OptionInjection
 
 __all__ = ["OptionRunsCode"]
@@ -88,34 +90,104 @@ class OptionRunsCode(Rule):
             return OptionInjection.detect(program, word, where)
         if grammar is not None and not word.splits and takes_value(prev, grammar):
             return None
-        shown = f"`{program}`" if program else "the program"
+        prog = f"`{program}`" if program else "the program"
+        occ = word.occs[0]
+        if derived(occ):
+            # the value is computed from the arg (a variable, a command's
+            # output): the arg's schema is not what to change
+            var = "the value" if occ.var == "$(…)" else f"`${occ.var}`"
+            why = (
+                f"the checker cannot show that {shown(occ)} does not start with `-`, and "
+                f"it stands where {prog} reads options"
+            )
+            if grammar is None:
+                fix = (
+                    f"make sure {var} cannot start with `-` (prefix a path with ./), or "
+                    f"declare {prog} under `programs:` (its options that take a value, and "
+                    "that `--` ends its options) and put `--` before the value"
+                )
+            else:
+                fix = f"put `--` before the value, or make sure {var} cannot start with `-`"
+            return cls.about(word, where, why, fix)
         if all(o.model.numeric for o in word.occs):
             return cls.about(
                 word,
                 where,
-                f"the value is a number that can be negative, and {shown} reads `-1` as an "
+                f"the value is a number that can be negative, and {prog} reads `-1` as an "
                 "option (or, as a PID, as every process)",
                 f"give arg {word.arg!r} a `minimum` of 0 (or more)",
             )
+        drop = leading_dash_clause(word.arg)
         if grammar is None:
             why = (
-                f"the value can start with `-`, and the checker does not know {shown}'s "
+                f"{shown(occ)} can start with `-`, and the checker does not know {prog}'s "
                 "options, so it cannot show that the value is not read as one (some "
                 "options run code: git --upload-pack, ssh -oProxyCommand, tar --to-command)"
             )
             fix = (
-                f"remove `leading_dash: true` from arg {word.arg!r} (values starting with "
-                "`-` are then refused at validation), or give it a `pattern` that cannot "
-                f"start with `-`, or declare {shown} under `programs:` (its options that "
-                "take a value, and that `--` ends its options) and put `--` before the value"
+                f"{drop}, or give it a `pattern` that cannot start with `-`, or declare "
+                f"{prog} under `programs:` (its options that take a value, and that `--` "
+                "ends its options) and put `--` before the value"
             )
         else:
-            why = f"the value can start with `-` and stands where {shown} reads options"
+            why = f"{shown(occ)} can start with `-` and stands where {prog} reads options"
             fix = (
-                "put `--` before the value, or remove `leading_dash: true` from arg "
-                f"{word.arg!r}, or give it a `pattern` that cannot start with `-`"
+                f"put `--` before the value, or {drop}, or give it a `pattern` that cannot "
+                "start with `-`"
             )
         return cls.about(word, where, why, fix)
+
+    @classmethod
+    def amend_fix(cls, fix: str, arg: str, schema: Mapping[str, Any]) -> str:
+        """`fix` made true of arg `arg`, whose schema is `schema`: the advice
+        to remove ``leading_dash: true`` only for an arg that has it (one
+        that admits numbers gets a `minimum` instead), and no `pattern` for
+        an arg that admits only numbers."""
+        kinds = _types(schema)
+        numbers = bool(kinds & {"integer", "number"})
+        if schema.get("leading_dash") is not True:
+            drop = leading_dash_clause(arg)
+            if numbers and kinds <= {"integer", "number"}:
+                fix = fix.replace(drop, f"give arg {arg!r} a `minimum` of 0 (or more)")
+            elif numbers:  # strings too: a `pattern` for those, a `minimum` for numbers
+                fix = fix.replace(_PATTERN_ADVICE[0][0], "").replace(
+                    drop,
+                    f"give arg {arg!r} a `minimum` of 0 (or more) and a `pattern` that cannot "
+                    "start with `-`",
+                )
+            else:
+                fix = fix.replace(f", or {drop}", "").replace(f"{drop}, or ", "")
+        if numbers and kinds <= {"integer", "number"}:
+            for pattern, instead in _PATTERN_ADVICE:
+                fix = fix.replace(pattern, instead.format(arg=arg))
+        return fix
+
+
+#: The `pattern` advice of H009's fixes (here and in `_roles`), and what an
+#: arg that admits only numbers gets instead.
+_PATTERN_ADVICE = (
+    (", or give it a `pattern` that cannot start with `-`", ""),
+    (
+        "constrain the arg with a `pattern` that cannot start with `-`",
+        "give arg {arg!r} a `minimum` of 0",
+    ),
+    ("a `minimum` of 0 or a `pattern` that cannot start with `-`", "a `minimum` of 0"),
+)
+
+
+def leading_dash_clause(arg: str) -> str:
+    """H009's advice to drop ``leading_dash: true`` from `arg`."""
+    return (
+        f"remove `leading_dash: true` from arg {arg!r} (values starting with `-` are then "
+        "refused at validation)"
+    )
+
+
+def _types(schema: Mapping[str, Any]) -> frozenset[str]:
+    """The JSON types `schema`'s ``type`` names (none: it names none)."""
+    kind = schema.get("type")
+    kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else []
+    return frozenset(k for k in kinds if isinstance(k, str))
 
 
 def takes_value(prev: str | None, grammar: sinks.Grammar) -> bool:

@@ -8,6 +8,7 @@ from typing import ClassVar, Literal
 from mcp_harbor.check._facts import Hazard, Located, Occ
 from mcp_harbor.check.rules._base import Rule
 from mcp_harbor.check.rules._contexts import SPLIT_GLOB, Quoting
+from mcp_harbor.check.rules._forms import arithmetic_name
 
 __all__ = ["UnquotedExpansion"]
 
@@ -35,7 +36,12 @@ class UnquotedExpansion(Rule):
     ```
 
     ## Known problems
-    Assignments, `[[ ]]` and `case` do not split and are not warned about.
+    Assignments, `[[ ]]` and `case` do not split and are not warned about;
+    nor is a name that arithmetic reads without `$` (`$(( ARG_n * 2 ))`,
+    `(( ARG_n > 2 ))`, `a[ARG_n]`): bash evaluates it to a number and never
+    splits its text (a non-numeric value there is H006's). A variable the
+    checker cannot bound (the output of a command, say) is warned about
+    when unquoted although its value may never hold a blank.
 
     ## References
     - ShellCheck SC2086
@@ -63,6 +69,8 @@ class UnquotedExpansion(Rule):
         In a ``for`` list (`in_for_list`) the split is meant, the globbing
         not. None otherwise. The facts are asked in that order, only as
         needed."""
+        if arithmetic_name(occ):
+            return None  # arithmetic reads the name: no text of it is split
         if quoting != "unquoted" or no_split() or not occ.model.chars & SPLIT_GLOB:
             return None
         shown = occ.var if occ.var == "$(…)" else f"${occ.var}"
@@ -78,6 +86,7 @@ class UnquotedExpansion(Rule):
         return cls.about(
             occ,
             where,
-            f"`{shown}` is unquoted, so the value is split on spaces and glob-expanded",
+            f"`{shown}` is unquoted, so a value with blanks or glob characters is split "
+            "into words and glob-expanded",
             f'write "{shown}" (in double quotes)',
         )

@@ -14,6 +14,7 @@ XDG folders; the working directory is a small git repository made here.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -103,10 +104,8 @@ def _run_attack(path: Path, args: dict[str, Any], base: Path, work: Path) -> dic
     files = ""
     for file in runs.rglob("*"):
         if file.is_file():
-            try:
+            with contextlib.suppress(OSError):
                 files += file.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                pass
     everything = answer + files
     return {
         "ran": MARKER in everything,
