@@ -10,9 +10,10 @@ forms may appear in the BYTES of anything: the MCP result (text and
 structured content), every notification the client received, every file
 under the server's state directory (run directory, SQLite file and its
 -wal). The forms are made by real bash and by ``json``, not by the
-scrubber under test. The printing steps are ``argv: [bash, -c, …]``: the
-checker refuses a ``run:`` script that prints a secret (H010), and the
-scrubber is what stands behind programs it does not see into. A variable
+scrubber under test. The printing steps run their script through a program the
+checker does not read (``argv: [bash, printer.sh, SCRIPT]``, which evals
+it): the checker refuses a script it reads that prints a secret (H010), and
+the scrubber is what stands behind programs it does not see into. A variable
 of the server's environment reaches a step only when ``--pass-env`` or
 ``pass_env:`` names it (the secret's own source variable does not). A
 missing secret makes the export unavailable, naming the secret and its
@@ -48,6 +49,11 @@ TAIL = 4096  # output_tail: the secret straddles its boundary by 10 bytes
 
 def export_text(db_file: Path) -> str:
     py = sys.executable
+    # A program the checker does not read (it runs its first argument as a
+    # script, with the secret arg, its second, as ARG_pw): what stands
+    # behind it is the scrubber, under test here.
+    printer = db_file.parent / "printer.sh"
+    printer.write_text('ARG_pw=$2\neval "$1"\n', encoding="utf-8")
     return f"""
         name: leak
         description: Prints its secrets in every way a step might.
@@ -64,7 +70,7 @@ def export_text(db_file: Path) -> str:
           - name: raw
             argv:
               - bash
-              - -c
+              - {printer}
               - |
                   echo "token=$DEPLOY_TOKEN"
                   echo "db=$DB_PASSWORD"
@@ -72,16 +78,18 @@ def export_text(db_file: Path) -> str:
                   echo "err token=$DEPLOY_TOKEN pw=$ARG_pw" >&2
                   echo "visible=${{SERVER_PASSED-unset}} passed=${{EXPORT_PASSED-unset}}"
                   echo "hidden=${{SERVER_HIDDEN-unset}} source=${{CI_DEPLOY_TOKEN-unset}}"
+              - "{{{{ args.pw }}}}"
           - name: quoted
             argv:
               - bash
-              - -c
+              - {printer}
               - |
                   printf '%q\\n' "$DEPLOY_TOKEN" "$DB_PASSWORD" "$ARG_pw"
                   set -x
                   : "$DEPLOY_TOKEN" "$DB_PASSWORD" "$ARG_pw"
                   : "prefix=$DEPLOY_TOKEN"
                   set +x
+              - "{{{{ args.pw }}}}"
           - name: encoded
             argv:
               - {py}
@@ -100,19 +108,21 @@ def export_text(db_file: Path) -> str:
           - name: cut
             argv:
               - bash
-              - -c
+              - {printer}
               - |
                   printf '%s' "$DEPLOY_TOKEN"
                   head -c {TAIL - 10} /dev/zero | tr '\\0' .
+              - "{{{{ args.pw }}}}"
           - name: outputs
             argv:
               - bash
-              - -c
+              - {printer}
               - |
                   echo "token=$DEPLOY_TOKEN" >> "$HARBOR_STEP_OUTPUT"
                   echo "pw=$ARG_pw" >> "$HARBOR_STEP_OUTPUT"
                   {{ echo "db<<END"; echo "$DB_PASSWORD"; echo END; }} >> "$HARBOR_STEP_OUTPUT"
                   echo "plain=visible" >> "$HARBOR_STEP_OUTPUT"
+              - "{{{{ args.pw }}}}"
           - name: reads
             run: echo "got=$STEP_outputs_token/$STEP_outputs_plain"
     """
@@ -286,7 +296,7 @@ async def test_a_missing_secret_makes_the_export_unavailable(tmp_path: Path) -> 
           DB_PASSWORD: {file: no-such-secret-file}
         steps:
           - name: a
-            argv: [bash, -c, 'echo "would use $DEPLOY_TOKEN"']
+            argv: [sh, -c, 'test "$DEPLOY_TOKEN" = now-it-is && echo got-the-value']
         """,
     )
     write_export(
@@ -334,7 +344,7 @@ async def test_a_missing_secret_makes_the_export_unavailable(tmp_path: Path) -> 
         CI_NOT_SET_ANYWHERE="now-it-is",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "would use ***" in json.loads(proc.stdout)["answer"]
+    assert "got-the-value" in json.loads(proc.stdout)["answer"]
 
 
 def test_pass_env_refuses_what_may_never_pass(tmp_path: Path) -> None:
@@ -404,7 +414,7 @@ async def test_a_secret_gone_at_the_run_start_runs_nothing(
           T: {env: CI_GONE_SECRET}
         steps:
           - name: a
-            argv: [bash, -c, 'echo "$T"']
+            argv: [sh, -c, 'test -n "$T"']
         """,
     )
     monkeypatch.delenv("CI_GONE_SECRET", raising=False)

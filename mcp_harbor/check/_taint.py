@@ -121,6 +121,10 @@ _SERVER_PATH = ValueModel(SAFE_CHARS, frozenset("/"), False)
 #: Outputs of earlier steps (``STEP_<name>_<key>``) may carry caller data; only
 #: the runtime's own ``_EXIT`` and ``_STATUS`` variables are inert.
 _STEP_VAR = re.compile(r"\bSTEP_[A-Za-z0-9_]+")
+#: The "arg" of caller data that is no arg's own: a value the checker cannot
+#: show to be the author's (an unknown or special variable, a program's
+#: output, an indirect expansion). Findings about it name no arg.
+UNPROVEN = ""
 #: The source of an earlier step's output.
 STEP_OUTPUT = "step-output"
 
@@ -226,7 +230,7 @@ def _transformed(
     kinds = [c.type for c in node.children]
     inner = kinds[1:-1]  # between ${ and }
     if inner and inner[0] == "!":
-        return (source[0] if source else "indirect", any_model())
+        return (source[0] if source else UNPROVEN, any_model())
     if source is None:
         return None
     arg, model = source
@@ -435,6 +439,11 @@ class TaintedScript:
                     for c in node.children
                     if c.type == "word" and node_text(src, c).startswith("-")
                 )
+                first = node.children[0] if node.children else None
+                if first is not None and node_text(src, first) in ("declare", "local", "typeset"):
+                    for child in node.children:
+                        if child.type == "variable_name":
+                            self.assigned.add(node_text(src, child))  # empty: clean
                 if "A" in flags:
                     for child in node.children:
                         target = (
@@ -557,10 +566,10 @@ class TaintedScript:
         if not IDENT.fullmatch(name) and not (name.isdigit() or name in ("@", "*", "_")):
             return None  # not a name (``@`` in ``a[@]``)
         if name in _BASH_PATHS:
-            return (name, _ABSOLUTE_PATH)
+            return (UNPROVEN, _ABSOLUTE_PATH)
         if name in self.arithmetic_names and name not in self.unmodeled and not self.dynamic_writes:
-            return (name, _NUMBER)  # set only by arithmetic: a number, maybe negative
-        return (name, any_model())
+            return (UNPROVEN, _NUMBER)  # set only by arithmetic: a number, maybe negative
+        return (UNPROVEN, any_model())
 
     def function_at(self, byte: int) -> str | None:
         """The function whose body holds `byte` (the innermost), or None."""
@@ -591,7 +600,7 @@ class TaintedScript:
                 # what an unknown program prints is not the author's
                 occs.append(
                     Occ(
-                        "output",
+                        UNPROVEN,
                         "env",
                         counted or any_model(),
                         node.start_byte,
@@ -759,7 +768,7 @@ class TaintedScript:
         has_data = bool(sentinel_occs) or bool(self.taint.variables) or self.taint.positional
         if self.unproven_is_data:
             for var_name in split:
-                self.taint.variables.setdefault(var_name, (var_name, any_model()))
+                self.taint.variables.setdefault(var_name, (UNPROVEN, any_model()))
         if self.unproven_is_data or has_data:
             # what is read is never proven clean (a file, a pipe, a step's output)
             for node in reads:

@@ -41,10 +41,15 @@ def shown(occ: Occ) -> str:
         return f"the placeholder `{{{{ args.{occ.arg} | shellquote }}}}`"
     if arithmetic_name(occ):
         return f"the name `{occ.var}` (read in arithmetic)"
+    origin = f"from arg {occ.arg!r}" if occ.arg else "not proven to be the author's"
     if occ.var == "$(…)":
-        return f"the output of `$(…)` (from arg {occ.arg!r})"
-    if derived(occ):
-        return f"`${occ.var}` (from arg {occ.arg!r})"
+        return f"the output of `$(…)` ({origin})"
+    if occ.node is not None and occ.node.type == "expansion" and occ.node.text is not None:
+        text = occ.node.text.decode("utf-8", "replace")
+        if text != f"${{{occ.var}}}":
+            return f"`{text[:40]}` ({origin})"  # ${x#…}, ${!x}…: the form the line has
+    if derived(occ) or not occ.arg:
+        return f"`${occ.var}` ({origin})"
     return f"`${occ.var}`"
 
 

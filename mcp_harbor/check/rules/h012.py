@@ -37,7 +37,7 @@ class NoGrammarPosition(Rule):
     ## Example
     ```yaml
     steps:
-      - run: deploy-tool --target "$ARG_env"
+      - run: deploy-tool --target="$ARG_env"
     ```
 
     ## Use instead
@@ -50,7 +50,7 @@ class NoGrammarPosition(Rule):
         runs_operands: false
         stdin: data
     steps:
-      - run: deploy-tool --target "$ARG_env"
+      - run: deploy-tool --target="$ARG_env"
     ```
 
     ## Known problems
