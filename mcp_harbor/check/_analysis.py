@@ -48,6 +48,7 @@ from mcp_harbor.check._facts import (
     Sentinels,
     Taint,
     Word,
+    any_model,
     names_only,
 )
 from mcp_harbor.check._positions import EnvPrefix
@@ -58,7 +59,7 @@ from mcp_harbor.check._roles import (
     lookup_interpreter,
     shell_name,
 )
-from mcp_harbor.check._taint import CALLER_FILE_SOURCE, TaintedScript, initial_taint
+from mcp_harbor.check._taint import CALLER_FILE_SOURCE, UNPROVEN, TaintedScript, initial_taint
 from mcp_harbor.check._tree import (
     ancestors,
     command_words,
@@ -75,6 +76,7 @@ from mcp_harbor.check.rules import (
     ArithmeticInjection,
     CallerChosenPath,
     CodeSelectingVariable,
+    NoGrammarPosition,
     ReparsedAsShell,
     ShellquoteInQuotedContext,
     UnparseableTemplate,
@@ -101,6 +103,15 @@ __all__ = [
     "bash_refusal",
 ]
 
+#: ``set -a``/``set -o allexport`` in a script.
+_ALLEXPORT = re.compile(r"(?:^|[;&|\s])set\s+(?:-[A-Za-z]*a|-o\s+allexport)\b")
+#: Names of the step's environment that a plain assignment does not export
+#: to other programs by being in it (bash's own).
+_SHELL_ONLY = frozenset({"IFS", "OPTIND", "OPTERR"})
+#: Programs that run a script file given as their first operand.
+_SCRIPT_RUNNERS = frozenset({"python", "python3", "node", "perl", "ruby", "php", "Rscript"})
+#: Variables that name a file bash runs before the script (any value is code).
+_FILE_CODE_VARIABLES = frozenset({"BASH_ENV", "ENV"})
 #: Nested scripts deeper than this are refused (H000).
 _MAX_DEPTH = 4
 #: Blanks bash splits an unquoted expansion at (a word may become several).
@@ -657,9 +668,48 @@ class _Analysis(TaintedScript):
         words = [self.word(child) for child in command_words(node)]
         if not words:
             return
+        self._code_files(node, words)
         resolver = Resolver(self, self.stdin_of(node))
         resolver.env = self._env_prefixes(node)
         resolver.command(words, 0)
+
+    def _code_files(self, node: Node, words: Sequence[Word]) -> None:
+        """A file run as code (``source F``, ``. F``, ``bash F``, ``./F``,
+        ``python3 F``) must be one no step can write: what a step wrote is
+        the caller's (rule 2), whoever wrote the file's first version."""
+        if not words or not self.unproven_is_data:
+            return
+        head = words[0].static or ""
+        name = head.rsplit("/", 1)[-1]
+        target: Node | None = None
+        arguments = [a for a in node.children_by_field_name("argument")]
+        if name in ("source", ".") and arguments:
+            target = arguments[0]
+        elif (shell_name(name) or name in _SCRIPT_RUNNERS) and arguments:
+            operands = [a for a in arguments if not node_text(self.src, a).startswith("-")]
+            if operands and not any(
+                node_text(self.src, a) in ("-c", "-e", "-E", "-m")
+                or node_text(self.src, a).startswith(("-c", "-e"))
+                for a in arguments[: arguments.index(operands[0])]
+            ):
+                target = operands[0]
+        elif "/" in head or (words[0].static is None and not words[0].tainted):
+            target = node.child_by_field_name("name")
+        if (
+            target is not None
+            and not self.occs_in(target.start_byte, target.end_byte)  # the roles refuse those
+            and self.step_writable(target)
+        ):
+            self.hazard(
+                ReparsedAsShell,
+                None,
+                target.start_byte,
+                f"`{node_text(self.src, target)[:60]}` is run as code, and a step may have "
+                "written it (the run directory, a temporary folder, a caller-chosen path, or a "
+                "folder the script moved into): what a step wrote is the caller's",
+                "keep the code in a file no step writes (the export's folder), or in the "
+                "script itself",
+            )
 
     def _env_prefixes(self, node: Node) -> list[EnvPrefix]:
         """The variables assigned for this one command whose value carries
@@ -673,9 +723,17 @@ class _Analysis(TaintedScript):
             value = child.child_by_field_name("value")
             if name is None or value is None:
                 continue
+            variable = node_text(self.src, name)
             occs = self.occs_in(value.start_byte, value.end_byte)
             if occs:
-                out.append(EnvPrefix(node_text(self.src, name), occs[0]))
+                out.append(EnvPrefix(variable, occs[0]))
+            elif variable in _FILE_CODE_VARIABLES or (
+                variable != "TMPDIR" and self.names_writable_place(value)
+            ):
+                # a place a step may have written, given to a program that may
+                # read code from it (HOME=… git reads ~/.gitconfig)
+                place = Occ(UNPROVEN, "env", any_model(), value.start_byte, value.end_byte, value)
+                out.append(EnvPrefix(variable, place))
         return out
 
     def _assignment(self, node: Node) -> None:
@@ -692,7 +750,30 @@ class _Analysis(TaintedScript):
             return  # for one command only: its grammar's environment (`_env_prefixes`)
         occs = self.occs_in(value.start_byte, value.end_byte)
         if occs:
-            self.report(CodeSelectingVariable.assignment(target, occs, self.locate(occs[0].start)))
+            selecting = CodeSelectingVariable.assignment(target, occs, self.locate(occs[0].start))
+            if selecting is not None:
+                self.hazards.append(selecting)
+                return
+            exported = target in self.taint.clean and target not in _SHELL_ONLY
+            declared = node.parent is not None and node.parent.type == "declaration_command"
+            if (exported or self._all_export()) and not declared:
+                self._exported(occs[0], target)
+
+    def _all_export(self) -> bool:
+        """``set -a`` (``set -o allexport``): every assignment is exported."""
+        return bool(_ALLEXPORT.search(self.text))
+
+    def _exported(self, occ: Occ, name: str) -> None:
+        if occ.model.words is not None or occ.model.numeric:
+            return  # the author's own words, or a number
+        self.hazard(
+            NoGrammarPosition,
+            occ.arg or None,
+            occ.start,
+            f"caller data is exported in {name} to every program the step starts after it, "
+            "whatever each one reads that variable as",
+            f'pass it to the one command that needs it: {name}="$VALUE" command …',
+        )
 
     def _declaration(self, node: Node) -> None:
         words = [
@@ -703,11 +784,44 @@ class _Analysis(TaintedScript):
         flags = "".join(
             node_text(self.src, w) for w in words if node_text(self.src, w).startswith("-")
         )
+        keyword = node_text(self.src, node.children[0]) if node.children else ""
+        exports = keyword == "export" or "x" in flags or self._all_export()
         for child in node.children:
             occs = self.occs_in(child.start_byte, child.end_byte)
             if not occs:
                 continue
+            if exports and child.type in ("variable_assignment", "variable_name", "word"):
+                target = (
+                    child.child_by_field_name("name")
+                    if child.type == "variable_assignment"
+                    else child
+                )
+                self._exported(occs[0], node_text(self.src, target) if target is not None else "")
+                continue
             if child.type == "variable_assignment":
+                value = child.child_by_field_name("value")
+                target = child.child_by_field_name("name")
+                array = (
+                    "a" in flags
+                    or "A" in flags
+                    or (target is not None and node_text(self.src, target) in self.arrays)
+                )
+                if (
+                    array
+                    and value is not None
+                    and value.type not in ("array",)
+                    and _reparsed_as_array(self.src, value, occs)
+                ):
+                    self.hazard(
+                        ReparsedAsShell,
+                        occs[0].arg,
+                        occs[0].start,
+                        f"`{node_text(self.src, node.children[0])}` parses a value that starts "
+                        "with `(` again, as a compound array assignment, where `$(…)` in it runs",
+                        'assign the array literally (a=("$ARG")), or split the value with '
+                        "`read -ra`",
+                    )
+                    continue
                 if "n" in flags:
                     self.hazard(
                         ValueAsName,
@@ -780,6 +894,19 @@ class _Analysis(TaintedScript):
         )
         inner.programs = self.programs
         inner.run()
+
+
+def _reparsed_as_array(src: bytes, value: Node, occs: Sequence[Occ]) -> bool:
+    """A declaration's value that may start with ``(`` once expanded:
+    ``declare -a x="($ARG)"``, ``local -a x={{ args.x | shellquote }}``
+    (bash parses the text again as ``(…)``)."""
+    text = node_text(src, value)
+    first = occs[0]
+    before = src[value.start_byte : first.start].decode("utf-8", "replace")
+    literal = before.lstrip("\"'$")
+    if literal:
+        return literal.startswith("(")
+    return "(" in first.model.first or text.startswith("(")
 
 
 # ------------------------------------------------------------------ entry points

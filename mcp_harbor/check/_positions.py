@@ -16,6 +16,7 @@ perl, ``find -exec`` commands).
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -27,8 +28,16 @@ from mcp_harbor.check.rules import NoGrammarPosition, OptionRunsCode
 __all__ = ["EnvPrefix", "admit", "normal_program"]
 
 _DIGITS = frozenset(string.digits + ".")
+#: A literal start that no NAME=VALUE operand can have (a path: ./x, /x).
+_NOT_A_NAME = re.compile(r"[^A-Za-z_]|[A-Za-z_][A-Za-z0-9_]*[^A-Za-z0-9_=]")
 #: Operands that name standard input.
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+#: Builtins and the shell's own words: they read no folder.
+_SHELL_OWN = frozenset(
+    {"cd", "pushd", "popd", "echo", "printf", "test", "[", "true", "false", ":", "exit",
+     "return", "shift", "set", "unset", "local", "declare", "export", "read", "wait",
+     "trap", "kill", "sleep"}
+)  # fmt: skip
 #: Other names of programs that share a grammar.
 _ALIASES = {
     "python": "python3",
@@ -120,11 +129,15 @@ def admit(
     declared: Mapping[str, sinks.Grammar],
     locate: Callable[[int], Located],
     hazards: list[Hazard],
+    *,
+    writable_cwd: bool = False,
 ) -> bool:
     """Check the caller data given to `program` (a literal basename) with the
     words after it `words`, its standard input `stdin` and the variables
     `env` assigned for it; append the findings to `hazards`. Returns whether
-    nothing was refused. `locate` turns a byte offset into a place."""
+    nothing was refused. `locate` turns a byte offset into a place.
+    `writable_cwd`: the script works in a folder a step may have written,
+    whose files a program without a grammar would read unseen."""
     words = [_callers(w) for w in words]
     if stdin is not None and _inert(stdin):
         stdin = None
@@ -137,14 +150,28 @@ def admit(
             return locate(subject.occs[0].start if subject.occs else subject.start)
         return locate(subject.start)
 
-    if not any(w.tainted for w in words) and stdin is None and not env:
-        return True
     name = normal_program(program)
     key, first = grammars.grammar_key(name, [w.static for w in words])
     mine = declared.get(program) or declared.get(name)
     grammar = _declared(mine) if mine is not None else None
     if grammar is None:
         grammar = grammars.GRAMMARS.get(key)
+    if grammar is None and writable_cwd and program not in _SHELL_OWN:
+        hazards.append(
+            NoGrammarPosition.hazard(
+                None,
+                locate(words[0].start if words else 0)
+                if words and words[0].where is None
+                else (words[0].where if words and words[0].where else locate(0)),
+                f"`{program}` runs in a folder a step may have written (the script changes "
+                "into one), so the files it reads there (a Makefile, a config) are caller "
+                "data, and no grammar says what it does with them",
+                "run it from a folder no step writes, or describe it under programs:",
+            )
+        )
+        return False
+    if not any(w.tainted for w in words) and stdin is None and not env:
+        return True
     if grammar is None:
         return _refuse_all(program if key == name else key, words, stdin, env, hazards, where)
     ok = True
@@ -166,6 +193,8 @@ def admit(
     ended = False
     stdin_code = False  # an option or the program operand reads stdin as code
     script_file: str | None = None  # the program file an interpreter runs
+    program_text: str | None = None  # the program text an interpreter runs
+    given_data = bool(env) or stdin is not None  # caller data reached it as data
     operand = -1  # the index of the current operand among the operands
     expect: str | None = None
     pair = 0
@@ -202,6 +231,10 @@ def admit(
                     f"code ({grammar.source})",
                     "do not pass caller data to this option",
                 )
+            if expect in grammar.program_options:
+                program_text = text
+            elif word.tainted:
+                given_data = True
             if expect in grammar.program_options or expect in _PROGRAM_FILES:
                 seen_program = True
                 if name == "python3":
@@ -210,6 +243,7 @@ def admit(
             continue
         if pair:
             pair -= 1
+            given_data = given_data or word.tainted
             continue
         if not word.tainted:
             if text is None:
@@ -258,6 +292,8 @@ def admit(
                     stdin_code = True  # python3 -: the program is standard input
                 elif grammar.script_is_file:
                     script_file = text
+                else:
+                    program_text = text
                 if name == "python3":
                     ended = True
             else:
@@ -315,6 +351,19 @@ def admit(
                 _advice(program, "its operands"),
             )
             continue
+        if (
+            grammar.assigning_operands
+            and not _NOT_A_NAME.match(prefix)
+            and any("=" in o.model.chars for o in word.occs)
+        ):
+            refuse(
+                word,
+                f"an operand of `{key}` of the shape NAME=VALUE assigns one of its program's "
+                "variables (the program may run it), and the value may have that shape",
+                'put a path prefix before the value (`./"$VALUE"`), or refuse `=` in its pattern',
+            )
+            continue
+        given_data = True
         if name in _URL_PROGRAMS and not prefix.startswith(_AUTHOR_SCHEMES):
             refuse(
                 word,
@@ -339,6 +388,22 @@ def admit(
                 )
             )
             ok = False
+    evaluates = grammar.evaluates
+    if (
+        ok
+        and given_data
+        and evaluates is not None
+        and (program_text is None or re.search(evaluates, program_text, re.M))
+    ):
+        subject: Word | Occ = next((w for w in words if w.tainted), None) or stdin or env[0].occ
+        refuse(
+            subject,
+            f"`{key}`'s program {'is not literal' if program_text is None else 'runs text as code'}"
+            f" (it uses one of its language's ways to run code: {evaluates[:60]}…), and caller "
+            "data reaches it as data: the program may turn that data into code",
+            "keep the program from running its data (no eval, system, pipes to commands), "
+            "or pass only the author's values (an enum arg)",
+        )
     if stdin is not None and (grammar.stdin == "code" or not seen_program or stdin_code):
         refuse(
             stdin,

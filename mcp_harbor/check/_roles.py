@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from tree_sitter import Node
@@ -43,11 +44,13 @@ from mcp_harbor.check._facts import (
     Occ,
     Taint,
     Word,
+    any_model,
     author_or_number,
     merge_sentinels,
     names_only,
 )
 from mcp_harbor.check._positions import EnvPrefix
+from mcp_harbor.check._taint import UNPROVEN
 from mcp_harbor.check._tree import IDENT, node_text, walk
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.rules import (
@@ -101,6 +104,8 @@ class Scope(Protocol):
     def runs_args(self) -> set[str]: ...
 
     def function_at(self, byte: int) -> str | None: ...
+
+    def moves_into_writable(self) -> bool: ...
 
     def nested(self, word: Word, positional: tuple[str, ValueModel] | None, what: str) -> None: ...
 
@@ -229,13 +234,20 @@ class Resolver:
             or name in sinks.EVAL_LIKE
             or name in ("type", "hash", "which", "read", "mapfile", "readarray", "getopts")
             or name in ("unset", "local", "declare", "typeset", "export", "readonly", "let")
-            or name in ("compgen", "complete", "printf")
+            or name == "printf"
         ):
             if not self.env:
                 return True
             return _positions.admit(name, [], None, self.env, {}, self.a.locate, out)
         return _positions.admit(
-            name, words[i + 1 :], self.stdin, self.env, self.a.programs, self.a.locate, out
+            name,
+            words[i + 1 :],
+            self.stdin,
+            self.env,
+            self.a.programs,
+            self.a.locate,
+            out,
+            writable_cwd=self.a.moves_into_writable(),
         )
 
     def grammar(self, name: str | None) -> sinks.Grammar | None:
@@ -996,7 +1008,7 @@ class Resolver:
                 while end < len(words) and words[end].static not in (";", "+"):
                     end += 1
                 inner = Resolver(self.a, None)
-                inner.command(words[j + 1 : end], 0)
+                inner.command([_found_names(w) for w in words[j + 1 : end]], 0)
                 j = end + 1
                 continue
             if text is not None and (text.startswith("-") or text in ("(", ")", "!", ",")):
@@ -1715,6 +1727,21 @@ _DOCKER_VALUE_OPTIONS = frozenset(
         "--container",
     ]
 )
+
+
+def _found_names(word: Word) -> Word:
+    """A word of ``find -exec`` with find's ``{}`` in it: find puts each
+    file's name there, and a file name is not the author's (a step may
+    have made it): the word carries caller data."""
+    text = word.static
+    if text is None or "{}" not in text:
+        return word
+    occ = Occ(UNPROVEN, "env", any_model(), word.start, word.end, None, "{}")
+    if text == "{}":
+        # the name starts with the starting point (a path), never with `-`
+        chars = any_model().chars
+        occ = replace(occ, model=ValueModel(chars, chars - {"-"}, False))
+    return replace(word, static=None, occs=[occ], prefix="", script=None)
 
 
 def _variable(word: Word) -> str:

@@ -188,6 +188,16 @@ PURE_COMMANDS = frozenset(
 #: command is no longer pure (``date -f FILE``, ``date -r FILE``).
 _IMPURE_OPTIONS = re.compile(r"^-(?:-file|-reference|[a-zA-Z]*[fr])")
 _GLOB_OR_BRACE = re.compile(r"[*?\[{]")
+#: Where steps may write: the run directory and the runtime's files in it,
+#: the temporary folders (TMPDIR is private to the run, but every step of it
+#: shares it).
+_WRITABLE_PLACE = re.compile(
+    r"\$\{?(?:HARBOR_RUN_DIR|HARBOR_OUTPUT|HARBOR_CONTEXT|HARBOR_STEP_OUTPUT|HARBOR_PROGRESS"
+    r"|TMPDIR|PWD|OLDPWD|HOME)\b|^/tmp\b|^/var/tmp\b|^/dev/shm\b|^~"
+)
+#: A path built only from the server's own folders (``$HOME/bin/x`` is not
+#: one: HOME is the server's but may be written to).
+_CLEAN_PATH_EXPANSION = re.compile(r"[A-Za-z0-9_./-]+")
 #: Builtins that write the variable a word names.
 _TEMP_WORD = re.compile(r"-[dtuq]+|--tmpdir|--directory|--dry-run|-p|[A-Za-z0-9._/-]+")
 _NAME_TAKERS = frozenset(
@@ -344,12 +354,16 @@ class TaintedScript:
         self.unmodeled: set[str] = set()
         #: associative arrays (``declare -A``): their subscripts are strings
         self.assoc: set[str] = set()
+        #: arrays (``x=(…)``, ``declare -a``/``-A``): a declaration of one
+        #: parses a value that starts with ``(`` again
+        self.arrays: set[str] = set()
         #: functions whose body runs its arguments as a command (``"$@"``):
         #: each call is checked as that command line (`mcp_harbor.check._roles`)
         self.runs_args: set[str] = set()
         #: variables whose every assignment is ``$(mktemp …)`` with literal
         #: words: a path of the server's temporary folder, safe characters
         self.temp_paths: set[str] = set()
+        self._memo_moves: bool | None = None
         #: the script writes a name it computes (``read "$n"``, ``declare
         #: "$n=…"``): any name may hold anything, so none is clean
         self.dynamic_writes = False
@@ -425,6 +439,9 @@ class TaintedScript:
                     if name.type == "subscript":
                         name = name.child_by_field_name("name") or name
                     self.assigned.add(node_text(src, name))
+                    value = node.child_by_field_name("value")
+                    if value is not None and value.type == "array":
+                        self.arrays.add(node_text(src, name))
             elif kind in ("for_statement", "c_style_for_statement"):
                 var = node.child_by_field_name("variable")
                 if var is not None:
@@ -444,6 +461,15 @@ class TaintedScript:
                     for child in node.children:
                         if child.type == "variable_name":
                             self.assigned.add(node_text(src, child))  # empty: clean
+                if "a" in flags or "A" in flags:
+                    for child in node.children:
+                        target = (
+                            child.child_by_field_name("name")
+                            if child.type == "variable_assignment"
+                            else child
+                        )
+                        if target is not None and target.type == "variable_name":
+                            self.arrays.add(node_text(src, target))
                 if "A" in flags:
                     for child in node.children:
                         target = (
@@ -614,7 +640,11 @@ class TaintedScript:
             commands = [c for c in node.children if c.is_named]
             if len(commands) == 1 and commands[0].type == "command":
                 name = commands[0].child_by_field_name("name")
-                if name is not None and node_text(self.src, name) in ("printf", "echo"):
+                if (
+                    name is not None
+                    and node_text(self.src, name) in ("printf", "echo")
+                    and self._verbatim_print(commands[0])
+                ):
                     model = inner[0].model
                     for other in inner[1:]:
                         model = model.union(other.model)
@@ -636,6 +666,85 @@ class TaintedScript:
                 Occ(inner[0].arg, "env", model, node.start_byte, node.end_byte, node, "$(…)")
             )
         return occs
+
+    def step_writable(self, path: Node) -> bool:
+        """The file `path` names may have been written by a step of the
+        export (or carries caller data in its name): it is in the run
+        directory, a temporary folder, a caller-chosen place, or a relative
+        path while the script changes into a folder it cannot show to be
+        out of every step's reach. Files no step can write are clean."""
+        if self.occs_in(path.start_byte, path.end_byte):
+            return True
+        text = node_text(self.src, path).strip("\"'")
+        if _WRITABLE_PLACE.search(text):
+            return True
+        static = static_text(self.src, path)
+        if static is None:
+            return not _CLEAN_PATH_EXPANSION.fullmatch(text)
+        if static in ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"):
+            return False
+        return not static.startswith("/") and self.moves_into_writable()
+
+    def names_writable_place(self, value: Node) -> bool:
+        """The text of `value` names the run directory, a temporary folder
+        or the home folder (``HOME="$HARBOR_RUN_DIR/home"``)."""
+        return bool(_WRITABLE_PLACE.search(node_text(self.src, value).strip("\"'")))
+
+    def moves_into_writable(self) -> bool:
+        """The script changes its folder (``cd``, ``pushd``) to one that is
+        not a literal absolute path outside the temporary folders."""
+        found = self._memo_moves
+        if found is None:
+            found = False
+            for node in self.script.of_type("command") if self.script is not None else ():
+                name = node.child_by_field_name("name")
+                if name is None or node_text(self.src, name) not in ("cd", "pushd"):
+                    continue
+                targets = [
+                    a
+                    for a in node.children_by_field_name("argument")
+                    if not node_text(self.src, a).startswith("-")
+                ]
+                for target in targets:
+                    static = static_text(self.src, target)
+                    if (
+                        static is None
+                        or not static.startswith("/")
+                        or _WRITABLE_PLACE.search(static)
+                    ):
+                        found = True
+            self._memo_moves = found
+        return found
+
+    def _clean_stage(self, stage: Node) -> bool:
+        """A pipeline stage whose output is the author's: pure commands with
+        clean words, or ``cat`` of a literal here-document."""
+        for inner in walk_nodes(stage):
+            if inner.type == "command":
+                name = inner.child_by_field_name("name")
+                text = node_text(self.src, name) if name is not None else ""
+                args = list(inner.children_by_field_name("argument"))
+                if text == "cat" and not args:
+                    continue
+                if text not in PURE_COMMANDS:
+                    return False
+            elif inner.type == "file_redirect" and node_text(self.src, inner).startswith("<"):
+                return False
+        return True
+
+    def _verbatim_print(self, command: Node) -> bool:
+        """``echo`` without options, or ``printf '%s'`` (``'%s\\n'``): what
+        is printed is the values as they are (``echo -e``, ``printf %b`` and
+        ``shopt -s xpg_echo`` decode escapes: any text, a ``-`` first)."""
+        if "xpg_echo" in self.text:
+            return False
+        name = command.child_by_field_name("name")
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        if name is None:
+            return False
+        if node_text(self.src, name) == "echo":
+            return not any(w is not None and w.startswith("-") for w in words[:1])
+        return bool(words) and words[0] in ("%s", "%s\\n")
 
     def _pure(self, node: Node) -> bool:
         """Every command in the substitution `node` is a pure one
@@ -763,8 +872,12 @@ class TaintedScript:
                     args = node.children_by_field_name("argument")
                     texts = [static_text(self.src, a) for a in args]
                     if len(texts) >= 3 and texts[0] == "-v" and texts[1] is not None:
-                        # printf -v NAME FORMAT ARGS: NAME holds what printf prints
-                        assignments.append(([texts[1]], node))
+                        # printf -v NAME FORMAT ARGS: NAME holds what printf
+                        # prints: the values themselves only with %s
+                        if texts[2] in ("%s", "%s\\n") and "xpg_echo" not in self.text:
+                            assignments.append(([texts[1]], node))
+                        else:
+                            split.append(texts[1])  # %b, %q, …: any text
         has_data = bool(sentinel_occs) or bool(self.taint.variables) or self.taint.positional
         if self.unproven_is_data:
             for var_name in split:
@@ -973,6 +1086,12 @@ class TaintedScript:
                     ]
                     if occs:
                         return occs[0]
+                    if self.unproven_is_data and not self._clean_stage(stage):
+                        # what a program prints is not the author's (rule 2)
+                        return Occ(
+                            UNPROVEN, "env", any_model(), stage.start_byte, stage.end_byte, stage,
+                            "output",
+                        )  # fmt: skip
             if parent.type in ("redirected_statement", "command"):
                 for index, red in enumerate(parent.children):
                     if parent.field_name_for_child(index) != "redirect" and red.type not in (
@@ -982,6 +1101,19 @@ class TaintedScript:
                         continue
                     if red.type == "file_redirect":
                         dest = red.child_by_field_name("destination")
+                        if (
+                            self.unproven_is_data
+                            and dest is not None
+                            and dest.type != "process_substitution"
+                            and node_text(self.src, red).startswith("<")
+                            and not node_text(self.src, red).startswith(("<&", "<>"))
+                            and self.step_writable(dest)
+                        ):
+                            # a file a step may have written holds caller data
+                            return Occ(
+                                UNPROVEN, "env", any_model(), dest.start_byte, dest.end_byte,
+                                dest, "file",
+                            )  # fmt: skip
                         if (
                             dest is None
                             or dest.type != "process_substitution"

@@ -68,6 +68,13 @@ class Grammar:
     #: ``@`` (``curl -d @FILE``, ``-H @FILE``): data only when the value
     #: cannot start with ``@``
     at_files: frozenset[str] = frozenset()
+    #: an operand ``NAME=VALUE`` assigns a variable of the program (awk,
+    #: make): data only when the value cannot have that shape
+    assigning_operands: bool = False
+    #: the language's own ways to run text as code or a command (a program
+    #: text that uses one may turn its data into code: caller data given to
+    #: it as data is refused); None: the program has no program text
+    evaluates: str | None = None
     #: the program operand is a file (``python3 tool.py``): a program of
     #: its own, whose words get only clean data unless ``programs:``
     #: describes it
@@ -91,6 +98,8 @@ def _g(
     command_after_dashdash: bool = False,
     at_files: str = "",
     script_file: bool = False,
+    assigns: bool = False,
+    evaluates: str | None = None,
 ) -> Grammar:
     return Grammar(
         source,
@@ -107,6 +116,8 @@ def _g(
         command_from,
         command_after_dashdash,
         frozenset(at_files.split()),
+        assigns,
+        evaluates,
         script_file,
     )
 
@@ -267,6 +278,8 @@ GRAMMARS: dict[str, Grammar] = {
         "-v -F --field-separator --assign",
         code="-f --file -i --include -l --load -E --exec",
         script=True,
+        assigns=True,
+        evaluates=r"\bsystem\b|\||\bgetline\b|@load|\bextension\b",
     ),
     "sed": _g(
         "GNU sed 4.9 sed(1): the script is the first operand unless -e/-f; later operands "
@@ -274,6 +287,8 @@ GRAMMARS: dict[str, Grammar] = {
         code="-e --expression -f --file",
         script=True,
         program="-e --expression",
+        # the e command, and the e flag of s///, run the pattern space
+        evaluates=r"(?:^|[;{}\n])\s*[0-9,$]*!?\s*e\b|s(.).*\1.*\1[a-zA-Z0-9]*e",
     ),
     "python3": _g(
         "python3(1) 3.11: -c CMD or a script file is the program; sys.argv after it is data",
@@ -282,6 +297,8 @@ GRAMMARS: dict[str, Grammar] = {
         program="-c",
         script=True,
         script_file=True,
+        evaluates=r"\b(?:eval|exec|execv\w*|compile|__import__|importlib|subprocess|system|"
+        r"popen|spawn\w*|pickle|marshal|ctypes|getattr|runpy|pty|builtins|code|breakpoint)\b",
     ),
     "node": _g(
         "node(1) 18: -e/-p/--eval/--print or a script file is the program; "
@@ -290,6 +307,8 @@ GRAMMARS: dict[str, Grammar] = {
         program="-e --eval -p --print",
         script=True,
         script_file=True,
+        evaluates=r"\b(?:eval|Function|require|import|child_process|vm|binding|setTimeout|"
+        r"setInterval|execSync|exec|spawn\w*|constructor)\b",
     ),
     "perl": _g(
         "perlrun(1) 5.36: -e/-E or a script is the program; @ARGV after it is data, but "
@@ -298,6 +317,9 @@ GRAMMARS: dict[str, Grammar] = {
         program="-e -E",
         script=True,
         script_file=True,
+        # <> and <ARGV> open their operands with perl's 2-argument open ("cmd|")
+        evaluates=r"\b(?:eval|system|exec|qx|open|do|require|use)\b|`|<\s*(?:ARGV|STDIN)?\s*>|"
+        r"/[a-z]*e[a-z]*\s*(?:;|$|\})",
     ),
     "git": _g(_GIT.format(sub="") + " (no subcommand: --version, --help)", inert=True),
     **{
