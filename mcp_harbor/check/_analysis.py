@@ -474,7 +474,7 @@ class _Analysis(TaintedScript):
             self.report(ShellquoteInQuotedContext.detect(occ, quoting, before, where))
         elif occ.kind == "raw":
             self.report(
-                ValueAsName.after_dollar(occ, before, where)
+                (ValueAsName.after_dollar(occ, before, where) if quoting != "single" else None)
                 or UnsafeRawPlaceholder.detect(occ, quoting, where, lambda: self._heredoc_line(occ))
             )
         elif occ.kind == "env":
@@ -521,6 +521,8 @@ class _Analysis(TaintedScript):
                     or holder.type not in ("variable_assignment", "expansion")
                 ):
                     return False
+                if holder.type == "expansion":
+                    return True  # ${m[$k]}: a parameter expansion, before any arithmetic
                 for outer in ancestors(holder):
                     if outer.type in (
                         "arithmetic_expansion",
@@ -671,7 +673,25 @@ class _Analysis(TaintedScript):
         self._code_files(node, words)
         resolver = Resolver(self, self.stdin_of(node))
         resolver.env = self._env_prefixes(node)
+        resolver.stdin_text = self._heredoc_text(node)
         resolver.command(words, 0)
+
+    def _heredoc_text(self, node: Node) -> str | None:
+        """The body of the here-document on this command's standard input,
+        when no caller data is in it."""
+        holder = (
+            node.parent
+            if node.parent is not None and node.parent.type == "redirected_statement"
+            else node
+        )
+        for red in holder.children:
+            if red.type != "heredoc_redirect":
+                continue
+            if self.occs_in(red.start_byte, red.end_byte):
+                return None
+            body = next((c for c in red.children if c.type == "heredoc_body"), None)
+            return node_text(self.src, body) if body is not None else None
+        return None
 
     def _code_files(self, node: Node, words: Sequence[Word]) -> None:
         """A file run as code (``source F``, ``. F``, ``bash F``, ``./F``,

@@ -38,6 +38,20 @@ _SHELL_OWN = frozenset(
      "return", "shift", "set", "unset", "local", "declare", "export", "read", "wait",
      "trap", "kill", "sleep"}
 )  # fmt: skip
+#: Variables the C library and the dynamic loader read as code or as where
+#: code is (ld.so(8), glibc's environment variables), and the shell's own.
+_LOADER_VARIABLES = re.compile(
+    r"LD_\w*|GCONV_PATH|LOCPATH|NLSPATH|MALLOC_\w*|GLIBC_TUNABLES|HOSTALIASES|RES_OPTIONS|"
+    r"LOCALDOMAIN|TZDIR|PATH|HOME|TMPDIR|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|"
+    r"XDG_\w*|LANG|LANGUAGE|LC_\w*"
+)
+#: Each interpreter's own variables (its manual's ENVIRONMENT section).
+_OWN_CODE_VARIABLES: dict[str, tuple[str, ...]] = {
+    "python3": ("PYTHON",),
+    "node": ("NODE_", "NPM_"),
+    "perl": ("PERL",),
+    "awk": ("AWK", "POSIXLY_CORRECT"),
+}
 #: Other names of programs that share a grammar.
 _ALIASES = {
     "python": "python3",
@@ -83,6 +97,19 @@ def _declared(declared: sinks.Grammar) -> grammars.Grammar | None:
         declared.code_options,
         declared.end_of_options,
     )
+
+
+def _reads_as_data(grammar: grammars.Grammar, program: str, variable: str) -> bool:
+    """The program reads `variable` as data: its grammar names it, or says
+    it reads its environment as data (``*``: awk's ``ENVIRON``, python's
+    ``os.environ``) and the name is none of those it, or the C library and
+    the dynamic loader before it, read as code or as the place of code."""
+    if variable in grammar.env_data:
+        return True
+    if "*" not in grammar.env_data:
+        return False
+    own = _OWN_CODE_VARIABLES.get(program, ())
+    return not (variable.startswith(own) or _LOADER_VARIABLES.fullmatch(variable))
 
 
 def _inert(occ: Occ) -> bool:
@@ -131,13 +158,18 @@ def admit(
     hazards: list[Hazard],
     *,
     writable_cwd: bool = False,
+    source: Callable[[Word], str | None] = lambda word: word.static,
+    stdin_text: str | None = None,
 ) -> bool:
     """Check the caller data given to `program` (a literal basename) with the
     words after it `words`, its standard input `stdin` and the variables
     `env` assigned for it; append the findings to `hazards`. Returns whether
     nothing was refused. `locate` turns a byte offset into a place.
     `writable_cwd`: the script works in a folder a step may have written,
-    whose files a program without a grammar would read unseen."""
+    whose files a program without a grammar would read unseen. `source`:
+    a word's script text (a program text with an `enum` or a number in it
+    is still read for the language's ways to run code); `stdin_text`: the
+    literal here-document on the command's standard input, if any."""
     words = [_callers(w) for w in words]
     if stdin is not None and _inert(stdin):
         stdin = None
@@ -182,7 +214,7 @@ def admit(
         hazards.append(NoGrammarPosition.about(word, where(word), detail, fix))
 
     for passed in env:
-        if passed.name not in grammar.env_data:
+        if not _reads_as_data(grammar, name, passed.name):
             refuse(
                 passed.occ,
                 f"caller data is passed to `{key}` in the variable {passed.name}, which its "
@@ -247,6 +279,8 @@ def admit(
             continue
         if not word.tainted:
             if text is None:
+                if not seen_program and grammar.evaluates is not None:
+                    program_text = source(word)
                 seen_program = True
                 continue
             if not ended and text == "--" and grammar.end_of_options:
@@ -290,6 +324,7 @@ def admit(
                 seen_program = True
                 if text in _STDIN:
                     stdin_code = True  # python3 -: the program is standard input
+                    program_text = stdin_text
                 elif grammar.script_is_file:
                     script_file = text
                 else:

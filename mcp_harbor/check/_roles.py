@@ -155,6 +155,8 @@ class Resolver:
         self.safe_from = 0
         #: variables assigned for this one command that carry caller data
         self.env: list[EnvPrefix] = []
+        #: the literal here-document the command reads, if any
+        self.stdin_text: str | None = None
 
     def where(self, word: Word | Occ) -> Located:
         """Where a finding about the caller data in `word` points."""
@@ -248,6 +250,12 @@ class Resolver:
             self.a.locate,
             out,
             writable_cwd=self.a.moves_into_writable(),
+            source=lambda word: (
+                self.a.src[word.start : word.end].decode("utf-8", "replace")
+                if word.end > word.start
+                else word.static
+            ),
+            stdin_text=self.stdin_text,
         )
 
     def grammar(self, name: str | None) -> sinks.Grammar | None:

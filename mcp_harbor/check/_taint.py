@@ -198,8 +198,14 @@ _WRITABLE_PLACE = re.compile(
 #: A path built only from the server's own folders (``$HOME/bin/x`` is not
 #: one: HOME is the server's but may be written to).
 _CLEAN_PATH_EXPANSION = re.compile(r"[A-Za-z0-9_./-]+")
+#: Options of mapfile/readarray that take a value (not a name).
+_MAPFILE_VALUES = frozenset({"-d", "-n", "-O", "-s", "-u", "-C", "-c"})
 #: Builtins that write the variable a word names.
 _TEMP_WORD = re.compile(r"-[dtuq]+|--tmpdir|--directory|--dry-run|-p|[A-Za-z0-9._/-]+")
+#: A mktemp template under the run's or the server's folders.
+_TEMP_TEMPLATE = re.compile(
+    r'"?\$\{?(?:TMPDIR|HARBOR_RUN_DIR|HOME)(?::-/tmp)?\}?/[A-Za-z0-9._/-]*"?'
+)
 _NAME_TAKERS = frozenset(
     {"read", "mapfile", "readarray", "printf", "getopts", "wait", "unset", "let", "export"}
 )
@@ -508,7 +514,7 @@ class TaintedScript:
                             self.arithmetic_names.add(match.group(0))
                     elif IDENT.fullmatch(text.strip("'\"")):
                         self.unmodeled.add(text.strip("'\""))
-                    elif cname in _NAME_TAKERS and "$" in text:
+                    elif cname in _NAME_TAKERS and "$" in text and self._name_position(node, arg):
                         self.dynamic_writes = True  # read "$n", printf -v "$n"…
         for node in script.of_type("declaration_command"):
             for child in node.children:
@@ -543,14 +549,17 @@ class TaintedScript:
                 commands = [c for c in inner.children if c.is_named]
                 if len(commands) == 1 and commands[0].type == "command":
                     cname = commands[0].child_by_field_name("name")
-                    words = [
-                        static_text(src, a) for a in commands[0].children_by_field_name("argument")
-                    ]
+                    arguments = list(commands[0].children_by_field_name("argument"))
                     ok = (
                         cname is not None
                         and node_text(src, cname) == "mktemp"
-                        and all(w is not None and _TEMP_WORD.fullmatch(w) for w in words)
-                    )
+                        and all(
+                            (static_text(src, a) is not None
+                             and _TEMP_WORD.fullmatch(static_text(src, a) or ""))
+                            or _TEMP_TEMPLATE.fullmatch(node_text(src, a))
+                            for a in arguments
+                        )
+                    )  # fmt: skip
             (good if ok else bad).add(variable)
         self.temp_paths = good - bad
         for function, body in script.function_bodies.items():
@@ -561,6 +570,25 @@ class TaintedScript:
                         "${@}",
                     ):
                         self.runs_args.add(function)
+
+    def _name_position(self, command: Node, arg: Node) -> bool:
+        """`arg` of the builtin `command` is a place it takes a variable's
+        name (``read NAME``, ``printf -v NAME``, ``wait -p NAME``)."""
+        src = self.src
+        name = command.child_by_field_name("name")
+        cname = node_text(src, name) if name is not None else ""
+        args = list(command.children_by_field_name("argument"))
+        index = next(i for i, a in enumerate(args) if a.id == arg.id)
+        before = node_text(src, args[index - 1]) if index > 0 else ""
+        if cname in ("printf", "wait"):
+            return before in ("-v", "-p")
+        if cname == "let":
+            return "$" in node_text(src, arg).split("=", 1)[0]
+        if node_text(src, arg).startswith("-"):
+            return False
+        if cname == "read" and before in ("-d", "-n", "-N", "-p", "-t", "-u", "-i"):
+            return False
+        return not (cname in ("mapfile", "readarray") and before in _MAPFILE_VALUES)
 
     def _proven_clean(self, name: str) -> ValueModel | None:
         """The model of a name shown to hold no caller data, or None. Clean:
@@ -953,6 +981,13 @@ class TaintedScript:
         if prefix and not any(c in raw for c in "$`\\") and prefix[0] in _SAFE_FIRST:
             any_value = any_model()
             return ValueModel(any_value.chars, frozenset(prefix[0]), False)
+        if (
+            not raw.strip('"')
+            and not first.model.can_be_empty
+            and first.start not in self.split_starts
+        ):
+            # "$ARG_from..$ARG_to": the first data decides the first character
+            return ValueModel(any_model().chars, first.model.first, False)
         return any_model()
 
     def _any_arg(self) -> str:

@@ -130,10 +130,7 @@ class Parsed:
                     arithmetic
                     and kind in ("variable_name", "word")
                     and self.arithmetic(node)
-                    and (
-                        node.parent is None
-                        or node.parent.type not in ("simple_expansion", "expansion")
-                    )
+                    and not _expansion_own_name(node)
                 ):
                     out.append((node, node_text(self.src, node), False))
             found = tuple(out)
@@ -221,6 +218,19 @@ def ancestors(node: Node) -> Iterator[Node]:
 def node_text(src: bytes, node: Node) -> str:
     """The source text of `node`."""
     return src[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def _expansion_own_name(node: Node) -> bool:
+    """`node` is the variable an expansion reads (``x`` of ``${x:1:n}``),
+    not a name in its offset or length (``n``, which bash evaluates as
+    arithmetic)."""
+    parent = node.parent
+    if parent is None or parent.type not in ("simple_expansion", "expansion"):
+        return False
+    for child in parent.children:
+        if child.type in ("variable_name", "special_variable_name", "subscript"):
+            return (child.start_byte, child.end_byte) == (node.start_byte, node.end_byte)
+    return False
 
 
 def expansion_target(src: bytes, node: Node) -> str | None:
@@ -359,7 +369,19 @@ def in_arithmetic(src: bytes, node: Node) -> bool:
                     return True
         if kind == "expansion":
             ops = [c for c in parent.children if c.type == ":"]
-            if ops and child.type != "variable_name" and child is not parent.children[1]:
+            target = next(
+                (
+                    c
+                    for c in parent.children
+                    if c.type in ("variable_name", "special_variable_name", "subscript")
+                ),
+                None,
+            )
+            own = target is not None and (child.start_byte, child.end_byte) == (
+                target.start_byte,
+                target.end_byte,
+            )
+            if ops and not own:
                 return True
         child = parent
     return False

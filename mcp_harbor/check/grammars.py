@@ -201,7 +201,7 @@ GRAMMARS: dict[str, Grammar] = {
         code="--compress-program --files0-from",
     ),
     "tr": _g(_COREUTILS),
-    "date": _g(_COREUTILS, "-d --date -I --iso-8601 --rfc-3339", code="-f --file -r --reference"),
+    "date": _g(_COREUTILS, "-d --date -I --iso-8601 --rfc-3339 -r --reference", code="-f --file"),
     "touch": _g(_COREUTILS, "-d --date -t", code="-r --reference"),
     "split": _g(_COREUTILS, "-l --lines -b --bytes -C -n -a --additional-suffix", code="--filter"),
     "file": _g("file(1) 5.44", code="-m --magic-file -f --files-from"),
@@ -279,7 +279,8 @@ GRAMMARS: dict[str, Grammar] = {
         code="-f --file -i --include -l --load -E --exec",
         script=True,
         assigns=True,
-        evaluates=r"\bsystem\b|\||\bgetline\b|@load|\bextension\b",
+        evaluates=r"\bsystem\b|(?<!\|)\|(?!\|)|\bgetline\b|@load|\bextension\b",
+        env="*",
     ),
     "sed": _g(
         "GNU sed 4.9 sed(1): the script is the first operand unless -e/-f; later operands "
@@ -297,6 +298,7 @@ GRAMMARS: dict[str, Grammar] = {
         program="-c",
         script=True,
         script_file=True,
+        env="*",
         evaluates=r"\b(?:eval|exec|execv\w*|compile|__import__|importlib|subprocess|system|"
         r"popen|spawn\w*|pickle|marshal|ctypes|getattr|runpy|pty|builtins|code|breakpoint)\b",
     ),
@@ -307,6 +309,7 @@ GRAMMARS: dict[str, Grammar] = {
         program="-e --eval -p --print",
         script=True,
         script_file=True,
+        env="*",
         evaluates=r"\b(?:eval|Function|require|import|child_process|vm|binding|setTimeout|"
         r"setInterval|execSync|exec|spawn\w*|constructor)\b",
     ),
@@ -317,6 +320,7 @@ GRAMMARS: dict[str, Grammar] = {
         program="-e -E",
         script=True,
         script_file=True,
+        env="*",
         # <> and <ARGV> open their operands with perl's 2-argument open ("cmd|")
         evaluates=r"\b(?:eval|system|exec|qx|open|do|require|use)\b|`|<\s*(?:ARGV|STDIN)?\s*>|"
         r"/[a-z]*e[a-z]*\s*(?:;|$|\})",
@@ -481,6 +485,56 @@ GRAMMARS: dict[str, Grammar] = {
         code="-p -c --confcutdir --rootdir --pyargs",
         operands="code",
     ),
+    "getent": _g(
+        "glibc getent(1): a database name, then keys; -s names an NSS module (a library)",
+        code="-s --service",
+    ),
+    "git var": _g(_GIT.format(sub="var"), env=_GIT_ENV),
+    **{
+        key: _g(
+            f"docker 24 docker-{key.split(' ', 1)[1].replace(' ', '-')}(1): names and "
+            "filters are data; nothing runs",
+            "-f --filter --format -n --last",
+        )
+        for key in (
+            "docker image ls",
+            "docker image inspect",
+            "docker image history",
+            "docker manifest inspect",
+            "docker compose logs",
+            "docker compose ps",
+            "docker container ls",
+            "docker container inspect",
+            "docker container logs",
+        )
+    },
+    **{
+        f"python3 -m pip {sub}": _g(
+            f"pip 23 pip-{sub}: package names are data (nothing is installed or built)",
+            "--format",
+        )
+        for sub in ("show", "list", "freeze", "index")
+    },
+    "python3 -m tarfile": _g(
+        "python3 3.11 tarfile command line: -l/-t list, -e extract (paths are data)",
+        "-l --list -e --extract -c --create -t --test",
+    ),
+    **{
+        f"npm {sub}": _g(
+            f"npm 9 npm-{sub}(1): package specs are data (nothing is installed or run)",
+            "--json --registry",
+        )
+        for sub in ("view", "info", "ls", "outdated", "search")
+    },
+    "pg_dump": _g(
+        "PostgreSQL 15 pg_dump(1): names and patterns are data",
+        "-t --table -T --exclude-table -n --schema -N --exclude-schema -f --file -F "
+        "--format -d --dbname -h --host -p --port -U --username",
+    ),
+    **{
+        f"ruff {sub}": _g(f"ruff 0.1 ruff {sub} --help: paths are data", "--select --ignore")
+        for sub in ("check", "format")
+    },
     "journalctl": _g(
         "systemd 252 journalctl(1)",
         "-u --unit -g --grep -n --lines -p --priority -t --identifier -S --since -U "
@@ -513,6 +567,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "systemctl": frozenset(),
     "helm": frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig"}),
     "openssl": frozenset(),
+    "npm": frozenset(),
+    "ruff": frozenset(),
 }
 
 
@@ -527,6 +583,9 @@ def grammar_key(program: str, words: list[str | None]) -> tuple[str, int]:
             if word == "-m" and k + 1 < len(words):
                 module = words[k + 1]
                 key = f"python3 -m {module}"
+                sub = words[k + 2] if k + 2 < len(words) else None
+                if sub is not None and f"{key} {sub}" in GRAMMARS:
+                    return f"{key} {sub}", k + 3
                 return (key, k + 2) if key in GRAMMARS else (program, 0)
             if word is None or not word.startswith("-"):
                 break
@@ -542,5 +601,8 @@ def grammar_key(program: str, words: list[str | None]) -> tuple[str, int]:
         if word.startswith("-"):
             k += 2 if word in globals_with_value else 1
             continue
+        nested = words[k + 1] if k + 1 < len(words) else None
+        if nested is not None and f"{program} {word} {nested}" in GRAMMARS:
+            return f"{program} {word} {nested}", k + 2
         return f"{program} {word}", k + 1
     return program, k
