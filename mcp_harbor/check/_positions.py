@@ -379,6 +379,17 @@ def admit(
                 "keep the command literal; pass the value as one of its data arguments",
             )
             continue
+        if grammar.operands == "path-code" and not all(
+            o.model.within is not None and not word.prefix for o in word.occs
+        ):
+            refuse(
+                word,
+                f"`{key}` runs the files its operands name ({grammar.source}), and the caller "
+                "chooses this one",
+                "keep the path inside the author's folder with `within:` on the arg, or pass "
+                "only the author's values (an enum arg)",
+            )
+            continue
         if grammar.operands == "code" and not _code_inert(word):
             refuse(
                 word,

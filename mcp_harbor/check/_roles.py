@@ -105,6 +105,8 @@ class Scope(Protocol):
 
     def function_at(self, byte: int) -> str | None: ...
 
+    def array_fragments(self, name: str) -> list[list[Word]] | None: ...
+
     def moves_into_writable(self) -> bool: ...
 
     def nested(self, word: Word, positional: tuple[str, ValueModel] | None, what: str) -> None: ...
@@ -213,6 +215,25 @@ class Resolver:
                     return True
         return False
 
+    def _array_variants(self, words: list[Word], i: int) -> list[list[Word]] | None:
+        """The command lines ``"${NAME[@]}"`` may make, one for each literal
+        array fragment (``NAME=(…)``/``NAME+=(…)``) in its place, and one
+        with none: each fragment must be safe wherever it lands. None: no
+        such word, or an array written otherwise."""
+        for k in range(i + 1, len(words)):
+            word = words[k]
+            raw = self.a.src[word.start : word.end].decode("utf-8", "replace")
+            match = _ARRAY_WORD.fullmatch(raw)
+            if match is None:
+                continue
+            fragments = self.a.array_fragments(match.group(1))
+            if fragments is None:
+                return None
+            return [words[:k] + words[k + 1 :]] + [
+                words[:k] + fragment + words[k + 1 :] for fragment in fragments
+            ]
+        return None
+
     def runs_own_arguments(self, head: Word) -> bool:
         """`head` is ``"$@"`` in command position inside a function whose
         every call `command` checks as the command line it passes."""
@@ -269,6 +290,11 @@ class Resolver:
         the allowlist gate (`admitted`) where the roles found no refusal:
         the refusal a specific rule explains stays the one reported."""
         if i >= len(words):
+            return
+        variants = self._array_variants(words, i)
+        if variants is not None:
+            for variant in variants:
+                self.command(variant, i)
             return
         before = len(self.a.hazards)
         gate: list[Hazard] = []
@@ -1735,6 +1761,10 @@ _DOCKER_VALUE_OPTIONS = frozenset(
         "--container",
     ]
 )
+
+
+#: ``"${NAME[@]}"``: an array's elements, each one word.
+_ARRAY_WORD = re.compile(r'"\$\{([A-Za-z_][A-Za-z0-9_]*)\[@\]\}"')
 
 
 def _found_names(word: Word) -> Word:

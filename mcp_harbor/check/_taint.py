@@ -625,6 +625,30 @@ class TaintedScript:
             return (UNPROVEN, _NUMBER)  # set only by arithmetic: a number, maybe negative
         return (UNPROVEN, any_model())
 
+    def array_fragments(self, name: str) -> list[list[Word]] | None:
+        """The element words of each ``NAME=(…)`` and ``NAME+=(…)`` of an
+        indexed array the script writes only that way: ``"${NAME[@]}"`` is
+        some of them, in order. None: the array is written otherwise."""
+        if (
+            name in self.unmodeled
+            or name in self.assoc
+            or self.dynamic_writes
+            or self.script is None
+        ):
+            return None
+        fragments: list[list[Word]] = []
+        for node in self.script.of_type("variable_assignment"):
+            target = node.child_by_field_name("name")
+            if target is None or node_text(self.src, target) != name:
+                continue
+            value = node.child_by_field_name("value")
+            if value is None or value.type != "array":
+                return None
+            fragments.append(
+                [self.word(child) for child in value.children if child.type not in ("(", ")")]
+            )
+        return fragments or None
+
     def function_at(self, byte: int) -> str | None:
         """The function whose body holds `byte` (the innermost), or None."""
         found: tuple[int, str] | None = None

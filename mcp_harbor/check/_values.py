@@ -57,6 +57,9 @@ class ValueModel:
     can_be_empty: bool
     numeric: bool = False
     words: frozenset[str] | None = None
+    #: the folder validation keeps the value inside (``within:``), a path
+    #: of the server's that the value cannot lead out of
+    within: str | None = None
 
     @property
     def inert(self) -> bool:
@@ -338,10 +341,12 @@ def _model_for(schema: Mapping[str, Any]) -> ValueModel:
     banned = {"\x00"}
     if schema.get("multiline") is not True and model.words is None:
         banned |= {"\n", "\r"}
+    within = schema.get("within")
     return ValueModel(
         model.chars - banned,
         model.first - banned,
         model.can_be_empty,
         model.numeric,
         model.words,
+        within if isinstance(within, str) else None,
     )

@@ -37,7 +37,10 @@ from typing import Literal
 
 __all__ = ["GRAMMARS", "SUBCOMMANDS", "Grammar", "grammar_key"]
 
-Position = Literal["data", "code"]
+#: ``path-code``: an operand that names a file the program runs (a test
+#: module): data only when validation keeps it inside a folder of the
+#: server's (``within:``), so that it chooses among the author's files.
+Position = Literal["data", "code", "path-code"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,7 +302,7 @@ GRAMMARS: dict[str, Grammar] = {
         script=True,
         script_file=True,
         env="*",
-        evaluates=r"\b(?:eval|exec|execv\w*|compile|__import__|importlib|subprocess|system|"
+        evaluates=r"\b(?:eval|exec|execv\w*|compile|__import__|importlib(?!\.metadata)|subprocess|system|"
         r"popen|spawn\w*|pickle|marshal|ctypes|getattr|runpy|pty|builtins|code|breakpoint)\b",
     ),
     "node": _g(
@@ -423,6 +426,16 @@ GRAMMARS: dict[str, Grammar] = {
             *("docker start", "docker restart", "podman start", "podman restart"),
         )
     },
+    **{
+        f"{engine} build": _g(
+            f"{engine} 24 {engine}-build(1): the context operand chooses the Dockerfile that "
+            "runs (code); tags, labels and build args are data",
+            "-t --tag --build-arg --label --platform --target --iidfile --progress",
+            code="-f --file --build-context --secret --ssh --network",
+            operands="code",
+        )
+        for engine in ("docker", "podman")
+    },
     "git archive": _g(
         _GIT.format(sub="archive"), "--format --prefix -o --output", code="--exec --remote"
     ),
@@ -483,7 +496,7 @@ GRAMMARS: dict[str, Grammar] = {
         "path operands are code (conftest.py, test modules)",
         "-k -m --maxfail --tb -p --junitxml --rootdir -o",
         code="-p -c --confcutdir --rootdir --pyargs",
-        operands="code",
+        operands="path-code",
     ),
     "getent": _g(
         "glibc getent(1): a database name, then keys; -s names an NSS module (a library)",
