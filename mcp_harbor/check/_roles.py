@@ -37,7 +37,7 @@ from typing import Protocol
 
 from tree_sitter import Node
 
-from mcp_harbor.check import _positions, sinks
+from mcp_harbor.check import _positions, grammars, sinks
 from mcp_harbor.check._facts import (
     Hazard,
     Located,
@@ -280,10 +280,23 @@ class Resolver:
         )
 
     def grammar(self, name: str | None) -> sinks.Grammar | None:
-        """The option grammar the checker knows for the program `name`."""
+        """The option grammar the checker knows for the program `name`: an
+        export's ``programs:``, the role tables, else the allowlist's entry
+        (`mcp_harbor.check.grammars`), whose options are read the same way."""
         if name is None:
             return None
-        return self.a.programs.get(name) or sinks.GRAMMARS.get(name)
+        found = self.a.programs.get(name) or sinks.GRAMMARS.get(name)
+        if found is not None:
+            return found
+        entry = grammars.GRAMMARS.get(_positions.normal_program(name))
+        if entry is None:
+            return None
+        return sinks.Grammar(
+            entry.value_options | entry.code_options | entry.program_options,
+            entry.end_of_options,
+            entry.code_options | entry.program_options,
+            entry.operands != "data",
+        )
 
     def command(self, words: list[Word], i: int) -> None:
         """The roles of the words of one command line from `words[i]`, then
