@@ -235,7 +235,7 @@ class _Sinks:
     def _printed(self, node: Node, what: str, program: str, variable: str = "") -> None:
         """A finding when what `node` prints (a dump, or `variable` given to
         `program`) ends anywhere recorded (`_destination`)."""
-        where = _destination(self.src, node)
+        where = _destination(self.src, node, frozenset(self.f.temp_paths))
         if where is None:
             return
         if what == "dump":
@@ -295,7 +295,7 @@ def _fd_redirect(src: bytes, red: Node) -> tuple[set[int], Node | None, str]:
     return {fd}, dest, operator
 
 
-def _destination(src: bytes, node: Node) -> str | None:
+def _destination(src: bytes, node: Node, temp_paths: frozenset[str] = frozenset()) -> str | None:
     """Where what `node` (a command) prints on its stdout ends: None when
     nowhere that is recorded or leaves the run (``/dev/null``, a file of
     the run directory, a capture, a program that reads it), else a phrase
@@ -315,6 +315,11 @@ def _destination(src: bytes, node: Node) -> str | None:
                 if 1 in fds:
                     target, operator = dest, op
             if target is not None:
+                bare = node_text(src, target).strip('"')
+                if bare.lstrip("${").rstrip("}") in temp_paths or bare.startswith(
+                    ("$TMPDIR/", "${TMPDIR}/")
+                ):
+                    return None  # a temporary file of the run's own TMPDIR (mktemp)
                 return _file(src, target, operator)
         if kind == "pipeline":
             stages = [c for c in parent.children if c.is_named]
@@ -328,7 +333,9 @@ def _destination(src: bytes, node: Node) -> str | None:
                     if following.type == "redirected_statement"
                     else following
                 )
-                return _destination(src, body) if body is not None else "the step's stdout"
+                return (
+                    _destination(src, body, temp_paths) if body is not None else "the step's stdout"
+                )
         current = parent
     return "the step's stdout"
 

@@ -198,6 +198,8 @@ _WRITABLE_PLACE = re.compile(
 #: A path built only from the server's own folders (``$HOME/bin/x`` is not
 #: one: HOME is the server's but may be written to).
 _CLEAN_PATH_EXPANSION = re.compile(r"[A-Za-z0-9_./-]+")
+#: A date format of digits only (date(1): %s seconds, %Y year, …).
+_DIGIT_DATE = re.compile(r"\+(?:%[sYmdHMSjuwVGCgy]|[0-9])+")
 #: Options of mapfile/readarray that take a value (not a name).
 _MAPFILE_VALUES = frozenset({"-d", "-n", "-O", "-s", "-u", "-C", "-c"})
 #: Builtins that write the variable a word names.
@@ -837,6 +839,16 @@ class TaintedScript:
         if last is None or last.type != "command":
             return None
         name = last.child_by_field_name("name")
+        if name is not None and node_text(self.src, name) == "date":
+            # date +%s (+%Y%m%d…): digits only, whatever date it was given
+            formats = [
+                static_text(self.src, a)
+                for a in last.children_by_field_name("argument")
+                if (static_text(self.src, a) or "").startswith("+")
+            ]
+            if formats and all(f is not None and _DIGIT_DATE.fullmatch(f) for f in formats):
+                return ValueModel(frozenset(string.digits), frozenset(string.digits), False, True)
+            return None
         if name is None or node_text(self.src, name) != "wc":
             return None
         words = [static_text(self.src, a) for a in last.children_by_field_name("argument")]
@@ -960,7 +972,9 @@ class TaintedScript:
                                 changed = True
                     continue
                 model = (
-                    inside[0].model
+                    _NUMBER  # $(( … )): an integer, whatever it was computed from
+                    if value.type == "arithmetic_expansion"
+                    else inside[0].model
                     if len(inside) == 1 and self._is_whole(value, inside[0])
                     else self._prefixed_model(value, inside[0])
                 )

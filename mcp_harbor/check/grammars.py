@@ -216,6 +216,8 @@ GRAMMARS: dict[str, Grammar] = {
     "false": _g(_BASH, inert=True),
     ":": _g(_BASH, inert=True),
     "exit": _g(_BASH + ": exit (a number)", inert=True),
+    "continue": _g(_BASH + ": continue (a number)", inert=True),
+    "break": _g(_BASH + ": break (a number)", inert=True),
     "return": _g(_BASH + ": return (a number)", inert=True),
     "shift": _g(_BASH + ": shift (a number)", inert=True),
     "set": _g(
