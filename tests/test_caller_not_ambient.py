@@ -410,3 +410,48 @@ async def test_a_syntax_error_on_line_one_shows_no_secret_arg(tmp_path: Path) ->
     assert "syntax error" in step["stderr_tail"]
     hexed = assignment("ARG_pw", secret).decode().split("'")[1]
     assert hexed not in json.dumps(envelope) and secret not in json.dumps(envelope)
+
+
+@pytest.mark.anyio
+async def test_a_run_steps_secret_is_not_ambient_and_an_argv_steps_is(tmp_path: Path) -> None:
+    """Issue 34, rule 5: a run: step's secret is a shell variable of its
+    bash; a program gets it only when the script passes it. An argv: step's
+    program is the one it is for, and gets it in its environment."""
+    from mcp_harbor.config.loader import load_export
+    from mcp_harbor.runner import LocalExecutor
+
+    out = tmp_path / "seen"
+    out.mkdir()
+    path = tmp_path / "exports" / "s.yaml"
+    path.parent.mkdir()
+    (path.parent / "t.secret").write_text("s3cret-value-Qz9\n", encoding="utf-8")
+    path.write_text(
+        f"""
+name: s
+description: Where a secret is seen.
+secrets:
+  T: {{file: t.secret}}
+steps:
+  - name: child
+    run: |
+      printenv T > {out}/child || true
+      python3 -c 'import os; print(os.environ.get("T", "<none>"))' > {out}/python
+      T="$T" printenv T > {out}/passed
+      [ "$T" = s3cret-value-Qz9 ] && echo shell-has-it > {out}/shell
+  - name: program
+    argv: [sh, -c, 'printenv T > {out}/argv']
+""",
+        encoding="utf-8",
+    )
+    from mcp_harbor.runner import RunRequest
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    request = RunRequest(load_export(path), {}, "run-1", run_dir, tmp_path)
+    result = await LocalExecutor().run(request)
+    assert result.ok, result.to_json()
+    assert (out / "child").read_text() == ""
+    assert (out / "python").read_text().strip() == "<none>"
+    assert (out / "passed").read_text().strip() == "s3cret-value-Qz9"
+    assert (out / "shell").read_text().strip() == "shell-has-it"
+    assert (out / "argv").read_text().strip() == "s3cret-value-Qz9"

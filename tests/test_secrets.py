@@ -394,7 +394,9 @@ async def test_a_file_secret_loses_one_trailing_newline(tmp_path: Path) -> None:
     result = await LocalExecutor().run(_request(load_export(path), {}, tmp_path))
     assert result.ok, result.to_json()
     assert seen.read_text() == "[line one\nline two\n]"
-    assert result.steps[0].env_names.count("T") == 1
+    # a run: step's secret is a shell variable of its bash, not its environment
+    assert "T" not in result.steps[0].env_names
+    assert result.steps[0].shell_names.count("T") == 1
 
 
 async def test_a_secret_gone_at_the_run_start_runs_nothing(

@@ -34,7 +34,7 @@ from mcp_harbor.errors import RunError
 from mcp_harbor.runner.agents import AgentTask, FixTask, StepAgents
 from mcp_harbor.runner.follow import follow_logs
 from mcp_harbor.runner.process import DEFAULT_GRACE, run_in_group
-from mcp_harbor.runner.prologue import prologue, split
+from mcp_harbor.runner.prologue import prologue, secret_prologue, split
 from mcp_harbor.runner.result import RunResult, RunStatus, StepResult
 from mcp_harbor.runner.rundir import write_private
 from mcp_harbor.runner.sandbox import Sandbox, explain_denial
@@ -664,14 +664,23 @@ class LocalExecutor:
         added, shell = _step_variables(
             request, step, state.environment(), output_file, progress_file, state.secrets
         )
-        env = self._spawn_environment(request.export, added)
         command = _command(step, request.arguments)
+        secrets: dict[str, str] = {}
+        if isinstance(command, str):
+            # A run: step's secrets are shell variables of its bash too: a
+            # program gets one only when the script passes it (T="$T" tool,
+            # an argument, stdin). An argv: step's program is the one they
+            # are for: it gets them in its environment.
+            secrets = {k: v for k, v in state.secrets.items() if added.get(k) == v}
+            added = {k: v for k, v in added.items() if k not in secrets}
+        env = self._spawn_environment(request.export, added)
         shown = _command(step, request.redacted_arguments())
         script: bytes | None = None
         if isinstance(command, str):
             # The caller's values: shell variables of the script's bash, on
             # its first line; never its environment.
-            script = prologue(shell) + command.encode("utf-8")
+            script = prologue(shell) + secret_prologue(secrets) + command.encode("utf-8")
+            shell = {**shell, **secrets}
             argv = [self._bash, *BASH_FLAGS]  # + the script's /dev/fd path
         else:
             argv = command  # caller values are argv elements only

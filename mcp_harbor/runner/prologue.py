@@ -51,7 +51,7 @@ from typing import Final
 
 from mcp_harbor.step_env import classify, step_variables
 
-__all__ = ["assignment", "prologue", "split"]
+__all__ = ["assignment", "prologue", "secret_prologue", "split"]
 
 _NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -89,6 +89,19 @@ def prologue(variables: Mapping[str, str]) -> bytes:
     """
     step_variables(variables)
     return b"".join(assignment(name, value) + b"; " for name, value in variables.items())
+
+
+def secret_prologue(secrets: Mapping[str, str]) -> bytes:
+    """The export's ``secrets:`` as unexported shell variables of a ``run:``
+    step's bash, after `prologue` on the same first line: a secret reaches
+    a program only when the script passes it to that one (issue 34, rule 5;
+    the scrubber knows this ``\\xHH`` form). Their names are the author's
+    (checked as identifiers by `assignment`), not the registry's.
+
+    Raises:
+        ValueError: as `assignment`.
+    """
+    return b"".join(assignment(name, value) + b"; " for name, value in secrets.items())
 
 
 def split(
