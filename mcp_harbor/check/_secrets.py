@@ -112,6 +112,9 @@ class _Sinks:
         self.carriers = set(follower.taint.variables)
         self.hazards: list[Hazard] = []
         self.seen: set[int] = set()
+        #: files a secret was written to (their path as written): reading one
+        #: back with a program that prints what it reads prints the secret
+        self.secret_files: set[str] = set()
 
     def run(self) -> list[Hazard]:
         assert self.f.script is not None
@@ -128,7 +131,32 @@ class _Sinks:
         for occ in self.f.occs:
             if occ.node is not None:
                 self._value(occ.node, occ.var or occ.arg)
+        if self.secret_files:
+            for node in self.f.script.nodes:
+                if node.type == "command":
+                    self._reads_secret_file(node)
         return self.hazards
+
+    def _reads_secret_file(self, node: Node) -> None:
+        """A program that prints what it reads (`PASS_THROUGH`) given a file
+        a secret was written to, as an operand or on its standard input."""
+        name = _name(self.src, node)
+        if name not in PASS_THROUGH:
+            return
+        words = [node_text(self.src, a).strip('"') for a in node.children_by_field_name("argument")]
+        holder = (
+            node.parent
+            if node.parent is not None and node.parent.type == "redirected_statement"
+            else None
+        )
+        inputs = [
+            node_text(self.src, r.child_by_field_name("destination") or r).strip('"')
+            for r in (holder.children_by_field_name("redirect") if holder is not None else [])
+            if r.type == "file_redirect" and node_text(self.src, r).startswith("<")
+        ]
+        read = next((w for w in words + inputs if w in self.secret_files), None)
+        if read is not None:
+            self._printed(node, "print", name or "", f"the file {read}")
 
     # -- reporting
     def _at(self, node: Node) -> Located:
@@ -229,8 +257,20 @@ class _Sinks:
                 name = _name(self.src, parent)
                 if name in _PRINTERS and not _printf_to_variable(self.src, parent):
                     self._printed(parent, "print", name or "", variable)
+                    self._remember_file(parent)
                 return
             child = parent
+
+    def _remember_file(self, command: Node) -> None:
+        """The file the output of `command` is redirected to, if any."""
+        holder = command.parent
+        if holder is None or holder.type != "redirected_statement":
+            return
+        for red in holder.children_by_field_name("redirect"):
+            if red.type == "file_redirect" and not node_text(self.src, red).startswith("<"):
+                dest = red.child_by_field_name("destination")
+                if dest is not None:
+                    self.secret_files.add(node_text(self.src, dest).strip('"'))
 
     def _printed(self, node: Node, what: str, program: str, variable: str = "") -> None:
         """A finding when what `node` prints (a dump, or `variable` given to
