@@ -278,6 +278,16 @@ def _transformed(
     return (arg, any_model())  # //, /, @E, @P, @U… : anything
 
 
+def _declared_names(src: bytes, node: Node) -> set[str]:
+    """The names a declaration (``declare -a x y=(…)``) declares."""
+    names: set[str] = set()
+    for child in node.children:
+        target = child.child_by_field_name("name") if child.type == "variable_assignment" else child
+        if target is not None and target.type == "variable_name":
+            names.add(node_text(src, target))
+    return names
+
+
 def _outermost(occs: list[Occ]) -> list[Occ]:
     """`occs` without those inside another one (``$ARG_x`` in ``$(wc -l <
     "$ARG_x")``: the substitution's output is what is assigned), by start."""
@@ -470,23 +480,10 @@ class TaintedScript:
                         if child.type == "variable_name":
                             self.assigned.add(node_text(src, child))  # empty: clean
                 if "a" in flags or "A" in flags:
-                    for child in node.children:
-                        target = (
-                            child.child_by_field_name("name")
-                            if child.type == "variable_assignment"
-                            else child
-                        )
-                        if target is not None and target.type == "variable_name":
-                            self.arrays.add(node_text(src, target))
-                if "A" in flags:
-                    for child in node.children:
-                        target = (
-                            child.child_by_field_name("name")
-                            if child.type == "variable_assignment"
-                            else child
-                        )
-                        if target is not None and target.type == "variable_name":
-                            self.assoc.add(node_text(src, target))
+                    declared = _declared_names(src, node)
+                    self.arrays.update(declared)
+                    if "A" in flags:
+                        self.assoc.update(declared)
                 for child in node.children:
                     text = node_text(src, child)
                     if child.type == "variable_assignment":

@@ -305,7 +305,7 @@ GRAMMARS: dict[str, Grammar] = {
         script_file=True,
         env="*",
         evaluates=r"\b(?:eval|exec|execv\w*|compile|__import__|importlib(?!\.metadata)|subprocess|system|"
-        r"popen|spawn\w*|pickle|marshal|ctypes|getattr|runpy|pty|builtins|code|breakpoint)\b",
+        r"popen|spawn\w*|pickle|marshal|ctypes|getattr|runpy|pty|builtins|breakpoint)\b",
     ),
     "node": _g(
         "node(1) 18: -e/-p/--eval/--print or a script file is the program; "
