@@ -103,6 +103,8 @@ __all__ = [
     "bash_refusal",
 ]
 
+#: Builtins that write the variable a word names.
+_NAME_WRITERS = frozenset({"read", "mapfile", "readarray", "printf", "getopts", "wait"})
 #: ``set -a``/``set -o allexport`` in a script.
 _ALLEXPORT = re.compile(r"(?:^|[;&|\s])set\s+(?:-[A-Za-z]*a|-o\s+allexport)\b")
 #: Names of the step's environment that a plain assignment does not export
@@ -200,8 +202,9 @@ class _Analysis(TaintedScript):
                 self._redirect(node)
             elif kind == "unary_expression":
                 self._unary(node)
-        if self.occs:
-            self._script_level(nodes)
+        # what is read, a program's output, a file a step wrote: caller data
+        # may reach the script without any occurrence of an arg in it
+        self._script_level(nodes)
 
     # -- what the script does with caller data as a whole
     def _script_level(self, nodes: Sequence[Node]) -> None:
@@ -273,6 +276,8 @@ class _Analysis(TaintedScript):
                             integers.add(node_text(self.src, target))
         if integers:
             for node in nodes:
+                if node.type == "command" and self._writes_integer(node, integers):
+                    continue
                 if node.type != "variable_assignment" or (
                     node.parent is not None and node.parent.type == "declaration_command"
                 ):
@@ -290,6 +295,29 @@ class _Analysis(TaintedScript):
                             node_text(self.src, name_node), inside, self.locate(inside[0].start)
                         )
                     )
+
+    def _writes_integer(self, node: Node, integers: set[str]) -> bool:
+        """A builtin that writes a variable by name (``read n``, ``printf -v
+        n``, ``mapfile``, ``getopts``, ``wait -p``) writing one with the
+        integer attribute: bash evaluates what it reads as arithmetic."""
+        name = node.child_by_field_name("name")
+        if name is None or node_text(self.src, name) not in _NAME_WRITERS:
+            return False
+        for arg in node.children_by_field_name("argument"):
+            target = node_text(self.src, arg)
+            if target in integers and self._name_position(node, arg):
+                self.hazard(
+                    ArithmeticInjection,
+                    None,
+                    arg.start_byte,
+                    f"`{node_text(self.src, name)}` writes `{target}`, which has the integer "
+                    "attribute (`declare -i`), so bash evaluates what it reads as arithmetic, "
+                    "where `a[$(…)]` runs a command",
+                    f"read into a variable without `declare -i` and check it: "
+                    f"[[ $v =~ ^[0-9]+$ ]] && {target}=$v",
+                )
+                return True
+        return False
 
     def _copied_or_teed(
         self,
@@ -490,6 +518,10 @@ class _Analysis(TaintedScript):
                     # the value's blanks make the word several words
                     self.split_starts.add(occ.start)
                 self.hazards.append(unquoted)
+        if occ.kind == "raw" and quoting == "unquoted" and self._in_brace_list(occ):
+            # {a,VALUE}: bash splits the brace list at the value's commas, so
+            # a part of it (a new word) may start with `-`
+            self.split_starts.add(occ.start)
         if occ.kind in ("raw", "sq") and before == "$":
             return  # a parameter name or `$'…'` quoting (reported): nothing else is read
         in_arith = (occ.node is not None and self._arithmetic(occ.node)) or self._in_let(occ)
@@ -498,6 +530,19 @@ class _Analysis(TaintedScript):
         self.report(ArithmeticInjection.detect(occ, in_arith, where))
         if occ.node is not None:
             self._check_name_context(occ)
+
+    def _in_brace_list(self, occ: Occ) -> bool:
+        """`occ` is spliced inside an unquoted brace expression (``{a,…}``,
+        ``{1..…}``) and its value can hold what splits one (``,`` or ``..``)."""
+        if not ({",", "."} & occ.model.chars):
+            return False
+        line_start = self.src.rfind(b"\n", 0, occ.start) + 1
+        line_end = self.src.find(b"\n", occ.end)
+        head = re.search(rb"[^\s;|&<>()'\"]*$", self.src[line_start : occ.start])
+        tail = re.match(
+            rb"[^\s;|&<>()'\"]*", self.src[occ.end : line_end if line_end >= 0 else None]
+        )
+        return bool(head and tail and b"{" in head.group(0) and b"}" in tail.group(0))
 
     def _assoc_key(self, node: Node) -> bool:
         """`node` is in the subscript of an associative array (``declare -A``)

@@ -31,6 +31,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "POSINT": {"type": "integer", "minimum": 1},
     "DIGITS": {"type": "string", "pattern": "^[0-9.]+$"},
     "GITKEY": {"type": "string", "enum": ["user.name", "user.email"]},
+    # a pattern that admits `,` and `-` (but not first): a brace list can split it
+    "C": {"type": "string", "pattern": "^[a-z][a-z,=/-]*$"},
 }
 
 
