@@ -76,9 +76,8 @@ description: Fails twice, then succeeds.
 steps:
   - name: flaky
     run: |
-      n=$(cat "$HARBOR_RUN_DIR/count" 2>/dev/null || echo 0)
-      n=$((n + 1))
-      echo "$n" > "$HARBOR_RUN_DIR/count"
+      echo attempt >> "$HARBOR_RUN_DIR/count"
+      n=$(wc -l < "$HARBOR_RUN_DIR/count")
       echo "attempt $n"
       echo "attempt_$n=written" >> "$HARBOR_STEP_OUTPUT"
       [ "$n" -ge 3 ]

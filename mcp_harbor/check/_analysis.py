@@ -689,6 +689,7 @@ class _Analysis(TaintedScript):
             occ.kind == "env"
             and node.type == "expansion"
             and any(c.type == "!" for c in node.children[:3])
+            and node.children[-2].type not in ("*", "@")  # ${!prefix*} lists names
             and self._var_source(_tree.expansion_target(self.src, node) or "") is not None
         ):
             name_like = True

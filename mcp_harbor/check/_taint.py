@@ -188,6 +188,8 @@ PURE_COMMANDS = frozenset(
 #: command is no longer pure (``date -f FILE``, ``date -r FILE``).
 _IMPURE_OPTIONS = re.compile(r"^-(?:-file|-reference|[a-zA-Z]*[fr])")
 _GLOB_OR_BRACE = re.compile(r"[*?\[{]")
+#: ``${…}`` and ``$NAME`` in a word's text (their own ``*``/``@`` glob nothing).
+_EXPANSIONS = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[@*#?$!0-9-]")
 #: Where steps may write: the run directory and the runtime's files in it,
 #: the temporary folders (TMPDIR is private to the run, but every step of it
 #: shares it).
@@ -247,6 +249,8 @@ def _transformed(
     expansion (``${!x}``, ``${!p*}``) is the caller's whatever ``x`` holds."""
     kinds = [c.type for c in node.children]
     inner = kinds[1:-1]  # between ${ and }
+    if inner[:1] == ["!"] and inner[-1:] in (["*"], ["@"]) and len(inner) == 3:
+        return None  # ${!prefix*}: the names of variables, which are identifiers
     if inner and inner[0] == "!":
         return (source[0] if source else UNPROVEN, any_model())
     if source is None:
@@ -913,9 +917,10 @@ class TaintedScript:
                 var = node.child_by_field_name("variable")
                 if var is not None:
                     for value in node.children_by_field_name("value"):
+                        raw = node_text(self.src, value)
                         if value.type not in ("string", "raw_string") and (
-                            "$" in node_text(self.src, value)
-                            or _GLOB_OR_BRACE.search(node_text(self.src, value))
+                            _GLOB_OR_BRACE.search(_EXPANSIONS.sub("", raw))
+                            or ("$" in raw and self._carries_data(value, sentinel_occs))
                         ):
                             # split, brace-expanded or globbed: any words,
                             # any file names (a step may have made them)
@@ -994,6 +999,24 @@ class TaintedScript:
                         self.taint.positional = (inside[0].arg, model)
                         changed = True
                         break
+
+    def _carries_data(self, value: Node, sentinel_occs: list[Occ]) -> bool:
+        """An unquoted ``for`` list word whose expansion is not proven clean
+        (what it splits into is then any words)."""
+        if self.occs_in(value.start_byte, value.end_byte, sentinel_occs):
+            return True
+        for node, name, expansion in self.script.reads() if self.script is not None else ():
+            if not expansion or not value.start_byte <= node.start_byte < value.end_byte:
+                continue
+            source = self._var_source(name) if name else None
+            if node.type == "expansion":
+                source = _transformed(self.src, node, source)
+            if source is not None:
+                return True
+        return any(
+            value.start_byte <= n.start_byte < value.end_byte
+            for n in (self.script.of_type("command_substitution") if self.script else ())
+        )
 
     def _names_tainted(self, value: Node) -> str | None:
         """The arg behind a tainted variable whose *name* the static text of
