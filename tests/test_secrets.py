@@ -50,10 +50,10 @@ TAIL = 4096  # output_tail: the secret straddles its boundary by 10 bytes
 def export_text(db_file: Path) -> str:
     py = sys.executable
     # A program the checker does not read (it runs its first argument as a
-    # script, with the secret arg, its second, as ARG_pw): what stands
-    # behind it is the scrubber, under test here.
+    # script, with the secret arg the first step kept as ARG_pw): what
+    # stands behind it is the scrubber, under test here.
     printer = db_file.parent / "printer.sh"
-    printer.write_text('ARG_pw=$2\neval "$1"\n', encoding="utf-8")
+    printer.write_text('ARG_pw=$(cat "$HARBOR_RUN_DIR/pw")\neval "$1"\n', encoding="utf-8")
     return f"""
         name: leak
         description: Prints its secrets in every way a step might.
@@ -67,6 +67,10 @@ def export_text(db_file: Path) -> str:
           DEPLOY_TOKEN: {{env: CI_DEPLOY_TOKEN}}
           DB_PASSWORD: {{file: {db_file}}}
         steps:
+          - name: keep
+            # the secret arg, for the printing steps below: an argv: step the
+            # caller's values reach gets no secret, so they read it from here
+            run: printf '%s' "$ARG_pw" > "$HARBOR_RUN_DIR/pw"
           - name: raw
             argv:
               - bash
@@ -78,7 +82,6 @@ def export_text(db_file: Path) -> str:
                   echo "err token=$DEPLOY_TOKEN pw=$ARG_pw" >&2
                   echo "visible=${{SERVER_PASSED-unset}} passed=${{EXPORT_PASSED-unset}}"
                   echo "hidden=${{SERVER_HIDDEN-unset}} source=${{CI_DEPLOY_TOKEN-unset}}"
-              - "{{{{ args.pw }}}}"
           - name: quoted
             argv:
               - bash
@@ -89,22 +92,21 @@ def export_text(db_file: Path) -> str:
                   : "$DEPLOY_TOKEN" "$DB_PASSWORD" "$ARG_pw"
                   : "prefix=$DEPLOY_TOKEN"
                   set +x
-              - "{{{{ args.pw }}}}"
           - name: encoded
             argv:
               - {py}
               - -c
               - |
                 import json, os, sys
-                # The secret arg is an argv element (an argv: step gets no ARG_*).
-                values = [os.environ["DEPLOY_TOKEN"], os.environ["DB_PASSWORD"], sys.argv[1]]
+                # The secret arg, from the file the first step wrote.
+                with open(os.path.join(os.environ["HARBOR_RUN_DIR"], "pw")) as pw:
+                    values = [os.environ["DEPLOY_TOKEN"], os.environ["DB_PASSWORD"], pw.read()]
                 for value in values:
                     print(json.dumps(value))
                     print(json.dumps(value, ensure_ascii=False))
                 with open(os.environ["HARBOR_OUTPUT"], "w") as fh:
                     json.dump({{"token": values[0], "pw": values[2],
                                "db": values[1], "ok": True}}, fh)
-              - "{{{{ args.pw }}}}"
           - name: cut
             argv:
               - bash
@@ -112,7 +114,6 @@ def export_text(db_file: Path) -> str:
               - |
                   printf '%s' "$DEPLOY_TOKEN"
                   head -c {TAIL - 10} /dev/zero | tr '\\0' .
-              - "{{{{ args.pw }}}}"
           - name: outputs
             argv:
               - bash
@@ -122,7 +123,6 @@ def export_text(db_file: Path) -> str:
                   echo "pw=$ARG_pw" >> "$HARBOR_STEP_OUTPUT"
                   {{ echo "db<<END"; echo "$DB_PASSWORD"; echo END; }} >> "$HARBOR_STEP_OUTPUT"
                   echo "plain=visible" >> "$HARBOR_STEP_OUTPUT"
-              - "{{{{ args.pw }}}}"
           - name: reads
             run: echo "got=$STEP_outputs_token/$STEP_outputs_plain"
     """

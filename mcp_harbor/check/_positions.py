@@ -112,6 +112,15 @@ def _reads_as_data(grammar: grammars.Grammar, program: str, variable: str) -> bo
     return not (variable.startswith(own) or _LOADER_VARIABLES.fullmatch(variable))
 
 
+def _elsewhere_writable(words: Sequence[Word], writable: Callable[[Word], bool]) -> bool:
+    """``git -C DIR`` (``--git-dir``, ``--work-tree``) with DIR a folder a step
+    may have written (`writable`)."""
+    for k, word in enumerate(words[:-1]):
+        if word.static in ("-C", "--git-dir", "--work-tree") and writable(words[k + 1]):
+            return True
+    return False
+
+
 def _inert(occ: Occ) -> bool:
     """The occurrence is the author's text (an ``enum``/``const`` value) or a
     number that cannot start with ``-``: inert at any position (rule 4 of
@@ -160,6 +169,7 @@ def admit(
     writable_cwd: bool = False,
     source: Callable[[Word], str | None] = lambda word: word.static,
     stdin_text: str | None = None,
+    writable: Callable[[Word], bool] = lambda word: word.tainted,
 ) -> bool:
     """Check the caller data given to `program` (a literal basename) with the
     words after it `words`, its standard input `stdin` and the variables
@@ -199,6 +209,22 @@ def admit(
                 "into one), so the files it reads there (a Makefile, a config) are caller "
                 "data, and no grammar says what it does with them",
                 "run it from a folder no step writes, or describe it under programs:",
+            )
+        )
+        return False
+    if (
+        grammar is not None
+        and grammar.reads_cwd_code
+        and (writable_cwd or _elsewhere_writable(words, writable))
+    ):
+        hazards.append(
+            NoGrammarPosition.hazard(
+                None,
+                locate(words[0].start) if words else locate(0),
+                f"`{key}` reads code from the folder it works in (its config, hooks or "
+                "modules), and that folder may have been written by a step",
+                "run it from a folder no step writes (the export's own), on copies of what "
+                "it needs",
             )
         )
         return False

@@ -109,6 +109,8 @@ class Scope(Protocol):
 
     def moves_into_writable(self) -> bool: ...
 
+    def writable_word(self, word: Word) -> bool: ...
+
     def nested(self, word: Word, positional: tuple[str, ValueModel] | None, what: str) -> None: ...
 
 
@@ -234,6 +236,44 @@ class Resolver:
             ]
         return None
 
+    def _xargs_items(self, words: list[Word], i: int) -> None:
+        """``xargs`` makes the words of its input (standard input, or the
+        file of ``-a``) arguments of the command it runs: when that input is
+        not proven the author's, the command is checked with one more word of
+        the caller's at its end (or in each word holding ``-I``'s string)."""
+        j = i + 1
+        replace_with: str | None = None
+        from_file = False
+        while j < len(words) and (words[j].static or "").startswith("-"):
+            option = words[j].static or ""
+            if option in ("-a", "--arg-file") or option.startswith("--arg-file="):
+                from_file = True
+            if option in ("-I", "-i") or option.startswith(("--replace", "-I")):
+                replace_with = option[2:] or (words[j + 1].static if option == "-I" else "{}")
+            if option in _XARGS_VALUE_OPTIONS:
+                j += 1
+            j += 1
+        if (self.stdin is None and not from_file) or j >= len(words):
+            return
+        inner = words[j:]
+        item = Occ(UNPROVEN, "env", any_model(), inner[-1].end, inner[-1].end, None, "xargs")
+        if replace_with:
+            spliced = [
+                replace(w, static=None, occs=[replace(item, start=w.start, end=w.end)], prefix="",
+                        script=None)
+                if replace_with in (w.static or "") else w
+                for w in inner
+            ]  # fmt: skip
+        else:
+            spliced = [*inner, Word(inner[-1].end, inner[-1].end, None, [item], "", None,
+                                    inner[-1].where, True)]  # fmt: skip
+        saved = self.stdin
+        self.stdin = None  # xargs' input is not the command's
+        try:
+            self.command(spliced, 0)
+        finally:
+            self.stdin = saved
+
     def runs_own_arguments(self, head: Word) -> bool:
         """`head` is ``"$@"`` in command position inside a function whose
         every call `command` checks as the command line it passes."""
@@ -277,6 +317,7 @@ class Resolver:
                 else word.static
             ),
             stdin_text=self.stdin_text,
+            writable=self.a.writable_word,
         )
 
     def grammar(self, name: str | None) -> sinks.Grammar | None:
@@ -312,6 +353,8 @@ class Resolver:
         before = len(self.a.hazards)
         gate: list[Hazard] = []
         head = words[i]
+        if head.static is not None and basename(head.static) == "xargs":
+            self._xargs_items(words, i)
         if not head.tainted and head.static is not None:
             self.admitted(basename(head.static), words, i, gate)
         self._roles(words, i)
@@ -1776,6 +1819,8 @@ _DOCKER_VALUE_OPTIONS = frozenset(
 )
 
 
+#: xargs options that take the next word as their value.
+_XARGS_VALUE_OPTIONS = frozenset({"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file"})
 #: ``"${NAME[@]}"``: an array's elements, each one word.
 _ARRAY_WORD = re.compile(r'"\$\{([A-Za-z_][A-Za-z0-9_]*)\[@\]\}"')
 

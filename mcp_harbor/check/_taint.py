@@ -740,6 +740,15 @@ class TaintedScript:
             return False
         return not static.startswith("/") and self.moves_into_writable()
 
+    def writable_word(self, word: Word) -> bool:
+        """`step_writable` of a command-line word (its node in the tree)."""
+        if word.tainted:
+            return True
+        if self.script is None or word.end <= word.start:
+            return False
+        node = self.script.root.descendant_for_byte_range(word.start, word.end)
+        return node is not None and self.step_writable(node)
+
     def names_writable_place(self, value: Node) -> bool:
         """The text of `value` names the run directory, a temporary folder
         or the home folder (``HOME="$HARBOR_RUN_DIR/home"``)."""
@@ -1162,7 +1171,29 @@ class TaintedScript:
         if script is None and not any(o.kind in ("raw", "sq") for o in occs):
             script = self._rendered(node)
         splits = any(o.start in self.split_starts for o in occs)
+        if self.unproven_is_data and self._globs_writable(node):
+            # file names a step may have made: any words, a `-` first too
+            glob = Occ(UNPROVEN, "env", any_model(), node.start_byte, node.end_byte, node, "*")
+            return Word(node.start_byte, node.end_byte, None, [glob, *occs], "", None, None, True)
         return Word(node.start_byte, node.end_byte, static, occs, prefix, script, None, splits)
+
+    def _globs_writable(self, node: Node) -> bool:
+        """`node` is a word with an unquoted glob that lists a folder a step
+        may have written (a relative pattern after the script moved into
+        one, or a pattern in the run directory or a temporary folder)."""
+        if node.type not in ("word", "concatenation"):
+            return False
+        unquoted = "".join(
+            node_text(self.src, part)
+            for part in ([node] if node.type == "word" else node.children)
+            if part.type == "word"
+        )
+        if not _GLOB_OR_BRACE.search(unquoted.replace("{", "")):
+            return False
+        text = node_text(self.src, node)
+        if _WRITABLE_PLACE.search(text.strip("\"'")):
+            return True
+        return not text.lstrip("\"'").startswith("/") and self.moves_into_writable()
 
     def stdin_of(self, node: Node) -> Occ | None:
         """Caller data that reaches this command's standard input."""

@@ -82,6 +82,10 @@ class Grammar:
     #: its own, whose words get only clean data unless ``programs:``
     #: describes it
     script_is_file: bool = False
+    #: the program reads code from the folder it works in (python's
+    #: ``sys.path[0]``, git's ``.git/config`` hooks and fsmonitor): it may
+    #: not work in a folder a step may have written
+    reads_cwd_code: bool = False
 
 
 def _g(
@@ -571,9 +575,26 @@ GRAMMARS: dict[str, Grammar] = {
     "sha1": _g("BSD sha1(1)"),
 }
 
+
 #: Programs whose first operand (after their global options) names a
 #: subcommand with a grammar of its own (``git log``), and the global options
 #: that take a value before it.
+def _reading_cwd(entries: dict[str, Grammar]) -> dict[str, Grammar]:
+    """`entries` with `Grammar.reads_cwd_code` set for the programs that read
+    code from their folder: python3 (its folder is first on sys.path), node
+    (node_modules), and every git subcommand (the repository's config)."""
+    from dataclasses import replace
+
+    return {
+        key: replace(g, reads_cwd_code=True)
+        if key in ("python3", "node") or key.startswith(("git ", "python3 -m "))
+        else g
+        for key, g in entries.items()
+    }
+
+
+GRAMMARS = _reading_cwd(GRAMMARS)
+
 SUBCOMMANDS: dict[str, frozenset[str]] = {
     "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"}),
     "kubectl": frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"}),

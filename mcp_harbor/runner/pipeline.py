@@ -673,6 +673,11 @@ class LocalExecutor:
             # are for: it gets them in its environment.
             secrets = {k: v for k, v in state.secrets.items() if added.get(k) == v}
             added = {k: v for k, v in added.items() if k not in secrets}
+        elif step.argv is not None and any(part.placeholders for part in step.argv):
+            # An argv: step the caller steers (a value of theirs in its argv)
+            # could be made to print its own environment (/proc/self/environ):
+            # it gets no secret. Pass one explicitly from a run: step.
+            added = {k: v for k, v in added.items() if state.secrets.get(k) != v}
         env = self._spawn_environment(request.export, added)
         shown = _command(step, request.redacted_arguments())
         script: bytes | None = None
