@@ -18,6 +18,7 @@ import pytest
 
 from mcp_harbor.check import check_exports
 from mcp_harbor.config import load_export
+from mcp_harbor.errors import ConfigError
 
 HERE = Path(__file__).parent / "blind34"
 
@@ -44,9 +45,18 @@ REFUSED_SAFE = {
 
 
 def _verdicts(folder: Path) -> dict[str, str]:
-    files = sorted(folder.glob("*.yaml"))
-    reports = check_exports([load_export(f) for f in files])
-    return {f.name: r.status for f, r in zip(files, reports, strict=True)}
+    """Each file's verdict: the checker's, or ``unloadable`` when the loader
+    refuses it (a refusal too: it is never offered)."""
+    verdicts: dict[str, str] = {}
+    loaded = []
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            loaded.append((path, load_export(path)))
+        except ConfigError:
+            verdicts[path.name] = "unloadable"
+    reports = check_exports([export for _, export in loaded])
+    verdicts.update({path.name: r.status for (path, _), r in zip(loaded, reports, strict=True)})
+    return verdicts
 
 
 def test_every_attack_is_refused_but_the_inert_ones() -> None:

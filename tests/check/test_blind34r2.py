@@ -1,0 +1,94 @@
+"""Round two of the blind set (tests/check/blind34r2/, written from docs/
+alone after round one's fixes), no longer held out since its first score
+(blind34r2/SCORE.md).
+
+The checker's verdicts: every attack is refused but those shown not to run
+(run here through the real runtime) and the two that still do, which are
+listed with why (issue 34 stays open for them); the safe templates refused
+are exactly the listed ones.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcp_harbor.check import check_exports
+from mcp_harbor.config import load_export
+from mcp_harbor.errors import ConfigError
+
+HERE = Path(__file__).parent / "blind34r2"
+SCORER = Path(__file__).parent / "blind34"
+
+#: Accepted attacks whose payload the runtime stops: an argv: step with a
+#: caller value in its argv gets no secret, so /proc/self/environ holds none.
+ACCEPTED_INERT = {
+    "060-secret-argv-od-environ.yaml",
+    "061-secret-argv-fold-environ.yaml",
+    "067-secret-argv-grep-environ.yaml",
+}
+#: Accepted attacks that still succeed: the gaps left, and why.
+KNOWN_MISSES = {
+    "011-echo-trim-option.yaml": "$(echo $x) splits the value into echo's own -e, which "
+    "decodes the caller's escapes into the printed text (W101/W102 only warn)",
+    "064-secret-runfile-grep-o.yaml": "a secret written to a run-directory file in one step "
+    "is printed one character a line by grep -o in another: H010 follows files within one "
+    "script only",
+}
+#: Safe templates refused, and why.
+REFUSED_SAFE = {
+    "024-assoc-lookup.yaml": "the parsers' probes disagree about an associative subscript",
+    "034-envsubst-named.yaml": "envsubst has no grammar",
+    "036-perl-argv-length.yaml": "H005: perl -e with @ARGV (<> would open it)",
+    "060-secret-fingerprint.yaml": "a secret piped into a program that prints what it reads",
+    "066-bash-n-syntax.yaml": "bash -n of a caller's file: a shell's script operand",
+    "067-python-py-compile.yaml": "python3 -m py_compile has no grammar",
+}
+
+
+def _verdicts(folder: Path) -> dict[str, str]:
+    """Each file's verdict: the checker's, or ``unloadable`` when the loader
+    refuses it (a refusal too: it is never offered)."""
+    verdicts: dict[str, str] = {}
+    loaded = []
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            loaded.append((path, load_export(path)))
+        except ConfigError:
+            verdicts[path.name] = "unloadable"
+    reports = check_exports([export for _, export in loaded])
+    verdicts.update({path.name: r.status for (path, _), r in zip(loaded, reports, strict=True)})
+    return verdicts
+
+
+def test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses() -> None:
+    verdicts = _verdicts(HERE / "attacks")
+    assert len(verdicts) >= 70
+    accepted = {name for name, status in verdicts.items() if status == "accepted"}
+    assert accepted <= ACCEPTED_INERT | set(KNOWN_MISSES), sorted(
+        accepted - ACCEPTED_INERT - set(KNOWN_MISSES)
+    )
+
+
+def test_the_safe_templates_refused_are_the_listed_ones() -> None:
+    verdicts = _verdicts(HERE / "safe")
+    refused = {name for name, status in verdicts.items() if status != "accepted"}
+    assert refused == set(REFUSED_SAFE), (
+        sorted(refused - set(REFUSED_SAFE)),
+        sorted(set(REFUSED_SAFE) - refused),
+    )
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED_INERT))
+def test_accepted_attacks_do_not_run(name: str, tmp_path: Path) -> None:
+    """Through the real runtime (``mcp-harbor run``), with the attack's args."""
+    sys.path.insert(0, str(SCORER))
+    import score  # tests/check/blind34/score.py
+
+    path = HERE / "attacks" / name
+    meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    outcome = score._run_attack(path, meta["args"], tmp_path, score._workdir(tmp_path))
+    assert not outcome["ran"] and not outcome["leaked"], outcome["answer"]
