@@ -18,6 +18,16 @@ __all__ = ["arithmetic_name", "derived", "shown", "word_text"]
 _BARE_NAME_NODES = frozenset({"variable_name", "word"})
 
 
+#: Caller data the analysis finds where no variable is written: what it is.
+_SYNTHETIC = {
+    "xargs": "an item `xargs` reads from its input",
+    "{}": "a file name `find` puts at `{}`",
+    "*": "the file names a glob lists",
+    "output": "what the program before it in the pipe prints",
+    "file": "a file a step may have written",
+}
+
+
 def arithmetic_name(occ: Occ) -> bool:
     """`occ` is a bare variable name that bash evaluates as arithmetic
     (``ARG_x`` in ``$(( ARG_x * 2 ))``, ``(( ))``, a subscript): no ``$`` is
@@ -42,6 +52,8 @@ def shown(occ: Occ) -> str:
     if arithmetic_name(occ):
         return f"the name `{occ.var}` (read in arithmetic)"
     origin = f"from arg {occ.arg!r}" if occ.arg else "not proven to be the author's"
+    if occ.var in _SYNTHETIC:
+        return f"{_SYNTHETIC[occ.var]} ({origin})"
     if occ.var == "$(…)":
         return f"the output of `$(…)` ({origin})"
     if occ.node is not None and occ.node.type == "expansion" and occ.node.text is not None:
