@@ -110,6 +110,8 @@ _ALLEXPORT = re.compile(r"(?:^|[;&|\s])set\s+(?:-[A-Za-z]*a|-o\s+allexport)\b")
 #: Names of the step's environment that a plain assignment does not export
 #: to other programs by being in it (bash's own).
 _SHELL_ONLY = frozenset({"IFS", "OPTIND", "OPTERR"})
+#: A literal path in a temporary folder (where any step may write).
+_WRITABLE_TEXT = re.compile(r"^(?:/tmp|/var/tmp|/dev/shm)(?:/|$)")
 #: Programs that run a script file given as their first operand.
 _SCRIPT_RUNNERS = frozenset({"python", "python3", "node", "perl", "ruby", "php", "Rscript"})
 #: Variables that name a file bash runs before the script (any value is code).
@@ -759,7 +761,13 @@ class _Analysis(TaintedScript):
                 for a in arguments[: arguments.index(operands[0])]
             ):
                 target = operands[0]
-        elif "/" in head or (words[0].static is None and not words[0].tainted):
+        elif words[0].static is None and not words[0].tainted:
+            resolved = self.resolve_command_word(words[0])
+            if resolved is None:
+                target = node.child_by_field_name("name")
+            elif _WRITABLE_TEXT.search(resolved[0].static or ""):
+                target = node.child_by_field_name("name")  # PYTHON=/tmp/x … "$PYTHON"
+        elif "/" in head:
             target = node.child_by_field_name("name")
         if (
             target is not None

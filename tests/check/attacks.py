@@ -654,6 +654,8 @@ REFUSED_BY_DESIGN: dict[str, str] = {
     "NAME=VALUE are assignments)",
     "c4/safe-pytest-dashdash-test-name": "pytest has no grammar (a path operand chooses the "
     "test code that runs)",
+    "c5/safe-sed-f-file": "sed's program is in a file the checker does not read: whether it "
+    "runs its input as commands (e) is not known",
 }
 
 #: Dangerous cases shown by a file read (the canary's content in the output),
