@@ -16,9 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_harbor.check import check_exports
-from mcp_harbor.config import load_export
-from mcp_harbor.errors import ConfigError
+from tests.check._blind import verdicts
 
 HERE = Path(__file__).parent / "blind34r2"
 SCORER = Path(__file__).parent / "blind34"
@@ -49,23 +47,8 @@ REFUSED_SAFE = {
 }
 
 
-def _verdicts(folder: Path) -> dict[str, str]:
-    """Each file's verdict: the checker's, or ``unloadable`` when the loader
-    refuses it (a refusal too: it is never offered)."""
-    verdicts: dict[str, str] = {}
-    loaded = []
-    for path in sorted(folder.glob("*.yaml")):
-        try:
-            loaded.append((path, load_export(path)))
-        except ConfigError:
-            verdicts[path.name] = "unloadable"
-    reports = check_exports([export for _, export in loaded])
-    verdicts.update({path.name: r.status for (path, _), r in zip(loaded, reports, strict=True)})
-    return verdicts
-
-
 def test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses() -> None:
-    verdicts = _verdicts(HERE / "attacks")
+    verdicts = verdicts(HERE / "attacks")
     assert len(verdicts) >= 70
     accepted = {name for name, status in verdicts.items() if status == "accepted"}
     assert accepted <= ACCEPTED_INERT | set(KNOWN_MISSES), sorted(
@@ -74,7 +57,7 @@ def test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses() -> None:
 
 
 def test_the_safe_templates_refused_are_the_listed_ones() -> None:
-    verdicts = _verdicts(HERE / "safe")
+    verdicts = verdicts(HERE / "safe")
     refused = {name for name, status in verdicts.items() if status != "accepted"}
     assert refused == set(REFUSED_SAFE), (
         sorted(refused - set(REFUSED_SAFE)),
