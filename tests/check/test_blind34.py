@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.check._blind import verdicts
+from tests.check._blind import verdicts as blind_verdicts
 
 HERE = Path(__file__).parent / "blind34"
 
@@ -43,14 +43,14 @@ REFUSED_SAFE = {
 
 
 def test_every_attack_is_refused_but_the_inert_ones() -> None:
-    verdicts = verdicts(HERE / "attacks")
+    verdicts = blind_verdicts(HERE / "attacks")
     assert len(verdicts) >= 100
     accepted = {name for name, status in verdicts.items() if status == "accepted"}
     assert accepted <= set(ACCEPTED_INERT), sorted(accepted - set(ACCEPTED_INERT))
 
 
 def test_the_safe_templates_refused_are_the_listed_ones() -> None:
-    verdicts = verdicts(HERE / "safe")
+    verdicts = blind_verdicts(HERE / "safe")
     assert len(verdicts) >= 150
     refused = {name for name, status in verdicts.items() if status != "accepted"}
     assert refused == set(REFUSED_SAFE), (

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.check._blind import verdicts
+from tests.check._blind import verdicts as blind_verdicts
 
 HERE = Path(__file__).parent / "blind34r2"
 SCORER = Path(__file__).parent / "blind34"
@@ -48,7 +48,7 @@ REFUSED_SAFE = {
 
 
 def test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses() -> None:
-    verdicts = verdicts(HERE / "attacks")
+    verdicts = blind_verdicts(HERE / "attacks")
     assert len(verdicts) >= 70
     accepted = {name for name, status in verdicts.items() if status == "accepted"}
     assert accepted <= ACCEPTED_INERT | set(KNOWN_MISSES), sorted(
@@ -57,7 +57,7 @@ def test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses() -> None:
 
 
 def test_the_safe_templates_refused_are_the_listed_ones() -> None:
-    verdicts = verdicts(HERE / "safe")
+    verdicts = blind_verdicts(HERE / "safe")
     refused = {name for name, status in verdicts.items() if status != "accepted"}
     assert refused == set(REFUSED_SAFE), (
         sorted(refused - set(REFUSED_SAFE)),
