@@ -245,6 +245,12 @@ def _draft(
     steps: list[tuple[Step, list[Hazard], _Script | None]] = []
     pending = iter(scripts)
     names = [s.name for s in export.all_steps]
+    # the files any step writes a secret to: a later (or earlier) step that
+    # prints one back prints the secret (H010 sees the export, not one step)
+    secret_files: set[str] = set()
+    if export.spec.secrets:
+        for text, sentinels in scripts:
+            secret_hazards(text, sentinels, export.spec.secrets, secret_files)
     for index, step in enumerate(export.all_steps):
         environment = _environment(export, step)
         env_hazards = _env_literals(step, models) + _instruction_hazards(step)
@@ -269,7 +275,7 @@ def _draft(
                 env_hazards
                 + _undeclared(text, sentinels, export, names, index)
                 + hazards
-                + secret_hazards(text, sentinels, export.spec.secrets)
+                + secret_hazards(text, sentinels, export.spec.secrets, set(secret_files))
             )
             steps.append(
                 (step, hazards, _Script(text, sentinels, tainted, environment) if gate else None)

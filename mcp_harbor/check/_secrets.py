@@ -88,10 +88,18 @@ _PRINTED_FILES = frozenset(
 _RETURNED = ("steps", "output.json", "context.json")
 
 
-def secret_hazards(text: str, sentinels: Sentinels, secrets: Collection[str]) -> list[Hazard]:
+def secret_hazards(
+    text: str,
+    sentinels: Sentinels,
+    secrets: Collection[str],
+    files: set[str] | None = None,
+) -> list[Hazard]:
     """H010's findings in the ``run:`` script `text` (placeholders replaced
     by `sentinels`' words) of an export whose ``secrets:`` are `secrets`:
-    each place where a secret's value is printed (see the module)."""
+    each place where a secret's value is printed (see the module). `files`:
+    the files any step of the export writes a secret to (their paths as
+    written), read and extended here, so that a step reading one back is
+    seen whichever step wrote it."""
     if not secrets:
         return []
     script = parsed(text)
@@ -101,7 +109,13 @@ def secret_hazards(text: str, sentinels: Sentinels, secrets: Collection[str]) ->
     follower = TaintedScript(text, None, taint, sentinels.locate, [])
     follower.unproven_is_data = False  # only the secrets are followed here
     follower.find_caller_data(script)
-    return _Sinks(follower, sentinels.locate).run()
+    sinks = _Sinks(follower, sentinels.locate)
+    if files is not None:
+        sinks.secret_files |= files
+    found = sinks.run()
+    if files is not None:
+        files |= sinks.secret_files
+    return found
 
 
 class _Sinks:
@@ -154,7 +168,15 @@ class _Sinks:
             for r in (holder.children_by_field_name("redirect") if holder is not None else [])
             if r.type == "file_redirect" and node_text(self.src, r).startswith("<")
         ]
-        read = next((w for w in words + inputs if w in self.secret_files), None)
+        read = next(
+            (
+                w
+                for w in words + inputs
+                for f in self.secret_files
+                if w == f or (w and f.startswith(w.rstrip("/") + "/"))  # a folder holding it
+            ),
+            None,
+        )
         if read is not None:
             self._printed(node, "print", name or "", f"the file {read}")
 

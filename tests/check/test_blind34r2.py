@@ -3,7 +3,7 @@ alone after round one's fixes), no longer held out since its first score
 (blind34r2/SCORE.md).
 
 The checker's verdicts: every attack is refused but those shown not to run
-(run here through the real runtime) and the two that still do, which are
+(run here through the real runtime) and the one that still does, which is
 listed with why (issue 34 stays open for them); the safe templates refused
 are exactly the listed ones.
 """
@@ -32,9 +32,6 @@ ACCEPTED_INERT = {
 KNOWN_MISSES = {
     "011-echo-trim-option.yaml": "$(echo $x) splits the value into echo's own -e, which "
     "decodes the caller's escapes into the printed text (W101/W102 only warn)",
-    "064-secret-runfile-grep-o.yaml": "a secret written to a run-directory file in one step "
-    "is printed one character a line by grep -o in another: H010 follows files within one "
-    "script only",
 }
 #: Safe templates refused, and why.
 REFUSED_SAFE = {
