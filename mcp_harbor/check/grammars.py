@@ -235,11 +235,11 @@ GRAMMARS: dict[str, Grammar] = {
     "grep": _g(
         "GNU grep 3.8 grep(1)",
         "-e --regexp -m --max-count -A -B -C --after-context --before-context --context "
-        "--label --include --exclude --exclude-dir --color --colour -d --directories",
-        code="-f --file --exclude-from",
+        "--label --include --exclude --exclude-dir --color --colour -d --directories "
+        "-f --file --exclude-from",  # files of patterns or names: data, never run
     ),
-    "egrep": _g("GNU grep 3.8 grep(1)", "-e --regexp -m --max-count -A -B -C", code="-f --file"),
-    "fgrep": _g("GNU grep 3.8 grep(1)", "-e --regexp -m --max-count -A -B -C", code="-f --file"),
+    "egrep": _g("GNU grep 3.8 grep(1)", "-e --regexp -m --max-count -A -B -C -f --file"),
+    "fgrep": _g("GNU grep 3.8 grep(1)", "-e --regexp -m --max-count -A -B -C -f --file"),
     "rg": _g(
         "ripgrep 13 rg(1)",
         "-e --regexp -g --glob -m --max-count -A -B -C -t --type -T --type-not",

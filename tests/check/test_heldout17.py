@@ -37,12 +37,14 @@ guard before the use).
 
 Issue 34 (a program without a grammar gets only clean data; names and
 outputs not proven clean are the caller's), on a set that is no longer held
-out: 0/92 dangerous accepted; 16/211 safe refused (7.6 %), 10 of them by
-design (`NO_GRAMMAR`), 6 others (2.8 %): git-c-enum-key,
-docker-exec-fixed-program and case-guarded-script-dispatch as before,
-find-exec-sh-dollar1 (a nested `$1` is not proven clean: `gzip -t "$1"`
-without `--`), sed-template-pattern (a pattern value in a sed program is not
-a number or an enum) and let-int (an arithmetic result may be negative).
+out: 0/92 dangerous accepted; 19/211 safe refused (9.0 %), 10 of them by
+design (`NO_GRAMMAR`), 9 others (4.3 %): git-c-enum-key,
+docker-exec-fixed-program and case-guarded-script-dispatch as before;
+sed-template-pattern (a pattern value in a sed program is not a number or
+an enum); let-int (an arithmetic result may be negative);
+printf-q-then-source (a file in the run directory is sourced); and three
+runs of git in a folder a step may write (git-clone-shallow,
+trap-cleanup-clone, argv-git-C-pattern: git reads that folder's config).
 """
 
 from __future__ import annotations
