@@ -200,6 +200,10 @@ _WRITABLE_PLACE = re.compile(
 #: A path built only from the server's own folders (``$HOME/bin/x`` is not
 #: one: HOME is the server's but may be written to).
 _CLEAN_PATH_EXPANSION = re.compile(r"[A-Za-z0-9_./-]+")
+#: Programs that print a digest of what they read (coreutils).
+_DIGESTS = frozenset(
+    {"sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "md5sum", "b2sum", "cksum"}
+)
 #: A date format of digits only (date(1): %s seconds, %Y year, …).
 _DIGIT_DATE = re.compile(r"\+(?:%[sYmdHMSjuwVGCgy]|[0-9])+")
 #: Options of mapfile/readarray that take a value (not a name).
@@ -290,6 +294,14 @@ def _declared_names(src: bytes, node: Node) -> set[str]:
         if target is not None and target.type == "variable_name":
             names.add(node_text(src, target))
     return names
+
+
+def _name_of(src: bytes, command: Node) -> str | None:
+    """The command word of a ``command`` node, as written."""
+    if command.type != "command":
+        return None
+    name = command.child_by_field_name("name")
+    return node_text(src, name) if name is not None else None
 
 
 def _outermost(occs: list[Occ]) -> list[Occ]:
@@ -675,6 +687,8 @@ class TaintedScript:
         for node in script.of_type("command_substitution"):
             inner = [o for o in base if node.start_byte <= o.start and o.end <= node.end_byte]
             counted = self._counted(node)
+            if not self.unproven_is_data and self._digest(node):
+                continue  # the secrets' follower: a digest of a secret is not the secret
             if not inner:
                 if not self.unproven_is_data or self._pure(node):
                     continue
@@ -836,6 +850,27 @@ class TaintedScript:
                 return False
         return True
 
+    def _in_digest(self, occ: Occ) -> bool:
+        """`occ` is inside a ``$(… | sha256sum)`` (see `_digest`)."""
+        if occ.node is None:
+            return False
+        return any(
+            parent.type == "command_substitution" and self._digest(parent)
+            for parent in ancestors(occ.node)
+        )
+
+    def _digest(self, node: Node) -> bool:
+        """``$(… | sha256sum …)``: what is printed is a digest of the input."""
+        named = [c for c in node.children if c.is_named]
+        last = named[-1] if len(named) == 1 else None
+        if last is not None and last.type == "pipeline":
+            stages = [c for c in last.children if c.is_named]
+            last = stages[-1] if stages else None
+            # a digest then a cut of it (| sha256sum | cut -c1-12) is still one
+            if last is not None and len(stages) > 1 and _name_of(self.src, last) in ("cut", "head"):
+                last = stages[-2]
+        return last is not None and _name_of(self.src, last) in _DIGESTS
+
     def _counted(self, node: Node) -> ValueModel | None:
         """The model of ``$(… | wc -l)`` (``-c``, ``-w``, ``-m``, ``-L``):
         a count, digits only, whatever was counted."""
@@ -973,6 +1008,8 @@ class TaintedScript:
             occs = sentinel_occs + self._expansion_occs(script)
             for names, value in assignments:
                 inside = _outermost(self.occs_in(value.start_byte, value.end_byte, occs))
+                if not self.unproven_is_data:
+                    inside = [o for o in inside if not self._in_digest(o)]
                 if not inside:
                     named = self._names_tainted(value)
                     if named is not None:

@@ -308,7 +308,8 @@ GRAMMARS: dict[str, Grammar] = {
         script=True,
         script_file=True,
         env="*",
-        evaluates=r"\b(?:eval|exec|execv\w*|compile|__import__|importlib(?!\.metadata)|subprocess|system|"
+        evaluates=r"\b(?:eval|exec|execv\w*|(?<!py_compile\.)compile|__import__|"
+        r"importlib(?!\.metadata)|subprocess|system|"
         r"popen|spawn\w*|pickle|marshal|ctypes|getattr|runpy|pty|builtins|breakpoint)\b",
     ),
     "node": _g(
@@ -503,6 +504,11 @@ GRAMMARS: dict[str, Grammar] = {
         "-k -m --maxfail --tb -p --junitxml --rootdir -o",
         code="-p -c --confcutdir --rootdir --pyargs",
         operands="path-code",
+    ),
+    "envsubst": _g(
+        "GNU gettext envsubst(1): the operand names the variables to substitute; it prints "
+        "its standard input with their values (data, never run)",
+        env="*",
     ),
     "getent": _g(
         "glibc getent(1): a database name, then keys; -s names an NSS module (a library)",
