@@ -248,9 +248,14 @@ def _draft(
     # the files any step writes a secret to: a later (or earlier) step that
     # prints one back prints the secret (H010 sees the export, not one step)
     secret_files: set[str] = set()
-    if export.spec.secrets:
-        for text, sentinels in scripts:
-            secret_hazards(text, sentinels, export.spec.secrets, secret_files)
+    own_secret_files: list[tuple[list[Hazard], set[str]]] = []
+    for text, sentinels in scripts if export.spec.secrets else ():
+        files: set[str] = set()
+        own_secret_files.append(
+            (secret_hazards(text, sentinels, export.spec.secrets, files), files)
+        )
+        secret_files |= files
+    script_index = 0
     for index, step in enumerate(export.all_steps):
         environment = _environment(export, step)
         env_hazards = _env_literals(step, models) + _instruction_hazards(step)
@@ -260,6 +265,11 @@ def _draft(
             steps.append((step, env_hazards, None))
         elif step.script is not None:
             text, sentinels = next(pending)
+            if own_secret_files and own_secret_files[script_index][1] == secret_files:
+                printed = own_secret_files[script_index][0]  # no other step's file to read
+            else:
+                printed = secret_hazards(text, sentinels, export.spec.secrets, set(secret_files))
+            script_index += 1
             tainted: dict[str, ValueModel] = {}
             try:
                 hazards, gate, tainted = analyse_script_deferred(
@@ -272,10 +282,7 @@ def _draft(
                     raise
                 hazards, gate = [], True
             hazards = (
-                env_hazards
-                + _undeclared(text, sentinels, export, names, index)
-                + hazards
-                + secret_hazards(text, sentinels, export.spec.secrets, set(secret_files))
+                env_hazards + _undeclared(text, sentinels, export, names, index) + hazards + printed
             )
             steps.append(
                 (step, hazards, _Script(text, sentinels, tainted, environment) if gate else None)

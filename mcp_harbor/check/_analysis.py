@@ -59,7 +59,14 @@ from mcp_harbor.check._roles import (
     lookup_interpreter,
     shell_name,
 )
-from mcp_harbor.check._taint import CALLER_FILE_SOURCE, UNPROVEN, TaintedScript, initial_taint
+from mcp_harbor.check._taint import (
+    CALLER_FILE_SOURCE,
+    NAME_WRITERS,
+    UNPROVEN,
+    TaintedScript,
+    initial_taint,
+    writable_text,
+)
 from mcp_harbor.check._tree import (
     ancestors,
     command_words,
@@ -103,15 +110,11 @@ __all__ = [
     "bash_refusal",
 ]
 
-#: Builtins that write the variable a word names.
-_NAME_WRITERS = frozenset({"read", "mapfile", "readarray", "printf", "getopts", "wait"})
 #: ``set -a``/``set -o allexport`` in a script.
 _ALLEXPORT = re.compile(r"(?:^|[;&|\s])set\s+(?:-[A-Za-z]*a|-o\s+allexport)\b")
 #: Names of the step's environment that a plain assignment does not export
 #: to other programs by being in it (bash's own).
 _SHELL_ONLY = frozenset({"IFS", "OPTIND", "OPTERR"})
-#: A literal path in a temporary folder (where any step may write).
-_WRITABLE_TEXT = re.compile(r"^(?:/tmp|/var/tmp|/dev/shm)(?:/|$)")
 #: Programs that run a script file given as their first operand.
 _SCRIPT_RUNNERS = frozenset({"python", "python3", "node", "perl", "ruby", "php", "Rscript"})
 #: Variables that name a file bash runs before the script (any value is code).
@@ -303,7 +306,7 @@ class _Analysis(TaintedScript):
         n``, ``mapfile``, ``getopts``, ``wait -p``) writing one with the
         integer attribute: bash evaluates what it reads as arithmetic."""
         name = node.child_by_field_name("name")
-        if name is None or node_text(self.src, name) not in _NAME_WRITERS:
+        if name is None or node_text(self.src, name) not in NAME_WRITERS:
             return False
         for arg in node.children_by_field_name("argument"):
             target = node_text(self.src, arg)
@@ -765,7 +768,7 @@ class _Analysis(TaintedScript):
             resolved = self.resolve_command_word(words[0])
             if resolved is None:
                 target = node.child_by_field_name("name")
-            elif _WRITABLE_TEXT.search(resolved[0].static or ""):
+            elif writable_text(resolved[0].static or ""):
                 target = node.child_by_field_name("name")  # PYTHON=/tmp/x … "$PYTHON"
         elif "/" in head:
             target = node.child_by_field_name("name")

@@ -137,7 +137,14 @@ def _callers(word: Word) -> Word:
     if not word.occs or not any(_inert(o) for o in word.occs):
         return word
     kept = [o for o in word.occs if not _inert(o)]
-    return replace(word, occs=kept, prefix=word.prefix if kept and kept[0] is word.occs[0] else "x")
+    if not kept or kept[0] is word.occs[0]:
+        return replace(word, occs=kept)
+    # the caller data no longer starts the word: the author's value before it
+    # does, and an enum word such as --opt= makes the rest that option's value
+    # (each one, NUL-separated: the option check reads every alternative)
+    dropped = word.occs[0].model.words or frozenset()
+    options = sorted(word.prefix + w for w in dropped if (word.prefix + w).startswith("-"))
+    return replace(word, occs=kept, prefix="\0".join(options) if options else word.prefix + "x")
 
 
 def _advice(program: str, where: str) -> str:
@@ -202,9 +209,7 @@ def admit(
         hazards.append(
             NoGrammarPosition.hazard(
                 None,
-                locate(words[0].start if words else 0)
-                if words and words[0].where is None
-                else (words[0].where if words and words[0].where else locate(0)),
+                where(words[0]) if words else locate(0),
                 f"`{program}` runs in a folder a step may have written (the script changes "
                 "into one), so the files it reads there (a Makefile, a config) are caller "
                 "data, and no grammar says what it does with them",
@@ -220,7 +225,7 @@ def admit(
         hazards.append(
             NoGrammarPosition.hazard(
                 None,
-                locate(words[0].start) if words else locate(0),
+                where(words[0]) if words else locate(0),
                 f"`{key}` reads code from the folder it works in (its config, hooks or "
                 "modules), and that folder may have been written by a step",
                 "run it from a folder no step writes (the export's own), on copies of what "
@@ -363,17 +368,20 @@ def admit(
         # a word with caller data in it
         prefix = word.prefix
         if not ended and prefix.startswith("-"):
-            option = prefix.split("=", 1)[0] if "=" in prefix else prefix
-            if "=" in prefix and option in grammar.value_options:
-                continue
-            if option[:2] in grammar.value_options and not option.startswith("--"):
-                continue  # -n5: attached to a one-letter option
-            refuse(
-                word,
-                f"caller data is part of the option `{option}`, which `{key}`'s grammar "
-                f"({grammar.source}) does not list as taking data",
-                f"pass the value to an option `{key}` reads as data, or as an operand after `--`",
-            )
+            for alternative in prefix.split("\0"):  # an enum of options: every one
+                option = alternative.split("=", 1)[0]
+                if "=" in alternative and option in grammar.value_options:
+                    continue
+                if option[:2] in grammar.value_options and not option.startswith("--"):
+                    continue  # -n5: attached to a one-letter option
+                refuse(
+                    word,
+                    f"caller data is part of the option `{option}`, which `{key}`'s grammar "
+                    f"({grammar.source}) does not list as taking data",
+                    f"pass the value to an option `{key}` reads as data, or as an operand "
+                    "after `--`",
+                )
+                break
             continue
         if script_file is not None:
             own = declared.get(script_file) or declared.get(script_file.rsplit("/", 1)[-1])

@@ -65,9 +65,11 @@ from mcp_harbor.check.rules import Rule, UnparseableTemplate
 __all__ = [
     "CALLER_FILE_SOURCE",
     "CALLER_SOURCE",
+    "NAME_WRITERS",
     "STEP_OUTPUT",
     "TaintedScript",
     "initial_taint",
+    "writable_text",
 ]
 
 _SENTINEL_LEAVES = frozenset(
@@ -214,9 +216,10 @@ _TEMP_WORD = re.compile(r"-[dtuq]+|--tmpdir|--directory|--dry-run|-p|[A-Za-z0-9.
 _TEMP_TEMPLATE = re.compile(
     r'"?\$\{?(?:TMPDIR|HARBOR_RUN_DIR|HOME)(?::-/tmp)?\}?/[A-Za-z0-9._/-]*"?'
 )
-_NAME_TAKERS = frozenset(
-    {"read", "mapfile", "readarray", "printf", "getopts", "wait", "unset", "let", "export"}
-)
+#: Builtins that write into the variable a word names what they read or print.
+NAME_WRITERS = frozenset({"read", "mapfile", "readarray", "printf", "getopts", "wait"})
+#: Builtins that take a variable's name as a word.
+_NAME_TAKERS = NAME_WRITERS | {"unset", "let", "export"}
 
 
 def initial_taint(
@@ -284,6 +287,12 @@ def _transformed(
         cased = frozenset(c.swapcase() for c in model.chars) | model.chars
         return (arg, ValueModel(cased, cased, True))
     return (arg, any_model())  # //, /, @E, @P, @U… : anything
+
+
+def writable_text(text: str) -> bool:
+    """A path as written that names a place steps may write: the run
+    directory and the runtime's files in it, a temporary folder, home."""
+    return bool(_WRITABLE_PLACE.search(text.strip("\"'")))
 
 
 def _declared_names(src: bytes, node: Node) -> set[str]:
@@ -766,7 +775,7 @@ class TaintedScript:
     def names_writable_place(self, value: Node) -> bool:
         """The text of `value` names the run directory, a temporary folder
         or the home folder (``HOME="$HARBOR_RUN_DIR/home"``)."""
-        return bool(_WRITABLE_PLACE.search(node_text(self.src, value).strip("\"'")))
+        return writable_text(node_text(self.src, value))
 
     def moves_into_writable(self) -> bool:
         """The script changes its folder (``cd``, ``pushd``) to one that is

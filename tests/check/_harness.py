@@ -33,6 +33,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "GITKEY": {"type": "string", "enum": ["user.name", "user.email"]},
     # a pattern that admits `,` and `-` (but not first): a brace list can split it
     "C": {"type": "string", "pattern": "^[a-z][a-z,=/-]*$"},
+    # an enum of options that take a value, attached (the caller sends the value)
+    "OPTENUM": {"type": "string", "enum": ["--upload-pack=", "--depth="]},
 }
 
 
