@@ -23,7 +23,14 @@ from dataclasses import dataclass, replace
 
 from mcp_harbor.check import grammars, sinks
 from mcp_harbor.check._facts import Hazard, Located, Occ, Word
-from mcp_harbor.check.rules import NoGrammarPosition, OptionRunsCode
+from mcp_harbor.check.rules import (
+    CodeSelectingVariable,
+    InterpreterProgram,
+    NoGrammarPosition,
+    OptionInjection,
+    OptionRunsCode,
+    Rule,
+)
 
 __all__ = ["EnvPrefix", "admit", "normal_program"]
 
@@ -86,7 +93,7 @@ def normal_program(name: str) -> str:
     return _ALIASES.get(name, name)
 
 
-def _declared(declared: sinks.Grammar) -> grammars.Grammar | None:
+def _declared(declared: sinks.Grammar) -> grammars.Grammar:
     """A ``programs:`` entry as a grammar: only one that states
     ``runs_operands: false`` classes operands as data."""
     return grammars.Grammar(
@@ -96,6 +103,19 @@ def _declared(declared: sinks.Grammar) -> grammars.Grammar | None:
         declared.value_options - declared.code_options,
         declared.code_options,
         declared.end_of_options,
+    )
+
+
+def _narrowed(known: grammars.Grammar, declared: grammars.Grammar) -> grammars.Grammar:
+    """A ``programs:`` entry for a program the checker has a grammar for can
+    only narrow it: a position is data when both say so, and the options
+    either says run code run code."""
+    return replace(
+        known,
+        source=f"{known.source}, narrowed by the export's programs: entry",
+        operands=known.operands if declared.operands == "data" else "code",
+        stdin=known.stdin if declared.stdin == "data" else "code",
+        code_options=known.code_options | declared.code_options,
     )
 
 
@@ -202,9 +222,10 @@ def admit(
     name = normal_program(program)
     key, first = grammars.grammar_key(name, [w.static for w in words])
     mine = declared.get(program) or declared.get(name)
-    grammar = _declared(mine) if mine is not None else None
-    if grammar is None:
-        grammar = grammars.GRAMMARS.get(key)
+    grammar = grammars.GRAMMARS.get(key)
+    language = grammar is None and (name in sinks.INTERPRETERS or name in sinks.SHELLS)
+    if mine is not None and not language:
+        grammar = _declared(mine) if grammar is None else _narrowed(grammar, _declared(mine))
     if grammar is None and writable_cwd and program not in _SHELL_OWN:
         hazards.append(
             NoGrammarPosition.hazard(
@@ -235,14 +256,20 @@ def admit(
         return False
     if not any(w.tainted for w in words) and stdin is None and not env:
         return True
+    if not _globals_admitted(name, words[:first], hazards, where):
+        return False
     if grammar is None:
-        return _refuse_all(program if key == name else key, words, stdin, env, hazards, where)
+        return _refuse_all(
+            program if key == name else key, words, stdin, env, hazards, where, language
+        )
     ok = True
 
-    def refuse(word: Word | Occ, detail: str, fix: str) -> None:
+    def refuse(
+        word: Word | Occ, detail: str, fix: str, rule: type[Rule] = NoGrammarPosition
+    ) -> None:
         nonlocal ok
         ok = False
-        hazards.append(NoGrammarPosition.about(word, where(word), detail, fix))
+        hazards.append(rule.about(word, where(word), detail, fix))
 
     for passed in env:
         if not _reads_as_data(grammar, name, passed.name):
@@ -261,8 +288,28 @@ def admit(
     operand = -1  # the index of the current operand among the operands
     expect: str | None = None
     pair = 0
+    unknown: str | None = None  # an option before the program the grammar does not know
+    opening = False  # an option makes the program open its operands with a magic open
+    opened: list[Word] = []  # the operands with caller data
     for word in words[first:]:
         text = word.static
+        if (
+            word.tainted
+            and word.splits
+            and (expect is not None or pair or grammar.command_from is not None)
+        ):
+            # the words after the first land where the grammar reads the next
+            # option, the program or the command, not where this word is
+            refuse(
+                word,
+                "an unquoted expansion can split into several words here, and the words "
+                f"after the first land where `{key}` reads its options, program or command",
+                'quote the expansion: "$ARG"',
+                OptionRunsCode,
+            )
+            expect = None
+            pair = 0
+            continue
         if expect is not None:
             if text in _STDIN and (
                 expect in grammar.code_options or expect in grammar.program_options
@@ -286,6 +333,7 @@ def admit(
                     word,
                     f"the value of `{expect}` is the program `{key}` runs",
                     "keep the program literal and pass the value as an argument after it",
+                    InterpreterProgram,
                 )
             elif word.tainted and expect in grammar.code_options and not _code_inert(word):
                 refuse(
@@ -293,6 +341,7 @@ def admit(
                     f"the value of `{expect}` is code, a command or a file `{key}` reads as "
                     f"code ({grammar.source})",
                     "do not pass caller data to this option",
+                    OptionRunsCode,
                 )
             if expect in grammar.program_options:
                 program_text = text
@@ -323,6 +372,12 @@ def admit(
                 option = text.split("=", 1)[0]
                 if "=" in text:
                     continue
+                if unknown is None and not seen_program and not _known_option(grammar, option):
+                    unknown = option
+                if not seen_program and not option.startswith("--"):
+                    opening = opening or any(
+                        f"-{letter}" in grammar.magic_open_options for letter in option[1:]
+                    )
                 if option in grammar.pair_options:
                     pair = 2
                 elif (
@@ -367,6 +422,15 @@ def admit(
             continue
         # a word with caller data in it
         prefix = word.prefix
+        if unknown is not None:
+            refuse(
+                word,
+                f"`{key}`'s grammar ({grammar.source}) does not know the option `{unknown}`, "
+                "which may take the next word as its value: where this word lands (an "
+                "option's value, the program, an argument) is unknown",
+                f"drop `{unknown}`, or describe `{key}` under programs:",
+            )
+            continue
         if not ended and prefix.startswith("-"):
             for alternative in prefix.split("\0"):  # an enum of options: every one
                 option = alternative.split("=", 1)[0]
@@ -400,6 +464,7 @@ def admit(
                     f"the value is the program (script, filter or expression) that `{key}` runs",
                     "keep the program literal and pass the value as data (an argument "
                     "after it, `jq --arg`, `awk -v`)",
+                    InterpreterProgram,
                 )
             seen_program = True
             continue
@@ -444,6 +509,7 @@ def admit(
             )
             continue
         given_data = True
+        opened.append(word)
         if name in _URL_PROGRAMS and not prefix.startswith(_AUTHOR_SCHEMES):
             refuse(
                 word,
@@ -452,22 +518,21 @@ def admit(
                 'write the scheme and host yourself: "https://host/path/$ARG_x"',
             )
             continue
-        if (
-            not ended
-            and not grammar.dash_inert
-            and word.may_be_option
-            and not any(h.rule == OptionRunsCode.id and h.where == where(word) for h in hazards)
-        ):
-            hazards.append(
-                OptionRunsCode.about(
-                    word,
-                    where(word),
-                    f"the value may start with `-` and `{key}` reads options there",
-                    f'put `--` before the value (`{key} … -- "$VALUE"`), or refuse a '
-                    "leading `-` (a pattern, or no `leading_dash: true`)",
-                )
-            )
-            ok = False
+        if not ended and word.may_be_option:
+            if name == "echo":
+                echoed = OptionInjection.detect(name, word, where(word))
+                if echoed is not None:
+                    hazards.append(echoed)  # a warning: echo only prints
+                continue
+            if grammar.dash_inert or any(
+                h.rule == OptionRunsCode.id and h.where == where(word) for h in hazards
+            ):
+                continue
+            known = sinks.Grammar(grammar.value_options, grammar.end_of_options)
+            found = OptionRunsCode.detect(key, None, word, known, where(word))
+            if found is not None:
+                hazards.append(found)
+                ok = False
     evaluates = grammar.evaluates
     if (
         ok
@@ -483,15 +548,124 @@ def admit(
             "data reaches it as data: the program may turn that data into code",
             "keep the program from running its data (no eval, system, pipes to commands), "
             "or pass only the author's values (an enum arg)",
+            InterpreterProgram,
         )
+    magic = grammar.magic_open
+    if ok and (opening or (magic and program_text and re.search(magic, program_text, re.M))):
+        for word in opened:
+            if any(set("|<>") & o.model.chars for o in word.occs):
+                refuse(
+                    word,
+                    f"`{key}` opens its operands with a 2-argument open (its `<>` loop), "
+                    "which runs a command for a name ending in `|` and writes a file for "
+                    "one starting with `>`, and the value may hold them",
+                    "refuse `|`, `<` and `>` in the arg's pattern, or open the file "
+                    "yourself with a 3-argument open (`<<>>` in perl 5.22+)",
+                    InterpreterProgram,
+                )
+                break
     if stdin is not None and (grammar.stdin == "code" or not seen_program or stdin_code):
         refuse(
             stdin,
             f"caller data reaches the standard input of `{key}`, which reads it as code "
             "or commands",
             _advice(program, "its standard input"),
+            InterpreterProgram
+            if grammar.script_operand or grammar.program_options
+            else NoGrammarPosition,
         )
     return ok
+
+
+def _known_option(grammar: grammars.Grammar, option: str) -> bool:
+    """Whether `grammar` knows what `option` (or, in a cluster such as
+    ``-lane``, each of its letters up to one that takes a value) does with
+    the next word. A grammar without a complete list of flags knows them all."""
+    if grammar.flags is None:
+        return True
+    known = (
+        grammar.flags
+        | grammar.value_options
+        | grammar.code_options
+        | grammar.program_options
+        | grammar.pair_options
+    )
+    if option in known or option.startswith("--"):
+        return option in known
+    for letter in option[1:]:
+        if not letter.isalpha():
+            return True  # the letter before takes the rest (perl -i.bak, -0777)
+        short = f"-{letter}"
+        if short not in known:
+            return False
+        if short not in grammar.flags:
+            return True  # it takes the rest of the word (or the next word)
+    return True
+
+
+def _globals_admitted(
+    program: str,
+    words: Sequence[Word],
+    hazards: list[Hazard],
+    where: Callable[[Word | Occ], Located],
+) -> bool:
+    """The caller data among `words`, the global options of `program`
+    before its subcommand, is only where `grammars.SUBCOMMANDS` says data
+    (appending a finding for each place it is not)."""
+    kinds = grammars.SUBCOMMANDS.get(program, {})
+    ok = True
+    for k, word in enumerate(words):
+        if not word.tainted:
+            continue
+        before = (words[k - 1].static or "") if k else ""
+        if before in kinds and "=" not in before:
+            option, setting = before, word.prefix  # -c "user.name=$VALUE"
+        elif not word.prefix.startswith("--") and word.prefix[:2] in kinds:
+            option, setting = word.prefix[:2], word.prefix[2:]  # -cuser.name=$VALUE
+        else:
+            option, _, setting = word.prefix.partition("=")  # --config-env=…
+        kind = kinds.get(option, "none")
+        if kind == "data" and not word.splits:
+            continue
+        if kind == "setting" and _inert_setting(setting):
+            continue
+        if (
+            kind == "path-code"
+            and all(o.model.within is not None for o in word.occs)
+            and not word.prefix[len(option) :].strip("=")
+        ):
+            continue
+        if _code_inert(word):
+            continue
+        ok = False
+        rule: type[Rule] = CodeSelectingVariable if kind == "setting" else NoGrammarPosition
+        what = {
+            "setting": "a setting, and many settings are commands it runs later "
+            "(core.fsmonitor, core.sshCommand, alias.*)",
+            "path-code": "a folder or file whose contents configure what it runs (hooks, "
+            "config, credential plugins)",
+            "code": "where it connects, which chooses what runs or where the credentials go",
+            "data": "data, but the unquoted value may split into several words",
+        }.get(kind, "a global option the grammar does not know")
+        hazards.append(
+            rule.about(
+                word,
+                where(word),
+                f"the value of `{program} {option or '…'}` is {what}",
+                "set that option in the script with the author's value (an enum arg, or "
+                '`-c user.name="$VALUE"` for a data setting)'
+                if kind == "setting"
+                else "pass only the author's values there (an enum arg)",
+            )
+        )
+    return ok
+
+
+def _inert_setting(prefix: str) -> bool:
+    """`prefix` (the word before the caller data) is ``-cKEY=`` or ``KEY=``
+    for a git setting whose value is data."""
+    key, eq, rest = prefix.removeprefix("-c").partition("=")
+    return bool(eq) and not rest and key.lower() in grammars.INERT_GIT_SETTINGS
 
 
 def _refuse_all(
@@ -501,7 +675,11 @@ def _refuse_all(
     env: Sequence[EnvPrefix],
     hazards: list[Hazard],
     where: Callable[[Word | Occ], Located],
+    language: bool = False,
 ) -> bool:
+    """Refuse the first caller data given to `program`, which has no
+    grammar; a `language` (an interpreter or a shell) has none that a
+    ``programs:`` entry could give it: what it reads may be a program."""
     tainted = [w for w in words if w.tainted]
     subject: Word | Occ
     if tainted:
@@ -514,8 +692,14 @@ def _refuse_all(
         NoGrammarPosition.about(
             subject,
             where(subject),
-            f"caller data reaches `{program}` as {what}, and no grammar says what "
-            f"`{program}` does with it (a program without one gets only clean data)",
+            (
+                f"caller data reaches `{program}` as {what}; `{program}` is a language, "
+                "whose arguments and input may be programs, and a programs: entry cannot "
+                "make them data"
+                if language
+                else f"caller data reaches `{program}` as {what}, and no grammar says what "
+                f"`{program}` does with it (a program without one gets only clean data)"
+            ),
             _advice(program.split()[0], what),
         )
     )

@@ -117,6 +117,15 @@ class Scope(Protocol):
 # ------------------------------------------------------------ command words
 
 
+#: Builtins that assign, read or test names, or describe commands: the
+#: analysis models each (`Resolver.name_operands`, `Resolver.callback`).
+_NAME_BUILTINS = frozenset(
+    {"read", "mapfile", "readarray", "getopts", "unset", "local", "declare", "typeset",
+     "export", "readonly", "let", "type", "hash", "which", "test",
+     "[", "shopt", "exec"}
+)  # fmt: skip
+
+
 def basename(name: str) -> str:
     """The program name of a command word (``/usr/bin/env``: ``env``)."""
     return name.rsplit("/", 1)[-1]
@@ -283,22 +292,30 @@ class Resolver:
         function = self.a.function_at(head.start)
         return function is not None and function in self.a.runs_args
 
-    def admitted(self, name: str, words: list[Word], i: int, out: list[Hazard]) -> bool:
-        """The allowlist gate (`mcp_harbor.check._positions`) for the program
-        `name` at `words[i]`. Programs the role analysis models itself
-        (shells, ``eval``-likes, wrappers, functions) are left to it, but
-        none of them takes caller data in a variable passed to it; a
-        wrapper passes those on to the command it runs, checked there."""
-        if name in sinks.WRAPPERS:
-            return True
-        if (
-            name in self.a.functions
+    def shell_construct(self, name: str) -> bool:
+        """`name` is one of the shell's own ways to run or bind text, which
+        this analysis models itself: a shell, an ``eval``-like builtin, a
+        wrapper that runs its operands as a command, a function of the
+        script, ``find``/``xargs`` (their ``-exec``/items are a command line),
+        ``printf`` (its format is a small language) and the builtins that
+        assign or read names. Every other program is the gate's to decide."""
+        return (
+            name in sinks.WRAPPERS
+            or name in self.a.functions
             or shell_name(name)
             or name in sinks.EVAL_LIKE
-            or name in ("type", "hash", "which", "read", "mapfile", "readarray", "getopts")
-            or name in ("unset", "local", "declare", "typeset", "export", "readonly", "let")
-            or name == "printf"
-        ):
+            or name in _NAME_BUILTINS
+            or name in ("printf", "find", "xargs", "command", "builtin", "alias", "enable")
+        )
+
+    def admitted(self, name: str, words: list[Word], i: int, out: list[Hazard]) -> bool:
+        """The allowlist gate (`mcp_harbor.check._positions`) for the program
+        `name` at `words[i]`. For a shell construct (`shell_construct`) only
+        the variables passed to it are the gate's: a wrapper passes those on
+        to the command it runs, checked there."""
+        if name in sinks.WRAPPERS:
+            return True
+        if self.shell_construct(name):
             if not self.env:
                 return True
             return _positions.admit(name, [], None, self.env, {}, self.a.locate, out)
@@ -350,12 +367,22 @@ class Resolver:
             for variant in variants:
                 self.command(variant, i)
             return
+        head = words[i]
+        if head.static is not None and not head.tainted:
+            name = basename(head.static)
+            if name == "xargs":
+                self._xargs_items(words, i)
+            if not self.shell_construct(name):
+                # a program: its grammar alone decides (rule 3 of the promise)
+                if not self.rebinding(name, words, i):
+                    self.admitted(name, words, i, self.a.hazards)
+                    for word in words[i + 1 :]:
+                        if word.tainted:
+                            self.traversal(word, name)
+                return
         before = len(self.a.hazards)
         gate: list[Hazard] = []
-        head = words[i]
-        if head.static is not None and basename(head.static) == "xargs":
-            self._xargs_items(words, i)
-        if not head.tainted and head.static is not None:
+        if head.static is not None and not head.tainted:
             self.admitted(basename(head.static), words, i, gate)
         self._roles(words, i)
         if gate and not any(RULES[h.rule].severity == "error" for h in self.a.hazards[before:]):

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["GRAMMARS", "SUBCOMMANDS", "Grammar", "grammar_key"]
+__all__ = ["GRAMMARS", "INERT_GIT_SETTINGS", "SUBCOMMANDS", "Grammar", "grammar_key"]
 
 #: ``path-code``: an operand that names a file the program runs (a test
 #: module): data only when validation keeps it inside a folder of the
@@ -86,6 +86,17 @@ class Grammar:
     #: ``sys.path[0]``, git's ``.git/config`` hooks and fsmonitor): it may
     #: not work in a folder a step may have written
     reads_cwd_code: bool = False
+    #: the options that take no value, when the manual's list is complete:
+    #: an option outside them and the value options before the program
+    #: makes the position of every later word unknown (it may take the next
+    #: word); None: options the grammar does not list are taken for flags
+    flags: frozenset[str] | None = None
+    #: the program text's ways to open its operands with a "magic" open,
+    #: which runs a command for a name ending in ``|`` and writes a file
+    #: for one starting with ``>`` (perl's ``<>``, ``readline``, ``eof()``)
+    magic_open: str | None = None
+    #: options that wrap the program in such a loop (perl ``-n``, ``-p``)
+    magic_open_options: frozenset[str] = frozenset()
 
 
 def _g(
@@ -107,6 +118,9 @@ def _g(
     script_file: bool = False,
     assigns: bool = False,
     evaluates: str | None = None,
+    flags: str | None = None,
+    magic_open: str | None = None,
+    magic_open_options: str = "",
 ) -> Grammar:
     return Grammar(
         source,
@@ -126,6 +140,9 @@ def _g(
         assigns,
         evaluates,
         script_file,
+        flags=None if flags is None else frozenset(flags.split()),
+        magic_open=magic_open,
+        magic_open_options=frozenset(magic_open_options.split()),
     )
 
 
@@ -270,6 +287,8 @@ GRAMMARS: dict[str, Grammar] = {
         code="-f --from-file -L",
         script=True,
         pairs="--arg --argjson --slurpfile --rawfile",
+        flags="-r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output "
+        "--compact-output --null-input --exit-status --slurp --sort-keys --raw-input --seq",
     ),
     "curl": _g(
         "curl 7.88 curl(1): only these options; URLs are checked by the analysis",
@@ -286,10 +305,12 @@ GRAMMARS: dict[str, Grammar] = {
         "values are strings; later operands are files or NAME=value strings",
         "-v -F --field-separator --assign",
         code="-f --file -i --include -l --load -E --exec",
+        program="-e --source",
         script=True,
         assigns=True,
         evaluates=r"\bsystem\b|(?<!\|)\|(?!\|)|\bgetline\b|@load|\bextension\b",
         env="*",
+        flags="-b -c -C -d -D -g -h -M -N -O -p -P -r -s -S -t -V --posix --traditional",
     ),
     "sed": _g(
         "GNU sed 4.9 sed(1): the script is the first operand unless -e/-f; later operands "
@@ -299,10 +320,12 @@ GRAMMARS: dict[str, Grammar] = {
         program="-e --expression",
         # the e command, and the e flag of s///, run the pattern space
         evaluates=r"(?:^|[;{}\n])\s*[0-9,$]*!?\s*e\b|s(.).*\1.*\1[a-zA-Z0-9]*e",
+        flags="-n --quiet --silent -E -r --regexp-extended -s --separate -u -z --null-data "
+        "--posix --debug --sandbox",
     ),
     "python3": _g(
         "python3(1) 3.11: -c CMD or a script file is the program; sys.argv after it is data",
-        "-W -X",
+        "-W -X --check-hash-based-pycs",
         code="-m",
         program="-c",
         script=True,
@@ -311,10 +334,12 @@ GRAMMARS: dict[str, Grammar] = {
         evaluates=r"\b(?:eval|exec|execv\w*|(?<!py_compile\.)compile|__import__|"
         r"importlib(?!\.metadata)|subprocess|system|"
         r"popen|spawn\w*|pickle|marshal|ctypes|getattr|runpy|pty|builtins|breakpoint)\b",
+        flags="-b -B -d -E -h -i -I -O -OO -P -q -s -S -u -v -V -x --help --version",
     ),
     "node": _g(
         "node(1) 18: -e/-p/--eval/--print or a script file is the program; "
         "process.argv after it is data",
+        "--title --stack-size --input-type --conditions -C",
         code="-r --require --import --loader",
         program="-e --eval -p --print",
         script=True,
@@ -322,6 +347,9 @@ GRAMMARS: dict[str, Grammar] = {
         env="*",
         evaluates=r"\b(?:eval|Function|require|import|child_process|vm|binding|setTimeout|"
         r"setInterval|execSync|exec|spawn\w*|constructor)\b",
+        flags="--no-warnings --enable-source-maps -v --version -h --help --trace-warnings "
+        "--inspect --experimental-vm-modules --no-deprecation --preserve-symlinks "
+        "--throw-deprecation --trace-deprecation --pending-deprecation -c --check",
     ),
     "perl": _g(
         "perlrun(1) 5.36: -e/-E or a script is the program; @ARGV after it is data, but "
@@ -331,9 +359,14 @@ GRAMMARS: dict[str, Grammar] = {
         script=True,
         script_file=True,
         env="*",
-        # <> and <ARGV> open their operands with perl's 2-argument open ("cmd|")
-        evaluates=r"\b(?:eval|system|exec|qx|open|do|require|use)\b|`|<\s*(?:ARGV|STDIN)?\s*>|"
+        evaluates=r"\b(?:eval|system|exec|qx|open|do|require|use)\b|`|"
         r"/[a-z]*e[a-z]*\s*(?:;|$|\})",
+        # <>, <ARGV>, readline and eof() open the operands with perl's
+        # 2-argument open ("cmd|" runs cmd); -n, -p, -a and -F wrap the
+        # program in `while (<>)`
+        magic_open=r"(?<!<)<\s*(?:ARGV)?\s*>(?!>)|\breadline\b(?!\s*\(?\s*[$*\w])|\beof\s*\(\s*\)",
+        magic_open_options="-n -p -a -F",
+        flags="-w -W -X -n -p -a -l -s -t -T -c -v -i -0 -F -C -g -U -S -u",
     ),
     "git": _g(_GIT.format(sub="") + " (no subcommand: --version, --help)", inert=True),
     **{
@@ -601,17 +634,36 @@ def _reading_cwd(entries: dict[str, Grammar]) -> dict[str, Grammar]:
 
 GRAMMARS = _reading_cwd(GRAMMARS)
 
-SUBCOMMANDS: dict[str, frozenset[str]] = {
-    "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"}),
-    "kubectl": frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"}),
-    "docker": frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"}),
-    "podman": frozenset({"--url", "-c", "--connection", "--log-level"}),
-    "systemctl": frozenset(),
-    "helm": frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig"}),
-    "openssl": frozenset(),
-    "npm": frozenset(),
-    "ruff": frozenset(),
-}
+#: Programs with subcommands, and the global options before the subcommand
+#: that take the next word, each with what its value is (the program's
+#: manual): ``data``; ``setting`` (git -c KEY=VALUE: data only under a key
+#: the author wrote whose value git never runs, `INERT_GIT_SETTINGS`);
+#: ``path-code`` (a folder or file whose contents configure or run code:
+#: a repository, a kubeconfig with exec credential plugins, docker's config:
+#: only a path `within:` the author's folder); ``code`` (an endpoint that
+#: chooses what runs or where the credentials go: the author's only).
+SUBCOMMANDS: dict[str, dict[str, str]] = {
+    "git": {"-C": "path-code", "-c": "setting", "--git-dir": "path-code",
+            "--work-tree": "path-code", "--namespace": "data", "--exec-path": "path-code"},
+    "kubectl": {"-n": "data", "--namespace": "data", "--context": "data",
+                "--kubeconfig": "path-code", "-s": "code", "--server": "code",
+                "--cluster": "data", "--user": "data"},
+    "docker": {"-H": "code", "--host": "code", "--context": "data", "-c": "data",
+               "--config": "path-code", "-l": "data", "--log-level": "data"},
+    "podman": {"--url": "code", "-c": "data", "--connection": "data", "--log-level": "data"},
+    "systemctl": {},
+    "helm": {"-n": "data", "--namespace": "data", "--kube-context": "data",
+             "--kubeconfig": "path-code"},
+    "openssl": {},
+    "npm": {},
+    "ruff": {},
+}  # fmt: skip
+
+#: git settings whose value is only ever data (names, addresses, display).
+INERT_GIT_SETTINGS = frozenset(
+    {"user.name", "user.email", "author.name", "author.email", "committer.name",
+     "committer.email", "color.ui", "core.quotepath", "init.defaultbranch", "log.date"}
+)  # fmt: skip
 
 
 def grammar_key(program: str, words: list[str | None]) -> tuple[str, int]:

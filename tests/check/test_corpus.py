@@ -74,7 +74,7 @@ def test_refusals_by_design_still_refuse(
         ("sq/printf-format/D", "H007"),
         ("sq/path-assign/S", "H012"),
         ("sq/git-clone/D", "H009"),
-        ("sq/plain/D", "H009"),
+        ("sq/plain/D", "H012"),
         ("sq/echo/D", "W101"),
         ("env/plain-after-dashdash/S", "W102"),
         ("attack/unparseable", "H000"),

@@ -57,7 +57,7 @@ def test_every_interpreter_code_option_refuses_caller_code(
     assert report.status == "refused", (run, report.findings)
 
 
-@pytest.mark.parametrize("interpreter", ["python3", "perl", "node", "ruby", "awk"])
+@pytest.mark.parametrize("interpreter", ["python3", "perl", "node", "awk", "sed", "jq"])
 def test_unknown_interpreter_option_defaults_to_refusal(interpreter: str, tmp_path: Path) -> None:
     run = f"{interpreter} --frobnicate {{{{ args.x | shellquote }}}}"
     report = check_export(load(Case(interpreter, True, run=run), tmp_path))
