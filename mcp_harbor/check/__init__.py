@@ -38,6 +38,7 @@ from mcp_harbor.check._references import references
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._secrets import secret_hazards
 from mcp_harbor.check._values import ValueModel
+from mcp_harbor.check.grammars import writes_no_file
 from mcp_harbor.check.rules import (
     RULES,
     CallerValueAsInstructions,
@@ -242,9 +243,6 @@ def _draft(
     """Analyse every step of `export` but bash's reading of its scripts
     (`scripts`: `export_scripts`, in step order)."""
     programs = _grammars(export)
-    steps: list[tuple[Step, list[Hazard], _Script | None]] = []
-    pending = iter(scripts)
-    names = [s.name for s in export.all_steps]
     # the files any step writes a secret to: a later (or earlier) step that
     # prints one back prints the secret (H010 sees the export, not one step)
     secret_files: set[str] = set()
@@ -255,7 +253,37 @@ def _draft(
             (secret_hazards(text, sentinels, export.spec.secrets, files), files)
         )
         secret_files |= files
+    # a step that may put caller data in the working folder makes every
+    # relative path of every step the caller's (H004, H012 read it): the
+    # export is analysed again knowing it
+    steps, writers = _analyse_steps(
+        export, models, scripts, programs, own_secret_files, secret_files, None
+    )
+    if any(writers):
+        steps, _ = _analyse_steps(
+            export, models, scripts, programs, own_secret_files, secret_files, writers
+        )
+    return _Draft(export, key, models, programs, steps)
+
+
+def _analyse_steps(
+    export: Export,
+    models: dict[str, ValueModel],
+    scripts: list[tuple[str, Sentinels]],
+    programs: dict[str, Grammar],
+    own_secret_files: list[tuple[list[Hazard], set[str]]],
+    secret_files: set[str],
+    writers: list[list[tuple[int, int]]] | None,
+) -> tuple[list[tuple[Step, list[Hazard], _Script | None]], list[list[tuple[int, int]]]]:
+    """Every step of `export` analysed (`_draft`), and per step the commands
+    that may put caller data in the working folder (an ``argv:`` step's
+    whole command: ``(0, 0)``). `writers`: those a first analysis found
+    (each command is then judged knowing the others')."""
     script_index = 0
+    found: list[list[tuple[int, int]]] = []
+    steps: list[tuple[Step, list[Hazard], _Script | None]] = []
+    pending = iter(scripts)
+    names = [s.name for s in export.all_steps]
     for index, step in enumerate(export.all_steps):
         environment = _environment(export, step)
         env_hazards = _env_literals(step, models) + _instruction_hazards(step)
@@ -263,6 +291,7 @@ def _draft(
             # no command: the model's calls are the granted tools' own
             # commands, each checked as its export (or custom tool)
             steps.append((step, env_hazards, None))
+            found.append([])
         elif step.script is not None:
             text, sentinels = next(pending)
             if own_secret_files and own_secret_files[script_index][1] == secret_files:
@@ -272,15 +301,26 @@ def _draft(
             script_index += 1
             tainted: dict[str, ValueModel] = {}
             try:
-                hazards, gate, tainted = analyse_script_deferred(
-                    text, sentinels, models, programs, environment
+                elsewhere = writers is not None and any(
+                    w for k, w in enumerate(writers) if k != index
                 )
+                hazards, gate, tainted, wrote = analyse_script_deferred(
+                    text,
+                    sentinels,
+                    models,
+                    programs,
+                    environment,
+                    elsewhere,
+                    writers[index] if writers is not None else (),
+                )
+                found.append(wrote)
             except Exception:
                 # the analysis assumes a script bash parses: if bash refuses
                 # this one, that is the finding; if not, this is a bug
                 if reprint(text).error is None:
                     raise
                 hazards, gate = [], True
+                found.append([])
             hazards = (
                 env_hazards + _undeclared(text, sentinels, export, names, index) + hazards + printed
             )
@@ -293,9 +333,19 @@ def _draft(
                 substitute(t, models, (*step.where, "argv", i)) for i, t in enumerate(step.argv)
             ]
             hazards = env_hazards + analyse_argv(elements, models, programs, environment)
+            found.append([(0, 0)] if _argv_writes(elements) else [])
             hazards += _argv_secret_hazards(elements, export.spec.secrets)
             steps.append((step, hazards, None))
-    return _Draft(export, key, models, programs, steps)
+    return steps, found
+
+
+def _argv_writes(elements: Sequence[tuple[str, Sentinels]]) -> bool:
+    """An ``argv:`` step with caller data whose program may write a file."""
+    if not elements or not any(sentinels.by_word for _, sentinels in elements):
+        return False
+    words: list[str | None] = [None if s.by_word else text for text, s in elements]
+    program = elements[0][0].rsplit("/", 1)[-1]
+    return not writes_no_file(program, words[1:])
 
 
 def _undeclared(

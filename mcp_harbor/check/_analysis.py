@@ -970,6 +970,7 @@ class _Analysis(TaintedScript):
             text, sentinels, taint, locate, self.hazards, self.depth + 1, self.arg_models
         )
         inner.programs = self.programs
+        inner.cwd_written = self.works_in_writable(word.start)
         inner.run()
 
 
@@ -1017,21 +1018,30 @@ def analyse_script_deferred(
     arg_models: Mapping[str, ValueModel],
     programs: Mapping[str, sinks.Grammar] | None = None,
     environment: Collection[str] = (),
-) -> tuple[list[Hazard], bool, dict[str, ValueModel]]:
+    cwd_written: bool = False,
+    cwd_writers: Sequence[tuple[int, int]] = (),
+) -> tuple[list[Hazard], bool, dict[str, ValueModel], list[tuple[int, int]]]:
     """The hazards of one substituted ``run:`` script, without bash's own
     reading of `text` itself (nested scripts are read by bash here): the
     caller reads every script in batches (`mcp_harbor.check._reprint`) and
     judges them with `bash_refusal` and `analyse_reprint`. Returns the
     hazards, whether tree-sitter parsed the script (False: it already
     refused), and every variable the analysis found carrying caller data
-    (with its model)."""
+    (with its model), and the commands that may put caller data in the
+    folder the steps work in (`TaintedScript.working_tree_writers`).
+    `cwd_written`: another step of the export may (every relative path then
+    names what the caller may have written); `cwd_writers`: these commands
+    of this script may (found by a first analysis)."""
     hazards: list[Hazard] = []
     taint = initial_taint(text, arg_models, environment)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
     analysis.programs = programs or {}
     analysis.bash_gate = False
+    analysis.cwd_written = cwd_written
+    analysis.cwd_writers = list(cwd_writers)
     analysis.run()
-    return hazards, analysis.parsed, {k: v[1] for k, v in taint.variables.items()}
+    writes = analysis.working_tree_writers() if analysis.parsed else []
+    return hazards, analysis.parsed, {k: v[1] for k, v in taint.variables.items()}, writes
 
 
 def analyse_reprint(

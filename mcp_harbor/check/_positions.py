@@ -231,10 +231,13 @@ def admit(
             NoGrammarPosition.hazard(
                 None,
                 where(words[0]) if words else locate(0),
-                f"`{program}` runs in a folder a step may have written (the script changes "
-                "into one), so the files it reads there (a Makefile, a config) are caller "
-                "data, and no grammar says what it does with them",
-                "run it from a folder no step writes, or describe it under programs:",
+                f"`{program}` runs in a folder a step may have written (a step puts caller "
+                "data in the working folder, or the script changes into a folder it cannot "
+                "show to be out of every step's reach), so the files it reads there (a "
+                "Makefile, a config) may be the caller's, and no grammar says what it does "
+                "with them",
+                "run it from a folder no step writes, keep caller files in $HARBOR_RUN_DIR, "
+                "or describe the program under programs:",
             )
         )
         return False
@@ -250,8 +253,21 @@ def admit(
                 f"`{key}` reads code from the folder it works in (its config, hooks or "
                 "modules), and that folder may have been written by a step",
                 "run it from a folder no step writes (the export's own), on copies of what "
-                "it needs",
+                "it needs; keep the files made from caller data in $HARBOR_RUN_DIR",
             )
+        )
+        # and what it does with its caller data, each finding of its own
+        admit(
+            program,
+            words,
+            stdin,
+            env,
+            declared,
+            locate,
+            hazards,
+            source=source,
+            stdin_text=stdin_text,
+            writable=lambda word: False,
         )
         return False
     if not any(w.tainted for w in words) and stdin is None and not env:

@@ -107,7 +107,7 @@ class Scope(Protocol):
 
     def array_fragments(self, name: str) -> list[list[Word]] | None: ...
 
-    def moves_into_writable(self) -> bool: ...
+    def works_in_writable(self, at: int | None = None) -> bool: ...
 
     def writable_word(self, word: Word) -> bool: ...
 
@@ -327,7 +327,7 @@ class Resolver:
             self.a.programs,
             self.a.locate,
             out,
-            writable_cwd=self.a.moves_into_writable(),
+            writable_cwd=self.a.works_in_writable(words[i].start),
             source=lambda word: (
                 self.a.src[word.start : word.end].decode("utf-8", "replace")
                 if word.end > word.start

@@ -36,6 +36,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 
 from tree_sitter import Node
 
+from mcp_harbor.check import grammars
 from mcp_harbor.check._facts import (
     Hazard,
     Located,
@@ -289,6 +290,13 @@ def _transformed(
     return (arg, any_model())  # //, /, @E, @P, @U… : anything
 
 
+def _names_nothing(model: ValueModel) -> bool:
+    """Caller data that is one of the author's texts (an ``enum``/``const``
+    value) or digits: it chooses among names the author wrote or counts,
+    and cannot make a file of its own."""
+    return model.words is not None or (model.numeric and not model.may_start_with_dash)
+
+
 def writable_text(text: str) -> bool:
     """A path as written that names a place steps may write: the run
     directory and the runtime's files in it, a temporary folder, home."""
@@ -407,6 +415,12 @@ class TaintedScript:
         #: words: a path of the server's temporary folder, safe characters
         self.temp_paths: set[str] = set()
         self._memo_moves: bool | None = None
+        #: a step of the export may have put caller data in the folder the
+        #: steps work in (`writes_working_tree` of any of its scripts): every
+        #: relative path then names what the caller may have written
+        self.cwd_written = False
+        #: the commands of this script that may (`working_tree_writers`)
+        self.cwd_writers: list[tuple[int, int]] = []
         #: the script writes a name it computes (``read "$n"``, ``declare
         #: "$n=…"``): any name may hold anything, so none is clean
         self.dynamic_writes = False
@@ -761,7 +775,7 @@ class TaintedScript:
             return not _CLEAN_PATH_EXPANSION.fullmatch(text)
         if static in ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"):
             return False
-        return not static.startswith("/") and self.moves_into_writable()
+        return not static.startswith("/") and self.works_in_writable()
 
     def writable_word(self, word: Word) -> bool:
         """`step_writable` of a command-line word (its node in the tree)."""
@@ -777,9 +791,18 @@ class TaintedScript:
         or the home folder (``HOME="$HARBOR_RUN_DIR/home"``)."""
         return writable_text(node_text(self.src, value))
 
-    def moves_into_writable(self) -> bool:
-        """The script changes its folder (``cd``, ``pushd``) to one that is
-        not a literal absolute path outside the temporary folders."""
+    def works_in_writable(self, at: int | None = None) -> bool:
+        """The script works in a folder a step may have written: another
+        step of the export may put caller data in the working folder
+        (`cwd_written`), or a command of this script may (`cwd_writers`;
+        `at`: the offset of the command asking, whose own writes come
+        after it starts), or the script changes its folder (``cd``,
+        ``pushd``) to one that is not a literal absolute path outside the
+        temporary folders."""
+        if self.cwd_written or any(
+            at is None or not start <= at < end for start, end in self.cwd_writers
+        ):
+            return True
         found = self._memo_moves
         if found is None:
             found = False
@@ -802,6 +825,84 @@ class TaintedScript:
                         found = True
             self._memo_moves = found
         return found
+
+    def working_tree_writers(self) -> list[tuple[int, int]]:
+        """A command of the script may put caller data in the folder the
+        steps work in, where programs read code and config unseen (python's
+        modules, a Makefile, ``.git/config``, ``.env``): the caller's file
+        would be ambient. Proven otherwise by construction only: a command
+        with no caller data in its pipeline writes the author's files; one
+        with caller data writes none there when its program writes no file
+        (`grammars.writes_no_file`) and every file its redirections write is
+        an absolute literal path or in the run directory or a temporary
+        folder, under a name the caller cannot lead out of it. Returns the
+        byte range of each such command (of a redirection: the redirection
+        alone, which bash opens before the command starts)."""
+        found: list[tuple[int, int]] = []
+        if self.script is None or not self.occs:
+            return found
+        for node in self.script.of_type("command"):
+            scope = node
+            while scope.parent is not None and scope.parent.type in (
+                "pipeline",
+                "redirected_statement",
+            ):
+                scope = scope.parent
+            if not any(
+                not _names_nothing(o.model) for o in self.occs_in(scope.start_byte, scope.end_byte)
+            ):
+                continue
+            name = node.child_by_field_name("name")
+            program = static_text(self.src, name) if name is not None else None
+            words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
+            if program is None or not grammars.writes_no_file(
+                program.rsplit("/", 1)[-1], words, program in self.functions, self._heredoc(scope)
+            ):
+                found.append((node.start_byte, node.end_byte))
+        for redirect in self.script.of_type("file_redirect"):
+            operator = next((c.type for c in redirect.children if ">" in c.type), None)
+            dest = redirect.child_by_field_name("destination")
+            if operator is None or operator in (">&", "<&", ">&-", "<&-") or dest is None:
+                continue
+            scope = redirect.parent if redirect.parent is not None else redirect
+            callers = self.occs_in(scope.start_byte, scope.end_byte)
+            if any(not _names_nothing(o.model) for o in callers) and not (
+                self._outside_working_tree(dest)
+            ):
+                found.append((redirect.start_byte, redirect.end_byte))
+        return found
+
+    def _heredoc(self, scope: Node) -> str | None:
+        """The body of the literal (quoted) here-document of the command
+        `scope`, if it has one."""
+        for child in scope.children:
+            if child.type == "heredoc_redirect":
+                start = child.child_by_field_name("delimiter") or next(
+                    (c for c in child.children if c.type == "heredoc_start"), None
+                )
+                body = next((c for c in child.children if c.type == "heredoc_body"), None)
+                if (
+                    start is not None
+                    and body is not None
+                    and node_text(self.src, start)[:1] in "'\"\\"
+                ):
+                    return node_text(self.src, body)
+        return None
+
+    def _outside_working_tree(self, dest: Node) -> bool:
+        """The file `dest` names is not in the working folder: an absolute
+        literal path, or a path in the run directory or a temporary folder
+        whose caller data cannot hold ``/`` (it cannot climb out)."""
+        static = static_text(self.src, dest)
+        if static is not None:
+            return static.startswith("/")
+        raw = node_text(self.src, dest)
+        text = raw.lstrip("\"'")
+        place = _WRITABLE_PLACE.match(text)
+        if place is None or text.startswith(("$PWD", "${PWD", "$OLDPWD")):
+            return False
+        after = dest.start_byte + len(raw) - len(text) + place.end()
+        return all("/" not in occ.model.chars for occ in self.occs_in(after, dest.end_byte))
 
     def _clean_stage(self, stage: Node) -> bool:
         """A pipeline stage whose output is the author's: pure commands with
@@ -1031,6 +1132,10 @@ class TaintedScript:
                 model = (
                     _NUMBER  # $(( … )): an integer, whatever it was computed from
                     if value.type == "arithmetic_expansion"
+                    # x=($v): bash splits $v into elements, any of which may
+                    # start with "-" whatever the whole value could
+                    else any_model()
+                    if value.type == "array" and any(self._splits(o, value) for o in inside)
                     else inside[0].model
                     if len(inside) == 1 and self._is_whole(value, inside[0])
                     else self._prefixed_model(value, inside[0])
@@ -1049,11 +1154,25 @@ class TaintedScript:
                         model = inside[0].model
                         for other in inside[1:]:
                             model = model.union(other.model)
-                        if any(o.start in self.split_starts for o in inside):
-                            model = any_model()
+                        if any(
+                            o.start in self.split_starts or self._splits(o, call) for o in inside
+                        ):
+                            model = any_model()  # f $v, set -- $v: split words
                         self.taint.positional = (inside[0].arg, model)
                         changed = True
                         break
+
+    def _splits(self, occ: Occ, within: Node) -> bool:
+        """The expansion `occ` stands unquoted in `within` (a command, an
+        array): bash splits it into words and globs each."""
+        node = occ.node
+        if node is None:
+            node = within.descendant_for_byte_range(occ.start, occ.end)
+        while node is not None and node != within:
+            if node.type in ("string", "raw_string", "ansi_c_string", "heredoc_body"):
+                return False
+            node = node.parent
+        return node is not None
 
     def _carries_data(self, value: Node, sentinel_occs: list[Occ]) -> bool:
         """An unquoted ``for`` list word whose expansion is not proven clean
@@ -1239,7 +1358,7 @@ class TaintedScript:
         text = node_text(self.src, node)
         if _WRITABLE_PLACE.search(text.strip("\"'")):
             return True
-        return not text.lstrip("\"'").startswith("/") and self.moves_into_writable()
+        return not text.lstrip("\"'").startswith("/") and self.works_in_writable()
 
     def stdin_of(self, node: Node) -> Occ | None:
         """Caller data that reaches this command's standard input."""

@@ -32,10 +32,18 @@ may come before it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["GRAMMARS", "INERT_GIT_SETTINGS", "SUBCOMMANDS", "Grammar", "grammar_key"]
+__all__ = [
+    "GRAMMARS",
+    "INERT_GIT_SETTINGS",
+    "SUBCOMMANDS",
+    "Grammar",
+    "grammar_key",
+    "writes_no_file",
+]
 
 #: ``path-code``: an operand that names a file the program runs (a test
 #: module): data only when validation keeps it inside a folder of the
@@ -97,6 +105,9 @@ class Grammar:
     magic_open: str | None = None
     #: options that wrap the program in such a loop (perl ``-n``, ``-p``)
     magic_open_options: frozenset[str] = frozenset()
+    #: the language's ways to write, move or create a file (and so to put
+    #: caller data in the folder it works in); None: not a language
+    writes: str | None = None
 
 
 def _g(
@@ -121,6 +132,7 @@ def _g(
     flags: str | None = None,
     magic_open: str | None = None,
     magic_open_options: str = "",
+    writes: str | None = None,
 ) -> Grammar:
     return Grammar(
         source,
@@ -143,6 +155,7 @@ def _g(
         flags=None if flags is None else frozenset(flags.split()),
         magic_open=magic_open,
         magic_open_options=frozenset(magic_open_options.split()),
+        writes=writes,
     )
 
 
@@ -309,6 +322,8 @@ GRAMMARS: dict[str, Grammar] = {
         script=True,
         assigns=True,
         evaluates=r"\bsystem\b|(?<!\|)\|(?!\|)|\bgetline\b|@load|\bextension\b",
+        # print > FILE, print | CMD (a command may write), close, inplace
+        writes=r"\bprintf?\b[^;{}\n]*[>|]|\bfflush\b|\bclose\b|@|\binplace\b",
         env="*",
         flags="-b -c -C -d -D -g -h -M -N -O -p -P -r -s -S -t -V --posix --traditional",
     ),
@@ -320,6 +335,8 @@ GRAMMARS: dict[str, Grammar] = {
         program="-e --expression",
         # the e command, and the e flag of s///, run the pattern space
         evaluates=r"(?:^|[;{}\n])\s*[0-9,$]*!?\s*e\b|s(.).*\1.*\1[a-zA-Z0-9]*e",
+        # w FILE, W FILE and the w flag of s/// write the file they name
+        writes=r"(?:^|[;{}\n]|/)\s*[0-9,$!]*\s*[wW]\s|s(.).*\1.*\1[a-zA-Z0-9]*w",
         flags="-n --quiet --silent -E -r --regexp-extended -s --separate -u -z --null-data "
         "--posix --debug --sandbox",
     ),
@@ -334,6 +351,16 @@ GRAMMARS: dict[str, Grammar] = {
         evaluates=r"\b(?:eval|exec|execv\w*|(?<!py_compile\.)compile|__import__|"
         r"importlib(?!\.metadata)|subprocess|system|"
         r"popen|spawn\w*|pickle|marshal|ctypes|getattr|runpy|pty|builtins|breakpoint)\b",
+        # open(…) with a second argument (a mode) may write
+        writes=r"\bopen\s*\([^(),]*(?:\([^()]*\)[^(),]*)*,|"
+        r"\bos\.(?!environ\b|getenv\b|getcwd\b|sep\b|linesep\b|listdir\b|scandir\b|stat\b|"
+        r"path\.(?:exists|isfile|isdir|join|basename|dirname|getsize|splitext|abspath|"
+        r"realpath|normpath|relpath)\b)|\bfrom\s+os\b|"
+        r"\bsqlite3\.connect\s*\((?!\s*[\"'](?::memory:|file:[^\"']*mode=ro))|"
+        r"\bfrom\s+sqlite3\b|\bpy_compile\.compile\((?![^)]*cfile\s*=\s*[\"']/dev/null)|"
+        r"\b(?:shutil|pathlib|Path|tarfile|zipfile|dbm|shelve|"
+        r"logging|tempfile|fileinput|gzip|bz2|lzma|io|codecs|mmap|configparser|"
+        r"wave|compileall|venv|ensurepip|pip|setattr|globals|vars)\b",
         flags="-b -B -d -E -h -i -I -O -OO -P -q -s -S -u -v -V -x --help --version",
     ),
     "node": _g(
@@ -347,6 +374,8 @@ GRAMMARS: dict[str, Grammar] = {
         env="*",
         evaluates=r"\b(?:eval|Function|require|import|child_process|vm|binding|setTimeout|"
         r"setInterval|execSync|exec|spawn\w*|constructor)\b",
+        writes=r"\b(?:fs|write\w*|append\w*|open\w*|rename\w*|copy\w*|mkdir\w*|"
+        r"symlink\w*|link\w*|cp\w*|rm\w*|globalThis|module)\b",
         flags="--no-warnings --enable-source-maps -v --version -h --help --trace-warnings "
         "--inspect --experimental-vm-modules --no-deprecation --preserve-symlinks "
         "--throw-deprecation --trace-deprecation --pending-deprecation -c --check",
@@ -364,8 +393,11 @@ GRAMMARS: dict[str, Grammar] = {
         # <>, <ARGV>, readline and eof() open the operands with perl's
         # 2-argument open ("cmd|" runs cmd); -n, -p, -a and -F wrap the
         # program in `while (<>)`
-        magic_open=r"(?<!<)<\s*(?:ARGV)?\s*>(?!>)|\breadline\b(?!\s*\(?\s*[$*\w])|\beof\s*\(\s*\)",
+        magic_open=r"(?<!<)<\s*(?:ARGV)?\s*>(?!>)|\breadline\b(?!\s*\(?\s*(?:\$|\*?(?!ARGV\b)\w))"
+        r"|\beof\s*\(\s*\)",
         magic_open_options="-n -p -a -F",
+        writes=r"\b(?:open|sysopen|rename|link|symlink|mkdir|unlink|utime|chmod|truncate|"
+        r"File|IO)\b",
         flags="-w -W -X -n -p -a -l -s -t -T -c -v -i -0 -F -C -g -U -S -u",
     ),
     "git": _g(_GIT.format(sub="") + " (no subcommand: --version, --help)", inert=True),
@@ -700,3 +732,201 @@ def grammar_key(program: str, words: list[str | None]) -> tuple[str, int]:
             return f"{program} {word} {nested}", k + 2
         return f"{program} {word}", k + 1
     return program, k
+
+
+def _words(text: str, sep: str | None = None) -> list[str]:
+    return text.split(sep)
+
+
+#: The options that make ``git branch`` and ``git tag`` list (their operands
+#: are then patterns).
+_LISTING = frozenset(
+    _words(
+        "-l --list -a --all -r --remotes --contains --no-contains --merged --no-merged "
+        "--points-at --show-current -v -vv"
+    )
+)
+
+
+#: Programs and builtins that write no file, whatever their words, except
+#: through the options named (each one's manual; bash(1) for the builtins):
+#: the proof that a command with caller data leaves the working folder as
+#: it was. A program that is not here may write any file its words name.
+_WRITES_NO_FILE: dict[str, frozenset[str]] = {
+    name: frozenset(options.split())
+    for name, options in {
+        **dict.fromkeys(
+            _words(
+                "cat grep egrep fgrep wc head tail cut tr echo printf test [ ls stat du df "
+                "md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum "
+                "base64 base32 nl tac rev fold paste join comm od expand unexpand fmt pr "
+                "numfmt dirname basename readlink realpath jq date seq column hexdump getent "
+                "true false : sleep id diff cmp envsubst dig host kill wait ps journalctl "
+                "read local declare typeset export readonly set shift unset cd pushd popd "
+                "return exit break continue mapfile readarray getopts type hash let "
+                "source . shopt trap whoami nproc uname hostname pwd arch tty sha256 sha1 "
+                "logger uniq zcat bzcat xzcat"
+            ),
+            "",
+        ),
+        "sort": "-o --output",
+        "curl": "-o --output -O --remote-name -D --dump-header -c --cookie-jar --trace "
+        "--trace-ascii --remote-name-all --create-dirs",
+        **dict.fromkeys(
+            _words(
+                "git log|git show|git diff|git blame|git grep|git ls-files|git ls-tree|"
+                "git rev-parse|git rev-list|git describe|git shortlog|git status|git cat-file|"
+                "git merge-base|git show-ref|git for-each-ref|git var|git count-objects|"
+                "git name-rev|git cherry|git whatchanged|git reflog|systemctl status|"
+                "systemctl show|systemctl is-active|systemctl is-enabled|systemctl is-failed|"
+                "systemctl list-units|systemctl list-timers|systemctl list-unit-files|"
+                "systemctl cat|docker pull|kubectl get|kubectl logs|kubectl describe|"
+                "kubectl top|kubectl events|docker ps|docker inspect|docker logs",
+                "|",
+            ),
+            "",
+        ),
+        "find": "-fprint -fprint0 -fprintf -fls -delete -exec -execdir -ok -okdir",
+        "python3 -m tarfile": "-e --extract -c --create",
+        "python3 -m json.tool": "",
+        "python3 -m pip show": "",
+        "python3 -m pip list": "",
+        "git stash show": "",
+        "git stash list": "",
+        "git branch": "",
+        "git tag": "",
+        # these write only in the repository's own store (objects, refs, the
+        # index, FETCH_HEAD) and tracked files from its history, never a
+        # file the caller names, its config or its hooks
+        **dict.fromkeys(
+            _words(
+                "git commit|git checkout|git switch|git reset|git restore|git stash|git notes|"
+                "git merge|git fetch|git pull|git cherry-pick|git revert|git add|git rm",
+                "|",
+            ),
+            "",
+        ),
+        "git log": "--output",
+        "git show": "--output",
+        "git diff": "--output",
+    }.items()
+}
+
+
+def writes_no_file(
+    program: str, words: list[str | None], function: bool = False, stdin_text: str | None = None
+) -> bool:
+    """`program` (a basename) with the literal `words` (None: not literal)
+    writes no file: its manual says it writes none but through options, and
+    none of those is among the words (``--output=F`` too). ``uniq IN OUT``
+    writes OUT, ``git``'s subcommands are not told apart here, and a
+    function of the script may do anything: each writes. `stdin_text`:
+    the literal here-document on its standard input (``python3 -``'s
+    program)."""
+    if function:
+        return False
+    if program in _RUNNERS:
+        inner = _runs(program, words)
+        if inner is None:
+            return False
+        head = inner[0].rsplit("/", 1)[-1] if inner[0] is not None else None
+        return head is not None and writes_no_file(head, inner[1:], False, stdin_text)
+    key, first = grammar_key(program, words)
+    options = _WRITES_NO_FILE.get(key)
+    if options is None:
+        grammar = GRAMMARS.get(key)
+        if any(w is not None and w.startswith(("-i", "--in-place")) for w in words):
+            return False  # sed -i, perl -i: edit their operands in place
+        text = _program_text(grammar, words, stdin_text) if grammar is not None else None
+        return text is not None and grammar is not None and not _writes(grammar, text)
+    words = words[first:]
+    operands = sum(1 for w in words if w is None or not w.startswith("-"))
+    if key in ("uniq", "python3 -m json.tool") and operands > 1:
+        return False  # uniq IN OUT writes OUT
+    remote = next((w for w in words if w is None or not w.startswith("-")), "")
+    if key in ("git fetch", "git pull") and remote is None:
+        return False  # a caller's remote: the caller's objects, then files
+    if key in ("git branch", "git tag") and not any(w in _LISTING for w in words):
+        return False  # a name operand creates a branch, a tag
+    return not any(word is not None and _names_option(word, options) for word in words)
+
+
+def _names_option(word: str, options: frozenset[str]) -> bool:
+    """`word` is one of `options`, ``--opt=VALUE`` of one, or a cluster of
+    short options (``-uo``) holding one."""
+    if word in options or word.split("=", 1)[0] in options:
+        return True
+    if word.startswith("-") and not word.startswith("--"):
+        return any(len(o) == 2 and o[1] in word[1:] for o in options if not o.startswith("--"))
+    return False
+
+
+def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | None) -> str | None:
+    """The literal program text a language's words give it (the value of
+    ``-c``/``-e`` or its first operand), None when it has none, it is not
+    literal, or it is a file (a program of its own)."""
+    if grammar.writes is None:
+        return None
+    expect = False
+    for k, word in enumerate(words):
+        if word is None:
+            return None
+        if expect:
+            expect = False
+            continue
+        if word == "-":
+            return stdin_text
+        if word in grammar.program_options:
+            return words[k + 1] if k + 1 < len(words) else None
+        if word in grammar.code_options or word == "--":
+            return None
+        if word.startswith("-"):
+            expect = word in grammar.value_options
+            continue
+        return None if grammar.script_is_file or not grammar.script_operand else word
+    return None
+
+
+def _writes(grammar: Grammar, text: str) -> bool:
+    """The program `text` may write a file: it uses one of its language's
+    ways to write one, or to run code (which may)."""
+    return any(
+        pattern is not None and re.search(pattern, text)
+        for pattern in (grammar.writes, grammar.evaluates)
+    )
+
+
+#: Commands that run the command after their own words, and their options
+#: that take a value (coreutils timeout, env, nice, nohup, stdbuf; bash's
+#: command, builtin, exec, time).
+_RUNNERS: dict[str, frozenset[str]] = {
+    "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
+    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "nohup": frozenset(),
+    "stdbuf": frozenset({"-i", "-o", "-e"}),
+    "command": frozenset(),
+    "builtin": frozenset(),
+    "exec": frozenset({"-a"}),
+    "time": frozenset(),
+}
+
+
+def _runs(program: str, words: list[str | None]) -> list[str | None] | None:
+    """The command line `program` (one of `_RUNNERS`) runs, None when the
+    checker cannot tell (a word that is not literal before it)."""
+    k = 0
+    takes = _RUNNERS[program]
+    while k < len(words):
+        word = words[k]
+        if word is None:
+            return None
+        if word in takes:
+            k += 2
+        elif (word.startswith("-") and word != "-") or (program == "env" and "=" in word):
+            k += 1
+        else:
+            break
+    if program == "timeout":
+        k += 1  # the duration
+    return words[k:] or None

@@ -334,6 +334,21 @@ INTERPRETERS: dict[str, Interpreter] = {
     "vim": _i(code="-c --cmd", stops=False),
     "nvim": _i(code="-c --cmd", stops=False),
     "emacs": _i(code="--eval", stops=False),
+    # line editors read commands (``!cmd`` runs one) from stdin and from a
+    # file operand that starts with ``!``; vi's family runs ``+CMD``
+    "ed": _i(stops=False),
+    "red": _i(stops=False),
+    "ex": _i(code="-c --cmd", stops=False),
+    "vi": _i(code="-c --cmd", stops=False),
+    "view": _i(code="-c --cmd", stops=False),
+    "vimdiff": _i(code="-c --cmd", stops=False),
+    "gvim": _i(code="-c --cmd", stops=False),
+    "rvim": _i(code="-c --cmd", stops=False),
+    # their commands on stdin include ``!cmd`` (and mail's ``~!``)
+    "mail": _i(stops=False),
+    "mailx": _i(stops=False),
+    "ftp": _i(stops=False),
+    "sftp": _i(code="-b", stops=False),
 }
 
 #: Commands where a word starting with ``-`` can select an option that runs

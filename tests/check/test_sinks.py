@@ -62,7 +62,7 @@ def test_unknown_interpreter_option_defaults_to_refusal(interpreter: str, tmp_pa
     run = f"{interpreter} --frobnicate {{{{ args.x | shellquote }}}}"
     report = check_export(load(Case(interpreter, True, run=run), tmp_path))
     assert report.status == "refused"
-    assert "does not know" in report.findings[0].message
+    assert any("does not know" in f.message for f in report.findings), report.findings
 
 
 @pytest.mark.parametrize("shell", sorted(sinks.SHELLS - {"busybox", "fish"}))

@@ -1,0 +1,114 @@
+"""Round three of the blind set (tests/check/blind34r3/, written from docs/
+alone after round two's fixes, committed before it was scored), no longer
+held out since its first score (blind34r3/SCORE.md).
+
+The checker's verdicts: every attack is refused but those shown not to run
+(run here through the real runtime) and the listed misses (issue 34 stays
+open for them); the safe templates refused are exactly the listed ones.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.check._blind import verdicts as blind_verdicts
+
+HERE = Path(__file__).parent / "blind34r3"
+SCORER = Path(__file__).parent / "blind34"
+
+#: Accepted attacks whose payload the runtime stops (the secrets of a run:
+#: step are not exported; a step output named EXIT is data).
+ACCEPTED_INERT = {
+    "063-export-fold-environ.yaml",
+    "064-declare-x-od.yaml",
+    "065-python-env-textwrap.yaml",
+    "066-argv-context-leak.yaml",
+    "067-export-cut-delim.yaml",
+    "068-export-grep-o.yaml",
+    "096-labels-exit-arith.yaml",
+    "097-title-newline-exit-dbl-bracket.yaml",
+    "101-venv-python-argv.yaml",
+    "118-typeset-x-sed-l.yaml",
+    "120-prefix-env-to-sort-proc.yaml",
+}
+#: Accepted attacks that still succeed: the gaps left, and why.
+KNOWN_MISSES = {
+    "007-find-array-split.yaml": (
+        'roots=($ARG) splits into elements; "${roots[@]}" before find\'s options is not '
+        "yet modelled as split words"
+    ),
+    "051-pwd-awk.yaml": "$(pwd) after cd into a caller-named folder is not yet caller data",
+}
+#: Safe templates refused, with the rules that refuse them.
+REFUSED_SAFE = {
+    "017-git-merge-base.yaml": "refused [H009]",
+    "019-git-diff-file-between.yaml": "unloadable [ConfigError]",
+    "043-log-wc-count.yaml": "refused [H006]",
+    "058-jq-k8s-manifest-images.yaml": "refused [H012]",
+    "063-curl-health-enum.yaml": "refused [H012]",
+    "065-curl-header-stdin.yaml": "refused [H012]",
+    "069-curl-pagination.yaml": "refused [H006]",
+    "070-curl-retry-function.yaml": "refused [H006, H012]",
+    "084-zip-files.yaml": "refused [H012]",
+    "088-zip-run-logs.yaml": "refused [H012]",
+    "090-tar-compare-sizes.yaml": "refused [H003, H004, H006]",
+    "101-python-sqlite-query.yaml": "refused [H004]",
+    "112-du-by-extension.yaml": "refused [H000, H006, H007]",
+    "121-config-yaml-lint.yaml": "refused [H012]",
+    "122-config-required-keys.yaml": "refused [H012]",
+    "125-config-diff-envs.yaml": "refused [H012]",
+    "126-config-env-file-check.yaml": "refused [H000, H012]",
+    "127-psql-user-by-email.yaml": "refused [H012]",
+    "128-psql-orders-since.yaml": "refused [H012]",
+    "129-psql-table-size.yaml": "refused [H012]",
+    "131-psql-feature-flag.yaml": "refused [H012]",
+    "133-multistep-build-then-test.yaml": "refused [H012]",
+    "134-multistep-conditional-deploy.yaml": "refused [H004, H012]",
+    "135-multistep-outputs-multiline.yaml": "refused [H009]",
+    "137-multistep-output-schema.yaml": "refused [H012]",
+    "140-trap-port-forward.yaml": "refused [H012]",
+    "150-retry-function-git-fetch.yaml": "refused [H012]",
+    "152-counter-wc-arith.yaml": "refused [H006]",
+    "153-assoc-array-owners.yaml": "refused [H000, H007]",
+    "154-assoc-dedupe-tags.yaml": "refused [H000, H007]",
+    "155-loop-multiline-hosts.yaml": "refused [H009]",
+    "161-programs-script-path.yaml": "refused [H004]",
+    "168-secret-curl-header-file.yaml": "refused [H010]",
+    "169-secret-env-one-command.yaml": "refused [H012]",
+    "170-secret-webhook.yaml": "refused [H012]",
+    "172-secret-psql-stdin.yaml": "refused [H012]",
+}
+
+
+def test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses() -> None:
+    verdicts = blind_verdicts(HERE / "attacks")
+    assert len(verdicts) >= 124
+    accepted = {name for name, status in verdicts.items() if status == "accepted"}
+    assert accepted <= ACCEPTED_INERT | set(KNOWN_MISSES), sorted(
+        accepted - ACCEPTED_INERT - set(KNOWN_MISSES)
+    )
+
+
+def test_the_safe_templates_refused_are_the_listed_ones() -> None:
+    verdicts = blind_verdicts(HERE / "safe")
+    refused = {name for name, status in verdicts.items() if status != "accepted"}
+    assert refused == set(REFUSED_SAFE), (
+        sorted(refused - set(REFUSED_SAFE)),
+        sorted(set(REFUSED_SAFE) - refused),
+    )
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED_INERT))
+def test_accepted_attacks_do_not_run(name: str, tmp_path: Path) -> None:
+    """Through the real runtime (``mcp-harbor run``), with the attack's args."""
+    sys.path.insert(0, str(SCORER))
+    import score  # tests/check/blind34/score.py
+
+    path = HERE / "attacks" / name
+    meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    outcome = score._run_attack(path, meta["args"], tmp_path, score._workdir(tmp_path))
+    assert not outcome["ran"] and not outcome["leaked"], outcome["answer"]
