@@ -757,7 +757,13 @@ class _Analysis(TaintedScript):
         if name in ("source", ".") and arguments:
             target = arguments[0]
         elif (shell_name(name) or name in _SCRIPT_RUNNERS) and arguments:
-            operands = [a for a in arguments if not node_text(self.src, a).startswith("-")]
+            operands = [
+                a
+                for a in arguments
+                if node_text(self.src, a) == "-" or not node_text(self.src, a).startswith("-")
+            ]
+            if operands and node_text(self.src, operands[0]) == "-":
+                operands = []  # python3 - ARGS: the program is standard input
             if operands and not any(
                 node_text(self.src, a) in ("-c", "-e", "-E", "-m")
                 or node_text(self.src, a).startswith(("-c", "-e"))
@@ -775,7 +781,7 @@ class _Analysis(TaintedScript):
         if (
             target is not None
             and not self.occs_in(target.start_byte, target.end_byte)  # the roles refuse those
-            and self.step_writable(target)
+            and self.step_writable(target, at=node.start_byte)
         ):
             self.hazard(
                 ReparsedAsShell,

@@ -33,6 +33,7 @@ import re
 import shlex
 import string
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -180,11 +181,12 @@ _NUMBER = ValueModel(frozenset(string.digits + "-"), frozenset(string.digits + "
 #: Commands whose output depends on nothing but their words (no file, no
 #: standard input, no repository): with clean words, their output is clean.
 #: Each was read in its GNU coreutils/bash manual page: none of them reads a
-#: file or its standard input given only these words.
+#: file or its standard input given only these words. (``pwd`` is not one:
+#: it prints the folder a ``cd`` may have taken from the caller.)
 PURE_COMMANDS = frozenset(
     {
         *("date", "mktemp", "nproc", "basename", "dirname", "whoami", "id", "hostname"),
-        *("uname", "printf", "echo", "seq", "pwd", "getconf", "arch", "true", "false", ":"),
+        *("uname", "printf", "echo", "seq", "getconf", "arch", "true", "false", ":"),
     }
 )
 #: Options of those commands that read a file or run something: with one, the
@@ -203,6 +205,15 @@ _WRITABLE_PLACE = re.compile(
 #: A path built only from the server's own folders (``$HOME/bin/x`` is not
 #: one: HOME is the server's but may be written to).
 _CLEAN_PATH_EXPANSION = re.compile(r"[A-Za-z0-9_./-]+")
+#: Programs that write only the files their operands name (coreutils): a
+#: command of one writes nothing in the working folder when every operand
+#: is outside it.
+_WRITES_ITS_OPERANDS = frozenset({"tee", "cp", "mv", "install", "ln", "touch", "mkdir", "truncate"})
+#: grep's long options that change what matches, not what it prints.
+_GREP_QUIET_OPTIONS = frozenset(
+    {"--fixed-strings", "--extended-regexp", "--ignore-case", "--invert-match", "--word-regexp",
+     "--line-regexp", "--basic-regexp", "--perl-regexp", "--text", "--no-messages"}
+)  # fmt: skip
 #: Programs that print a digest of what they read (coreutils).
 _DIGESTS = frozenset(
     {"sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "md5sum", "b2sum", "cksum"}
@@ -683,9 +694,21 @@ class TaintedScript:
             if value is None or value.type != "array":
                 return None
             fragments.append(
-                [self.word(child) for child in value.children if child.type not in ("(", ")")]
+                [
+                    self._element(child, value)
+                    for child in value.children
+                    if child.type not in ("(", ")")
+                ]
             )
         return fragments or None
+
+    def _element(self, child: Node, array: Node) -> Word:
+        """The word of one element of an array literal: an unquoted
+        expansion in it splits into several elements (`_splits`)."""
+        word = self.word(child)
+        if not word.splits and any(self._splits(o, array) for o in word.occs):
+            word = replace(word, splits=True)
+        return word
 
     def function_at(self, byte: int) -> str | None:
         """The function whose body holds `byte` (the innermost), or None."""
@@ -759,12 +782,13 @@ class TaintedScript:
             )
         return occs
 
-    def step_writable(self, path: Node) -> bool:
+    def step_writable(self, path: Node, at: int | None = None) -> bool:
         """The file `path` names may have been written by a step of the
         export (or carries caller data in its name): it is in the run
         directory, a temporary folder, a caller-chosen place, or a relative
         path while the script changes into a folder it cannot show to be
-        out of every step's reach. Files no step can write are clean."""
+        out of every step's reach (`works_in_writable`; `at`: the offset of
+        the command that reads it). Files no step can write are clean."""
         if self.occs_in(path.start_byte, path.end_byte):
             return True
         text = node_text(self.src, path).strip("\"'")
@@ -775,7 +799,7 @@ class TaintedScript:
             return not _CLEAN_PATH_EXPANSION.fullmatch(text)
         if static in ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"):
             return False
-        return not static.startswith("/") and self.works_in_writable()
+        return not static.startswith("/") and self.works_in_writable(at)
 
     def writable_word(self, word: Word) -> bool:
         """`step_writable` of a command-line word (its node in the tree)."""
@@ -852,12 +876,7 @@ class TaintedScript:
                 not _names_nothing(o.model) for o in self.occs_in(scope.start_byte, scope.end_byte)
             ):
                 continue
-            name = node.child_by_field_name("name")
-            program = static_text(self.src, name) if name is not None else None
-            words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
-            if program is None or not grammars.writes_no_file(
-                program.rsplit("/", 1)[-1], words, program in self.functions, self._heredoc(scope)
-            ):
+            if self._may_write(node, scope):
                 found.append((node.start_byte, node.end_byte))
         for redirect in self.script.of_type("file_redirect"):
             operator = next((c.type for c in redirect.children if ">" in c.type), None)
@@ -871,6 +890,38 @@ class TaintedScript:
             ):
                 found.append((redirect.start_byte, redirect.end_byte))
         return found
+
+    def _may_write(self, node: Node, scope: Node) -> bool:
+        """The command `node` (in the pipeline or redirection `scope`), which
+        carries caller data, may write a file in the working folder."""
+        name = node.child_by_field_name("name")
+        program = static_text(self.src, name) if name is not None else None
+        arguments = list(node.children_by_field_name("argument"))
+        words = [static_text(self.src, a) for a in arguments]
+        if program is None:
+            # "$@" in a function that runs its arguments: judged at each call
+            text = node_text(self.src, name) if name is not None else ""
+            inside = self.function_at(node.start_byte)
+            return not (text in ('"$@"', "$@") and inside in self.runs_args)
+        if program in self.functions:
+            if program not in self.runs_args:
+                return False  # its body's commands are judged where they stand
+            # retry 3 git fetch …: the command line after its own leading
+            # numbers and options
+            k = 0
+            while k < len(words) and (words[k] or "x")[:1] in "-0123456789":
+                k += 1
+            rest = words[k:]
+            head = rest[0] if rest else None
+            return head is None or not grammars.writes_no_file(head.rsplit("/", 1)[-1], rest[1:])
+        program = program.rsplit("/", 1)[-1]
+        if program in _WRITES_ITS_OPERANDS:
+            return not all(
+                self._outside_working_tree(a)
+                for a, w in zip(arguments, words, strict=True)
+                if w is None or not w.startswith("-")
+            )
+        return not grammars.writes_no_file(program, words, False, self._heredoc(scope))
 
     def _heredoc(self, scope: Node) -> str | None:
         """The body of the literal (quoted) here-document of the command
@@ -986,6 +1037,33 @@ class TaintedScript:
         a count, digits only, whatever was counted."""
         named = [c for c in node.children if c.is_named]
         last = named[-1] if len(named) == 1 else None
+        if last is not None and last.type == "list":
+            # N=$(grep -c … || true): the count, or nothing
+            parts = [c for c in last.children if c.is_named]
+            ops = {node_text(self.src, c) for c in last.children if not c.is_named}
+            counts = [self._counted_stage(c) for c in parts]
+            if (
+                ops <= {"||", "&&"}
+                and counts[0] is not None
+                and all(
+                    m is not None or self._silent(c) for m, c in zip(counts, parts, strict=True)
+                )
+            ):
+                return counts[0]
+            return None
+        return self._counted_stage(last)
+
+    def _silent(self, node: Node) -> bool:
+        """``true`` or ``:``: a command that prints nothing."""
+        name = node.child_by_field_name("name") if node.type == "command" else None
+        return (
+            name is not None
+            and node_text(self.src, name) in ("true", ":")
+            and not node.children_by_field_name("argument")
+        )
+
+    def _counted_stage(self, last: Node | None) -> ValueModel | None:
+        """`_counted` of one command, pipeline or redirected command."""
         if last is not None and last.type == "pipeline":
             stages = [c for c in last.children if c.is_named]
             last = stages[-1] if stages else None
@@ -1004,12 +1082,54 @@ class TaintedScript:
             if formats and all(f is not None and _DIGIT_DATE.fullmatch(f) for f in formats):
                 return ValueModel(frozenset(string.digits), frozenset(string.digits), False, True)
             return None
+        digits = ValueModel(frozenset(string.digits), frozenset(string.digits), False, True)
+        arguments = list(last.children_by_field_name("argument"))
+        if name is not None and node_text(self.src, name) == "grep":
+            return digits if self._grep_count(arguments) else None
         if name is None or node_text(self.src, name) != "wc":
             return None
-        words = [static_text(self.src, a) for a in last.children_by_field_name("argument")]
+        words = [static_text(self.src, a) for a in arguments]
         if not words or any(w not in ("-l", "-c", "-w", "-m", "-L") for w in words):
             return None
-        return ValueModel(frozenset(string.digits), frozenset(string.digits), False, True)
+        return digits
+
+    def _grep_count(self, arguments: Sequence[Node]) -> bool:
+        """``grep -c`` that prints one count and nothing else: one file (or
+        its standard input), or ``-h``; every word literal or quoted (one
+        word each); no option that prints anything else (grep(1) 3.8)."""
+        count = hide = explicit = ended = expect = False
+        operands = 0
+        for node in arguments:
+            text = static_text(self.src, node)
+            if text is None and node.type not in ("string", "raw_string"):
+                return False  # may split into several words
+            if expect:
+                expect = False
+            elif ended or text is None or not text.startswith("-") or text == "-":
+                operands += 1
+            elif text == "--":
+                ended = True
+            elif text.startswith("--"):
+                option = text.split("=", 1)[0]
+                if option in ("--regexp", "--file"):
+                    explicit, expect = True, "=" not in text
+                elif option == "--count":
+                    count = True
+                elif option == "--no-filename":
+                    hide = True
+                elif option not in _GREP_QUIET_OPTIONS:
+                    return False
+            else:
+                for k, letter in enumerate(text[1:]):
+                    if letter in "ef":
+                        explicit, expect = True, k == len(text) - 2
+                        break
+                    count = count or letter == "c"
+                    hide = hide or letter == "h"
+                    if letter not in "chFEGPivwxsaI":
+                        return False
+        files = operands - (0 if explicit else 1)
+        return count and (hide or files <= 1)
 
     def _plain_expansion_occs(self, script: Parsed) -> list[Occ]:
         occs: list[Occ] = []

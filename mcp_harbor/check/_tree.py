@@ -346,8 +346,11 @@ def in_arithmetic(src: bytes, node: Node) -> bool:
         kind = parent.type
         if kind in ("command_substitution", "process_substitution", "program"):
             return False
-        if kind in ("arithmetic_expansion", "c_style_for_statement"):
+        if kind == "arithmetic_expansion":
             return True
+        if kind == "c_style_for_statement":
+            # its (( init; test; step )) are arithmetic; its body is not
+            return child.type not in ("do_group", "compound_statement")
         if kind == "compound_statement" and src[parent.start_byte : parent.start_byte + 2] == b"((":
             return True
         if kind == "subscript" and parent.child_by_field_name("index") is not None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Collection
 from pathlib import Path
+from typing import Any
 
 from mcp_harbor.check import check_exports
 from mcp_harbor.config import load_export
@@ -22,3 +26,41 @@ def verdicts(folder: Path) -> dict[str, str]:
     reports = check_exports([export for _, export in loaded])
     found.update({path.name: r.status for (path, _), r in zip(loaded, reports, strict=True)})
     return found
+
+
+def assert_attacks_refused(
+    folder: Path, minimum: int, inert: Collection[str], misses: Collection[str]
+) -> None:
+    """Every attack of `folder` is refused but the `inert` ones (shown not to
+    run) and the listed `misses` (gaps still open)."""
+    found = verdicts(folder)
+    assert len(found) >= minimum
+    accepted = {name for name, status in found.items() if status == "accepted"}
+    allowed = set(inert) | set(misses)
+    assert accepted <= allowed, sorted(accepted - allowed)
+
+
+def assert_refused_exactly(folder: Path, refused_safe: Collection[str]) -> None:
+    """The safe templates of `folder` the checker refuses are exactly
+    `refused_safe`: a new false refusal, or a fixed one, fails."""
+    found = verdicts(folder)
+    refused = {name for name, status in found.items() if status != "accepted"}
+    assert refused == set(refused_safe), (
+        sorted(refused - set(refused_safe)),
+        sorted(set(refused_safe) - refused),
+    )
+
+
+def run_attack(path: Path, tmp_path: Path) -> dict[str, Any]:
+    """Run the attack export `path` with the arguments of its ``.json``
+    through the real runtime (``mcp-harbor run``, tests/check/blind34/score.py)."""
+    scorer = Path(__file__).parent / "blind34"
+    if str(scorer) not in sys.path:
+        sys.path.insert(0, str(scorer))
+    import score  # tests/check/blind34/score.py
+
+    meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    outcome: dict[str, Any] = score._run_attack(
+        path, meta["args"], tmp_path, score._workdir(tmp_path)
+    )
+    return outcome

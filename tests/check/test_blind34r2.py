@@ -10,16 +10,13 @@ are exactly the listed ones.
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.check._blind import verdicts as blind_verdicts
+from tests.check._blind import assert_attacks_refused, assert_refused_exactly, run_attack
 
 HERE = Path(__file__).parent / "blind34r2"
-SCORER = Path(__file__).parent / "blind34"
 
 #: Accepted attacks whose payload the runtime stops: an argv: step with a
 #: caller value in its argv gets no secret, so /proc/self/environ holds none.
@@ -42,30 +39,15 @@ REFUSED_SAFE = {
 
 
 def test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses() -> None:
-    verdicts = blind_verdicts(HERE / "attacks")
-    assert len(verdicts) >= 70
-    accepted = {name for name, status in verdicts.items() if status == "accepted"}
-    assert accepted <= ACCEPTED_INERT | set(KNOWN_MISSES), sorted(
-        accepted - ACCEPTED_INERT - set(KNOWN_MISSES)
-    )
+    assert_attacks_refused(HERE / "attacks", 70, ACCEPTED_INERT, KNOWN_MISSES)
 
 
 def test_the_safe_templates_refused_are_the_listed_ones() -> None:
-    verdicts = blind_verdicts(HERE / "safe")
-    refused = {name for name, status in verdicts.items() if status != "accepted"}
-    assert refused == set(REFUSED_SAFE), (
-        sorted(refused - set(REFUSED_SAFE)),
-        sorted(set(REFUSED_SAFE) - refused),
-    )
+    assert_refused_exactly(HERE / "safe", REFUSED_SAFE)
 
 
 @pytest.mark.parametrize("name", sorted(ACCEPTED_INERT))
 def test_accepted_attacks_do_not_run(name: str, tmp_path: Path) -> None:
     """Through the real runtime (``mcp-harbor run``), with the attack's args."""
-    sys.path.insert(0, str(SCORER))
-    import score  # tests/check/blind34/score.py
-
-    path = HERE / "attacks" / name
-    meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-    outcome = score._run_attack(path, meta["args"], tmp_path, score._workdir(tmp_path))
+    outcome = run_attack(HERE / "attacks" / name, tmp_path)
     assert not outcome["ran"] and not outcome["leaked"], outcome["answer"]

@@ -9,16 +9,13 @@ open for them); the safe templates refused are exactly the listed ones.
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.check._blind import verdicts as blind_verdicts
+from tests.check._blind import assert_attacks_refused, assert_refused_exactly, run_attack
 
 HERE = Path(__file__).parent / "blind34r3"
-SCORER = Path(__file__).parent / "blind34"
 
 #: Accepted attacks whose payload the runtime stops (the secrets of a run:
 #: step are not exported; a step output named EXIT is data).
@@ -47,16 +44,13 @@ KNOWN_MISSES = {
 REFUSED_SAFE = {
     "017-git-merge-base.yaml": "refused [H009]",
     "019-git-diff-file-between.yaml": "unloadable [ConfigError]",
-    "043-log-wc-count.yaml": "refused [H006]",
     "058-jq-k8s-manifest-images.yaml": "refused [H012]",
     "063-curl-health-enum.yaml": "refused [H012]",
     "065-curl-header-stdin.yaml": "refused [H012]",
-    "069-curl-pagination.yaml": "refused [H006]",
     "070-curl-retry-function.yaml": "refused [H006, H012]",
     "084-zip-files.yaml": "refused [H012]",
     "088-zip-run-logs.yaml": "refused [H012]",
     "090-tar-compare-sizes.yaml": "refused [H003, H004, H006]",
-    "101-python-sqlite-query.yaml": "refused [H004]",
     "112-du-by-extension.yaml": "refused [H000, H006, H007]",
     "121-config-yaml-lint.yaml": "refused [H012]",
     "122-config-required-keys.yaml": "refused [H012]",
@@ -69,14 +63,10 @@ REFUSED_SAFE = {
     "133-multistep-build-then-test.yaml": "refused [H012]",
     "134-multistep-conditional-deploy.yaml": "refused [H004, H012]",
     "135-multistep-outputs-multiline.yaml": "refused [H009]",
-    "137-multistep-output-schema.yaml": "refused [H012]",
     "140-trap-port-forward.yaml": "refused [H012]",
-    "150-retry-function-git-fetch.yaml": "refused [H012]",
-    "152-counter-wc-arith.yaml": "refused [H006]",
     "153-assoc-array-owners.yaml": "refused [H000, H007]",
     "154-assoc-dedupe-tags.yaml": "refused [H000, H007]",
     "155-loop-multiline-hosts.yaml": "refused [H009]",
-    "161-programs-script-path.yaml": "refused [H004]",
     "168-secret-curl-header-file.yaml": "refused [H010]",
     "169-secret-env-one-command.yaml": "refused [H012]",
     "170-secret-webhook.yaml": "refused [H012]",
@@ -85,30 +75,15 @@ REFUSED_SAFE = {
 
 
 def test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses() -> None:
-    verdicts = blind_verdicts(HERE / "attacks")
-    assert len(verdicts) >= 124
-    accepted = {name for name, status in verdicts.items() if status == "accepted"}
-    assert accepted <= ACCEPTED_INERT | set(KNOWN_MISSES), sorted(
-        accepted - ACCEPTED_INERT - set(KNOWN_MISSES)
-    )
+    assert_attacks_refused(HERE / "attacks", 124, ACCEPTED_INERT, KNOWN_MISSES)
 
 
 def test_the_safe_templates_refused_are_the_listed_ones() -> None:
-    verdicts = blind_verdicts(HERE / "safe")
-    refused = {name for name, status in verdicts.items() if status != "accepted"}
-    assert refused == set(REFUSED_SAFE), (
-        sorted(refused - set(REFUSED_SAFE)),
-        sorted(set(REFUSED_SAFE) - refused),
-    )
+    assert_refused_exactly(HERE / "safe", REFUSED_SAFE)
 
 
 @pytest.mark.parametrize("name", sorted(ACCEPTED_INERT))
 def test_accepted_attacks_do_not_run(name: str, tmp_path: Path) -> None:
     """Through the real runtime (``mcp-harbor run``), with the attack's args."""
-    sys.path.insert(0, str(SCORER))
-    import score  # tests/check/blind34/score.py
-
-    path = HERE / "attacks" / name
-    meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-    outcome = score._run_attack(path, meta["args"], tmp_path, score._workdir(tmp_path))
+    outcome = run_attack(HERE / "attacks" / name, tmp_path)
     assert not outcome["ran"] and not outcome["leaked"], outcome["answer"]
