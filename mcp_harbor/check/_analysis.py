@@ -765,8 +765,7 @@ class _Analysis(TaintedScript):
             if operands and node_text(self.src, operands[0]) == "-":
                 operands = []  # python3 - ARGS: the program is standard input
             if operands and not any(
-                node_text(self.src, a) in ("-c", "-e", "-E", "-m")
-                or node_text(self.src, a).startswith(("-c", "-e"))
+                _names_program_option(node_text(self.src, a))
                 for a in arguments[: arguments.index(operands[0])]
             ):
                 target = operands[0]
@@ -978,6 +977,15 @@ class _Analysis(TaintedScript):
         inner.programs = self.programs
         inner.cwd_written = self.works_in_writable(word.start)
         inner.run()
+
+
+def _names_program_option(word: str) -> bool:
+    """`word` gives the program inline (``-c``, ``-e``, ``-E``, ``-m``, or a
+    cluster of short options holding one: ``perl -le``, ``bash -xc``): no
+    operand is the script file."""
+    if word.startswith("--") or not word.startswith("-"):
+        return False
+    return bool(set(word[1:]) & set("ceEm"))
 
 
 def _reparsed_as_array(src: bytes, value: Node, occs: Sequence[Occ]) -> bool:

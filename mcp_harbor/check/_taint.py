@@ -861,7 +861,8 @@ class TaintedScript:
         an absolute literal path or in the run directory or a temporary
         folder, under a name the caller cannot lead out of it. Returns the
         byte range of each such command (of a redirection: the redirection
-        alone, which bash opens before the command starts)."""
+        alone, which bash opens before the command starts; of a language's
+        program, an empty range: no command is exempt from it)."""
         found: list[tuple[int, int]] = []
         if self.script is None or not self.occs:
             return found
@@ -877,7 +878,11 @@ class TaintedScript:
             ):
                 continue
             if self._may_write(node, scope):
-                found.append((node.start_byte, node.end_byte))
+                # its own writes come after it starts, unless it is a
+                # language whose own program writes: a later call of the
+                # same command would load what an earlier one wrote
+                end = node.start_byte if self._language(node) else node.end_byte
+                found.append((node.start_byte, end))
         for redirect in self.script.of_type("file_redirect"):
             operator = next((c.type for c in redirect.children if ">" in c.type), None)
             dest = redirect.child_by_field_name("destination")
@@ -922,6 +927,18 @@ class TaintedScript:
                 if w is None or not w.startswith("-")
             )
         return not grammars.writes_no_file(program, words, False, self._heredoc(scope))
+
+    def _language(self, node: Node) -> bool:
+        """The command `node` runs a language's program (python3, node,
+        perl, awk, sed…), whose own text may write files."""
+        name = node.child_by_field_name("name")
+        program = static_text(self.src, name) if name is not None else None
+        if program is None:
+            return True
+        words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
+        key, _ = grammars.grammar_key(program.rsplit("/", 1)[-1], words)
+        grammar = grammars.GRAMMARS.get(key)
+        return grammar is not None and grammar.writes is not None
 
     def _heredoc(self, scope: Node) -> str | None:
         """The body of the literal (quoted) here-document of the command

@@ -898,7 +898,8 @@ def _writes(grammar: Grammar, text: str) -> bool:
 
 #: Commands that run the command after their own words, and their options
 #: that take a value (coreutils timeout, env, nice, nohup, stdbuf; bash's
-#: command, builtin, exec, time).
+#: command, builtin, exec, time; findutils xargs, which adds the items it
+#: reads to that command's words).
 _RUNNERS: dict[str, frozenset[str]] = {
     "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
     "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
@@ -909,6 +910,12 @@ _RUNNERS: dict[str, frozenset[str]] = {
     "builtin": frozenset(),
     "exec": frozenset({"-a"}),
     "time": frozenset(),
+    "xargs": frozenset(
+        _words(
+            "-a --arg-file -d --delimiter -E -I -L -n --max-args -P --max-procs -s "
+            "--max-chars --process-slot-var"
+        )
+    ),
 }
 
 
