@@ -38,7 +38,7 @@ from mcp_harbor.check._references import references
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._secrets import secret_hazards
 from mcp_harbor.check._values import ValueModel
-from mcp_harbor.check.grammars import writes_no_file
+from mcp_harbor.check.grammars import GRAMMARS, grammar_key, writes_no_file
 from mcp_harbor.check.rules import (
     RULES,
     CallerValueAsInstructions,
@@ -332,11 +332,26 @@ def _analyse_steps(
             elements = [
                 substitute(t, models, (*step.where, "argv", i)) for i, t in enumerate(step.argv)
             ]
-            hazards = env_hazards + analyse_argv(elements, models, programs, environment)
-            found.append([(0, 0)] if _argv_writes(elements) else [])
+            writes = _argv_writes(elements)
+            # its own writes count only when its language's program writes
+            # (a later call would load them), as in a script
+            elsewhere = writers is not None and (
+                any(w for k, w in enumerate(writers) if k != index)
+                or (writes and _argv_language(elements))
+            )
+            hazards = env_hazards + analyse_argv(elements, models, programs, environment, elsewhere)
+            found.append([(0, 0)] if writes else [])
             hazards += _argv_secret_hazards(elements, export.spec.secrets)
             steps.append((step, hazards, None))
     return steps, found
+
+
+def _argv_language(elements: Sequence[tuple[str, Sentinels]]) -> bool:
+    """An ``argv:`` step whose program is a language (python3 -c …)."""
+    words: list[str | None] = [text for text, _ in elements[1:]]
+    key, _ = grammar_key(elements[0][0].rsplit("/", 1)[-1], words)
+    grammar = GRAMMARS.get(key)
+    return grammar is not None and grammar.writes is not None
 
 
 def _argv_writes(elements: Sequence[tuple[str, Sentinels]]) -> bool:

@@ -1154,12 +1154,16 @@ def analyse_argv(
     arg_models: Mapping[str, ValueModel],
     programs: Mapping[str, sinks.Grammar] | None = None,
     environment: Collection[str] = (),
+    cwd_written: bool = False,
 ) -> list[Hazard]:
-    """All hazards of one ``argv:`` step: no shell, so only roles matter."""
+    """All hazards of one ``argv:`` step: no shell, so only roles matter.
+    `cwd_written`: a step of the export may put caller data in the working
+    folder (`TaintedScript.working_tree_writers`)."""
     hazards: list[Hazard] = []
     taint = initial_taint("\n".join(text for text, _ in elements), arg_models, environment)
     holder = _Analysis("", None, taint, lambda b: ((), 0), hazards, 0, arg_models)
     holder.programs = programs or {}
+    holder.cwd_written = cwd_written
     words: list[Word] = []
     for text, sentinels in elements:
         occs = [
