@@ -32,7 +32,14 @@ from mcp_harbor.check._analysis import (
     bash_refusal,
 )
 from mcp_harbor.check._authority import disagreements
-from mcp_harbor.check._facts import Hazard, Sentinels, arg_models, export_scripts, substitute
+from mcp_harbor.check._facts import (
+    Hazard,
+    Located,
+    Sentinels,
+    arg_models,
+    export_scripts,
+    substitute,
+)
 from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._references import references
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
@@ -43,6 +50,7 @@ from mcp_harbor.check.rules import (
     RULES,
     CallerValueAsInstructions,
     CodeSelectingVariable,
+    NoGrammarPosition,
     SecretPrinted,
     UnconfirmedDestructiveGrant,
     UndeclaredReference,
@@ -170,6 +178,9 @@ class _Draft:
     models: dict[str, ValueModel]
     programs: dict[str, Grammar]
     steps: list[tuple[Step, list[Hazard], _Script | None]]
+    #: the first command that may put caller data in the working folder:
+    #: its step's name and place (None: no command may)
+    writes_at: tuple[str, Located] | None = None
 
 
 def _grammars(export: Export) -> dict[str, Grammar]:
@@ -238,10 +249,16 @@ def _environment(export: Export, step: Step) -> frozenset[str]:
 
 
 def _draft(
-    export: Export, key: str, models: dict[str, ValueModel], scripts: list[tuple[str, Sentinels]]
+    export: Export,
+    key: str,
+    models: dict[str, ValueModel],
+    scripts: list[tuple[str, Sentinels]],
+    *,
+    written: bool = False,
 ) -> _Draft:
     """Analyse every step of `export` but bash's reading of its scripts
-    (`scripts`: `export_scripts`, in step order)."""
+    (`scripts`: `export_scripts`, in step order). `written`: another export
+    may put caller data in the working folder (`Checker.ambient_findings`)."""
     programs = _grammars(export)
     # the files any step writes a secret to: a later (or earlier) step that
     # prints one back prints the secret (H010 sees the export, not one step)
@@ -256,6 +273,13 @@ def _draft(
     # a step that may put caller data in the working folder makes every
     # relative path of every step the caller's (H004, H012 read it): the
     # export is analysed again knowing it
+    if written:
+        # as if a command no step holds wrote it: every command is judged so
+        forced = [[(0, 0)] for _ in export.all_steps]
+        steps, _ = _analyse_steps(
+            export, models, scripts, programs, own_secret_files, secret_files, forced
+        )
+        return _Draft(export, key, models, programs, steps)
     steps, writers = _analyse_steps(
         export, models, scripts, programs, own_secret_files, secret_files, None
     )
@@ -263,7 +287,21 @@ def _draft(
         steps, _ = _analyse_steps(
             export, models, scripts, programs, own_secret_files, secret_files, writers
         )
-    return _Draft(export, key, models, programs, steps)
+    return _Draft(export, key, models, programs, steps, _first_writer(export, scripts, writers))
+
+
+def _first_writer(
+    export: Export, scripts: list[tuple[str, Sentinels]], writers: list[list[tuple[int, int]]]
+) -> tuple[str, Located] | None:
+    """The step name and place of the first command in `writers`."""
+    script_index = 0
+    for step, found in zip(export.all_steps, writers, strict=True):
+        if found and step.script is not None:
+            return step.name, scripts[script_index][1].locate(found[0][0])
+        if found:
+            return step.name, ((*step.where, "argv", 0), 0)
+        script_index += step.script is not None
+    return None
 
 
 def _analyse_steps(
@@ -613,6 +651,8 @@ class Checker:
 
     def __init__(self) -> None:
         self._reports: dict[str, ExportReport] = {}
+        #: per report key, `_Draft.writes_at`
+        self._writes: dict[str, tuple[str, Located] | None] = {}
         self._used: set[str] = set()
         self._started: tuple[tuple[Path, ...], list[Export]] | None = None
 
@@ -680,6 +720,7 @@ class Checker:
         _judge(drafts, read)
         for draft in drafts:
             self._reports[draft.key] = _finish(draft)
+            self._writes[draft.key] = draft.writes_at
         for export in parents:
             key = self.report_key(export)
             tools = [self._reports[self.report_key(tool)] for tool in export.tools.values()]
@@ -687,6 +728,54 @@ class Checker:
                 self._reports[key], [f for tool in tools for f in tool.findings]
             )
         return [self._reports[self.report_key(e)] for e in exports]
+
+    def ambient_findings(self, exports: Sequence[Export]) -> dict[str, list[Finding]]:
+        """H012 on each export of `exports` (checked by `check_exports`) that
+        may put caller data in the working folder while *another* export runs
+        a program there that reads code or config from it (or a relative
+        script): the exports share the server's folder, so one export's
+        caller files would be ambient in the other's calls. The readers are
+        found by analysing each other export as if its folder were written
+        and keeping what that adds. Only the whole set shows this: the check
+        of one export (`check_export`) cannot."""
+        writes = {e.name: self._writes.get(self.report_key(e)) for e in exports}
+        if not any(writes.values()):
+            return {}
+        readers: dict[str, list[str]] = {}
+        for export in exports:
+            if export.parent is not None:
+                continue
+            models = arg_models(export)
+            scripts = export_scripts(export, models)
+            plain = _draft(export, "", models, scripts)
+            forced = _draft(export, "", models, scripts, written=True)
+            seen = {(h.rule, h.where) for _step, hazards, _s in plain.steps for h in hazards}
+            for step, hazards, _s in forced.steps:
+                added = [
+                    h
+                    for h in hazards
+                    if h.rule in ("H004", "H012") and (h.rule, h.where) not in seen
+                ]
+                if added:
+                    readers.setdefault(export.name, []).append(step.name)
+        out: dict[str, list[Finding]] = {}
+        for export in exports:
+            at = writes.get(export.name)
+            others = sorted(name for name in readers if name != export.name)
+            if at is None or not others:
+                continue
+            step_name, where = at
+            named = ", ".join(f"{name!r} (step {readers[name][0]!r})" for name in others[:5])
+            hazard = NoGrammarPosition.hazard(
+                None,
+                where,
+                "this command may put caller data in the working folder the server's "
+                f"exports share, where export(s) {named} run programs that read code or "
+                "config from it: the caller's files would be ambient in their calls",
+                "keep the files made from caller data in $HARBOR_RUN_DIR",
+            )
+            out[export.name] = _findings(export, step_name, [hazard])
+        return out
 
     def load_and_check(
         self, paths: Sequence[Path], *, strict: bool = False, cache_file: Path | None = None
@@ -710,6 +799,8 @@ class Checker:
             exports = load_exports(paths)
         reports = self.check_exports(exports, programs=cache_file is not None)
         across = grant_findings(exports)
+        for name, found in self.ambient_findings(exports).items():
+            across.setdefault(name, []).extend(found)
         reports = [
             _with_findings(r, across.get(e.name, ())) for e, r in zip(exports, reports, strict=True)
         ]

@@ -54,6 +54,7 @@ steps:
 
 
 def _folder(tmp_path: Path, **files: str) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
     return tmp_path
@@ -198,3 +199,40 @@ def test_shipped_exports_pass_strict() -> None:
     result = load_and_check([exports], strict=True)
     assert result.refused == []
     assert result.accepted
+
+
+WRITER = """\
+name: save_note
+description: save a note in the working folder
+args:
+  name: {type: string, pattern: "^[A-Za-z0-9_.-]+$", within: "."}
+  content: {type: string}
+required: [name, content]
+steps:
+  - name: save
+    run: printf '%s\\n' "$ARG_content" > "$ARG_name"
+"""
+READER = """\
+name: json_one
+description: print JSON with python
+steps:
+  - name: show
+    run: python3 -c 'import json; print(json.dumps(1))'
+"""
+IN_RUN_DIR = WRITER.replace('> "$ARG_name"', '> "$HARBOR_RUN_DIR/note.txt"')
+
+
+def test_an_export_writing_the_shared_folder_is_refused_when_another_reads_code_there(
+    tmp_path: Path,
+) -> None:
+    """Each export alone is accepted; together, the writer's caller files
+    would be python modules in the reader's calls (the folder is shared)."""
+    alone = load_and_check([_folder(tmp_path / "w", save_note=WRITER)])
+    assert [r.status for r in alone.reports] == ["accepted"]
+    both = load_and_check([_folder(tmp_path / "both", save_note=WRITER, json_one=READER)])
+    status = {r.name: r.status for r in both.reports}
+    assert status == {"save_note": "refused", "json_one": "accepted"}
+    finding = next(f for r in both.reports for f in r.findings if f.rule == "H012")
+    assert "'json_one'" in finding.message and "$HARBOR_RUN_DIR" in finding.fix
+    apart = load_and_check([_folder(tmp_path / "ok", save_note=IN_RUN_DIR, json_one=READER)])
+    assert {r.status for r in apart.reports} == {"accepted"}
