@@ -535,6 +535,19 @@ def admit(
             )
             continue
         if not ended and word.may_be_option:
+            if name == "echo" and word.splits:
+                # a split puts "-" at the front of a word whatever the
+                # validator kept off the value's: echo -e then decodes the
+                # caller's escapes (NUL too)
+                refuse(
+                    word,
+                    "an unquoted expansion splits into words, and a word after a blank may "
+                    "start with `-`: echo reads it as its option (`-e` decodes escapes the "
+                    "caller wrote, a NUL among them)",
+                    'quote the expansion: "$ARG"',
+                    OptionRunsCode,
+                )
+                continue
             if name == "echo":
                 echoed = OptionInjection.detect(name, word, where(word))
                 if echoed is not None:

@@ -202,6 +202,12 @@ _WRITABLE_PLACE = re.compile(
     r"\$\{?(?:HARBOR_RUN_DIR|HARBOR_OUTPUT|HARBOR_CONTEXT|HARBOR_STEP_OUTPUT|HARBOR_PROGRESS"
     r"|TMPDIR|PWD|OLDPWD|HOME)\b|^/tmp\b|^/var/tmp\b|^/dev/shm\b|^~"
 )
+#: The run directory, the runtime's files in it, and the temporary folders:
+#: no program reads code or config there unasked.
+_RUN_PLACE = re.compile(
+    r"\$\{?(?:HARBOR_RUN_DIR|HARBOR_OUTPUT|HARBOR_CONTEXT|HARBOR_STEP_OUTPUT|HARBOR_PROGRESS"
+    r"|TMPDIR)\b|/tmp/|/var/tmp/|/dev/shm/"
+)
 #: A path built only from the server's own folders (``$HOME/bin/x`` is not
 #: one: HOME is the server's but may be written to).
 _CLEAN_PATH_EXPANSION = re.compile(r"[A-Za-z0-9_./-]+")
@@ -958,16 +964,17 @@ class TaintedScript:
         return None
 
     def _outside_working_tree(self, dest: Node) -> bool:
-        """The file `dest` names is not in the working folder: an absolute
-        literal path, or a path in the run directory or a temporary folder
-        whose caller data cannot hold ``/`` (it cannot climb out)."""
+        """The file `dest` names is not in a folder programs read code or
+        config from: an absolute literal path, or a path in the run
+        directory or a temporary folder whose caller data cannot hold ``/``
+        (it cannot climb out). Home is not one (``~/.gitconfig``)."""
         static = static_text(self.src, dest)
         if static is not None:
             return static.startswith("/")
         raw = node_text(self.src, dest)
         text = raw.lstrip("\"'")
-        place = _WRITABLE_PLACE.match(text)
-        if place is None or text.startswith(("$PWD", "${PWD", "$OLDPWD")):
+        place = _RUN_PLACE.match(text)
+        if place is None:
             return False
         after = dest.start_byte + len(raw) - len(text) + place.end()
         return all("/" not in occ.model.chars for occ in self.occs_in(after, dest.end_byte))

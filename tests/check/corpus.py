@@ -97,6 +97,12 @@ BY_DESIGN_ROLES: dict[tuple[str, str], str] = {
     ("path-assign", "I"): "ls reads no variable as data: PATH passed to it is refused",
 }
 BY_DESIGN_CASES: dict[str, str] = {
+    **{
+        f"{form}/echo/{kind}": "echo $x unquoted: a split word may start with - (echo -e "
+        "decodes the caller's escapes): quote it"
+        for form in ("env", "sq-subst")
+        for kind in ("S", "D")
+    },
     "idiom/long-option-equals": _NO_GRAMMAR,
     "idiom/docker-run-cmd": "docker run has no grammar (the words after the image: a command)",
     "idiom/psql-var": "psql has no grammar (psql -v values are interpolated into SQL by :name)",

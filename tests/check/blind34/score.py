@@ -59,7 +59,10 @@ def _workdir(base: Path) -> Path:
     (work / "data.txt").write_text("alpha\nbeta\ngamma\n", encoding="utf-8")
     (work / "logs").mkdir()
     (work / "logs" / "app.log").write_text("INFO start\nERROR boom\n", encoding="utf-8")
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e",
+    home = base / "home-git"  # never the user's own ~/.gitconfig
+    home.mkdir(exist_ok=True)
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e"}  # fmt: skip
     for argv in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"],
                  ["git", "commit", "-q", "-m", "init"]):  # fmt: skip
