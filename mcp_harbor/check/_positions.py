@@ -307,6 +307,7 @@ def admit(
     unknown: str | None = None  # an option before the program the grammar does not know
     opening = False  # an option makes the program open its operands with a magic open
     opened: list[Word] = []  # the operands with caller data
+    inline = False  # an option gave the program (-c, -e)
     for word in words[first:]:
         text = word.static
         if (
@@ -344,6 +345,18 @@ def admit(
                     f'write a literal prefix before the value (`{expect} "name=$VALUE"`), '
                     "or refuse a leading `@` in the arg's pattern",
                 )
+            elif (
+                word.tainted
+                and expect in _NAMED_VALUES.get(name, ())
+                and not _NAME_ASSIGNED.match(word.prefix)
+            ):
+                refuse(
+                    word,
+                    f"the caller's data is in the name of the variable `{expect}` sets, not "
+                    "only in its value",
+                    f'write the name yourself: `{expect} name="$ARG_x"`',
+                    OptionRunsCode,
+                )
             elif word.tainted and expect in grammar.program_options and not _code_inert(word):
                 refuse(
                     word,
@@ -360,7 +373,8 @@ def admit(
                     OptionRunsCode,
                 )
             if expect in grammar.program_options:
-                program_text = text
+                inline = True
+                program_text = text if text is not None else source(word)
             elif word.tainted:
                 given_data = True
             if expect in grammar.program_options or expect in _PROGRAM_FILES:
@@ -451,6 +465,17 @@ def admit(
             for alternative in prefix.split("\0"):  # an enum of options: every one
                 option = alternative.split("=", 1)[0]
                 if "=" in alternative and option in grammar.value_options:
+                    if option in _NAMED_VALUES.get(name, ()) and not _NAME_ASSIGNED.match(
+                        alternative.split("=", 1)[1]
+                    ):
+                        refuse(
+                            word,
+                            f"the caller's data is in the name of the variable `{option}` "
+                            "sets, not only in its value",
+                            f'write the name yourself: `{option}=name="$ARG_x"`',
+                            OptionRunsCode,
+                        )
+                        break
                     continue
                 if option[:2] in grammar.value_options and not option.startswith("--"):
                     continue  # -n5: attached to a one-letter option
@@ -562,6 +587,8 @@ def admit(
             if found is not None:
                 hazards.append(found)
                 ok = False
+    if program_text is None and grammar.stdin == "code" and stdin is None and not inline:
+        program_text = stdin_text  # psql <<'SQL': the program is the literal here-document
     evaluates = grammar.evaluates
     if (
         ok
@@ -604,6 +631,13 @@ def admit(
             else NoGrammarPosition,
         )
     return ok
+
+
+#: Options whose value is ``NAME=VALUE``: the name must be the author's.
+_NAMED_VALUES: dict[str, frozenset[str]] = {
+    "psql": frozenset({"-v", "--variable", "--set"}),
+}
+_NAME_ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def _known_option(grammar: grammars.Grammar, option: str) -> bool:

@@ -566,9 +566,32 @@ GRAMMARS: dict[str, Grammar] = {
     "python3 -m pytest": _g(
         "pytest 7.4 pytest --help: -k/-m expressions are pytest's own matcher, never Python; "
         "path operands are code (conftest.py, test modules)",
-        "-k -m --maxfail --tb -p --junitxml --rootdir -o",
-        code="-p -c --confcutdir --rootdir --pyargs",
+        "-k -m --maxfail --tb --junitxml",
+        # -o sets an ini option (addopts: -p loads a plugin), -p loads one
+        code="-p -c -o --override-ini --confcutdir --rootdir --pyargs",
         operands="path-code",
+    ),
+    "psql": _g(
+        "PostgreSQL 15 psql(1): the SQL is -c's value or standard input; -v NAME=VALUE sets a "
+        "variable that the SQL reads as a quoted literal only as :'NAME' (or :\"NAME\", an "
+        "identifier), while a bare :NAME and every backslash command (\\! runs a shell, \\o "
+        "|cmd, \\gexec, \\copy … program) runs text: the analysis reads the SQL for them",
+        "-v --variable --set -F --field-separator -R --record-separator -T --table-attr",
+        # the server, the database (a connection string: host=, sslkey=…),
+        # the pager and the files it reads, writes or pipes to: the author's
+        code="-f --file -o --output -L --log-file -d --dbname -h --host -p --port -P --pset "
+        "-U --username",
+        program="-c --command",
+        operands="code",  # DBNAME may be a connection string (host=…, service=…)
+        stdin="code",
+        end=False,
+        # a bare :NAME pastes the value into the SQL; a backslash anywhere
+        # may be a meta-command (\!, \o |cmd, \gexec, \set, \i …)
+        evaluates=r"\\|(?<!:):(?![:'\"{])[A-Za-z_]|\bprogram\b",
+        flags="-X --no-psqlrc -A --no-align -t --tuples-only -q --quiet -x --expanded -e "
+        "--echo-queries -a --echo-all -b --echo-errors -E --echo-hidden -n --no-readline -H "
+        "--html -S --single-line -s --single-step -w --no-password -W --password -1 "
+        "--single-transaction -z --field-separator-zero -0 --record-separator-zero --csv",
     ),
     "envsubst": _g(
         "GNU gettext envsubst(1): the operand names the variables to substitute; it prints "

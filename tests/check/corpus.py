@@ -105,7 +105,6 @@ BY_DESIGN_CASES: dict[str, str] = {
     },
     "idiom/long-option-equals": _NO_GRAMMAR,
     "idiom/docker-run-cmd": "docker run has no grammar (the words after the image: a command)",
-    "idiom/psql-var": "psql has no grammar (psql -v values are interpolated into SQL by :name)",
 }
 
 

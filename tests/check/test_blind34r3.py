@@ -61,10 +61,6 @@ REFUSED_SAFE = {
     "122-config-required-keys.yaml": "refused [H012]",
     "125-config-diff-envs.yaml": "refused [H012]",
     "126-config-env-file-check.yaml": "refused [H000, H012]",
-    "127-psql-user-by-email.yaml": "refused [H012]",
-    "128-psql-orders-since.yaml": "refused [H012]",
-    "129-psql-table-size.yaml": "refused [H012]",
-    "131-psql-feature-flag.yaml": "refused [H012]",
     "133-multistep-build-then-test.yaml": "refused [H012]",
     "134-multistep-conditional-deploy.yaml": "refused [H004, H012]",
     "135-multistep-outputs-multiline.yaml": "refused [H009]",
@@ -75,7 +71,6 @@ REFUSED_SAFE = {
     "168-secret-curl-header-file.yaml": "refused [H010]",
     "169-secret-env-one-command.yaml": "refused [H012]",
     "170-secret-webhook.yaml": "refused [H012]",
-    "172-secret-psql-stdin.yaml": "refused [H012]",
 }
 
 

@@ -36,9 +36,14 @@ class InterpreterProgram(Rule):
     (awk: `awk -v name={{ args.name | shellquote }} '…'`; jq: `jq --arg name "$ARG_name" '…'`;
     SQL: `psql -v name="$ARG_name" -c "select :'name'"`).
 
+    A literal program that gets caller data as data is read for its language's
+    ways to run text (`eval`, `system`, pipes, `getline`; sed's `e`; perl's
+    magic open of its operands; psql's bare `:name` and backslash commands):
+    one that uses any is refused, since it may turn its data into code.
+
     ## Known problems
-    The checker does not read the other language, so a literal program that builds
-    code from its arguments (`os.system(sys.argv[1])`) is not detected.
+    The checker reads the other language only for those ways, by their names, not
+    for what the program computes: a way it does not name is not seen.
 
     ## References
     - CWE-94
