@@ -61,7 +61,7 @@ from mcp_harbor.check._tree import (
 from mcp_harbor.check._tree import (
     walk as walk_nodes,
 )
-from mcp_harbor.check._values import SAFE_CHARS, ValueModel
+from mcp_harbor.check._values import SAFE_CHARS, ValueModel, words_model
 from mcp_harbor.check.rules import Rule, UnparseableTemplate
 
 __all__ = [
@@ -1282,7 +1282,7 @@ class TaintedScript:
                     if value.type == "array" and any(self._splits(o, value) for o in inside)
                     else inside[0].model
                     if len(inside) == 1 and self._is_whole(value, inside[0])
-                    else self._prefixed_model(value, inside[0])
+                    else self._enum_product(value, inside) or self._prefixed_model(value, inside[0])
                 )
                 for var_name in names:
                     if var_name not in self.taint.variables:
@@ -1347,6 +1347,30 @@ class TaintedScript:
             if source is not None:
                 return source[0]
         return None
+
+    def _enum_product(self, value: Node, inside: Sequence[Occ]) -> ValueModel | None:
+        """The model of an assigned value built only from the author's
+        literal text and values that are each one of the author's words
+        (``url="https://{{ args.svc }}.example/$ARG_env"`` with enums): one
+        of the finite set of texts they can make (at most 512), so the
+        author's too. None: other text or too many."""
+        if not inside or any(o.model.words is None for o in inside):
+            return None
+        texts = [""]
+        at = value.start_byte
+        for occ in sorted(inside, key=lambda o: o.start):
+            between = self.src[at : occ.start].decode("utf-8", "replace")
+            if any(c in between for c in "$`\\'"):
+                return None
+            assert occ.model.words is not None
+            texts = [t + between.replace('"', "") + w for t in texts for w in occ.model.words]
+            if len(texts) > 512:
+                return None
+            at = occ.end
+        rest = self.src[at : value.end_byte].decode("utf-8", "replace")
+        if any(c in rest for c in "$`\\'"):
+            return None
+        return words_model([t + rest.replace('"', "") for t in texts])
 
     def _prefixed_model(self, value: Node, first: Occ) -> ValueModel:
         """The model of an assigned value mixing text and caller data: any

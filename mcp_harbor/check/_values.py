@@ -29,7 +29,7 @@ from mcp_harbor.template import value_text
 _sre_c: Any = importlib.import_module("re._constants")
 _sre_p: Any = importlib.import_module("re._parser")
 
-__all__ = ["SAFE_CHARS", "ValueModel", "model_for"]
+__all__ = ["SAFE_CHARS", "ValueModel", "model_for", "words_model"]
 
 _ASCII = frozenset(chr(i) for i in range(128))
 #: Characters that are never special to bash, in any quoting context
@@ -93,6 +93,12 @@ class ValueModel:
 
 #: The model of a value about which nothing is known.
 ANY_VALUE = ValueModel(_ANY, _ANY, True)
+
+
+def words_model(texts: list[str]) -> ValueModel:
+    """The model of a value that is one of `texts` (an ``enum``, or text the
+    author built from enums)."""
+    return _words_model(texts)
 
 
 def _words_model(texts: list[str]) -> ValueModel:

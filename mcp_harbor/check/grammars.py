@@ -829,6 +829,10 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
             ),
             "",
         ),
+        # an image is built and run in the daemon's store, not in a folder,
+        # unless a bind mount or an output file names one
+        "docker build": "-o --output --iidfile --metadata-file",
+        "docker run": "-v --volume --mount --cidfile",
         "git log": "--output",
         "git show": "--output",
         "git diff": "--output",
