@@ -45,7 +45,7 @@ from mcp_harbor.check._references import references
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._secrets import secret_hazards
 from mcp_harbor.check._values import ValueModel
-from mcp_harbor.check.grammars import GRAMMARS, grammar_key, writes_no_file
+from mcp_harbor.check.grammars import GRAMMARS, grammar_key, normal_program, writes_no_file
 from mcp_harbor.check.rules import (
     RULES,
     CallerValueAsInstructions,
@@ -276,32 +276,44 @@ def _draft(
     if written:
         # as if a command no step holds wrote it: every command is judged so
         forced = [[(0, 0)] for _ in export.all_steps]
-        steps, _ = _analyse_steps(
+        steps, _, _ = _analyse_steps(
             export, models, scripts, programs, own_secret_files, secret_files, forced
         )
         return _Draft(export, key, models, programs, steps)
-    steps, writers = _analyse_steps(
+    steps, writers, surely = _analyse_steps(
         export, models, scripts, programs, own_secret_files, secret_files, None
     )
     if any(writers):
-        steps, _ = _analyse_steps(
+        steps, _, _ = _analyse_steps(
             export, models, scripts, programs, own_secret_files, secret_files, writers
         )
-    return _Draft(export, key, models, programs, steps, _first_writer(export, scripts, writers))
+    return _Draft(export, key, models, programs, steps, _first_writer(export, scripts, surely))
 
 
 def _first_writer(
-    export: Export, scripts: list[tuple[str, Sentinels]], writers: list[list[tuple[int, int]]]
+    export: Export, scripts: list[tuple[str, Sentinels]], surely: list[tuple[int, int] | None]
 ) -> tuple[str, Located] | None:
-    """The step name and place of the first command in `writers`."""
+    """The step name and place of the first command in `surely` (per step,
+    the first command that surely puts a caller's file in the working
+    folder)."""
     script_index = 0
-    for step, found in zip(export.all_steps, writers, strict=True):
-        if found and step.script is not None:
-            return step.name, scripts[script_index][1].locate(found[0][0])
-        if found:
+    for step, found in zip(export.all_steps, surely, strict=True):
+        if found is not None and step.script is not None:
+            return step.name, scripts[script_index][1].locate(found[0])
+        if found is not None:
             return step.name, ((*step.where, "argv", 0), 0)
         script_index += step.script is not None
     return None
+
+
+def _argv_puts_caller_files(elements: Sequence[tuple[str, Sentinels]]) -> bool:
+    """An ``argv:`` step whose program surely writes files the caller named
+    or filled (a language whose program writes, a copy, an extraction)."""
+    program = normal_program(elements[0][0].rsplit("/", 1)[-1])
+    return _argv_language(elements) or program in (
+        "cp", "mv", "tee", "install", "ln", "unzip", "tar", "curl", "wget", "rsync", "dd", "git",
+        "cpio", "patch", "scp",
+    )  # fmt: skip
 
 
 def _analyse_steps(
@@ -312,13 +324,19 @@ def _analyse_steps(
     own_secret_files: list[tuple[list[Hazard], set[str]]],
     secret_files: set[str],
     writers: list[list[tuple[int, int]]] | None,
-) -> tuple[list[tuple[Step, list[Hazard], _Script | None]], list[list[tuple[int, int]]]]:
-    """Every step of `export` analysed (`_draft`), and per step the commands
+) -> tuple[
+    list[tuple[Step, list[Hazard], _Script | None]],
+    list[list[tuple[int, int]]],
+    list[tuple[int, int] | None],
+]:
+    """Every step of `export` analysed (`_draft`); per step, the commands
     that may put caller data in the working folder (an ``argv:`` step's
-    whole command: ``(0, 0)``). `writers`: those a first analysis found
+    whole command: ``(0, 0)``), and the first that surely puts a file the
+    caller named or filled there. `writers`: those a first analysis found
     (each command is then judged knowing the others')."""
     script_index = 0
     found: list[list[tuple[int, int]]] = []
+    surely: list[tuple[int, int] | None] = []
     steps: list[tuple[Step, list[Hazard], _Script | None]] = []
     pending = iter(scripts)
     names = [s.name for s in export.all_steps]
@@ -330,6 +348,7 @@ def _analyse_steps(
             # commands, each checked as its export (or custom tool)
             steps.append((step, env_hazards, None))
             found.append([])
+            surely.append(None)
         elif step.script is not None:
             text, sentinels = next(pending)
             if own_secret_files and own_secret_files[script_index][1] == secret_files:
@@ -342,7 +361,7 @@ def _analyse_steps(
                 elsewhere = writers is not None and any(
                     w for k, w in enumerate(writers) if k != index
                 )
-                hazards, gate, tainted, wrote = analyse_script_deferred(
+                hazards, gate, tainted, wrote, caller_files = analyse_script_deferred(
                     text,
                     sentinels,
                     models,
@@ -352,6 +371,7 @@ def _analyse_steps(
                     writers[index] if writers is not None else (),
                 )
                 found.append(wrote)
+                surely.append(caller_files)
             except Exception:
                 # the analysis assumes a script bash parses: if bash refuses
                 # this one, that is the finding; if not, this is a bug
@@ -359,6 +379,7 @@ def _analyse_steps(
                     raise
                 hazards, gate = [], True
                 found.append([])
+                surely.append(None)
             hazards = (
                 env_hazards + _undeclared(text, sentinels, export, names, index) + hazards + printed
             )
@@ -379,9 +400,10 @@ def _analyse_steps(
             )
             hazards = env_hazards + analyse_argv(elements, models, programs, environment, elsewhere)
             found.append([(0, 0)] if writes else [])
+            surely.append((0, 0) if writes and _argv_puts_caller_files(elements) else None)
             hazards += _argv_secret_hazards(elements, export.spec.secrets)
             steps.append((step, hazards, None))
-    return steps, found
+    return steps, found, surely
 
 
 def _argv_language(elements: Sequence[tuple[str, Sentinels]]) -> bool:

@@ -1034,7 +1034,9 @@ def analyse_script_deferred(
     environment: Collection[str] = (),
     cwd_written: bool = False,
     cwd_writers: Sequence[tuple[int, int]] = (),
-) -> tuple[list[Hazard], bool, dict[str, ValueModel], list[tuple[int, int]]]:
+) -> tuple[
+    list[Hazard], bool, dict[str, ValueModel], list[tuple[int, int]], tuple[int, int] | None
+]:
     """The hazards of one substituted ``run:`` script, without bash's own
     reading of `text` itself (nested scripts are read by bash here): the
     caller reads every script in batches (`mcp_harbor.check._reprint`) and
@@ -1045,7 +1047,9 @@ def analyse_script_deferred(
     folder the steps work in (`TaintedScript.working_tree_writers`).
     `cwd_written`: another step of the export may (every relative path then
     names what the caller may have written); `cwd_writers`: these commands
-    of this script may (found by a first analysis)."""
+    of this script may (found by a first analysis). Last, the first command
+    that surely puts a file the caller named or filled there
+    (`TaintedScript.caller_files`), if any."""
     hazards: list[Hazard] = []
     taint = initial_taint(text, arg_models, environment)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
@@ -1055,7 +1059,8 @@ def analyse_script_deferred(
     analysis.cwd_writers = list(cwd_writers)
     analysis.run()
     writes = analysis.working_tree_writers() if analysis.parsed else []
-    return hazards, analysis.parsed, {k: v[1] for k, v in taint.variables.items()}, writes
+    tainted = {k: v[1] for k, v in taint.variables.items()}
+    return hazards, analysis.parsed, tainted, writes, analysis.caller_files
 
 
 def analyse_reprint(

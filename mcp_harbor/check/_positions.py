@@ -60,14 +60,6 @@ _OWN_CODE_VARIABLES: dict[str, tuple[str, ...]] = {
     "awk": ("AWK", "POSIXLY_CORRECT"),
 }
 #: Other names of programs that share a grammar.
-_ALIASES = {
-    "python": "python3",
-    "nodejs": "node",
-    "gawk": "awk",
-    "mawk": "awk",
-    "nawk": "awk",
-    "busybox-awk": "awk",
-}
 #: Words the URL of a program such as curl must start with for caller data
 #: in it to be data: the author chose the scheme (never ``file:``).
 _URL_PROGRAMS = frozenset({"curl", "wget"})
@@ -88,9 +80,7 @@ class EnvPrefix:
 
 def normal_program(name: str) -> str:
     """The grammar name of a program's basename (``python3.11`` → ``python3``)."""
-    if name.startswith("python3.") or name == "python":
-        return "python3"
-    return _ALIASES.get(name, name)
+    return grammars.normal_program(name)
 
 
 def _declared(declared: sinks.Grammar) -> grammars.Grammar:

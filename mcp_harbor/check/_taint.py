@@ -215,6 +215,11 @@ _CLEAN_PATH_EXPANSION = re.compile(r"[A-Za-z0-9_./-]+")
 #: command of one writes nothing in the working folder when every operand
 #: is outside it.
 _WRITES_ITS_OPERANDS = frozenset({"tee", "cp", "mv", "install", "ln", "touch", "mkdir", "truncate"})
+#: Programs whose whole job is to put files from their input in a folder.
+_EXTRACTORS = frozenset(
+    {"unzip", "cpio", "7z", "7za", "patch", "rsync", "scp", "gunzip", "unxz", "bunzip2", "split",
+     "csplit", "ar", "unrar"}
+)  # fmt: skip
 #: grep's long options that change what matches, not what it prints.
 _GREP_QUIET_OPTIONS = frozenset(
     {"--fixed-strings", "--extended-regexp", "--ignore-case", "--invert-match", "--word-regexp",
@@ -438,6 +443,9 @@ class TaintedScript:
         self.cwd_written = False
         #: the commands of this script that may (`working_tree_writers`)
         self.cwd_writers: list[tuple[int, int]] = []
+        #: the first of them that surely puts a file the caller named or
+        #: filled there (`working_tree_writers` finds it)
+        self.caller_files: tuple[int, int] | None = None
         #: the script writes a name it computes (``read "$n"``, ``declare
         #: "$n=…"``): any name may hold anything, so none is clean
         self.dynamic_writes = False
@@ -889,6 +897,10 @@ class TaintedScript:
                 # same command would load what an earlier one wrote
                 end = node.start_byte if self._language(node) else node.end_byte
                 found.append((node.start_byte, end))
+                if self.caller_files is None and (
+                    end == node.start_byte or self._puts_caller_files(node)
+                ):
+                    self.caller_files = (node.start_byte, node.end_byte)
         for redirect in self.script.of_type("file_redirect"):
             operator = next((c.type for c in redirect.children if ">" in c.type), None)
             dest = redirect.child_by_field_name("destination")
@@ -900,6 +912,9 @@ class TaintedScript:
                 self._outside_working_tree(dest)
             ):
                 found.append((redirect.start_byte, redirect.end_byte))
+                if self.caller_files is None and static_text(self.src, dest) is None:
+                    # a name the author did not write (the caller's, or computed)
+                    self.caller_files = (redirect.start_byte, redirect.end_byte)
         return found
 
     def _may_write(self, node: Node, scope: Node) -> bool:
@@ -934,6 +949,52 @@ class TaintedScript:
             )
         return not grammars.writes_no_file(program, words, False, self._heredoc(scope))
 
+    def _puts_caller_files(self, node: Node) -> bool:
+        """The command `node` (with caller data) surely writes files whose
+        name is not the author's literal one: it copies, moves or tees to
+        operands that are not all literal, extracts or downloads, clones or
+        fetches, or edits in place (what any other program writes is its
+        own: a cache, an image, a build)."""
+        name = node.child_by_field_name("name")
+        program = static_text(self.src, name) if name is not None else None
+        if program is None:
+            return False
+        program = grammars.normal_program(program.rsplit("/", 1)[-1])
+        words = [static_text(self.src, a) or "" for a in node.children_by_field_name("argument")]
+        options = {w for w in words if w.startswith("-")}
+        letters = {c for w in options if not w.startswith("--") for c in w[1:]}
+        if program in _WRITES_ITS_OPERANDS:
+            # the author's literal names (tee -a deploys.log) are the author's
+            return any(
+                static_text(self.src, a) is None for a in node.children_by_field_name("argument")
+            )
+        if program in _EXTRACTORS:
+            return True
+        if program in ("tar", "bsdtar"):
+            return (
+                "x" in letters
+                or bool(options & {"--extract", "--get"})
+                or (bool(words) and not words[0].startswith("-") and "x" in words[0])
+            )
+        if program in ("curl", "wget"):
+            return program == "wget" or bool(
+                {"o", "O"} & letters or options & {"--output", "--remote-name", "--remote-name-all"}
+            )
+        if program in ("sed", "perl"):
+            return any(w.startswith(("-i", "--in-place")) for w in words)
+        if program == "dd":
+            return any(w.startswith("of=") for w in words)
+        if program == "git":
+            return bool(words) and words[0] in (
+                "clone",
+                "fetch",
+                "pull",
+                "submodule",
+                "apply",
+                "am",
+            )
+        return False
+
     def _language(self, node: Node) -> bool:
         """The command `node` runs a language's program (python3, node,
         perl, awk, sed…), whose own text may write files."""
@@ -942,7 +1003,7 @@ class TaintedScript:
         if program is None:
             return True
         words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
-        key, _ = grammars.grammar_key(program.rsplit("/", 1)[-1], words)
+        key, _ = grammars.grammar_key(grammars.normal_program(program.rsplit("/", 1)[-1]), words)
         grammar = grammars.GRAMMARS.get(key)
         return grammar is not None and grammar.writes is not None
 

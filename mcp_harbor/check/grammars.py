@@ -42,6 +42,7 @@ __all__ = [
     "SUBCOMMANDS",
     "Grammar",
     "grammar_key",
+    "normal_program",
     "writes_no_file",
 ]
 
@@ -108,6 +109,24 @@ class Grammar:
     #: the language's ways to write, move or create a file (and so to put
     #: caller data in the folder it works in); None: not a language
     writes: str | None = None
+
+
+#: Other names of programs with a grammar.
+_ALIASES = {
+    "python": "python3",
+    "nodejs": "node",
+    "gawk": "awk",
+    "mawk": "awk",
+    "nawk": "awk",
+    "busybox-awk": "awk",
+}
+
+
+def normal_program(name: str) -> str:
+    """The grammar name of a program's basename (``python3.11`` → ``python3``)."""
+    if name.startswith("python3."):
+        return "python3"
+    return _ALIASES.get(name, name)
 
 
 def _g(
@@ -852,6 +871,7 @@ def writes_no_file(
     program)."""
     if function:
         return False
+    program = normal_program(program)
     if program in _RUNNERS:
         inner = _runs(program, words)
         if inner is None:
