@@ -287,7 +287,36 @@ def _draft(
         steps, _, _ = _analyse_steps(
             export, models, scripts, programs, own_secret_files, secret_files, writers
         )
+    if steps:
+        first, hazards, script = steps[0]
+        steps[0] = (first, _secret_file_hazards(export) + hazards, script)
     return _Draft(export, key, models, programs, steps, _first_writer(export, scripts, surely))
+
+
+def _secret_file_hazards(export: Export) -> list[Hazard]:
+    """H010 on a secret read from a relative file (inside the export's
+    folder) when an arg is a path `within:` a folder: the caller may name
+    the secret's own file, and a program that prints it transformed (``od``,
+    ``base64``) gets past the scrubber, which only knows the secret as it
+    is."""
+    paths = [name for name, schema in export.arg_schemas.items() if "within" in schema]
+    out: list[Hazard] = []
+    for name, source in export.spec.secrets.items():
+        file = getattr(source, "file", None)
+        if file is None or file.startswith("/") or not paths:
+            continue
+        out.append(
+            SecretPrinted.hazard(
+                paths[0],
+                (("secrets", name, "file"), 0),
+                f"the secret {name} is read from `{file}`, inside the export's folder, and "
+                f"arg {paths[0]!r} is a path the caller chooses inside a folder: it may name "
+                "that file, which a program then prints in a form the scrubber does not know",
+                "keep the secret's file outside every folder an arg's `within:` allows (an "
+                "absolute path such as /run/secrets/NAME), or read it from `env:`",
+            )
+        )
+    return out
 
 
 def _first_writer(

@@ -1182,4 +1182,36 @@ def analyse_argv(
         where = sentinels.locate(occs[0].start) if occs else (sentinels.where, 0)
         words.append(Word(0, 0, None if occs else text, occs, prefix, (text, sentinels), where))
     Resolver(holder, None).command(words, 0)
+    if cwd_written:
+        hazards += _argv_code_file(elements)
     return hazards
+
+
+def _argv_code_file(elements: Sequence[tuple[str, Sentinels]]) -> list[Hazard]:
+    """H004 on an ``argv:`` step that runs a relative file as code (``./x``,
+    ``sh scripts/x.sh``, ``python3 tool.py``) in a working folder a step
+    may have put caller data in: what a step wrote is the caller's."""
+    texts = [text for text, _ in elements]
+    head = texts[0].rsplit("/", 1)[-1]
+    target: int | None = None
+    if "/" in texts[0] and not texts[0].startswith("/"):
+        target = 0
+    elif shell_name(head) or head in _SCRIPT_RUNNERS:
+        for k, text in enumerate(texts[1:], start=1):
+            if _names_program_option(text):
+                break
+            if text == "-" or not text.startswith("-"):
+                target = None if text == "-" or text.startswith("/") else k
+                break
+    if target is None:
+        return []
+    return [
+        ReparsedAsShell.hazard(
+            None,
+            elements[target][1].locate(0),
+            f"`{texts[target][:60]}` is run as code, and a step may have put caller data in "
+            "the working folder: what a step wrote is the caller's",
+            "keep the code in a file no step writes, or keep the files made from caller data "
+            "in $HARBOR_RUN_DIR",
+        )
+    ]

@@ -21,7 +21,7 @@ import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from mcp_harbor.check import grammars, sinks
+from mcp_harbor.check import _python, grammars, sinks
 from mcp_harbor.check._facts import Hazard, Located, Occ, Word
 from mcp_harbor.check.rules import (
     CodeSelectingVariable,
@@ -580,20 +580,27 @@ def admit(
     if program_text is None and grammar.stdin == "code" and stdin is None and not inline:
         program_text = stdin_text  # psql <<'SQL': the program is the literal here-document
     evaluates = grammar.evaluates
-    if (
-        ok
-        and given_data
-        and evaluates is not None
-        and (program_text is None or re.search(evaluates, program_text, re.M))
-    ):
+    reader = _PROGRAM_READERS.get(key)
+    why = (
+        None
+        if not (ok and given_data and evaluates is not None)
+        else "it is not literal"
+        if program_text is None
+        else reader(program_text)
+        if reader is not None
+        else f"it uses one of its language's ways to run code ({evaluates[:60]}…)"
+        if re.search(evaluates, program_text, re.M)
+        else None
+    )
+    if why is not None:
         subject: Word | Occ = next((w for w in words if w.tainted), None) or stdin or env[0].occ
         refuse(
             subject,
-            f"`{key}`'s program {'is not literal' if program_text is None else 'runs text as code'}"
-            f" (it uses one of its language's ways to run code: {evaluates[:60]}…), and caller "
-            "data reaches it as data: the program may turn that data into code",
-            "keep the program from running its data (no eval, system, pipes to commands), "
-            "or pass only the author's values (an enum arg)",
+            f"`{key}`'s program may turn its data into code ({why}), and caller data reaches "
+            "it as data",
+            "keep the program from running its data (no eval, system, pipes to commands, "
+            "loaders that build objects or templates), or pass only the author's values "
+            "(an enum arg)",
             InterpreterProgram,
         )
     magic = grammar.magic_open
@@ -623,6 +630,10 @@ def admit(
     return ok
 
 
+#: Languages whose programs the checker reads with the language's own
+#: parser, against an allowlist (`mcp_harbor.check._python`), rather than
+#: for the names of its ways to run code.
+_PROGRAM_READERS: dict[str, Callable[[str], str | None]] = {"python3": _python.runs_data}
 #: Options whose value is ``NAME=VALUE``: the name must be the author's.
 _NAMED_VALUES: dict[str, frozenset[str]] = {
     "psql": frozenset({"-v", "--variable", "--set"}),

@@ -1,0 +1,192 @@
+"""What a literal Python program may do with the caller data it is given.
+
+A ``python3 -c`` (or ``python3 -``) program that gets caller data as data
+(``sys.argv``, standard input, the environment) is accepted only when
+Python's own parser (`ast`) shows that it uses nothing that could turn data
+into code: every module it imports is one this allowlist knows, and of
+those only the names listed (``yaml.safe_load``, never ``yaml.load``: its
+``Loader`` builds Python objects); no builtin that runs or looks up code
+by name (``eval``, ``exec``, ``getattr``…); no double-underscore attribute
+(``x.__init__.__globals__``). Nothing here lists dangers: a module, a name
+or a builtin that is not listed is refused. Guarantee: `runs_data` never
+answers None for a program that imports a module or a name outside
+`MODULES`, calls a builtin in `_CODE_BUILTINS`, or reads a dunder attribute.
+"""
+
+from __future__ import annotations
+
+import ast
+
+__all__ = ["MODULES", "runs_data"]
+
+#: Modules whose listed names (None: all of them) compute, parse or print
+#: without running what they read (each module's documentation, Python
+#: 3.11). A name that constructs objects from data, loads code or runs a
+#: command is not listed.
+MODULES: dict[str, frozenset[str] | None] = {
+    name: None if names is None else frozenset(names.split())
+    for name, names in {
+        "json": "loads load dumps dump JSONDecodeError",
+        "sys": "argv stdin stdout stderr exit maxsize version version_info platform byteorder",
+        "os": "environ getenv path sep linesep getcwd listdir scandir stat cpu_count getpid",
+        "os.path": None,
+        "re": None,
+        "math": None,
+        "cmath": None,
+        "statistics": None,
+        "datetime": None,
+        "time": None,
+        "calendar": None,
+        "zoneinfo": None,
+        "hashlib": None,
+        "hmac": None,
+        "base64": None,
+        "binascii": None,
+        "csv": None,
+        "textwrap": None,
+        "string": "ascii_letters ascii_lowercase ascii_uppercase digits hexdigits "
+        "punctuation whitespace printable capwords Template",
+        "collections": None,
+        "itertools": None,
+        "functools": "reduce partial lru_cache cache cmp_to_key total_ordering wraps",
+        "urllib.parse": None,
+        "ipaddress": None,
+        "uuid": None,
+        "decimal": None,
+        "fractions": None,
+        "unicodedata": None,
+        "difflib": None,
+        "html": "escape unescape",
+        "shlex": "quote split join",
+        "struct": None,
+        "random": None,
+        "secrets": None,
+        "heapq": None,
+        "bisect": None,
+        "enum": None,
+        "dataclasses": None,
+        "typing": None,
+        "argparse": None,
+        "fnmatch": None,
+        "glob": None,
+        "pathlib": None,
+        "io": "StringIO BytesIO TextIOWrapper",
+        "gzip": "open decompress compress",
+        "bz2": "open decompress compress",
+        "lzma": "open decompress compress",
+        "zlib": None,
+        "sqlite3": "connect Row Error OperationalError IntegrityError",
+        "yaml": "safe_load safe_load_all safe_dump safe_dump_all YAMLError",
+        "tomllib": None,
+        "configparser": "ConfigParser RawConfigParser Error",
+        "email.utils": None,
+        "mimetypes": None,
+        "platform": None,
+        "locale": None,
+        "pprint": None,
+        "copy": None,
+        "operator": "add sub mul truediv floordiv mod neg itemgetter",
+        "importlib.metadata": "version metadata PackageNotFoundError distribution",
+        "py_compile": "compile PyCompileError",
+        "tokenize": None,
+        "keyword": None,
+        "ast": "literal_eval parse dump walk",
+        # what these write is the working-folder rule's (`TaintedScript.working_tree_writers`)
+        "zipfile": "ZipFile BadZipFile is_zipfile ZIP_DEFLATED ZIP_STORED",
+        "tarfile": "open is_tarfile TarError TarInfo",
+        "shutil": "copy copy2 copyfile copytree move rmtree which disk_usage "
+        "unpack_archive make_archive get_terminal_size",
+        "jsonschema": "validate ValidationError SchemaError Draft4Validator Draft6Validator "
+        "Draft7Validator Draft201909Validator Draft202012Validator exceptions",
+        "logging": "basicConfig getLogger debug info warning error critical exception DEBUG INFO "
+        "WARNING ERROR CRITICAL StreamHandler Formatter",
+    }.items()
+}
+
+#: Builtins that run text, load code, or reach any attribute by a computed
+#: name (the way around every list above).
+_CODE_BUILTINS = frozenset(
+    {
+        "eval", "exec", "compile", "__import__", "getattr", "setattr", "delattr", "globals",
+        "locals", "vars", "breakpoint", "help", "memoryview",
+    }
+)  # fmt: skip
+
+
+#: Methods whose first argument is a program (sqlite3's SQL): a literal
+#: string only, the data passed as parameters.
+_RUNS_ITS_TEXT = frozenset({"execute", "executemany", "executescript"})
+
+
+def runs_data(text: str) -> str | None:
+    """Why the Python program `text` may turn its data into code, or None
+    when every import, name and builtin it uses is in the allowlist (see
+    the module)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return "Python cannot parse it here"
+    aliases: dict[str, str] = {}  # local name -> module
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name not in MODULES:
+                    return f"it imports `{alias.name}`, a module the checker does not know"
+                if alias.asname is not None:
+                    aliases[alias.asname] = alias.name
+                else:
+                    top = alias.name.split(".")[0]
+                    aliases.setdefault(top, top)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level or module not in MODULES:
+                return f"it imports from `{module or '.'}`, a module the checker does not know"
+            allowed = MODULES[module]
+            for alias in node.names:
+                qualified = f"{module}.{alias.name}"
+                if qualified in MODULES:
+                    aliases[alias.asname or alias.name] = qualified
+                elif allowed is not None and alias.name not in allowed:
+                    return f"it uses `{qualified}`, which the checker does not know to be inert"
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _RUNS_ITS_TEXT
+            and not (node.args and isinstance(node.args[0], ast.Constant))
+        ):
+            return f"it calls `{node.func.attr}` with SQL that is not a literal string"
+        if isinstance(node, ast.Attribute):
+            if node.attr.startswith("__") and node.attr != "__name__":
+                return f"it reads the attribute `{node.attr}`"
+            reason = _module_attribute(node, aliases)
+            if reason is not None:
+                return reason
+        elif isinstance(node, ast.Name):
+            if node.id in _CODE_BUILTINS and node.id not in aliases:
+                return f"it uses `{node.id}`"
+            if node.id.startswith("__") and node.id not in ("__name__", "__file__"):
+                return f"it uses `{node.id}`"
+    return None
+
+
+def _module_attribute(node: ast.Attribute, aliases: dict[str, str]) -> str | None:
+    """`node` reads a name of an imported module: it must be listed."""
+    parts: list[str] = [node.attr]
+    base: ast.expr = node.value
+    while isinstance(base, ast.Attribute):
+        parts.append(base.attr)
+        base = base.value
+    if not isinstance(base, ast.Name) or base.id not in aliases:
+        return None  # a value's own method or attribute
+    parts.reverse()
+    module = aliases[base.id]
+    # the longest known module along the chain (os.path.join: os.path)
+    while parts and f"{module}.{parts[0]}" in MODULES:
+        module = f"{module}.{parts.pop(0)}"
+    if not parts:
+        return None
+    allowed = MODULES.get(module)
+    if allowed is not None and parts[0] not in allowed:
+        return f"it uses `{module}.{parts[0]}`, which the checker does not know to be inert"
+    return None

@@ -1,0 +1,88 @@
+"""Round four of the blind set (tests/check/blind34r4/, written from README
+and docs/ alone after round three's fixes, committed before it was scored),
+no longer held out since its first score (blind34r4/SCORE.md).
+
+The checker's verdicts: every attack is refused but those shown not to run
+(run here through the real runtime) and the listed misses (issue 34 stays
+open for them); the safe templates refused are exactly the listed ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.check._blind import assert_attacks_refused, assert_refused_exactly, run_attack
+
+HERE = Path(__file__).parent / "blind34r4"
+
+#: Accepted attacks the real runtime stops (its sandbox: home and the
+#: folders outside the run directory are not the step's to write).
+ACCEPTED_INERT = {
+    "042-object-tar-list.yaml",
+    "073-jq-filter-library.yaml",
+    "091-debug-headers-od.yaml",
+}
+#: Accepted attacks that still succeed: the gaps left, and why.
+KNOWN_MISSES: dict[str, str] = {}
+#: Safe templates refused, with the rules that refuse them.
+REFUSED_SAFE = {
+    "012-git-last-change.yaml": (
+        "unloadable: tests/check/blind34r4/safe/012-git-last-change.yaml:9: "
+        "steps[0].argv[2]: Input should be a valid string (got -1)"
+    ),
+    "030-line-at.yaml": (
+        "H005: arg 'file': `sed`'s program may turn its data into code (it is not "
+        "literal), and caller data reaches it as data [H005 interpreter-program]"
+    ),
+    "031-csv-column-stats.yaml": (
+        "H012: `python3` reads code from the folder it works in (its config, hooks or "
+        "modules), and that folder may have been written by a step [H012 no-grammar-"
+        "position"
+    ),
+    "053-kubectl-events.yaml": (
+        "H012: arg 'object': caller data is part of the option `--field-selector`, "
+        "which `kubectl get`'s grammar (kubectl 1.28 kubectl-get(1): runs nothing it is"
+        " given) "
+    ),
+    "055-changelog-since-tag.yaml": (
+        "H009: arg 'step-output': the checker cannot show that `$STEP_latest_tag` (from"
+        " arg 'step-output') does not start with `-`, and it stands where `git log` "
+        "reads o"
+    ),
+    "076-bash-syntax-check.yaml": (
+        "H003: arg 'script': the value is the script file the shell runs (or one of its"
+        " options) [H003 caller-chooses-command]"
+    ),
+    "077-py-compile-upload.yaml": (
+        "H012: `python3` reads code from the folder it works in (its config, hooks or "
+        "modules), and that folder may have been written by a step [H012 no-grammar-"
+        "position"
+    ),
+    "079-zip-list-upload.yaml": (
+        "H012: `python3` reads code from the folder it works in (its config, hooks or "
+        "modules), and that folder may have been written by a step [H012 no-grammar-"
+        "position"
+    ),
+    "090-node-json-pretty.yaml": (
+        "H012: `node` reads code from the folder it works in (its config, hooks or "
+        "modules), and that folder may have been written by a step [H012 no-grammar-"
+        "position]"
+    ),
+}
+
+
+def test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses() -> None:
+    assert_attacks_refused(HERE / "attacks", 60, ACCEPTED_INERT, KNOWN_MISSES)
+
+
+def test_the_safe_templates_refused_are_the_listed_ones() -> None:
+    assert_refused_exactly(HERE / "safe", REFUSED_SAFE)
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED_INERT))
+def test_accepted_attacks_do_not_run(name: str, tmp_path: Path) -> None:
+    """Through the real runtime (``mcp-harbor run``), with the attack's args."""
+    outcome = run_attack(HERE / "attacks" / name, tmp_path)
+    assert not outcome["ran"] and not outcome["leaked"], outcome["answer"]

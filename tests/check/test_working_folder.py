@@ -1,0 +1,56 @@
+"""The working folder is the caller's once a step may put caller data in it
+(docs/security.md §7): multi-step exports, ``run:`` and ``argv:`` steps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mcp_harbor.check import check_export
+from mcp_harbor.config import load_export
+
+WRITE = """\
+name: t
+description: t
+args:
+  path: {type: string, within: "."}
+  content: {type: string}
+required: [path, content]
+steps:
+  - name: save
+    run: printf '%s\\n' "$ARG_content" > "$ARG_path"
+"""
+KEEP = WRITE.replace('> "$ARG_path"', '> "$HARBOR_RUN_DIR/saved.txt"')
+
+
+def _rules(tmp_path: Path, text: str) -> set[str]:
+    path = tmp_path / "t.yaml"
+    path.write_text(text, encoding="utf-8")
+    report = check_export(load_export(path))
+    return {f.rule for f in report.findings if f.severity == "error"}
+
+
+@pytest.mark.parametrize(
+    ("step", "rule"),
+    [
+        ("  - name: show\n    argv: [python3, -c, 'import json; print(1)']\n", "H012"),
+        ("  - name: show\n    argv: [sh, scripts/report.sh]\n", "H004"),
+        ("  - name: show\n    argv: [./bin/report]\n", "H004"),
+        ("  - name: show\n    run: git status --short\n", "H012"),
+        ("  - name: show\n    run: make -s html\n", "H012"),
+        ("  - name: show\n    run: . ./.env\n", "H004"),
+    ],
+)
+def test_a_later_step_that_reads_code_there_is_refused(
+    step: str, rule: str, tmp_path: Path
+) -> None:
+    assert rule in _rules(tmp_path, WRITE + step)
+    assert rule not in _rules(tmp_path, KEEP + step)  # kept in the run directory
+
+
+def test_a_secret_file_a_caller_path_can_name_is_refused(tmp_path: Path) -> None:
+    secret = "secrets:\n  TOKEN: {file: .secrets/token}\n"
+    assert "H010" in _rules(tmp_path, WRITE + secret)
+    absolute = "secrets:\n  TOKEN: {file: /run/secrets/token}\n"
+    assert "H010" not in _rules(tmp_path, WRITE + absolute)
