@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from mcp_harbor.check import check_exports
 from mcp_harbor.config import load_export
@@ -64,3 +66,34 @@ def run_attack(path: Path, tmp_path: Path) -> dict[str, Any]:
         path, meta["args"], tmp_path, score._workdir(tmp_path)
     )
     return outcome
+
+
+def round_tests(
+    here: Path,
+    minimum: int,
+    inert: Collection[str],
+    misses: Collection[str],
+    refused_safe: Collection[str],
+) -> tuple[Callable[[], None], Callable[[], None], Callable[[str, Path], None]]:
+    """The three tests of one blind round in `here` (``attacks/``, ``safe/``):
+    attacks refused but `inert` (run here, they must not fire) and `misses`;
+    exactly `refused_safe` refused; each `inert` attack run through the real
+    runtime. A round's module binds them to ``test_*`` names."""
+
+    def test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses() -> None:
+        assert_attacks_refused(here / "attacks", minimum, inert, misses)
+
+    def test_the_safe_templates_refused_are_the_listed_ones() -> None:
+        assert_refused_exactly(here / "safe", refused_safe)
+
+    @pytest.mark.parametrize("name", sorted(inert))
+    def test_accepted_attacks_do_not_run(name: str, tmp_path: Path) -> None:
+        """Through the real runtime (``mcp-harbor run``), with the attack's args."""
+        outcome = run_attack(here / "attacks" / name, tmp_path)
+        assert not outcome["ran"] and not outcome["leaked"], outcome["answer"]
+
+    return (
+        test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses,
+        test_the_safe_templates_refused_are_the_listed_ones,
+        test_accepted_attacks_do_not_run,
+    )

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from tests.check._blind import assert_attacks_refused, assert_refused_exactly, run_attack
+from tests.check._blind import round_tests
 
 HERE = Path(__file__).parent / "blind34r4"
 
@@ -73,16 +71,8 @@ REFUSED_SAFE = {
 }
 
 
-def test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses() -> None:
-    assert_attacks_refused(HERE / "attacks", 60, ACCEPTED_INERT, KNOWN_MISSES)
-
-
-def test_the_safe_templates_refused_are_the_listed_ones() -> None:
-    assert_refused_exactly(HERE / "safe", REFUSED_SAFE)
-
-
-@pytest.mark.parametrize("name", sorted(ACCEPTED_INERT))
-def test_accepted_attacks_do_not_run(name: str, tmp_path: Path) -> None:
-    """Through the real runtime (``mcp-harbor run``), with the attack's args."""
-    outcome = run_attack(HERE / "attacks" / name, tmp_path)
-    assert not outcome["ran"] and not outcome["leaked"], outcome["answer"]
+(
+    test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses,
+    test_the_safe_templates_refused_are_the_listed_ones,
+    test_accepted_attacks_do_not_run,
+) = round_tests(HERE, 60, ACCEPTED_INERT, KNOWN_MISSES, REFUSED_SAFE)
