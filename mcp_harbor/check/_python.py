@@ -91,6 +91,11 @@ MODULES: dict[str, frozenset[str] | None] = {
         "tokenize": None,
         "keyword": None,
         "ast": "literal_eval parse dump walk",
+        # what it reaches is the sandbox's (network:, readable:)
+        "socket": "socket AF_UNIX AF_INET AF_INET6 SOCK_STREAM SOCK_DGRAM error timeout "
+        "create_connection gethostname gethostbyname getaddrinfo",
+        "http.client": "HTTPConnection HTTPSConnection",
+        "subprocess": "DEVNULL PIPE CalledProcessError",
         # what these write is the working-folder rule's (`TaintedScript.working_tree_writers`)
         "zipfile": "ZipFile BadZipFile is_zipfile ZIP_DEFLATED ZIP_STORED",
         "tarfile": "open is_tarfile TarError TarInfo",
