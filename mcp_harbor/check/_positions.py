@@ -131,6 +131,19 @@ def _elsewhere_writable(words: Sequence[Word], writable: Callable[[Word], bool])
     return False
 
 
+def _works_elsewhere(words: Sequence[Word], writable: Callable[[Word], bool]) -> bool:
+    """``-C DIR`` (git, make, and git's ``--git-dir``/``--work-tree``) with
+    DIR a literal absolute folder no step writes: the program reads its
+    code and config there, not in the working folder."""
+    for k, word in enumerate(words[:-1]):
+        if word.static in ("-C", "--git-dir", "--work-tree", "--directory"):
+            value = words[k + 1]
+            return value.static is not None and value.static.startswith("/") and not writable(value)
+        if word.static is None or not word.static.startswith("-"):
+            return False  # past the options before the subcommand or the targets
+    return False
+
+
 def _inert(occ: Occ) -> bool:
     """The occurrence is the author's text (an ``enum``/``const`` value) or a
     number that cannot start with ``-``: inert at any position (rule 4 of
@@ -216,6 +229,8 @@ def admit(
     language = grammar is None and (name in sinks.INTERPRETERS or name in sinks.SHELLS)
     if mine is not None and not language:
         grammar = _declared(mine) if grammar is None else _narrowed(grammar, _declared(mine))
+    if writable_cwd and _works_elsewhere(words, writable):
+        writable_cwd = False  # git -C /srv/repo, make -C /srv/app: not the working folder
     if grammar is None and writable_cwd and program not in _SHELL_OWN:
         hazards.append(
             NoGrammarPosition.hazard(

@@ -941,6 +941,9 @@ class TaintedScript:
             head = rest[0] if rest else None
             return head is None or not grammars.writes_no_file(head.rsplit("/", 1)[-1], rest[1:])
         program = program.rsplit("/", 1)[-1]
+        if program in ("tar", "bsdtar") and not self._puts_caller_files(node):
+            # creating or listing: it writes only its archive (-f FILE)
+            return not self._archive_outside(arguments, words)
         if program in _WRITES_ITS_OPERANDS:
             return not all(
                 self._outside_working_tree(a)
@@ -948,6 +951,25 @@ class TaintedScript:
                 if w is None or not w.startswith("-")
             )
         return not grammars.writes_no_file(program, words, False, self._heredoc(scope))
+
+    def _archive_outside(self, arguments: Sequence[Node], words: Sequence[str | None]) -> bool:
+        """tar's archive (the value of ``-f``, ``--file``, or of ``f`` in a
+        first cluster such as ``-czf``) is outside the working folder (or
+        standard output)."""
+        for k, word in enumerate(words):
+            if word is None:
+                continue
+            if word.startswith("--file="):
+                return word[7:] == "-" or (word[7:].startswith("/") and "/.." not in word)
+            takes = word == "--file" or (
+                not word.startswith("--")
+                and (k == 0 or word.startswith("-"))
+                and word.endswith("f")
+            )
+            if takes and k + 1 < len(arguments):
+                value = words[k + 1]
+                return value == "-" or self._outside_working_tree(arguments[k + 1])
+        return False
 
     def _puts_caller_files(self, node: Node) -> bool:
         """The command `node` (with caller data) surely writes files whose
