@@ -512,6 +512,8 @@ def admit(
                     "after it, `jq --arg`, `awk -v`)",
                     InterpreterProgram,
                 )
+            elif grammar.evaluates is not None:
+                program_text = source(word)  # sed -n "{{ args.n }}p": read with its number
             seen_program = True
             continue
         operand += 1

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 
-__all__ = ["MODULES", "runs_data"]
+__all__ = ["MODULES", "runs_data", "writes_files"]
 
 #: Modules whose listed names (None: all of them) compute, parse or print
 #: without running what they read (each module's documentation, Python
@@ -195,3 +195,69 @@ def _module_attribute(node: ast.Attribute, aliases: dict[str, str]) -> str | Non
     if allowed is not None and parts[0] not in allowed:
         return f"it uses `{module}.{parts[0]}`, which the checker does not know to be inert"
     return None
+
+
+#: Methods that create, move or remove files (pathlib, zipfile, tarfile,
+#: shutil's functions): a call of one writes, whatever its object.
+_WRITING_METHODS = frozenset(
+    {
+        "write_text", "write_bytes", "mkdir", "touch", "rename", "unlink", "rmdir",
+        "symlink_to", "hardlink_to", "chmod", "extract", "extractall", "copy", "copy2",
+        "copyfile", "copytree", "move", "rmtree", "unpack_archive", "make_archive",
+        "makedirs", "writestr", "add", "addfile",
+    }
+)  # fmt: skip
+#: Functions whose second argument (or ``mode=``) says whether they write.
+_OPENERS = frozenset({"open", "ZipFile", "TarFile"})
+
+
+def writes_files(text: str) -> bool:
+    """The Python program `text` may create or change a file: it opens one
+    in a mode that is not a literal read mode, calls a method that writes
+    files (`_WRITING_METHODS`), connects sqlite3 to a database file, or uses
+    a module the allowlist does not know (or Python cannot parse it)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+            )
+            if any(name not in MODULES for name in names):
+                return True
+        if not isinstance(node, ast.Call):
+            continue
+        name = (
+            node.func.attr
+            if isinstance(node.func, ast.Attribute)
+            else node.func.id
+            if isinstance(node.func, ast.Name)
+            else ""
+        )
+        if name in _WRITING_METHODS:
+            return True
+        if name in _OPENERS or (name == "open" and isinstance(node.func, ast.Attribute)):
+            mode = (
+                node.args[1]
+                if len(node.args) > 1
+                else next((k.value for k in node.keywords if k.arg == "mode"), None)
+            )
+            if mode is not None and not (
+                isinstance(mode, ast.Constant)
+                and isinstance(mode.value, str)
+                and not set(mode.value) & set("wax+")
+            ):
+                return True
+        if name == "connect":
+            target = node.args[0] if node.args else None
+            if not (
+                isinstance(target, ast.Constant)
+                and isinstance(target.value, str)
+                and (target.value == ":memory:" or "mode=ro" in target.value)
+            ):
+                return True
+    return False

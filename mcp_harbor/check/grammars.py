@@ -36,6 +36,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from mcp_harbor.check import _python
+
 __all__ = [
     "GRAMMARS",
     "INERT_GIT_SETTINGS",
@@ -393,7 +395,9 @@ GRAMMARS: dict[str, Grammar] = {
         env="*",
         evaluates=r"\b(?:eval|Function|require|import|child_process|vm|binding|setTimeout|"
         r"setInterval|execSync|exec|spawn\w*|constructor)\b",
-        writes=r"\b(?:fs|write\w*|append\w*|open\w*|rename\w*|copy\w*|mkdir\w*|"
+        # fs's functions that create, change or remove files (fs.readFileSync
+        # only reads)
+        writes=r"\b(?:write\w*|append\w*|open\w*|rename\w*|copy\w*|mkdir\w*|"
         r"symlink\w*|link\w*|cp\w*|rm\w*|globalThis|module)\b",
         flags="--no-warnings --enable-source-maps -v --version -h --help --trace-warnings "
         "--inspect --experimental-vm-modules --no-deprecation --preserve-symlinks "
@@ -885,7 +889,7 @@ def writes_no_file(
         if any(w is not None and w.startswith(("-i", "--in-place")) for w in words):
             return False  # sed -i, perl -i: edit their operands in place
         text = _program_text(grammar, words, stdin_text) if grammar is not None else None
-        return text is not None and grammar is not None and not _writes(grammar, text)
+        return text is not None and grammar is not None and not _writes(grammar, text, key)
     words = words[first:]
     operands = sum(1 for w in words if w is None or not w.startswith("-"))
     if key in ("uniq", "python3 -m json.tool") and operands > 1:
@@ -934,9 +938,12 @@ def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | N
     return None
 
 
-def _writes(grammar: Grammar, text: str) -> bool:
+def _writes(grammar: Grammar, text: str, key: str) -> bool:
     """The program `text` may write a file: it uses one of its language's
-    ways to write one, or to run code (which may)."""
+    ways to write one, or to run code (which may). A Python program is read
+    with Python's parser (`mcp_harbor.check._python`)."""
+    if key == "python3":
+        return _python.writes_files(text) or _python.runs_data(text) is not None
     return any(
         pattern is not None and re.search(pattern, text)
         for pattern in (grammar.writes, grammar.evaluates)

@@ -34,11 +34,6 @@ REFUSED_SAFE = {
         "H005: arg 'file': `sed`'s program may turn its data into code (it is not "
         "literal), and caller data reaches it as data [H005 interpreter-program]"
     ),
-    "031-csv-column-stats.yaml": (
-        "H012: `python3` reads code from the folder it works in (its config, hooks or "
-        "modules), and that folder may have been written by a step [H012 no-grammar-"
-        "position"
-    ),
     "053-kubectl-events.yaml": (
         "H012: arg 'object': caller data is part of the option `--field-selector`, "
         "which `kubectl get`'s grammar (kubectl 1.28 kubectl-get(1): runs nothing it is"
@@ -52,16 +47,6 @@ REFUSED_SAFE = {
     "076-bash-syntax-check.yaml": (
         "H003: arg 'script': the value is the script file the shell runs (or one of its"
         " options) [H003 caller-chooses-command]"
-    ),
-    "077-py-compile-upload.yaml": (
-        "H012: `python3` reads code from the folder it works in (its config, hooks or "
-        "modules), and that folder may have been written by a step [H012 no-grammar-"
-        "position"
-    ),
-    "079-zip-list-upload.yaml": (
-        "H012: `python3` reads code from the folder it works in (its config, hooks or "
-        "modules), and that folder may have been written by a step [H012 no-grammar-"
-        "position"
     ),
     "090-node-json-pretty.yaml": (
         "H012: `node` reads code from the folder it works in (its config, hooks or "

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mcp_harbor.check import check_export
-from mcp_harbor.check._python import runs_data
+from mcp_harbor.check._python import runs_data, writes_files
 from tests.check._harness import load
 from tests.check.corpus import Case
 
@@ -63,3 +63,20 @@ def test_the_checker_refuses_exactly_those(program: str, refused: bool, tmp_path
     report = check_export(load(Case("py", refused, run=run), tmp_path))
     rules = {f.rule for f in report.findings if f.severity == "error"}
     assert ("H005" in rules) is refused, report.findings
+
+
+@pytest.mark.parametrize(
+    ("program", "writes"),
+    [
+        ("import sys; print(open(sys.argv[1], newline='').read())", False),
+        ("import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).namelist())", False),
+        ("import sys; open(sys.argv[1], 'w').write(sys.argv[2])", True),
+        ("import sys, pathlib; pathlib.Path(sys.argv[1]).write_text('x')", True),
+        ("import sys, tarfile; tarfile.open(sys.argv[1]).extractall('out')", True),
+        ("import sqlite3; sqlite3.connect(':memory:')", False),
+        ("import sys, sqlite3; sqlite3.connect(sys.argv[1])", True),
+        ("import jinja2", True),  # a module the allowlist does not know
+    ],
+)
+def test_what_a_program_may_write_is_read_from_its_calls(program: str, writes: bool) -> None:
+    assert writes_files(program) is writes
