@@ -945,11 +945,18 @@ class TaintedScript:
             # creating or listing: it writes only its archive (-f FILE)
             return not self._archive_outside(arguments, words)
         if program in _WRITES_ITS_OPERANDS:
-            return not all(
-                self._outside_working_tree(a)
+            operands = [
+                a
                 for a, w in zip(arguments, words, strict=True)
                 if w is None or not w.startswith("-")
-            )
+            ]
+            if (
+                program in ("cp", "mv", "install", "ln")
+                and "-t" not in words
+                and all(not (w or "").startswith("--target-directory") for w in words)
+            ):
+                operands = operands[-1:]  # SOURCE… DEST: only DEST is written
+            return not all(self._outside_working_tree(a) for a in operands)
         return not grammars.writes_no_file(program, words, False, self._heredoc(scope))
 
     def _archive_outside(self, arguments: Sequence[Node], words: Sequence[str | None]) -> bool:

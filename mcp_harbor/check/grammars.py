@@ -891,7 +891,7 @@ def writes_no_file(
         text = _program_text(grammar, words, stdin_text) if grammar is not None else None
         return text is not None and grammar is not None and not _writes(grammar, text, key)
     words = words[first:]
-    operands = sum(1 for w in words if w is None or not w.startswith("-"))
+    operands = sum(1 for w in words if w is None or w == "-" or not w.startswith("-"))
     if key in ("uniq", "python3 -m json.tool") and operands > 1:
         return False  # uniq IN OUT writes OUT
     remote = next((w for w in words if w is None or not w.startswith("-")), "")

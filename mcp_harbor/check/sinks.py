@@ -344,6 +344,10 @@ INTERPRETERS: dict[str, Interpreter] = {
     "vimdiff": _i(code="-c --cmd", stops=False),
     "gvim": _i(code="-c --cmd", stops=False),
     "rvim": _i(code="-c --cmd", stops=False),
+    # make's operands NAME=VALUE (and NAME:=$(shell …)) are its language,
+    # and it imports its environment as variables
+    "make": _i(module="-f --file --makefile", stops=False),
+    "gmake": _i(module="-f --file --makefile", stops=False),
     # their commands on stdin include ``!cmd`` (and mail's ``~!``)
     "mail": _i(stops=False),
     "mailx": _i(stops=False),

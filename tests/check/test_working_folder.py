@@ -54,3 +54,23 @@ def test_a_secret_file_a_caller_path_can_name_is_refused(tmp_path: Path) -> None
     assert "H010" in _rules(tmp_path, WRITE + secret)
     absolute = "secrets:\n  TOKEN: {file: /run/secrets/token}\n"
     assert "H010" not in _rules(tmp_path, WRITE + absolute)
+
+
+def test_uniqs_second_operand_is_its_output(tmp_path: Path) -> None:
+    """``uniq - FILE`` writes FILE (the ``-`` is its input, an operand)."""
+    uniq = WRITE.replace(
+        'printf \'%s\\n\' "$ARG_content" > "$ARG_path"',
+        'printf \'%s\\n\' "$ARG_content" | uniq - "$ARG_path"',
+    )
+    assert "H012" in _rules(tmp_path, uniq + "  - name: show\n    run: git status --short\n")
+
+
+def test_a_programs_entry_cannot_make_makes_operands_data(tmp_path: Path) -> None:
+    """make's operands NAME:=$(shell …) are its language: a `programs:`
+    entry that says otherwise is not taken."""
+    make = (
+        "name: t\ndescription: t\nprograms:\n  make: {runs_operands: false}\n"
+        "args:\n  target: {type: string}\nrequired: [target]\n"
+        'steps:\n  - name: dry\n    run: make -n -s "$ARG_target"\n'
+    )
+    assert "H012" in _rules(tmp_path, make)
