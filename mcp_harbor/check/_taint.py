@@ -924,6 +924,12 @@ class TaintedScript:
         program = static_text(self.src, name) if name is not None else None
         arguments = list(node.children_by_field_name("argument"))
         words = [static_text(self.src, a) for a in arguments]
+        if program is None and name is not None:
+            # PYTHON=python3 … "$PYTHON" -c …: the constant it stands for
+            resolved = self.resolve_command_word(self.word(name))
+            if resolved and resolved[0].static is not None:
+                program = resolved[0].static
+                words = [w.static for w in resolved[1:]] + words
         if program is None:
             # "$@" in a function that runs its arguments: judged at each call
             text = node_text(self.src, name) if name is not None else ""

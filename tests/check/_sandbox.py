@@ -18,6 +18,7 @@ from pathlib import Path
 
 from mcp_harbor.config import Step
 from mcp_harbor.runner.pipeline import BASH_FLAGS
+from mcp_harbor.runner.prologue import prologue
 from mcp_harbor.template import render, value_text
 
 _REAL = (
@@ -130,15 +131,17 @@ def run_step(
     extra_env: Mapping[str, str] | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """Render `step` as the runner does and run it (bash for ``run:``, exec
-    for ``argv:``), with ``ARG_<name>`` set for each value."""
+    for ``argv:``): ``ARG_<name>`` for each value is a shell variable of the
+    script, assigned by the runner's own prologue and never exported (an
+    ``argv:`` step gets values only as its elements)."""
     env = dict(base_env)
     env.update(extra_env or {})
-    for name, value in values.items():
-        if value is not None:
-            env[f"ARG_{name}"] = value_text(value)
     if step.script is not None:
         script = workdir / "step.sh"
-        script.write_text(render(step.script, values), encoding="utf-8")
+        variables = {
+            f"ARG_{name}": value_text(value) for name, value in values.items() if value is not None
+        }
+        script.write_bytes(prologue(variables) + render(step.script, values).encode("utf-8"))
         argv = [shutil.which("bash") or "/bin/bash", *BASH_FLAGS, str(script)]
     else:
         assert step.argv is not None

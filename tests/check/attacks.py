@@ -398,9 +398,9 @@ _C7: list[Case] = [
     _c("c7/context-json-eval", True, 'v=$(jq -r .arguments.x "$HARBOR_CONTEXT")\neval "$v"'),
     _c("c7/context-json-sh-c", True, 'sh -c "$(jq -r .arguments.x "$HARBOR_CONTEXT")"'),
     _c("c7/function-output-eval", True, 'get() { printf \'%s\' "$ARG_x"; }\neval "$(get)"'),
-    _c("c7/printenv-eval", True, 'v=$(printenv ARG_x)\neval "$v"'),
+    _c("c7/printenv-eval", False, 'v=$(printenv ARG_x)\neval "$v"'),
     _c("c7/read-array-command", True, 'read -ra words <<<"$ARG_x"\n"${words[@]}"'),
-    _c("c7/env-cut-bash-c", True, "v=$(env | grep '^ARG_x=' | cut -d= -f2-)\nbash -c \"$v\""),
+    _c("c7/env-cut-bash-c", False, "v=$(env | grep '^ARG_x=' | cut -d= -f2-)\nbash -c \"$v\""),
     # ---- safe twins
     _c("c7/safe-printf-v-q-eval", False, 'printf -v cmd \'echo %q\' "$ARG_x"\neval "$cmd"'),
     _c("c7/safe-literal-eval", False, 'eval \'printf "%s\\n" "$ARG_x"\''),
@@ -438,12 +438,14 @@ def _two(case_id: str, dangerous: bool, second: str) -> Steps:
 _C8: list[Case] = [
     # an interpreter program, written by the author, that runs the caller's
     # value it reads from the environment
-    _c("c8/python-os-system-env", True, "python3 -c 'import os; os.system(os.environ[\"ARG_x\"])'"),
-    _c("c8/awk-system-environ", True, "awk 'BEGIN { system(ENVIRON[\"ARG_x\"]) }'"),
-    _c("c8/perl-system-env", True, "perl -e 'system($ENV{ARG_x})'"),
+    _c(
+        "c8/python-os-system-env", False, "python3 -c 'import os; os.system(os.environ[\"ARG_x\"])'"
+    ),
+    _c("c8/awk-system-environ", False, "awk 'BEGIN { system(ENVIRON[\"ARG_x\"]) }'"),
+    _c("c8/perl-system-env", False, "perl -e 'system($ENV{ARG_x})'"),
     _c(
         "c8/node-exec-env",
-        True,
+        False,
         "node -e 'require(\"child_process\").execSync(process.env.ARG_x)'",
     ),
     _c("c8/safe-python-print-env", False, "python3 -c 'import os; print(os.environ[\"ARG_x\"])'"),
@@ -517,7 +519,7 @@ _C9: list[Case] = [
     # literals that git hands to a shell again, where $ARG_x is expanded
     Steps(
         "c9/git-editor-env-literal",
-        True,
+        False,
         steps=(
             {
                 "name": "s",
@@ -528,7 +530,7 @@ _C9: list[Case] = [
     ),
     Steps(
         "c9/git-ssh-command-env-literal",
-        True,
+        False,
         steps=(
             {
                 "name": "s",
@@ -539,7 +541,7 @@ _C9: list[Case] = [
     ),
     _c(
         "c9/git-c-literal-editor",
-        True,
+        False,
         "git -c core.editor='sh -c \"$ARG_x\" --' commit --allow-empty -q",
     ),
     # ---- safe twins
@@ -640,7 +642,28 @@ NOT_EXERCISABLE: dict[str, str] = {
 #: place where the proof would need more than the checker reasons about, and
 #: refusing is the sound answer (they count as false refusals; see
 #: docs/security.md).
+#: Cases that ran a payload while the runtime exported ``ARG_*`` to every
+#: process, and are inert since it does not (issue 34, rule 1: a child's
+#: environment holds no caller value): labelled safe since.
+INERT_SINCE_NOT_EXPORTED = frozenset(
+    {
+        "c7/printenv-eval", "c7/env-cut-bash-c", "c8/python-os-system-env",
+        "c8/awk-system-environ", "c8/perl-system-env", "c8/node-exec-env",
+        "c9/git-editor-env-literal", "c9/git-ssh-command-env-literal", "c9/git-c-literal-editor",
+    }
+)  # fmt: skip
 REFUSED_BY_DESIGN: dict[str, str] = {
+    "c1/safe-unquoted-default-sq-raw": "echo ${NAME:-'…'} unquoted: NAME is not proven the "
+    "author's, and a split word may start with - (echo -e decodes escapes)",
+    "c5/safe-source-printf-q": "a file a step wrote is the caller's: sourcing it is refused "
+    "(write it under $HARBOR_RUN_DIR and read the values, not source them)",
+    "c7/printenv-eval": "eval of a program's output: not proven the author's (printenv finds "
+    "no ARG_x since they are not exported)",
+    "c7/env-cut-bash-c": "bash -c of a program's output: not proven the author's",
+    "c9/git-editor-env-literal": "an env: literal naming a caller variable is refused, though "
+    "git's editor no longer finds ARG_x in its environment",
+    "c9/git-ssh-command-env-literal": "an env: literal naming a caller variable is refused, "
+    "though ssh no longer finds ARG_x in its environment",
     "c1/safe-backslash-tab-hash-sq": "tree-sitter reads a comment where bash reads a word: "
     "any disagreement between the parsers is a refusal (H000)",
     "c6/safe-alias-ls": "aliases change what a command word means; the checker does not "

@@ -41,6 +41,7 @@ from tests.check import _sandbox
 from tests.check._harness import Case, write
 from tests.check.attacks import (
     ATTACKS17,
+    INERT_SINCE_NOT_EXPORTED,
     LEAK_PROOF,
     NOT_EXERCISABLE,
     OPTION_PAYLOADS,
@@ -459,6 +460,8 @@ def test_attack_set_shape() -> None:
     assert set(PAYLOADS) <= set(ids)
     assert set(NOT_EXERCISABLE) <= set(ids)
     assert set(REFUSED_BY_DESIGN) <= {c.id for c in ATTACKS17 if not c.dangerous}
+    # safe since ARG_* are not exported; the oracle runs them as safe cases
+    assert {c.id for c in ATTACKS17 if not c.dangerous} >= INERT_SINCE_NOT_EXPORTED
     assert set(ids) >= LEAK_PROOF
     assert len(NOT_EXERCISABLE) <= 6  # each with its reason
     assert all(reason for reason in NOT_EXERCISABLE.values())
