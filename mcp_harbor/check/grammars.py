@@ -314,6 +314,19 @@ GRAMMARS: dict[str, Grammar] = {
     "zcat": _g("gzip(1) 1.12"),
     "xz": _g("xz(1) 5.4"),
     "bzip2": _g("bzip2(1)"),
+    "yq": _g(
+        "yq 3 (Debian python3-yq, kislyuk) yq(1): jq's grammar over YAML read with a safe "
+        "loader; the first operand is the jq filter (code) unless -f, later operands are "
+        "files; -i edits them in place",
+        "--indent --tab -w --width --max-expansion-factor",
+        code="-f --from-file -L",
+        script=True,
+        pairs="--arg --argjson --slurpfile --rawfile",
+        flags="-r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output "
+        "--compact-output --null-input --exit-status --slurp --sort-keys --raw-input --seq "
+        "-y --yaml-output -Y --yaml-roundtrip --indentless-lists --explicit-start "
+        "--explicit-end --expand-aliases -i --in-place",
+    ),
     "jq": _g(
         "jq 1.6 manual: the first operand is the filter (code) unless -f; --arg/--argjson "
         "bind data to $names; later operands are files",

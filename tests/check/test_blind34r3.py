@@ -42,7 +42,6 @@ KNOWN_MISSES = {
 REFUSED_SAFE = {
     "017-git-merge-base.yaml": "refused [H009]",
     "019-git-diff-file-between.yaml": "unloadable [ConfigError]",
-    "058-jq-k8s-manifest-images.yaml": "refused [H012]",
     "065-curl-header-stdin.yaml": "refused [H012]",
     "070-curl-retry-function.yaml": "refused [H006, H012]",
     "084-zip-files.yaml": "refused [H012]",
@@ -54,8 +53,6 @@ REFUSED_SAFE = {
         "position"
     ),
     "112-du-by-extension.yaml": "refused [H000, H006, H007]",
-    "121-config-yaml-lint.yaml": "refused [H012]",
-    "122-config-required-keys.yaml": "refused [H012]",
     "126-config-env-file-check.yaml": "refused [H000, H012]",
     "133-multistep-build-then-test.yaml": "refused [H012]",
     "134-multistep-conditional-deploy.yaml": "refused [H004, H012]",
