@@ -314,6 +314,14 @@ GRAMMARS: dict[str, Grammar] = {
     "zcat": _g("gzip(1) 1.12"),
     "xz": _g("xz(1) 5.4"),
     "bzip2": _g("bzip2(1)"),
+    "zip": _g(
+        "Info-ZIP zip 3.0 zip -h2: the archive, then paths (names, or @ list files) taken "
+        "anywhere unless after --; -TT/--unzip-command runs a command to test the archive",
+        "-b --temp-path -t --from-date -tt --before-date -n --suffixes -Z --compression-method "
+        "-O --out --output-file -P --password -s --split-size -ds --dot-size -lf "
+        "--logfile-path",
+        code="-TT --unzip-command",
+    ),
     "yq": _g(
         "yq 3 (Debian python3-yq, kislyuk) yq(1): jq's grammar over YAML read with a safe "
         "loader; the first operand is the jq filter (code) unless -f, later operands are "

@@ -44,8 +44,6 @@ REFUSED_SAFE = {
     "019-git-diff-file-between.yaml": "unloadable [ConfigError]",
     "065-curl-header-stdin.yaml": "refused [H012]",
     "070-curl-retry-function.yaml": "refused [H006, H012]",
-    "084-zip-files.yaml": "refused [H012]",
-    "088-zip-run-logs.yaml": "refused [H012]",
     "090-tar-compare-sizes.yaml": "refused [H003, H004, H006]",
     "101-python-sqlite-query.yaml": (
         "H012: `python3` reads code from the folder it works in (its config, hooks or "
