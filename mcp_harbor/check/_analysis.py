@@ -729,7 +729,8 @@ class _Analysis(TaintedScript):
 
     def _heredoc_text(self, node: Node) -> str | None:
         """The body of the here-document on this command's standard input,
-        when no caller data is in it."""
+        when no caller data is in it but the author's words and numbers
+        (``limit {{ args.limit }};``: inert even in a program)."""
         holder = (
             node.parent
             if node.parent is not None and node.parent.type == "redirected_statement"
@@ -738,7 +739,7 @@ class _Analysis(TaintedScript):
         for red in holder.children:
             if red.type != "heredoc_redirect":
                 continue
-            if self.occs_in(red.start_byte, red.end_byte):
+            if any(not o.model.inert_code for o in self.occs_in(red.start_byte, red.end_byte)):
                 return None
             body = next((c for c in red.children if c.type == "heredoc_body"), None)
             return node_text(self.src, body) if body is not None else None
