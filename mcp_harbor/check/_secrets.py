@@ -37,6 +37,7 @@ does not print the secret, never the other way round for the sinks above.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 
 from tree_sitter import Node
@@ -294,10 +295,31 @@ class _Sinks:
                 if dest is not None:
                     self.secret_files.add(node_text(self.src, dest).strip('"'))
 
+    def _run_files(self) -> frozenset[str]:
+        """Variables the script assigns exactly once, to a literal file name
+        of the run directory that the caller does not get back
+        (``netrc="$HARBOR_RUN_DIR/netrc"``): a private file of the run, as a
+        ``mktemp`` path is."""
+        script = self.f.script
+        if script is None:
+            return frozenset()
+        values: dict[str, list[str]] = {}
+        for node in script.of_type("variable_assignment"):
+            target, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            if target is not None:
+                text = node_text(self.src, value) if value is not None else ""
+                values.setdefault(node_text(self.src, target), []).append(text)
+        found: set[str] = set()
+        for variable, texts in values.items():
+            match = _RUN_FILE.fullmatch(texts[0].strip('"')) if len(texts) == 1 else None
+            if match is not None and match.group(1) not in _RETURNED:
+                found.add(variable)
+        return frozenset(found)
+
     def _printed(self, node: Node, what: str, program: str, variable: str = "") -> None:
         """A finding when what `node` prints (a dump, or `variable` given to
         `program`) ends anywhere recorded (`_destination`)."""
-        where = _destination(self.src, node, frozenset(self.f.temp_paths))
+        where = _destination(self.src, node, frozenset(self.f.temp_paths) | self._run_files())
         if where is None:
             return
         if what == "dump":
@@ -355,6 +377,10 @@ def _fd_redirect(src: bytes, red: Node) -> tuple[set[int], Node | None, str]:
         return {1, 2}, dest, operator
     fd = int(node_text(src, descriptor)) if descriptor is not None else 1
     return {fd}, dest, operator
+
+
+#: A literal file name directly in the run directory.
+_RUN_FILE = re.compile(r"\$\{?HARBOR_RUN_DIR\}?/([A-Za-z0-9_][A-Za-z0-9_.-]*)")
 
 
 def _destination(src: bytes, node: Node, temp_paths: frozenset[str] = frozenset()) -> str | None:

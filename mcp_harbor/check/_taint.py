@@ -220,6 +220,13 @@ _EXTRACTORS = frozenset(
     {"unzip", "cpio", "7z", "7za", "patch", "rsync", "scp", "gunzip", "unxz", "bunzip2", "split",
      "csplit", "ar", "unrar"}
 )  # fmt: skip
+#: curl's options whose value is a file it writes, and those that name the
+#: file after the URL (in the working folder).
+_CURL_FILE_OPTIONS = frozenset(
+    {"-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
+     "--libcurl", "--etag-save", "--hsts", "--alt-svc", "--stderr"}
+)  # fmt: skip
+_CURL_NAMES_FILES = frozenset({"--remote-name", "--remote-name-all", "--remote-header-name"})
 #: grep's long options that change what matches, not what it prints.
 _GREP_QUIET_OPTIONS = frozenset(
     {"--fixed-strings", "--extended-regexp", "--ignore-case", "--invert-match", "--word-regexp",
@@ -947,6 +954,8 @@ class TaintedScript:
             head = rest[0] if rest else None
             return head is None or not grammars.writes_no_file(head.rsplit("/", 1)[-1], rest[1:])
         program = program.rsplit("/", 1)[-1]
+        if program == "curl":
+            return self._curl_writes(arguments, words)
         if program in ("tar", "bsdtar") and not self._puts_caller_files(node):
             # creating or listing: it writes only its archive (-f FILE)
             return not self._archive_outside(arguments, words)
@@ -964,6 +973,41 @@ class TaintedScript:
                 operands = operands[-1:]  # SOURCE… DEST: only DEST is written
             return not all(self._outside_working_tree(a) for a in operands)
         return not grammars.writes_no_file(program, words, False, self._heredoc(scope))
+
+    def _curl_writes(self, arguments: Sequence[Node], words: Sequence[str | None]) -> bool:
+        """curl writes a file in the working folder: it names its output
+        after the URL (``-O``), or a file option's value (``-o``, ``-D``,
+        ``-c``, ``--trace``…) is not outside it."""
+        for k, word in enumerate(words):
+            if word is None:
+                continue
+            option = word.split("=", 1)[0]
+            if option in _CURL_NAMES_FILES or (
+                word.startswith("-") and not word.startswith("--") and "O" in word[1:]
+            ):
+                return True
+            if option in _CURL_FILE_OPTIONS:
+                if "=" in word:
+                    return not word.split("=", 1)[1].startswith("/")
+                if k + 1 >= len(arguments) or not self._outside_working_tree(
+                    self._assigned_value(arguments[k + 1])
+                ):
+                    return True
+        return False
+
+    def _assigned_value(self, node: Node) -> Node:
+        """For ``"$v"`` whose variable the script assigns exactly once, the
+        value assigned (``out="$HARBOR_RUN_DIR/$ARG_name"``); else `node`."""
+        text = node_text(self.src, node).strip('"')
+        name = text[1:].strip("{}") if text.startswith("$") else ""
+        if not IDENT.fullmatch(name) or self.script is None:
+            return node
+        values = [
+            a.child_by_field_name("value")
+            for a in self.script.of_type("variable_assignment")
+            if (n := a.child_by_field_name("name")) is not None and node_text(self.src, n) == name
+        ]
+        return values[0] if len(values) == 1 and values[0] is not None else node
 
     def _archive_outside(self, arguments: Sequence[Node], words: Sequence[str | None]) -> bool:
         """tar's archive (the value of ``-f``, ``--file``, or of ``f`` in a

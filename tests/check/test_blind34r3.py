@@ -59,7 +59,6 @@ REFUSED_SAFE = {
     "153-assoc-array-owners.yaml": "refused [H000, H007]",
     "154-assoc-dedupe-tags.yaml": "refused [H000, H007]",
     "155-loop-multiline-hosts.yaml": "refused [H009]",
-    "168-secret-curl-header-file.yaml": "refused [H010]",
     "169-secret-env-one-command.yaml": "refused [H012]",
     "170-secret-webhook.yaml": "refused [H012]",
 }
