@@ -753,7 +753,7 @@ class TaintedScript:
         base = list(self._base_occs) + occs
         for node in script.of_type("command_substitution"):
             inner = [o for o in base if node.start_byte <= o.start and o.end <= node.end_byte]
-            counted = self._counted(node)
+            counted = self._counted(node) or self._json_text(node)
             if not self.unproven_is_data and self._digest(node):
                 continue  # the secrets' follower: a digest of a secret is not the secret
             if not inner:
@@ -1195,6 +1195,29 @@ class TaintedScript:
             if last is not None and len(stages) > 1 and _name_of(self.src, last) in ("cut", "head"):
                 last = stages[-2]
         return last is not None and _name_of(self.src, last) in _DIGESTS
+
+    def _json_text(self, node: Node) -> ValueModel | None:
+        """The model of ``$(… | jq …)`` without a raw output option: JSON
+        texts (jq 1.6 manual), so the first character is one of
+        ``{["-0-9tfn`` (never ``@``), or nothing."""
+        named = [c for c in node.children if c.is_named]
+        last = named[-1] if len(named) == 1 else None
+        if last is not None and last.type == "pipeline":
+            stages = [c for c in last.children if c.is_named]
+            last = stages[-1] if stages else None
+        if last is not None and last.type == "redirected_statement":
+            last = last.child_by_field_name("body")
+        if last is None or last.type != "command" or _name_of(self.src, last) != "jq":
+            return None
+        for argument in last.children_by_field_name("argument"):
+            word = static_text(self.src, argument)
+            if word is None:
+                continue
+            if word in ("--raw-output", "--join-output", "--raw-output0") or (
+                word.startswith("-") and not word.startswith("--") and set(word[1:]) & set("rj")
+            ):
+                return None
+        return ValueModel(any_model().chars, frozenset('{["-0123456789tfn\x1e'), True)
 
     def _counted(self, node: Node) -> ValueModel | None:
         """The model of ``$(… | wc -l)`` (``-c``, ``-w``, ``-m``, ``-L``):

@@ -42,7 +42,6 @@ KNOWN_MISSES = {
 REFUSED_SAFE = {
     "017-git-merge-base.yaml": "refused [H009]",
     "019-git-diff-file-between.yaml": "unloadable [ConfigError]",
-    "065-curl-header-stdin.yaml": "refused [H012]",
     "070-curl-retry-function.yaml": "refused [H006, H012]",
     "090-tar-compare-sizes.yaml": "refused [H003, H004, H006]",
     "101-python-sqlite-query.yaml": (
@@ -60,7 +59,6 @@ REFUSED_SAFE = {
     "154-assoc-dedupe-tags.yaml": "refused [H000, H007]",
     "155-loop-multiline-hosts.yaml": "refused [H009]",
     "169-secret-env-one-command.yaml": "refused [H012]",
-    "170-secret-webhook.yaml": "refused [H012]",
 }
 
 
