@@ -331,6 +331,8 @@ class Resolver:
             source=lambda word: (
                 self.a.src[word.start : word.end].decode("utf-8", "replace")
                 if word.end > word.start
+                else word.script[0]  # an argv: element, with its sentinels
+                if word.script is not None
                 else word.static
             ),
             stdin_text=self.stdin_text,

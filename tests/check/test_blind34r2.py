@@ -21,6 +21,7 @@ HERE = Path(__file__).parent / "blind34r2"
 ACCEPTED_INERT = {
     "060-secret-argv-od-environ.yaml",
     "061-secret-argv-fold-environ.yaml",
+    "062-secret-argv-sed-l.yaml",
     "067-secret-argv-grep-environ.yaml",
 }
 #: Accepted attacks that still succeed: the gaps left, and why.

@@ -30,10 +30,6 @@ REFUSED_SAFE = {
         "unloadable: tests/check/blind34r4/safe/012-git-last-change.yaml:9: "
         "steps[0].argv[2]: Input should be a valid string (got -1)"
     ),
-    "030-line-at.yaml": (
-        "H005: arg 'file': `sed`'s program may turn its data into code (it is not "
-        "literal), and caller data reaches it as data [H005 interpreter-program]"
-    ),
     "053-kubectl-events.yaml": (
         "H012: arg 'object': caller data is part of the option `--field-selector`, "
         "which `kubectl get`'s grammar (kubectl 1.28 kubectl-get(1): runs nothing it is"
