@@ -192,7 +192,10 @@ _GIT_LOG = (
     "--format --pretty --date --decorate-refs --decorate-refs-exclude -S -G --abbrev "
     "--min-parents --max-parents -L --encoding"
 )
-_KUBECTL = "-n --namespace -l --selector -o --output -c --container --tail --since --context"
+_KUBECTL = (
+    "-n --namespace -l --selector -o --output -c --container --tail --since --context "
+    "--field-selector --sort-by --chunk-size --limit-bytes --since-time -L --label-columns"
+)
 
 #: Programs whose output is data and whose operands are data paths or text.
 _PLAIN = dict.fromkeys(

@@ -30,11 +30,6 @@ REFUSED_SAFE = {
         "unloadable: tests/check/blind34r4/safe/012-git-last-change.yaml:9: "
         "steps[0].argv[2]: Input should be a valid string (got -1)"
     ),
-    "053-kubectl-events.yaml": (
-        "H012: arg 'object': caller data is part of the option `--field-selector`, "
-        "which `kubectl get`'s grammar (kubectl 1.28 kubectl-get(1): runs nothing it is"
-        " given) "
-    ),
     "055-changelog-since-tag.yaml": (
         "H009: arg 'step-output': the checker cannot show that `$STEP_latest_tag` (from"
         " arg 'step-output') does not start with `-`, and it stands where `git log` "
