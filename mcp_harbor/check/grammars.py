@@ -808,6 +808,10 @@ def _words(text: str, sep: str | None = None) -> list[str]:
     return text.split(sep)
 
 
+#: pytest's options that write a file (or choose where it writes).
+_PYTEST_WRITES = frozenset(
+    _words("--junitxml --junit-xml --basetemp --result-log --resultlog -o --override-ini --lf --ff")
+)
 #: The options that make ``git branch`` and ``git tag`` list (their operands
 #: are then patterns).
 _LISTING = frozenset(
@@ -907,6 +911,13 @@ def writes_no_file(
         head = inner[0].rsplit("/", 1)[-1] if inner[0] is not None else None
         return head is not None and writes_no_file(head, inner[1:], False, stdin_text)
     key, first = grammar_key(program, words)
+    if key == "python3 -m pytest":
+        # the project's tests (the author's code) run; pytest itself writes
+        # its cache unless -p no:cacheprovider, and the files its output
+        # options name
+        return "no:cacheprovider" in words and not any(
+            w is not None and w.split("=", 1)[0] in _PYTEST_WRITES for w in words
+        )
     options = _WRITES_NO_FILE.get(key)
     if options is None:
         grammar = GRAMMARS.get(key)
