@@ -1,13 +1,14 @@
 """What each command word does with its arguments: the roles of words.
 
 `Resolver` reads one command line (`mcp_harbor.check._facts.Word` list, a
-shell command or an ``argv:`` step) from its command word on and decides,
-for each word carrying caller data, what the program does with it: runs it
-as a program (H003), as shell code (H004, nested scripts are analysed
-again), as an interpreter's program (H005), uses it as a name (H007), lets it
-select code (H008), reads it as an option (H009, W101), opens it as a path
-(W103), re-splits it (W105). Wrappers (``env``, ``sudo``, ``xargs``…) are
-followed to the command they run.
+shell command or an ``argv:`` step) from its command word on. A literal
+program is the allowlist gate's alone (`mcp_harbor.check._positions`: its
+grammar decides every position); the roles here are the shell's own
+constructs: a command word that is not literal (H003), a shell and its
+script (H004, nested scripts are analysed again), ``eval``-likes, functions,
+builtins that take names (H007) or select code (H008), ``printf``'s format,
+``find``, and wrappers (``env``, ``sudo``, ``xargs``…), followed to the
+command they run, which is gated in turn.
 
 Where a decision is a function of what the walk found (the program, the
 word before, the grammar, the word's text and models), the rule makes it
@@ -18,9 +19,9 @@ itself is the decision (which word is the program, the shell's script, an
 interpreter's program, a name), the walk records the finding of the rule
 (H003, H004, H005, H007, H008's code options) through its class.
 
-The tables are `mcp_harbor.check.sinks` (shells, interpreters, wrappers,
-grammars…), the export's own ``programs:`` and, for ``find`` and
-``docker``/``podman``, the option tables at the end of this module.
+The tables are `mcp_harbor.check.sinks` (shells, wrappers, eval-likes…), the
+export's own ``programs:`` and, for ``find`` and ``xargs``, the option
+tables at the end of this module.
 
 Guarantees: a command word the checker cannot read literally, a program
 that runs caller data it cannot see into, or a value that may be an option
@@ -30,7 +31,6 @@ of a program whose options it does not know, is a hazard, never a pass.
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
@@ -58,7 +58,6 @@ from mcp_harbor.check.rules import (
     CallerChoosesCommand,
     CallerChosenPath,
     CodeSelectingVariable,
-    InterpreterProgram,
     OptionRunsCode,
     ReparsedAsShell,
     Rule,
@@ -463,19 +462,8 @@ class Resolver:
             return
         elif name == "find":
             self.find(words, i)
-        elif name in ("docker", "podman", "kubectl", "nerdctl"):
-            self.container(name, words, i)
         elif name in sinks.WRAPPERS:
             self.wrapper(name, words, i)
-        elif name == "gdb" and any(w.static == "--args" for w in words[i + 1 :]):
-            # gdb --args PROGRAM ARGS…: the words after --args are a command
-            at = next(k for k in range(i + 1, len(words)) if words[k].static == "--args")
-            self.interpreter(name, sinks.INTERPRETERS["gdb"], words[:at], i)
-            self.command(words, at + 1)
-        elif (interp := lookup_interpreter(name)) is not None:
-            self.interpreter(name, interp, words, i)
-            if name.startswith("perl"):
-                self.perl_operands(words, i)
         elif name == "printf":
             self.printf(words, i)
         elif name in ("mapfile", "readarray", "compgen", "complete") and self.callback(
@@ -537,38 +525,6 @@ class Resolver:
                 )
                 return
             prev = word.static
-
-    def perl_operands(self, words: list[Word], i: int) -> None:
-        """perl opens file operands (``<>``, ``-n``, ``-p``) with its
-        two-argument open, where ``cmd|`` runs cmd. A program given with
-        ``-e`` that reads no ``<>`` and no ``-n``/``-p`` opens none."""
-        opens = True
-        for k in range(i + 1, len(words)):
-            text = words[k].static or ""
-            if re.fullmatch(r"-[A-Za-z0-9]*[eE]", text) and k + 1 < len(words):
-                program = words[k + 1].static
-                opens = program is None or _PERL_DIAMOND.search(program) is not None
-                break
-        flags = [
-            (w.static or "")[1:]
-            for w in words[i + 1 :]
-            if (w.static or "").startswith("-") and not (w.static or "").startswith("--")
-        ]
-        if any("n" in f.split("e")[0] or "p" in f.split("e")[0] for f in flags):
-            opens = True
-        if not opens:
-            return
-        for word in words[i + 1 :]:
-            if word.tainted and any("|" in o.model.chars for o in word.occs):
-                self.hazard(
-                    InterpreterProgram,
-                    word,
-                    "perl opens its file operands with the two-argument open, so a value "
-                    "ending in `|` is a command it runs",
-                    "give the arg a `pattern` without `|`, or read the file in the program "
-                    "with a three-argument open of $ENV{ARG_…}",
-                )
-                return
 
     def make_operands(self, words: list[Word], j: int) -> None:
         """make reads ``NAME=VALUE`` operands as variable assignments (even
@@ -1160,70 +1116,6 @@ class Resolver:
                 )
             j += 1
 
-    def container(self, name: str, words: list[Word], i: int) -> None:
-        j = i + 1
-        sub = words[j].static if j < len(words) else None
-        if sub not in ("run", "exec", "create"):
-            self.plain(words, i + 1, name)
-            return
-        j += 1
-        while j < len(words):
-            word = words[j]
-            text = word.static
-            if word.tainted:
-                if j > 0 and (words[j - 1].static or "") in _DOCKER_VALUE_OPTIONS:
-                    if words[j - 1].static in ("--entrypoint",):
-                        self.hazard(
-                            CallerChoosesCommand,
-                            word,
-                            "the value chooses the container's entrypoint program",
-                            "name the entrypoint literally",
-                        )
-                    j += 1
-                    continue
-                if word.prefix.startswith("-"):
-                    j += 1
-                    continue
-                break
-            if text is None or text == "--":
-                j += 1 if text == "--" else 0
-                break
-            if text.startswith("-"):
-                if (
-                    text.split("=", 1)[0] == "--entrypoint"
-                    and "=" not in text
-                    and j + 1 < len(words)
-                    and words[j + 1].tainted
-                ):
-                    self.hazard(
-                        CallerChoosesCommand,
-                        words[j + 1],
-                        "the value chooses the container's entrypoint program",
-                        "name the entrypoint literally",
-                    )
-                j += 2 if text in _DOCKER_VALUE_OPTIONS else 1
-                continue
-            break
-        if name == "kubectl":
-            rest = words[j:]
-            for k, w in enumerate(rest):
-                if w.static == "--":
-                    self.plain(rest[:k], 0, name)
-                    self.command(rest, k + 1)
-                    return
-            self.plain(rest, 0, name)
-            return
-        if j < len(words):
-            image = words[j]
-            if image.tainted and not all(o.model.words is not None for o in image.occs):
-                self.hazard(
-                    CallerChoosesCommand,
-                    image,
-                    f"the value chooses the image or container `{name}` runs",
-                    "name the image literally or make the arg an `enum`",
-                )
-            self.command(words, j + 1)
-
     def callback(self, name: str, words: list[Word], i: int) -> bool:
         """``mapfile -C CMD`` runs CMD with each chunk it reads as an
         argument (``-C eval`` runs the lines); ``compgen -C``/``-F`` and
@@ -1249,308 +1141,6 @@ class Resolver:
                 )
                 return True
         return False
-
-    def runs_caller_data(self, name: str, words: list[Word], i: int) -> bool:
-        """An author's literal program (``python3 -c '…'``, an awk program)
-        that reads a variable carrying caller data from the environment and
-        also calls something that runs commands or code (``os.system``,
-        ``system()``, ``execSync``…): the checker does not parse the
-        language, so the two together are refused (H005)."""
-        names = [n for n in self.a.taint.variables if len(n) > 2]
-        if not names:
-            return False
-        mentions = re.compile(
-            r"\b(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b"
-        )
-        for word in words[i + 1 :]:
-            text = word.static
-            if text is None or not mentions.search(text):
-                continue
-            found = _EXEC_PRIMITIVES.search(text)
-            if found is None and basename(name).startswith(("perl", "ruby")):
-                found = _OPEN.search(text)
-            if found is not None or (basename(name) in _AWKS and "|" in text):
-                self.hazard(
-                    InterpreterProgram,
-                    word,
-                    f"`{name}`'s program reads caller data from the environment and runs "
-                    f"commands or code (`{found.group(0) if found else '|'}`); the checker "
-                    "does not read that language, so it cannot show the value stays data",
-                    "pass the value as an argument of a literal command line (an argument "
-                    "list, never a shell string), or keep the program free of calls that run "
-                    "commands",
-                )
-                return True
-        return False
-
-    def interpreter(self, name: str, spec: sinks.Interpreter, words: list[Word], i: int) -> None:
-        self.safe_from = len(words)
-        before = len(self.a.hazards)
-        if self.runs_caller_data(name, words, i):
-            return
-        self._interpreter(name, spec, words, i)
-        if len(self.a.hazards) != before:
-            return
-        for word in words[i + 1 : self.safe_from]:
-            if word.splits:
-                self.hazard(
-                    InterpreterProgram,
-                    word,
-                    f"an unquoted expansion can split into several words, which `{name}` may "
-                    "read as options or as its program",
-                    'quote the expansion: "$ARG"',
-                )
-                return
-
-    def _interpreter(self, name: str, spec: sinks.Interpreter, words: list[Word], i: int) -> None:
-        j = i + 1
-        program_given = False
-        stdin_program = False
-        unknown_before: str | None = None
-        ended = False
-        while j < len(words):
-            word = words[j]
-            text = word.static
-            if word.tainted:
-                if word.prefix.startswith("-"):
-                    opt = word.prefix.split("=", 1)[0]
-                    if (
-                        opt in spec.code_options
-                        or opt in spec.module_options
-                        or (
-                            not opt.startswith("--")
-                            and opt[:2] in spec.code_options | spec.module_options
-                        )
-                    ):
-                        self.hazard(
-                            InterpreterProgram,
-                            word,
-                            f"the value is the program given to `{name} "
-                            f"{opt[:2] if not opt.startswith('--') else opt}`",
-                            "write the program literally and pass the value as "
-                            "data: an argument, an environment variable or stdin",
-                        )
-                    j += 1
-                    continue
-                break
-            if text is None:
-                break
-            if text == "--":
-                ended = True
-                j += 1
-                break
-            if text == "-":
-                stdin_program = True
-                j += 1
-                break
-            if (text.startswith("-") and len(text) > 1) or (
-                text in spec.code_options and not program_given
-            ):  # a code "option" may be a subcommand: `deno eval CODE`
-                opt, eq, _rest = text.partition("=")
-                short_attached = (
-                    text.startswith("-")
-                    and not text.startswith("--")
-                    and len(text) > 2
-                    and text[:2] in (spec.code_options | spec.module_options)
-                )
-                if opt in spec.code_options or (short_attached and text[:2] in spec.code_options):
-                    program_given = True
-                    if not eq and not short_attached:
-                        value = words[j + 1] if j + 1 < len(words) else None
-                        if value is not None and value.tainted and not value.code_inert:
-                            self.hazard(
-                                InterpreterProgram,
-                                value,
-                                f"the value is part of the program given to `{name} {opt}`, "
-                                "which runs it as code",
-                                "write the program literally in single "
-                                "quotes and pass the value as data "
-                                "(an argument after the program, an environment variable such as "
-                                f"{_variable(value)}, or stdin)",
-                            )
-                        j += 2
-                    else:
-                        j += 1
-                    if spec.stops_at_program:
-                        self.safe_from = j
-                        break
-                    continue
-                if opt in spec.module_options or short_attached:
-                    if name in (
-                        "awk",
-                        "gawk",
-                        "mawk",
-                        "nawk",
-                        "sed",
-                        "gsed",
-                        "jq",
-                        "gojq",
-                    ) and opt in ("-f", "--file", "--from-file"):
-                        program_given = True
-                    if not eq and not short_attached:
-                        value = words[j + 1] if j + 1 < len(words) else None
-                        if (
-                            value is not None
-                            and not value.tainted
-                            and reads_stdin_file(value.static)
-                            and self.stdin is not None
-                        ):
-                            self.hazard(
-                                InterpreterProgram,
-                                self.stdin,
-                                f"`{name} {opt} {value.static}` reads its program from standard "
-                                "input, which carries caller data",
-                                "write the program in a file of the export, and pass the data "
-                                "another way (an argument or an environment variable)",
-                            )
-                            return
-                        if (
-                            value is not None
-                            and value.tainted
-                            and not all(o.model.words is not None for o in value.occs)
-                        ):
-                            self.hazard(
-                                InterpreterProgram,
-                                value,
-                                f"the value chooses the code `{name} {opt}` loads",
-                                "name the module or file literally",
-                            )
-                        if opt == "-m" and name.startswith(("python", "pypy")):
-                            program_given = True
-                            j += 2
-                            self.safe_from = j
-                            break
-                        j += 2
-                    else:
-                        j += 1
-                    continue
-                if name in ("jq", "gojq") and opt in (
-                    "--arg",
-                    "--argjson",
-                    "--slurpfile",
-                    "--rawfile",
-                ):
-                    j += 3
-                    continue
-                if name in ("jq", "gojq") and opt in ("--args", "--jsonargs"):
-                    j += 1
-                    continue
-                if name in ("sed", "gsed") and (opt.startswith("-i") or opt == "--in-place"):
-                    j += 1
-                    continue
-                if opt in spec.value_options:
-                    j += 1 if eq or (not text.startswith("--") and len(text) > 2) else 2
-                    continue
-                if opt in spec.known_flags or (
-                    not text.startswith("--") and all(f"-{c}" in spec.known_flags for c in text[1:])
-                ):
-                    j += 1
-                    continue
-                unknown_before = text
-                j += 1
-                continue
-            break
-        operands = words[j:]
-        if (
-            not program_given
-            and not spec.program_operand
-            and operands
-            and reads_stdin_file(operands[0].static)
-        ):
-            stdin_program = True  # python3 /dev/stdin
-        if stdin_program or (
-            not program_given
-            and not operands
-            and spec.reads_stdin_program
-            and not spec.program_operand
-        ):
-            if self.stdin is not None:
-                self.hazard(
-                    InterpreterProgram,
-                    self.stdin,
-                    f"caller data is piped into `{name}` as its program",
-                    "write the program literally and pass the data "
-                    "another way (an argument or an environment variable)",
-                )
-            return
-        start = 0
-        if not program_given:
-            index = spec.operand_program_index if spec.program_operand else 0
-            if index < len(operands):
-                program = operands[index]
-                if (
-                    program.tainted
-                    and not program.code_inert
-                    and not (name in ("sed", "gsed") and _sed_inert(program))
-                ):
-                    if unknown_before is not None and index == 0:
-                        detail = (
-                            f"the value follows `{unknown_before}`, an option of `{name}` "
-                            "the checker does not know, which may take it as code"
-                        )
-                    elif spec.program_operand:
-                        detail = f"the value is part of the program `{name}` runs"
-                    else:
-                        detail = f"the value chooses the script file `{name}` runs"
-                    self.hazard(
-                        InterpreterProgram,
-                        program,
-                        detail,
-                        "write the program literally in single quotes and pass the value as "
-                        "data (an argument after it, -v/--arg, or an environment variable)",
-                    )
-                    return
-                start = index + 1
-                if spec.stops_at_program:
-                    self.safe_from = j + index + 1
-                for k, word in enumerate(operands[:index]):
-                    if word.tainted and word.may_be_option and not ended:
-                        self.hazard(
-                            InterpreterProgram,
-                            word,
-                            "the value can start with `-` and add "
-                            f"an option to `{name}` that runs code",
-                            "put `--` before the value or use a "
-                            "`pattern` that cannot start with `-`",
-                        )
-                        return
-                    del k
-            elif spec.program_operand and spec.reads_stdin_program and self.stdin is not None:
-                self.hazard(
-                    InterpreterProgram,
-                    self.stdin,
-                    f"caller data is piped into `{name}` as its program",
-                    "pass the data as an argument and write the program literally",
-                )
-                return
-            else:
-                start = len(operands)
-        elif (
-            unknown_before is not None
-            and operands
-            and operands[0].tainted
-            and not operands[0].code_inert
-        ):
-            self.hazard(
-                InterpreterProgram,
-                operands[0],
-                f"the value follows `{unknown_before}`, an option of `{name}` "
-                "the checker does not know, which may take it as code",
-                "put `--` before the value",
-            )
-            return
-        for word in operands[start:]:
-            if word.static == "--":
-                ended = True
-            if word.tainted and word.may_be_option and not ended and not spec.stops_at_program:
-                self.hazard(
-                    InterpreterProgram,
-                    word,
-                    f"the value can start with `-`, and `{name}` reads options after its program, "
-                    "so it can add one that runs code (e.g. -e)",
-                    "put `--` before the value, or use a `pattern` that cannot start with `-`",
-                )
-                return
 
     def printf(self, words: list[Word], i: int) -> None:
         j = i + 1
@@ -1644,45 +1234,6 @@ class Resolver:
                 self.report(CodeSelectingVariable.read_target(name, text, first, self.where(first)))
             j += 1
 
-
-#: ``<>``, ``<ARGV>``, ``<STDIN>`` read file operands with the magic open
-#: (``<<>>`` does not)
-_PERL_DIAMOND = re.compile(r"(?<!<)<\s*(?:ARGV|STDIN)?\s*>(?!>)|\bopen\b|readline|\beof\b")
-
-
-_SED_INERT = frozenset(string.ascii_letters + string.digits + "._")
-
-
-def _sed_inert(word: Word) -> bool:
-    """The caller value is inside the replacement of one ``s`` command
-    (``s/^v=.*/v=1.2.3/``) and is letters, digits, `.` and `_` only: it
-    cannot end the replacement (no delimiter), add flags or commands, or
-    reach `\\`, `&` or a newline. Anywhere else in a sed program letters
-    are commands (``e`` runs one)."""
-    if len(word.occs) != 1 or word.occs[0].kind == "env":
-        return False
-    match = _SED_REPLACEMENT.fullmatch(word.prefix)
-    return (
-        match is not None
-        and match.group(1) not in _SED_INERT
-        and word.occs[0].model.chars <= _SED_INERT
-    )
-
-
-#: The text of a sed program up to a place inside an s command's replacement.
-_SED_REPLACEMENT = re.compile(r"s(.)(?:(?!\1).|\\.)*\1(?:(?!\1)[^\\])*", re.S)
-
-
-#: Calls that run commands or code, in the languages of `sinks.INTERPRETERS`.
-_EXEC_PRIMITIVES = re.compile(
-    r"\b(?:system|exec|execSync|execFile|execFileSync|spawn|spawnSync|popen|Popen|"
-    r"subprocess|child_process|eval|Function|compile|__import__|qx|readpipe|shell_exec|"
-    r"passthru|proc_open|execute|loadstring|dofile|instance_eval|getline|runpy|importlib|"
-    r"os\.exec\w*|os\.spawn\w*|pty|commands)\b|`|%x\{"
-)
-#: perl's and ruby's open run `cmd|` (two-argument open, Kernel#open).
-_OPEN = re.compile(r"\bopen\b")
-_AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 
 #: git settings whose value is only ever data (names, addresses, display).
 _INERT_GIT_SETTINGS = frozenset(
@@ -1790,63 +1341,6 @@ _FIND_VALUE_OPTIONS = frozenset(
         "-newerat",
     ]
 )
-
-#: ``docker run``/``exec``/``create`` options (and podman's, nerdctl's) that take a value.
-_DOCKER_VALUE_OPTIONS = frozenset(
-    [
-        "-e",
-        "--env",
-        "-v",
-        "--volume",
-        "-w",
-        "--workdir",
-        "-u",
-        "--user",
-        "--name",
-        "-p",
-        "--publish",
-        "--network",
-        "--net",
-        "-m",
-        "--memory",
-        "--cpus",
-        "--entrypoint",
-        "-l",
-        "--label",
-        "--env-file",
-        "--mount",
-        "--platform",
-        "--pull",
-        "--restart",
-        "--hostname",
-        "-h",
-        "--add-host",
-        "--device",
-        "--cap-add",
-        "--cap-drop",
-        "--security-opt",
-        "--tmpfs",
-        "--ulimit",
-        "--log-driver",
-        "--log-opt",
-        "--shm-size",
-        "-a",
-        "--attach",
-        "--cidfile",
-        "--gpus",
-        "--ipc",
-        "--pid",
-        "--dns",
-        "--stop-signal",
-        "--stop-timeout",
-        "--runtime",
-        "-n",
-        "--namespace",
-        "-c",
-        "--container",
-    ]
-)
-
 
 #: xargs options that take the next word as their value.
 _XARGS_VALUE_OPTIONS = frozenset({"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file"})
