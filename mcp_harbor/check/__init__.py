@@ -44,8 +44,9 @@ from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._references import references
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._secrets import secret_hazards
+from mcp_harbor.check._taint import puts_caller_files
 from mcp_harbor.check._values import ValueModel
-from mcp_harbor.check.grammars import GRAMMARS, grammar_key, normal_program, writes_no_file
+from mcp_harbor.check.grammars import is_language, writes_no_file
 from mcp_harbor.check.rules import (
     RULES,
     CallerValueAsInstructions,
@@ -319,6 +320,11 @@ def _secret_file_hazards(export: Export) -> list[Hazard]:
     return out
 
 
+def _hazard_places(draft: _Draft) -> frozenset[tuple[str, Located]]:
+    """The rule and place of every hazard of `draft`'s steps."""
+    return frozenset((h.rule, h.where) for _step, hazards, _s in draft.steps for h in hazards)
+
+
 def _first_writer(
     export: Export, scripts: list[tuple[str, Sentinels]], surely: list[tuple[int, int] | None]
 ) -> tuple[str, Located] | None:
@@ -337,12 +343,9 @@ def _first_writer(
 
 def _argv_puts_caller_files(elements: Sequence[tuple[str, Sentinels]]) -> bool:
     """An ``argv:`` step whose program surely writes files the caller named
-    or filled (a language whose program writes, a copy, an extraction)."""
-    program = normal_program(elements[0][0].rsplit("/", 1)[-1])
-    return _argv_language(elements) or program in (
-        "cp", "mv", "tee", "install", "ln", "unzip", "tar", "curl", "wget", "rsync", "dd", "git",
-        "cpio", "patch", "scp",
-    )  # fmt: skip
+    or filled (a language whose program writes, `puts_caller_files`)."""
+    words: list[str | None] = [None if s.by_word else text for text, s in elements[1:]]
+    return _argv_language(elements) or puts_caller_files(elements[0][0], words)
 
 
 def _analyse_steps(
@@ -437,10 +440,7 @@ def _analyse_steps(
 
 def _argv_language(elements: Sequence[tuple[str, Sentinels]]) -> bool:
     """An ``argv:`` step whose program is a language (python3 -c …)."""
-    words: list[str | None] = [text for text, _ in elements[1:]]
-    key, _ = grammar_key(elements[0][0].rsplit("/", 1)[-1], words)
-    grammar = GRAMMARS.get(key)
-    return grammar is not None and grammar.writes is not None
+    return is_language(elements[0][0].rsplit("/", 1)[-1], [text for text, _ in elements[1:]])
 
 
 def _argv_writes(elements: Sequence[tuple[str, Sentinels]]) -> bool:
@@ -704,6 +704,9 @@ class Checker:
         self._reports: dict[str, ExportReport] = {}
         #: per report key, `_Draft.writes_at`
         self._writes: dict[str, tuple[str, Located] | None] = {}
+        #: per report key, the rule and place of each hazard its draft found
+        #: (what `ambient_findings` compares a written-folder draft with)
+        self._drafted: dict[str, frozenset[tuple[str, Located]]] = {}
         self._used: set[str] = set()
         self._started: tuple[tuple[Path, ...], list[Export]] | None = None
 
@@ -772,6 +775,7 @@ class Checker:
         for draft in drafts:
             self._reports[draft.key] = _finish(draft)
             self._writes[draft.key] = draft.writes_at
+            self._drafted[draft.key] = _hazard_places(draft)
         for export in parents:
             key = self.report_key(export)
             tools = [self._reports[self.report_key(tool)] for tool in export.tools.values()]
@@ -798,9 +802,10 @@ class Checker:
                 continue
             models = arg_models(export)
             scripts = export_scripts(export, models)
-            plain = _draft(export, "", models, scripts)
+            seen = self._drafted.get(self.report_key(export))
+            if seen is None:  # a verdict from the cache file: no draft kept
+                seen = _hazard_places(_draft(export, "", models, scripts))
             forced = _draft(export, "", models, scripts, written=True)
-            seen = {(h.rule, h.where) for _step, hazards, _s in plain.steps for h in hazards}
             for step, hazards, _s in forced.steps:
                 added = [
                     h

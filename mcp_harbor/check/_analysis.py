@@ -724,26 +724,8 @@ class _Analysis(TaintedScript):
         self._code_files(node, words)
         resolver = Resolver(self, self.stdin_of(node))
         resolver.env = self._env_prefixes(node)
-        resolver.stdin_text = self._heredoc_text(node)
+        resolver.stdin_text = self.heredoc_text(node)
         resolver.command(words, 0)
-
-    def _heredoc_text(self, node: Node) -> str | None:
-        """The body of the here-document on this command's standard input,
-        when no caller data is in it but the author's words and numbers
-        (``limit {{ args.limit }};``: inert even in a program)."""
-        holder = (
-            node.parent
-            if node.parent is not None and node.parent.type == "redirected_statement"
-            else node
-        )
-        for red in holder.children:
-            if red.type != "heredoc_redirect":
-                continue
-            if any(not o.model.inert_code for o in self.occs_in(red.start_byte, red.end_byte)):
-                return None
-            body = next((c for c in red.children if c.type == "heredoc_body"), None)
-            return node_text(self.src, body) if body is not None else None
-        return None
 
     def _code_files(self, node: Node, words: Sequence[Word]) -> None:
         """A file run as code (``source F``, ``. F``, ``bash F``, ``./F``,

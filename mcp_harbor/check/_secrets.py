@@ -300,18 +300,9 @@ class _Sinks:
         of the run directory that the caller does not get back
         (``netrc="$HARBOR_RUN_DIR/netrc"``): a private file of the run, as a
         ``mktemp`` path is."""
-        script = self.f.script
-        if script is None:
-            return frozenset()
-        values: dict[str, list[str]] = {}
-        for node in script.of_type("variable_assignment"):
-            target, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-            if target is not None:
-                text = node_text(self.src, value) if value is not None else ""
-                values.setdefault(node_text(self.src, target), []).append(text)
-        found: set[str] = set()
-        for variable, texts in values.items():
-            match = _RUN_FILE.fullmatch(texts[0].strip('"')) if len(texts) == 1 else None
+        found = set()
+        for variable, value in self.f.assigned_once().items():
+            match = _RUN_FILE.fullmatch(node_text(self.src, value).strip('"'))
             if match is not None and match.group(1) not in _RETURNED:
                 found.add(variable)
         return frozenset(found)

@@ -71,6 +71,7 @@ __all__ = [
     "STEP_OUTPUT",
     "TaintedScript",
     "initial_taint",
+    "puts_caller_files",
     "writable_text",
 ]
 
@@ -317,6 +318,59 @@ def _transformed(
         cased = frozenset(c.swapcase() for c in model.chars) | model.chars
         return (arg, ValueModel(cased, cased, True))
     return (arg, any_model())  # //, /, @E, @P, @U… : anything
+
+
+def _last_command(node: Node | None) -> Node | None:
+    """The command whose output `node` (a command, a pipeline, a redirected
+    command) prints: the last stage of a pipeline, the body of a redirected
+    command; None for anything else (a list, a compound command)."""
+    if node is not None and node.type == "pipeline":
+        stages = [c for c in node.children if c.is_named]
+        node = stages[-1] if stages else None
+    if node is not None and node.type == "redirected_statement":
+        node = node.child_by_field_name("body")
+    return node if node is not None and node.type == "command" else None
+
+
+def puts_caller_files(program: str, words: Sequence[str | None]) -> bool:
+    """`program` with `words` (None: not literal) surely writes files whose
+    name is not the author's literal one: it copies, moves or tees to
+    operands that are not all literal, extracts or downloads, clones or
+    fetches, or edits in place (what any other program writes is its own:
+    a cache, an image, a build)."""
+    program = grammars.normal_program(program.rsplit("/", 1)[-1])
+    if program in _WRITES_ITS_OPERANDS:
+        # the author's literal names (tee -a deploys.log) are the author's
+        return any(w is None for w in words)
+    if program in _EXTRACTORS:
+        return True
+    literal = [w or "" for w in words]
+    options = {w for w in literal if w.startswith("-")}
+    letters = {c for w in options if not w.startswith("--") for c in w[1:]}
+    if program in ("tar", "bsdtar"):
+        return (
+            "x" in letters
+            or bool(options & {"--extract", "--get"})
+            or (bool(literal) and not literal[0].startswith("-") and "x" in literal[0])
+        )
+    if program in ("curl", "wget"):
+        return program == "wget" or bool(
+            {"o", "O"} & letters or options & {"--output", "--remote-name", "--remote-name-all"}
+        )
+    if program in ("sed", "perl"):
+        return any(w.startswith(("-i", "--in-place")) for w in literal)
+    if program == "dd":
+        return any(w.startswith("of=") for w in literal)
+    if program == "git":
+        return bool(literal) and literal[0] in (
+            "clone",
+            "fetch",
+            "pull",
+            "submodule",
+            "apply",
+            "am",
+        )
+    return False
 
 
 def _names_nothing(model: ValueModel) -> bool:
@@ -972,7 +1026,7 @@ class TaintedScript:
             ):
                 operands = operands[-1:]  # SOURCE… DEST: only DEST is written
             return not all(self._outside_working_tree(a) for a in operands)
-        return not grammars.writes_no_file(program, words, False, self._heredoc(scope))
+        return not grammars.writes_no_file(program, words, False, self.heredoc_text(node))
 
     def _curl_writes(self, arguments: Sequence[Node], words: Sequence[str | None]) -> bool:
         """curl writes a file in the working folder: it names its output
@@ -1000,14 +1054,24 @@ class TaintedScript:
         value assigned (``out="$HARBOR_RUN_DIR/$ARG_name"``); else `node`."""
         text = node_text(self.src, node).strip('"')
         name = text[1:].strip("{}") if text.startswith("$") else ""
-        if not IDENT.fullmatch(name) or self.script is None:
-            return node
-        values = [
-            a.child_by_field_name("value")
-            for a in self.script.of_type("variable_assignment")
-            if (n := a.child_by_field_name("name")) is not None and node_text(self.src, n) == name
-        ]
-        return values[0] if len(values) == 1 and values[0] is not None else node
+        return self.assigned_once().get(name, node)
+
+    def assigned_once(self) -> dict[str, Node]:
+        """Each variable the script assigns exactly once, with the value
+        assigned (a name assigned more often, or with no value, is not
+        here)."""
+        found: dict[str, list[Node | None]] = {}
+        for node in self.script.of_type("variable_assignment") if self.script else ():
+            target = node.child_by_field_name("name")
+            if target is not None:
+                found.setdefault(node_text(self.src, target), []).append(
+                    node.child_by_field_name("value")
+                )
+        return {
+            name: values[0]
+            for name, values in found.items()
+            if len(values) == 1 and values[0] is not None
+        }
 
     def _archive_outside(self, arguments: Sequence[Node], words: Sequence[str | None]) -> bool:
         """tar's archive (the value of ``-f``, ``--file``, or of ``f`` in a
@@ -1029,50 +1093,11 @@ class TaintedScript:
         return False
 
     def _puts_caller_files(self, node: Node) -> bool:
-        """The command `node` (with caller data) surely writes files whose
-        name is not the author's literal one: it copies, moves or tees to
-        operands that are not all literal, extracts or downloads, clones or
-        fetches, or edits in place (what any other program writes is its
-        own: a cache, an image, a build)."""
+        """`puts_caller_files` of the command `node`."""
         name = node.child_by_field_name("name")
         program = static_text(self.src, name) if name is not None else None
-        if program is None:
-            return False
-        program = grammars.normal_program(program.rsplit("/", 1)[-1])
-        words = [static_text(self.src, a) or "" for a in node.children_by_field_name("argument")]
-        options = {w for w in words if w.startswith("-")}
-        letters = {c for w in options if not w.startswith("--") for c in w[1:]}
-        if program in _WRITES_ITS_OPERANDS:
-            # the author's literal names (tee -a deploys.log) are the author's
-            return any(
-                static_text(self.src, a) is None for a in node.children_by_field_name("argument")
-            )
-        if program in _EXTRACTORS:
-            return True
-        if program in ("tar", "bsdtar"):
-            return (
-                "x" in letters
-                or bool(options & {"--extract", "--get"})
-                or (bool(words) and not words[0].startswith("-") and "x" in words[0])
-            )
-        if program in ("curl", "wget"):
-            return program == "wget" or bool(
-                {"o", "O"} & letters or options & {"--output", "--remote-name", "--remote-name-all"}
-            )
-        if program in ("sed", "perl"):
-            return any(w.startswith(("-i", "--in-place")) for w in words)
-        if program == "dd":
-            return any(w.startswith("of=") for w in words)
-        if program == "git":
-            return bool(words) and words[0] in (
-                "clone",
-                "fetch",
-                "pull",
-                "submodule",
-                "apply",
-                "am",
-            )
-        return False
+        words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
+        return program is not None and puts_caller_files(program, words)
 
     def _language(self, node: Node) -> bool:
         """The command `node` runs a language's program (python3, node,
@@ -1082,25 +1107,24 @@ class TaintedScript:
         if program is None:
             return True
         words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
-        key, _ = grammars.grammar_key(grammars.normal_program(program.rsplit("/", 1)[-1]), words)
-        grammar = grammars.GRAMMARS.get(key)
-        return grammar is not None and grammar.writes is not None
+        return grammars.is_language(program.rsplit("/", 1)[-1], words)
 
-    def _heredoc(self, scope: Node) -> str | None:
-        """The body of the literal (quoted) here-document of the command
-        `scope`, if it has one."""
-        for child in scope.children:
-            if child.type == "heredoc_redirect":
-                start = child.child_by_field_name("delimiter") or next(
-                    (c for c in child.children if c.type == "heredoc_start"), None
-                )
-                body = next((c for c in child.children if c.type == "heredoc_body"), None)
-                if (
-                    start is not None
-                    and body is not None
-                    and node_text(self.src, start)[:1] in "'\"\\"
-                ):
-                    return node_text(self.src, body)
+    def heredoc_text(self, node: Node) -> str | None:
+        """The body of the here-document on this command's standard input,
+        when no caller data is in it but the author's words and numbers
+        (``limit {{ args.limit }};``: inert even in a program)."""
+        holder = (
+            node.parent
+            if node.parent is not None and node.parent.type == "redirected_statement"
+            else node
+        )
+        for red in holder.children:
+            if red.type != "heredoc_redirect":
+                continue
+            if any(not o.model.inert_code for o in self.occs_in(red.start_byte, red.end_byte)):
+                return None
+            body = next((c for c in red.children if c.type == "heredoc_body"), None)
+            return node_text(self.src, body) if body is not None else None
         return None
 
     def _outside_working_tree(self, dest: Node) -> bool:
@@ -1201,13 +1225,8 @@ class TaintedScript:
         texts (jq 1.6 manual), so the first character is one of
         ``{["-0-9tfn`` (never ``@``), or nothing."""
         named = [c for c in node.children if c.is_named]
-        last = named[-1] if len(named) == 1 else None
-        if last is not None and last.type == "pipeline":
-            stages = [c for c in last.children if c.is_named]
-            last = stages[-1] if stages else None
-        if last is not None and last.type == "redirected_statement":
-            last = last.child_by_field_name("body")
-        if last is None or last.type != "command" or _name_of(self.src, last) != "jq":
+        last = _last_command(named[-1] if len(named) == 1 else None)
+        if last is None or _name_of(self.src, last) != "jq":
             return None
         for argument in last.children_by_field_name("argument"):
             word = static_text(self.src, argument)
@@ -1251,12 +1270,8 @@ class TaintedScript:
 
     def _counted_stage(self, last: Node | None) -> ValueModel | None:
         """`_counted` of one command, pipeline or redirected command."""
-        if last is not None and last.type == "pipeline":
-            stages = [c for c in last.children if c.is_named]
-            last = stages[-1] if stages else None
-        if last is not None and last.type == "redirected_statement":
-            last = last.child_by_field_name("body")
-        if last is None or last.type != "command":
+        last = _last_command(last)
+        if last is None:
             return None
         name = last.child_by_field_name("name")
         if name is not None and node_text(self.src, name) == "date":

@@ -44,6 +44,7 @@ __all__ = [
     "SUBCOMMANDS",
     "Grammar",
     "grammar_key",
+    "is_language",
     "normal_program",
     "writes_no_file",
 ]
@@ -945,6 +946,14 @@ def _names_option(word: str, options: frozenset[str]) -> bool:
     if word.startswith("-") and not word.startswith("--"):
         return any(len(o) == 2 and o[1] in word[1:] for o in options if not o.startswith("--"))
     return False
+
+
+def is_language(program: str, words: list[str | None]) -> bool:
+    """`program` (a basename) with the literal `words` runs a language's
+    program (python3, node, perl, awk, sed…), whose own text may write."""
+    key, _ = grammar_key(normal_program(program), words)
+    grammar = GRAMMARS.get(key)
+    return grammar is not None and grammar.writes is not None
 
 
 def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | None) -> str | None:
