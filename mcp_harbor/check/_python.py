@@ -220,6 +220,15 @@ def writes_files(text: str) -> bool:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return True
+    # the names sqlite3 and its connect are bound to (socket.connect is not one)
+    sqlite = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+        if (isinstance(node, ast.Import) and alias.name == "sqlite3")
+        or (isinstance(node, ast.ImportFrom) and node.module == "sqlite3")
+    }
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = (
@@ -252,7 +261,7 @@ def writes_files(text: str) -> bool:
                 and not set(mode.value) & set("wax+")
             ):
                 return True
-        if name == "connect":
+        if name == "connect" and _names_sqlite3(node.func, sqlite):
             target = node.args[0] if node.args else None
             if not (
                 isinstance(target, ast.Constant)
@@ -261,3 +270,11 @@ def writes_files(text: str) -> bool:
             ):
                 return True
     return False
+
+
+def _names_sqlite3(func: ast.expr, sqlite: set[str]) -> bool:
+    """`func` is sqlite3's ``connect`` (``sqlite3.connect``, an alias of the
+    module, or ``connect`` imported from it)."""
+    if isinstance(func, ast.Attribute):
+        return isinstance(func.value, ast.Name) and func.value.id in sqlite
+    return isinstance(func, ast.Name) and func.id in sqlite

@@ -75,6 +75,8 @@ def test_the_checker_refuses_exactly_those(program: str, refused: bool, tmp_path
         ("import sys, tarfile; tarfile.open(sys.argv[1]).extractall('out')", True),
         ("import sqlite3; sqlite3.connect(':memory:')", False),
         ("import sys, sqlite3; sqlite3.connect(sys.argv[1])", True),
+        ("from sqlite3 import connect; import sys; connect(sys.argv[1])", True),
+        ("import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])", False),
         ("import jinja2", True),  # a module the allowlist does not know
     ],
 )
