@@ -105,6 +105,11 @@ class Harness:
                 args:
                   v: {{type: string}}
                 required: [v]
+                # The stub reads its operands and stdin as data; without this
+                # grammar the checker gives a program it does not know only
+                # clean data (issue 34).
+                programs:
+                  probe: {{runs_operands: false, stdin: data}}
                 steps:
                   - name: a
                     {step}
