@@ -566,7 +566,7 @@ class _Analysis(TaintedScript):
                     or not (
                         index.start_byte <= child.start_byte and child.end_byte <= index.end_byte
                     )
-                    or node_text(self.src, name) not in self.assoc
+                    or not self.is_assoc(node_text(self.src, name), parent)
                     or holder is None
                     or holder.type not in ("variable_assignment", "expansion")
                 ):
@@ -695,6 +695,7 @@ class _Analysis(TaintedScript):
             and node.type == "expansion"
             and any(c.type == "!" for c in node.children[:3])
             and node.children[-2].type not in ("*", "@")  # ${!prefix*} lists names
+            and not _lists_keys(self.src, node.children[-2])  # ${!a[@]} lists a's keys
             and self._var_source(_tree.expansion_target(self.src, node) or "") is not None
         ):
             name_like = True
@@ -960,6 +961,15 @@ class _Analysis(TaintedScript):
         inner.programs = self.programs
         inner.cwd_written = self.works_in_writable(word.start)
         inner.run()
+
+
+def _lists_keys(src: bytes, node: Node) -> bool:
+    """`node` is the subscript of ``${!a[@]}`` or ``${!a[*]}``: bash lists
+    the keys of ``a`` (an indirection would read ``${!a[0]}``)."""
+    if node.type != "subscript":
+        return False
+    index = node.child_by_field_name("index")
+    return index is not None and node_text(src, index) in ("@", "*")
 
 
 def _names_program_option(word: str) -> bool:

@@ -44,6 +44,10 @@ from mcp_harbor.check._reprint import Reprint, reprints
 __all__ = ["Disagreement", "Probed", "disagreements", "probe_rendering"]
 
 _PROBE = "$(  :  hbQ{k}  )'$(  :  hbT{k}  )'"
+#: The probe of a place inside an array subscript (``${a[$x]}``), where
+#: tree-sitter cannot read quotes: bash expands a subscript as one word, never
+#: split, so only whether it is expanded (Q) matters there.
+_SUBSCRIPT_PROBE = "$(  :  hbQ{k}  )"
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,9 +171,10 @@ def _reading(values: Sequence[bool | None]) -> str:
     return _READINGS[(bool(values[0]), bool(values[1]))]
 
 
-def _compare(probed: Probed, bash: Reprint) -> list[Disagreement] | None:
+def _compare(probed: Probed, bash: Reprint, pieces: str = "QT") -> list[Disagreement] | None:
     """The disagreements of one probe rendering (None: it could not be read
-    by one of the parsers, so nothing can be concluded from it)."""
+    by one of the parsers, so nothing can be concluded from it); `pieces`:
+    the probe's pieces (``Q`` alone for a subscript's probe)."""
     if bash.text is None:
         return None
     predicted = _predicted(probed.text)
@@ -178,9 +183,11 @@ def _compare(probed: Probed, bash: Reprint) -> list[Disagreement] | None:
     observed = _observed(bash.text, len(probed.offsets))
     out: list[Disagreement] = []
     for k, offset in enumerate(probed.offsets):
-        names = (f"Q{k}", f"T{k}")
+        names = tuple(f"{piece}{k}" for piece in pieces)
         want = [predicted.get(n, False) for n in names]
         got = [observed[n] for n in names]
+        if pieces == "Q":
+            want, got = [*want, False], [*got, False]  # read as an unquoted word
         if want != got:
             out.append(
                 Disagreement(
@@ -217,9 +224,19 @@ def disagreements(
                 one = _single(text, offset)
                 singles.append((i, offset, one))
         answers = reprints(one.text for _i, _o, one in singles)
+        found_each = [
+            _compare(one, answer) for (_i, _o, one), answer in zip(singles, answers, strict=True)
+        ]
+        # a place in a subscript tree-sitter cannot read with quotes: its own probe
+        subscript = {
+            k: _single(items[i][0], offset, _SUBSCRIPT_PROBE)
+            for k, (i, offset, _one) in enumerate(singles)
+            if found_each[k] is None and _in_subscript(items[i][0], offset)
+        }
+        for k, answer in zip(subscript, reprints(p.text for p in subscript.values()), strict=True):
+            found_each[k] = _compare(subscript[k], answer, pieces="Q")
         fixed: dict[int, list[Disagreement]] = {i: [] for i in retry}
-        for (i, offset, one), answer in zip(singles, answers, strict=True):
-            found = _compare(one, answer)
+        for (i, offset, _one), found in zip(singles, found_each, strict=True):
             if found is None:
                 fixed[i].append(
                     Disagreement(
@@ -235,7 +252,26 @@ def disagreements(
     return [r if r is not None else [] for r in results]
 
 
-def _single(text: str, offset: int) -> Probed:
+def _single(text: str, offset: int, probe: str = _PROBE) -> Probed:
     src = text.encode("utf-8")
-    rendered = src[:offset] + _PROBE.format(k=0).encode() + src[offset:]
+    rendered = src[:offset] + probe.format(k=0).encode() + src[offset:]
     return Probed(rendered.decode("utf-8"), (offset,))
+
+
+def _in_subscript(text: str, offset: int) -> bool:
+    """tree-sitter reads the place at byte `offset` of `text` as inside the
+    subscript of a parameter expansion (``${a[…]}``)."""
+    tree = parse_tree(text)
+    node: Node | None = tree.root_node.descendant_for_byte_range(offset, offset)
+    while node is not None:
+        parent = node.parent
+        if (
+            parent is not None
+            and parent.type == "subscript"
+            and node == parent.child_by_field_name("index")
+            and parent.parent is not None
+            and parent.parent.type == "expansion"
+        ):
+            return True
+        node = parent
+    return False

@@ -386,6 +386,24 @@ def writable_text(text: str) -> bool:
     return bool(_WRITABLE_PLACE.search(text.strip("\"'")))
 
 
+def _unconditional_scope(node: Node) -> Node | None:
+    """The function body (or whole script) in which `node` surely runs once
+    control passes it: its ancestors up to there are plain sequences (``{ …
+    }``, a redirection of it). None when it sits in a loop, a condition, a
+    list, a pipeline or a subshell."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "program":
+            return parent
+        if parent.type == "compound_statement" and parent.parent is not None:
+            if parent.parent.type == "function_definition":
+                return parent
+        elif parent.type != "redirected_statement":
+            return None
+        parent = parent.parent
+    return None
+
+
 def _declared_names(src: bytes, node: Node) -> set[str]:
     """The names a declaration (``declare -a x y=(…)``) declares."""
     names: set[str] = set()
@@ -486,8 +504,14 @@ class TaintedScript:
         #: ``wait -p NAME``, ``declare -n NAME``…): whatever that command does
         #: with them, the analysis does not follow it, so they are never clean
         self.unmodeled: set[str] = set()
-        #: associative arrays (``declare -A``): their subscripts are strings
+        #: names some declaration makes associative (``declare -A``); only
+        #: `is_assoc` says where one surely is
         self.assoc: set[str] = set()
+        #: the ``declare -A``/``local -A`` commands of each name
+        self.assoc_declarations: dict[str, list[Node]] = {}
+        #: names declared without ``-A`` somewhere, or unset: where such a
+        #: name is an associative array is not proven
+        self.maybe_indexed: set[str] = set()
         #: arrays (``x=(…)``, ``declare -a``/``-A``): a declaration of one
         #: parses a value that starts with ``(`` again
         self.arrays: set[str] = set()
@@ -604,11 +628,15 @@ class TaintedScript:
                     for child in node.children:
                         if child.type == "variable_name":
                             self.assigned.add(node_text(src, child))  # empty: clean
+                declared = _declared_names(src, node)
                 if "a" in flags or "A" in flags:
-                    declared = _declared_names(src, node)
                     self.arrays.update(declared)
-                    if "A" in flags:
-                        self.assoc.update(declared)
+                if "A" in flags:
+                    self.assoc.update(declared)
+                    for declared_name in declared:
+                        self.assoc_declarations.setdefault(declared_name, []).append(node)
+                elif first is not None and node_text(src, first) in ("declare", "local", "typeset"):
+                    self.maybe_indexed.update(declared)
                 for child in node.children:
                     text = node_text(src, child)
                     if child.type == "variable_assignment":
@@ -640,6 +668,13 @@ class TaintedScript:
                         self.unmodeled.add(text.strip("'\""))
                     elif cname in _NAME_TAKERS and "$" in text and self._name_position(node, arg):
                         self.dynamic_writes = True  # read "$n", printf -v "$n"…
+        for node in script.of_type("unset_command"):
+            for child in node.named_children:
+                text = node_text(src, child).strip("'\"")
+                if IDENT.fullmatch(text):
+                    self.maybe_indexed.add(text)
+                elif not text.startswith("-"):
+                    self.dynamic_writes = True  # unset "$n": any name
         for node in script.of_type("declaration_command"):
             for child in node.children:
                 if (
@@ -748,6 +783,22 @@ class TaintedScript:
         if name in self.arithmetic_names and name not in self.unmodeled and not self.dynamic_writes:
             return (UNPROVEN, _NUMBER)  # set only by arithmetic: a number, maybe negative
         return (UNPROVEN, any_model())
+
+    def is_assoc(self, name: str, use: Node) -> bool:
+        """`name` is surely an associative array where `use` reads or writes
+        it: a ``declare -A``/``local -A`` of it runs, unconditionally, before
+        `use` in the same function (or at the top of the script), and the
+        script neither declares it otherwise nor unsets it. Anything less
+        and its subscripts may be arithmetic (an indexed array's)."""
+        if name in self.maybe_indexed or self.dynamic_writes:
+            return False
+        for declaration in self.assoc_declarations.get(name, ()):
+            if declaration.end_byte > use.start_byte:
+                continue
+            scope = _unconditional_scope(declaration)
+            if scope is not None and scope.start_byte <= use.start_byte < scope.end_byte:
+                return True
+        return False
 
     def array_fragments(self, name: str) -> list[list[Word]] | None:
         """The element words of each ``NAME=(…)`` and ``NAME+=(…)`` of an

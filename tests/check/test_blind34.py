@@ -29,7 +29,6 @@ ACCEPTED_INERT = {
 #: Safe templates refused, and why (8.0 % of 175 at the last count).
 REFUSED_SAFE = {
     "028-zcat-grep.yaml": "a file name (a step may have made it) inside a sed program",
-    "039-assoc-count.yaml": 'H007: the parsers\' probes cannot place ${m["$w"]} in $(( ))',
     "052-git-commit-note.yaml": (
         "a step may put caller data in the working folder (H012 cwd rule), and git "
         "reads .git/config there"
@@ -46,7 +45,6 @@ REFUSED_SAFE = {
     ),
     "114-continue-on-error.yaml": "mypy has no grammar (plugins in its config are code)",
     "115-cwd-step.yaml": "jest has no grammar",
-    "116-backup-report.yaml": "the parsers disagree about ${have[$d]:-} in [ ]",
     "127-secret-docker-login.yaml": (
         "a step may put caller data in the working folder (H012 cwd rule), and docker "
         "has no grammar"

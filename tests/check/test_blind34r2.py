@@ -28,7 +28,6 @@ ACCEPTED_INERT = {
 KNOWN_MISSES: dict[str, str] = {}
 #: Safe templates refused, and why.
 REFUSED_SAFE = {
-    "024-assoc-lookup.yaml": "the parsers' probes disagree about an associative subscript",
     "036-perl-argv-length.yaml": "H005: perl -e with @ARGV (<> would open it)",
     "066-bash-n-syntax.yaml": "bash -n of a caller's file: a shell's script operand",
 }

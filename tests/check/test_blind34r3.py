@@ -55,8 +55,6 @@ REFUSED_SAFE = {
     "134-multistep-conditional-deploy.yaml": "refused [H004, H012]",
     "135-multistep-outputs-multiline.yaml": "refused [H009]",
     "140-trap-port-forward.yaml": "refused [H012]",
-    "153-assoc-array-owners.yaml": "refused [H000, H007]",
-    "154-assoc-dedupe-tags.yaml": "refused [H000, H007]",
     "155-loop-multiline-hosts.yaml": "refused [H009]",
     "169-secret-env-one-command.yaml": "refused [H012]",
 }

@@ -72,6 +72,22 @@ POSITIONS: dict[str, tuple[str, bool]] = {
     "env-git-author": ('GIT_AUTHOR_NAME="$v" git log -n 1', False),
     "stdin-sh": ('printf "%s\\n" "$v" | sh', True),
     "arithmetic": ("echo $(( v + 1 ))", True),
+    # an associative array's subscript is a string; an indexed array's (or
+    # one not proven associative where it is read) is arithmetic
+    "assoc-read": ('declare -A m=([a]=1); echo "${m[$v]:-none}"', False),
+    "assoc-count": (
+        'declare -A m=(); m["$v"]=$(( ${m["$v"]:-0} + 1 )); for k in "${!m[@]}"; do '
+        'echo "${m[$k]}"; done',
+        False,
+    ),
+    "indexed-read": ('m=(1 2); echo "${m[$v]:-none}"', True),
+    "assoc-other-function": ('f() { local -A m=(); }; f; echo "${m[$v]:-none}"', True),
+    "assoc-shadowed": (
+        'declare -A m=([a]=1); g() { local m=(1); echo "${m[$v]:-none}"; }; g',
+        True,
+    ),
+    "assoc-unset": ('declare -A m=([a]=1); unset m; m=(1); echo "${m[$v]:-none}"', True),
+    "assoc-maybe": ('if [ -t 9 ]; then declare -A m=(); fi; echo "${m[$v]:-none}"', True),
 }
 
 #: Argument schemas the caller's value is validated against.
@@ -135,3 +151,29 @@ def test_every_construct_and_position_is_exercised(tmp_path: Path) -> None:
             export = load_export(write(_case(construct, position, "S"), tmp_path))
             refused_code.append(check_export(export).status == "refused")
     assert all(refused_code)
+
+
+@pytest.mark.parametrize("position", ["assoc-read", "assoc-count"])
+@pytest.mark.parametrize("construct", sorted(CONSTRUCTS))
+def test_associative_subscripts_are_accepted_and_inert(
+    construct: str, position: str, sandbox: dict[str, str], tmp_path: Path
+) -> None:
+    """A caller value as the key of an array proven associative is a string:
+    accepted with every construct accepted before ``echo "$v"``, and no
+    payload runs under real bash."""
+    baseline = load_export(write(_case(construct, "echo", "S"), tmp_path, 1))
+    export = load_export(write(_case(construct, position, "S"), tmp_path))
+    status = check_export(export).status
+    assert status == check_export(baseline).status, (construct, position)
+    if status != "accepted":
+        return
+    validator = ArgumentValidator(export)
+    work = tmp_path / "work"
+    work.mkdir()
+    for attack in ATTACKS:
+        try:
+            values = validator.validate({"x": attack})
+        except ArgumentError:
+            continue
+        _sandbox.run_step(export.steps[0], values, sandbox, work)
+        assert not _sandbox.marker_set(sandbox), (construct, position, attack)
