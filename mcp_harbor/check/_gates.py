@@ -11,7 +11,9 @@ verdicts depend on (`mcp_harbor.check.cachefile`).
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 import shutil
 import threading
 from collections.abc import Iterator
@@ -45,8 +47,56 @@ def walk(node: Node) -> Iterator[Node]:
 
 
 def parse_tree(text: str) -> Tree:
-    """The tree-sitter parse of `text` (UTF-8)."""
-    return _parser().parse(text.encode("utf-8"))
+    """The tree-sitter parse of `text` (UTF-8), with the command boundaries
+    bash sees.
+
+    tree-sitter-bash sometimes carries a simple command over a newline that
+    ends it for bash (after two assignments, ``a=1 b=2⏎while …``, or after
+    a pipeline of three, ``a | b | head⏎next``: tree-sitter-bash issues
+    228, 342 and 347). No simple command of bash holds an unescaped newline
+    between two of its words, so where one does, that newline is read as
+    the ``;`` bash reads there, and the text is parsed again. The byte
+    offsets stay those of `text`."""
+    src = text.encode("utf-8")
+    parser = _parser()
+    tree = parser.parse(src)
+    for _ in range(64):
+        cut = _newline_inside_command(tree.root_node, src)
+        if cut is None:
+            return tree
+        at, replacement = cut
+        src = src[:at] + replacement + src[at + len(replacement) :]
+        tree = parser.parse(src)
+    return tree
+
+
+#: What may stand between two words of one simple command and hold the
+#: newline that ends it for bash: blanks, escaped newlines, a comment.
+_BLANK_GAP = re.compile(rb"(?:[ \t]|\\\n|#[^\n]*)*\n(?:[ \t\n]|\\\n|#[^\n]*)*")
+
+
+def _newline_inside_command(root: Node, src: bytes) -> tuple[int, bytes] | None:
+    """Where tree-sitter reads a newline that ends a simple command for bash
+    as a gap between two of its words: the offset, and the bytes of the same
+    length that make it a ``;`` there (before a comment on that line)."""
+    for node in walk(root):
+        if node.type != "command":
+            continue
+        words = [c for c in node.children if c.type != "comment"]
+        for left, right in itertools.pairwise(words):
+            gap = src[left.end_byte : right.start_byte]
+            if b"\n" not in gap or _BLANK_GAP.fullmatch(gap) is None:
+                continue
+            at = 0
+            while (at := gap.index(b"\n", at)) > 0 and gap[at - 1 : at] == b"\\":
+                at += 1  # an escaped newline joins the lines
+            comment = gap.find(b"#", 0, at)
+            if comment < 0:
+                return left.end_byte + at, b";"
+            if gap[comment - 1 : comment] in (b" ", b"\t"):
+                return left.end_byte + comment - 1, b";"
+            return left.end_byte + comment - 2, b" ;"  # ``\⏎# …``: the continuation
+    return None
 
 
 def tree_error(tree: Tree) -> Node | None:

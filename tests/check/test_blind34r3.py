@@ -50,7 +50,6 @@ REFUSED_SAFE = {
         "position"
     ),
     "112-du-by-extension.yaml": "refused [H000, H006, H007]",
-    "126-config-env-file-check.yaml": "refused [H000, H012]",
     "133-multistep-build-then-test.yaml": "refused [H012]",
     "134-multistep-conditional-deploy.yaml": "refused [H004, H012]",
     "135-multistep-outputs-multiline.yaml": "refused [H009]",
