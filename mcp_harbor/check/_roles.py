@@ -50,7 +50,7 @@ from mcp_harbor.check._facts import (
     names_only,
 )
 from mcp_harbor.check._positions import EnvPrefix
-from mcp_harbor.check._taint import UNPROVEN
+from mcp_harbor.check._taint import ONE_LITERAL_WORD, UNPROVEN
 from mcp_harbor.check._tree import IDENT, node_text, walk
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.rules import (
@@ -103,6 +103,8 @@ class Scope(Protocol):
     def runs_args(self) -> set[str]: ...
 
     def function_at(self, byte: int) -> str | None: ...
+
+    def leading_shifts(self, function: str) -> int | None: ...
 
     def array_fragments(self, name: str) -> list[list[Word]] | None: ...
 
@@ -431,8 +433,15 @@ class Resolver:
         if name in self.a.functions:
             if name in self.a.runs_args:
                 # retry git fetch -- origin "$x": the function runs its
-                # arguments, so they are that command line
-                self.command(words, i + 1)
+                # arguments, so they are that command line (after the
+                # literal ones it shifts away first: retry 3 git fetch …)
+                shifts = self.a.leading_shifts(name) or 0
+                shifted = words[i + 1 : i + 1 + shifts]
+                if len(shifted) < shifts or not all(
+                    w.static is not None and ONE_LITERAL_WORD.fullmatch(w.static) for w in shifted
+                ):
+                    shifts = 0
+                self.command(words, i + 1 + shifts)
             if self.stdin is not None and self.reads_program_from_stdin(name):
                 self.hazard(
                     ReparsedAsShell,

@@ -68,6 +68,7 @@ __all__ = [
     "CALLER_FILE_SOURCE",
     "CALLER_SOURCE",
     "NAME_WRITERS",
+    "ONE_LITERAL_WORD",
     "STEP_OUTPUT",
     "TaintedScript",
     "initial_taint",
@@ -384,6 +385,10 @@ def writable_text(text: str) -> bool:
     """A path as written that names a place steps may write: the run
     directory and the runtime's files in it, a temporary folder, home."""
     return bool(_WRITABLE_PLACE.search(text.strip("\"'")))
+
+
+#: A literal that stays one word unquoted: no glob, brace or blank.
+ONE_LITERAL_WORD = re.compile(r"[A-Za-z0-9_.,:/=+%@^-]*")
 
 
 def _unconditional_scope(node: Node) -> Node | None:
@@ -835,6 +840,104 @@ class TaintedScript:
         if not word.splits and any(self._splits(o, array) for o in word.occs):
             word = replace(word, splits=True)
         return word
+
+    def function_calls(self, function: str) -> list[Node] | None:
+        """Every command that calls `function`, when those are the only ways
+        the script can run it: its name appears nowhere else (not as a
+        wrapper's operand, in ``trap``/``eval`` text or a variable), and it
+        is defined once. None otherwise."""
+        if len(self.function_bodies.get(function, ())) != 1 or self.script is None:
+            return None
+        calls = [
+            node
+            for node in self.script.of_type("command")
+            if (name := node.child_by_field_name("name")) is not None
+            and node_text(self.src, name) == function
+        ]
+        mentions = len(
+            re.findall(
+                rb"(?<![A-Za-z0-9_.:/-])" + re.escape(function.encode()) + rb"(?![A-Za-z0-9_.:/-])",
+                self.src,
+            )
+        )
+        return calls if calls and mentions == len(calls) + 1 else None
+
+    def literal_positional(self, use: Node, k: int) -> bool:
+        """``$k`` at `use` is a literal word of the author's: `use` is in a
+        function every call of which (`function_calls`) passes a literal as
+        its k-th argument, after k-1 literal ones, and no ``shift`` or
+        ``set`` can have run in the function before `use` does (none before
+        it; none at all when `use` is in a loop)."""
+        function = self.function_at(use.start_byte)
+        if function is None or self.script is None:
+            return False
+        calls = self.function_calls(function)
+        if calls is None:
+            return False
+        (body,) = self.function_bodies[function]  # defined once (`function_calls`)
+        in_loop = any(
+            a.type in ("for_statement", "c_style_for_statement", "while_statement")
+            and body.start_byte <= a.start_byte
+            for a in ancestors(use)
+        )
+        for node in walk_nodes(body):
+            if node.type != "command" or (name := node.child_by_field_name("name")) is None:
+                continue
+            if node_text(self.src, name) == "set" or (
+                node_text(self.src, name) == "shift"
+                and (in_loop or node.start_byte < use.start_byte)
+            ):
+                return False
+        for call in calls:
+            words = list(call.children_by_field_name("argument"))
+            if len(words) < k:
+                return False
+            for word in words[:k]:
+                text = static_text(self.src, word)
+                if (
+                    text is None
+                    or word.type not in ("word", "string", "raw_string", "number")
+                    or (word.type == "word" and not ONE_LITERAL_WORD.fullmatch(text))
+                ):
+                    return False  # an expansion, or a glob or brace list: how many words?
+        return True
+
+    def leading_shifts(self, function: str) -> int | None:
+        """How many of its arguments `function` (one that runs ``"$@"``)
+        shifts away before it runs them: the ``shift``/``shift N`` commands
+        that run unconditionally in its body before the command ``"$@"``.
+        None when a ``shift`` or ``set`` stands anywhere else."""
+        bodies = self.function_bodies.get(function, ())
+        if len(bodies) != 1:
+            return None
+        (body,) = bodies
+        runs = [
+            n
+            for n in walk_nodes(body)
+            if n.type == "command_name" and node_text(self.src, n).strip('"') in ("$@", "${@}")
+        ]
+        if not runs:
+            return None
+        first_run = min(n.start_byte for n in runs)
+        count = 0
+        for node in walk_nodes(body):
+            if node.type != "command" or (name := node.child_by_field_name("name")) is None:
+                continue
+            cname = node_text(self.src, name)
+            if cname == "set":
+                return None
+            if cname != "shift":
+                continue
+            arguments = [node_text(self.src, a) for a in node.children_by_field_name("argument")]
+            if (
+                node.start_byte > first_run
+                or _unconditional_scope(node) != body
+                or len(arguments) > 1
+                or (arguments and not arguments[0].isdigit())
+            ):
+                return None
+            count += int(arguments[0]) if arguments else 1
+        return count
 
     def function_at(self, byte: int) -> str | None:
         """The function whose body holds `byte` (the innermost), or None."""
@@ -1399,6 +1502,14 @@ class TaintedScript:
                 source = self._var_source(name) if name else None
                 if source is not None and name == "HARBOR_RUN_DIR" and self._own_file(node):
                     source = None  # a file of the step's own in the run directory
+            if (
+                source is not None
+                and name is not None
+                and name.isdigit()
+                and name != "0"
+                and self.literal_positional(node, int(name))
+            ):
+                source = None  # every call passes the author's word there
             if expansion and node.type == "expansion":
                 source = (
                     _transformed(self.src, node, source)

@@ -42,7 +42,6 @@ KNOWN_MISSES = {
 REFUSED_SAFE = {
     "017-git-merge-base.yaml": "refused [H009]",
     "019-git-diff-file-between.yaml": "unloadable [ConfigError]",
-    "070-curl-retry-function.yaml": "refused [H006, H012]",
     "090-tar-compare-sizes.yaml": "refused [H003, H004, H006]",
     "101-python-sqlite-query.yaml": (
         "H012: `python3` reads code from the folder it works in (its config, hooks or "
