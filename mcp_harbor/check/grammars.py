@@ -953,7 +953,30 @@ def is_language(program: str, words: list[str | None]) -> bool:
     program (python3, node, perl, awk, sed…), whose own text may write."""
     key, _ = grammar_key(normal_program(program), words)
     grammar = GRAMMARS.get(key)
-    return grammar is not None and grammar.writes is not None
+    return grammar is not None and grammar.writes is not None and not _own_program(grammar, words)
+
+
+def _own_program(grammar: Grammar, words: list[str | None]) -> bool:
+    """The literal `words` give a language a program of its own to run (a
+    module, ``python3 -m mkdocs``, or a script file), not program text: what
+    it writes is that program's, as any program's writes are."""
+    expect = own = False
+    for word in words:
+        if word is None:
+            return False
+        if expect:
+            expect = False
+            continue
+        if word in grammar.program_options or word == "-":
+            return False  # program text after all (``perl -MFoo -e …``)
+        if word in grammar.code_options:
+            expect = own = True
+            continue
+        if word.startswith("-"):
+            expect = word in grammar.value_options
+            continue
+        return own or grammar.script_is_file
+    return own
 
 
 def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | None) -> str | None:

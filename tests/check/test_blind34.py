@@ -38,11 +38,6 @@ REFUSED_SAFE = {
         "a step may put caller data in the working folder (H012 cwd rule), and pytest "
         "reads conftest.py there (another step runs pytest with caller data)"
     ),
-    "112-on-failure-hook.yaml": (
-        "H012: `python3` reads code from the folder it works in (its config, hooks or "
-        "modules), and that folder may have been written by a step [H012 no-grammar-"
-        "position"
-    ),
     "114-continue-on-error.yaml": "mypy has no grammar (plugins in its config are code)",
     "115-cwd-step.yaml": "jest has no grammar",
     "127-secret-docker-login.yaml": (

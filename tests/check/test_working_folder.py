@@ -74,3 +74,27 @@ def test_a_programs_entry_cannot_make_makes_operands_data(tmp_path: Path) -> Non
         'steps:\n  - name: dry\n    run: make -n -s "$ARG_target"\n'
     )
     assert "H012" in _rules(tmp_path, make)
+
+
+def test_a_module_of_its_own_is_not_judged_by_its_own_writes(tmp_path: Path) -> None:
+    """``python3 -m mkdocs build --site-dir site/VERSION`` writes after it has
+    started, as any program does: not against itself. A language's program
+    text that writes (``python3 -c 'open(…, "w")…'``) is: a later run of the
+    same command would load what it wrote."""
+    module = """\
+name: t
+description: t
+args:
+  version: {type: string, pattern: "^[0-9]+\\\\.[0-9]+$"}
+required: [version]
+steps:
+  - name: build
+    run: python3 -m mkdocs build --site-dir "site/$ARG_version"
+"""
+    assert _rules(tmp_path, module) == set()
+    text = module.replace(
+        'python3 -m mkdocs build --site-dir "site/$ARG_version"',
+        "python3 -c 'import sys; open(sys.argv[1], \"w\").write(\"x\"); import json' "
+        '"site/$ARG_version"',
+    )
+    assert "H012" in _rules(tmp_path, text)
