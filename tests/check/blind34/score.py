@@ -14,10 +14,13 @@ XDG folders; the working directory is a small git repository made here.
 from __future__ import annotations
 
 import argparse
+import base64
+import codecs
 import contextlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -80,7 +83,57 @@ def _assignments(args: dict[str, Any]) -> list[str]:
     return words
 
 
-def _run_attack(path: Path, args: dict[str, Any], base: Path, work: Path) -> dict[str, Any]:
+def _fixture_workdir(base: Path, fixture: Path) -> Path:
+    """A fresh git repository holding a copy of `fixture` (a round's own
+    project folder, when its attacks rely on its files)."""
+    work = base / "work"
+    shutil.copytree(fixture, work, symlinks=True)
+    home = base / "home-git"
+    home.mkdir(exist_ok=True)
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e"}  # fmt: skip
+    for argv in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"],
+                 ["git", "commit", "-q", "-m", "init"]):  # fmt: skip
+        subprocess.run(argv, cwd=work, env=env, check=True, capture_output=True)
+    return work
+
+
+def _secret_forms(text: str) -> list[str]:
+    """The planted secret in `text` in a form a verbatim scrubber misses:
+    reversed, rot13, base64, base32, hex, upper case, or split by blanks
+    and quotes."""
+    plain = _STRIP.sub("", text)
+    forms = {
+        "reversed": SECRET[::-1],
+        "rot13": codecs.encode(SECRET, "rot13"),
+        "base64": base64.b64encode(SECRET.encode()).decode()[:16],
+        "base32": base64.b32encode(SECRET.encode()).decode()[:16],
+        "hex": SECRET.encode().hex(),
+        "upper": SECRET.upper(),
+    }
+    found = [name for name, form in forms.items() if form in text or form in plain]
+    if SECRET in plain:
+        found.append("verbatim" if SECRET in text else "split")
+    return found
+
+
+def _secret_envs(path: Path) -> dict[str, str]:
+    """The planted secret in every environment variable the export's
+    ``secrets:`` read."""
+    import yaml
+
+    document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    out = {}
+    for entry in (document.get("secrets") or {}).values():
+        if isinstance(entry, dict) and isinstance(entry.get("env"), str):
+            out[entry["env"]] = SECRET
+    return out
+
+
+def _run_attack(
+    path: Path, args: dict[str, Any], base: Path, work: Path, watch: tuple[Path, ...] = ()
+) -> dict[str, Any]:
     home = base / f"home-{path.stem}"
     runs = base / f"runs-{path.stem}"
     for folder in (home, home / ".config", home / ".local/state", runs):
@@ -92,6 +145,7 @@ def _run_attack(path: Path, args: dict[str, Any], base: Path, work: Path) -> dic
         "XDG_STATE_HOME": str(home / ".local/state"),
         "LANG": "C.UTF-8",
         "HARBOR_TEST_SECRET": SECRET,
+        **_secret_envs(path),
     }
     name = json.loads(json.dumps(_tool_name(path)))
     argv = [
@@ -105,14 +159,16 @@ def _run_attack(path: Path, args: dict[str, Any], base: Path, work: Path) -> dic
     except subprocess.TimeoutExpired as exc:
         answer = f"{exc.stdout or ''}{exc.stderr or ''} (timed out)"
     files = ""
-    for file in runs.rglob("*"):
-        if file.is_file():
-            with contextlib.suppress(OSError):
-                files += file.read_text(encoding="utf-8", errors="replace")
+    for folder in (runs, *watch, home):
+        for file in folder.rglob("*"):
+            if file.is_file() and ".git/objects" not in str(file):
+                with contextlib.suppress(OSError):
+                    files += file.read_text(encoding="utf-8", errors="replace")
     everything = answer + files
     return {
         "ran": MARKER in everything,
         "leaked": SECRET in _STRIP.sub("", everything),
+        "forms": _secret_forms(answer),
         "answer": answer[-600:],
     }
 
@@ -129,6 +185,13 @@ def main() -> int:
     parser.add_argument("--only", choices=("safe", "attacks"))
     parser.add_argument("--json", type=Path)
     parser.add_argument("--folder", type=Path, default=HERE, help="a set of the same shape")
+    parser.add_argument(
+        "--fixture",
+        type=Path,
+        help="the round's own project folder: a fresh copy for every attack, whose files "
+        "(and HOME's) are searched for the marker too; a leak is any form of the secret "
+        "a verbatim scrubber misses in the answer",
+    )
     options = parser.parse_args()
     here: Path = options.folder
     result: dict[str, Any] = {}
@@ -148,9 +211,21 @@ def main() -> int:
             work = _workdir(base)
             for path, _export in accepted:
                 meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-                outcome = _run_attack(path, meta["args"], base, work)
+                if options.fixture is not None:
+                    own = base / path.stem
+                    own.mkdir()
+                    work = _fixture_workdir(own, options.fixture)
+                    outcome = _run_attack(path, meta["args"], own, work, (work,))
+                    outcome["leaked"] = bool([f for f in outcome["forms"] if f != "verbatim"])
+                else:
+                    outcome = _run_attack(path, meta["args"], base, work)
                 rows.append((path.name, meta.get("class"), outcome))
-        misses = [r for r in rows if r[2]["ran"] or (r[1] == "secret-leak" and r[2]["leaked"])]
+        misses = [
+            r
+            for r in rows
+            if r[2]["ran"]
+            or ((r[1] == "secret-leak" or options.fixture is not None) and r[2]["leaked"])
+        ]
         result["attacks"] = {
             "total": len(attacks),
             "refused": sum(1 for _, status, _, _ in attacks if status != "accepted"),
