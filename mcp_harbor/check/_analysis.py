@@ -111,7 +111,7 @@ __all__ = [
 ]
 
 #: ``set -a``/``set -o allexport`` in a script.
-_ALLEXPORT = re.compile(r"(?:^|[;&|\s])set\s+(?:-[A-Za-z]*a|-o\s+allexport)\b")
+_ALLEXPORT = re.compile(r"(?:^|[;&|\s])set\s+(?:-[A-Za-z]*a[A-Za-z]*|-o\s+allexport)\b")
 #: Names of the step's environment that a plain assignment does not export
 #: to other programs by being in it (bash's own).
 _SHELL_ONLY = frozenset({"IFS", "OPTIND", "OPTERR"})
@@ -246,6 +246,7 @@ class _Analysis(TaintedScript):
                         "cannot follow what that is",
                         "run the command in a pipeline instead of a coprocess",
                     )
+                self._deferred_arithmetic(node)
                 self._copied_or_teed(node, name, written)
                 for path in self._executed_paths(node, name):
                     entry = written.get(path)
@@ -270,9 +271,19 @@ class _Analysis(TaintedScript):
                 self._written_file(node, written)
             elif kind == "process_substitution":
                 self._output_substitution(node)
+            elif kind in ("test_command", "unset_command"):
+                self._deferred_arithmetic(node)
             elif kind == "declaration_command":
+                self._deferred_arithmetic(node)
                 flags = [node_text(self.src, c) for c in node.children if c.type == "word"]
-                if any(f.startswith("-") and "i" in f for f in flags):
+                keyword = node_text(self.src, node.children[0]) if node.children else ""
+                # a name reference (declare -n) points where the checker does
+                # not follow, maybe to an integer: writes through it are
+                # judged as writes to one
+                if any(f.startswith("-") and "i" in f for f in flags) or (
+                    keyword in ("declare", "local", "typeset")
+                    and any(f.startswith("-") and "n" in f for f in flags)
+                ):
                     for child in node.children:
                         target = child
                         if child.type == "variable_assignment":
@@ -300,6 +311,63 @@ class _Analysis(TaintedScript):
                             node_text(self.src, name_node), inside, self.locate(inside[0].start)
                         )
                     )
+
+    def _deferred_arithmetic(self, node: Node) -> None:
+        """Text bash evaluates as arithmetic when a builtin runs, not where
+        the script is parsed: ``let``'s operands, and the subscript of a
+        name a builtin takes (``unset 'a[$i]'``, ``test -v``, ``printf -v``,
+        ``read``, ``declare``). Quoted, it is no expansion for the parser,
+        but every name in it is read then, recursively: one that is not
+        proven the author's is the caller's."""
+        name_node = node.child_by_field_name("name")
+        if node.type == "command":
+            name = node_text(self.src, name_node) if name_node is not None else ""
+            if name == "let":
+                texts = [a for a in node.children_by_field_name("argument")]
+            elif name in NAME_WRITERS or name in ("unset", "test", "[", "export", "readonly"):
+                texts = [
+                    a
+                    for a in node.children_by_field_name("argument")
+                    if _SUBSCRIPTED.fullmatch(self._unquoted(a))
+                ]
+            else:
+                return
+        else:  # declaration_command, unset_command, test_command (``[[ -v 'a[$i]' ]]``)
+            name = node_text(self.src, node.children[0]) if node.children else ""
+            texts = [
+                c
+                for c in walk(node)
+                if c.type in ("word", "string", "raw_string", "concatenation")
+                and c.parent is not None
+                and c.parent.type in ("declaration_command", "unset_command", "unary_expression")
+                and _SUBSCRIPTED.fullmatch(self._unquoted(c))
+            ]
+        for arg in texts:
+            text = self._unquoted(arg)
+            if name != "let":
+                found_name = _SUBSCRIPTED.fullmatch(text)
+                text = found_name.group(1) if found_name is not None else text
+            for found in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", text):
+                source = self._var_source(found.group(0))
+                if source is None:
+                    continue
+                self.hazard(
+                    ArithmeticInjection,
+                    source[0] if source[0] != UNPROVEN else None,
+                    arg.start_byte,
+                    f"`{name}` evaluates `{found.group(0)}` in this text as arithmetic when it "
+                    "runs, where `a[$(cmd)]` in the value runs a command, even quoted",
+                    "check the value is a number first ([[ $v =~ ^[0-9]+$ ]]) and use a "
+                    "variable set from that check",
+                )
+                break
+
+    def _unquoted(self, node: Node) -> str:
+        """`node`'s text with its outer quotes removed (a literal's)."""
+        text = node_text(self.src, node)
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+            return text[1:-1]
+        return text
 
     def _writes_integer(self, node: Node, integers: set[str]) -> bool:
         """A builtin that writes a variable by name (``read n``, ``printf -v
@@ -722,6 +790,7 @@ class _Analysis(TaintedScript):
         words = [self.word(child) for child in command_words(node)]
         if not words:
             return
+        self._wrapped_declaration(node)
         self._code_files(node, words)
         resolver = Resolver(self, self.stdin_of(node))
         resolver.env = self._env_prefixes(node)
@@ -824,6 +893,29 @@ class _Analysis(TaintedScript):
             declared = node.parent is not None and node.parent.type == "declaration_command"
             if (exported or self._all_export()) and not declared:
                 self._exported(occs[0], target)
+
+    def _wrapped_declaration(self, node: Node) -> None:
+        """``builtin export V=…``, ``command declare -x V=…``: the builtin
+        behind ``builtin``/``command`` exports as it would alone."""
+        arguments = list(node.children_by_field_name("argument"))
+        name = node.child_by_field_name("name")
+        texts = [static_text(self.src, a) for a in arguments]
+        k = 0
+        if name is None or node_text(self.src, name) not in ("builtin", "command"):
+            return
+        while k < len(texts) and texts[k] in ("builtin", "command", "-p", "--"):
+            k += 1
+        if k >= len(texts) or texts[k] not in ("export", "declare", "typeset", "local", "readonly"):
+            return
+        keyword = texts[k]
+        flags = "".join(t for t in texts[k + 1 :] if t is not None and t.startswith("-"))
+        if keyword != "export" and "x" not in flags and not self._all_export():
+            return
+        for arg in arguments[k + 1 :]:
+            occs = self.occs_in(arg.start_byte, arg.end_byte)
+            match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", node_text(self.src, arg))
+            if occs and match is not None:
+                self._exported(occs[0], match.group(0))
 
     def _all_export(self) -> bool:
         """``set -a`` (``set -o allexport``): every assignment is exported."""
@@ -961,6 +1053,11 @@ class _Analysis(TaintedScript):
         inner.programs = self.programs
         inner.cwd_written = self.works_in_writable(word.start)
         inner.run()
+
+
+#: A name with a subscript, as a builtin takes it (``a[$i]``, ``a[$i]=v``):
+#: the subscript is group 1.
+_SUBSCRIPTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[(.*)\](?:\+?=.*)?", re.S)
 
 
 def _lists_keys(src: bytes, node: Node) -> bool:

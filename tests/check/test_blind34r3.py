@@ -22,16 +22,24 @@ ACCEPTED_INERT = {
     "064-declare-x-od.yaml",
     "065-python-env-textwrap.yaml",
     "066-argv-context-leak.yaml",
-    "067-export-cut-delim.yaml",
     "068-export-grep-o.yaml",
     "096-labels-exit-arith.yaml",
     "097-title-newline-exit-dbl-bracket.yaml",
     "101-venv-python-argv.yaml",
     "118-typeset-x-sed-l.yaml",
-    "120-prefix-env-to-sort-proc.yaml",
 }
-#: Accepted attacks that still succeed: the gaps left, and why.
+#: Accepted attacks that still succeed (the secret leaks were scored as inert until
+#: the scorer planted the secret in the variables their `secrets:` read): the gaps left, and why.
 KNOWN_MISSES = {
+    "067-export-cut-delim.yaml": (
+        "an exported secret read back from /proc/self/environ by cut, every "
+        "character split (H010 follows bash, not what a program reads; issue 34 "
+        "section 5 is not done)"
+    ),
+    "120-prefix-env-to-sort-proc.yaml": (
+        "a secret in one command's environment, and that command (sort -z) reads "
+        "/proc/self/environ, a file the caller names (issue 34 section 5 is not done)"
+    ),
     "007-find-array-split.yaml": (
         'roots=($ARG) splits into elements; "${roots[@]}" before find\'s options is not '
         "yet modelled as split words"

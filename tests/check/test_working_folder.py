@@ -94,7 +94,7 @@ steps:
     assert _rules(tmp_path, module) == set()
     text = module.replace(
         'python3 -m mkdocs build --site-dir "site/$ARG_version"',
-        "python3 -c 'import sys; open(sys.argv[1], \"w\").write(\"x\"); import json' "
+        'python3 -c \'import sys; open(sys.argv[1], "w").write("x"); import json\' '
         '"site/$ARG_version"',
     )
     assert "H012" in _rules(tmp_path, text)

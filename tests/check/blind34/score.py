@@ -5,9 +5,11 @@ sandbox on) with its attack arguments.
     python tests/check/blind34/score.py [--only safe|attacks] [--json OUT]
 
 An attack *ran* when ``HARBOR-PWNED-42`` is in the answer (the envelope, as
-JSON) or in any file of its run directory; a secret-leak attack *leaked*
-when the answer or a run file, with backslashes, quotes and blanks taken
-out, holds the planted secret. Every server process gets its own HOME and
+JSON) or in any file of its run directory (with ``--fixture``, of its
+working folder and HOME too); an attack *leaked* when the answer holds the
+planted secret in any form: verbatim, split by blanks and quotes, reversed,
+rot13, base64/32, hex or upper case. The secret is planted in every
+environment variable the export's ``secrets:`` read. Every server process gets its own HOME and
 XDG folders; the working directory is a small git repository made here.
 """
 
@@ -164,11 +166,14 @@ def _run_attack(
             if file.is_file() and ".git/objects" not in str(file):
                 with contextlib.suppress(OSError):
                     files += file.read_text(encoding="utf-8", errors="replace")
-    everything = answer + files
+    forms = _secret_forms(answer)
     return {
-        "ran": MARKER in everything,
-        "leaked": SECRET in _STRIP.sub("", everything),
-        "forms": _secret_forms(answer),
+        # the payload ran: its marker in the answer or in any file it could write
+        "ran": MARKER in answer + files,
+        # the secret reached the caller: any form of it in the answer (a file
+        # of the run directory is the step's own, and never the caller's)
+        "leaked": bool(forms),
+        "forms": forms,
         "answer": answer[-600:],
     }
 
@@ -216,16 +221,10 @@ def main() -> int:
                     own.mkdir()
                     work = _fixture_workdir(own, options.fixture)
                     outcome = _run_attack(path, meta["args"], own, work, (work,))
-                    outcome["leaked"] = bool([f for f in outcome["forms"] if f != "verbatim"])
                 else:
                     outcome = _run_attack(path, meta["args"], base, work)
                 rows.append((path.name, meta.get("class"), outcome))
-        misses = [
-            r
-            for r in rows
-            if r[2]["ran"]
-            or ((r[1] == "secret-leak" or options.fixture is not None) and r[2]["leaked"])
-        ]
+        misses = [r for r in rows if r[2]["ran"] or r[2]["leaked"]]
         result["attacks"] = {
             "total": len(attacks),
             "refused": sum(1 for _, status, _, _ in attacks if status != "accepted"),
