@@ -558,7 +558,21 @@ def admit(
             continue
         given_data = True
         opened.append(word)
-        if name in _URL_PROGRAMS and not prefix.startswith(_AUTHOR_SCHEMES):
+        first_words = word.occs[0].model.words if word.occs else None
+        if (
+            name in _URL_PROGRAMS
+            and not prefix.startswith(_AUTHOR_SCHEMES)
+            and "/" not in prefix
+            and not (
+                not prefix
+                and first_words is not None
+                and all(w.startswith(_AUTHOR_SCHEMES) for w in first_words)
+            )
+        ):
+            # the scheme is what stands before the first `/`: the author's
+            # text, an enum of the author's URLs, or the value of a variable
+            # the author set (the operator's "$API_URL/v1/$ARG_x"), never
+            # the caller's
             refuse(
                 word,
                 f"the caller chooses the whole URL `{key}` fetches, scheme included "
