@@ -63,9 +63,11 @@ def export_text(db_file: Path) -> str:
         output_tail: {TAIL}
         output_schema: {{type: object}}
         pass_env: [EXPORT_PASSED]
+        # the printing steps' bash and python are named for the secrets: the
+        # author's word (here, on purpose, a false one) that they never print them
         secrets:
-          DEPLOY_TOKEN: {{env: CI_DEPLOY_TOKEN}}
-          DB_PASSWORD: {{file: {db_file}}}
+          DEPLOY_TOKEN: {{env: CI_DEPLOY_TOKEN, programs: [bash, {py}]}}
+          DB_PASSWORD: {{file: {db_file}, programs: [bash, {py}]}}
         steps:
           - name: keep
             # the secret arg, for the printing steps below: an argv: step the

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Generic, Literal, TypeVar
 
 from mcp_harbor import step_env
+from mcp_harbor.check import grammars
 from mcp_harbor.check._analysis import (
     analyse_argv,
     analyse_reprint,
@@ -46,6 +47,7 @@ from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._secrets import secret_hazards
 from mcp_harbor.check._taint import puts_caller_files
 from mcp_harbor.check._values import ValueModel
+from mcp_harbor.check.credentials import takes_credential
 from mcp_harbor.check.grammars import is_language, writes_no_file
 from mcp_harbor.check.rules import (
     RULES,
@@ -202,16 +204,68 @@ def _grammars(export: Export) -> dict[str, Grammar]:
     return out
 
 
+def _may_print_environment(program: str, words: Sequence[str]) -> bool:
+    """`program` with `words` may print a variable of its environment: it
+    prints it by design (``env``, ``printenv``), it has no grammar, or its
+    grammar is a language's (its program text may read the environment)."""
+    if program in ("env", "printenv"):
+        return True
+    key, _ = grammars.grammar_key(grammars.normal_program(program), list(words))
+    grammar = grammars.GRAMMARS.get(key)
+    return (
+        grammar is None
+        or grammar.writes is not None
+        or grammar.evaluates is not None
+        or bool(grammar.program_options)
+        or grammar.script_operand
+    )
+
+
+def _secret_programs(export: Export) -> dict[str, frozenset[str]]:
+    """The programs each secret's ``programs:`` names."""
+    return {name: frozenset(source.programs) for name, source in export.spec.secrets.items()}
+
+
 def _argv_secret_hazards(
-    elements: Sequence[tuple[str, Sentinels]], secrets: Collection[str]
+    elements: Sequence[tuple[str, Sentinels]],
+    secrets: Collection[str],
+    allowed: Mapping[str, Collection[str]] | None = None,
 ) -> list[Hazard]:
-    """H010 for an ``argv:`` step that is a shell and its script
-    (``[bash, -c, SCRIPT]``): the script is read like a ``run:`` one, and
-    a trace flag before it (``-x``, ``-v``, ``-o xtrace``) prints every
-    word it expands, secrets included."""
+    """H010 for an ``argv:`` step. With no placeholder in its argv it gets
+    the export's secrets in its environment: its program must take each
+    there as a credential (`credentials.takes_credential`) or be named by
+    the secret's ``programs:``, unless it is one with a grammar that runs
+    no program text of its own (it reads only the variables it knows). A
+    shell and its script (``[bash, -c, SCRIPT]``): the script is read like a
+    ``run:`` one, and a trace flag before it (``-x``, ``-v``, ``-o xtrace``)
+    prints every word it expands, secrets included."""
     if not secrets or not elements:
         return []
     words = [text for text, _ in elements]
+    program = words[0].rsplit("/", 1)[-1]
+    if not any(sentinels.by_word for _, sentinels in elements) and not (
+        program in ("bash", "sh", "dash", "zsh", "ksh", "rbash") and "-c" in words
+    ):
+        names = [
+            name
+            for name in secrets
+            if not takes_credential(program, words[1:], ("env", name))
+            and program not in (allowed or {}).get(name, ())
+            and words[0] not in (allowed or {}).get(name, ())
+        ]
+        if names and _may_print_environment(program, words[1:]):
+            return [
+                SecretPrinted.hazard(
+                    None,
+                    elements[0][1].locate(0),
+                    f"`{program}` gets the export's secrets ({', '.join(sorted(names))}) in "
+                    "its environment, as an argv: step without a placeholder does, and it may "
+                    "print them (its program reads its environment, or no grammar says what "
+                    "it reads)",
+                    f"run the program from a run: step that gives it only what it needs, or "
+                    f"name it in the secret's entry if it never prints it: programs: [{program}]",
+                )
+            ]
     if words[0].rsplit("/", 1)[-1] not in ("bash", "sh", "dash", "zsh", "ksh", "rbash"):
         return []
     found: list[Hazard] = []
@@ -268,7 +322,12 @@ def _draft(
     for text, sentinels in scripts if export.spec.secrets else ():
         files: set[str] = set()
         own_secret_files.append(
-            (secret_hazards(text, sentinels, export.spec.secrets, files), files)
+            (
+                secret_hazards(
+                    text, sentinels, export.spec.secrets, files, _secret_programs(export)
+                ),
+                files,
+            )
         )
         secret_files |= files
     # a step that may put caller data in the working folder makes every
@@ -386,7 +445,13 @@ def _analyse_steps(
             if own_secret_files and own_secret_files[script_index][1] == secret_files:
                 printed = own_secret_files[script_index][0]  # no other step's file to read
             else:
-                printed = secret_hazards(text, sentinels, export.spec.secrets, set(secret_files))
+                printed = secret_hazards(
+                    text,
+                    sentinels,
+                    export.spec.secrets,
+                    set(secret_files),
+                    _secret_programs(export),
+                )
             script_index += 1
             tainted: dict[str, ValueModel] = {}
             try:
@@ -433,7 +498,7 @@ def _analyse_steps(
             hazards = env_hazards + analyse_argv(elements, models, programs, environment, elsewhere)
             found.append([(0, 0)] if writes else [])
             surely.append((0, 0) if writes and _argv_puts_caller_files(elements) else None)
-            hazards += _argv_secret_hazards(elements, export.spec.secrets)
+            hazards += _argv_secret_hazards(elements, export.spec.secrets, _secret_programs(export))
             steps.append((step, hazards, None))
     return steps, found, surely
 

@@ -38,13 +38,14 @@ does not print the secret, never the other way round for the sinks above.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 
 from tree_sitter import Node
 
 from mcp_harbor.check._facts import Hazard, Located, Sentinels, Taint, any_model
 from mcp_harbor.check._taint import TaintedScript
 from mcp_harbor.check._tree import IDENT, ancestors, node_text, parsed, static_text
+from mcp_harbor.check.credentials import takes_credential
 from mcp_harbor.check.rules.h010 import SecretPrinted
 
 __all__ = ["PASS_THROUGH", "secret_hazards"]
@@ -94,6 +95,7 @@ def secret_hazards(
     sentinels: Sentinels,
     secrets: Collection[str],
     files: set[str] | None = None,
+    allowed: Mapping[str, Collection[str]] | None = None,
 ) -> list[Hazard]:
     """H010's findings in the ``run:`` script `text` (placeholders replaced
     by `sentinels`' words) of an export whose ``secrets:`` are `secrets`:
@@ -110,7 +112,7 @@ def secret_hazards(
     follower = TaintedScript(text, None, taint, sentinels.locate, [])
     follower.unproven_is_data = False  # only the secrets are followed here
     follower.find_caller_data(script)
-    sinks = _Sinks(follower, sentinels.locate)
+    sinks = _Sinks(follower, sentinels.locate, allowed or {})
     if files is not None:
         sinks.secret_files |= files
     found = sinks.run()
@@ -120,7 +122,14 @@ def secret_hazards(
 
 
 class _Sinks:
-    def __init__(self, follower: TaintedScript, locate: Callable[[int], Located]) -> None:
+    def __init__(
+        self,
+        follower: TaintedScript,
+        locate: Callable[[int], Located],
+        allowed: Mapping[str, Collection[str]],
+    ) -> None:
+        #: the programs each secret's ``programs:`` names
+        self.allowed = allowed
         self.f = follower
         self.src = follower.src
         self.locate = locate
@@ -145,7 +154,8 @@ class _Sinks:
                     self._add(node, SecretPrinted.trace(node_text(self.src, name), self._at(node)))
         for occ in self.f.occs:
             if occ.node is not None:
-                self._value(occ.node, occ.var or occ.arg)
+                self._value(occ.node, occ.var or occ.arg, occ.arg)
+
         if self.secret_files:
             for node in self.f.script.nodes:
                 if node.type == "command":
@@ -241,6 +251,12 @@ class _Sinks:
         letters = "".join(o[1:] for o in options)
         if "f" in letters or "F" in letters:
             return  # functions, not variables
+        if (keyword == "export" and "n" not in letters) or (
+            "x" in letters and keyword in _DECLARATIONS
+        ):
+            named = next((o for o in operands if o is not None and o in self.carriers), None)
+            if named is not None:  # export S: its value in every later program's environment
+                self._add(node, SecretPrinted.exported(named, self._at(node)))
         if not operands:
             dump = True
         elif "p" in letters:
@@ -251,15 +267,23 @@ class _Sinks:
             self._printed(node, "dump", f"{keyword} {' '.join(options)}".strip())
 
     # -- a secret's value
-    def _value(self, node: Node, variable: str) -> None:
+    def _value(self, node: Node, variable: str, secret: str) -> None:
         child = node
-        for parent in ancestors(node):
+        # a substitution whose output carries the secret: where that output goes
+        start = node.parent if node.type == "command_substitution" else node
+        for parent in ancestors(start) if start is not None else iter(()):
             kind = parent.type
-            if kind == "variable_assignment" or kind in (
-                "command_substitution",
-                "process_substitution",
-            ):
-                return  # an environment, an assignment (followed), a capture
+            if kind == "variable_assignment":
+                holder = parent.parent
+                target = parent.child_by_field_name("name")
+                if holder is not None and holder.type == "command" and target is not None:
+                    # NAME="$S" prog: prog's environment
+                    self._given(holder, secret, variable, ("env", node_text(self.src, target)))
+                elif holder is not None and holder.type == "declaration_command":
+                    self._exported_value(holder, variable)
+                return  # an assignment: the variable is followed
+            if kind in ("command_substitution", "process_substitution"):
+                return  # a capture: what it is assigned to is followed
             if kind in ("herestring_redirect", "heredoc_redirect"):
                 statement = parent.parent
                 body = statement
@@ -267,6 +291,8 @@ class _Sinks:
                     body = statement.child_by_field_name("body")
                 if body is not None and _name(self.src, body) in PASS_THROUGH:
                     self._printed(body, "print", _name(self.src, body) or "", variable)
+                elif body is not None and body.type == "command":
+                    self._given(body, secret, variable, ("stdin", 0))
                 return
             if kind == "file_redirect":
                 return
@@ -281,8 +307,117 @@ class _Sinks:
                 if name in _PRINTERS and not _printf_to_variable(self.src, parent):
                     self._printed(parent, "print", name or "", variable)
                     self._remember_file(parent)
+                elif name not in _PRINTERS:
+                    arguments = list(parent.children_by_field_name("argument"))
+                    index = next(
+                        (
+                            k
+                            for k, a in enumerate(arguments)
+                            if a.start_byte <= child.start_byte < a.end_byte
+                        ),
+                        None,
+                    )
+                    if index is not None:
+                        self._given(parent, secret, variable, ("word", index))
+                return
+            if kind == "declaration_command":
+                self._exported_value(parent, variable)
+                return
+            if kind == "test_command":
+                # [[ $S -eq 1 ]], [ "$S" -gt 0 ]: the error prints the value
+                text = node_text(self.src, parent)
+                if any(re.search(rf"(?<!\S){op}(?!\S)", text) for op in _INTEGER_TESTS):
+                    self._given(parent, secret, variable, ("word", 0))
                 return
             child = parent
+
+    def _given(
+        self, command: Node, secret: str, variable: str, place: tuple[str, int | str]
+    ) -> None:
+        """`command` gets the secret at `place` (`credentials.takes_credential`):
+        a finding unless the program takes a credential there, or the secret's
+        ``programs:`` names it, or nothing it prints is recorded."""
+        name = _name(self.src, command) or ""
+        if self._named(command, self.allowed.get(secret, ())):
+            return
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        if name and takes_credential(name, words, place):
+            return
+        if name in ("test", "[") and _compares_strings(words):
+            return  # test "$S" = x prints nothing, whatever S holds
+        where = self._recorded(command)
+        if where is None:
+            return
+        kind, at = place
+        said = (
+            f"in its environment as {at}"
+            if kind == "env"
+            else "on its standard input"
+            if kind == "stdin"
+            else "as an argument"
+        )
+        self._add(
+            command, SecretPrinted.given(variable, name or "…", said, where, self._at(command))
+        )
+
+    def _recorded(self, command: Node) -> str | None:
+        """Where what `command` prints (stdout or stderr) is recorded, or
+        None when neither is (``>/dev/null 2>&1``, a run-directory file)."""
+        where = _destination(
+            self.src, command, frozenset(self.f.temp_paths) | self._run_files(), self._takes_stdin
+        )
+        if where is not None:
+            return where
+        holder = command.parent
+        if holder is None or holder.type != "redirected_statement":
+            return "the step's stderr"
+        for red in holder.children_by_field_name("redirect"):
+            if red.type != "file_redirect":
+                continue
+            fds, dest, operator = _fd_redirect(self.src, red)
+            if 2 in fds and dest is not None:
+                if operator.endswith("&") and static_text(self.src, dest) == "1":
+                    return None  # 2>&1: where stdout goes
+                return _file(self.src, dest, operator)
+        return "the step's stderr"
+
+    def _takes_stdin(self, command: Node) -> bool:
+        """`command` (a stage a secret is piped into) takes it on its
+        standard input as a credential, or the secrets' ``programs:`` name it."""
+        name = _name(self.src, command) or ""
+        if any(self._named(command, programs) for programs in self.allowed.values()):
+            return True
+        body = command
+        if command.type == "redirected_statement":
+            body = command.child_by_field_name("body") or command
+        words = [static_text(self.src, a) for a in body.children_by_field_name("argument")]
+        return bool(name) and takes_credential(name, words, ("stdin", 0))
+
+    def _named(self, command: Node, programs: Collection[str]) -> bool:
+        """`command`'s program is one of `programs` (a basename, or the
+        command word as written when it holds a ``/``)."""
+        if not programs:
+            return False
+        body = command
+        if command.type == "redirected_statement":
+            body = command.child_by_field_name("body") or command
+        word = body.child_by_field_name("name") if body.type == "command" else None
+        written = static_text(self.src, word) if word is not None else None
+        return written is not None and (
+            written in programs or written.rsplit("/", 1)[-1] in programs
+        )
+
+    def _exported_value(self, node: Node, variable: str) -> None:
+        """``export S``, ``declare -x V="$S"``: the secret in every later
+        program's environment."""
+        keyword = node_text(self.src, node.children[0]) if node.children else ""
+        flags = "".join(
+            node_text(self.src, c)
+            for c in node.children
+            if c.type == "word" and node_text(self.src, c).startswith("-")
+        )
+        if keyword == "export" or ("x" in flags and keyword in _DECLARATIONS):
+            self._add(node, SecretPrinted.exported(variable, self._at(node)))
 
     def _remember_file(self, command: Node) -> None:
         """The file the output of `command` is redirected to, if any."""
@@ -310,7 +445,9 @@ class _Sinks:
     def _printed(self, node: Node, what: str, program: str, variable: str = "") -> None:
         """A finding when what `node` prints (a dump, or `variable` given to
         `program`) ends anywhere recorded (`_destination`)."""
-        where = _destination(self.src, node, frozenset(self.f.temp_paths) | self._run_files())
+        where = _destination(
+            self.src, node, frozenset(self.f.temp_paths) | self._run_files(), self._takes_stdin
+        )
         if where is None:
             return
         if what == "dump":
@@ -328,6 +465,19 @@ def _name(src: bytes, node: Node) -> str | None:
     name = node.child_by_field_name("name")
     text = static_text(src, name) if name is not None else None
     return text.rsplit("/", 1)[-1] if text else None
+
+
+#: The integer comparisons of test and ``[[ ]]``: a value that is no number
+#: is printed in the error (``[: s3cr3t: integer expression expected``).
+_INTEGER_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+
+
+def _compares_strings(words: list[str | None]) -> bool:
+    """`test`/`[` with these words (None: an expansion) only compares
+    strings or tests emptiness, which never print an operand; an integer
+    comparison (``-eq``) prints a non-number in its error."""
+    operands = [w for w in words if w != "]"]
+    return len(operands) <= 4 and not any(w in _INTEGER_TESTS for w in operands)
 
 
 def _printf_to_variable(src: bytes, node: Node) -> bool:
@@ -374,11 +524,17 @@ def _fd_redirect(src: bytes, red: Node) -> tuple[set[int], Node | None, str]:
 _RUN_FILE = re.compile(r"\$\{?HARBOR_RUN_DIR\}?/([A-Za-z0-9_][A-Za-z0-9_.-]*)")
 
 
-def _destination(src: bytes, node: Node, temp_paths: frozenset[str] = frozenset()) -> str | None:
+def _destination(
+    src: bytes,
+    node: Node,
+    temp_paths: frozenset[str] = frozenset(),
+    takes_stdin: Callable[[Node], bool] | None = None,
+) -> str | None:
     """Where what `node` (a command) prints on its stdout ends: None when
     nowhere that is recorded or leaves the run (``/dev/null``, a file of
-    the run directory, a capture, a program that reads it), else a phrase
-    for the finding."""
+    the run directory, a capture, a program that takes it on its standard
+    input as a credential, `takes_stdin`), else a phrase for the finding:
+    a program that may print what it reads passes it on."""
     current = node
     for parent in ancestors(node):
         kind = parent.type
@@ -405,7 +561,9 @@ def _destination(src: bytes, node: Node, temp_paths: frozenset[str] = frozenset(
             index = next((i for i, s in enumerate(stages) if s == current), None)
             if index is not None and index + 1 < len(stages):
                 following = stages[index + 1]
-                if _name(src, following) not in PASS_THROUGH:
+                if _name(src, following) not in PASS_THROUGH and (
+                    takes_stdin is None or takes_stdin(following)
+                ):
                     return None
                 body = (
                     following.child_by_field_name("body")
@@ -413,7 +571,9 @@ def _destination(src: bytes, node: Node, temp_paths: frozenset[str] = frozenset(
                     else following
                 )
                 return (
-                    _destination(src, body, temp_paths) if body is not None else "the step's stdout"
+                    _destination(src, body, temp_paths, takes_stdin)
+                    if body is not None
+                    else "the step's stdout"
                 )
         current = parent
     return "the step's stdout"

@@ -62,6 +62,7 @@ from mcp_harbor.check._tree import (
     walk as walk_nodes,
 )
 from mcp_harbor.check._values import SAFE_CHARS, ValueModel, words_model
+from mcp_harbor.check.credentials import takes_credential
 from mcp_harbor.check.rules import Rule, UnparseableTemplate
 
 __all__ = [
@@ -385,6 +386,15 @@ def writable_text(text: str) -> bool:
     """A path as written that names a place steps may write: the run
     directory and the runtime's files in it, a temporary folder, home."""
     return bool(_WRITABLE_PLACE.search(text.strip("\"'")))
+
+
+def _reads_indirectly(src: bytes, node: Node) -> bool:
+    """`node` is ``${!v}`` (``${!v:-x}``…): it reads the variable `v` names,
+    not a list of names (``${!API_@}``, ``${!a[@]}``)."""
+    children = node.children
+    if node.type != "expansion" or len(children) < 3 or children[1].type != "!":
+        return False
+    return not re.match(r"\$\{![A-Za-z_][A-Za-z0-9_]*(?:[@*]|\[[@*]\])\}$", node_text(src, node))
 
 
 #: A literal that stays one word unquoted: no glob, brace or blank.
@@ -962,8 +972,10 @@ class TaintedScript:
         for node in script.of_type("command_substitution"):
             inner = [o for o in base if node.start_byte <= o.start and o.end <= node.end_byte]
             counted = self._counted(node) or self._json_text(node)
-            if not self.unproven_is_data and self._digest(node):
-                continue  # the secrets' follower: a digest of a secret is not the secret
+            if not self.unproven_is_data and (self._digest(node) or self._sent_only(node, inner)):
+                # the secrets' follower: a digest of a secret is not the
+                # secret, nor the answer of a program it was a credential of
+                continue
             if not inner:
                 if not self.unproven_is_data or self._pure(node):
                     continue
@@ -1354,13 +1366,46 @@ class TaintedScript:
         return True
 
     def _in_digest(self, occ: Occ) -> bool:
-        """`occ` is inside a ``$(… | sha256sum)`` (see `_digest`)."""
+        """`occ` is inside a ``$(… | sha256sum)`` (see `_digest`), or stands
+        where a command in a ``$(…)`` takes it as a credential (`_sent_only`):
+        what is captured is not the value."""
         if occ.node is None:
             return False
         return any(
-            parent.type == "command_substitution" and self._digest(parent)
+            parent.type == "command_substitution"
+            and (self._digest(parent) or self._sent_only(parent, [occ]))
             for parent in ancestors(occ.node)
         )
+
+    def _sent_only(self, node: Node, inner: Sequence[Occ]) -> bool:
+        """Every occurrence `inner` of ``$(…)`` (`node`) stands where its
+        command takes a credential (`credentials.takes_credential`): what is
+        captured is that program's answer (``curl -H "…$T" URL``), not the
+        value. Not when one is piped or given to any other command."""
+        if not inner:
+            return False
+        for occ in inner:
+            if occ.node is None:
+                return False
+            command = next(
+                (a for a in ancestors(occ.node) if a.type in ("command", "command_substitution")),
+                None,
+            )
+            if command is None or command.type != "command" or command == node:
+                return False
+            name = command.child_by_field_name("name")
+            program = static_text(self.src, name) if name is not None else None
+            arguments = list(command.children_by_field_name("argument"))
+            index = next(
+                (k for k, a in enumerate(arguments) if a.start_byte <= occ.start < a.end_byte),
+                None,
+            )
+            if program is None or index is None:
+                return False
+            words = [static_text(self.src, a) for a in arguments]
+            if not takes_credential(program.rsplit("/", 1)[-1], words, ("word", index)):
+                return False
+        return True
 
     def _digest(self, node: Node) -> bool:
         """``$(… | sha256sum …)``: what is printed is a digest of the input."""
@@ -1510,6 +1555,17 @@ class TaintedScript:
                 and self.literal_positional(node, int(name))
             ):
                 source = None  # every call passes the author's word there
+            if (
+                source is None
+                and expansion
+                and not self.unproven_is_data
+                and self.taint.variables
+                and (name == "_" or _reads_indirectly(self.src, node))
+            ):
+                # ${!v}: whichever variable v names, a followed one among
+                # them; $_: the last word of the command before, which may
+                # have been one
+                source = next(iter(self.taint.variables.values()))
             if expansion and node.type == "expansion":
                 source = (
                     _transformed(self.src, node, source)

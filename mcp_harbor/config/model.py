@@ -297,6 +297,12 @@ class SecretSource(_Strict):
 
     env: EnvName | None = None
     file: Annotated[str, Field(min_length=1)] | None = None
+    #: programs that may get the value anywhere (an argument, stdin, their
+    #: environment) besides the places a credential grammar names: the
+    #: author's word that they never print it (`mcp_harbor.check.credentials`)
+    programs: list[Annotated[str, StringConstraints(pattern=PROGRAM_NAME_PATTERN)]] = Field(
+        default_factory=list
+    )
 
     @model_validator(mode="after")
     def _one_source(self) -> SecretSource:

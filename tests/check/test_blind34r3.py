@@ -18,36 +18,18 @@ HERE = Path(__file__).parent / "blind34r3"
 #: Accepted attacks whose payload the runtime stops (the secrets of a run:
 #: step are not exported; a step output named EXIT is data).
 ACCEPTED_INERT = {
-    "063-export-fold-environ.yaml",
-    "064-declare-x-od.yaml",
-    "065-python-env-textwrap.yaml",
-    "066-argv-context-leak.yaml",
-    "068-export-grep-o.yaml",
     "096-labels-exit-arith.yaml",
     "097-title-newline-exit-dbl-bracket.yaml",
-    "101-venv-python-argv.yaml",
-    "118-typeset-x-sed-l.yaml",
 }
-#: Accepted attacks that still succeed (the secret leaks were scored as inert until
-#: the scorer planted the secret in the variables their `secrets:` read): the gaps left, and why.
-KNOWN_MISSES = {
-    "067-export-cut-delim.yaml": (
-        "an exported secret read back from /proc/self/environ by cut, every "
-        "character split (H010 follows bash, not what a program reads; issue 34 "
-        "section 5 is not done)"
-    ),
-    "120-prefix-env-to-sort-proc.yaml": (
-        "a secret in one command's environment, and that command (sort -z) reads "
-        "/proc/self/environ, a file the caller names (issue 34 section 5 is not done)"
-    ),
-    "007-find-array-split.yaml": (
-        'roots=($ARG) splits into elements; "${roots[@]}" before find\'s options is not '
-        "yet modelled as split words"
-    ),
-    "051-pwd-awk.yaml": "$(pwd) after cd into a caller-named folder is not yet caller data",
-}
+#: Accepted attacks that still succeed: none (the secret leaks that were scored
+#: inert until the scorer planted the secret fall to H010's credential places).
+KNOWN_MISSES: dict[str, str] = {}
 #: Safe templates refused, with the rules that refuse them.
 REFUSED_SAFE = {
+    "166-programs-ticket-comment.yaml": (
+        "H010: the in-house ticketctl gets the token in its environment, and no "
+        "grammar and no programs: of the secret names it"
+    ),
     "017-git-merge-base.yaml": "refused [H009]",
     "019-git-diff-file-between.yaml": "unloadable [ConfigError]",
     "090-tar-compare-sizes.yaml": "refused [H003, H004, H006]",

@@ -15,30 +15,11 @@ from tests.check._blind import round_tests
 
 HERE = Path(__file__).parent / "blind34r5"
 
-#: Accepted attacks the real runtime stops: a run: step's secrets are shell
-#: variables, not exported, so envsubst, jq, awk and python find none in
-#: their environment, and an argv: step with caller data gets no secret.
-ACCEPTED_INERT = {
-    "040-envsubst-grep-o.yaml",
-    "041-jq-request-fold.yaml",
-    "044-awk-chunks.yaml",
-}
-#: Accepted attacks that still succeed (the secret leaks were scored as inert until
-#: the scorer planted the secret in the variables their `secrets:` read): the gaps left, and why.
-KNOWN_MISSES: dict[str, str] = {
-    "042-format-map-notify.yaml": (
-        "python's str.format_map over os.environ, which holds the secret, with "
-        "the caller's template (issue 34 section 5 is not done)"
-    ),
-    "043-hex-view-config.yaml": (
-        "a file holding the secret printed as hex (xxd -p) in the view the "
-        "caller picks (issue 34 section 5 is not done)"
-    ),
-    "051-argv-context-template.yaml": (
-        "an argv: step gets the secrets in its environment and reads the "
-        "caller's template from $HARBOR_CONTEXT (issue 34 section 5 is not done)"
-    ),
-}
+#: Accepted attacks the real runtime stops: none is accepted any more (the
+#: secret attacks fall to H010's credential places since issue 34 section 5).
+ACCEPTED_INERT: set[str] = set()
+#: Accepted attacks that still succeed: none.
+KNOWN_MISSES: dict[str, str] = {}
 #: Safe templates refused, with the rules that refuse them.
 REFUSED_SAFE = {}
 

@@ -34,10 +34,27 @@ class SecretPrinted(Rule):
       (`>> "$HARBOR_STEP_OUTPUT"`, `$HARBOR_OUTPUT`) or in a file outside
       the run directory.
 
-    The value may go anywhere that does not print it: an argument or the
-    environment of another program, the standard input of a program that
-    reads it (`docker login --password-stdin`, `gh auth login --with-token`),
-    `$(…)`, `/dev/null`, a file of the run directory.
+    - any other program, unless it takes the value where it takes a
+      credential (`mcp_harbor/check/credentials.py`, one entry per program
+      with its source: `curl -H`/`-u`/`--data`/the URL, `wget --header`,
+      `PGPASSWORD` for psql, `MYSQL_PWD`, the `AWS_*` keys for aws,
+      `GH_TOKEN` for gh, `docker login --password-stdin`, a digest such as
+      `sha256sum`) or the secret's entry names it
+      (`programs: [deploy-tool]`), when what it prints reaches the step's
+      output: an argument (`ls "$TOKEN"` quotes it in its error), the
+      environment of one command (`T="$TOKEN" python3 -c …` may print
+      `os.environ`), its standard input (a pipe into a program that copies
+      what it reads), or an `argv:` step without a placeholder, which gets
+      every secret in its environment, whose program is a language or has
+      no grammar. An option that prints the request (`curl -v`, `--trace`,
+      `-w`) takes the credential place away;
+    - `export` (or `declare -x`) of a secret: every later program's
+      environment holds it.
+
+    Beyond those places the value may go where nothing is printed:
+    `$(…)` (the variable it is assigned to is followed), `/dev/null`, a
+    file of the run directory, a command whose stdout and stderr are both
+    discarded.
 
     ## Why is this bad?
     Stdout, stderr and step outputs are returned to the caller and kept in
@@ -70,14 +87,15 @@ class SecretPrinted(Rule):
             curl --header @- https://api.example.com/
     ```
     Trace with `echo` lines that do not expand the secret, and give a
-    program the value in its environment (`API_TOKEN="$API_TOKEN" tool`),
-    as an argument or on its standard input.
+    program the value only where it takes a credential, or name an
+    in-house program that never prints it in the secret's `programs:`.
 
     ## Known problems
-    The checker follows bash, not the programs it runs: a program that
-    prints its environment or its arguments (`python -c 'print(…)'`,
-    `curl -v`), an `argv:` step, or a nested `bash -c '…'` script is not
-    seen; the scrubber is what stands there. The follower over-approximates:
+    The credential places are the table's word on each program, and a
+    secret's `programs:` is the author's: a program named there that prints
+    the value is not seen. A server that echoes a request back is beyond
+    the checker. A nested `bash -c '…'` script in an `argv:` step is read
+    as a script; one in a `run:` step is not. The follower over-approximates:
     in an export with secrets, a variable `read` assigns and a function's
     `$1` after a call with the secret count as carrying it. A redirection
     to an unknown file counts as outside the run directory; `exec >file`
@@ -123,14 +141,49 @@ class SecretPrinted(Rule):
         )
 
     @classmethod
+    def given(
+        cls, variable: str, program: str, place: str, destination: str, where: Located
+    ) -> Hazard:
+        """The finding about `program` getting `variable` (a secret, or
+        carrying one) at `place`, which no credential grammar names, while
+        what it prints reaches `destination`."""
+        return cls.hazard(
+            None,
+            where,
+            f"`{program}` gets `{_shown(variable)}`, which holds a secret, {place}, which no "
+            "grammar names as a place it takes a credential, and what it prints reaches "
+            f"{destination} (an error quoting it, its environment, a copy of its input)",
+            "give the secret only where the program takes a credential (`curl -H`, "
+            "PGPASSWORD for psql, `docker login --password-stdin`), or, if the program "
+            f"never prints it, name it in the secret's entry: `programs: [{program}]`",
+        )
+
+    @classmethod
+    def exported(cls, variable: str, where: Located) -> Hazard:
+        """The finding about `variable` (a secret, or carrying one) exported
+        to every program the step starts after it."""
+        return cls.hazard(
+            None,
+            where,
+            f"`${variable}` holds a secret and is exported to every program the step starts "
+            "after it, whatever each one does with its environment",
+            f'give it to the one command that needs it: NAME="${variable}" command …',
+        )
+
+    @classmethod
     def printed(cls, variable: str, program: str, destination: str, where: Located) -> Hazard:
         """The finding about `program` printing `variable` (a secret, or
         carrying one) to `destination`."""
         return cls.hazard(
             None,
             where,
-            f"`{program}` prints `${variable}`, which holds a secret, to {destination}",
+            f"`{program}` prints `{_shown(variable)}`, which holds a secret, to {destination}",
             f"give `${variable}` to the program that needs it as an argument, in its "
             "environment or on its standard input (`printf '%s' \"$S\" | prog "
             "--password-stdin`), never to the step's output",
         )
+
+
+def _shown(variable: str) -> str:
+    """`variable` as the script writes it (``$TOKEN``; ``$(…)`` as is)."""
+    return variable if variable.startswith("$") else "$" + variable

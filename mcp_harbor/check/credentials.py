@@ -1,0 +1,170 @@
+"""Where a program takes a credential: the places a `secrets:` value may go.
+
+A secret may reach a program only at a place this table (or the secret's own
+``programs:`` in the export) names for it (docs/security.md, section 9):
+the value of an option the program sends and never prints (``curl -H``), an
+environment variable it reads as a credential (``PGPASSWORD`` for psql), or
+its standard input read as one (``docker login --password-stdin``). Any
+other place, in any other program, may print it (an error quoting an
+argument, a language printing its environment, a filter copying its input),
+and is refused (H010). Options that print the request, credentials
+included (``curl -v``), take the place away.
+
+One entry per program, each with a line saying where its facts come from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mcp_harbor.check.grammars import GRAMMARS
+
+__all__ = ["CREDENTIALS", "Credentials", "takes_credential"]
+
+
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    """The places `program` takes a credential, and where the facts are from."""
+
+    source: str
+    #: options whose value it sends (a header, a user, a password)
+    options: frozenset[str] = frozenset()
+    #: its operands are sent too (a URL, a webhook address)
+    operands: bool = False
+    #: environment variables it reads as a credential
+    env: frozenset[str] = frozenset()
+    #: standard input read as a credential (or only digested), when one of
+    #: these words is on the command line (empty: always)
+    stdin_with: frozenset[str] | None = None
+    #: the entry holds only when one of these words is on the command line
+    #: (a subcommand: ``docker login``)
+    only_with: frozenset[str] = frozenset()
+    #: options that print the request, credentials included
+    printing: frozenset[str] = frozenset()
+
+
+def _c(
+    source: str,
+    options: str = "",
+    *,
+    operands: bool = False,
+    env: str = "",
+    stdin_with: str | None = None,
+    only_with: str = "",
+    printing: str = "",
+) -> Credentials:
+    return Credentials(
+        source,
+        frozenset(options.split()),
+        operands,
+        frozenset(env.split()),
+        frozenset(stdin_with.split()) if stdin_with is not None else None,
+        frozenset(only_with.split()),
+        frozenset(printing.split()),
+    )
+
+
+_DIGEST = "prints a digest of its input, never the input (coreutils 9.1 manual)"
+
+CREDENTIALS: dict[str, Credentials] = {
+    "curl": _c(
+        "curl(1) 7.88: headers, user, bearer, form and data values and the URL are sent "
+        "to the server; -v, --trace, -w and --libcurl print the request",
+        "-H --header -u --user --oauth2-bearer --proxy-user -U --proxy-header -d --data "
+        "--data-raw --data-binary --data-urlencode -F --form --form-string -b --cookie",
+        operands=True,
+        stdin_with="",
+        printing="-v --verbose --trace --trace-ascii -w --write-out --libcurl",
+    ),
+    "wget": _c(
+        "wget(1) 1.21: header, user and password values and the URL are sent; -d prints "
+        "the request",
+        "--header --user --password --http-user --http-password --post-data --body-data",
+        operands=True,
+        printing="-d --debug",
+    ),
+    "docker": _c(
+        "docker login(1): --password-stdin reads the password on stdin, -p takes it",
+        "-p --password",
+        stdin_with="--password-stdin",
+        only_with="login",
+    ),
+    "helm": _c(
+        "helm registry login: --password-stdin reads the password on stdin",
+        "-p --password",
+        stdin_with="--password-stdin",
+        only_with="login",
+    ),
+    "gh": _c(
+        "gh(1) 2.x: GH_TOKEN/GITHUB_TOKEN authenticate; auth login --with-token reads stdin",
+        env="GH_TOKEN GITHUB_TOKEN GH_ENTERPRISE_TOKEN GITHUB_ENTERPRISE_TOKEN",
+        stdin_with="--with-token",
+    ),
+    "kubectl": _c("kubectl(1): --token is the bearer token sent to the API server", "--token"),
+    "psql": _c("psql(1) 15: PGPASSWORD is the password sent to the server", env="PGPASSWORD"),
+    "pg_dump": _c("pg_dump(1) 15: PGPASSWORD is the password sent", env="PGPASSWORD"),
+    "mysql": _c("mysql(1): MYSQL_PWD is the password sent to the server", env="MYSQL_PWD"),
+    "aws": _c(
+        "aws(1) 2: the AWS_* credential variables sign requests; --debug prints them",
+        env="AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN",
+        printing="--debug",
+    ),
+    "vault": _c("vault(1): VAULT_TOKEN authenticates requests", env="VAULT_TOKEN"),
+    "npm": _c(
+        "npm(1) 9: NPM_TOKEN/NODE_AUTH_TOKEN are read through .npmrc",
+        env="NPM_TOKEN NODE_AUTH_TOKEN",
+    ),
+    "sha256sum": _c(_DIGEST, stdin_with=""),
+    "sha512sum": _c(_DIGEST, stdin_with=""),
+    "sha1sum": _c(_DIGEST, stdin_with=""),
+    "md5sum": _c(_DIGEST, stdin_with=""),
+    "b2sum": _c(_DIGEST, stdin_with=""),
+}
+
+
+def _entry(program: str, words: Sequence[str | None]) -> Credentials | None:
+    entry = CREDENTIALS.get(program)
+    if entry is None:
+        return None
+    if entry.only_with and not entry.only_with & {w for w in words if w is not None}:
+        return None
+    if entry.printing & {(w or "").split("=", 1)[0] for w in words}:
+        return None  # it prints the request: no place takes a credential
+    return entry
+
+
+def takes_credential(
+    program: str,
+    words: Sequence[str | None],
+    place: tuple[str, int | str],
+) -> bool:
+    """`program` (a basename) with the literal `words` after it (None: not
+    literal) takes a credential at `place`: ``("word", k)`` the k-th word
+    (an option's value, attached or the next word, or an operand when its
+    operands are sent), ``("env", NAME)``, or ``("stdin", 0)``."""
+    entry = _entry(program, words)
+    if entry is None:
+        return False
+    kind, where = place
+    if kind == "env":
+        return where in entry.env
+    if kind == "stdin":
+        return entry.stdin_with is not None and (
+            not entry.stdin_with or bool(entry.stdin_with & {w for w in words if w})
+        )
+    assert isinstance(where, int)
+    previous = words[where - 1] if where > 0 else None
+    if previous in entry.options:
+        return True
+    word = words[where]
+    if word is not None:
+        head = word.split("=", 1)[0]
+        if "=" in word and head in entry.options:
+            return True
+    if not entry.operands or (word is not None and word.startswith("-")):
+        return False
+    grammar = GRAMMARS.get(program)
+    takes_value = grammar.value_options if grammar is not None else frozenset()
+    # an operand, not the value of an option that takes one (curl -o FILE)
+    return previous is None or previous == "--" or previous not in takes_value

@@ -1,0 +1,96 @@
+"""Issue 34, section 5: a secret reaches only the programs named for it, at
+the places they take a credential (`mcp_harbor.check.credentials`) or by the
+secret's own ``programs:``. Every refusal here that prints the secret is run
+under bash by test_secret_printed.py (fixtures/h010.yaml)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from mcp_harbor.check import check_export
+from mcp_harbor.check.credentials import CREDENTIALS, takes_credential
+from mcp_harbor.config import load_export
+
+
+def _export(tmp_path: Path, step: dict[str, Any], programs: list[str] | None = None) -> set[str]:
+    secret: dict[str, Any] = {"env": "HARBOR_TEST_TOKEN"}
+    if programs is not None:
+        secret["programs"] = programs
+    document = {
+        "name": "t",
+        "description": "t",
+        "secrets": {"API_TOKEN": secret},
+        "steps": [{"name": "s", **step}],
+    }
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    report = check_export(load_export(path))
+    return {f.rule for f in report.findings if f.severity == "error"}
+
+
+ACCEPTED = [
+    'curl -fsS -H "Authorization: Bearer $API_TOKEN" https://api.example.com/v1',
+    'curl -fsS -u "ci:$API_TOKEN" https://api.example.com/v1',
+    'curl -fsS -- "$API_TOKEN" > /dev/null',  # a webhook address is the secret
+    "printf 'Authorization: Bearer %s\\n' \"$API_TOKEN\" | curl -fsS --header @- https://x/",
+    "printf '%s' \"$API_TOKEN\" | docker login --username ci --password-stdin reg.example",
+    'PGPASSWORD="$API_TOKEN" psql -X -c "select 1"',
+    'GH_TOKEN="$API_TOKEN" gh release list',
+    'fp=$(printf \'%s\' "$API_TOKEN" | sha256sum | cut -c1-12)\necho "$fp"',
+    'tool --token "$API_TOKEN" > /dev/null 2>&1',  # nothing it prints is recorded
+    # the answer of a program the secret was a credential of is not the secret
+    'sha=$(curl -sS -H "Authorization: token $API_TOKEN" https://x/y | jq -r .sha)\necho "$sha"',
+    'test "$API_TOKEN" = expected && echo same',
+]
+REFUSED = [
+    'curl -v -H "Authorization: Bearer $API_TOKEN" https://api.example.com/v1',
+    'curl -fsS -o "$API_TOKEN" https://api.example.com/v1',
+    'ls -- "$API_TOKEN"',
+    'T="$API_TOKEN" python3 -c "import os; print(os.environ[\\"T\\"][::-1])"',
+    'printf "%s" "$API_TOKEN" | python3 -c "import sys; print(sys.stdin.read()[::-1])"',
+    'echo "$(rev <<< "$API_TOKEN")"',
+    "export API_TOKEN\nfold -w 1 /proc/self/environ",
+    'export T="$API_TOKEN"\nmake -s report',
+    'printf -- "%s" "$API_TOKEN" | docker run -i alpine cat',
+    'tool --token "$API_TOKEN"',
+    'for v in ${!API_@}; do echo "$(printf %s "${!v}" | base64)"; done',
+    'sha=$(curl -sS -H "A: $API_TOKEN" https://x/; echo "$API_TOKEN")\necho "$sha"',
+    'test -n "$API_TOKEN"\nprintf "%s" "$_" | base64',
+    '[ "$API_TOKEN" -eq 1 ] || echo no',
+]
+
+
+@pytest.mark.parametrize("run", ACCEPTED)
+def test_credential_places_are_accepted(run: str, tmp_path: Path) -> None:
+    assert "H010" not in _export(tmp_path, {"run": run})
+
+
+@pytest.mark.parametrize("run", REFUSED)
+def test_other_places_are_refused(run: str, tmp_path: Path) -> None:
+    assert "H010" in _export(tmp_path, {"run": run})
+
+
+def test_the_secrets_programs_name_an_in_house_tool(tmp_path: Path) -> None:
+    run = {"run": 'TOOL_TOKEN="$API_TOKEN" ./bin/tool --sync'}
+    assert "H010" in _export(tmp_path, run)
+    assert "H010" not in _export(tmp_path, run, ["./bin/tool"])
+    assert "H010" not in _export(tmp_path, run, ["tool"])
+
+
+def test_an_argv_step_gets_secrets_only_in_a_program_named_for_them(tmp_path: Path) -> None:
+    script = "import os; print(os.environ['API_TOKEN'][::-1])"
+    assert "H010" in _export(tmp_path, {"argv": ["python3", "-c", script]})
+    assert "H010" not in _export(tmp_path, {"argv": ["python3", "-c", script]}, ["python3"])
+    # a program with a grammar that runs no program text of its own
+    assert "H010" not in _export(tmp_path, {"argv": ["git", "log", "-n", "1"]})
+
+
+def test_every_entry_says_where_its_facts_come_from() -> None:
+    assert all(entry.source for entry in CREDENTIALS.values())
+    assert takes_credential("curl", ["-H", None], ("word", 1))
+    assert not takes_credential("curl", ["--trace", "-", "-H", None], ("word", 3))
+    assert not takes_credential("docker", ["run", "-i"], ("stdin", 0))
