@@ -57,7 +57,7 @@ def parse_tree(text: str) -> Tree:
     between two of its words, so where one does, that newline is read as
     the ``;`` bash reads there, and the text is parsed again. The byte
     offsets stay those of `text`."""
-    src = text.encode("utf-8")
+    src = _BASE_PREFIX.sub(rb"\1+", text.encode("utf-8"))
     parser = _parser()
     tree = parser.parse(src)
     for _ in range(64):
@@ -69,6 +69,12 @@ def parse_tree(text: str) -> Tree:
         tree = parser.parse(src)
     return tree
 
+
+#: The ``#`` of an arithmetic base prefix (``10#$n``, ``16#ff``), which
+#: tree-sitter-bash cannot parse; read as ``+``, one byte for one, it is the
+#: same word (or the same arithmetic operands) to tree-sitter. A ``#`` after a
+#: digit never starts a comment.
+_BASE_PREFIX = re.compile(rb"(?<![A-Za-z0-9_])([0-9]{1,2})#(?=[$A-Za-z0-9_{])")
 
 #: What may stand between two words of one simple command and hold the
 #: newline that ends it for bash: blanks, escaped newlines, a comment.

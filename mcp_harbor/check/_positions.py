@@ -305,6 +305,8 @@ def admit(
     stdin_code = False  # an option or the program operand reads stdin as code
     script_file: str | None = None  # the program file an interpreter runs
     program_text: str | None = None  # the program text an interpreter runs
+    #: operands that may be NAME=VALUE, assigning a variable of the program
+    assigning: list[Word] = []
     given_data = bool(env) or stdin is not None  # caller data reached it as data
     operand = -1  # the index of the current operand among the operands
     expect: str | None = None
@@ -549,12 +551,8 @@ def admit(
             and not _NOT_A_NAME.match(prefix)
             and any("=" in o.model.chars for o in word.occs)
         ):
-            refuse(
-                word,
-                f"an operand of `{key}` of the shape NAME=VALUE assigns one of its program's "
-                "variables (the program may run it), and the value may have that shape",
-                'put a path prefix before the value (`./"$VALUE"`), or refuse `=` in its pattern',
-            )
+            # judged once the program is known: it may run the variable
+            assigning.append(word)
             continue
         given_data = True
         opened.append(word)
@@ -623,6 +621,20 @@ def admit(
         if re.search(evaluates, program_text, re.M)
         else None
     )
+    runs_variables = (
+        program_text is None
+        or evaluates is None
+        or re.search(evaluates, program_text, re.M) is not None
+        # print > out: a variable may name the file it writes
+        or (grammar.writes is not None and re.search(grammar.writes, program_text, re.M))
+    )
+    for word in assigning if runs_variables else ():
+        refuse(
+            word,
+            f"an operand of `{key}` of the shape NAME=VALUE assigns one of its program's "
+            "variables (the program may run it), and the value may have that shape",
+            'put a path prefix before the value (`./"$VALUE"`), or refuse `=` in its pattern',
+        )
     if why is not None:
         subject: Word | Occ = next((w for w in words if w.tainted), None) or stdin or env[0].occ
         refuse(

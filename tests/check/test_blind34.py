@@ -33,7 +33,7 @@ REFUSED_SAFE = {
         "a step may put caller data in the working folder (H012 cwd rule), and git "
         "reads .git/config there"
     ),
-    "058-git-count-since.yaml": "tree-sitter-bash cannot parse 10#$n",
+    "058-git-count-since.yaml": "H006: 10#$patch, patch from the caller's tag (BASH_REMATCH)",
     "102-if-arg-boolean.yaml": (
         "a step may put caller data in the working folder (H012 cwd rule), and pytest "
         "reads conftest.py there (another step runs pytest with caller data)"

@@ -75,3 +75,11 @@ def test_a_command_after_a_misread_newline_is_analysed(tmp_path: Path) -> None:
         run='ls | grep x | head -n 3\nbash -c "$ARG_x"\n',
     )
     assert check(unsafe, tmp_path, 1).status == "refused"
+
+
+def test_an_arithmetic_base_prefix_parses() -> None:
+    """``$((10#$n + 1))`` (a number with leading zeros read in base 10):
+    tree-sitter-bash reads it once its ``#`` is taken as ``+``."""
+    for text in ('echo "$((10#$n + 1))"\n', "(( x = 16#ff ))\n", "echo a1#b # c\n"):
+        assert not parse_tree(text).root_node.has_error, text
+    assert _tree_commands("echo a1#b # c\necho d\n") == ["echo", "echo"]
