@@ -144,9 +144,11 @@ def runs_data(text: str) -> str | None:
                     aliases.setdefault(top, top)
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
-            if node.level or module not in MODULES:
+            # from importlib import metadata: the submodule is what is imported
+            submodules = all(f"{module}.{alias.name}" in MODULES for alias in node.names)
+            if node.level or (module not in MODULES and not submodules):
                 return f"it imports from `{module or '.'}`, a module the checker does not know"
-            allowed = MODULES[module]
+            allowed = MODULES.get(module)
             for alias in node.names:
                 qualified = f"{module}.{alias.name}"
                 if qualified in MODULES:
@@ -236,6 +238,10 @@ def writes_files(text: str) -> bool:
                 if isinstance(node, ast.Import)
                 else [node.module or ""]
             )
+            if isinstance(node, ast.ImportFrom) and all(
+                f"{node.module}.{a.name}" in MODULES for a in node.names
+            ):
+                names = [f"{node.module}.{a.name}" for a in node.names]
             if any(name not in MODULES for name in names):
                 return True
         if not isinstance(node, ast.Call):

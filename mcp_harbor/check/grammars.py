@@ -418,8 +418,13 @@ GRAMMARS: dict[str, Grammar] = {
         script=True,
         script_file=True,
         env="*",
-        evaluates=r"\b(?:eval|Function|require|import|child_process|vm|binding|setTimeout|"
-        r"setInterval|execSync|exec|spawn\w*|constructor)\b",
+        # require of a literal core module that loads no code by name (node 18
+        # API docs: fs, path, os, util, url, querystring, crypto, zlib,
+        # string_decoder, readline, assert, events) is no way to run data
+        evaluates=r"\b(?:eval|Function|import|child_process|vm|binding|setTimeout|"
+        r"setInterval|execSync|exec|spawn\w*|constructor)\b|"
+        r"\brequire\b(?!\s*\(\s*([\"'])(?:node:)?(?:fs|path|os|util|url|querystring|crypto|"
+        r"zlib|string_decoder|readline|assert|events)\1\s*\))",
         # fs's functions that create, change or remove files (fs.readFileSync
         # only reads)
         writes=r"\b(?:write\w*|append\w*|open\w*|rename\w*|copy\w*|mkdir\w*|"

@@ -39,11 +39,6 @@ REFUSED_SAFE = {
         "H003: arg 'script': the value is the script file the shell runs (or one of its"
         " options) [H003 caller-chooses-command]"
     ),
-    "090-node-json-pretty.yaml": (
-        "H012: `node` reads code from the folder it works in (its config, hooks or "
-        "modules), and that folder may have been written by a step [H012 no-grammar-"
-        "position]"
-    ),
 }
 
 

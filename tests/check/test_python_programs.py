@@ -4,6 +4,7 @@ know is refused, through the checker as a whole (H005)."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,8 @@ RUNS_DATA = [
     "import sys; __import__('os').system(sys.argv[1])",
     "import sys, importlib; importlib.import_module(sys.argv[1])",
     "import sys, runpy; runpy.run_path(sys.argv[1])",
+    "from importlib import import_module; import sys; import_module(sys.argv[1])",
+    "from importlib import metadata; import sys; metadata.entry_points()[sys.argv[1]]",
     "import sys\nif True print(1)",  # Python cannot parse it: refused
 ]
 INERT = [
@@ -40,6 +43,7 @@ INERT = [
     "import os.path, sys; print(os.path.basename(sys.argv[1]))",
     "from urllib.parse import urlsplit; import sys; print(urlsplit(sys.argv[1]).hostname)",
     "import sys, importlib.metadata as m; print(m.version(sys.argv[1]))",
+    "from importlib import metadata; import sys; print(metadata.version(sys.argv[1]))",
     "import sys\nif __name__ == '__main__': print(len(sys.argv[1]))",
 ]
 
@@ -82,3 +86,21 @@ def test_the_checker_refuses_exactly_those(program: str, refused: bool, tmp_path
 )
 def test_what_a_program_may_write_is_read_from_its_calls(program: str, writes: bool) -> None:
     assert writes_files(program) is writes
+
+
+#: node programs given caller data: ``require`` of a literal core module that
+#: loads no code by name is no way to run it (the node grammar's `evaluates`).
+NODE = [
+    ('const fs = require("fs"); console.log(fs.existsSync(process.argv[1]))', False),
+    ("const p = require('node:path'); console.log(p.basename(process.argv[1]))", False),
+    ('require("child_process").execSync(process.argv[1])', True),
+    ("require(process.argv[1])", True),
+    ('const m = "fs"; require(m)', True),
+]
+
+
+@pytest.mark.parametrize(("program", "refused"), NODE)
+def test_node_programs(program: str, refused: bool, tmp_path: Path) -> None:
+    case = Case("node", refused, run=f'node -e {shlex.quote(program)} "$ARG_x"')
+    report = check_export(load(case, tmp_path))
+    assert (report.status == "refused") == refused, [f.message for f in report.findings]
