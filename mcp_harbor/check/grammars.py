@@ -604,6 +604,14 @@ GRAMMARS: dict[str, Grammar] = {
         )
         for sub in ("status", "history", "list", "version")
     },
+    **{
+        f"helm get {sub}": _g(
+            f"helm 3.13 helm-get-{sub}(1): the release name and revision are data",
+            "-n --namespace -o --output --revision --kube-context --template",
+            code="--template",
+        )
+        for sub in ("values", "manifest", "notes", "hooks", "metadata")
+    },
     "ping": _g("iputils ping(8): the host and counts are data", "-c -i -W -w -s -t -I -Q -m -l"),
     "openssl s_client": _g(
         "OpenSSL 3.0 openssl-s_client(1): host:port and names are data",
@@ -861,7 +869,9 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
                 "systemctl show|systemctl is-active|systemctl is-enabled|systemctl is-failed|"
                 "systemctl list-units|systemctl list-timers|systemctl list-unit-files|"
                 "systemctl cat|docker pull|kubectl get|kubectl logs|kubectl describe|"
-                "kubectl top|kubectl events|docker ps|docker inspect|docker logs",
+                "kubectl top|kubectl events|docker ps|docker inspect|docker logs|"
+                "helm status|helm history|helm list|helm version|helm get values|"
+                "helm get manifest|helm get notes|helm get hooks|helm get metadata",
                 "|",
             ),
             "",

@@ -40,7 +40,6 @@ REFUSED_SAFE = {
     "097-sqlite-table-counts.yaml": "H005 H012",
     "098-sqlite-team-report.yaml": "H005 H012",
     "102-zip-report.yaml": "H009",
-    "110-helm-status-history.yaml": "H012",
     "127-inhouse-featurectl.yaml": "H008",
     "129-inhouse-deploy-dry-run.yaml": "H012",
     "130-deploy-confirmed.yaml": "H012",

@@ -98,3 +98,26 @@ steps:
         '"site/$ARG_version"',
     )
     assert "H012" in _rules(tmp_path, text)
+
+
+def test_helms_read_only_subcommands_write_no_file(tmp_path: Path) -> None:
+    """helm status/history/get values with the caller's release write no
+    file, so a later git step works in a folder no step wrote; helm's
+    ``--template`` is a Go template, code."""
+    helm = """\
+name: t
+description: t
+args:
+  release: {type: string, pattern: "^[a-z0-9-]{1,53}$"}
+required: [release]
+steps:
+  - name: status
+    run: helm status "$ARG_release" --namespace apps
+  - name: values
+    argv: [helm, get, values, "{{ args.release }}", --namespace, apps, --output, yaml]
+  - name: show
+    run: git status --short
+"""
+    assert _rules(tmp_path, helm) == set()
+    template = helm.replace("--output, yaml]", '--template, "{{ args.release }}"]')
+    assert "H009" in _rules(tmp_path, template)  # the value of an option that is code
