@@ -41,8 +41,6 @@ REFUSED_SAFE = {
     "098-sqlite-team-report.yaml": "H005 H012",
     "102-zip-report.yaml": "H009",
     "127-inhouse-featurectl.yaml": "H008",
-    "129-inhouse-deploy-dry-run.yaml": "H012",
-    "130-deploy-confirmed.yaml": "H012",
     "136-error-window.yaml": "H005",
     "137-incident-summary-heredoc.yaml": "H000",
     "139-env-endpoints-assoc.yaml": "H012",

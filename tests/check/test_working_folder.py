@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from mcp_harbor.check import check_export
+from mcp_harbor.check.grammars import is_language
 from mcp_harbor.config import load_export
 
 WRITE = """\
@@ -81,6 +82,10 @@ def test_a_module_of_its_own_is_not_judged_by_its_own_writes(tmp_path: Path) -> 
     started, as any program does: not against itself. A language's program
     text that writes (``python3 -c 'open(…, "w")…'``) is: a later run of the
     same command would load what it wrote."""
+    assert not is_language("python3", ["-m", "mkdocs", "build"])
+    assert not is_language("python3", ["scripts/build.py"])
+    assert is_language("python3", ["-c", "print(1)"])
+    assert is_language("perl", ["-MFoo", "-e", "print 1"])
     module = """\
 name: t
 description: t
@@ -94,10 +99,9 @@ steps:
     assert _rules(tmp_path, module) == set()
     text = module.replace(
         'python3 -m mkdocs build --site-dir "site/$ARG_version"',
-        'python3 -c \'import sys; open(sys.argv[1], "w").write("x"); import json\' '
-        '"site/$ARG_version"',
-    )
-    assert "H012" in _rules(tmp_path, text)
+        'python3 -c \'import sys; open(sys.argv[1], "w").write("x"); import json\' "$ARG_version"',
+    ).replace("^[0-9]+", "^[a-z]+")
+    assert "H012" in _rules(tmp_path, text)  # json.py, say
 
 
 def test_helms_read_only_subcommands_write_no_file(tmp_path: Path) -> None:
@@ -121,3 +125,35 @@ steps:
     assert _rules(tmp_path, helm) == set()
     template = helm.replace("--output, yaml]", '--template, "{{ args.release }}"]')
     assert "H009" in _rules(tmp_path, template)  # the value of an option that is code
+
+
+@pytest.mark.parametrize(
+    ("pattern", "written"),
+    [
+        ("^[0-9]+\\\\.[0-9]+\\\\.[0-9]+(-rc\\\\.[0-9]+)?$", False),  # a version: no file of its own
+        ("^[0-9]{8}$", False),  # a date
+        ("^[a-z0-9._-]+$", True),  # may be json.py, conftest.py, Makefile
+        ("^[0-9][a-z0-9/._-]*$", True),  # may reach another folder: 1/../json.py
+    ],
+)
+def test_a_value_that_can_name_no_file_leaves_the_folder_unwritten(
+    pattern: str, written: bool, tmp_path: Path
+) -> None:
+    """An in-house program (described, not known) given the caller's value
+    may write anything; the folder is the caller's only when the value can
+    name or fill a file of its own."""
+    text = f"""
+name: t
+description: t
+args:
+  version: {{type: string, pattern: "{pattern}"}}
+required: [version]
+programs:
+  ./scripts/deploy.sh: {{options_with_value: [--version], runs_operands: false}}
+steps:
+  - name: deploy
+    run: ./scripts/deploy.sh --version "$ARG_version"
+  - name: show
+    run: git status --short
+"""
+    assert ("H012" in _rules(tmp_path, text)) == written
