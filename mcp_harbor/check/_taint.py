@@ -377,18 +377,21 @@ def puts_caller_files(program: str, words: Sequence[str | None]) -> bool:
 
 def _names_nothing(model: ValueModel) -> bool:
     """Caller data that is one of the author's texts (an ``enum``/``const``
-    value), a number, or one word that starts with a digit (a version
-    ``1.2.3-rc.1``, a date, a build number): it chooses among names the
-    author wrote or counts, and cannot make a file of its own. A program
-    reads no file as code or config whose name starts with a digit (a
-    module, ``Makefile``, ``.git/config``, ``conftest.py`` all start
-    otherwise), the word holds no ``/`` to reach another folder, and no
-    character special to a shell or a config format."""
+    value), a number, or one word that starts and ends with a digit (a
+    version ``1.2.3-rc.1``, a date, a build number): it chooses among names
+    the author wrote or counts, and cannot make a file of its own. A
+    program reads no file as code or config whose name starts with a digit
+    (a module, ``Makefile``, ``.git/config``, ``conftest.py`` start
+    otherwise) and ends with one (``1_test.py``, ``1.go``, ``1.mk`` end in
+    their language's extension); the word holds no ``/`` to reach another
+    folder, and no character special to a shell or a config format."""
     if model.words is not None or (model.numeric and not model.may_start_with_dash):
         return True
     return (
         not model.can_be_empty
         and model.first <= _DIGITS
+        and model.last is not None
+        and model.last <= _DIGITS
         and "/" not in model.chars
         and model.chars <= SAFE_CHARS
     )

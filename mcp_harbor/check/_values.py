@@ -60,6 +60,8 @@ class ValueModel:
     #: the folder validation keeps the value inside (``within:``), a path
     #: of the server's that the value cannot lead out of
     within: str | None = None
+    #: the ASCII characters that may come last (None: not known, any)
+    last: frozenset[str] | None = None
 
     @property
     def inert(self) -> bool:
@@ -82,12 +84,14 @@ class ValueModel:
         words = None
         if self.words is not None and other.words is not None:
             words = self.words | other.words
+        last = self.last | other.last if self.last is not None and other.last is not None else None
         return ValueModel(
             self.chars | other.chars,
             self.first | other.first,
             self.can_be_empty or other.can_be_empty,
             self.numeric and other.numeric,
             words,
+            last=last,
         )
 
 
@@ -172,6 +176,41 @@ class _Pattern:
             nullable = nullable and n
         return chars, first, nullable
 
+    def last_of(self, items: Any) -> tuple[set[str], bool]:
+        """The characters that may end a match of the sequence `items`, and
+        whether it may match the empty string."""
+        last: set[str] = set()
+        nullable = True
+        for op, arg in reversed(list(items)):
+            if op in (
+                _sre_c.MAX_REPEAT,
+                _sre_c.MIN_REPEAT,
+                getattr(_sre_c, "POSSESSIVE_REPEAT", None),
+            ):
+                lo, _hi, sub = arg
+                found, empty = self.last_of(sub)
+                empty = empty or lo == 0
+            elif op is _sre_c.SUBPATTERN:
+                found, empty = self.last_of(arg[-1])
+                if len(arg) >= 4 and arg[1] & re.IGNORECASE:
+                    found |= {x.swapcase() for x in found}
+            elif op is getattr(_sre_c, "ATOMIC_GROUP", None):
+                found, empty = self.last_of(arg)
+            elif op is _sre_c.BRANCH:
+                found, empty = set(), False
+                for alt in arg[1]:
+                    f, e = self.last_of(alt)
+                    found |= f
+                    empty = empty or e
+            else:
+                _chars, found, empty = self.item(op, arg)  # one character: first is last
+            if nullable:
+                last |= found
+            nullable = nullable and empty
+            if not nullable:
+                break
+        return last, nullable
+
     def item(self, op: Any, arg: Any) -> tuple[set[str], set[str], bool]:
         if op is _sre_c.LITERAL:
             c = {chr(arg)} if arg < 128 else set()
@@ -226,7 +265,8 @@ def _pattern_model(pattern: str) -> ValueModel:
         return ANY_VALUE
     walker = _Pattern(parsed.state.flags)
     chars, first, nullable = walker.seq(parsed)
-    return ValueModel(frozenset(chars), frozenset(first), nullable)
+    last, _ = walker.last_of(parsed)
+    return ValueModel(frozenset(chars), frozenset(first), nullable, last=frozenset(last))
 
 
 # ----------------------------------------------------------------- schemas
@@ -236,12 +276,14 @@ def _intersect(a: ValueModel, b: ValueModel) -> ValueModel:
     words = a.words if a.words is not None else b.words
     if a.words is not None and b.words is not None:
         words = a.words & b.words
+    last = a.last if b.last is None else b.last if a.last is None else a.last & b.last
     return ValueModel(
         a.chars & b.chars,
         a.first & b.first,
         a.can_be_empty and b.can_be_empty,
         a.numeric or b.numeric,
         words,
+        last=last,
     )
 
 
@@ -318,7 +360,7 @@ def _string_model(schema: Mapping[str, Any], dash: bool) -> ValueModel:
     min_length = schema.get("minLength")
     if isinstance(min_length, int) and not isinstance(min_length, bool) and min_length > 0:
         can_be_empty = False
-    return ValueModel(model.chars, first, can_be_empty, model.numeric, model.words)
+    return ValueModel(model.chars, first, can_be_empty, model.numeric, model.words, last=model.last)
 
 
 _MEMO_LIMIT = 10_000
@@ -355,4 +397,5 @@ def _model_for(schema: Mapping[str, Any]) -> ValueModel:
         model.numeric,
         model.words,
         within if isinstance(within, str) else None,
+        model.last - banned if model.last is not None else None,
     )

@@ -134,6 +134,7 @@ steps:
         ("^[0-9]{8}$", False),  # a date
         ("^[a-z0-9._-]+$", True),  # may be json.py, conftest.py, Makefile
         ("^[0-9][a-z0-9/._-]*$", True),  # may reach another folder: 1/../json.py
+        ("^[0-9][a-z0-9_.]*$", True),  # 1_test.py, which pytest collects; 1.go, 1.mk
     ],
 )
 def test_a_value_that_can_name_no_file_leaves_the_folder_unwritten(
