@@ -113,6 +113,7 @@ def secret_hazards(
     follower.unproven_is_data = False  # only the secrets are followed here
     follower.find_caller_data(script)
     sinks = _Sinks(follower, sentinels.locate, allowed or {})
+    sinks.sentinels = sentinels
     if files is not None:
         sinks.secret_files |= files
     found = sinks.run()
@@ -130,6 +131,8 @@ class _Sinks:
     ) -> None:
         #: the programs each secret's ``programs:`` names
         self.allowed = allowed
+        #: the placeholders' sentinel words (caller data, as written)
+        self.sentinels: Sentinels | None = None
         self.f = follower
         self.src = follower.src
         self.locate = locate
@@ -342,6 +345,7 @@ class _Sinks:
             return
         words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
         if name and takes_credential(name, words, place):
+            self._sent_where_the_caller_says(command, name)
             return
         if name in ("test", "[") and _compares_strings(words):
             return  # test "$S" = x prints nothing, whatever S holds
@@ -359,6 +363,40 @@ class _Sinks:
         self._add(
             command, SecretPrinted.given(variable, name or "…", said, where, self._at(command))
         )
+
+    def _sent_where_the_caller_says(self, command: Node, name: str) -> None:
+        """A finding when `command`, which takes the secret as a credential,
+        sends it to a destination whose host the caller chooses."""
+        destination = self._callers_destination(command)
+        if destination is not None:
+            self._add(
+                command,
+                SecretPrinted.hazard(
+                    None,
+                    self._at(command),
+                    f"`{name}` sends a secret to `{destination}`, whose host the caller chooses",
+                    "write the host yourself (an enum arg may choose among the author's "
+                    'hosts): "https://api.example.com/v1/$ARG_x"',
+                ),
+            )
+
+    def _callers_destination(self, command: Node) -> str | None:
+        """The operand of `command` (a URL, a registry) whose host part
+        holds caller data (an ``ARG_``, ``STEP_`` or ``HARBOR_CALLER_``
+        variable, a placeholder): the secret it takes would go where the
+        caller says. None when every destination is the author's."""
+        callers = tuple(self.sentinels.by_word) if self.sentinels is not None else ()
+        arguments = list(command.children_by_field_name("argument"))
+        for k, argument in enumerate(arguments):
+            text = node_text(self.src, argument).strip("'\"")
+            previous = node_text(self.src, arguments[k - 1]) if k else ""
+            if text.startswith("-") or (previous.startswith("-") and previous != "--url"):
+                continue  # an option or its value, not a destination
+            rest = text.split("://", 1)[-1]
+            host = rest.split("/", 1)[0]
+            if _CALLER_NAME.search(host) or any(word in host for word in callers):
+                return text
+        return None
 
     def _recorded(self, command: Node) -> str | None:
         """Where what `command` prints (stdout or stderr) is recorded, or
@@ -391,7 +429,10 @@ class _Sinks:
         if command.type == "redirected_statement":
             body = command.child_by_field_name("body") or command
         words = [static_text(self.src, a) for a in body.children_by_field_name("argument")]
-        return bool(name) and takes_credential(name, words, ("stdin", 0))
+        if bool(name) and takes_credential(name, words, ("stdin", 0)):
+            self._sent_where_the_caller_says(body, name)
+            return True
+        return False
 
     def _named(self, command: Node, programs: Collection[str]) -> bool:
         """`command`'s program is one of `programs` (a basename, or the
@@ -466,6 +507,10 @@ def _name(src: bytes, node: Node) -> str | None:
     text = static_text(src, name) if name is not None else None
     return text.rsplit("/", 1)[-1] if text else None
 
+
+#: A variable of the caller's, by the runtime's names (args, step outputs,
+#: the claimed caller fields).
+_CALLER_NAME = re.compile(r"\$\{?(?:ARG_|STEP_|HARBOR_CALLER_)")
 
 #: The integer comparisons of test and ``[[ ]]``: a value that is no number
 #: is printed in the error (``[: s3cr3t: integer expression expected``).

@@ -521,6 +521,20 @@ GRAMMARS: dict[str, Grammar] = {
     "kubectl rollout": _g(
         "kubectl 1.28 kubectl-rollout(1)", _KUBECTL + " --timeout --revision --to-revision"
     ),
+    "kubectl port-forward": _g(
+        "kubectl 1.28 kubectl-port-forward(1): the resource and the ports are data",
+        _KUBECTL + " --address --pod-running-timeout",
+    ),
+    **{
+        f"{engine} {sub}": _g(
+            f"{engine} 24 {engine}-{sub}(1): the registry and the user are data; the password "
+            "comes on stdin or after -p",
+            "-u --username -p --password",
+            flags="--password-stdin",
+        )
+        for engine in ("docker", "podman")
+        for sub in ("login", "logout")
+    },
     **{
         f"{engine} {sub}": _g(
             f"{engine} 24 {engine}-{sub}(1): names, tags and filters are data; nothing runs",
@@ -871,7 +885,10 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
                 "systemctl cat|docker pull|kubectl get|kubectl logs|kubectl describe|"
                 "kubectl top|kubectl events|docker ps|docker inspect|docker logs|"
                 "helm status|helm history|helm list|helm version|helm get values|"
-                "helm get manifest|helm get notes|helm get hooks|helm get metadata",
+                "helm get manifest|helm get notes|helm get hooks|helm get metadata|"
+                "kubectl port-forward|kubectl rollout|docker tag|docker push|docker login|"
+                "docker logout|docker images|docker version|docker info|docker stats|"
+                "docker port",
                 "|",
             ),
             "",

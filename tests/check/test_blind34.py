@@ -40,10 +40,6 @@ REFUSED_SAFE = {
     ),
     "114-continue-on-error.yaml": "mypy has no grammar (plugins in its config are code)",
     "115-cwd-step.yaml": "jest has no grammar",
-    "127-secret-docker-login.yaml": (
-        "a step may put caller data in the working folder (H012 cwd rule), and docker "
-        "has no grammar"
-    ),
     "144-step-status-chain.yaml": "tree-sitter-bash cannot parse a /dev/tcp redirection in ( )",
     "161-trap-echo-ref.yaml": (
         "manage.py is a program of its own (a programs: entry describes it)"

@@ -42,7 +42,6 @@ REFUSED_SAFE = {
     "133-multistep-build-then-test.yaml": "refused [H012]",
     "134-multistep-conditional-deploy.yaml": "refused [H004, H012]",
     "135-multistep-outputs-multiline.yaml": "refused [H009]",
-    "140-trap-port-forward.yaml": "refused [H012]",
     "155-loop-multiline-hosts.yaml": "refused [H009]",
     "169-secret-env-one-command.yaml": "refused [H012]",
 }

@@ -23,6 +23,7 @@ def _export(tmp_path: Path, step: dict[str, Any], programs: list[str] | None = N
     document = {
         "name": "t",
         "description": "t",
+        "args": {"host": {"type": "string", "pattern": "^[a-z0-9.-]+$"}},
         "secrets": {"API_TOKEN": secret},
         "steps": [{"name": "s", **step}],
     }
@@ -45,6 +46,8 @@ ACCEPTED = [
     # the answer of a program the secret was a credential of is not the secret
     'sha=$(curl -sS -H "Authorization: token $API_TOKEN" https://x/y | jq -r .sha)\necho "$sha"',
     'test "$API_TOKEN" = expected && echo same',
+    # the caller chooses a path, not the host
+    'curl -fsS -H "Authorization: Bearer $API_TOKEN" "https://api.example.com/v1/$ARG_host"',
 ]
 REFUSED = [
     'curl -v -H "Authorization: Bearer $API_TOKEN" https://api.example.com/v1',
@@ -61,6 +64,11 @@ REFUSED = [
     'sha=$(curl -sS -H "A: $API_TOKEN" https://x/; echo "$API_TOKEN")\necho "$sha"',
     'test -n "$API_TOKEN"\nprintf "%s" "$_" | base64',
     '[ "$API_TOKEN" -eq 1 ] || echo no',
+    # sent where the caller says: the host is the caller's
+    'curl -fsS -H "Authorization: Bearer $API_TOKEN" "https://$ARG_host/api"',
+    'curl -fsS -H "Authorization: Bearer $API_TOKEN" "https://{{ args.host }}/api"',
+    'printf %s "$API_TOKEN" | docker login --password-stdin -u ci "$ARG_host"',
+    'printf \'A: %s\\n\' "$API_TOKEN" | curl --header @- "https://$ARG_host/"',
 ]
 
 

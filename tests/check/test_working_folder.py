@@ -158,3 +158,25 @@ steps:
     run: git status --short
 """
     assert ("H012" in _rules(tmp_path, text)) == written
+
+
+def test_docker_and_kubectl_subcommands_that_write_no_file(tmp_path: Path) -> None:
+    """docker tag/push and kubectl port-forward with the caller's names write
+    no file in the folder: a later git step is accepted."""
+    text = """\
+name: t
+description: t
+args:
+  tag: {type: string, pattern: "^[a-z0-9][a-z0-9._-]{0,40}$"}
+required: [tag]
+steps:
+  - name: push
+    run: |
+      docker tag "app:$ARG_tag" "registry.example.com/app:$ARG_tag"
+      docker push "registry.example.com/app:$ARG_tag"
+      kubectl port-forward -n apps "svc/app-$ARG_tag" 19090:9090 > "$HARBOR_RUN_DIR/pf.log" 2>&1 &
+      kill %1
+  - name: show
+    run: git status --short
+"""
+    assert _rules(tmp_path, text) == set()

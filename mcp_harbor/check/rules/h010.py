@@ -49,7 +49,10 @@ class SecretPrinted(Rule):
       no grammar. An option that prints the request (`curl -v`, `--trace`,
       `-w`) takes the credential place away;
     - `export` (or `declare -x`) of a secret: every later program's
-      environment holds it.
+      environment holds it;
+    - a credential place of a program whose destination (a URL's host, a
+      registry) the caller chooses (`curl -H "…$TOKEN" "https://$ARG_host/"`):
+      the secret would go to the caller.
 
     Beyond those places the value may go where nothing is printed:
     `$(…)` (the variable it is assigned to is followed), `/dev/null`, a
@@ -93,7 +96,9 @@ class SecretPrinted(Rule):
     ## Known problems
     The credential places are the table's word on each program, and a
     secret's `programs:` is the author's: a program named there that prints
-    the value is not seen. A server that echoes a request back is beyond
+    the value is not seen. A destination's host is read as written: a host
+    built in another variable first is not followed, nor a config file
+    (`curl -K`) that names one. A server that echoes a request back is beyond
     the checker. A nested `bash -c '…'` script in an `argv:` step is read
     as a script; one in a `run:` step is not. The follower over-approximates:
     in an export with secrets, a variable `read` assigns and a function's
