@@ -33,7 +33,6 @@ REFUSED_SAFE = {
     "015-git-changed-since-tag.yaml": "H009 H012",
     "019-git-commits-per-day.yaml": "H006 H007",
     "021-git-merge-base.yaml": "H009",
-    "029-du-top.yaml": "H009",
     "046-checksum.yaml": "H009",
     "057-http-probe.yaml": "H012",
     "093-psql-table-sizes.yaml": "H000",
@@ -47,7 +46,6 @@ REFUSED_SAFE = {
     "141-multiline-output-steps.yaml": "H009",
     "150-host-health-thresholds.yaml": "H006",
     "153-http-headers.yaml": "H012",
-    "154-tz-convert.yaml": "H012",
     "167-cron-schedule-next.yaml": "H006",
 }
 
