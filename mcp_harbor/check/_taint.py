@@ -319,6 +319,13 @@ def _transformed(
     if op in ("^^", "^", ",,", ","):
         cased = frozenset(c.swapcase() for c in model.chars) | model.chars
         return (arg, ValueModel(cased, cased, True))
+    at = kinds.index(op)
+    if op == "/#" and kinds[at + 1 : at + 2] == ["/"] and at + 2 < len(kinds) - 1:
+        # ${x/#/./}: the author's text put before the value (each element's)
+        prefix = static_text(src, node.children[at + 2])
+        if prefix:
+            added = ValueModel(*_text_model(prefix))
+            return (arg, ValueModel(model.chars | added.chars, frozenset(prefix[0]), False))
     return (arg, any_model())  # //, /, @E, @P, @U… : anything
 
 

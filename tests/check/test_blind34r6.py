@@ -38,7 +38,6 @@ REFUSED_SAFE = {
     "093-psql-table-sizes.yaml": "H000",
     "097-sqlite-table-counts.yaml": "H005 H012",
     "098-sqlite-team-report.yaml": "H005 H012",
-    "102-zip-report.yaml": "H009",
     "127-inhouse-featurectl.yaml": "H008",
     "136-error-window.yaml": "H005",
     "137-incident-summary-heredoc.yaml": "H000",

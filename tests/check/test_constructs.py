@@ -32,6 +32,7 @@ CONSTRUCTS: dict[str, str] = {
     "strip-prefix": 'v="${ARG_x#a}"',
     "strip-suffix": 'v="${ARG_x%%.*}"',
     "replace": 'v="${ARG_x// /-}"',
+    "prefix": 'v="${ARG_x/#/./}"',
     "escapes": 'v="${ARG_x@E}"',
     "printf-b": 'printf -v v %b "$ARG_x"',
     "upper": 'v="${ARG_x^^}"',
