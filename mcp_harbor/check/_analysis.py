@@ -767,7 +767,11 @@ class _Analysis(TaintedScript):
             and self._var_source(_tree.expansion_target(self.src, node) or "") is not None
         ):
             name_like = True
-        if parent is not None and parent.type == "variable_assignment":
+        if (
+            parent is not None
+            and parent.type == "variable_assignment"
+            and occ.kind in ("raw", "sq")  # a variable's own name is the author's
+        ):
             name = parent.child_by_field_name("name")
             if (
                 name is not None

@@ -1695,8 +1695,12 @@ class TaintedScript:
                                 changed = True
                     continue
                 model = (
-                    _NUMBER  # $(( … )): an integer, whatever it was computed from
+                    # $(( … )), or an assignment inside arithmetic (the
+                    # header of for (( i = n - 1; … )), (( x = … ))): an
+                    # integer, whatever it was computed from
+                    _NUMBER
                     if value.type == "arithmetic_expansion"
+                    or (self.script is not None and self.script.arithmetic(value))
                     # x=($v): bash splits $v into elements, any of which may
                     # start with "-" whatever the whole value could
                     else any_model()

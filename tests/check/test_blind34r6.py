@@ -31,7 +31,6 @@ KNOWN_MISSES = {
 REFUSED_SAFE = {
     "037-csv-column.yaml": "H012",
     "015-git-changed-since-tag.yaml": "H009 H012",
-    "019-git-commits-per-day.yaml": "H006 H007",
     "021-git-merge-base.yaml": "H009",
     "046-checksum.yaml": "H009",
     "057-http-probe.yaml": "H012",
