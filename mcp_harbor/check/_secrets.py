@@ -343,8 +343,18 @@ class _Sinks:
         name = _name(self.src, command) or ""
         if self._named(command, self.allowed.get(secret, ())):
             return
-        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
-        if name and takes_credential(name, words, place):
+        arguments = list(command.children_by_field_name("argument"))
+        words = [static_text(self.src, a) for a in arguments]
+        kind, at = place
+        mixed = (
+            kind == "word"
+            and isinstance(at, int)
+            and at < len(arguments)
+            and self._holds_callers(node_text(self.src, arguments[at]))
+        )
+        if name and not mixed and takes_credential(name, words, place):
+            # (a word that also holds caller data may come out malformed, and
+            # curl prints a malformed URL whole: "bad range in URL position …")
             self._sent_where_the_caller_says(command, name)
             return
         if name in ("test", "[") and _compares_strings(words):
@@ -352,7 +362,6 @@ class _Sinks:
         where = self._recorded(command)
         if where is None:
             return
-        kind, at = place
         said = (
             f"in its environment as {at}"
             if kind == "env"
@@ -380,12 +389,17 @@ class _Sinks:
                 ),
             )
 
+    def _holds_callers(self, text: str) -> bool:
+        """`text` (a word as written) holds caller data: an ``ARG_``,
+        ``STEP_`` or ``HARBOR_CALLER_`` variable, or a placeholder."""
+        callers = tuple(self.sentinels.by_word) if self.sentinels is not None else ()
+        return bool(_CALLER_NAME.search(text)) or any(word in text for word in callers)
+
     def _callers_destination(self, command: Node) -> str | None:
         """The operand of `command` (a URL, a registry) whose host part
         holds caller data (an ``ARG_``, ``STEP_`` or ``HARBOR_CALLER_``
         variable, a placeholder): the secret it takes would go where the
         caller says. None when every destination is the author's."""
-        callers = tuple(self.sentinels.by_word) if self.sentinels is not None else ()
         arguments = list(command.children_by_field_name("argument"))
         for k, argument in enumerate(arguments):
             text = node_text(self.src, argument).strip("'\"")
@@ -394,7 +408,7 @@ class _Sinks:
                 continue  # an option or its value, not a destination
             rest = text.split("://", 1)[-1]
             host = rest.split("/", 1)[0]
-            if _CALLER_NAME.search(host) or any(word in host for word in callers):
+            if self._holds_callers(host):
                 return text
         return None
 

@@ -78,10 +78,9 @@ CREDENTIALS: dict[str, Credentials] = {
         printing="-v --verbose --trace --trace-ascii -w --write-out --libcurl",
     ),
     "wget": _c(
-        "wget(1) 1.21: header, user and password values and the URL are sent; -d prints "
-        "the request",
+        "wget(1) 1.21: header, user and password values are sent; the URL is printed in its "
+        "progress lines (so it is no place for a secret); -d prints the request",
         "--header --user --password --http-user --http-password --post-data --body-data",
-        operands=True,
         printing="-d --debug",
     ),
     "docker": _c(
