@@ -45,7 +45,11 @@ from tree_sitter import Node
 from mcp_harbor.check._facts import Hazard, Located, Sentinels, Taint, any_model
 from mcp_harbor.check._taint import TaintedScript
 from mcp_harbor.check._tree import IDENT, ancestors, node_text, parsed, static_text
-from mcp_harbor.check.credentials import takes_credential
+from mcp_harbor.check.credentials import (
+    CONTENT_BLIND,
+    reads_credential_file,
+    takes_credential,
+)
 from mcp_harbor.check.rules.h010 import SecretPrinted
 
 __all__ = ["PASS_THROUGH", "secret_hazards"]
@@ -166,12 +170,16 @@ class _Sinks:
         return self.hazards
 
     def _reads_secret_file(self, node: Node) -> None:
-        """A program that prints what it reads (`PASS_THROUGH`) given a file
-        a secret was written to, as an operand or on its standard input."""
-        name = _name(self.src, node)
-        if name not in PASS_THROUGH:
-            return
-        words = [node_text(self.src, a).strip('"') for a in node.children_by_field_name("argument")]
+        """A program given a file a secret was written to, as an operand or
+        on its standard input, prints it unless it reads that file as a
+        credential (`credentials.reads_credential_file`: ``curl -K FILE``,
+        ``-H @FILE``, ``ssh -i FILE``; a program that takes a credential on
+        stdin, ``docker login --password-stdin < FILE``) or the secrets'
+        ``programs:`` name it."""
+        name = _name(self.src, node) or ""
+        arguments = list(node.children_by_field_name("argument"))
+        texts = [node_text(self.src, a).strip('"') for a in arguments]
+        words = [static_text(self.src, a) for a in arguments]
         holder = (
             node.parent
             if node.parent is not None and node.parent.type == "redirected_statement"
@@ -182,17 +190,30 @@ class _Sinks:
             for r in (holder.children_by_field_name("redirect") if holder is not None else [])
             if r.type == "file_redirect" and node_text(self.src, r).startswith("<")
         ]
-        read = next(
-            (
-                w
-                for w in words + inputs
-                for f in self.secret_files
-                if w == f or (w and f.startswith(w.rstrip("/") + "/"))  # a folder holding it
-            ),
-            None,
-        )
-        if read is not None:
-            self._printed(node, "print", name or "", f"the file {read}")
+
+        def secret(path: str) -> str | None:
+            path = path.lstrip("@")  # curl -H @FILE
+            return next(
+                (
+                    f
+                    for f in self.secret_files
+                    if path == f or (path and f.startswith(path.rstrip("/") + "/"))
+                ),
+                None,
+            )
+
+        if name in CONTENT_BLIND or any(
+            self._named(node, programs) for programs in self.allowed.values()
+        ):
+            return
+        for k, text in enumerate(texts):
+            if secret(text) is not None and not reads_credential_file(name, words, k):
+                self._printed(node, "print", name, f"the file {text}")
+                return
+        for path in inputs:
+            if secret(path) is not None and not takes_credential(name, words, ("stdin", 0)):
+                self._printed(node, "print", name, f"the file {path}")
+                return
 
     # -- reporting
     def _at(self, node: Node) -> Located:

@@ -20,7 +20,13 @@ from dataclasses import dataclass
 
 from mcp_harbor.check.grammars import GRAMMARS
 
-__all__ = ["CREDENTIALS", "Credentials", "takes_credential"]
+__all__ = [
+    "CONTENT_BLIND",
+    "CREDENTIALS",
+    "Credentials",
+    "reads_credential_file",
+    "takes_credential",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +48,11 @@ class Credentials:
     only_with: frozenset[str] = frozenset()
     #: options that print the request, credentials included
     printing: frozenset[str] = frozenset()
+    #: options whose value is a file holding credentials it reads and never
+    #: prints (``curl -K``, ``--netrc-file``, ``ssh -i``), and whether a
+    #: ``@FILE`` value of its credential options reads one (``curl -H @f``)
+    file_options: frozenset[str] = frozenset()
+    at_files: bool = False
 
 
 def _c(
@@ -53,6 +64,8 @@ def _c(
     stdin_with: str | None = None,
     only_with: str = "",
     printing: str = "",
+    file_options: str = "",
+    at_files: bool = False,
 ) -> Credentials:
     return Credentials(
         source,
@@ -62,6 +75,8 @@ def _c(
         frozenset(stdin_with.split()) if stdin_with is not None else None,
         frozenset(only_with.split()),
         frozenset(printing.split()),
+        frozenset(file_options.split()),
+        at_files,
     )
 
 
@@ -76,6 +91,8 @@ CREDENTIALS: dict[str, Credentials] = {
         operands=True,
         stdin_with="",
         printing="-v --verbose --trace --trace-ascii -w --write-out --libcurl",
+        file_options="-K --config --netrc-file",
+        at_files=True,
     ),
     "wget": _c(
         "wget(1) 1.21: header, user and password values are sent; the URL is printed in its "
@@ -101,6 +118,14 @@ CREDENTIALS: dict[str, Credentials] = {
         stdin_with="--with-token",
     ),
     "kubectl": _c("kubectl(1): --token is the bearer token sent to the API server", "--token"),
+    **{
+        program: _c(
+            f"OpenSSH {program}(1): -i names the identity (private key) file it authenticates "
+            "with and never prints",
+            file_options="-i",
+        )
+        for program in ("ssh", "scp", "sftp")
+    },
     "psql": _c("psql(1) 15: PGPASSWORD is the password sent to the server", env="PGPASSWORD"),
     "pg_dump": _c("pg_dump(1) 15: PGPASSWORD is the password sent", env="PGPASSWORD"),
     "mysql": _c("mysql(1): MYSQL_PWD is the password sent to the server", env="MYSQL_PWD"),
@@ -131,6 +156,34 @@ def _entry(program: str, words: Sequence[str | None]) -> Credentials | None:
     if entry.printing & {(w or "").split("=", 1)[0] for w in words}:
         return None  # it prints the request: no place takes a credential
     return entry
+
+
+#: Programs that never print the content of a file they are given: they
+#: remove it, change its metadata, or print its name, size or digest
+#: (coreutils 9.1 manual; bash(1) for test and [).
+CONTENT_BLIND = frozenset(
+    {
+        "rm", "shred", "chmod", "chown", "chgrp", "touch", "stat", "ls", "test", "[",
+        "wc", "du", "sha256sum", "sha512sum", "sha1sum", "md5sum", "b2sum", "cksum",
+    }
+)  # fmt: skip
+
+
+def reads_credential_file(program: str, words: Sequence[str | None], index: int) -> bool:
+    """`program` with the literal `words` (None: not literal) reads the file
+    the `index`-th word names as a credential it never prints: the value of
+    one of its file options (``curl -K FILE``, ``--config=FILE``), or an
+    ``@FILE`` value of a credential option (``curl -H @FILE``)."""
+    entry = _entry(program, words)
+    if entry is None:
+        return False
+    previous = words[index - 1] if index > 0 else None
+    if previous in entry.file_options:
+        return True
+    word = words[index]
+    if word is not None and "=" in word and word.split("=", 1)[0] in entry.file_options:
+        return True
+    return entry.at_files and previous in entry.options
 
 
 def takes_credential(

@@ -46,6 +46,11 @@ ACCEPTED = [
     # the answer of a program the secret was a credential of is not the secret
     'sha=$(curl -sS -H "Authorization: token $API_TOKEN" https://x/y | jq -r .sha)\necho "$sha"',
     'test "$API_TOKEN" = expected && echo same',
+    # a file holding the secret, read where a program takes a credential file
+    'cfg="$HARBOR_RUN_DIR/curl.cfg"\nprintf \'header = "A: %s"\\n\' "$API_TOKEN" > "$cfg"\n'
+    'curl -fsS -K "$cfg" https://api.example.com/\nrm -f -- "$cfg"',
+    'hdr="$HARBOR_RUN_DIR/h"\nprintf \'A: %s\\n\' "$API_TOKEN" > "$hdr"\n'
+    'curl -fsS -H @"$hdr" https://api.example.com/',
     # the caller chooses a path, not the host
     'curl -fsS -H "Authorization: Bearer $API_TOKEN" "https://api.example.com/v1/$ARG_host"',
 ]
@@ -64,6 +69,10 @@ REFUSED = [
     'sha=$(curl -sS -H "A: $API_TOKEN" https://x/; echo "$API_TOKEN")\necho "$sha"',
     'test -n "$API_TOKEN"\nprintf "%s" "$_" | base64',
     '[ "$API_TOKEN" -eq 1 ] || echo no',
+    # a file holding the secret, read by a program that may print it
+    'f="$HARBOR_RUN_DIR/t"\nprintf %s "$API_TOKEN" > "$f"\n'
+    'python3 -c "import sys; print(open(sys.argv[1]).read()[::-1])" "$f"',
+    'f="$HARBOR_RUN_DIR/t"\nprintf %s "$API_TOKEN" > "$f"\nxxd -p < "$f"',
     # a URL that also holds caller data may come out malformed, and curl
     # prints a malformed URL whole; wget prints every URL it fetches
     'curl -fsS "https://api.example.com/v1/$ARG_host?token=$API_TOKEN"',

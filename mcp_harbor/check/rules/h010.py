@@ -48,6 +48,11 @@ class SecretPrinted(Rule):
       every secret in its environment, whose program is a language or has
       no grammar. An option that prints the request (`curl -v`, `--trace`,
       `-w`) takes the credential place away;
+    - a file a secret was written to, given to a program (an operand, its
+      stdin) that does not read it as a credential file (`curl -K FILE`,
+      `-H @FILE`, `ssh -i FILE`, `docker login --password-stdin < FILE`)
+      and may print what it reads; a program that never prints a file's
+      content (`rm`, `chmod`, `stat`, `ls`, a digest) may have it;
     - `export` (or `declare -x`) of a secret: every later program's
       environment holds it;
     - a credential place of a program whose destination (a URL's host, a
@@ -191,4 +196,4 @@ class SecretPrinted(Rule):
 
 def _shown(variable: str) -> str:
     """`variable` as the script writes it (``$TOKEN``; ``$(…)`` as is)."""
-    return variable if variable.startswith("$") else "$" + variable
+    return variable if variable.startswith("$") or " " in variable else "$" + variable
