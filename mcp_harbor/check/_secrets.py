@@ -14,19 +14,20 @@ refused (H010, `mcp_harbor.check.rules.h010.SecretPrinted`), when it reaches:
   every variable, or ``-p`` naming the secret (or a name the checker cannot
   read); ``set`` without arguments; ``env``/``printenv`` listing the
   environment or naming the secret;
-- ``echo``/``printf`` arguments, or a here-string/here-document fed to
-  ``cat`` and its kin (`PASS_THROUGH`), whose standard output, through the
+- ``echo``/``printf`` arguments whose standard output, through the
   pipeline and every enclosing redirection, ends on the step's stdout or
   stderr, in a step output (``$HARBOR_STEP_OUTPUT``, ``$HARBOR_OUTPUT``) or
-  in a file outside the run directory.
+  in a file outside the run directory;
+- any other program that gets the value (an argument, its stdin, its
+  environment for one command, a file the secret was written to), unless it
+  takes it there as a credential (`mcp_harbor.check.credentials`), the
+  secret's ``programs:`` name it, or nothing it prints is recorded; an
+  ``export`` of the secret; a destination whose host the caller chooses.
 
-What stays accepted: the value as an argument or in the environment of
-another program (``curl -H "…$API_TOKEN"``, ``API_TOKEN=… tool``), on the
-standard input of a program that does not print it (``printf … | docker
-login --password-stdin``, ``gh auth login --with-token <<<"$API_TOKEN"``),
-captured by ``$(…)`` (the variable it is assigned to is followed), and
-written to ``/dev/null`` or a file of the run directory (which the
-scrubber cleans).
+What stays accepted beyond those credential places: the value captured by
+``$(…)`` (the variable it is assigned to is followed; the answer of a
+program it was a credential of is not the value), and written to
+``/dev/null`` or a file of the run directory (which the scrubber cleans).
 
 Guarantees: pure (a function of the script text and the secrets' names);
 over-approximates where the value goes (taint only grows: a variable
@@ -52,37 +53,9 @@ from mcp_harbor.check.credentials import (
 )
 from mcp_harbor.check.rules.h010 import SecretPrinted
 
-__all__ = ["PASS_THROUGH", "secret_hazards"]
+__all__ = ["secret_hazards"]
 
 
-#: Programs that print what they read on stdin (perhaps transformed, which
-#: the scrubber would not recognise): a secret fed to one is still printed.
-PASS_THROUGH = frozenset(
-    {
-        "cat",
-        "tee",
-        "head",
-        "tail",
-        "tac",
-        "rev",
-        "tr",
-        "sed",
-        "awk",
-        "grep",
-        "cut",
-        "sort",
-        "uniq",
-        "fold",
-        "nl",
-        "paste",
-        "base64",
-        "base32",
-        "xxd",
-        "od",
-        "hexdump",
-        "column",
-    }
-)
 _PRINTERS = frozenset({"echo", "printf"})
 _SHELLS = frozenset({"bash", "sh", "dash", "ksh", "zsh"})
 _DECLARATIONS = frozenset({"declare", "typeset", "export", "local", "readonly"})
@@ -313,9 +286,7 @@ class _Sinks:
                 body = statement
                 if statement is not None and statement.type == "redirected_statement":
                     body = statement.child_by_field_name("body")
-                if body is not None and _name(self.src, body) in PASS_THROUGH:
-                    self._printed(body, "print", _name(self.src, body) or "", variable)
-                elif body is not None and body.type == "command":
+                if body is not None and body.type == "command":
                     self._given(body, secret, variable, ("stdin", 0))
                 return
             if kind == "file_redirect":
@@ -641,10 +612,8 @@ def _destination(
             index = next((i for i, s in enumerate(stages) if s == current), None)
             if index is not None and index + 1 < len(stages):
                 following = stages[index + 1]
-                if _name(src, following) not in PASS_THROUGH and (
-                    takes_stdin is None or takes_stdin(following)
-                ):
-                    return None
+                if takes_stdin is None or takes_stdin(following):
+                    return None  # read as a credential: the program sends it
                 body = (
                     following.child_by_field_name("body")
                     if following.type == "redirected_statement"
