@@ -208,8 +208,8 @@ def _may_print_environment(program: str, words: Sequence[str]) -> bool:
     """`program` with `words` may print a variable of its environment: it
     prints it by design (``env``, ``printenv``), it has no grammar, or its
     grammar is a language's (its program text may read the environment)."""
-    if program in ("env", "printenv"):
-        return True
+    if program in ("env", "printenv") or any("/proc/" in word for word in words):
+        return True  # /proc/self/environ is the environment, as a file
     key, _ = grammars.grammar_key(grammars.normal_program(program), list(words))
     grammar = grammars.GRAMMARS.get(key)
     return (

@@ -111,7 +111,9 @@ __all__ = [
 ]
 
 #: ``set -a``/``set -o allexport`` in a script.
-_ALLEXPORT = re.compile(r"(?:^|[;&|\s])set\s+(?:-[A-Za-z]*a[A-Za-z]*|-o\s+allexport)\b")
+_ALLEXPORT = re.compile(
+    r"(?:^|[;&|\s])(?:set\s+(?:-[A-Za-z]*a[A-Za-z]*|-o\s+allexport)\b|shopt\b[^\n;&|]*\ballexport\b)"
+)
 #: Names of the step's environment that a plain assignment does not export
 #: to other programs by being in it (bash's own).
 _SHELL_ONLY = frozenset({"IFS", "OPTIND", "OPTERR"})

@@ -51,6 +51,7 @@ from mcp_harbor.check.credentials import (
     reads_credential_file,
     takes_credential,
 )
+from mcp_harbor.check.grammars import GRAMMARS
 from mcp_harbor.check.rules.h010 import SecretPrinted
 
 __all__ = ["secret_hazards"]
@@ -110,6 +111,8 @@ class _Sinks:
         self.allowed = allowed
         #: the placeholders' sentinel words (caller data, as written)
         self.sentinels: Sentinels | None = None
+        #: files a command holding caller data writes (their paths as written)
+        self.caller_files: set[str] = set()
         self.f = follower
         self.src = follower.src
         self.locate = locate
@@ -122,6 +125,16 @@ class _Sinks:
 
     def run(self) -> list[Hazard]:
         assert self.f.script is not None
+        for node in self.f.script.of_type("file_redirect"):
+            holder = node.parent
+            dest = node.child_by_field_name("destination")
+            if (
+                holder is not None
+                and dest is not None
+                and any(c.type in (">", ">>") for c in node.children)
+                and self._holds_callers(node_text(self.src, holder))
+            ):
+                self.caller_files.add(node_text(self.src, dest).strip('"'))
         for node in self.f.script.nodes:
             if node.type == "command":
                 self._trace_command(node)
@@ -278,6 +291,9 @@ class _Sinks:
                     self._given(holder, secret, variable, ("env", node_text(self.src, target)))
                 elif holder is not None and holder.type == "declaration_command":
                     self._exported_value(holder, variable)
+                elif _ALLEXPORT.search(self.src.decode("utf-8", "replace")):
+                    # set -a / shopt -so allexport: every assignment is exported
+                    self._add(parent, SecretPrinted.exported(variable, self._at(parent)))
                 return  # an assignment: the variable is followed
             if kind in ("command_substitution", "process_substitution"):
                 return  # a capture: what it is assigned to is followed
@@ -344,10 +360,12 @@ class _Sinks:
             and at < len(arguments)
             and self._holds_callers(node_text(self.src, arguments[at]))
         )
+        # wherever it takes it, a program that sends the secret sends it where
+        # its destination says: never to a host the caller chooses
+        self._sent_where_the_caller_says(command, name or "…")
         if name and not mixed and takes_credential(name, words, place):
             # (a word that also holds caller data may come out malformed, and
             # curl prints a malformed URL whole: "bad range in URL position …")
-            self._sent_where_the_caller_says(command, name)
             return
         if name in ("test", "[") and _compares_strings(words):
             return  # test "$S" = x prints nothing, whatever S holds
@@ -393,10 +411,30 @@ class _Sinks:
         variable, a placeholder): the secret it takes would go where the
         caller says. None when every destination is the author's."""
         arguments = list(command.children_by_field_name("argument"))
+        grammar = GRAMMARS.get(_name(self.src, command) or "")
+        # the options whose value is the next word (not a destination)
+        takes_value = (grammar.value_options | grammar.code_options) if grammar else frozenset()
+        for assignment in command.children:
+            # http_proxy="$ARG_x" curl …: where every request goes
+            if assignment.type == "variable_assignment":
+                target = assignment.child_by_field_name("name")
+                if (
+                    target is not None
+                    and _PROXY_VARIABLE.fullmatch(node_text(self.src, target))
+                    and self._holds_callers(node_text(self.src, assignment))
+                ):
+                    return node_text(self.src, assignment)
         for k, argument in enumerate(arguments):
             text = node_text(self.src, argument).strip("'\"")
             previous = node_text(self.src, arguments[k - 1]) if k else ""
-            if text.startswith("-") or (previous.startswith("-") and previous != "--url"):
+            option = text.split("=", 1)[0]
+            if option in _DESTINATION_OPTIONS and "=" in text and self._holds_callers(text):
+                return text  # --resolve=HOST:PORT:ADDR, --proxy=…
+            if previous in _DESTINATION_OPTIONS and self._holds_callers(text):
+                return f"{previous} {text}"
+            if previous in _CONFIG_OPTIONS and text in self.caller_files:
+                return f"{previous} {text}"  # a config the caller filled: its url, proxy…
+            if text.startswith("-") or previous in takes_value:
                 continue  # an option or its value, not a destination
             rest = text.split("://", 1)[-1]
             host = rest.split("/", 1)[0]
@@ -513,6 +551,23 @@ def _name(src: bytes, node: Node) -> str | None:
     text = static_text(src, name) if name is not None else None
     return text.rsplit("/", 1)[-1] if text else None
 
+
+#: ``set -a``, ``set -o allexport``, ``shopt -so allexport`` anywhere in a
+#: script: an assignment after it is exported to every later program.
+_ALLEXPORT = re.compile(
+    r"(?:^|[;&|\s])(?:set\s+(?:-[A-Za-z]*a[A-Za-z]*|-o\s+allexport)\b|shopt\b[^\n;&|]*\ballexport\b)"
+)
+
+#: Options whose value says where a program connects (curl 7.88: a host
+#: resolved to an address, a connection redirected, a proxy; git -c settings
+#: with a URL), and the variables that set a proxy for every request.
+_DESTINATION_OPTIONS = frozenset(
+    {"--resolve", "--connect-to", "-x", "--proxy", "--preproxy", "--url", "--doh-url", "-c"}
+)
+_PROXY_VARIABLE = re.compile(r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_COMMAND")
+#: Options that read a config file (curl -K): one the caller filled may say
+#: where the request goes.
+_CONFIG_OPTIONS = frozenset({"-K", "--config"})
 
 #: A variable of the caller's, by the runtime's names (args, step outputs,
 #: the claimed caller fields).

@@ -544,6 +544,8 @@ class TaintedScript:
         #: ``wait -p NAME``, ``declare -n NAME``…): whatever that command does
         #: with them, the analysis does not follow it, so they are never clean
         self.unmodeled: set[str] = set()
+        #: name references (``declare -n``/``local -n``): whatever they name
+        self.namerefs: set[str] = set()
         #: names some declaration makes associative (``declare -A``); only
         #: `is_assoc` says where one surely is
         self.assoc: set[str] = set()
@@ -684,6 +686,7 @@ class TaintedScript:
                         text = node_text(src, target) if target is not None else ""
                     if "n" in flags and IDENT.fullmatch(text):
                         self.unmodeled.add(text)  # a name reference: another name's value
+                        self.namerefs.add(text)
             elif kind == "expansion":
                 # ${V:=word} and ${V=word} assign V
                 if any(c.type in (":=", "=") for c in node.children):
@@ -1585,11 +1588,13 @@ class TaintedScript:
                 and expansion
                 and not self.unproven_is_data
                 and self.taint.variables
-                and (name == "_" or _reads_indirectly(self.src, node))
-            ):
-                # ${!v}: whichever variable v names, a followed one among
-                # them; $_: the last word of the command before, which may
-                # have been one
+                and (name in ("_", "BASH_REMATCH") or name in self.namerefs
+                     or _reads_indirectly(self.src, node))
+            ):  # fmt: skip
+                # ${!v} and a name reference: whichever variable they name,
+                # a followed one among them; $_: the last word of the
+                # command before; BASH_REMATCH: the parts of what a
+                # [[ =~ ]] matched, which may have been one
                 source = next(iter(self.taint.variables.values()))
             if expansion and node.type == "expansion":
                 source = (
@@ -1663,6 +1668,10 @@ class TaintedScript:
                             assignments.append(([texts[1]], node))
                         else:
                             split.append(texts[1])  # %b, %q, …: any text
+                            if not self.unproven_is_data:
+                                # the secrets' follower: NAME holds what is
+                                # printed, the secret's text among it
+                                assignments.append(([texts[1]], node))
         has_data = bool(sentinel_occs) or bool(self.taint.variables) or self.taint.positional
         if self.unproven_is_data:
             for var_name in split:

@@ -55,9 +55,14 @@ class SecretPrinted(Rule):
       content (`rm`, `chmod`, `stat`, `ls`, a digest) may have it;
     - `export` (or `declare -x`) of a secret: every later program's
       environment holds it;
-    - a credential place of a program whose destination (a URL's host, a
-      registry) the caller chooses (`curl -H "…$TOKEN" "https://$ARG_host/"`):
-      the secret would go to the caller.
+    - any program that gets the secret while the caller chooses where it
+      connects: a URL's host or userinfo, a registry, `--resolve`,
+      `--connect-to`, `--proxy`, a `*_proxy` variable, a config file
+      (`curl -K`) the caller filled (`curl -H "…$TOKEN" "https://$ARG_host/"`):
+      the secret would go to the caller;
+    - the same value reached through a name reference (`local -n`),
+      `${!v}`, `$_`, `BASH_REMATCH` or `printf -v`, and an assignment after
+      `set -a`/`shopt -so allexport` (exported).
 
     Beyond those places the value may go where nothing is printed:
     `$(…)` (the variable it is assigned to is followed), `/dev/null`, a
