@@ -126,9 +126,46 @@ CREDENTIALS: dict[str, Credentials] = {
         )
         for program in ("ssh", "scp", "sftp")
     },
-    "psql": _c("psql(1) 15: PGPASSWORD is the password sent to the server", env="PGPASSWORD"),
-    "pg_dump": _c("pg_dump(1) 15: PGPASSWORD is the password sent", env="PGPASSWORD"),
-    "mysql": _c("mysql(1): MYSQL_PWD is the password sent to the server", env="MYSQL_PWD"),
+    **{
+        program: _c(
+            f"{program}(1) 15 (libpq, Environment Variables): PGPASSWORD is the password sent "
+            "to the server",
+            env="PGPASSWORD",
+        )
+        for program in (
+            "psql",
+            "pg_dump",
+            "pg_dumpall",
+            "pg_restore",
+            "pg_isready",
+            "createdb",
+            "dropdb",
+        )
+    },
+    **{
+        program: _c(
+            f"{program}(1) 8: MYSQL_PWD is the password sent to the server", env="MYSQL_PWD"
+        )
+        for program in ("mysql", "mysqldump", "mysqladmin")
+    },
+    "redis-cli": _c(
+        "redis-cli 7: REDISCLI_AUTH is the password sent with AUTH (-a takes it too)",
+        "-a --pass",
+        env="REDISCLI_AUTH",
+    ),
+    "glab": _c("glab 1.x: GITLAB_TOKEN authenticates its API requests", env="GITLAB_TOKEN"),
+    "argocd": _c(
+        "argocd 2.x: ARGOCD_AUTH_TOKEN authenticates to the API server", env="ARGOCD_AUTH_TOKEN"
+    ),
+    "sentry-cli": _c("sentry-cli 2: SENTRY_AUTH_TOKEN authenticates", env="SENTRY_AUTH_TOKEN"),
+    "twine": _c(
+        "twine 4: TWINE_USERNAME and TWINE_PASSWORD authenticate the upload",
+        env="TWINE_USERNAME TWINE_PASSWORD",
+    ),
+    "doctl": _c(
+        "doctl 1.x: DIGITALOCEAN_ACCESS_TOKEN authenticates", env="DIGITALOCEAN_ACCESS_TOKEN"
+    ),
+    "heroku": _c("heroku CLI: HEROKU_API_KEY authenticates", env="HEROKU_API_KEY"),
     "aws": _c(
         "aws(1) 2: the AWS_* credential variables sign requests; --debug prints them",
         env="AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN",

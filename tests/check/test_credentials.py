@@ -41,6 +41,8 @@ ACCEPTED = [
     "printf '%s' \"$API_TOKEN\" | docker login --username ci --password-stdin reg.example",
     'PGPASSWORD="$API_TOKEN" psql -X -c "select 1"',
     'GH_TOKEN="$API_TOKEN" gh release list',
+    'PGPASSWORD="$API_TOKEN" pg_dump -h db.internal -U app app > "$HARBOR_RUN_DIR/app.sql"',
+    'REDISCLI_AUTH="$API_TOKEN" redis-cli -h cache.internal ping',
     'fp=$(printf \'%s\' "$API_TOKEN" | sha256sum | cut -c1-12)\necho "$fp"',
     'tool --token "$API_TOKEN" > /dev/null 2>&1',  # nothing it prints is recorded
     # the answer of a program the secret was a credential of is not the secret
