@@ -13,10 +13,12 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from mcp_harbor.config import Step
+from mcp_harbor.arguments import ArgumentValidator
+from mcp_harbor.config import Export, Step
+from mcp_harbor.errors import ArgumentError
 from mcp_harbor.runner.pipeline import BASH_FLAGS
 from mcp_harbor.runner.prologue import prologue
 from mcp_harbor.template import render, value_text
@@ -168,3 +170,24 @@ def run_step(
 
 def marker_set(base_env: Mapping[str, str]) -> bool:
     return os.path.exists(os.path.join(base_env["HB_MARKER"], "pwned"))
+
+
+def assert_no_payload_runs(
+    export: Export,
+    attacks: Iterable[str],
+    base_env: Mapping[str, str],
+    workdir: Path,
+    label: object,
+) -> None:
+    """Run the export's first step under real bash with each of `attacks` the
+    validator admits as its arg ``x``: none may set the marker (`label` says
+    which case failed)."""
+    validator = ArgumentValidator(export)
+    workdir.mkdir(exist_ok=True)
+    for attack in attacks:
+        try:
+            values = validator.validate({"x": attack})
+        except ArgumentError:
+            continue
+        run_step(export.steps[0], values, base_env, workdir)
+        assert not marker_set(base_env), (label, attack)
