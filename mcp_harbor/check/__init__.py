@@ -184,6 +184,9 @@ class _Draft:
     #: the first command that may put caller data in the working folder:
     #: its step's name and place (None: no command may)
     writes_at: tuple[str, Located] | None = None
+    #: some command may put caller data in the working folder (not only
+    #: surely: `writes_at` is for the server-wide pass)
+    may_write: bool = False
 
 
 def _grammars(export: Export) -> dict[str, Grammar]:
@@ -350,7 +353,15 @@ def _draft(
     if steps:
         first, hazards, script = steps[0]
         steps[0] = (first, _secret_file_hazards(export) + hazards, script)
-    return _Draft(export, key, models, programs, steps, _first_writer(export, scripts, surely))
+    return _Draft(
+        export,
+        key,
+        models,
+        programs,
+        steps,
+        _first_writer(export, scripts, surely),
+        may_write=any(writers),
+    )
 
 
 def _secret_file_hazards(export: Export) -> list[Hazard]:
@@ -802,6 +813,7 @@ class Checker:
             tuple[Export, str, dict[str, ValueModel], list[tuple[str, Sentinels]]]
         ] = []
         parents: list[Export] = []  # checked now: their reports take their tools' findings
+        household: dict[str, str] = {}  # a unit's key -> its export's key
         for export in exports:
             key = self.report_key(export)
             self._used.add(key)
@@ -821,6 +833,7 @@ class Checker:
                     models = {**arg_models(export), **models}
                 scripts = export_scripts(unit, models)
                 substituted.append((unit, unit_key, models, scripts))
+                household[unit_key] = key
         texts = [text for _u, _k, _m, scripts in substituted for text, _s in scripts]
         read = _Meanwhile(lambda: reprints(texts)) if texts else None
         for export, key, models, scripts in substituted:
@@ -837,10 +850,32 @@ class Checker:
             ):
                 programs_of(export, [text for text, _ in scripts])
         _judge(drafts, read)
+        may_write = {draft.key for draft in drafts if draft.may_write}
         for draft in drafts:
             self._reports[draft.key] = _finish(draft)
             self._writes[draft.key] = draft.writes_at
             self._drafted[draft.key] = _hazard_places(draft)
+        # an agent step runs its custom tools in the export's folder: a tool
+        # that may put the model's data there makes it written for the
+        # export's steps and its other tools, and a step that may, for its
+        # tools (the model is one more caller)
+        family: dict[str, list[str]] = {}
+        for unit_key, export_key in household.items():
+            family.setdefault(export_key, []).append(unit_key)
+        again = [
+            (unit, key, models, scripts)
+            for unit, key, models, scripts in substituted
+            if any(other in may_write for other in family[household[key]] if other != key)
+        ]
+        if again:
+            texts = [text for _u, _k, _m, scripts in again for text, _s in scripts]
+            redone = [
+                _draft(unit, key, models, scripts, written=True)
+                for unit, key, models, scripts in again
+            ]
+            _judge(redone, _Meanwhile(lambda: reprints(texts)) if texts else None)
+            for draft in redone:
+                self._reports[draft.key] = _finish(draft)
         for export in parents:
             key = self.report_key(export)
             tools = [self._reports[self.report_key(tool)] for tool in export.tools.values()]

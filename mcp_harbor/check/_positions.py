@@ -312,7 +312,10 @@ def admit(
     expect: str | None = None
     pair = 0
     unknown: str | None = None  # an option before the program the grammar does not know
-    opening = False  # an option makes the program open its operands with a magic open
+    # an option makes the program open its operands with a magic open; a perl
+    # script (``*.pl``) may loop over ``<>`` whatever a programs: entry says
+    # of its operands (perlop(1), I/O Operators: the 2-argument open)
+    opening = program.rsplit("/", 1)[-1].endswith((".pl", ".pm", ".t"))
     opened: list[Word] = []  # the operands with caller data
     inline = False  # an option gave the program (-c, -e)
     for word in words[first:]:

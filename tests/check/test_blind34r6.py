@@ -11,22 +11,14 @@ from tests.check._blind import round_tests
 
 HERE = Path(__file__).parent / "blind34r6"
 
-#: Accepted attacks the real runtime stops (the four agent-custom-tool ones
-#: need a model, which `mcp-harbor run` here does not have: not a proof).
-ACCEPTED_INERT = {
-    "101-tool-writes-json-py.yaml",
-    "102-step-writes-tool-makes.yaml",
-    "103-tool-writes-env-finally.yaml",
-}
-#: Accepted attacks that still run their payload or leak the secret (the
-#: thirteen secret leaks of the first score fall to H010's credential places).
-KNOWN_MISSES = {
-    "097-perl-script-operand.yaml": (
-        "the export's programs: entry says ./scripts/count.pl runs none of its "
-        "operands, and the checker trusts it; the script's while(<>) opens them as "
-        "perl's magic open does"
-    ),
-}
+#: Accepted attacks the real runtime stops: none is accepted any more (the
+#: agent-custom-tool ones, which the scorer could not run without a model,
+#: fall to the working-folder rule across an export and its custom tools).
+ACCEPTED_INERT: set[str] = set()
+#: Accepted attacks that still run their payload or leak the secret: none
+#: (the thirteen secret leaks of the first score fall to H010's credential
+#: places; the perl script's `<>` to its magic open).
+KNOWN_MISSES: dict[str, str] = {}
 #: Safe templates refused, with the rules that refuse them.
 REFUSED_SAFE = {
     "037-csv-column.yaml": "H012",

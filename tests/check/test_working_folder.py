@@ -180,3 +180,35 @@ steps:
     run: git status --short
 """
     assert _rules(tmp_path, text) == set()
+
+
+def test_a_custom_tool_and_the_steps_share_the_folder(tmp_path: Path) -> None:
+    """An agent step runs its custom tools in the export's folder: a tool
+    that may put the model's data there makes it the caller's for the
+    export's steps (and a step that may, for the tools)."""
+    text = """\
+name: t
+description: t
+args:
+  issue: {type: string}
+required: [issue]
+tools:
+  write_file:
+    description: Write a file of the project.
+    args:
+      path: {type: string, within: "."}
+      content: {type: string}
+    required: [path, content]
+    run: printf '%s\\\\n' "$ARG_content" > "$ARG_path"
+steps:
+  - name: fix
+    agent:
+      model: coder
+      prompt: "Fix: {{ args.issue | data }}"
+      tools: [write_file]
+  - name: validate
+    run: python3 -c 'import json; print(1)'
+"""
+    assert "H012" in _rules(tmp_path, text)
+    kept = text.replace('> "$ARG_path"', '> "$HARBOR_RUN_DIR/out.txt"')
+    assert "H012" not in _rules(tmp_path, kept)
