@@ -354,6 +354,11 @@ class _Sinks:
         arguments = list(command.children_by_field_name("argument"))
         words = [static_text(self.src, a) for a in arguments]
         kind, at = place
+        if kind == "word" and isinstance(at, int) and at < len(arguments):
+            # --header="…$S": the option as written
+            written = node_text(self.src, arguments[at]).strip("'\"")
+            if written.startswith("-") and "=" in written:
+                words[at] = written.split("=", 1)[0] + "=…"
         mixed = (
             kind == "word"
             and isinstance(at, int)
@@ -411,6 +416,7 @@ class _Sinks:
         variable, a placeholder): the secret it takes would go where the
         caller says. None when every destination is the author's."""
         arguments = list(command.children_by_field_name("argument"))
+        login = "login" in (static_text(self.src, a) for a in arguments)
         grammar = GRAMMARS.get(_name(self.src, command) or "")
         # the options whose value is the next word (not a destination)
         takes_value = (grammar.value_options | grammar.code_options) if grammar else frozenset()
@@ -436,8 +442,12 @@ class _Sinks:
                 return f"{previous} {text}"  # a config the caller filled: its url, proxy…
             if text.startswith("-") or previous in takes_value:
                 continue  # an option or its value, not a destination
-            rest = text.split("://", 1)[-1]
-            host = rest.split("/", 1)[0]
+            if "://" in text:
+                host = text.split("://", 1)[1].split("/", 1)[0]  # userinfo@host:port
+            elif login:
+                host = text  # docker login REGISTRY
+            else:
+                continue  # data, not a place to connect to
             if self._holds_callers(host):
                 return text
         return None
@@ -562,7 +572,7 @@ _ALLEXPORT = re.compile(
 #: resolved to an address, a connection redirected, a proxy; git -c settings
 #: with a URL), and the variables that set a proxy for every request.
 _DESTINATION_OPTIONS = frozenset(
-    {"--resolve", "--connect-to", "-x", "--proxy", "--preproxy", "--url", "--doh-url", "-c"}
+    {"--resolve", "--connect-to", "-x", "--proxy", "--preproxy", "--url", "--doh-url"}
 )
 _PROXY_VARIABLE = re.compile(r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_COMMAND")
 #: Options that read a config file (curl -K): one the caller filled may say

@@ -1424,14 +1424,31 @@ class TaintedScript:
             name = command.child_by_field_name("name")
             program = static_text(self.src, name) if name is not None else None
             arguments = list(command.children_by_field_name("argument"))
+            words = [static_text(self.src, a) for a in arguments]
             index = next(
                 (k for k, a in enumerate(arguments) if a.start_byte <= occ.start < a.end_byte),
                 None,
             )
-            if program is None or index is None:
+            # NAME="$S" prog: the environment of the one command
+            prefix = next(
+                (
+                    c
+                    for c in command.children
+                    if c.type == "variable_assignment" and c.start_byte <= occ.start < c.end_byte
+                ),
+                None,
+            )
+            target = prefix.child_by_field_name("name") if prefix is not None else None
+            place: tuple[str, int | str] | None = (
+                ("word", index)
+                if index is not None
+                else ("env", node_text(self.src, target))
+                if target is not None
+                else None
+            )
+            if program is None or place is None:
                 return False
-            words = [static_text(self.src, a) for a in arguments]
-            if not takes_credential(program.rsplit("/", 1)[-1], words, ("word", index)):
+            if not takes_credential(program.rsplit("/", 1)[-1], words, place):
                 return False
         return True
 

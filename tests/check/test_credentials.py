@@ -53,6 +53,11 @@ ACCEPTED = [
     'curl -fsS -K "$cfg" https://api.example.com/\nrm -f -- "$cfg"',
     'hdr="$HARBOR_RUN_DIR/h"\nprintf \'A: %s\\n\' "$API_TOKEN" > "$hdr"\n'
     'curl -fsS -H @"$hdr" https://api.example.com/',
+    # round eight: data beside a secret is no destination; the answer of a
+    # program given it in its environment is not the secret; --opt=VALUE
+    'GH_TOKEN="$API_TOKEN" gh pr list --state "$ARG_host" --limit 20',
+    'n=$(REDISCLI_AUTH="$API_TOKEN" redis-cli -h cache.internal LLEN jobs)\necho "$n"',
+    'wget -q --header="PRIVATE-TOKEN: $API_TOKEN" -O - https://git.example.com/api/v4/version',
     # the caller chooses a path, not the host
     'curl -fsS -H "Authorization: Bearer $API_TOKEN" "https://api.example.com/v1/$ARG_host"',
 ]

@@ -1,0 +1,28 @@
+"""Blind round eight (issue 34, section 5): 40 safe templates that use
+`secrets:`, written from the docs alone (tests/check/blind34r8/README.md),
+committed before scoring and scored once: see blind34r8/SCORE.md. No longer
+held out. The list is the verdicts now."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.check._blind import assert_refused_exactly
+
+HERE = Path(__file__).parent / "blind34r8"
+
+#: Safe templates refused, with the rules that refuse them.
+REFUSED_SAFE = {
+    "011-ecr-image-manifest.yaml": "H012",
+    "012-gcloud-run-services.yaml": "H012",
+    "014-git-remote-branches.yaml": "H012",
+    "021-helm-oci-chart-info.yaml": "H012",
+    "025-signed-deploy-webhook.yaml": "H012",
+    "028-kubectl-deployments.yaml": "H012",
+    "029-publish-release-notes.yaml": "H009",
+    "039-sign-release-notes.yaml": "H012",
+}
+
+
+def test_the_safe_templates_refused_are_the_listed_ones() -> None:
+    assert_refused_exactly(HERE / "safe", REFUSED_SAFE)
