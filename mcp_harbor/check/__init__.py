@@ -233,6 +233,8 @@ def _argv_secret_hazards(
     elements: Sequence[tuple[str, Sentinels]],
     secrets: Collection[str],
     allowed: Mapping[str, Collection[str]] | None = None,
+    models: Mapping[str, ValueModel] | None = None,
+    environment: Collection[str] = (),
 ) -> list[Hazard]:
     """H010 for an ``argv:`` step. With no placeholder in its argv it gets
     the export's secrets in its environment: its program must take each
@@ -275,7 +277,7 @@ def _argv_secret_hazards(
     for k, word in enumerate(words[1:], start=1):
         if word == "-c" and k + 1 < len(words):
             text, sentinels = elements[k + 1]
-            found += secret_hazards(text, sentinels, secrets)
+            found += secret_hazards(text, sentinels, secrets, None, allowed, models, environment)
             break
         traced = (
             word.startswith(("-", "+"))
@@ -322,12 +324,21 @@ def _draft(
     # prints one back prints the secret (H010 sees the export, not one step)
     secret_files: set[str] = set()
     own_secret_files: list[tuple[list[Hazard], set[str]]] = []
-    for text, sentinels in scripts if export.spec.secrets else ():
+    run_steps = [step for step in export.all_steps if step.script is not None]
+    for (text, sentinels), step in zip(
+        scripts if export.spec.secrets else (), run_steps, strict=False
+    ):
         files: set[str] = set()
         own_secret_files.append(
             (
                 secret_hazards(
-                    text, sentinels, export.spec.secrets, files, _secret_programs(export)
+                    text,
+                    sentinels,
+                    export.spec.secrets,
+                    files,
+                    _secret_programs(export),
+                    models,
+                    _environment(export, step),
                 ),
                 files,
             )
@@ -462,6 +473,8 @@ def _analyse_steps(
                     export.spec.secrets,
                     set(secret_files),
                     _secret_programs(export),
+                    models,
+                    environment,
                 )
             script_index += 1
             tainted: dict[str, ValueModel] = {}
@@ -509,7 +522,9 @@ def _analyse_steps(
             hazards = env_hazards + analyse_argv(elements, models, programs, environment, elsewhere)
             found.append([(0, 0)] if writes else [])
             surely.append((0, 0) if writes and _argv_puts_caller_files(elements) else None)
-            hazards += _argv_secret_hazards(elements, export.spec.secrets, _secret_programs(export))
+            hazards += _argv_secret_hazards(
+                elements, export.spec.secrets, _secret_programs(export), models, environment
+            )
             steps.append((step, hazards, None))
     return steps, found, surely
 

@@ -44,8 +44,9 @@ from collections.abc import Callable, Collection, Mapping
 from tree_sitter import Node
 
 from mcp_harbor.check._facts import Hazard, Located, Sentinels, Taint, any_model
-from mcp_harbor.check._taint import TaintedScript
+from mcp_harbor.check._taint import TaintedScript, initial_taint
 from mcp_harbor.check._tree import IDENT, ancestors, node_text, parsed, static_text
+from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.credentials import (
     CONTENT_BLIND,
     reads_credential_file,
@@ -74,6 +75,8 @@ def secret_hazards(
     secrets: Collection[str],
     files: set[str] | None = None,
     allowed: Mapping[str, Collection[str]] | None = None,
+    models: Mapping[str, ValueModel] | None = None,
+    environment: Collection[str] = (),
 ) -> list[Hazard]:
     """H010's findings in the ``run:`` script `text` (placeholders replaced
     by `sentinels`' words) of an export whose ``secrets:`` are `secrets`:
@@ -90,8 +93,17 @@ def secret_hazards(
     follower = TaintedScript(text, None, taint, sentinels.locate, [])
     follower.unproven_is_data = False  # only the secrets are followed here
     follower.find_caller_data(script)
+    # where caller data is (what is not proven the author's: the taint
+    # analysis's own rule, `models` and `environment` as it gets them), for
+    # the places a secret must not meet it
+    caller = TaintedScript(
+        text, sentinels, initial_taint(text, models or {}, environment), sentinels.locate, []
+    )
+    caller.find_caller_data(script)
     sinks = _Sinks(follower, sentinels.locate, allowed or {})
-    sinks.sentinels = sentinels
+    sinks.callers = [
+        (o.start, o.end) for o in caller.occs if o.var not in secrets and o.arg not in secrets
+    ]
     if files is not None:
         sinks.secret_files |= files
     found = sinks.run()
@@ -109,8 +121,8 @@ class _Sinks:
     ) -> None:
         #: the programs each secret's ``programs:`` names
         self.allowed = allowed
-        #: the placeholders' sentinel words (caller data, as written)
-        self.sentinels: Sentinels | None = None
+        #: the byte ranges of caller data (`secret_hazards`)
+        self.callers: list[tuple[int, int]] = []
         #: files a command holding caller data writes (their paths as written)
         self.caller_files: set[str] = set()
         self.f = follower
@@ -132,7 +144,7 @@ class _Sinks:
                 holder is not None
                 and dest is not None
                 and any(c.type in (">", ">>") for c in node.children)
-                and self._holds_callers(node_text(self.src, holder))
+                and self._node_holds_callers(holder)
             ):
                 self.caller_files.add(node_text(self.src, dest).strip('"'))
         for node in self.f.script.nodes:
@@ -363,7 +375,7 @@ class _Sinks:
             kind == "word"
             and isinstance(at, int)
             and at < len(arguments)
-            and self._holds_callers(node_text(self.src, arguments[at]))
+            and self._node_holds_callers(arguments[at])
         )
         # wherever it takes it, a program that sends the secret sends it where
         # its destination says: never to a host the caller chooses
@@ -404,11 +416,13 @@ class _Sinks:
                 ),
             )
 
-    def _holds_callers(self, text: str) -> bool:
-        """`text` (a word as written) holds caller data: an ``ARG_``,
-        ``STEP_`` or ``HARBOR_CALLER_`` variable, or a placeholder."""
-        callers = tuple(self.sentinels.by_word) if self.sentinels is not None else ()
-        return bool(_CALLER_NAME.search(text)) or any(word in text for word in callers)
+    def _holds_callers(self, start: int, end: int) -> bool:
+        """Caller data starts between bytes `start` and `end` (a substitution
+        that holds the whole place is judged where it is used)."""
+        return any(start <= a < end for a, _b in self.callers)
+
+    def _node_holds_callers(self, node: Node) -> bool:
+        return self._holds_callers(node.start_byte, node.end_byte)
 
     def _callers_destination(self, command: Node) -> str | None:
         """The operand of `command` (a URL, a registry) whose host part
@@ -427,28 +441,35 @@ class _Sinks:
                 if (
                     target is not None
                     and _PROXY_VARIABLE.fullmatch(node_text(self.src, target))
-                    and self._holds_callers(node_text(self.src, assignment))
+                    and self._node_holds_callers(assignment)
                 ):
                     return node_text(self.src, assignment)
         for k, argument in enumerate(arguments):
             text = node_text(self.src, argument).strip("'\"")
             previous = node_text(self.src, arguments[k - 1]) if k else ""
             option = text.split("=", 1)[0]
-            if option in _DESTINATION_OPTIONS and "=" in text and self._holds_callers(text):
+            if (
+                option in _DESTINATION_OPTIONS
+                and "=" in text
+                and self._node_holds_callers(argument)
+            ):
                 return text  # --resolve=HOST:PORT:ADDR, --proxy=…
-            if previous in _DESTINATION_OPTIONS and self._holds_callers(text):
+            if previous in _DESTINATION_OPTIONS and self._node_holds_callers(argument):
                 return f"{previous} {text}"
             if previous in _CONFIG_OPTIONS and text in self.caller_files:
                 return f"{previous} {text}"  # a config the caller filled: its url, proxy…
             if text.startswith("-") or previous in takes_value:
                 continue  # an option or its value, not a destination
-            if "://" in text:
-                host = text.split("://", 1)[1].split("/", 1)[0]  # userinfo@host:port
+            raw = self.src[argument.start_byte : argument.end_byte]
+            scheme = raw.find(b"://")
+            if scheme >= 0:
+                path = raw.find(b"/", scheme + 3)  # userinfo@host:port ends there
+                end = argument.start_byte + (path if path >= 0 else len(raw))
             elif login:
-                host = text  # docker login REGISTRY
+                end = argument.end_byte  # docker login REGISTRY
             else:
                 continue  # data, not a place to connect to
-            if self._holds_callers(host):
+            if self._holds_callers(argument.start_byte, end):
                 return text
         return None
 
@@ -578,10 +599,6 @@ _PROXY_VARIABLE = re.compile(r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_C
 #: Options that read a config file (curl -K): one the caller filled may say
 #: where the request goes.
 _CONFIG_OPTIONS = frozenset({"-K", "--config"})
-
-#: A variable of the caller's, by the runtime's names (args, step outputs,
-#: the claimed caller fields).
-_CALLER_NAME = re.compile(r"\$\{?(?:ARG_|STEP_|HARBOR_CALLER_)")
 
 #: The integer comparisons of test and ``[[ ]]``: a value that is no number
 #: is printed in the error (``[: s3cr3t: integer expression expected``).
