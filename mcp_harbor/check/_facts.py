@@ -175,6 +175,9 @@ class Word:
     script: tuple[str, Sentinels | None] | None = None  # text to analyse as a nested script
     where: Located | None = None
     splits: bool = False  # an unquoted expansion in it may become several words
+    #: ``--name=`` when the word is that literal option and quoted
+    #: expansions only (one word whatever they hold: an option with its value)
+    option_head: str | None = None
 
     @property
     def tainted(self) -> bool:

@@ -223,7 +223,9 @@ def admit(
         return locate(subject.start)
 
     name = normal_program(program)
-    key, first = grammars.grammar_key(name, [w.static for w in words])
+    key, first = grammars.grammar_key(
+        name, [w.static if w.static is not None else w.option_head for w in words]
+    )
     mine = declared.get(program) or declared.get(name)
     grammar = grammars.GRAMMARS.get(key)
     language = grammar is None and (name in sinks.INTERPRETERS or name in sinks.SHELLS)

@@ -39,7 +39,7 @@ does not print the secret, never the other way round for the sinks above.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from tree_sitter import Node
 
@@ -49,6 +49,7 @@ from mcp_harbor.check._tree import IDENT, ancestors, node_text, parsed, static_t
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.credentials import (
     CONTENT_BLIND,
+    CREDENTIALS,
     reads_credential_file,
     takes_credential,
 )
@@ -376,6 +377,7 @@ class _Sinks:
             and isinstance(at, int)
             and at < len(arguments)
             and self._node_holds_callers(arguments[at])
+            and not _credential_value(name, words, at)
         )
         # wherever it takes it, a program that sends the secret sends it where
         # its destination says: never to a host the caller chooses
@@ -736,3 +738,18 @@ def _file(src: bytes, dest: Node, operator: str) -> str | None:
                 return f"`{raw}`, which the caller gets back"
             return None
     return f"the file `{raw}`, which may be outside the run directory"
+
+
+def _credential_value(program: str, words: Sequence[str | None], at: int) -> bool:
+    """The word at `at` of `program`'s `words` is the value of one of its
+    credential options (the word after ``-H``, or ``--header=…`` as
+    written), which it sends and does not print malformed, as curl prints a
+    malformed URL whole."""
+    entry = CREDENTIALS.get(program)
+    if entry is None:
+        return False
+    word = words[at]
+    if word is not None and word.endswith("=…"):
+        return word[: -len("=…")] in entry.options
+    before = words[at - 1] if at > 0 else None
+    return before is not None and before in entry.options

@@ -195,6 +195,8 @@ PURE_COMMANDS = frozenset(
 #: Options of those commands that read a file or run something: with one, the
 #: command is no longer pure (``date -f FILE``, ``date -r FILE``).
 _IMPURE_OPTIONS = re.compile(r"^-(?:-file|-reference|[a-zA-Z]*[fr])")
+#: A long option with its value attached (``--token=``).
+_OPTION_HEAD = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_-]*=")
 _GLOB_OR_BRACE = re.compile(r"[*?\[{]")
 #: ``${…}`` and ``$NAME`` in a word's text (their own ``*``/``@`` glob nothing).
 _EXPANSIONS = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[@*#?$!0-9-]")
@@ -380,6 +382,15 @@ def puts_caller_files(program: str, words: Sequence[str | None]) -> bool:
             "am",
         )
     return False
+
+
+def _inert_anywhere(model: ValueModel) -> bool:
+    """One of the author's words, or a number (digits and dots) that
+    cannot start with ``-`` (`mcp_harbor.check._positions`' inert data)."""
+    if model.words is not None:
+        return True
+    digits = model.numeric or model.chars <= frozenset(string.digits + ".")
+    return digits and not model.may_start_with_dash
 
 
 def _names_nothing(model: ValueModel) -> bool:
@@ -1220,7 +1231,35 @@ class TaintedScript:
             ):
                 operands = operands[-1:]  # SOURCE… DEST: only DEST is written
             return not all(self._outside_working_tree(a) for a in operands)
-        return not grammars.writes_no_file(program, words, False, self.heredoc_text(node))
+        kept = self._without_outside_outputs(program, arguments, words)
+        return not grammars.writes_no_file(program, kept, False, self.heredoc_text(node))
+
+    def _without_outside_outputs(
+        self, program: str, arguments: Sequence[Node], words: list[str | None]
+    ) -> list[str | None]:
+        """`words` without the options through which `program` writes a
+        file (`grammars.output_options`) whose value names a file outside
+        the working folder (``openssl dgst -out "$HARBOR_RUN_DIR/sig"``,
+        ``sort -o /tmp/x``): what is left decides whether it writes there."""
+        options, takes_value = grammars.output_options(program, words)
+        kept: list[str | None] = []
+        skip = False
+        for k, word in enumerate(words):
+            if skip:
+                skip = False
+                continue
+            if word is not None and word in options and word in takes_value:
+                if k + 1 < len(arguments) and self._outside_working_tree(
+                    self._assigned_value(arguments[k + 1])
+                ):
+                    skip = True
+                    continue
+            elif word is not None and word.split("=", 1)[0] in options and "=" in word:
+                value = word.split("=", 1)[1]
+                if value.startswith("/") and "/.." not in value:
+                    continue
+            kept.append(word)
+        return kept
 
     def _curl_writes(self, arguments: Sequence[Node], words: Sequence[str | None]) -> bool:
         """curl writes a file in the working folder: it names its output
@@ -1733,7 +1772,9 @@ class TaintedScript:
                     if value.type == "array" and any(self._splits(o, value) for o in inside)
                     else inside[0].model
                     if len(inside) == 1 and self._is_whole(value, inside[0])
-                    else self._enum_product(value, inside) or self._prefixed_model(value, inside[0])
+                    else self._enum_product(value, inside)
+                    or self._inert_holes(value, inside)
+                    or self._prefixed_model(value, inside[0])
                 )
                 for var_name in names:
                     if var_name not in self.taint.variables:
@@ -1822,6 +1863,30 @@ class TaintedScript:
         if any(c in rest for c in "$`\\'"):
             return None
         return words_model([t + rest.replace('"', "") for t in texts])
+
+    def _inert_holes(self, value: Node, inside: Sequence[Occ]) -> ValueModel | None:
+        """The model of an assigned value built from the author's literal
+        text and values that are each inert anywhere (an ``enum`` word, a
+        number that cannot start with ``-``: ``f="notes-$ARG_version.txt"``
+        with a digits-and-dots pattern): the author's text with numbers in
+        it, as inert as writing them there (rule 4), so a number that starts
+        as the text does. None: other text, or other caller data."""
+        if not inside or not all(_inert_anywhere(o.model) for o in inside):
+            return None
+        chars: set[str] = set()
+        at = value.start_byte
+        pieces: list[str] = []
+        for occ in sorted(inside, key=lambda o: o.start):
+            pieces.append(self.src[at : occ.start].decode("utf-8", "replace"))
+            chars |= occ.model.chars
+            at = occ.end
+        pieces.append(self.src[at : value.end_byte].decode("utf-8", "replace"))
+        if any(c in piece for piece in pieces for c in "$`\\'"):
+            return None
+        literal = [piece.replace('"', "") for piece in pieces]
+        chars |= set("".join(literal))
+        first = frozenset(literal[0][0]) if literal[0] else inside[0].model.first
+        return ValueModel(frozenset(chars), first, False, True)
 
     def _prefixed_model(self, value: Node, first: Occ) -> ValueModel:
         """The model of an assigned value mixing text and caller data: any
@@ -1959,7 +2024,22 @@ class TaintedScript:
             # file names a step may have made: any words, a `-` first too
             glob = Occ(UNPROVEN, "env", any_model(), node.start_byte, node.end_byte, node, "*")
             return Word(node.start_byte, node.end_byte, None, [glob, *occs], "", None, None, True)
-        return Word(node.start_byte, node.end_byte, static, occs, prefix, script, None, splits)
+        head = self._option_head(node) if static is None and not splits else None
+        return Word(
+            node.start_byte, node.end_byte, static, occs, prefix, script, None, splits, head
+        )
+
+    def _option_head(self, node: Node) -> str | None:
+        """``--name=`` when `node` is that literal text followed by quoted
+        parts only (``--token="$T"``): one word, whatever the expansions
+        hold, so an option and its value."""
+        if node.type != "concatenation" or len(node.children) < 2:
+            return None
+        first, rest = node.children[0], node.children[1:]
+        text = node_text(self.src, first)
+        if first.type != "word" or not _OPTION_HEAD.fullmatch(text):
+            return None
+        return text if all(c.type in ("string", "raw_string") for c in rest) else None
 
     def _globs_writable(self, node: Node) -> bool:
         """`node` is a word with an unquoted glob that lists a folder a step

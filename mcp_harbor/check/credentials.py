@@ -176,6 +176,13 @@ CREDENTIALS: dict[str, Credentials] = {
         "npm(1) 9: NPM_TOKEN/NODE_AUTH_TOKEN are read through .npmrc",
         env="NPM_TOKEN NODE_AUTH_TOKEN",
     ),
+    "openssl": _c(
+        "OpenSSL 3.0 openssl-dgst(1): the -hmac key (or -macopt key:…) keys the MAC it prints, "
+        "and its input is only digested; it prints neither",
+        "-hmac -macopt",
+        stdin_with="",
+        only_with="dgst",
+    ),
     "sha256sum": _c(_DIGEST, stdin_with=""),
     "sha512sum": _c(_DIGEST, stdin_with=""),
     "sha1sum": _c(_DIGEST, stdin_with=""),

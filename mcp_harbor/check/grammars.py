@@ -46,6 +46,7 @@ __all__ = [
     "grammar_key",
     "is_language",
     "normal_program",
+    "output_options",
     "writes_no_file",
 ]
 
@@ -184,6 +185,21 @@ def _g(
 _COREUTILS = "GNU coreutils 9.1 manual (info coreutils), the program's section"
 _BASH = "bash(1) 5.2, SHELL BUILTIN COMMANDS"
 _GIT = "git 2.39 git-{sub}(1): OPTIONS; no option listed here runs a command or reads a config"
+#: docker's subcommands that only print what the daemon (or a registry) holds.
+_DOCKER_READERS = (
+    "docker image ls",
+    "docker image inspect",
+    "docker image history",
+    "docker manifest inspect",
+    "docker compose logs",
+    "docker compose ps",
+    "docker container ls",
+    "docker container inspect",
+    "docker container logs",
+)
+#: OpenSSL 3.0 openssl(1): -engine and -provider load shared objects, and a
+#: -config file may load them too.
+_OPENSSL_CODE = "-engine -provider -provider-path -config -keygen_engine"
 _GIT_ENV = (
     "GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE GIT_COMMITTER_NAME "
     "GIT_COMMITTER_EMAIL GIT_COMMITTER_DATE"
@@ -647,7 +663,28 @@ GRAMMARS: dict[str, Grammar] = {
         "-connect -servername -port -host -verify -CAfile -cert -key -proxy",
     ),
     "openssl x509": _g(
-        "OpenSSL 3.0 openssl-x509(1)", "-in -out -inform -outform -dates -subject -enddate"
+        "OpenSSL 3.0 openssl-x509(1)",
+        "-in -out -inform -outform -dates -subject -enddate",
+        code=_OPENSSL_CODE,
+    ),
+    "openssl dgst": _g(
+        "OpenSSL 3.0 openssl-dgst(1): it digests, signs or verifies its files or stdin and "
+        "prints the result; keys, signatures and MAC options are data",
+        "-sign -verify -prverify -signature -hmac -mac -macopt -sigopt -out -keyform -passin "
+        "-propquery -rand -writerand",
+        code=_OPENSSL_CODE,
+    ),
+    "openssl pkeyutl": _g(
+        "OpenSSL 3.0 openssl-pkeyutl(1): it signs, verifies, encrypts or derives with keys "
+        "from files; every file option is data",
+        "-in -out -inkey -sigfile -peerkey -pkeyopt -pkeyopt_passin -passin -keyform "
+        "-peerform -digest -kdf -kdflen -propquery -rand -writerand",
+        code=_OPENSSL_CODE,
+    ),
+    "openssl rand": _g(
+        "OpenSSL 3.0 openssl-rand(1): the count is data",
+        "-out -rand -writerand",
+        code=_OPENSSL_CODE,
     ),
     "openssl version": _g("OpenSSL 3.0 openssl-version(1)"),
     "python3 -m json.tool": _g(
@@ -699,17 +736,7 @@ GRAMMARS: dict[str, Grammar] = {
             "filters are data; nothing runs",
             "-f --filter --format -n --last",
         )
-        for key in (
-            "docker image ls",
-            "docker image inspect",
-            "docker image history",
-            "docker manifest inspect",
-            "docker compose logs",
-            "docker compose ps",
-            "docker container ls",
-            "docker container inspect",
-            "docker container logs",
-        )
+        for key in _DOCKER_READERS
     },
     **{
         f"python3 -m pip {sub}": _g(
@@ -933,6 +960,11 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
         "docker build": "-o --output --iidfile --metadata-file",
         "docker run": "-v --volume --mount --cidfile",
         "git log": "--output",
+        **dict.fromkeys(_DOCKER_READERS, ""),
+        "openssl dgst": "-out -writerand",
+        "openssl pkeyutl": "-out -writerand",
+        "openssl rand": "-out -writerand",
+        "openssl x509": "-out",
         "git show": "--output",
         "git diff": "--output",
     }.items()
@@ -985,6 +1017,17 @@ def writes_no_file(
     return not any(word is not None and _names_option(word, options) for word in words)
 
 
+def output_options(program: str, words: list[str | None]) -> tuple[frozenset[str], frozenset[str]]:
+    """The options through which `program` (a basename) with the literal
+    `words` writes a file (`writes_no_file`), and those of them that take
+    the file as their value (its grammar's value options)."""
+    key, _ = grammar_key(normal_program(program), words)
+    options = _WRITES_NO_FILE.get(key, frozenset())
+    grammar = GRAMMARS.get(key)
+    takes = grammar.value_options | grammar.code_options if grammar is not None else frozenset()
+    return options, options & takes
+
+
 def _names_option(word: str, options: frozenset[str]) -> bool:
     """`word` is one of `options`, ``--opt=VALUE`` of one, or a cluster of
     short options (``-uo``) holding one."""
@@ -1034,11 +1077,11 @@ def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | N
         return None
     expect = False
     for k, word in enumerate(words):
+        if expect:
+            expect = False  # an option's value (awk -v n="$x"): not the program
+            continue
         if word is None:
             return None
-        if expect:
-            expect = False
-            continue
         if word == "-":
             return stdin_text
         if word in grammar.program_options:

@@ -13,14 +13,8 @@ HERE = Path(__file__).parent / "blind34r8"
 
 #: Safe templates refused, with the rules that refuse them.
 REFUSED_SAFE = {
-    "011-ecr-image-manifest.yaml": "H012",
     "012-gcloud-run-services.yaml": "H012",
-    "014-git-remote-branches.yaml": "H012",
     "021-helm-oci-chart-info.yaml": "H012",
-    "025-signed-deploy-webhook.yaml": "H012",
-    "028-kubectl-deployments.yaml": "H012",
-    "029-publish-release-notes.yaml": "H009",
-    "039-sign-release-notes.yaml": "H012",
 }
 
 

@@ -60,6 +60,11 @@ ACCEPTED = [
     'wget -q --header="PRIVATE-TOKEN: $API_TOKEN" -O - https://git.example.com/api/v4/version',
     # the caller chooses a path, not the host
     'curl -fsS -H "Authorization: Bearer $API_TOKEN" "https://api.example.com/v1/$ARG_host"',
+    # a header holding caller data beside the secret is sent, never printed
+    'curl -fsS -H "X-Auth: $API_TOKEN/$ARG_host" https://api.example.com/v1',
+    # an HMAC keyed with the secret is not the secret
+    'sig=$(printf %s "$ARG_host" | openssl dgst -sha256 -hmac "$API_TOKEN" -r | cut -d" " -f1)\n'
+    'curl -fsS -H "X-Signature: $sig" https://hooks.example.com/deploys',
 ]
 REFUSED = [
     'curl -v -H "Authorization: Bearer $API_TOKEN" https://api.example.com/v1',
@@ -72,6 +77,7 @@ REFUSED = [
     'export T="$API_TOKEN"\nmake -s report',
     'printf -- "%s" "$API_TOKEN" | docker run -i alpine cat',
     'tool --token "$API_TOKEN"',
+    'printf %s "$API_TOKEN" | openssl enc -base64',
     'for v in ${!API_@}; do echo "$(printf %s "${!v}" | base64)"; done',
     'sha=$(curl -sS -H "A: $API_TOKEN" https://x/; echo "$API_TOKEN")\necho "$sha"',
     'test -n "$API_TOKEN"\nprintf "%s" "$_" | base64',

@@ -1,0 +1,49 @@
+"""Which commands may put caller data in the folder the steps work in.
+
+A program without a grammar (here the in-house ``deployctl``) may read its
+config from the working folder, so it is refused once a command with caller
+data may write there. A language's literal program writes nothing unless its
+text has a way to write (an option's value is not the program: ``awk -v``);
+an option through which a program writes a file (``-out``, ``-o``) names a
+file outside the folder when its value is in the run directory; docker's
+commands that only print write nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.check._harness import Case, check
+
+THEN = "\ndeployctl status\n"
+ACCEPTED = {
+    "awk-value-option": "awk -v p=\"$ARG_x\" 'index($0, p) == 1' /etc/hostname" + THEN,
+    "openssl-out-in-run-dir": (
+        'openssl dgst -sha256 -out "$HARBOR_RUN_DIR/digest" -- "$ARG_x"' + THEN
+    ),
+    "sort-out-in-run-dir": 'sort -o "$HARBOR_RUN_DIR/sorted" -- "$ARG_x"' + THEN,
+    "docker-manifest": 'docker manifest inspect "registry.example/app:$ARG_x"' + THEN,
+}
+REFUSED = {
+    "awk-prints-to-file": "awk -v p=\"$ARG_x\" '{ print > p }' /etc/hostname" + THEN,
+    "openssl-out-callers": 'openssl dgst -sha256 -out "$ARG_x" /etc/hostname' + THEN,
+    "openssl-out-relative": 'openssl dgst -sha256 -out "d-$ARG_x" /etc/hostname' + THEN,
+    "sort-out-relative": 'sort -o sorted -- "$ARG_x"' + THEN,
+}
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED))
+def test_writes_nothing_in_the_working_folder(name: str, tmp_path: Path) -> None:
+    case = Case(name, False, run=ACCEPTED[name], args={"x": "P"})
+    report = check(case, tmp_path)
+    assert report.status == "accepted", [f.message for f in report.findings]
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_may_write_in_the_working_folder(name: str, tmp_path: Path) -> None:
+    report = check(Case(name, True, run=REFUSED[name], args={"x": "P"}), tmp_path)
+    assert report.status == "refused"
+    assert any("deployctl" in f.message for f in report.findings), [
+        f.message for f in report.findings
+    ]
