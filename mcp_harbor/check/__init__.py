@@ -37,6 +37,7 @@ from mcp_harbor.check._facts import (
     Hazard,
     Located,
     Sentinels,
+    any_model,
     arg_models,
     export_scripts,
     substitute,
@@ -164,6 +165,8 @@ class _Script:
     #: the names of the step's environment that are the author's or the
     #: server's (``secrets:``, ``pass_env:``, ``env:``)
     environment: frozenset[str] = frozenset()
+    #: what the earlier steps' outputs can hold (`initial_taint`)
+    outputs: dict[str, ValueModel | None] = field(default_factory=dict)
     #: what bash's reading adds (filled in by `_judge`)
     hazards: list[Hazard] = field(default_factory=list)
     #: what bash said when it could not read the script (None: it could)
@@ -453,6 +456,8 @@ def _analyse_steps(
     steps: list[tuple[Step, list[Hazard], _Script | None]] = []
     pending = iter(scripts)
     names = [s.name for s in export.all_steps]
+    # what each step's outputs can hold (None: the author's), for the later ones
+    outputs: dict[str, ValueModel | None] = {}
     for index, step in enumerate(export.all_steps):
         environment = _environment(export, step)
         env_hazards = _env_literals(step, models) + _instruction_hazards(step)
@@ -462,6 +467,7 @@ def _analyse_steps(
             steps.append((step, env_hazards, None))
             found.append([])
             surely.append(None)
+            outputs[step.name] = any_model()
         elif step.script is not None:
             text, sentinels = next(pending)
             if own_secret_files and own_secret_files[script_index][1] == secret_files:
@@ -478,11 +484,12 @@ def _analyse_steps(
                 )
             script_index += 1
             tainted: dict[str, ValueModel] = {}
+            earlier = dict(outputs)
             try:
                 elsewhere = writers is not None and any(
                     w for k, w in enumerate(writers) if k != index
                 )
-                hazards, gate, tainted, wrote, caller_files = analyse_script_deferred(
+                hazards, gate, tainted, wrote, caller_files, held = analyse_script_deferred(
                     text,
                     sentinels,
                     models,
@@ -490,9 +497,11 @@ def _analyse_steps(
                     environment,
                     elsewhere,
                     writers[index] if writers is not None else (),
+                    earlier,
                 )
                 found.append(wrote)
                 surely.append(caller_files)
+                outputs[step.name] = held
             except Exception:
                 # the analysis assumes a script bash parses: if bash refuses
                 # this one, that is the finding; if not, this is a bug
@@ -501,12 +510,12 @@ def _analyse_steps(
                 hazards, gate = [], True
                 found.append([])
                 surely.append(None)
+                outputs[step.name] = any_model()
             hazards = (
                 env_hazards + _undeclared(text, sentinels, export, names, index) + hazards + printed
             )
-            steps.append(
-                (step, hazards, _Script(text, sentinels, tainted, environment) if gate else None)
-            )
+            script = _Script(text, sentinels, tainted, environment, outputs=earlier)
+            steps.append((step, hazards, script if gate else None))
         else:
             assert step.argv is not None
             elements = [
@@ -526,6 +535,7 @@ def _analyse_steps(
                 elements, export.spec.secrets, _secret_programs(export), models, environment
             )
             steps.append((step, hazards, None))
+            outputs[step.name] = any_model()
     return steps, found, surely
 
 
@@ -651,6 +661,7 @@ def _judge(drafts: Sequence[_Draft], read: _Meanwhile[list[Reprint]] | None = No
                 draft.programs,
                 only_new=True,  # `_finish` keeps only the rules and args it adds
                 environment=script.environment,
+                outputs=script.outputs,
             )
         )
     found = probes.result()

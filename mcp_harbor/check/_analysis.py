@@ -1130,8 +1130,14 @@ def analyse_script_deferred(
     environment: Collection[str] = (),
     cwd_written: bool = False,
     cwd_writers: Sequence[tuple[int, int]] = (),
+    outputs: Mapping[str, ValueModel | None] | None = None,
 ) -> tuple[
-    list[Hazard], bool, dict[str, ValueModel], list[tuple[int, int]], tuple[int, int] | None
+    list[Hazard],
+    bool,
+    dict[str, ValueModel],
+    list[tuple[int, int]],
+    tuple[int, int] | None,
+    ValueModel | None,
 ]:
     """The hazards of one substituted ``run:`` script, without bash's own
     reading of `text` itself (nested scripts are read by bash here): the
@@ -1143,11 +1149,13 @@ def analyse_script_deferred(
     folder the steps work in (`TaintedScript.working_tree_writers`).
     `cwd_written`: another step of the export may (every relative path then
     names what the caller may have written); `cwd_writers`: these commands
-    of this script may (found by a first analysis). Last, the first command
-    that surely puts a file the caller named or filled there
-    (`TaintedScript.caller_files`), if any."""
+    of this script may (found by a first analysis); `outputs`: what the
+    earlier steps' outputs can hold (`initial_taint`). Then the first
+    command that surely puts a file the caller named or filled there
+    (`TaintedScript.caller_files`), if any; last, what this step's own
+    outputs can hold (`TaintedScript.output_model`; None: the author's)."""
     hazards: list[Hazard] = []
-    taint = initial_taint(text, arg_models, environment)
+    taint = initial_taint(text, arg_models, environment, outputs)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
     analysis.programs = programs or {}
     analysis.bash_gate = False
@@ -1156,7 +1164,8 @@ def analyse_script_deferred(
     analysis.run()
     writes = analysis.working_tree_writers() if analysis.parsed else []
     tainted = {k: v[1] for k, v in taint.variables.items()}
-    return hazards, analysis.parsed, tainted, writes, analysis.caller_files
+    printed = analysis.output_model() if analysis.parsed else any_model()
+    return hazards, analysis.parsed, tainted, writes, analysis.caller_files, printed
 
 
 def analyse_reprint(
@@ -1168,6 +1177,7 @@ def analyse_reprint(
     *,
     only_new: bool = False,
     environment: Collection[str] = (),
+    outputs: Mapping[str, ValueModel | None] | None = None,
 ) -> list[Hazard]:
     """The hazards of bash's canonical reprint of `text` (`_reprint`): the
     analysis again, over what bash read. bash prints no comments, so a
@@ -1207,7 +1217,7 @@ def analyse_reprint(
     if only_new and _reads_alike(text, reprinted):
         return []
     hazards: list[Hazard] = []
-    taint = initial_taint(reprinted, arg_models, environment)
+    taint = initial_taint(reprinted, arg_models, environment, outputs)
     analysis = _Analysis(reprinted, sentinels, taint, locate, hazards, 0, arg_models)
     analysis.programs = programs or {}
     analysis.bash_gate = False

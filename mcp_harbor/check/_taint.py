@@ -154,14 +154,34 @@ def _registry_taint(text: str) -> dict[str, tuple[str, ValueModel]]:
     return found
 
 
-def _step_outputs(*texts: str) -> dict[str, tuple[str, ValueModel]]:
-    """Taint every ``STEP_…`` variable a script mentions, but the inert ones."""
-    names = {m.group(0) for text in texts for m in _STEP_VAR.finditer(text)}
-    return {
-        name: (STEP_OUTPUT, any_model())
-        for name in names
-        if not name.endswith(("_EXIT", "_STATUS"))
-    }
+def _step_outputs(
+    text: str, outputs: Mapping[str, ValueModel | None] | None = None
+) -> tuple[dict[str, tuple[str, ValueModel]], set[str]]:
+    """Taint every ``STEP_…`` variable a script mentions, but the inert ones
+    and those `outputs` shows to be the author's. `outputs`: for each
+    earlier step, by name, what its outputs can hold (None: the author's
+    text; `TaintedScript.output_model`); a variable whose step it does not
+    know may hold anything, and one two step names could read (steps ``a``
+    and ``a_b`` both make ``STEP_a_b_c``) holds what either can."""
+    found: dict[str, tuple[str, ValueModel]] = {}
+    clean: set[str] = set()
+    for name in {m.group(0) for m in _STEP_VAR.finditer(text)}:
+        if name.endswith(("_EXIT", "_STATUS")):
+            continue
+        steps = [s for s in outputs or {} if name.startswith(f"STEP_{s}_")]
+        if not steps:
+            found[name] = (STEP_OUTPUT, any_model())
+            continue
+        model: ValueModel | None = None
+        for step in steps:
+            held = (outputs or {})[step]
+            if held is not None:
+                model = held if model is None else model.union(held)
+        if model is not None:
+            found[name] = (STEP_OUTPUT, model)
+        else:
+            clean.add(name)
+    return found, clean
 
 
 #: What bash itself sets to a number or to its own fixed text: never the
@@ -192,6 +212,29 @@ PURE_COMMANDS = frozenset(
         *("uname", "printf", "echo", "seq", "getconf", "arch", "true", "false", ":"),
     }
 )
+#: git's subcommands that only read the repository and print (git 2.39,
+#: each one's manual): with clean words, in a folder no step can write,
+#: what they print is the author's.
+GIT_READERS = frozenset(
+    f"git {sub}"
+    for sub in (
+        "describe", "rev-parse", "rev-list", "log", "show", "merge-base", "for-each-ref",
+        "show-ref", "ls-files", "ls-tree", "cat-file", "name-rev", "shortlog", "status",
+    )
+)  # fmt: skip
+#: git's subcommands that print object names (hexadecimal digits, one a
+#: line) or counts, with the options that keep them doing so (git 2.39,
+#: each one's manual); ``git rev-parse`` only with ``--verify``.
+GIT_OBJECT_NAMES: dict[str, frozenset[str]] = {
+    "git merge-base": frozenset({"--all", "--octopus", "--fork-point", "--independent"}),
+    "git rev-parse": frozenset({"--verify", "-q", "--quiet", "--short"}),
+    "git rev-list": frozenset(
+        {"--count", "--first-parent", "--no-merges", "--merges", "--reverse", "--topo-order",
+         "--date-order", "--ancestry-path"}
+    ),
+}  # fmt: skip
+#: git's options that name another repository, folder or file to read.
+_GIT_ELSEWHERE = frozenset({"-C", "--git-dir", "--work-tree", "--namespace", "--exec-path"})
 #: Options of those commands that read a file or run something: with one, the
 #: command is no longer pure (``date -f FILE``, ``date -r FILE``).
 _IMPURE_OPTIONS = re.compile(r"^-(?:-file|-reference|[a-zA-Z]*[fr])")
@@ -258,7 +301,10 @@ _NAME_TAKERS = NAME_WRITERS | {"unset", "let", "export"}
 
 
 def initial_taint(
-    text: str, arg_models: Mapping[str, ValueModel], environment: Collection[str] = ()
+    text: str,
+    arg_models: Mapping[str, ValueModel],
+    environment: Collection[str] = (),
+    outputs: Mapping[str, ValueModel | None] | None = None,
 ) -> Taint:
     """What a script starts with: every ``ARG_<name>``, every step output the
     script mentions and every variable the step environment registry
@@ -267,16 +313,25 @@ def initial_taint(
     server's, the registry's ``server`` ones) and `environment` (the
     export's ``secrets:``, ``env:`` and ``pass_env:`` names) are clean.
     Every other name is the caller's unless the script assigns it clean
-    text (`TaintedScript`)."""
+    text (`TaintedScript`). `outputs`: what earlier steps' outputs can hold
+    (`_step_outputs`)."""
     from mcp_harbor import step_env
 
     taint = Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
-    taint.variables.update(_step_outputs(text))
+    outputs_held, outputs_clean = _step_outputs(text, outputs)
+    taint.variables.update(outputs_held)
     taint.variables.update(_registry_taint(text))
     inherited = {m.group(0) for m in re.finditer(r"\bLC_[A-Z_]+", text)}
     runtime = {m.group(0) for m in _STEP_VAR.finditer(text) if m.group(0) not in taint.variables}
     taint.clean = frozenset(
-        {*step_env.INHERITED, *inherited, *step_env.server_variables(), *runtime, *environment}
+        {
+            *step_env.INHERITED,
+            *inherited,
+            *step_env.server_variables(),
+            *runtime,
+            *environment,
+            *outputs_clean,
+        }
         - taint.variables.keys()
     )
     return taint
@@ -1010,7 +1065,7 @@ class TaintedScript:
         base = list(self._base_occs) + occs
         for node in script.of_type("command_substitution"):
             inner = [o for o in base if node.start_byte <= o.start and o.end <= node.end_byte]
-            counted = self._counted(node) or self._json_text(node)
+            counted = self._counted(node) or self._json_text(node) or self._object_names(node)
             if not self.unproven_is_data and (self._digest(node) or self._sent_only(node, inner)):
                 # the secrets' follower: a digest of a secret is not the
                 # secret, nor the answer of a program it was a credential of
@@ -1342,6 +1397,123 @@ class TaintedScript:
         words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
         return grammars.is_language(program.rsplit("/", 1)[-1], words)
 
+    def output_model(self) -> ValueModel | None:
+        """What the step outputs this script writes can hold (its
+        ``STEP_<step>_<key>`` variables in later steps): None when they are
+        the author's. Known only when every reference to
+        ``$HARBOR_STEP_OUTPUT`` is where a statement appends its output
+        (not ``exec``), and no command could find the file through its
+        environment (each writes no file, or only files its words name:
+        `grammars.writes_only_named_files`; a function of the script is
+        judged by its body). Then the outputs hold what those statements
+        print: nothing of the caller's when no caller data is in them,
+        exactly a value ``echo "key=$v"`` (``printf 'key=%s\\n' "$v"``)
+        prints, else any text. A value that may hold a line break and a
+        ``=`` may write other keys, with any character first."""
+        if self.script is None:
+            return any_model()
+        for node in self.script.of_type("command"):
+            name = node.child_by_field_name("name")
+            program = static_text(self.src, name) if name is not None else None
+            if program is None:
+                return any_model()
+            if program in self.functions:
+                continue
+            words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
+            base = program.rsplit("/", 1)[-1]
+            if not (
+                grammars.writes_no_file(base, words, False, self.heredoc_text(node))
+                or grammars.writes_only_named_files(base, words)
+            ):
+                return any_model()
+        model: ValueModel | None = None
+        references = [
+            node
+            for node, name, expansion in self.script.reads()
+            if expansion and name == "HARBOR_STEP_OUTPUT"
+        ]
+        if len(references) != self.text.count("HARBOR_STEP_OUTPUT"):
+            return any_model()  # named some other way (${!v}, declare -n, printenv)
+        for node in references:
+            statement = self._appending_statement(node)
+            if statement is None:
+                return any_model()
+            found = self._printed_model(statement)
+            if found is not None:
+                model = found if model is None else model.union(found)
+        if model is not None and "\n" in model.chars and model.chars & set("=<"):
+            return any_model()
+        return model
+
+    def _appending_statement(self, node: Node) -> Node | None:
+        """The statement whose output the redirection `node` (the expansion
+        ``$HARBOR_STEP_OUTPUT``) stands in sends to the step's output file,
+        None when `node` stands anywhere else or the statement is ``exec``
+        (every later command's output)."""
+        parent = node.parent
+        if parent is not None and parent.type == "string":
+            if node_text(self.src, parent) != f'"{node_text(self.src, node)}"':
+                return None
+            node, parent = parent, parent.parent
+        if parent is None or parent.type != "file_redirect":
+            return None
+        if parent.child_by_field_name("destination") != node:
+            return None
+        operator = next((c.type for c in parent.children if not c.is_named), "")
+        if operator not in (">", ">>"):
+            return None
+        statement = parent.parent
+        if statement is None or statement.type != "redirected_statement":
+            return None
+        body = statement.child_by_field_name("body")
+        if body is None:
+            return None
+        if body.type == "command":
+            head = body.child_by_field_name("name")
+            if head is None or node_text(self.src, head) == "exec":
+                return None
+        return statement
+
+    def _printed_model(self, statement: Node) -> ValueModel | None:
+        """What `statement` (sending its output to the step's output file)
+        may print of the caller's: None when nothing."""
+        targets = [
+            c.child_by_field_name("destination")
+            for c in statement.children
+            if c.type == "file_redirect"
+        ]
+        occs = [
+            o
+            for o in self.occs_in(statement.start_byte, statement.end_byte)
+            if not any(t is not None and t.start_byte <= o.start < t.end_byte for t in targets)
+        ]
+        if not occs:
+            return None
+        body = statement.child_by_field_name("body")
+        if len(occs) == 1 and body is not None and body.type == "command":
+            value = self._key_value(body, occs[0])
+            if value is not None:
+                return value
+        return any_model()
+
+    def _key_value(self, command: Node, occ: Occ) -> ValueModel | None:
+        """The model of the one value ``echo "key=$v"`` or ``printf
+        'key=%s\\n' "$v"`` (`command`) writes, `occ` being ``$v`` whole."""
+        name = command.child_by_field_name("name")
+        program = node_text(self.src, name) if name is not None else ""
+        arguments = list(command.children_by_field_name("argument"))
+        inner = self.src[occ.start : occ.end].decode("utf-8", "replace")
+        if program == "echo" and len(arguments) == 1 and "xpg_echo" not in self.text:
+            text = node_text(self.src, arguments[0])
+            if re.fullmatch(r'"?[A-Za-z_][A-Za-z0-9_]*=' + re.escape(inner) + '"?', text):
+                return occ.model
+        if program == "printf" and len(arguments) == 2:
+            form = static_text(self.src, arguments[0])
+            whole = node_text(self.src, arguments[1]).strip('"') == inner
+            if form is not None and whole and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=%s\\n", form):
+                return occ.model
+        return None
+
     def heredoc_text(self, node: Node) -> str | None:
         """The body of the here-document on this command's standard input,
         when no caller data is in it but the author's words and numbers
@@ -1422,6 +1594,8 @@ class TaintedScript:
                     if name is not None and name.children
                     else None
                 )
+                if text == "git" and self._reads_authors_repository(inner):
+                    continue
                 if text is None or text not in PURE_COMMANDS:
                     return False
                 for arg in inner.children_by_field_name("argument"):
@@ -1431,6 +1605,22 @@ class TaintedScript:
             elif kind in ("herestring_redirect", "heredoc_redirect", "process_substitution"):
                 return False
         return True
+
+    def _reads_authors_repository(self, command: Node) -> bool:
+        """`command` (``git …``, its words clean) only reads the repository
+        of the folder it works in (`GIT_READERS`), and no step can have
+        written that folder: what it prints comes from files no step can
+        write, so it is the author's (rule 2), whatever the repository holds
+        (``last=$(git describe --tags --abbrev=0)``)."""
+        if any(c.type == "variable_assignment" for c in command.children):
+            return False  # GIT_DIR=… git …: another repository
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        key, _ = grammars.grammar_key("git", words)
+        if key not in GIT_READERS or any(
+            w is not None and w.split("=", 1)[0] in _GIT_ELSEWHERE for w in words
+        ):
+            return False
+        return not self.works_in_writable(command.start_byte)
 
     def _in_digest(self, occ: Occ) -> bool:
         """`occ` is inside a ``$(… | sha256sum)`` (see `_digest`), or stands
@@ -1520,6 +1710,46 @@ class TaintedScript:
             ):
                 return None
         return ValueModel(any_model().chars, frozenset('{["-0123456789tfn\x1e'), True)
+
+    def _object_names(self, node: Node) -> ValueModel | None:
+        """The model of ``$(git merge-base A B)`` (``git rev-parse --verify
+        X``, ``git rev-list A..B``): object names, hexadecimal digits one a
+        line, or nothing, whichever revisions the words name, as long as no
+        word of the caller's can be an option (`GIT_OBJECT_NAMES` lists the
+        options that keep the output so; git 2.39, each one's manual)."""
+        named = [c for c in node.children if c.is_named]
+        command = named[0] if len(named) == 1 else None
+        if command is None or command.type != "command":
+            return None
+        if any(c.type == "variable_assignment" for c in command.children):
+            return None
+        name = command.child_by_field_name("name")
+        if name is None or static_text(self.src, name) != "git":
+            return None
+        arguments = list(command.children_by_field_name("argument"))
+        words = [static_text(self.src, a) for a in arguments]
+        key, first = grammars.grammar_key("git", words)
+        allowed = GIT_OBJECT_NAMES.get(key)
+        if allowed is None or (key == "git rev-parse" and "--verify" not in words):
+            return None
+        ended = False
+        for argument, word in zip(arguments[first:], words[first:], strict=True):
+            if word is not None:
+                if ended or not word.startswith("-"):
+                    continue
+                if word == "--":
+                    ended = True
+                elif word not in allowed and not re.fullmatch(r"--(?:max-count|short)=\d+", word):
+                    return None
+                continue
+            occs = self.occs_in(argument.start_byte, argument.end_byte)
+            if any(o.start in self.split_starts for o in occs):
+                return None  # one word may become several, an option among them
+            raw = self.src[argument.start_byte : occs[0].start].decode() if occs else "x"
+            if not ended and not dequoted_prefix(raw) and occs[0].model.may_start_with_dash:
+                return None
+        hexadecimal = frozenset(string.hexdigits.lower())
+        return ValueModel(hexadecimal | {"\n"}, hexadecimal, True)
 
     def _counted(self, node: Node) -> ValueModel | None:
         """The model of ``$(… | wc -l)`` (``-c``, ``-w``, ``-m``, ``-L``):

@@ -48,6 +48,7 @@ __all__ = [
     "normal_program",
     "output_options",
     "writes_no_file",
+    "writes_only_named_files",
 ]
 
 #: ``path-code``: an operand that names a file the program runs (a test
@@ -1036,6 +1037,28 @@ def _names_option(word: str, options: frozenset[str]) -> bool:
     if word.startswith("-") and not word.startswith("--"):
         return any(len(o) == 2 and o[1] in word[1:] for o in options if not o.startswith("--"))
     return False
+
+
+def writes_only_named_files(program: str, words: list[str | None]) -> bool:
+    """`program` (a basename) with the literal `words` writes, if anything,
+    only files its words name: it has a grammar here, is no language, and
+    runs no command of another (a wrapper, ``docker exec``). So it cannot
+    find a file through its environment (``$HARBOR_STEP_OUTPUT``)."""
+    program = normal_program(program)
+    if program in _RUNNERS:
+        return False
+    key, _ = grammar_key(program, words)
+    grammar = GRAMMARS.get(key)
+    return (
+        grammar is not None
+        and grammar.writes is None
+        and grammar.evaluates is None
+        and grammar.command_from is None
+        and not grammar.command_after_dashdash
+        and not grammar.script_operand
+        and not grammar.program_options
+        and "code" not in (grammar.operands, grammar.stdin)
+    )
 
 
 def is_language(program: str, words: list[str | None]) -> bool:

@@ -30,7 +30,6 @@ REFUSED_SAFE = {
         "H010: the in-house ticketctl gets the token in its environment, and no "
         "grammar and no programs: of the secret names it"
     ),
-    "017-git-merge-base.yaml": "refused [H009]",
     "019-git-diff-file-between.yaml": "unloadable [ConfigError]",
     "090-tar-compare-sizes.yaml": "refused [H003, H004, H006]",
     "101-python-sqlite-query.yaml": (
@@ -40,8 +39,6 @@ REFUSED_SAFE = {
     ),
     "112-du-by-extension.yaml": "refused [H000, H006, H007]",
     "133-multistep-build-then-test.yaml": "refused [H012]",
-    "134-multistep-conditional-deploy.yaml": "refused [H004, H012]",
-    "135-multistep-outputs-multiline.yaml": "refused [H009]",
     "155-loop-multiline-hosts.yaml": "refused [H009]",
     "169-secret-env-one-command.yaml": "refused [H012]",
 }

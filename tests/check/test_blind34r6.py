@@ -22,8 +22,6 @@ KNOWN_MISSES: dict[str, str] = {}
 #: Safe templates refused, with the rules that refuse them.
 REFUSED_SAFE = {
     "037-csv-column.yaml": "H012",
-    "015-git-changed-since-tag.yaml": "H009 H012",
-    "021-git-merge-base.yaml": "H009",
     "046-checksum.yaml": "H009",
     "057-http-probe.yaml": "H012",
     "093-psql-table-sizes.yaml": "H000",
@@ -33,10 +31,8 @@ REFUSED_SAFE = {
     "136-error-window.yaml": "H005",
     "137-incident-summary-heredoc.yaml": "H000",
     "139-env-endpoints-assoc.yaml": "H012",
-    "141-multiline-output-steps.yaml": "H009",
     "150-host-health-thresholds.yaml": "H006",
     "153-http-headers.yaml": "H012",
-    "167-cron-schedule-next.yaml": "H006",
 }
 
 
