@@ -46,7 +46,7 @@ from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._references import references
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._secrets import secret_hazards
-from mcp_harbor.check._taint import puts_caller_files
+from mcp_harbor.check._taint import makes_links, puts_caller_files
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.credentials import takes_credential
 from mcp_harbor.check.grammars import is_language, writes_no_file
@@ -458,6 +458,8 @@ def _analyse_steps(
     names = [s.name for s in export.all_steps]
     # what each step's outputs can hold (None: the author's), for the later ones
     outputs: dict[str, ValueModel | None] = {}
+    links = any(makes_links(text) for text, _ in scripts)
+    filled: set[str] = set()  # the files earlier steps wrote with caller data
     for index, step in enumerate(export.all_steps):
         environment = _environment(export, step)
         env_hazards = _env_literals(step, models) + _instruction_hazards(step)
@@ -489,7 +491,7 @@ def _analyse_steps(
                 elsewhere = writers is not None and any(
                     w for k, w in enumerate(writers) if k != index
                 )
-                hazards, gate, tainted, wrote, caller_files, held = analyse_script_deferred(
+                facts = analyse_script_deferred(
                     text,
                     sentinels,
                     models,
@@ -498,10 +500,14 @@ def _analyse_steps(
                     elsewhere,
                     writers[index] if writers is not None else (),
                     earlier,
+                    links,
+                    frozenset(filled),
                 )
-                found.append(wrote)
-                surely.append(caller_files)
-                outputs[step.name] = held
+                hazards, gate, tainted = facts.hazards, facts.parsed, facts.tainted
+                found.append(facts.writers)
+                surely.append(facts.caller_files)
+                outputs[step.name] = facts.outputs
+                filled |= facts.filled
             except Exception:
                 # the analysis assumes a script bash parses: if bash refuses
                 # this one, that is the finding; if not, this is a bug

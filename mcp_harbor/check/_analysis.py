@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
@@ -49,6 +50,7 @@ from mcp_harbor.check._facts import (
     Taint,
     Word,
     any_model,
+    arith_safe,
     names_only,
 )
 from mcp_harbor.check._positions import EnvPrefix
@@ -79,6 +81,7 @@ from mcp_harbor.check._tree import (
     walk,
 )
 from mcp_harbor.check._values import ValueModel
+from mcp_harbor.check.grammars import GRAMMARS, grammar_key, normal_program
 from mcp_harbor.check.rules import (
     ArithmeticInjection,
     CallerChosenPath,
@@ -96,14 +99,20 @@ from mcp_harbor.check.rules.h001 import HeredocLine
 
 #: Files something runs or reads as code later: shell start-up files, ssh's
 #: and git's configuration and hooks, cron tables, profile.d, sudoers.
+#: Places programs read their config or code from, unseen: the home folder
+#: (every program's dot files: ~/.jq, ~/.gitconfig, ~/.curlrc, a user
+#: site-packages), /etc, cron, a repository's hooks and config, and the
+#: shells' startup files wherever they stand.
 _STARTUP_FILES = re.compile(
-    r"(^|/)(\.(bash_?rc|bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|"
+    r"^(?:\$\{?HOME\b|~)"
+    r"|(^|/)(\.(bash_?rc|bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|"
     r"zprofile|zlogin|kshrc|mkshrc|inputrc|gitconfig|netrc|npmrc|pypirc|curlrc|wgetrc)|"
     r"authorized_keys|rc\.local|crontab)$"
     r"|(^|/)\.ssh/|(^|/)\.git/(hooks/|config$)|(^|/)\.config/|^/etc/|(^|/)cron"
 )
 
 __all__ = [
+    "ScriptFacts",
     "analyse_argv",
     "analyse_reprint",
     "analyse_script_deferred",
@@ -194,6 +203,19 @@ class _Analysis(TaintedScript):
         nodes = script.nodes
         if not self.find_caller_data(script):
             return
+        for node in script.of_type("command_substitution"):
+            if node_text(self.src, node).startswith("$(("):
+                # a here-document's $(( … )): bash evaluates arithmetic where
+                # tree-sitter reads a subshell running a command
+                self.hazard(
+                    UnparseableTemplate,
+                    None,
+                    node.start_byte,
+                    "tree-sitter reads `$((…))` here as a command in a subshell, where bash "
+                    "evaluates arithmetic, so the two parsers disagree about what runs",
+                    "compute the number before the here-document (n=$(( … ))) and write $n in it",
+                )
+                return
         for occ in self.occs:
             self._check_context(occ)
             self._check_operator(occ)
@@ -221,6 +243,8 @@ class _Analysis(TaintedScript):
         and ``declare -i`` names assigned later."""
         written: dict[str, tuple[Occ, tuple[str, Sentinels | None] | None]] = {}
         integers: set[str] = set()
+        declared: dict[str, Node] = {}
+        computed: Node | None = None
         for node in nodes:
             kind = node.type
             if kind == "command":
@@ -251,7 +275,21 @@ class _Analysis(TaintedScript):
                 self._deferred_arithmetic(node)
                 self._copied_or_teed(node, name, written)
                 for path in self._executed_paths(node, name):
-                    entry = written.get(path)
+                    entry = _filled_at(path, written)
+                    if entry is None and any(
+                        f == path or f.startswith(path.rstrip("/") + "/")
+                        for f in self.filled_before
+                    ):
+                        self.hazard(
+                            ReparsedAsShell,
+                            None,
+                            node.start_byte,
+                            f"an earlier step wrote caller data to `{path}` (or a file in "
+                            "it), which this command runs, sources or reads as code",
+                            "do not run code from a file built from caller data; read the "
+                            "value as data (`read -r`, an argument)",
+                        )
+                        continue
                     if entry is None:
                         continue
                     occ, rendered = entry
@@ -292,6 +330,11 @@ class _Analysis(TaintedScript):
                             target = child.child_by_field_name("name") or child
                         if target.type == "variable_name":
                             integers.add(node_text(self.src, target))
+                            declared.setdefault(node_text(self.src, target), child)
+                        elif child.is_named and child.type != "word":
+                            computed = computed or node  # declare -i "$n": any name
+        self._integers_written(integers, declared, computed)
+        self.filled = frozenset(written)
         if integers:
             for node in nodes:
                 if node.type == "command" and self._writes_integer(node, integers):
@@ -371,6 +414,36 @@ class _Analysis(TaintedScript):
             return text[1:-1]
         return text
 
+    def _integers_written(
+        self, integers: set[str], declared: Mapping[str, Node], computed: Node | None
+    ) -> None:
+        """A name with the integer attribute (or a name reference, which may
+        point at one) evaluates as arithmetic whatever is written to it, by
+        whichever means: an assignment, an array element, a ``for`` loop,
+        ``read`` (``REPLY`` too), ``${x:=…}``, ``printf -v``… So such a name
+        may carry nothing of the caller's but numbers: the taint analysis
+        (`TaintedScript`) says what each name may carry, with no list of
+        writers. `computed`: a declaration whose name is not literal
+        (``declare -i "$n"``), which may give any name the attribute."""
+        names = set(integers)
+        if computed is not None:
+            names |= set(self.taint.variables)
+        for name in sorted(names):
+            source = self._var_source(name)
+            if source is None or arith_safe(source[1]):
+                continue
+            at = declared.get(name, computed)
+            self.hazard(
+                ArithmeticInjection,
+                source[0] if source[0] != UNPROVEN else None,
+                at.start_byte if at is not None else 0,
+                f"`{name}` has the integer attribute (`declare -i`) and carries caller data, "
+                "so bash evaluates what is written to it as arithmetic, where `a[$(…)]` runs "
+                "a command",
+                'give the arg `"type": "integer"`, or keep caller data out of names with the '
+                "integer attribute (check it first: [[ $v =~ ^[0-9]+$ ]])",
+            )
+
     def _writes_integer(self, node: Node, integers: set[str]) -> bool:
         """A builtin that writes a variable by name (``read n``, ``printf -v
         n``, ``mapfile``, ``getopts``, ``wait -p``) writing one with the
@@ -430,8 +503,9 @@ class _Analysis(TaintedScript):
                 ReparsedAsShell,
                 source.arg,
                 source.start,
-                f"caller data is written to `{path}`, which a shell, ssh, cron or git runs or "
-                "reads as code later",
+                f"caller data is written to `{path}`, where programs read their config or "
+                "code unseen (the home folder's dot files, a shell's startup files, git's "
+                "hooks, cron)",
                 "write caller data only to files of the run (under $HARBOR_RUN_DIR)",
             )
 
@@ -492,6 +566,18 @@ class _Analysis(TaintedScript):
             first = next((a for a in args if a is not None and not a.startswith("-")), None)
             if first is not None:
                 out.append(normal_path(first))
+        # the files (or folders) its grammar's options read as code: jq -L
+        # DIR, jq -f FILE, curl -K FILE
+        program = normal_program(basename(name))
+        key, _ = grammar_key(program, list(args))
+        grammar = GRAMMARS.get(key)
+        if grammar is not None:
+            for k, arg in enumerate(args):
+                option, _, value = arg.partition("=")
+                if option in grammar.code_options and value:
+                    out.append(normal_path(value))
+                elif arg in grammar.code_options and k + 1 < len(args):
+                    out.append(normal_path(args[k + 1]))
         return out
 
     def _output_substitution(self, node: Node) -> None:
@@ -1122,6 +1208,28 @@ def _bash_rejects(text: str, locate: Callable[[int], Located]) -> Hazard | None:
     return None if reading.error is None else bash_refusal(reading.error, locate(0))
 
 
+@dataclass(frozen=True, slots=True)
+class ScriptFacts:
+    """What the analysis of one ``run:`` script found (`analyse_script_deferred`)."""
+
+    hazards: list[Hazard]
+    #: tree-sitter parsed the script (False: it already refused)
+    parsed: bool
+    #: every variable found carrying caller data, with its model
+    tainted: dict[str, ValueModel]
+    #: the commands that may put caller data in the folder the steps work in
+    #: (`TaintedScript.working_tree_writers`)
+    writers: list[tuple[int, int]]
+    #: the first command that surely puts a file the caller named or filled
+    #: there (`TaintedScript.caller_files`), if any
+    caller_files: tuple[int, int] | None
+    #: what the step's outputs can hold (`TaintedScript.output_model`;
+    #: None: the author's text)
+    outputs: ValueModel | None
+    #: the files it writes with caller data (as written, normalized)
+    filled: frozenset[str] = frozenset()
+
+
 def analyse_script_deferred(
     text: str,
     sentinels: Sentinels,
@@ -1131,29 +1239,19 @@ def analyse_script_deferred(
     cwd_written: bool = False,
     cwd_writers: Sequence[tuple[int, int]] = (),
     outputs: Mapping[str, ValueModel | None] | None = None,
-) -> tuple[
-    list[Hazard],
-    bool,
-    dict[str, ValueModel],
-    list[tuple[int, int]],
-    tuple[int, int] | None,
-    ValueModel | None,
-]:
+    links: bool = False,
+    filled: frozenset[str] = frozenset(),
+) -> ScriptFacts:
     """The hazards of one substituted ``run:`` script, without bash's own
     reading of `text` itself (nested scripts are read by bash here): the
     caller reads every script in batches (`mcp_harbor.check._reprint`) and
-    judges them with `bash_refusal` and `analyse_reprint`. Returns the
-    hazards, whether tree-sitter parsed the script (False: it already
-    refused), and every variable the analysis found carrying caller data
-    (with its model), and the commands that may put caller data in the
-    folder the steps work in (`TaintedScript.working_tree_writers`).
-    `cwd_written`: another step of the export may (every relative path then
+    judges them with `bash_refusal` and `analyse_reprint`. Returns what it
+    found (`ScriptFacts`). `cwd_written`: another step of the export may (every relative path then
     names what the caller may have written); `cwd_writers`: these commands
     of this script may (found by a first analysis); `outputs`: what the
-    earlier steps' outputs can hold (`initial_taint`). Then the first
-    command that surely puts a file the caller named or filled there
-    (`TaintedScript.caller_files`), if any; last, what this step's own
-    outputs can hold (`TaintedScript.output_model`; None: the author's)."""
+    earlier steps' outputs can hold (`initial_taint`); `links`: a step may
+    put a link in the run directory or a temporary folder (`makes_links`);
+    `filled`: the files earlier steps wrote with caller data."""
     hazards: list[Hazard] = []
     taint = initial_taint(text, arg_models, environment, outputs)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
@@ -1161,11 +1259,15 @@ def analyse_script_deferred(
     analysis.bash_gate = False
     analysis.cwd_written = cwd_written
     analysis.cwd_writers = list(cwd_writers)
+    analysis.links = links
+    analysis.filled_before = filled
     analysis.run()
     writes = analysis.working_tree_writers() if analysis.parsed else []
     tainted = {k: v[1] for k, v in taint.variables.items()}
-    printed = analysis.output_model() if analysis.parsed else any_model()
-    return hazards, analysis.parsed, tainted, writes, analysis.caller_files, printed
+    held = analysis.output_model() if analysis.parsed else any_model()
+    return ScriptFacts(
+        hazards, analysis.parsed, tainted, writes, analysis.caller_files, held, analysis.filled
+    )
 
 
 def analyse_reprint(
@@ -1291,6 +1393,18 @@ def analyse_argv(
     if cwd_written:
         hazards += _argv_code_file(elements)
     return hazards
+
+
+def _filled_at(
+    path: str, written: Mapping[str, tuple[Occ, tuple[str, Sentinels | None] | None]]
+) -> tuple[Occ, tuple[str, Sentinels | None] | None] | None:
+    """What the script wrote with caller data at `path`, or in the folder
+    `path` names (a module path: ``jq -L DIR``)."""
+    if path in written:
+        return written[path]
+    inside = path.rstrip("/") + "/"
+    found = next((entry for key, entry in written.items() if key.startswith(inside)), None)
+    return None if found is None else (found[0], None)
 
 
 def _argv_code_file(elements: Sequence[tuple[str, Sentinels]]) -> list[Hazard]:

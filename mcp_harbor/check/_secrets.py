@@ -46,6 +46,7 @@ from tree_sitter import Node
 from mcp_harbor.check._facts import Hazard, Located, Sentinels, Taint, any_model
 from mcp_harbor.check._taint import TaintedScript, initial_taint
 from mcp_harbor.check._tree import IDENT, ancestors, node_text, parsed, static_text
+from mcp_harbor.check._tree import walk as walk_nodes
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.credentials import (
     CONTENT_BLIND,
@@ -105,6 +106,12 @@ def secret_hazards(
     sinks.callers = [
         (o.start, o.end) for o in caller.occs if o.var not in secrets and o.arg not in secrets
     ]
+    # caller data each of whose values starts a URL's path, query or fragment
+    sinks.path_starts = {
+        o.start
+        for o in caller.occs
+        if o.model.first <= _PATH_STARTS and o.start not in caller.split_starts
+    }
     if files is not None:
         sinks.secret_files |= files
     found = sinks.run()
@@ -124,6 +131,7 @@ class _Sinks:
         self.allowed = allowed
         #: the byte ranges of caller data (`secret_hazards`)
         self.callers: list[tuple[int, int]] = []
+        self.path_starts: set[int] = set()
         #: files a command holding caller data writes (their paths as written)
         self.caller_files: set[str] = set()
         self.f = follower
@@ -291,6 +299,22 @@ class _Sinks:
 
     # -- a secret's value
     def _value(self, node: Node, variable: str, secret: str) -> None:
+        if node.type == "expansion" and [c.type for c in node.children][1:2] == ["#"]:
+            return  # ${#S}: its length, a number (no secret)
+        told = self._told(node, variable, secret)
+        if told is not None:
+            self._add(
+                node,
+                SecretPrinted.hazard(
+                    None,
+                    self._at(node),
+                    f"`{variable}` holds a secret, and {told}",
+                    "compare the whole secret only, for equality or emptiness "
+                    '([ "$S" = "$EXPECTED" ], [ -n "$S" ]), and keep it out of arithmetic and '
+                    "file names",
+                ),
+            )
+            return
         child = node
         # a substitution whose output carries the secret: where that output goes
         start = node.parent if node.type == "command_substitution" else node
@@ -354,6 +378,73 @@ class _Sinks:
                     self._given(parent, secret, variable, ("word", 0))
                 return
             child = parent
+
+    def _told(self, node: Node, variable: str, secret: str) -> str | None:
+        """How the expansion `node` (of `variable`, which holds `secret`)
+        tells the secret without printing it, None when it does not: a
+        number made from it (arithmetic reads ``64#$S`` as the secret in
+        base 64), a condition on a part of it, a pattern or a value made
+        from it (what the script does next, its exit code or what it
+        prints, tells each answer: one character at a time, the whole
+        secret), or a file's name (a listing prints names). Only the whole
+        secret compared for equality or emptiness decides nothing more
+        than whether it is that text. Its length (``${#S}``) is no secret."""
+        kinds = [c.type for c in node.children] if node.type == "expansion" else []
+        if kinds[1:2] == ["#"]:
+            return None  # ${#S}: a length
+        part = bool(kinds) and any(k not in ("${", "}", "variable_name") for k in kinds)
+        whole = not part and variable == secret
+        child = node
+        for parent in ancestors(node):
+            kind = parent.type
+            if kind in ("arithmetic_expansion", "c_style_for_statement") or (
+                kind == "compound_statement" and node_text(self.src, parent).startswith("((")
+            ):
+                return "arithmetic reads it as a number (`64#…` in base 64) that tells it"
+            if kind == "case_statement":
+                if parent.child_by_field_name("value") == child:
+                    return (
+                        "a `case` tests its text against patterns, and each answer tells part of it"
+                    )
+                return None
+            if kind == "test_command":
+                text = node_text(self.src, parent)
+                if not whole:
+                    return "a condition on a part of it (or a value made from it) tells that part"
+                if "=~" in text or self._pattern_test(parent):
+                    return "a pattern match on it tells a part of it with each answer"
+                return None
+            if kind == "file_redirect" and parent.child_by_field_name("destination") == child:
+                return "it becomes a file's name, which a listing prints"
+            if kind == "command":
+                name = _name(self.src, parent) or ""
+                if name == "let":
+                    return "arithmetic reads it as a number (`64#…` in base 64) that tells it"
+                if name in ("test", "[") and not whole:
+                    return "a condition on a part of it (or a value made from it) tells that part"
+                if name in _NAMES_FILES and not takes_credential(name, [], ("word", 0)):
+                    return "it becomes a file's name, which a listing prints"
+                return None
+            if kind in ("command_substitution", "variable_assignment", "declaration_command"):
+                return None
+            child = parent
+        return None
+
+    def _pattern_test(self, test: Node) -> bool:
+        """The ``[[ ]]`` `test` matches a pattern: ``==``/``!=``/``=`` with a
+        right side that is not quoted whole (a glob or an expansion in it)."""
+        for binary in (n for n in walk_nodes(test) if n.type == "binary_expression"):
+            operator = binary.child_by_field_name("operator")
+            right = binary.child_by_field_name("right")
+            if operator is None or right is None:
+                continue
+            if (
+                node_text(self.src, operator) in ("==", "!=", "=")
+                and right.type not in ("string", "raw_string")
+                and (right.type != "word" or bool(set(node_text(self.src, right)) & _GLOB))
+            ):
+                return True
+        return False
 
     def _given(
         self, command: Node, secret: str, variable: str, place: tuple[str, int | str]
@@ -450,16 +541,22 @@ class _Sinks:
             text = node_text(self.src, argument).strip("'\"")
             previous = node_text(self.src, arguments[k - 1]) if k else ""
             option = text.split("=", 1)[0]
+            own = _PROGRAM_DESTINATIONS.get(_name(self.src, command) or "", frozenset())
             if (
-                option in _DESTINATION_OPTIONS
+                (option in _DESTINATION_OPTIONS or option in own)
                 and "=" in text
                 and self._node_holds_callers(argument)
             ):
                 return text  # --resolve=HOST:PORT:ADDR, --proxy=…
-            if previous in _DESTINATION_OPTIONS and self._node_holds_callers(argument):
+            if (previous in _DESTINATION_OPTIONS or previous in own) and self._node_holds_callers(
+                argument
+            ):
                 return f"{previous} {text}"
-            if previous in _CONFIG_OPTIONS and text in self.caller_files:
-                return f"{previous} {text}"  # a config the caller filled: its url, proxy…
+            if (
+                previous in _CONFIG_OPTIONS.get(_name(self.src, command) or "", ())
+                and text in self.caller_files
+            ):
+                return f"{previous} {text}"  # a file the caller filled: its url, proxy…
             if text.startswith("-") or previous in takes_value:
                 continue  # an option or its value, not a destination
             raw = self.src[argument.start_byte : argument.end_byte]
@@ -467,6 +564,12 @@ class _Sinks:
             if scheme >= 0:
                 path = raw.find(b"/", scheme + 3)  # userinfo@host:port ends there
                 end = argument.start_byte + (path if path >= 0 else len(raw))
+                host = argument.start_byte + scheme + 3
+                first = min((a for a, _b in self.callers if host <= a < end), default=None)
+                if first is not None and first in self.path_starts:
+                    end = first  # "https://api.example.com$ARG_path" with a /… path
+                if raw[:scheme].lstrip(b"\"'").lower() in (b"s3", b"gs"):
+                    continue  # a bucket, not a host: the request goes to the cloud's API
             elif login:
                 end = argument.end_byte  # docker login REGISTRY
             else:
@@ -595,12 +698,31 @@ _ALLEXPORT = re.compile(
 #: resolved to an address, a connection redirected, a proxy; git -c settings
 #: with a URL), and the variables that set a proxy for every request.
 _DESTINATION_OPTIONS = frozenset(
-    {"--resolve", "--connect-to", "-x", "--proxy", "--preproxy", "--url", "--doh-url"}
-)
+    {"--resolve", "--connect-to", "-x", "--proxy", "--preproxy", "--url", "--doh-url",
+     "--proxy1.0", "--socks4", "--socks4a", "--socks5", "--socks5-hostname"}
+)  # fmt: skip
+#: Each program's own options that say where its requests go (wget's base
+#: URL, and -e, which runs a .wgetrc command such as http_proxy=…).
+_PROGRAM_DESTINATIONS: dict[str, frozenset[str]] = {
+    "wget": frozenset({"-B", "--base", "-e", "--execute"}),
+}
 _PROXY_VARIABLE = re.compile(r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_COMMAND")
-#: Options that read a config file (curl -K): one the caller filled may say
-#: where the request goes.
-_CONFIG_OPTIONS = frozenset({"-K", "--config"})
+#: The characters that end a URL's authority (RFC 3986, 3.2).
+_PATH_STARTS = frozenset("/?#")
+#: The characters that make a ``[[ == ]]`` right side a pattern (extglob too).
+_GLOB = frozenset("*?[+@!(")
+#: Programs that make files (or links, folders) named by their operands
+#: (coreutils 9.1): a secret among those operands becomes a name.
+_NAMES_FILES = frozenset(
+    {"mkdir", "touch", "ln", "cp", "mv", "install", "tee", "truncate", "mkfifo", "mknod"}
+)
+#: Each program's options that read a file saying where its requests go
+#: (curl -K's url and proxy, wget -i's list of URLs): one the caller
+#: filled sends the secret where the caller says.
+_CONFIG_OPTIONS: dict[str, frozenset[str]] = {
+    "curl": frozenset({"-K", "--config"}),
+    "wget": frozenset({"-i", "--input-file", "--config"}),
+}
 
 #: The integer comparisons of test and ``[[ ]]``: a value that is no number
 #: is printed in the error (``[: s3cr3t: integer expression expected``).

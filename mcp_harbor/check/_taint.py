@@ -59,6 +59,9 @@ from mcp_harbor.check._tree import (
     static_text,
 )
 from mcp_harbor.check._tree import (
+    parsed as _tree_parsed,
+)
+from mcp_harbor.check._tree import (
     walk as walk_nodes,
 )
 from mcp_harbor.check._values import SAFE_CHARS, ValueModel, words_model
@@ -73,6 +76,7 @@ __all__ = [
     "STEP_OUTPUT",
     "TaintedScript",
     "initial_taint",
+    "makes_links",
     "puts_caller_files",
     "writable_text",
 ]
@@ -238,6 +242,9 @@ _GIT_ELSEWHERE = frozenset({"-C", "--git-dir", "--work-tree", "--namespace", "--
 #: Options of those commands that read a file or run something: with one, the
 #: command is no longer pure (``date -f FILE``, ``date -r FILE``).
 _IMPURE_OPTIONS = re.compile(r"^-(?:-file|-reference|[a-zA-Z]*[fr])")
+#: A word that starts with an absolute folder: a literal ``/``, or the
+#: runtime's absolute folders (``"$HARBOR_RUN_DIR"/x-*.json``).
+_ABSOLUTE_WORD = re.compile(r"""^["']?/|^"?\$\{?(?:HARBOR_RUN_DIR|TMPDIR|HOME|PWD)\}?"?/""")
 #: A long option with its value attached (``--token=``).
 _OPTION_HEAD = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_-]*=")
 _GLOB_OR_BRACE = re.compile(r"[*?\[{]")
@@ -448,6 +455,60 @@ def _inert_anywhere(model: ValueModel) -> bool:
     return digits and not model.may_start_with_dash
 
 
+def makes_links(text: str) -> bool:
+    """The script `text` may put a link in the run directory or a temporary
+    folder that leads elsewhere (``ln -s "$PWD" "$HARBOR_RUN_DIR/p"``): then
+    a path there may name a file of the working folder, and no path in them
+    is outside it. ``ln`` and ``cp`` making links (coreutils 9.1) whose
+    target is not itself in those folders, and an archive extracted from a
+    file that is not a literal path (``tar -x``, ``unzip``: its members may
+    be links anywhere) may."""
+    src = text.encode("utf-8")
+    script = _tree_parsed(text)
+    for node in script.of_type("command"):
+        name = node.child_by_field_name("name")
+        program = static_text(src, name) if name is not None else None
+        if program is None:
+            continue
+        program = program.rsplit("/", 1)[-1]
+        arguments = list(node.children_by_field_name("argument"))
+        words = [static_text(src, a) for a in arguments]
+        operands = [
+            a for a, w in zip(arguments, words, strict=True) if w is None or not w.startswith("-")
+        ]
+        linking = program == "ln" or (
+            program == "cp"
+            and any(
+                w is not None
+                and (
+                    w in ("--link", "--symbolic-link", "--archive", "--no-dereference")
+                    or w.startswith("--preserve")
+                    or (w[:1] == "-" and w[:2] != "--" and bool(set(w[1:]) & set("sldaPRr")))
+                )
+                for w in words
+            )
+        )
+        if linking:
+            sources = operands[:-1] or operands
+            for source in sources:
+                target = node_text(src, source).lstrip("\"'")
+                if not _RUN_PLACE.match(target) or "/.." in target:
+                    return True
+        elif program in ("tar", "bsdtar", "unzip", "cpio", "pax", "rsync"):
+            extracting = program in ("unzip", "cpio", "pax", "rsync") or any(
+                w is not None
+                and (
+                    w in ("-x", "--extract", "--get")
+                    or (not w.startswith("--") and "x" in w.lstrip("-") and k == 0)
+                    or (w.startswith("-") and not w.startswith("--") and "x" in w[1:])
+                )
+                for k, w in enumerate(words)
+            )
+            if extracting and any(w is None for w in words):
+                return True
+    return False
+
+
 def _names_nothing(model: ValueModel) -> bool:
     """Caller data that is one of the author's texts (an ``enum``/``const``
     value), a number, or one word that starts and ends with a digit (a
@@ -636,6 +697,13 @@ class TaintedScript:
         self.cwd_written = False
         #: the commands of this script that may (`working_tree_writers`)
         self.cwd_writers: list[tuple[int, int]] = []
+        #: a step may put a link in the run directory or a temporary folder
+        #: (`makes_links`): a path there may lead anywhere
+        self.links = False
+        #: the files earlier steps wrote with caller data, and those this
+        #: script writes (as written, normalized: `_script_level`)
+        self.filled_before: frozenset[str] = frozenset()
+        self.filled: frozenset[str] = frozenset()
         #: the first of them that surely puts a file the caller named or
         #: filled there (`working_tree_writers` finds it)
         self.caller_files: tuple[int, int] | None = None
@@ -1543,7 +1611,7 @@ class TaintedScript:
         raw = node_text(self.src, dest)
         text = raw.lstrip("\"'")
         place = _RUN_PLACE.match(text)
-        if place is None:
+        if place is None or self.links:
             return False
         after = dest.start_byte + len(raw) - len(text) + place.end()
         return all("/" not in occ.model.chars for occ in self.occs_in(after, dest.end_byte))
@@ -1912,6 +1980,8 @@ class TaintedScript:
     def _fixpoint(self, script: Parsed, sentinel_occs: list[Occ]) -> None:
         assignments: list[tuple[list[str], Node]] = []
         split: list[str] = []
+        absolute: set[str] = set()  # loop variables over absolute globs only
+        relative: set[str] = set()
         reads: list[Node] = []
         calls: list[Node] = []
         for node in script.nodes:
@@ -1935,6 +2005,12 @@ class TaintedScript:
                             # split, brace-expanded or globbed: any words,
                             # any file names (a step may have made them)
                             split.append(node_text(self.src, var))
+                            if _ABSOLUTE_WORD.match(raw) and not self.occs_in(
+                                value.start_byte, value.end_byte, sentinel_occs
+                            ):
+                                absolute.add(node_text(self.src, var))
+                            else:
+                                relative.add(node_text(self.src, var))
                         else:
                             assignments.append(([node_text(self.src, var)], value))
             elif node.type == "command":
@@ -1961,7 +2037,10 @@ class TaintedScript:
         has_data = bool(sentinel_occs) or bool(self.taint.variables) or self.taint.positional
         if self.unproven_is_data:
             for var_name in split:
-                self.taint.variables.setdefault(var_name, (UNPROVEN, any_model()))
+                # for f in "$HARBOR_RUN_DIR"/*.json: each name starts as the
+                # folder's absolute path does, with /
+                model = _ABSOLUTE_PATH if var_name in absolute - relative else any_model()
+                self.taint.variables.setdefault(var_name, (UNPROVEN, model))
         if self.unproven_is_data or has_data:
             # what is read is never proven clean (a file, a pipe, a step's output)
             for node in reads:
@@ -2004,7 +2083,7 @@ class TaintedScript:
                     if len(inside) == 1 and self._is_whole(value, inside[0])
                     else self._enum_product(value, inside)
                     or self._inert_holes(value, inside)
-                    or self._prefixed_model(value, inside[0])
+                    or self._prefixed_model(value, inside)
                 )
                 for var_name in names:
                     if var_name not in self.taint.variables:
@@ -2082,17 +2161,18 @@ class TaintedScript:
         at = value.start_byte
         for occ in sorted(inside, key=lambda o: o.start):
             between = self.src[at : occ.start].decode("utf-8", "replace")
-            if any(c in between for c in "$`\\'"):
+            if any(c in between for c in "$`\\"):
                 return None
             assert occ.model.words is not None
-            texts = [t + between.replace('"', "") + w for t in texts for w in occ.model.words]
+            between = between.replace('"', "").replace("'", "")
+            texts = [t + between + w for t in texts for w in occ.model.words]
             if len(texts) > 512:
                 return None
             at = occ.end
         rest = self.src[at : value.end_byte].decode("utf-8", "replace")
-        if any(c in rest for c in "$`\\'"):
+        if any(c in rest for c in "$`\\"):
             return None
-        return words_model([t + rest.replace('"', "") for t in texts])
+        return words_model([t + rest.replace('"', "").replace("'", "") for t in texts])
 
     def _inert_holes(self, value: Node, inside: Sequence[Occ]) -> ValueModel | None:
         """The model of an assigned value built from the author's literal
@@ -2111,19 +2191,38 @@ class TaintedScript:
             chars |= occ.model.chars
             at = occ.end
         pieces.append(self.src[at : value.end_byte].decode("utf-8", "replace"))
-        if any(c in piece for piece in pieces for c in "$`\\'"):
+        if any(c in piece for piece in pieces for c in "$`\\"):
             return None
-        literal = [piece.replace('"', "") for piece in pieces]
+        literal = [piece.replace('"', "").replace("'", "") for piece in pieces]
         chars |= set("".join(literal))
         first = frozenset(literal[0][0]) if literal[0] else inside[0].model.first
         return ValueModel(frozenset(chars), first, False, True)
 
-    def _prefixed_model(self, value: Node, first: Occ) -> ValueModel:
-        """The model of an assigned value mixing text and caller data: any
-        text, but one that starts with the author's literal prefix when the
-        value has one before the first caller data (``d=/srv/$ARG_x``)."""
+    def _prefixed_model(self, value: Node, inside: Sequence[Occ]) -> ValueModel:
+        """The model of an assigned value mixing text and caller data (the
+        occurrences `inside` it): any text, but one that starts with the
+        author's literal prefix when the value has one before the first
+        caller data (``d=/srv/$ARG_x``), or with ``/`` after an absolute
+        folder of the runtime's (``"$HARBOR_RUN_DIR/report-$ARG_week.csv"``,
+        which holds only the server's path, the author's text and the
+        values in it, when it has no other expansion)."""
+        first = inside[0]
         raw = self.src[value.start_byte : first.start].decode("utf-8", "replace")
         prefix = dequoted_prefix(raw)
+        if _ABSOLUTE_WORD.match(raw) and not any(c in raw for c in "`\\"):
+            chars = set(_SERVER_PATH.chars)
+            at = value.start_byte
+            pieces = []
+            for occ in sorted(inside, key=lambda o: o.start):
+                pieces.append(self.src[at : occ.start].decode("utf-8", "replace"))
+                chars |= occ.model.chars
+                at = max(at, occ.end)
+            pieces.append(self.src[at : value.end_byte].decode("utf-8", "replace"))
+            pieces[0] = _ABSOLUTE_WORD.sub("", pieces[0], count=1)
+            if any("$" in piece or "`" in piece for piece in pieces):
+                return _ABSOLUTE_PATH  # another expansion: any text after the /
+            chars |= set("".join(pieces).replace('"', ""))
+            return ValueModel(frozenset(chars), frozenset("/"), False)
         if prefix and not any(c in raw for c in "$`\\") and prefix[0] in _SAFE_FIRST:
             any_value = any_model()
             return ValueModel(any_value.chars, frozenset(prefix[0]), False)
@@ -2146,6 +2245,8 @@ class TaintedScript:
     def _is_whole(self, value: Node, occ: Occ) -> bool:
         raw = node_text(self.src, value)
         inner = self.src[occ.start : occ.end].decode("utf-8", errors="replace")
+        if raw == f"'{inner}'" and "'" not in occ.model.chars:
+            return True  # '{{ args.n }}': the value, verbatim
         return raw.strip('"') == inner
 
     # -- constants
@@ -2251,9 +2352,16 @@ class TaintedScript:
             script = self._rendered(node)
         splits = any(o.start in self.split_starts for o in occs)
         if self.unproven_is_data and self._globs_writable(node):
-            # file names a step may have made: any words, a `-` first too
-            glob = Occ(UNPROVEN, "env", any_model(), node.start_byte, node.end_byte, node, "*")
-            return Word(node.start_byte, node.end_byte, None, [glob, *occs], "", None, None, True)
+            # file names a step may have made: any words, a `-` first too,
+            # unless the pattern starts with an absolute folder
+            # (each name a word of its own, whole: it starts as the pattern does)
+            absolute = _ABSOLUTE_WORD.match(node_text(self.src, node)) is not None
+            model = _ABSOLUTE_PATH if absolute else any_model()
+            glob = Occ(UNPROVEN, "env", model, node.start_byte, node.end_byte, node, "*")
+            splits_too = not absolute or splits  # an unquoted expansion in it still may
+            return Word(
+                node.start_byte, node.end_byte, None, [glob, *occs], "", None, None, splits_too
+            )
         head = self._option_head(node) if static is None and not splits else None
         return Word(
             node.start_byte, node.end_byte, static, occs, prefix, script, None, splits, head

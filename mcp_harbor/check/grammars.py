@@ -473,8 +473,11 @@ GRAMMARS: dict[str, Grammar] = {
         script=True,
         script_file=True,
         env="*",
-        evaluates=r"\b(?:eval|system|exec|qx|open|do|require|use)\b|`|"
-        r"/[a-z]*e[a-z]*\s*(?:;|$|\})",
+        # perlfunc(1): eval, system, exec, qx and readpipe (its function
+        # form), open's pipes, do FILE, require, syscall; perlop(1): s///e;
+        # perlref(1)/perlobj(1): a sub or a method named by a value
+        evaluates=r"\b(?:eval|system|exec|qx|readpipe|open|do|require|use|syscall|can)\b|`|"
+        r"&\s*[$\{]|->\s*\$|/[a-z]*e[a-z]*\s*(?:;|$|\})",
         # <>, <ARGV>, readline and eof() open the operands with perl's
         # 2-argument open ("cmd|" runs cmd); -n, -p, -a and -F wrap the
         # program in `while (<>)`

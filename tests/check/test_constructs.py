@@ -45,6 +45,12 @@ CONSTRUCTS: dict[str, str] = {
     "indirect": 'n=ARG_x; v="${!n}"',
     "eval-literal": "eval 'v=$ARG_x'",
     "mapfile": 'mapfile -t lines <<< "$ARG_x"; v="${lines[0]}"',
+    # names with the integer attribute: every write evaluates arithmetic
+    "int-for": 'declare -i n; for n in "$ARG_x"; do :; done; v="$n"',
+    "int-reply": 'declare -i REPLY; read -r <<< "$ARG_x"; v="$REPLY"',
+    "int-default": 'declare -i n; : "${n:=$ARG_x}"; v="$n"',
+    "int-element": 'declare -Ai h=([a]=1); h[b]=$ARG_x; v="${h[b]}"',
+    "heredoc-arith": "v=$(cat <<EOF\n$(( ARG_x + 1 ))\nEOF\n)",
 }
 
 #: Where `$v` lands. `code`: a position that is code (or the program)

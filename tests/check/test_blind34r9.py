@@ -1,0 +1,37 @@
+"""Blind round nine (issue 34): 85 attacks in 19 classes and 195 safe
+templates written from the docs alone (tests/check/blind34r9/README.md,
+safe-README.md), committed before scoring and scored once: see SCORE.md.
+No longer held out. The lists are the verdicts now."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.check._blind import round_tests
+
+HERE = Path(__file__).parent / "blind34r9"
+
+#: Accepted attacks the real runtime stops: none is accepted any more.
+ACCEPTED_INERT: set[str] = set()
+#: Accepted attacks that still run their payload or leak the secret: none.
+KNOWN_MISSES: dict[str, str] = {}
+#: Safe templates refused, with the rules that refuse them.
+REFUSED_SAFE = {
+    "002-git-show-commit.yaml": "H012",
+    "041-tar-logs-bundle.yaml": "H000 H006",
+    "061-slack-notify.yaml": "H000",
+    "129-zip-reports.yaml": "H009",
+    "146-python-package-version.yaml": "H005 H012",
+    "147-junit-summary.yaml": "H012",
+    "165-tcp-port-check.yaml": "H000",
+    "173-sqlite-backup-verify.yaml": "H012",
+    "174-incident-bundle.yaml": "H012",
+    "179-api-job-poll.yaml": "H010",
+    "188-data-quality.yaml": "H005 H012",
+}
+
+(
+    test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses,
+    test_the_safe_templates_refused_are_the_listed_ones,
+    test_accepted_attacks_do_not_run,
+) = round_tests(HERE, 85, ACCEPTED_INERT, KNOWN_MISSES, REFUSED_SAFE)
