@@ -254,7 +254,12 @@ class _Analysis(TaintedScript):
                 if holder.type != "redirected_statement":
                     holder = node
                 inside = self.occs_in(holder.start_byte, holder.end_byte)
-                if name == "exec" and not node.children_by_field_name("argument") and inside:
+                if (
+                    name == "exec"
+                    and not node.children_by_field_name("argument")
+                    and inside
+                    and not self._opens_named_descriptors(holder, inside)
+                ):
                     self.hazard(
                         ReparsedAsShell,
                         inside[0].arg,
@@ -494,6 +499,25 @@ class _Analysis(TaintedScript):
         for target in targets:
             written[normal_path(target)] = (source, None)
             self._startup_file(target, source)
+
+    def _opens_named_descriptors(self, holder: Node, inside: Sequence[Occ]) -> bool:
+        """The caller data of an ``exec`` redirection (`holder`) is only in
+        the names of files it opens on descriptors 3 and up (``exec
+        3<>"/dev/tcp/$host/$port"``): no later command reads its program or
+        its standard streams from them, and what is read from one is never
+        clean (a path such as ``/dev/fd/3`` is a stream: `step_writable`)."""
+        places: list[tuple[int, int]] = []
+        for redirect in holder.children:
+            if redirect.type != "file_redirect":
+                continue
+            descriptor = next((c for c in redirect.children if c.type == "file_descriptor"), None)
+            dest = redirect.child_by_field_name("destination")
+            if descriptor is None or dest is None:
+                return False
+            if int(node_text(self.src, descriptor) or "0") < 3:
+                return False
+            places.append((dest.start_byte, dest.end_byte))
+        return all(any(a <= o.start and o.end <= b for a, b in places) for o in inside)
 
     def _startup_file(self, path: str, source: Occ) -> None:
         """Caller data written into a file a shell, ssh, cron or git runs or

@@ -20,6 +20,7 @@ that make or read it.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -136,8 +137,22 @@ def substitute(
 
 
 def arg_models(export: Export) -> dict[str, ValueModel]:
-    """The value model of each of `export`'s args."""
-    return {name: model_for(schema) for name, schema in export.arg_schemas.items()}
+    """The value model of each of `export`'s args. An attachment's
+    (``contentEncoding: base64``) is the absolute path the runtime decodes
+    it to (``$HARBOR_RUN_DIR/inputs/<arg><ext>``): the server's folder, the
+    arg's name and an extension of letters and digits; its content is read
+    from there, caller data like every file of the run directory."""
+    attachments = set(export.attachment_args)
+    return {
+        name: _ATTACHMENT_PATH if name in attachments else model_for(schema)
+        for name, schema in export.arg_schemas.items()
+    }
+
+
+#: The path of an attachment (`arg_models`).
+_ATTACHMENT_PATH = ValueModel(
+    frozenset(string.ascii_letters + string.digits + "_@%+=:,./-"), frozenset("/"), False
+)
 
 
 def export_scripts(export: Export, models: Mapping[str, ValueModel]) -> list[tuple[str, Sentinels]]:

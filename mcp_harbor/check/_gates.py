@@ -60,6 +60,21 @@ def parse_tree(text: str) -> Tree:
     src = _BASE_PREFIX.sub(rb"\1+", text.encode("utf-8"))
     parser = _parser()
     tree = parser.parse(src)
+    if tree.root_node.has_error and b"<>" in src:
+        # tree-sitter-bash does not know the read-write redirection
+        # (``exec 3<>/dev/tcp/host/port``); read as ``>|``, two bytes for two,
+        # it opens the same file for writing, which every rule judges as the
+        # stricter of the two (what is read through it is never clean)
+        src = _READ_WRITE.sub(b">|", src)
+        tree = parser.parse(src)
+    zeros = _zero_descriptors(tree.root_node, src)
+    if zeros:
+        # ``cmd 0<file``: tree-sitter-bash reads the 0 as a word of the
+        # command; bash reads the descriptor of the redirection, which is 0
+        # for ``<`` anyway, so a blank in its place reads the same to bash
+        for at in zeros:
+            src = src[:at] + b" " + src[at + 1 :]
+        tree = parser.parse(src)
     for _ in range(64):
         cut = _newline_inside_command(tree.root_node, src)
         if cut is None:
@@ -75,6 +90,9 @@ def parse_tree(text: str) -> Tree:
 #: same word (or the same arithmetic operands) to tree-sitter. A ``#`` after a
 #: digit never starts a comment.
 _BASE_PREFIX = re.compile(rb"(?<![A-Za-z0-9_])([0-9]{1,2})#(?=[$A-Za-z0-9_{])")
+
+#: The read-write redirection operator (bash(1), REDIRECTION: ``[n]<>word``).
+_READ_WRITE = re.compile(rb"(?<![<>])<>(?![>&])")
 
 #: What may stand between two words of one simple command and hold the
 #: newline that ends it for bash: blanks, escaped newlines, a comment.
@@ -103,6 +121,26 @@ def _newline_inside_command(root: Node, src: bytes) -> tuple[int, bytes] | None:
                 return left.end_byte + comment - 1, b";"
             return left.end_byte + comment - 2, b" ;"  # ``\⏎# …``: the continuation
     return None
+
+
+def _zero_descriptors(root: Node, src: bytes) -> list[int]:
+    """The offsets of each ``0`` tree-sitter reads as a word of a command
+    where bash reads the descriptor of the ``<`` redirection right after it
+    (no blank between them)."""
+    found = []
+    for node in walk(root):
+        if node.type not in ("number", "word") or src[node.start_byte : node.end_byte] != b"0":
+            continue
+        command = node.parent
+        if (
+            command is not None
+            and command.type == "command"
+            and command.children[-1] == node
+            and src[node.end_byte : node.end_byte + 1] == b"<"
+            and src[node.start_byte - 1 : node.start_byte] in (b" ", b"\t")
+        ):
+            found.append(node.start_byte)
+    return found
 
 
 def tree_error(tree: Tree) -> Node | None:

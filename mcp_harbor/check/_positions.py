@@ -67,6 +67,8 @@ _AUTHOR_SCHEMES = ("http://", "https://")
 #: Options whose value is a program file: the program given, later words
 #: are the program's operands.
 _PROGRAM_FILES = frozenset({"-f", "--file", "--from-file"})
+#: The characters a variable's name may start with (awk, make, POSIX).
+_NAME_START = frozenset(string.ascii_letters + "_")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +169,10 @@ def _callers(word: Word) -> Word:
     # (each one, NUL-separated: the option check reads every alternative)
     dropped = word.occs[0].model.words or frozenset()
     options = sorted(word.prefix + w for w in dropped if (word.prefix + w).startswith("-"))
+    if dropped and all((word.prefix + w).startswith(_AUTHOR_SCHEMES) for w in dropped):
+        # "${ARG_site}$ARG_path" with an enum of the author's URLs: the
+        # scheme and host are the author's, whichever was chosen
+        return replace(word, occs=kept, prefix=word.prefix + min(dropped))
     return replace(word, occs=kept, prefix="\0".join(options) if options else word.prefix + "x")
 
 
@@ -554,6 +560,8 @@ def admit(
         if (
             grammar.assigning_operands
             and not _NOT_A_NAME.match(prefix)
+            # a name starts with a letter or _: a value that cannot is none
+            and (bool(prefix) or bool(word.occs[0].model.first & _NAME_START))
             and any("=" in o.model.chars for o in word.occs)
         ):
             # judged once the program is known: it may run the variable
@@ -626,12 +634,15 @@ def admit(
         if re.search(evaluates, program_text, re.M)
         else None
     )
+    program_code = (
+        awk_code(program_text) if key == "awk" and program_text is not None else program_text
+    )
     runs_variables = (
-        program_text is None
+        program_code is None
         or evaluates is None
-        or re.search(evaluates, program_text, re.M) is not None
+        or re.search(evaluates, program_code, re.M) is not None
         # print > out: a variable may name the file it writes
-        or (grammar.writes is not None and re.search(grammar.writes, program_text, re.M))
+        or (grammar.writes is not None and re.search(grammar.writes, program_code, re.M))
     )
     for word in assigning if runs_variables else ():
         refuse(
@@ -681,7 +692,50 @@ def admit(
 #: Languages whose programs the checker reads with the language's own
 #: parser, against an allowlist (`mcp_harbor.check._python`), rather than
 #: for the names of its ways to run code.
-_PROGRAM_READERS: dict[str, Callable[[str], str | None]] = {"python3": _python.runs_data}
+def awk_code(text: str) -> str:
+    """An awk program's text with its string and regular-expression
+    literals and its comments blanked: what is left is what runs (a ``|``
+    inside ``/(a|b)/`` is no pipe). A ``/`` starts a regular expression
+    where no operand ends before it (after ``(``, ``,``, ``!``, ``~``,
+    ``{``, ``;``, ``&``, ``|``, ``?``, ``:`` or a line's start), as gawk
+    reads it (gawk manual, 3.1 "How to Use Regular Expressions")."""
+    out: list[str] = []
+    k = 0
+    last = ""  # the last character that is not a blank, outside literals
+    while k < len(text):
+        c = text[k]
+        if c == '"' or (c == "/" and last in ("", *"(,!~{;&|?:\n")):
+            end = k + 1
+            while end < len(text) and text[end] != c and text[end] != "\n":
+                end += 2 if text[end] == "\\" else 1
+            out.append(" " * (min(end, len(text)) - k + 1))
+            k = end + 1
+            last = "x"
+            continue
+        if c == "#":
+            end = text.find("\n", k)
+            k = len(text) if end < 0 else end
+            continue
+        out.append(c)
+        if not c.isspace() or c == "\n":
+            last = c
+        k += 1
+    return "".join(out)
+
+
+def _awk_runs(text: str) -> str | None:
+    """`_PROGRAM_READERS`' awk: its ways to run code, outside literals."""
+    evaluates = grammars.GRAMMARS["awk"].evaluates
+    assert evaluates is not None
+    if re.search(evaluates, awk_code(text), re.M):
+        return f"it uses one of its language's ways to run code ({evaluates[:60]}…)"
+    return None
+
+
+_PROGRAM_READERS: dict[str, Callable[[str], str | None]] = {
+    "python3": _python.runs_data,
+    "awk": _awk_runs,
+}
 #: Options whose value is ``NAME=VALUE``: the name must be the author's.
 _NAMED_VALUES: dict[str, frozenset[str]] = {
     "psql": frozenset({"-v", "--variable", "--set"}),

@@ -216,6 +216,67 @@ PURE_COMMANDS = frozenset(
         *("uname", "printf", "echo", "seq", "getconf", "arch", "true", "false", ":"),
     }
 )
+
+
+def _awk_reads_only_operands(text: str) -> bool:
+    """An awk program that runs nothing, writes nothing, and reads nothing
+    but its operands (no ``getline``, ``ENVIRON``, ``ARGV``, ``PROCINFO``)."""
+    from mcp_harbor.check._positions import awk_code
+
+    grammar = grammars.GRAMMARS["awk"]
+    code = awk_code(text)
+    return not any(
+        pattern is not None and re.search(pattern, code, re.M)
+        for pattern in (grammar.evaluates, grammar.writes, r"\b(?:ENVIRON|ARGV|PROCINFO)\b")
+    )
+
+
+def _sed_reads_only_operands(text: str) -> bool:
+    """A sed program that runs nothing and writes nothing (no ``e``, ``w``,
+    ``r``/``R`` reading a file it names)."""
+    grammar = grammars.GRAMMARS["sed"]
+    return not any(
+        pattern is not None and re.search(pattern, text, re.M)
+        for pattern in (grammar.evaluates, grammar.writes, r"(?:^|[;{}\n])\s*[0-9,$!]*\s*[rR]\s")
+    )
+
+
+#: Languages whose literal program may leave a command's output the
+#: author's (`TaintedScript._reads_authors_files`), each with the test
+#: that its program reads only its operands; jq reads only its operands
+#: and its literal arguments whatever its filter.
+_PURE_LANGUAGES: dict[str, Callable[[str], bool]] = {
+    "awk": _awk_reads_only_operands,
+    "sed": _sed_reads_only_operands,
+    "jq": lambda text: True,
+}
+
+
+def _program_word(grammar: grammars.Grammar, words: Sequence[str]) -> int | None:
+    """The index in `words` (literal, after the program's name) of a
+    language's literal program text: its first operand after the options
+    and their values; None when an option gives it (``-f``, ``-e``)."""
+    skip = 0
+    for k, word in enumerate(words):
+        if skip:
+            skip -= 1
+            continue
+        if word.startswith("-") and word != "-":
+            if word in grammar.code_options or word in grammar.program_options:
+                return None
+            skip = 2 if word in grammar.pair_options else int(word in grammar.value_options)
+            continue
+        return k
+    return None
+
+
+#: Standard input duplicated from another descriptor (``<&3``, ``0<&"$fd"``).
+_STDIN_DUP = re.compile(r"0?<&\s*(?!0\b|-)")
+#: Paths that are a stream or a process's own view (standard input, a
+#: descriptor, a terminal, another folder: /proc/self/cwd), not a file.
+_STREAMS = re.compile(
+    r"/dev/(?!(?:null|zero|urandom|random)$)|/proc/(?:self|thread-self|[0-9]+)(?:/|$)"
+)
 #: git's subcommands that only read the repository and print (git 2.39,
 #: each one's manual): with clean words, in a folder no step can write,
 #: what they print is the author's.
@@ -671,6 +732,8 @@ class TaintedScript:
         #: ``wait -p NAME``, ``declare -n NAME``…): whatever that command does
         #: with them, the analysis does not follow it, so they are never clean
         self.unmodeled: set[str] = set()
+        #: the commands that take each name as a word (``read -r a b``)
+        self.named_by: dict[str, list[Node]] = {}
         #: name references (``declare -n``/``local -n``): whatever they name
         self.namerefs: set[str] = set()
         #: names some declaration makes associative (``declare -A``); only
@@ -843,6 +906,7 @@ class TaintedScript:
                             self.arithmetic_names.add(match.group(0))
                     elif IDENT.fullmatch(text.strip("'\"")):
                         self.unmodeled.add(text.strip("'\""))
+                        self.named_by.setdefault(text.strip("'\""), []).append(node)
                     elif cname in _NAME_TAKERS and "$" in text and self._name_position(node, arg):
                         self.dynamic_writes = True  # read "$n", printf -v "$n"…
         for node in script.of_type("unset_command"):
@@ -932,13 +996,42 @@ class TaintedScript:
         and the script's own variables whose every write the analysis
         follows (the tainted ones are in `taint` first). Everything else,
         special parameters and unknown names included, is the caller's."""
-        if name in self.unmodeled or self.dynamic_writes:
+        if self.dynamic_writes:
+            return None
+        if name in self.unmodeled and not self._read_from_authors(name):
             return None
         if name in _BASH_OWN or name in self.taint.clean:
             return any_model()
-        if IDENT.fullmatch(name) and name in self.assigned:
+        if IDENT.fullmatch(name) and (name in self.assigned or self._read_from_authors(name)):
             return any_model()
         return None
+
+    def _read_from_authors(self, name: str) -> bool:
+        """Every command that takes `name` as a word is a ``read`` from a
+        ``< <(…)`` that prints the author's text (`_reads_pure_substitution`),
+        and nothing else writes it unseen (a name reference, ``${n:=…}``,
+        ``eval``): it holds the author's text."""
+        commands = self.named_by.get(name, [])
+        if not commands or name in self.namerefs or self.script is None:
+            return False
+        if re.search(rf"\$\{{{re.escape(name)}:?=", self.text) or any(
+            name in _assigned_in(node_text(self.src, c)) for c in self._evaluated()
+        ):
+            return False
+        return all(
+            _name_of(self.src, c) in ("read", "mapfile", "readarray")
+            and self._reads_pure_substitution(c)
+            for c in commands
+        )
+
+    def _evaluated(self) -> list[Node]:
+        """The words of ``eval``, ``source``, ``.`` and ``trap``: text the
+        shell runs later."""
+        found: list[Node] = []
+        for node in self.script.of_type("command") if self.script is not None else ():
+            if _name_of(self.src, node) in ("eval", "source", ".", "trap"):
+                found.extend(node.children_by_field_name("argument"))
+        return found
 
     def _var_source(self, name: str) -> tuple[str, ValueModel] | None:
         if name in self.taint.variables:
@@ -1202,6 +1295,8 @@ class TaintedScript:
             return not _CLEAN_PATH_EXPANSION.fullmatch(text)
         if static in ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"):
             return False
+        if _STREAMS.match(static):
+            return True  # /dev/stdin, /dev/fd/3, /proc/self/fd/0: whatever was opened
         return not static.startswith("/") and self.works_in_writable(at)
 
     def writable_word(self, word: Word) -> bool:
@@ -1651,6 +1746,8 @@ class TaintedScript:
         (`PURE_COMMANDS`) with literal or clean words, and nothing is read
         from a file: its output is the author's."""
         for inner in walk_nodes(node):
+            if inner == node:
+                continue  # <(…) itself: what is inside it decides
             kind = inner.type
             if kind == "file_redirect":
                 if any(c.type in ("<", "<&", "<>") for c in inner.children):
@@ -1664,6 +1761,8 @@ class TaintedScript:
                 )
                 if text == "git" and self._reads_authors_repository(inner):
                     continue
+                if text is not None and self._reads_authors_files(inner):
+                    continue
                 if text is None or text not in PURE_COMMANDS:
                     return False
                 for arg in inner.children_by_field_name("argument"):
@@ -1673,6 +1772,102 @@ class TaintedScript:
             elif kind in ("herestring_redirect", "heredoc_redirect", "process_substitution"):
                 return False
         return True
+
+    def _reads_pure_substitution(self, command: Node) -> bool:
+        """The ``read``/``mapfile`` `command` reads only from ``< <(…)`` whose
+        commands print the author's text (`_pure`)."""
+        holder = command.parent
+        if holder is None or holder.type != "redirected_statement":
+            return False
+        sources = [
+            c
+            for c in holder.children
+            if c.type in ("file_redirect", "herestring_redirect", "heredoc_redirect")
+        ]
+        if len(sources) != 1 or sources[0].type != "file_redirect":
+            return False
+        dest = sources[0].child_by_field_name("destination")
+        operator = next((c.type for c in sources[0].children if not c.is_named), "")
+        return (
+            operator == "<"
+            and dest is not None
+            and dest.type == "process_substitution"
+            and node_text(self.src, dest).startswith("<(")
+            and self._literal_only(dest)
+            and self._pure(dest)
+        )
+
+    def _literal_only(self, node: Node) -> bool:
+        """`node` holds no expansion and no placeholder: only the author's
+        literal words (what `_pure` judges assumes it)."""
+        if any(
+            inner.type
+            in ("simple_expansion", "expansion", "command_substitution", "arithmetic_expansion")
+            for inner in walk_nodes(node)
+        ):
+            return False
+        text = node_text(self.src, node)
+        return self.sentinels is None or not any(w in text for w in self.sentinels.by_word)
+
+    def _reads_authors_files(self, command: Node) -> bool:
+        """`command` prints what it computes from its literal words and from
+        files no step can write (``awk '…' /proc/meminfo``, ``jq -r .name
+        package.json`` in a folder no step writes): it has a grammar, runs
+        no other command, and is no language, or one whose literal program
+        has none of its ways to run code, write, or read anything but its
+        operands (awk's ``ENVIRON``, ``getline``; rule 2: files no step can
+        write are the author's). Every word is literal, and every one that
+        is not an option names a file no step can write."""
+        if any(c.type == "variable_assignment" for c in command.children):
+            return False
+        name = command.child_by_field_name("name")
+        program = static_text(self.src, name) if name is not None else None
+        if program is None:
+            return False
+        arguments = list(command.children_by_field_name("argument"))
+        words = [static_text(self.src, a) for a in arguments]
+        if any(w is None for w in words) or not self._literal_only(command):
+            return False
+        literal = [w for w in words if w is not None]
+        base = grammars.normal_program(program.rsplit("/", 1)[-1])
+        if not grammars.writes_only_named_files(base, list(words)) and base not in _PURE_LANGUAGES:
+            return False
+        key, first = grammars.grammar_key(base, list(words))
+        grammar = grammars.GRAMMARS.get(key)
+        if grammar is None or (grammar.reads_cwd_code and self.works_in_writable()):
+            return False
+        program_at: int | None = None
+        if base in _PURE_LANGUAGES:
+            program_at = _program_word(grammar, literal[first:])
+            if program_at is None:
+                return False
+            program_at += first
+            if not _PURE_LANGUAGES[base](literal[program_at]):
+                return False
+        skip = 0
+        files = 0
+        for k, (argument, word) in enumerate(zip(arguments, literal, strict=True)):
+            if k < first or k == program_at:
+                continue
+            if skip:
+                skip -= 1
+                continue
+            if word.startswith("-") and word != "-":
+                if word in grammar.code_options or word in grammar.program_options:
+                    return False
+                if word in grammar.pair_options and word not in ("--arg", "--argjson"):
+                    return False  # jq --slurpfile NAME FILE: a file, judged as one
+                skip = 2 if word in grammar.pair_options else int(word in grammar.value_options)
+                continue
+            if (
+                word == "-"
+                or _STREAMS.match(word)
+                or self.step_writable(argument, at=command.start_byte)
+            ):
+                return False  # standard input, a descriptor, a process's own files
+            files += 1
+        # with no file it reads its standard input, which may be the caller's
+        return files > 0 or (base == "jq" and bool({"-n", "--null-input"} & set(literal)))
 
     def _reads_authors_repository(self, command: Node) -> bool:
         """`command` (``git …``, its words clean) only reads the repository
@@ -2042,8 +2237,12 @@ class TaintedScript:
                 model = _ABSOLUTE_PATH if var_name in absolute - relative else any_model()
                 self.taint.variables.setdefault(var_name, (UNPROVEN, model))
         if self.unproven_is_data or has_data:
-            # what is read is never proven clean (a file, a pipe, a step's output)
+            # what is read is never proven clean (a file, a pipe, a step's
+            # output), but the output of a command that reads only the
+            # author's files: read -r a b < <(awk '…' /proc/meminfo)
             for node in reads:
+                if self._reads_pure_substitution(node):
+                    continue
                 names = [
                     node_text(self.src, a)
                     for a in node.children_by_field_name("argument")
@@ -2427,12 +2626,19 @@ class TaintedScript:
                         continue
                     if red.type == "file_redirect":
                         dest = red.child_by_field_name("destination")
+                        written = node_text(self.src, red)
+                        if self.unproven_is_data and dest is not None and _STDIN_DUP.match(written):
+                            # <&3: whatever the script opened on that descriptor
+                            return Occ(
+                                UNPROVEN, "env", any_model(), dest.start_byte, dest.end_byte,
+                                dest, "file",
+                            )  # fmt: skip
                         if (
                             self.unproven_is_data
                             and dest is not None
                             and dest.type != "process_substitution"
-                            and node_text(self.src, red).startswith("<")
-                            and not node_text(self.src, red).startswith(("<&", "<>"))
+                            and written.lstrip("0").startswith("<")
+                            and not written.lstrip("0").startswith("<&")
                             and self.step_writable(dest)
                         ):
                             # a file a step may have written holds caller data

@@ -28,11 +28,8 @@ REFUSED_SAFE = {
     "097-sqlite-table-counts.yaml": "H005 H012",
     "098-sqlite-team-report.yaml": "H005 H012",
     "127-inhouse-featurectl.yaml": "H008",
-    "136-error-window.yaml": "H005",
     "137-incident-summary-heredoc.yaml": "H000",
     "139-env-endpoints-assoc.yaml": "H012",
-    "150-host-health-thresholds.yaml": "H006",
-    "153-http-headers.yaml": "H012",
 }
 
 

@@ -22,8 +22,6 @@ REFUSED_SAFE = {
     "061-slack-notify.yaml": "H000",
     "129-zip-reports.yaml": "H009",
     "146-python-package-version.yaml": "H005 H012",
-    "147-junit-summary.yaml": "H012",
-    "165-tcp-port-check.yaml": "H000",
     "173-sqlite-backup-verify.yaml": "H012",
     "174-incident-bundle.yaml": "H012",
     "179-api-job-poll.yaml": "H010",

@@ -1,0 +1,72 @@
+"""What a command prints from files no step can write is the author's
+(rule 2): ``awk '…' /proc/meminfo``, ``jq -r .version package.json`` in a
+folder no step writes, and what ``read`` takes from ``< <(…)`` of such a
+command. Its words must all be literal, it must read at least one file
+(else it reads its standard input, which may be the caller's), no file may
+be a stream (``/dev/stdin``, ``/proc/self/fd/0``) or in a place a step may
+write, and a language's program must read only its operands (awk's
+``ENVIRON``, ``getline``). Every accepted case runs under real bash with the
+oracle's payloads: none runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mcp_harbor.check import check_export
+from mcp_harbor.config import load_export
+from tests.check import _sandbox
+from tests.check._harness import Case, write
+from tests.check.test_oracle import ATTACKS
+
+MEMINFO = "awk '/^MemTotal:/ { t = $2 } END { print t }' /proc/meminfo"
+SAFE = {
+    "read-from-awk": (
+        f"read -r total < <({MEMINFO})\n"
+        'if (( total > 0 )); then echo "$ARG_x: $(( total / 1024 )) MiB"; fi'
+    ),
+    "substitution": f'total=$({MEMINFO})\necho "$ARG_x $(( total + 1 ))"',
+    # unquoted, caller data would split into options of ls
+    "sed-program": 'v=$(sed -n 1p /etc/hostname)\nls -d $v 2>/dev/null || echo "$ARG_x"',
+}
+#: where clean data is accepted and the caller's is not: an unquoted word
+#: split into ls's options
+SINK = "ls -d $v 2>/dev/null || true"
+DANGEROUS = {
+    "stdin-path": 'printf "%s" "$ARG_x" | { v=$(cat /dev/stdin); ' + SINK + "; }",
+    "no-file": 'printf "%s" "$ARG_x" | { v=$(cat); ' + SINK + "; }",
+    "descriptor": 'printf "%s" "$ARG_x" | { read -r v < <(cat /proc/self/fd/0); ' + SINK + "; }",
+    "run-dir": 'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/x"\nv=$(cat "$HARBOR_RUN_DIR/x")\n' + SINK,
+    "placeholder-file": "v=$(cat {{ args.x | shellquote }})\n" + SINK,
+    "caller-words": "read -r v < <(printf '%s' \"$ARG_x\")\n" + SINK,
+    "written-here": 'printf "%s" "$ARG_x" > notes.txt\nv=$(cat notes.txt)\n' + SINK,
+    "awk-environ": 'v=$(X="$ARG_x" awk \'BEGIN { print ENVIRON["X"] }\' /etc/hostname)\n' + SINK,
+    "awk-getline": (
+        'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/x"\n'
+        "v=$(awk '{ getline l < \"'\"$HARBOR_RUN_DIR/x\"'\"; print l }' /etc/hostname)\n" + SINK
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def sandbox(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    return _sandbox.build(tmp_path_factory.mktemp("authors-files"))
+
+
+@pytest.mark.parametrize("name", sorted(SAFE))
+def test_output_of_the_authors_files_is_clean(
+    name: str, sandbox: dict[str, str], tmp_path: Path
+) -> None:
+    path = write(Case(name, False, run=SAFE[name]), tmp_path)
+    report = check_export(load_export(path))
+    assert report.status == "accepted", [f.message for f in report.findings]
+    _sandbox.assert_no_payload_runs(load_export(path), ATTACKS, sandbox, tmp_path / "work", name)
+
+
+@pytest.mark.parametrize("name", sorted(DANGEROUS))
+def test_output_of_what_the_caller_may_reach_is_not(name: str, tmp_path: Path) -> None:
+    path = write(Case(name, True, run=DANGEROUS[name]), tmp_path)
+    report = check_export(load_export(path))
+    assert report.status == "refused"
+    assert any("$v" in f.message for f in report.findings), [f.message for f in report.findings]
