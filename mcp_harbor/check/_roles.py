@@ -99,6 +99,8 @@ class Scope(Protocol):
 
     def resolve_command_word(self, head: Word) -> list[Word] | None: ...
 
+    def enum_texts(self, word: Word) -> list[str] | None: ...
+
     @property
     def runs_args(self) -> set[str]: ...
 
@@ -371,6 +373,14 @@ class Resolver:
                 self.command(variant, i)
             return
         head = words[i]
+        programs = self.a.enum_texts(head) if head.tainted else None
+        if programs is not None:
+            # {{ args.algo }}sum with an enum: one of the author's programs,
+            # each judged with the words it gets
+            for text in programs:
+                program = Word(head.start, head.end, text, [], "", (text, None), head.where)
+                self.command([*words[:i], program, *words[i + 1 :]], i)
+            return
         if head.static is not None and not head.tainted:
             name = basename(head.static)
             if name == "xargs":

@@ -1773,6 +1773,21 @@ class TaintedScript:
                 return False
         return True
 
+    def _authors_names(self, value: Node) -> bool:
+        """The loop word `value` is the author's literal text (a glob, a brace
+        list, words) naming files no step can write: a relative pattern in a
+        working folder no step writes, or an absolute one outside the run
+        directory and the temporary folders. What it gives are the author's
+        files' names (rule 2)."""
+        raw = node_text(self.src, value)
+        if value.type not in ("word", "concatenation") or any(c in raw for c in "$`'\"\\"):
+            return False
+        if self.sentinels is not None and any(w in raw for w in self.sentinels.by_word):
+            return False
+        if _WRITABLE_PLACE.search(raw) or _STREAMS.match(raw):
+            return False
+        return raw.startswith("/") or not self.works_in_writable(value.start_byte)
+
     def _reads_pure_substitution(self, command: Node) -> bool:
         """The ``read``/``mapfile`` `command` reads only from ``< <(…)`` whose
         commands print the author's text (`_pure`)."""
@@ -2193,6 +2208,8 @@ class TaintedScript:
                 if var is not None:
                     for value in node.children_by_field_name("value"):
                         raw = node_text(self.src, value)
+                        if self._authors_names(value):
+                            continue  # for f in logs/*.gz: the author's files' names
                         if value.type not in ("string", "raw_string") and (
                             _GLOB_OR_BRACE.search(_EXPANSIONS.sub("", raw))
                             or ("$" in raw and self._carries_data(value, sentinel_occs))
@@ -2347,6 +2364,28 @@ class TaintedScript:
             if source is not None:
                 return source[0]
         return None
+
+    def enum_texts(self, word: Word) -> list[str] | None:
+        """The texts a word built from the author's literal text and enum
+        values can be (``{{ args.algo }}sum``, ``"${ARG_tool}"``): at most
+        64, each the author's; None for any other word."""
+        if not word.occs or any(o.model.words is None for o in word.occs) or word.splits:
+            return None
+        texts = [""]
+        at = word.start
+        for occ in sorted(word.occs, key=lambda o: o.start):
+            between = self.src[at : occ.start].decode("utf-8", "replace")
+            if any(c in between for c in "$`\\'"):
+                return None
+            assert occ.model.words is not None
+            texts = [t + between.replace('"', "") + w for t in texts for w in occ.model.words]
+            if len(texts) > 64:
+                return None
+            at = occ.end
+        rest = self.src[at : word.end].decode("utf-8", "replace")
+        if any(c in rest for c in "$`\\'"):
+            return None
+        return sorted(t + rest.replace('"', "") for t in texts)
 
     def _enum_product(self, value: Node, inside: Sequence[Occ]) -> ValueModel | None:
         """The model of an assigned value built only from the author's
