@@ -769,6 +769,15 @@ GRAMMARS: dict[str, Grammar] = {
         f"ruff {sub}": _g(f"ruff 0.1 ruff {sub} --help: paths are data", "--select --ignore")
         for sub in ("check", "format")
     },
+    "mypy": _g(
+        "mypy 1.x mypy --help: the operands are files and packages it reads and never runs; "
+        "its config in the folder (mypy.ini, setup.cfg, pyproject.toml) may load plugins, "
+        "and --python-executable runs a Python",
+        "-p --package -m --module --exclude --python-version --platform --cache-dir "
+        "--junit-xml --html-report --txt-report --linecount-report --any-exprs-report "
+        "--cobertura-xml-report --xml-report --lineprecision-report",
+        code="--config-file --python-executable --custom-typeshed-dir --shadow-file",
+    ),
     "journalctl": _g(
         "systemd 252 journalctl(1)",
         "-u --unit -g --grep -n --lines -p --priority -t --identifier -S --since -U "
@@ -802,7 +811,7 @@ def _reading_cwd(entries: dict[str, Grammar]) -> dict[str, Grammar]:
 
     return {
         key: replace(g, reads_cwd_code=True)
-        if key in ("python3", "node") or key.startswith(("git ", "python3 -m "))
+        if key in ("python3", "node", "mypy") or key.startswith(("git ", "python3 -m "))
         else g
         for key, g in entries.items()
     }
@@ -1002,6 +1011,17 @@ def writes_no_file(
         return "no:cacheprovider" in words and not any(
             w is not None and w.split("=", 1)[0] in _PYTEST_WRITES for w in words
         )
+    if key == "mypy":
+        # its cache, unless --cache-dir=/dev/null, and the reports it is asked for
+        return _cache_off(words, "--cache-dir") and not any(
+            w is not None and w.split("=", 1)[0].endswith(("-report", "-xml")) for w in words
+        )
+    if key == "ruff check":
+        # its cache, unless --no-cache; --fix and --add-noqa edit the files
+        return "--no-cache" in words and not any(
+            w is not None and w.split("=", 1)[0] in ("--fix", "--add-noqa", "--output-file", "-o")
+            for w in words
+        )
     options = _WRITES_NO_FILE.get(key)
     if options is None:
         grammar = GRAMMARS.get(key)
@@ -1030,6 +1050,16 @@ def output_options(program: str, words: list[str | None]) -> tuple[frozenset[str
     grammar = GRAMMARS.get(key)
     takes = grammar.value_options | grammar.code_options if grammar is not None else frozenset()
     return options, options & takes
+
+
+def _cache_off(words: list[str | None], option: str) -> bool:
+    """`option` (a cache folder) names /dev/null among `words`."""
+    for k, word in enumerate(words):
+        if word == f"{option}=/dev/null":
+            return True
+        if word == option and k + 1 < len(words) and words[k + 1] == "/dev/null":
+            return True
+    return False
 
 
 def _names_option(word: str, options: frozenset[str]) -> bool:

@@ -24,6 +24,8 @@ ACCEPTED = {
     ),
     "sort-out-in-run-dir": 'sort -o "$HARBOR_RUN_DIR/sorted" -- "$ARG_x"' + THEN,
     "docker-manifest": 'docker manifest inspect "registry.example/app:$ARG_x"' + THEN,
+    "mypy-no-cache": 'mypy --cache-dir=/dev/null -- "$ARG_x"' + THEN,
+    "ruff-no-cache": 'ruff check --no-cache -- "$ARG_x"' + THEN,
     # a link between two files of the run directory leads nowhere else
     "link-inside-run-dir": (
         'ln -s "$HARBOR_RUN_DIR/a" "$HARBOR_RUN_DIR/b"\n'
@@ -35,6 +37,8 @@ REFUSED = {
     "openssl-out-callers": 'openssl dgst -sha256 -out "$ARG_x" /etc/hostname' + THEN,
     "openssl-out-relative": 'openssl dgst -sha256 -out "d-$ARG_x" /etc/hostname' + THEN,
     "sort-out-relative": 'sort -o sorted -- "$ARG_x"' + THEN,
+    "mypy-cache": 'mypy -- "$ARG_x"' + THEN,
+    "ruff-fix": 'ruff check --no-cache --fix -- "$ARG_x"' + THEN,
     # a path of the run directory that a link makes the working folder's
     "link-to-working-folder": (
         'ln -sfn "$PWD" "$HARBOR_RUN_DIR/project"\n'
