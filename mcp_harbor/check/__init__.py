@@ -46,7 +46,7 @@ from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._references import references
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._secrets import secret_hazards
-from mcp_harbor.check._taint import makes_links, puts_caller_files
+from mcp_harbor.check._taint import makes_links, puts_caller_files, writes_repository
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.credentials import takes_credential
 from mcp_harbor.check.grammars import is_language, writes_no_file
@@ -459,6 +459,7 @@ def _analyse_steps(
     # what each step's outputs can hold (None: the author's), for the later ones
     outputs: dict[str, ValueModel | None] = {}
     links = any(makes_links(text) for text, _ in scripts)
+    repository = any(writes_repository(text, list(s.by_word)) for text, s in scripts)
     filled: set[str] = set()  # the files earlier steps wrote with caller data
     for index, step in enumerate(export.all_steps):
         environment = _environment(export, step)
@@ -502,6 +503,7 @@ def _analyse_steps(
                     earlier,
                     links,
                     frozenset(filled),
+                    repository,
                 )
                 hazards, gate, tainted = facts.hazards, facts.parsed, facts.tainted
                 found.append(facts.writers)

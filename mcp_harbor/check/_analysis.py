@@ -81,7 +81,7 @@ from mcp_harbor.check._tree import (
     walk,
 )
 from mcp_harbor.check._values import ValueModel
-from mcp_harbor.check.grammars import GRAMMARS, grammar_key, normal_program
+from mcp_harbor.check.grammars import GRAMMARS, SUBCOMMANDS, grammar_key, normal_program
 from mcp_harbor.check.rules import (
     ArithmeticInjection,
     CallerChosenPath,
@@ -587,14 +587,24 @@ class _Analysis(TaintedScript):
             or shell_name(basename(name))
             or (lookup_interpreter(basename(name)) is not None)
         ):
-            first = next((a for a in args if a is not None and not a.startswith("-")), None)
-            if first is not None:
-                out.append(normal_path(first))
+            script = next((a for a in args if a is not None and not a.startswith("-")), None)
+            if script is not None:
+                out.append(normal_path(script))
         # the files (or folders) its grammar's options read as code: jq -L
         # DIR, jq -f FILE, curl -K FILE
         program = normal_program(basename(name))
-        key, _ = grammar_key(program, list(args))
+        key, first = grammar_key(program, list(args))
         grammar = GRAMMARS.get(key)
+        # the global options before a subcommand that name code: kubectl
+        # --kubeconfig (exec plugins), git -C, docker --config
+        kinds = SUBCOMMANDS.get(program, {})
+        for k, arg in enumerate(args[:first]):
+            option, _, value = arg.partition("=")
+            if kinds.get(option) in ("path-code", "code"):
+                if value:
+                    out.append(normal_path(value))
+                elif k + 1 < len(args):
+                    out.append(normal_path(args[k + 1]))
         if grammar is not None:
             for k, arg in enumerate(args):
                 option, _, value = arg.partition("=")
@@ -1265,6 +1275,7 @@ def analyse_script_deferred(
     outputs: Mapping[str, ValueModel | None] | None = None,
     links: bool = False,
     filled: frozenset[str] = frozenset(),
+    repository_written: bool = False,
 ) -> ScriptFacts:
     """The hazards of one substituted ``run:`` script, without bash's own
     reading of `text` itself (nested scripts are read by bash here): the
@@ -1275,7 +1286,9 @@ def analyse_script_deferred(
     of this script may (found by a first analysis); `outputs`: what the
     earlier steps' outputs can hold (`initial_taint`); `links`: a step may
     put a link in the run directory or a temporary folder (`makes_links`);
-    `filled`: the files earlier steps wrote with caller data."""
+    `filled`: the files earlier steps wrote with caller data;
+    `repository_written`: a step may write caller data into the repository
+    (`writes_repository`)."""
     hazards: list[Hazard] = []
     taint = initial_taint(text, arg_models, environment, outputs)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
@@ -1285,6 +1298,7 @@ def analyse_script_deferred(
     analysis.cwd_writers = list(cwd_writers)
     analysis.links = links
     analysis.filled_before = filled
+    analysis.repository_written = repository_written
     analysis.run()
     writes = analysis.working_tree_writers() if analysis.parsed else []
     tainted = {k: v[1] for k, v in taint.variables.items()}

@@ -110,7 +110,9 @@ def secret_hazards(
     sinks.path_starts = {
         o.start
         for o in caller.occs
-        if o.model.first <= _PATH_STARTS and o.start not in caller.split_starts
+        if o.model.first <= _PATH_STARTS
+        and not o.model.can_be_empty  # empty, the next caller data would start the host
+        and o.start not in caller.split_starts
     }
     if files is not None:
         sinks.secret_files |= files
@@ -705,6 +707,7 @@ _DESTINATION_OPTIONS = frozenset(
 #: URL, and -e, which runs a .wgetrc command such as http_proxy=…).
 _PROGRAM_DESTINATIONS: dict[str, frozenset[str]] = {
     "wget": frozenset({"-B", "--base", "-e", "--execute"}),
+    "aws": frozenset({"--endpoint-url"}),
 }
 _PROXY_VARIABLE = re.compile(r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_COMMAND")
 #: The characters that end a URL's authority (RFC 3986, 3.2).

@@ -79,6 +79,7 @@ __all__ = [
     "makes_links",
     "puts_caller_files",
     "writable_text",
+    "writes_repository",
 ]
 
 _SENTINEL_LEAVES = frozenset(
@@ -241,6 +242,18 @@ def _sed_reads_only_operands(text: str) -> bool:
     )
 
 
+#: Programs whose every operand is a file (or folder) they read, and whose
+#: output depends on nothing else but their words (GNU coreutils 9.1,
+#: grep 3.8, gzip 1.12: each one's manual): what they print of files no
+#: step can write is the author's. A program that fetches, queries a
+#: server or a cluster, or reads logs is not one.
+_FILE_READERS = frozenset(
+    {"cat", "head", "tail", "wc", "sort", "uniq", "cut", "grep", "egrep", "fgrep", "column",
+     "nl", "od", "base64", "base32", "md5sum", "sha1sum", "sha224sum", "sha256sum",
+     "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "tac", "rev", "fold", "paste", "join",
+     "comm", "expand", "unexpand", "fmt", "pr", "diff", "cmp", "stat", "du", "ls", "zcat",
+     "bzcat", "xzcat"}
+)  # fmt: skip
 #: Languages whose literal program may leave a command's output the
 #: author's (`TaintedScript._reads_authors_files`), each with the test
 #: that its program reads only its operands; jq reads only its operands
@@ -516,6 +529,41 @@ def _inert_anywhere(model: ValueModel) -> bool:
     return digits and not model.may_start_with_dash
 
 
+#: git's subcommands that write nothing into the repository (git 2.39).
+_GIT_READ_ONLY = frozenset(
+    f"git {sub}"
+    for sub in (
+        "describe", "rev-parse", "rev-list", "log", "show", "merge-base", "for-each-ref",
+        "show-ref", "ls-files", "ls-tree", "cat-file", "name-rev", "shortlog", "status",
+        "diff", "grep", "blame", "ls-remote", "version", "var", "count-objects", "cherry",
+        "whatchanged", "show-branch", "diff-tree", "diff-index", "diff-files",
+    )
+)  # fmt: skip
+
+
+def writes_repository(text: str, placeholders: Collection[str] = ()) -> bool:
+    """The script `text` may write caller data into the repository of the
+    folder it works in: a git command that is not read-only (`git commit
+    -m "$ARG_msg"`, `git tag`, `git notes`, `git fetch "$remote"`) with an
+    expansion or a placeholder (`placeholders`: their words) among its
+    words. What git then prints of that repository (`GIT_READERS`) is no
+    longer the author's."""
+    src = text.encode("utf-8")
+    for node in _tree_parsed(text).of_type("command"):
+        name = node.child_by_field_name("name")
+        program = static_text(src, name) if name is not None else None
+        if program is None or program.rsplit("/", 1)[-1] != "git":
+            continue
+        arguments = list(node.children_by_field_name("argument"))
+        key, _ = grammars.grammar_key("git", [static_text(src, a) for a in arguments])
+        if key in _GIT_READ_ONLY:
+            continue
+        spoken = node_text(src, node)
+        if "$" in spoken or "`" in spoken or any(w in spoken for w in placeholders):
+            return True
+    return False
+
+
 def makes_links(text: str) -> bool:
     """The script `text` may put a link in the run directory or a temporary
     folder that leads elsewhere (``ln -s "$PWD" "$HARBOR_RUN_DIR/p"``): then
@@ -553,8 +601,10 @@ def makes_links(text: str) -> bool:
             sources = operands[:-1] or operands
             for source in sources:
                 target = node_text(src, source).lstrip("\"'")
-                if not _RUN_PLACE.match(target) or "/.." in target:
-                    return True
+                place = _RUN_PLACE.match(target)
+                rest = target[place.end() :] if place is not None else ""
+                if place is None or ".." in rest or "$" in rest or "`" in rest:
+                    return True  # it may lead out (a caller's "..", the working folder)
         elif program in ("tar", "bsdtar", "unzip", "cpio", "pax", "rsync"):
             extracting = program in ("unzip", "cpio", "pax", "rsync") or any(
                 w is not None
@@ -763,6 +813,8 @@ class TaintedScript:
         #: a step may put a link in the run directory or a temporary folder
         #: (`makes_links`): a path there may lead anywhere
         self.links = False
+        #: a step may write caller data into the repository (`writes_repository`)
+        self.repository_written = False
         #: the files earlier steps wrote with caller data, and those this
         #: script writes (as written, normalized: `_script_level`)
         self.filled_before: frozenset[str] = frozenset()
@@ -1845,8 +1897,8 @@ class TaintedScript:
             return False
         literal = [w for w in words if w is not None]
         base = grammars.normal_program(program.rsplit("/", 1)[-1])
-        if not grammars.writes_only_named_files(base, list(words)) and base not in _PURE_LANGUAGES:
-            return False
+        if base not in _FILE_READERS and base not in _PURE_LANGUAGES:
+            return False  # its output may come from a server, a cluster, a log
         key, first = grammars.grammar_key(base, list(words))
         grammar = grammars.GRAMMARS.get(key)
         if grammar is None or (grammar.reads_cwd_code and self.works_in_writable()):
@@ -1894,8 +1946,10 @@ class TaintedScript:
             return False  # GIT_DIR=… git …: another repository
         words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
         key, _ = grammars.grammar_key("git", words)
-        if key not in GIT_READERS or any(
-            w is not None and w.split("=", 1)[0] in _GIT_ELSEWHERE for w in words
+        if (
+            self.repository_written
+            or key not in GIT_READERS
+            or any(w is not None and w.split("=", 1)[0] in _GIT_ELSEWHERE for w in words)
         ):
             return False
         return not self.works_in_writable(command.start_byte)

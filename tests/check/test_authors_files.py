@@ -40,6 +40,11 @@ DANGEROUS = {
     "run-dir": 'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/x"\nv=$(cat "$HARBOR_RUN_DIR/x")\n' + SINK,
     "placeholder-file": "v=$(cat {{ args.x | shellquote }})\n" + SINK,
     "caller-words": "read -r v < <(printf '%s' \"$ARG_x\")\n" + SINK,
+    # not files: what a cluster or a server answers may be what a caller put there
+    "cluster": "v=$(kubectl get configmap notes -o jsonpath='{.data.x}')\n" + SINK,
+    "server": "v=$(curl -fsS https://api.example.com/motd)\n" + SINK,
+    # a commit of the caller's message: what git log prints is the caller's
+    "committed": 'git commit -q --allow-empty -m "$ARG_x"\nv=$(git log -1 --format=%s)\n' + SINK,
     "written-here": 'printf "%s" "$ARG_x" > notes.txt\nv=$(cat notes.txt)\n' + SINK,
     "awk-environ": 'v=$(X="$ARG_x" awk \'BEGIN { print ENVIRON["X"] }\' /etc/hostname)\n' + SINK,
     "awk-getline": (

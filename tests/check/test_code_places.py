@@ -21,6 +21,11 @@ REFUSED = {
     "module-folder": (SAVE, 'jq -L "$HARBOR_RUN_DIR/jq" \'include "h"; f\' /etc/hostname'),
     "filter-file": (SAVE, 'jq -n -f "$HARBOR_RUN_DIR/jq/h.jq"'),
     "same-step": (SAVE + '\njq -n -f "$HARBOR_RUN_DIR/jq/h.jq"', "true"),
+    # a kubeconfig's exec plugin runs a command
+    "kubeconfig": (
+        'printf "%s\\n" "$ARG_x" > "$HARBOR_RUN_DIR/kc"',
+        'kubectl --kubeconfig="$HARBOR_RUN_DIR/kc" get pods',
+    ),
     "home-dot-file": ('printf "%s\\n" "$ARG_x" > "$HOME/.jq"', "jq -n 1"),
     "home-config": ('printf "%s\\n" "$ARG_x" > ~/.config/tool.ini', "true"),
     "perl-readpipe": (

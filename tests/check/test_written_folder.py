@@ -44,6 +44,11 @@ REFUSED = {
         'ln -sfn "$PWD" "$HARBOR_RUN_DIR/project"\n'
         'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/project/f"' + THEN
     ),
+    # the caller's ".." leads out of the run directory
+    "link-to-callers-place": (
+        'ln -s "$HARBOR_RUN_DIR/$ARG_x" "$HARBOR_RUN_DIR/p"\n'
+        'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/p/f"' + THEN
+    ),
     # an archive's members may be links anywhere
     "extracted-archive": (
         'tar -xzf "$ARG_x" -C "$HARBOR_RUN_DIR/x"\n'
