@@ -265,6 +265,14 @@ _PURE_LANGUAGES: dict[str, Callable[[str], bool]] = {
 }
 
 
+def _words_taken(grammar: grammars.Grammar, option: str) -> int | None:
+    """How many words after `option` are its value (jq --arg takes two);
+    None when the option gives code or the program (``-f``, ``-e``)."""
+    if option in grammar.code_options or option in grammar.program_options:
+        return None
+    return 2 if option in grammar.pair_options else int(option in grammar.value_options)
+
+
 def _program_word(grammar: grammars.Grammar, words: Sequence[str]) -> int | None:
     """The index in `words` (literal, after the program's name) of a
     language's literal program text: its first operand after the options
@@ -275,9 +283,10 @@ def _program_word(grammar: grammars.Grammar, words: Sequence[str]) -> int | None
             skip -= 1
             continue
         if word.startswith("-") and word != "-":
-            if word in grammar.code_options or word in grammar.program_options:
+            taken = _words_taken(grammar, word)
+            if taken is None:
                 return None
-            skip = 2 if word in grammar.pair_options else int(word in grammar.value_options)
+            skip = taken
             continue
         return k
     return None
@@ -1920,11 +1929,10 @@ class TaintedScript:
                 skip -= 1
                 continue
             if word.startswith("-") and word != "-":
-                if word in grammar.code_options or word in grammar.program_options:
-                    return False
-                if word in grammar.pair_options and word not in ("--arg", "--argjson"):
-                    return False  # jq --slurpfile NAME FILE: a file, judged as one
-                skip = 2 if word in grammar.pair_options else int(word in grammar.value_options)
+                taken = _words_taken(grammar, word)
+                if taken is None or (taken == 2 and word not in ("--arg", "--argjson")):
+                    return False  # code, or jq --slurpfile NAME FILE: a file, judged as one
+                skip = taken
                 continue
             if (
                 word == "-"
