@@ -1582,7 +1582,8 @@ class TaintedScript:
         return {
             name: values[0]
             for name, values in found.items()
-            if len(values) == 1 and values[0] is not None
+            # a name a command may write too (read out, printf -v out) is not
+            if len(values) == 1 and values[0] is not None and name not in self.unmodeled
         }
 
     def _archive_outside(self, arguments: Sequence[Node], words: Sequence[str | None]) -> bool:
@@ -1601,7 +1602,9 @@ class TaintedScript:
             )
             if takes and k + 1 < len(arguments):
                 value = words[k + 1]
-                return value == "-" or self._outside_working_tree(arguments[k + 1])
+                return value == "-" or self._outside_working_tree(
+                    self._assigned_value(arguments[k + 1])
+                )
         return False
 
     def _puts_caller_files(self, node: Node) -> bool:

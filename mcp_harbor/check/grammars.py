@@ -497,6 +497,7 @@ GRAMMARS: dict[str, Grammar] = {
             "show": _GIT_LOG,
             "whatchanged": _GIT_LOG,
             "diff": "-U --unified --stat --diff-filter --relative -M -C --src-prefix --dst-prefix",
+            "diff-tree": "-U --unified --stat --diff-filter --relative -M -C --format --pretty",
             "status": "-u --untracked-files --ignore-submodules",
             "blame": "-L -S --since --date",
             "rev-parse": "--short --abbrev-ref --default",
@@ -934,7 +935,7 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
                 "git log|git show|git diff|git blame|git grep|git ls-files|git ls-tree|"
                 "git rev-parse|git rev-list|git describe|git shortlog|git status|git cat-file|"
                 "git merge-base|git show-ref|git for-each-ref|git var|git count-objects|"
-                "git name-rev|git cherry|git whatchanged|git reflog|systemctl status|"
+                "git name-rev|git cherry|git whatchanged|git reflog|git diff-tree|systemctl status|"
                 "systemctl show|systemctl is-active|systemctl is-enabled|systemctl is-failed|"
                 "systemctl list-units|systemctl list-timers|systemctl list-unit-files|"
                 "systemctl cat|docker pull|kubectl get|kubectl logs|kubectl describe|"

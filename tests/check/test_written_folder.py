@@ -26,6 +26,10 @@ ACCEPTED = {
     "docker-manifest": 'docker manifest inspect "registry.example/app:$ARG_x"' + THEN,
     "mypy-no-cache": 'mypy --cache-dir=/dev/null -- "$ARG_x"' + THEN,
     "ruff-no-cache": 'ruff check --no-cache -- "$ARG_x"' + THEN,
+    "tar-archive-named-once": (
+        'out="$HARBOR_RUN_DIR/b-$ARG_x.tgz"\ntar -czf "$out" -C "$HARBOR_RUN_DIR" inputs' + THEN
+    ),
+    "git-diff-tree": 'git diff-tree --no-commit-id --name-status -r "$ARG_x" --' + THEN,
     # a link between two files of the run directory leads nowhere else
     "link-inside-run-dir": (
         'ln -s "$HARBOR_RUN_DIR/a" "$HARBOR_RUN_DIR/b"\n'
@@ -39,6 +43,11 @@ REFUSED = {
     "sort-out-relative": 'sort -o sorted -- "$ARG_x"' + THEN,
     "mypy-cache": 'mypy -- "$ARG_x"' + THEN,
     "ruff-fix": 'ruff check --no-cache --fix -- "$ARG_x"' + THEN,
+    # read writes the name too: its value is the caller's, not the one assigned
+    "tar-archive-read": (
+        'out="$HARBOR_RUN_DIR/b.tgz"\nread -r out <<< "$ARG_x"\n'
+        'tar -czf "$out" -- /etc/hostname' + THEN
+    ),
     # a path of the run directory that a link makes the working folder's
     "link-to-working-folder": (
         'ln -sfn "$PWD" "$HARBOR_RUN_DIR/project"\n'
