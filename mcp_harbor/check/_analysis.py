@@ -99,6 +99,12 @@ from mcp_harbor.check.rules.h001 import HeredocLine
 
 #: Files something runs or reads as code later: shell start-up files, ssh's
 #: and git's configuration and hooks, cron tables, profile.d, sudoers.
+#: The code options of the grammars whose value names a file or folder read
+#: as code (a program file, a config, a module path), not a program text.
+_CODE_FILES = frozenset(
+    {"-f", "--file", "--from-file", "-L", "-K", "--config", "--config-file", "--rcfile",
+     "--init-file", "--kubeconfig", "--exclude-from", "--files0-from", "-X"}
+)  # fmt: skip
 #: Places programs read their config or code from, unseen: the home folder
 #: (every program's dot files: ~/.jq, ~/.gitconfig, ~/.curlrc, a user
 #: site-packages), /etc, cron, a repository's hooks and config, and the
@@ -279,6 +285,19 @@ class _Analysis(TaintedScript):
                     )
                 self._deferred_arithmetic(node)
                 self._copied_or_teed(node, name, written)
+                for path in self._code_option_paths(self._words_of(node), name, files=True):
+                    if not path.startswith(("/", "$", "~")) and self.works_in_writable(
+                        node.start_byte
+                    ):
+                        self.hazard(
+                            ReparsedAsShell,
+                            None,
+                            node.start_byte,
+                            f"`{path}` is read as code, and a step may have put caller data in "
+                            "the folder it is in (the working folder, through a link or a copy)",
+                            "keep the code in a file no step writes, and the files made from "
+                            "caller data in $HARBOR_RUN_DIR",
+                        )
                 for path in self._executed_paths(node, name):
                     entry = _filled_at(path, written)
                     if entry is None and any(
@@ -492,13 +511,30 @@ class _Analysis(TaintedScript):
             targets = operands
         elif base in ("cp", "mv", "install", "ln") and len(operands) >= 2:
             inside = self.occs_in(node.start_byte, node.end_byte)
-            source = inside[0] if inside else None
+            source = inside[0] if inside else self._linked_place(node)
             targets = operands[-1:]
         if source is None:
             return
         for target in targets:
             written[normal_path(target)] = (source, None)
             self._startup_file(target, source)
+
+    def _linked_place(self, node: Node) -> Occ | None:
+        """For ``ln``/``cp`` (`node`) with clean words: what it copies or
+        links from a place a step may have written (``ln -s
+        "$HARBOR_RUN_DIR/x" .x``), as caller data; None when every source
+        is out of every step's reach."""
+        operands = [
+            a
+            for a in node.children_by_field_name("argument")
+            if not node_text(self.src, a).lstrip("\"'").startswith("-")
+        ]
+        for source in operands[:-1]:
+            if self.step_writable(source, at=node.start_byte):
+                return Occ(
+                    UNPROVEN, "env", any_model(), source.start_byte, source.end_byte, source, "file"
+                )
+        return None
 
     def _opens_named_descriptors(self, holder: Node, inside: Sequence[Occ]) -> bool:
         """The caller data of an ``exec`` redirection (`holder`) is only in
@@ -521,7 +557,10 @@ class _Analysis(TaintedScript):
 
     def _startup_file(self, path: str, source: Occ) -> None:
         """Caller data written into a file a shell, ssh, cron or git runs or
-        reads as code later (``~/.bashrc``, ``.git/hooks/…``)."""
+        reads as code later (``~/.bashrc``, ``.git/hooks/…``); a leading
+        variable assigned once is read as its value (``home=~`` …
+        ``"$home/.jq"``)."""
+        path = self._leading_value(path)
         if _STARTUP_FILES.search(path):
             self.hazard(
                 ReparsedAsShell,
@@ -532,6 +571,20 @@ class _Analysis(TaintedScript):
                 "hooks, cron)",
                 "write caller data only to files of the run (under $HARBOR_RUN_DIR)",
             )
+
+    def _leading_value(self, path: str) -> str:
+        """`path` with a leading ``$name``/``${name}`` replaced by the text
+        the script assigns it, when it assigns it exactly once (twice at
+        most through such names)."""
+        for _ in range(2):
+            match = re.match(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))", path)
+            if match is None:
+                return path
+            value = self.assigned_once().get(match.group(1) or match.group(2))
+            if value is None:
+                return path
+            path = node_text(self.src, value).strip("\"'") + path[match.end() :]
+        return path
 
     def _written_file(
         self, node: Node, written: dict[str, tuple[Occ, tuple[str, Sentinels | None] | None]]
@@ -572,12 +625,17 @@ class _Analysis(TaintedScript):
         else:
             written[key] = (source, rendered)
 
-    def _executed_paths(self, node: Node, name: str) -> list[str]:
-        """The literal files `node` (a command) runs or sources."""
-        args = [
+    def _words_of(self, node: Node) -> list[str]:
+        """The words after a command's name, literal or as written."""
+        return [
             static_text(self.src, a) or node_text(self.src, a).replace('"', "")
             for a in node.children_by_field_name("argument")
         ]
+
+    def _executed_paths(self, node: Node, name: str) -> list[str]:
+        """The literal files `node` (a command) runs or sources, or reads as
+        code through an option (`_code_option_paths`)."""
+        args = self._words_of(node)
         out: list[str] = []
         name = name.replace('"', "")
         if "/" in name:
@@ -590,8 +648,15 @@ class _Analysis(TaintedScript):
             script = next((a for a in args if a is not None and not a.startswith("-")), None)
             if script is not None:
                 out.append(normal_path(script))
-        # the files (or folders) its grammar's options read as code: jq -L
-        # DIR, jq -f FILE, curl -K FILE
+        return out + self._code_option_paths(args, name)
+
+    def _code_option_paths(self, args: Sequence[str], name: str, files: bool = False) -> list[str]:
+        """The values of a command's options that are code: its grammar's
+        (jq -L DIR, jq -f FILE, curl -K FILE, and program texts: sed -e)
+        and the global options before a subcommand that name code
+        (kubectl --kubeconfig, exec plugins; git -C; docker --config).
+        `files`: only those that name a file or folder (`_CODE_FILES`)."""
+        out: list[str] = []
         program = normal_program(basename(name))
         key, first = grammar_key(program, list(args))
         grammar = GRAMMARS.get(key)
@@ -600,7 +665,7 @@ class _Analysis(TaintedScript):
         kinds = SUBCOMMANDS.get(program, {})
         for k, arg in enumerate(args[:first]):
             option, _, value = arg.partition("=")
-            if kinds.get(option) in ("path-code", "code"):
+            if kinds.get(option) == "path-code":
                 if value:
                     out.append(normal_path(value))
                 elif k + 1 < len(args):
@@ -608,6 +673,8 @@ class _Analysis(TaintedScript):
         if grammar is not None:
             for k, arg in enumerate(args):
                 option, _, value = arg.partition("=")
+                if files and option not in _CODE_FILES:
+                    continue
                 if option in grammar.code_options and value:
                     out.append(normal_path(value))
                 elif arg in grammar.code_options and k + 1 < len(args):

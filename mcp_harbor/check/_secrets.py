@@ -145,6 +145,9 @@ class _Sinks:
         #: files a secret was written to (their path as written): reading one
         #: back with a program that prints what it reads prints the secret
         self.secret_files: set[str] = set()
+        #: those whose writer also wrote an option that prints the request
+        #: (a curl config's ``verbose``, ``trace``, ``write-out``)
+        self.printing_files: set[str] = set()
 
     def run(self) -> list[Hazard]:
         assert self.f.script is not None
@@ -216,9 +219,17 @@ class _Sinks:
         ):
             return
         for k, text in enumerate(texts):
-            if secret(text) is not None and not reads_credential_file(name, words, k):
+            found = secret(text)
+            if found is not None and not reads_credential_file(name, words, k):
                 self._printed(node, "print", name, f"the file {text}")
                 return
+            if found is not None and found in self.printing_files:
+                # curl -K FILE whose own lines print the request
+                self._printed(node, "print", name, f"the file {text} (it turns printing on)")
+                return
+            if found is not None:
+                # a credential file read: it goes where the command connects
+                self._sent_where_the_caller_says(node, name)
         for path in inputs:
             if secret(path) is not None and not takes_credential(name, words, ("stdin", 0)):
                 self._printed(node, "print", name, f"the file {path}")
@@ -550,6 +561,14 @@ class _Sinks:
                 and self._node_holds_callers(argument)
             ):
                 return text  # --resolve=HOST:PORT:ADDR, --proxy=…
+            if option in _URL_OPTIONS and "=" in text:
+                if self._host_holds_callers(argument):
+                    return text  # --url=URL: its host
+                continue
+            if previous in _URL_OPTIONS:
+                if self._host_holds_callers(argument):
+                    return f"{previous} {text}"  # --url URL: its host
+                continue
             if (previous in _DESTINATION_OPTIONS or previous in own) and self._node_holds_callers(
                 argument
             ):
@@ -564,21 +583,31 @@ class _Sinks:
             raw = self.src[argument.start_byte : argument.end_byte]
             scheme = raw.find(b"://")
             if scheme >= 0:
-                path = raw.find(b"/", scheme + 3)  # userinfo@host:port ends there
-                end = argument.start_byte + (path if path >= 0 else len(raw))
-                host = argument.start_byte + scheme + 3
-                first = min((a for a, _b in self.callers if host <= a < end), default=None)
-                if first is not None and first in self.path_starts:
-                    end = first  # "https://api.example.com$ARG_path" with a /… path
                 if raw[:scheme].lstrip(b"\"'").lower() in (b"s3", b"gs"):
                     continue  # a bucket, not a host: the request goes to the cloud's API
-            elif login:
-                end = argument.end_byte  # docker login REGISTRY
-            else:
-                continue  # data, not a place to connect to
-            if self._holds_callers(argument.start_byte, end):
-                return text
+                if self._host_holds_callers(argument):
+                    return text
+                continue
+            if login and self._node_holds_callers(argument):
+                return text  # docker login REGISTRY
         return None
+
+    def _host_holds_callers(self, argument: Node) -> bool:
+        """The URL `argument` has caller data in its scheme, userinfo, host or
+        port: up to the first ``/`` after ``://``, or up to caller data that
+        surely starts the path (a non-empty value led by ``/``, ``?``, ``#``).
+        A word without ``://`` is the caller's whole when it holds any."""
+        raw = self.src[argument.start_byte : argument.end_byte]
+        scheme = raw.find(b"://")
+        if scheme < 0:
+            return self._node_holds_callers(argument)
+        path = raw.find(b"/", scheme + 3)  # userinfo@host:port ends there
+        end = argument.start_byte + (path if path >= 0 else len(raw))
+        host = argument.start_byte + scheme + 3
+        first = min((a for a, _b in self.callers if host <= a < end), default=None)
+        if first is not None and first in self.path_starts:
+            end = first  # "https://api.example.com$ARG_path" with a /… path
+        return self._holds_callers(argument.start_byte, end)
 
     def _recorded(self, command: Node) -> str | None:
         """Where what `command` prints (stdout or stderr) is recorded, or
@@ -651,7 +680,10 @@ class _Sinks:
             if red.type == "file_redirect" and not node_text(self.src, red).startswith("<"):
                 dest = red.child_by_field_name("destination")
                 if dest is not None:
-                    self.secret_files.add(node_text(self.src, dest).strip('"'))
+                    path = node_text(self.src, dest).strip('"')
+                    self.secret_files.add(path)
+                    if _CONFIG_PRINTING.search(node_text(self.src, command)):
+                        self.printing_files.add(path)  # printf 'verbose\n' > curl.cfg
 
     def _run_files(self) -> frozenset[str]:
         """Variables the script assigns exactly once, to a literal file name
@@ -700,7 +732,7 @@ _ALLEXPORT = re.compile(
 #: resolved to an address, a connection redirected, a proxy; git -c settings
 #: with a URL), and the variables that set a proxy for every request.
 _DESTINATION_OPTIONS = frozenset(
-    {"--resolve", "--connect-to", "-x", "--proxy", "--preproxy", "--url", "--doh-url",
+    {"--resolve", "--connect-to", "-x", "--proxy", "--preproxy",
      "--proxy1.0", "--socks4", "--socks4a", "--socks5", "--socks5-hostname"}
 )  # fmt: skip
 #: Each program's own options that say where its requests go (wget's base
@@ -709,7 +741,15 @@ _PROGRAM_DESTINATIONS: dict[str, frozenset[str]] = {
     "wget": frozenset({"-B", "--base", "-e", "--execute"}),
     "aws": frozenset({"--endpoint-url"}),
 }
+#: Options whose value is a URL to fetch (its host is the destination).
+_URL_OPTIONS = frozenset({"--url", "--doh-url"})
 _PROXY_VARIABLE = re.compile(r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_COMMAND")
+#: A curl config (or .wgetrc) line that prints the request, credentials
+#: included (curl(1), -K: long options without their dashes).
+_CONFIG_PRINTING = re.compile(
+    r"(?m)(?:^|\\n|['\"])\s*"
+    r"(?:-?-?(?:verbose|trace|trace-ascii|write-out|libcurl|debug)|-v)\b"
+)
 #: The characters that end a URL's authority (RFC 3986, 3.2).
 _PATH_STARTS = frozenset("/?#")
 #: The characters that make a ``[[ == ]]`` right side a pattern (extglob too).

@@ -1446,6 +1446,12 @@ class TaintedScript:
                     end == node.start_byte or self._puts_caller_files(node)
                 ):
                     self.caller_files = (node.start_byte, node.end_byte)
+        for node in self.script.of_type("command"):
+            # ln -s "$HARBOR_RUN_DIR/x" .x, cp "$HARBOR_RUN_DIR/x" .: what a
+            # step wrote, now a file of the working folder, without any
+            # caller data in the command's words
+            if self._links_in(node):
+                found.append((node.start_byte, node.end_byte))
         for redirect in self.script.of_type("file_redirect"):
             operator = next((c.type for c in redirect.children if ">" in c.type), None)
             dest = redirect.child_by_field_name("destination")
@@ -1461,6 +1467,23 @@ class TaintedScript:
                     # a name the author did not write (the caller's, or computed)
                     self.caller_files = (redirect.start_byte, redirect.end_byte)
         return found
+
+    def _links_in(self, node: Node) -> bool:
+        """`node` is ``ln``, ``cp``, ``mv`` or ``install`` with clean words,
+        taking a file a step may have written (the run directory, a
+        temporary folder) into the working folder."""
+        name = node.child_by_field_name("name")
+        program = static_text(self.src, name) if name is not None else None
+        if program is None or program.rsplit("/", 1)[-1] not in ("ln", "cp", "mv", "install"):
+            return False
+        operands = [
+            a
+            for a in node.children_by_field_name("argument")
+            if not node_text(self.src, a).lstrip("\"'").startswith("-")
+        ]
+        if len(operands) < 2 or self._outside_working_tree(operands[-1]):
+            return False
+        return any(self.step_writable(a, at=node.start_byte) for a in operands[:-1])
 
     def _may_write(self, node: Node, scope: Node) -> bool:
         """The command `node` (in the pipeline or redirection `scope`), which

@@ -197,7 +197,10 @@ def _entry(program: str, words: Sequence[str | None]) -> Credentials | None:
         return None
     if entry.only_with and not entry.only_with & {w for w in words if w is not None}:
         return None
-    if entry.printing & {(w or "").split("=", 1)[0] for w in words}:
+    written = {(w or "").split("=", 1)[0] for w in words}
+    # -fsSv: each letter of a cluster of short options is one
+    letters = {f"-{c}" for w in words if w and w[:1] == "-" and w[:2] != "--" for c in w[1:]}
+    if entry.printing & (written | letters):
         return None  # it prints the request: no place takes a credential
     return entry
 

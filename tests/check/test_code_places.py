@@ -26,6 +26,18 @@ REFUSED = {
         'printf "%s\\n" "$ARG_x" > "$HARBOR_RUN_DIR/kc"',
         'kubectl --kubeconfig="$HARBOR_RUN_DIR/kc" get pods',
     ),
+    # round ten: a link or a copy takes what a step wrote into the working
+    # folder or home with no caller data in its words
+    "link-into-working-folder": (
+        SAVE + '\nln -sf "$HARBOR_RUN_DIR/jq/h.jq" .h.jq',
+        "jq -n -f .h.jq",
+    ),
+    "link-folder-then-code": (
+        'ln -sfn "$HARBOR_RUN_DIR/inputs" .uploads',
+        "jq -n -f .uploads/f.jq",
+    ),
+    "link-into-home": (SAVE, 'ln -sfn "$HARBOR_RUN_DIR/jq/h.jq" "$HOME/.jq"'),
+    "home-by-another-name": ('home=~\nprintf "%s\\n" "$ARG_x" > "$home/.jq"', "jq -n 1"),
     "home-dot-file": ('printf "%s\\n" "$ARG_x" > "$HOME/.jq"', "jq -n 1"),
     "home-config": ('printf "%s\\n" "$ARG_x" > ~/.config/tool.ini', "true"),
     "perl-readpipe": (
