@@ -29,10 +29,13 @@ class ReparsedAsShell(Rule):
     piped or here-doc'ed into a shell. Literal nested scripts are checked
     recursively. Also a file or folder read as code (run, sourced, or named by
     an option a grammar reads as code: `jq -L DIR`, `jq -f FILE`, `curl -K
-    FILE`) that the script or an earlier step wrote caller data into, and caller
-    data written where programs read their config or code unseen: the home
-    folder (`~/.jq`, `~/.gitconfig`, a user site-packages), a shell's startup
-    files, a repository's hooks, cron.
+    FILE`) that the script or an earlier step wrote caller data into, or that
+    stands in a working folder a step may have written (a link or a copy of
+    a run-directory file there: `ln -s "$HARBOR_RUN_DIR/x" .x`), and caller
+    data written (or linked, copied) where programs read their config or code
+    unseen: the home folder (`~/.jq`, `~/.gitconfig`, a user site-packages,
+    also named through a variable: `home=~`), a shell's startup files, a
+    repository's hooks, cron.
 
     ## Why is this bad?
     Quoting protects a value from one parse. A second shell parses the text again,

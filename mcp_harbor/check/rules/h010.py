@@ -73,7 +73,10 @@ class SecretPrinted(Rule):
       length (`${#TOKEN}`);
     - a program that sends the secret where a file the caller filled says
       (`curl -K`, `wget -i`), or through a proxy or base URL the caller
-      chooses (`--socks5`, `--proxy1.0`, `wget -e`/`-B`).
+      chooses (`--socks5`, `--proxy1.0`, `wget -e`/`-B`), and a credential
+      file (`--netrc-file`, `-K`) read by a command whose host the caller
+      chooses; an option that prints the request in a cluster (`-fsSv`) or
+      in the config file the script wrote (`verbose`, `trace`).
 
     Beyond those places the value may go where nothing is printed:
     `$(…)` (the variable it is assigned to is followed), `/dev/null`, a
