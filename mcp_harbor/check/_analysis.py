@@ -354,10 +354,15 @@ class _Analysis(TaintedScript):
                             target = child.child_by_field_name("name") or child
                         if target.type == "variable_name":
                             integers.add(node_text(self.src, target))
-                            declared.setdefault(node_text(self.src, target), child)
-                        elif child.is_named and child.type != "word":
+                            if any(f.startswith("-") and "i" in f for f in flags):
+                                declared.setdefault(node_text(self.src, target), child)
+                        elif (
+                            child.is_named
+                            and child.type != "word"
+                            and any(f.startswith("-") and "i" in f for f in flags)
+                        ):
                             computed = computed or node  # declare -i "$n": any name
-        self._integers_written(integers, declared, computed)
+        self._integers_written(set(declared), declared, computed)
         self.filled = frozenset(written)
         if integers:
             for node in nodes:
@@ -510,7 +515,9 @@ class _Analysis(TaintedScript):
             source = self.stdin_of(node)
             targets = operands
         elif base in ("cp", "mv", "install", "ln") and len(operands) >= 2:
-            inside = self.occs_in(node.start_byte, node.end_byte)
+            inside = [
+                o for o in self.occs_in(node.start_byte, node.end_byte) if not o.model.inert_code
+            ]
             source = inside[0] if inside else self._linked_place(node)
             targets = operands[-1:]
         if source is None:
@@ -601,7 +608,12 @@ class _Analysis(TaintedScript):
         statement = node.parent
         if statement is None:
             return
-        inside = self.occs_in(statement.start_byte, statement.end_byte)
+        # numbers and the author's words make no file of the caller's
+        inside = [
+            o
+            for o in self.occs_in(statement.start_byte, statement.end_byte)
+            if not o.model.inert_code
+        ]
         stdin = None
         command = next((c for c in statement.children if c.type == "command"), None)
         if command is not None:
@@ -645,8 +657,9 @@ class _Analysis(TaintedScript):
             or shell_name(basename(name))
             or (lookup_interpreter(basename(name)) is not None)
         ):
-            script = next((a for a in args if a is not None and not a.startswith("-")), None)
-            if script is not None:
+            # the first operand, unless `-` (the program is standard input)
+            script = next((a for a in args if a == "-" or not a.startswith("-")), None)
+            if script is not None and script != "-":
                 out.append(normal_path(script))
         return out + self._code_option_paths(args, name)
 

@@ -411,7 +411,9 @@ def admit(
                     program_text = source(word)
                 seen_program = True
                 continue
-            if not ended and text == "--" and grammar.end_of_options:
+            if not ended and grammar.end_of_options and (
+                text == "--" or (text == "--end-of-options" and key.startswith("git "))
+            ):
                 ended = True
                 if grammar.command_after_dashdash:
                     operand = -1_000  # every later word is the command

@@ -630,8 +630,12 @@ class Resolver:
         for word in words[j:]:
             if word.static is not None and not ended:
                 self.literal_code_value(name, prev, word, code_options)
-            if word.static == "--" and grammar is not None and grammar.end_of_options:
-                ended = True
+            if (
+                grammar is not None
+                and grammar.end_of_options
+                and (word.static == "--" or (word.static == "--end-of-options" and name == "git"))
+            ):
+                ended = True  # git 2.24: --end-of-options, as -- without the pathspecs
             if word.tainted:
                 self.option_value(name, prev, word, code_options)
                 if not ended and options and word.may_be_option:

@@ -769,6 +769,9 @@ class TaintedScript:
         #: every occurrence of caller data, by offset (`find_caller_data`)
         self.occs: list[Occ] = []
         self._base_occs: list[Occ] = []
+        #: the substitutions whose output is the author's text the caller
+        #: only chose (`_authors_choice`)
+        self._chosen: list[tuple[int, int]] = []
         #: offsets of unquoted expansions that bash splits into words (filled
         #: by the subclass's context checks, read by `word`)
         self.split_starts: set[int] = set()
@@ -1287,10 +1290,17 @@ class TaintedScript:
         base = list(self._base_occs) + occs
         for node in script.of_type("command_substitution"):
             inner = [o for o in base if node.start_byte <= o.start and o.end <= node.end_byte]
-            counted = self._counted(node) or self._json_text(node) or self._object_names(node)
+            counted = (
+                self._counted(node) or self._json_text(node) or self._object_names(node, inner)
+            )
             if not self.unproven_is_data and (self._digest(node) or self._sent_only(node, inner)):
                 # the secrets' follower: a digest of a secret is not the
                 # secret, nor the answer of a program it was a credential of
+                continue
+            if inner and self.unproven_is_data and self._authors_choice(node, inner):
+                # one of the author's texts, whichever the caller chose
+                if (node.start_byte, node.end_byte) not in self._chosen:
+                    self._chosen.append((node.start_byte, node.end_byte))
                 continue
             if not inner:
                 if not self.unproven_is_data or self._pure(node):
@@ -1460,7 +1470,7 @@ class TaintedScript:
             scope = redirect.parent if redirect.parent is not None else redirect
             callers = self.occs_in(scope.start_byte, scope.end_byte)
             if any(not _names_nothing(o.model) for o in callers) and not (
-                self._outside_working_tree(dest)
+                self._outside_working_tree(self._assigned_value(dest))
             ):
                 found.append((redirect.start_byte, redirect.end_byte))
                 if self.caller_files is None and static_text(self.src, dest) is None:
@@ -1971,8 +1981,9 @@ class TaintedScript:
         return files > 0 or (base == "jq" and bool({"-n", "--null-input"} & set(literal)))
 
     def _reads_authors_repository(self, command: Node) -> bool:
-        """`command` (``git …``, its words clean) only reads the repository
-        of the folder it works in (`GIT_READERS`), and no step can have
+        """`command` (``git …``, its words clean or the caller's revisions and
+        paths: `_authors_choice`) only reads the repository of the folder it
+        works in (`GIT_READERS`), and no step can have
         written that folder: what it prints comes from files no step can
         write, so it is the author's (rule 2), whatever the repository holds
         (``last=$(git describe --tags --abbrev=0)``)."""
@@ -2077,14 +2088,51 @@ class TaintedScript:
                 return None
         return ValueModel(any_model().chars, frozenset('{["-0123456789tfn\x1e'), True)
 
-    def _object_names(self, node: Node) -> ValueModel | None:
+    def _object_names(self, node: Node, inner: Sequence[Occ]) -> ValueModel | None:
         """The model of ``$(git merge-base A B)`` (``git rev-parse --verify
         X``, ``git rev-list A..B``): object names, hexadecimal digits one a
         line, or nothing, whichever revisions the words name, as long as no
-        word of the caller's can be an option (`GIT_OBJECT_NAMES` lists the
-        options that keep the output so; git 2.39, each one's manual)."""
+        word of the caller's (`inner`) can be an option (`GIT_OBJECT_NAMES`
+        lists the options that keep the output so; git 2.39, each one's
+        manual)."""
+        command = self._git_command(node)
+        if command is None:
+            return None
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        key, _ = grammars.grammar_key("git", words)
+        allowed = GIT_OBJECT_NAMES.get(key)
+        if allowed is None or (key == "git rev-parse" and "--verify" not in words):
+            return None
+        if not self._git_data_words(command, inner, allowed):
+            return None
+        hexadecimal = frozenset(string.hexdigits.lower())
+        return ValueModel(hexadecimal | {"\n"}, hexadecimal, True)
+
+    def _authors_choice(self, node: Node, inner: Sequence[Occ]) -> bool:
+        """``$(git describe --tags "$STEP_x^")``, ``$(git log -1 --format=%s
+        "$ARG_rev")``: a git command that only reads the repository
+        (`_reads_authors_repository`), the caller's words revisions or paths
+        that cannot be options: what it prints is the repository's, the
+        author's text, whichever the caller chose."""
+        command = self._git_command(node)
+        if command is None or not self._reads_authors_repository(command):
+            return False
+        return self._git_data_words(command, inner, None)
+
+    def _git_command(self, node: Node) -> Node | None:
+        """The one ``git`` command of the substitution `node`, with no
+        variable assigned for it."""
         named = [c for c in node.children if c.is_named]
         command = named[0] if len(named) == 1 else None
+        if command is not None and command.type == "redirected_statement":
+            # git describe … 2>/dev/null: what it prints on stdout is the same
+            redirects = [c for c in command.children if c.type.endswith("redirect")]
+            if any(
+                c.type != "file_redirect" or node_text(self.src, c).lstrip("0123456789&")[:1] != ">"
+                for c in redirects
+            ):
+                return None
+            command = command.child_by_field_name("body")
         if command is None or command.type != "command":
             return None
         if any(c.type == "variable_assignment" for c in command.children):
@@ -2092,30 +2140,39 @@ class TaintedScript:
         name = command.child_by_field_name("name")
         if name is None or static_text(self.src, name) != "git":
             return None
+        return command
+
+    def _git_data_words(
+        self, command: Node, inner: Sequence[Occ], allowed: frozenset[str] | None
+    ) -> bool:
+        """Every word of the git `command` holding caller data (`inner`) is
+        one word that cannot be an option (after ``--``, or led by the
+        author's text or a value that cannot start with ``-``); with
+        `allowed`, every literal option is one of those."""
         arguments = list(command.children_by_field_name("argument"))
         words = [static_text(self.src, a) for a in arguments]
-        key, first = grammars.grammar_key("git", words)
-        allowed = GIT_OBJECT_NAMES.get(key)
-        if allowed is None or (key == "git rev-parse" and "--verify" not in words):
-            return None
+        _, first = grammars.grammar_key("git", words)
         ended = False
         for argument, word in zip(arguments[first:], words[first:], strict=True):
             if word is not None:
                 if ended or not word.startswith("-"):
                     continue
-                if word == "--":
+                if word in ("--", "--end-of-options"):
                     ended = True
-                elif word not in allowed and not re.fullmatch(r"--(?:max-count|short)=\d+", word):
-                    return None
+                elif (
+                    allowed is not None
+                    and word not in allowed
+                    and not re.fullmatch(r"--(?:max-count|short)=\d+", word)
+                ):
+                    return False
                 continue
-            occs = self.occs_in(argument.start_byte, argument.end_byte)
+            occs = [o for o in inner if argument.start_byte <= o.start < argument.end_byte]
             if any(o.start in self.split_starts for o in occs):
-                return None  # one word may become several, an option among them
+                return False  # one word may become several, an option among them
             raw = self.src[argument.start_byte : occs[0].start].decode() if occs else "x"
             if not ended and not dequoted_prefix(raw) and occs[0].model.may_start_with_dash:
-                return None
-        hexadecimal = frozenset(string.hexdigits.lower())
-        return ValueModel(hexadecimal | {"\n"}, hexadecimal, True)
+                return False
+        return True
 
     def _counted(self, node: Node) -> ValueModel | None:
         """The model of ``$(… | wc -l)`` (``-c``, ``-w``, ``-m``, ``-L``):
@@ -2272,8 +2329,16 @@ class TaintedScript:
         return match.group(1) not in ("context.json", "inputs", "steps", "output.json", "..", ".")
 
     def occs_in(self, start: int, end: int, occs: Sequence[Occ] | None = None) -> list[Occ]:
+        """The occurrences between `start` and `end`, but those inside a
+        substitution of the author's text the caller only chose
+        (`_authors_choice`) that lies itself between them: what the
+        substitution gives is the author's, its own words keep theirs."""
         pool = self.occs if occs is None else occs
-        return [o for o in pool if start <= o.start and o.end <= end]
+        found = [o for o in pool if start <= o.start and o.end <= end]
+        if self._chosen and found:
+            hidden = [(a, b) for a, b in self._chosen if start <= a and b <= end]
+            found = [o for o in found if not any(a <= o.start < b for a, b in hidden)]
+        return found
 
     def _fixpoint(self, script: Parsed, sentinel_occs: list[Occ]) -> None:
         assignments: list[tuple[list[str], Node]] = []
@@ -2526,40 +2591,48 @@ class TaintedScript:
 
     def _prefixed_model(self, value: Node, inside: Sequence[Occ]) -> ValueModel:
         """The model of an assigned value mixing text and caller data (the
-        occurrences `inside` it): any text, but one that starts with the
-        author's literal prefix when the value has one before the first
-        caller data (``d=/srv/$ARG_x``), or with ``/`` after an absolute
-        folder of the runtime's (``"$HARBOR_RUN_DIR/report-$ARG_week.csv"``,
-        which holds only the server's path, the author's text and the
-        values in it, when it has no other expansion)."""
+        occurrences `inside` it): one that starts with the author's literal
+        prefix when the value has one before the first caller data
+        (``d=/srv/$ARG_x``), with ``/`` after an absolute folder of the
+        runtime's (``"$HARBOR_RUN_DIR/report-$ARG_week.csv"``), or as the
+        first data does (``"$ARG_from..$ARG_to"``); and, when it has no
+        other expansion, made only of the author's text, the server's path
+        and the characters of the values in it. Else any text."""
         first = inside[0]
         raw = self.src[value.start_byte : first.start].decode("utf-8", "replace")
         prefix = dequoted_prefix(raw)
-        if _ABSOLUTE_WORD.match(raw) and not any(c in raw for c in "`\\"):
-            chars = set(_SERVER_PATH.chars)
-            at = value.start_byte
-            pieces = []
-            for occ in sorted(inside, key=lambda o: o.start):
-                pieces.append(self.src[at : occ.start].decode("utf-8", "replace"))
-                chars |= occ.model.chars
-                at = max(at, occ.end)
-            pieces.append(self.src[at : value.end_byte].decode("utf-8", "replace"))
-            pieces[0] = _ABSOLUTE_WORD.sub("", pieces[0], count=1)
-            if any("$" in piece or "`" in piece for piece in pieces):
-                return _ABSOLUTE_PATH  # another expansion: any text after the /
-            chars |= set("".join(pieces).replace('"', ""))
-            return ValueModel(frozenset(chars), frozenset("/"), False)
+        absolute = _ABSOLUTE_WORD.match(raw) is not None and not any(c in raw for c in "`\\")
+        chars = self._mixed_chars(value, inside, absolute)
+        if absolute:
+            return ValueModel(chars, frozenset("/"), False)
         if prefix and not any(c in raw for c in "$`\\") and prefix[0] in _SAFE_FIRST:
-            any_value = any_model()
-            return ValueModel(any_value.chars, frozenset(prefix[0]), False)
+            return ValueModel(chars, frozenset(prefix[0]), False)
         if (
             not raw.strip('"')
             and not first.model.can_be_empty
             and first.start not in self.split_starts
         ):
             # "$ARG_from..$ARG_to": the first data decides the first character
-            return ValueModel(any_model().chars, first.model.first, False)
+            return ValueModel(chars, first.model.first, False)
         return any_model()
+
+    def _mixed_chars(self, value: Node, inside: Sequence[Occ], absolute: bool) -> frozenset[str]:
+        """The characters the value `value` may hold: its literal text and
+        the values `inside` it (with the server's path after an absolute
+        folder that starts it), or any when it has another expansion."""
+        chars = set(_SERVER_PATH.chars) if absolute else set()
+        at = value.start_byte
+        pieces = []
+        for occ in sorted(inside, key=lambda o: o.start):
+            pieces.append(self.src[at : occ.start].decode("utf-8", "replace"))
+            chars |= occ.model.chars
+            at = max(at, occ.end)
+        pieces.append(self.src[at : value.end_byte].decode("utf-8", "replace"))
+        if absolute:
+            pieces[0] = _ABSOLUTE_WORD.sub("", pieces[0], count=1)
+        if any(c in piece for piece in pieces for c in "$`\\"):
+            return any_model().chars  # another expansion, an escape: any text
+        return frozenset(chars | set("".join(pieces)))  # quotes too: a superset
 
     def _any_arg(self) -> str:
         if self.sentinels is not None and self.sentinels.by_word:
