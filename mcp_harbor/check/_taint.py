@@ -2152,6 +2152,12 @@ class TaintedScript:
         arguments = list(command.children_by_field_name("argument"))
         words = [static_text(self.src, a) for a in arguments]
         _, first = grammars.grammar_key("git", words)
+        if any(
+            argument.start_byte <= o.start < argument.end_byte
+            for argument in arguments[:first]
+            for o in inner
+        ):
+            return False  # git -c "$x" …, git -C "$dir" …: the caller's settings or repository
         ended = False
         for argument, word in zip(arguments[first:], words[first:], strict=True):
             if word is not None:

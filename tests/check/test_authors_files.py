@@ -75,3 +75,25 @@ def test_output_of_what_the_caller_may_reach_is_not(name: str, tmp_path: Path) -
     report = check_export(load_export(path))
     assert report.status == "refused"
     assert any("$v" in f.message for f in report.findings), [f.message for f in report.findings]
+
+
+GIT_CHOSEN = {
+    # the caller picks among the author's texts: the repository's
+    "describe-of-callers-rev": ('v=$(git describe --tags "$ARG_x^" 2>/dev/null)\n' + SINK, True),
+    "log-of-callers-rev": ('v=$(git log -1 --format=%s --end-of-options "$ARG_x")\n' + SINK, True),
+    # a global option of the caller's: its settings, another repository
+    "callers-setting": ('v=$(git -c "$ARG_x" log -1 --format=%s)\n' + SINK, False),
+    "callers-repository": ('v=$(git -C "$ARG_x" log -1 --format=%s)\n' + SINK, False),
+    # the caller's word may be an option of git log
+    "may-be-option": ("v=$(git log -1 --format=%s $ARG_x)\n" + SINK, False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GIT_CHOSEN))
+def test_git_output_the_caller_chose(name: str, sandbox: dict[str, str], tmp_path: Path) -> None:
+    run, accepted = GIT_CHOSEN[name]
+    path = write(Case(name, not accepted, run=run), tmp_path)
+    report = check_export(load_export(path))
+    assert (report.status == "accepted") is accepted, [f.message for f in report.findings]
+    if accepted:
+        _sandbox.assert_no_payload_runs(load_export(path), ATTACKS, sandbox, tmp_path / "w", name)
