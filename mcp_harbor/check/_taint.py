@@ -386,6 +386,13 @@ _TEMP_TEMPLATE = re.compile(
 )
 #: Builtins that write into the variable a word names what they read or print.
 NAME_WRITERS = frozenset({"read", "mapfile", "readarray", "printf", "getopts", "wait"})
+#: bash's builtins that may write a variable named by one of their words
+#: (bash(1), SHELL BUILTIN COMMANDS), and the wrappers that run them.
+_NAME_WRITING = frozenset(
+    {"read", "mapfile", "readarray", "printf", "getopts", "wait", "declare", "typeset",
+     "local", "export", "readonly", "unset", "let", "eval", "source", ".", "trap", "compgen",
+     "command", "builtin", "exec", "coproc", "select", "for"}
+)  # fmt: skip
 #: Builtins that take a variable's name as a word.
 _NAME_TAKERS = NAME_WRITERS | {"unset", "let", "export"}
 
@@ -901,6 +908,11 @@ class TaintedScript:
     def _writes(self, script: Parsed) -> None:
         """Fill `assigned`, `arithmetic_names` and `unmodeled`."""
         src = self.src
+        # an alias may make any command word a builtin that writes names
+        aliases = any(
+            static_text(src, n.child_by_field_name("name") or n) in ("alias", "shopt")
+            for n in script.of_type("command")
+        )
         for node in script.nodes:
             kind = node.type
             if kind == "variable_assignment":
@@ -957,6 +969,7 @@ class TaintedScript:
             elif kind == "command":
                 name_node = node.child_by_field_name("name")
                 cname = node_text(src, name_node) if name_node is not None else ""
+                literal_name = static_text(src, name_node) if name_node is not None else None
                 for arg in node.children_by_field_name("argument"):
                     text = node_text(src, arg)
                     if cname in ("eval", "source", ".", "trap"):
@@ -968,7 +981,14 @@ class TaintedScript:
                         match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text.lstrip("'\" "))
                         if match is not None:
                             self.arithmetic_names.add(match.group(0))
-                    elif IDENT.fullmatch(text.strip("'\"")):
+                    elif IDENT.fullmatch(text.strip("'\"")) and (
+                        literal_name is None
+                        or literal_name in _NAME_WRITING
+                        or literal_name in self.functions
+                        or aliases
+                    ):
+                        # only the shell writes its variables: a builtin that
+                        # takes names, a function, a command word not known
                         self.unmodeled.add(text.strip("'\""))
                         self.named_by.setdefault(text.strip("'\""), []).append(node)
                     elif cname in _NAME_TAKERS and "$" in text and self._name_position(node, arg):

@@ -97,3 +97,19 @@ def test_git_output_the_caller_chose(name: str, sandbox: dict[str, str], tmp_pat
     assert (report.status == "accepted") is accepted, [f.message for f in report.findings]
     if accepted:
         _sandbox.assert_no_payload_runs(load_export(path), ATTACKS, sandbox, tmp_path / "w", name)
+
+
+def test_a_programs_word_is_no_variable_it_writes(tmp_path: Path) -> None:
+    """``jq --arg current …`` does not write the shell variable current: only
+    bash's builtins (and the script's functions) write variables by name."""
+    run = (
+        "t=$(git describe --tags --abbrev=0 2>/dev/null)\ncurrent=${t#v}\n"
+        'jq -n --arg current "$current" \'$current\'\ngit log -1 "$current" -- || echo "$ARG_x"'
+    )
+    path = write(Case("jq-word", False, run=run), tmp_path)
+    report = check_export(load_export(path))
+    assert report.status == "accepted", [f.message for f in report.findings]
+    # read writes it: then it is the caller's
+    run = 'read -r current <<< "$ARG_x"\ngit log -1 "$current" --'
+    path = write(Case("read-word", True, run=run, args={"x": "D"}), tmp_path, 1)
+    assert check_export(load_export(path)).status == "refused"
