@@ -1399,6 +1399,26 @@ class TaintedScript:
         node = self.script.root.descendant_for_byte_range(word.start, word.end)
         return node is not None and self.step_writable(node)
 
+    def _moves_within(self, target: Node) -> bool:
+        """The ``cd`` operand `target` is one arg validated to stay inside a
+        folder of the working folder (``within:``, no ``..`` in it): the
+        script works in the author's tree, as writable as the working
+        folder (`works_in_writable` asks that too)."""
+        text = node_text(self.src, target)
+        match = re.fullmatch(r'"?\$\{?(ARG_[A-Za-z0-9_]+)\}?"?', text)
+        model: ValueModel | None = None
+        if match is not None:
+            held = self.taint.variables.get(match.group(1))
+            model = held[1] if held is not None else None
+        elif self.sentinels is not None and text.strip("\"'") in self.sentinels.by_word:
+            model = self.sentinels.by_word[text.strip("\"'")].model
+        within = model.within if model is not None else None
+        return (
+            within is not None
+            and not within.startswith(("/", "~"))
+            and ".." not in within.split("/")
+        )
+
     def names_writable_place(self, value: Node) -> bool:
         """The text of `value` names the run directory, a temporary folder
         or the home folder (``HOME="$HARBOR_RUN_DIR/home"``)."""
@@ -1430,12 +1450,13 @@ class TaintedScript:
                 ]
                 for target in targets:
                     static = static_text(self.src, target)
-                    if (
-                        static is None
-                        or not static.startswith("/")
-                        or _WRITABLE_PLACE.search(static)
-                    ):
-                        found = True
+                    if static is None:
+                        found = found or not self._moves_within(target)
+                    elif static.startswith("/"):
+                        found = found or bool(_WRITABLE_PLACE.search(static))
+                    else:
+                        # cd sub: a folder of the working folder, as writable as it
+                        found = found or ".." in static.split("/") or static.startswith("~")
             self._memo_moves = found
         return found
 
@@ -1907,8 +1928,16 @@ class TaintedScript:
 
     def _reads_pure_substitution(self, command: Node) -> bool:
         """The ``read``/``mapfile`` `command` reads only from ``< <(…)`` whose
-        commands print the author's text (`_pure`)."""
+        commands print the author's text (`_pure`), itself or as the
+        condition of a ``while`` loop so redirected."""
         holder = command.parent
+        if (
+            holder is not None
+            and holder.type == "while_statement"
+            and holder.child_by_field_name("condition") in (command, None)
+            and holder.children[1:2] == [command]
+        ):
+            holder = holder.parent  # while read -r a b; do …; done < <(…)
         if holder is None or holder.type != "redirected_statement":
             return False
         sources = [

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from mcp_harbor.check import check_export
 from mcp_harbor.config import load_export
@@ -27,6 +28,10 @@ SAFE = {
         'if (( total > 0 )); then echo "$ARG_x: $(( total / 1024 )) MiB"; fi'
     ),
     "substitution": f'total=$({MEMINFO})\necho "$ARG_x $(( total + 1 ))"',
+    "while-read": (
+        'while read -r n _; do (( n > 0 )) && echo "$ARG_x"; done'
+        " < <(awk '{ print int($1) }' /proc/loadavg)"
+    ),
     # unquoted, caller data would split into options of ls
     "sed-program": 'v=$(sed -n 1p /etc/hostname)\nls -d $v 2>/dev/null || echo "$ARG_x"',
 }
@@ -113,3 +118,21 @@ def test_a_programs_word_is_no_variable_it_writes(tmp_path: Path) -> None:
     run = 'read -r current <<< "$ARG_x"\ngit log -1 "$current" --'
     path = write(Case("read-word", True, run=run, args={"x": "D"}), tmp_path, 1)
     assert check_export(load_export(path)).status == "refused"
+
+
+@pytest.mark.parametrize(
+    ("within", "accepted"), [(".", True), ("src", True), ("..", False), ("/tmp", False)]
+)
+def test_a_move_into_the_authors_tree(within: str, accepted: bool, tmp_path: Path) -> None:
+    """``cd "$ARG_dir"`` with ``within:`` a folder of the working folder keeps
+    the script in the author's tree: its file names are the author's."""
+    document = {
+        "name": "t",
+        "description": "cd within",
+        "args": {"dir": {"type": "string", "within": within}},
+        "steps": [{"name": "s", "run": 'cd -- "$ARG_dir"\nfor d in */; do ls -d $d; done'}],
+    }
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    report = check_export(load_export(path))
+    assert (report.status == "accepted") is accepted, [f.message for f in report.findings]
