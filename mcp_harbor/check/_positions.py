@@ -411,8 +411,10 @@ def admit(
                     program_text = source(word)
                 seen_program = True
                 continue
-            if not ended and grammar.end_of_options and (
-                text == "--" or (text == "--end-of-options" and key.startswith("git "))
+            if (
+                not ended
+                and grammar.end_of_options
+                and (text == "--" or (text == "--end-of-options" and key.startswith("git ")))
             ):
                 ended = True
                 if grammar.command_after_dashdash:
