@@ -98,6 +98,9 @@ _SENTINEL_LEAVES = frozenset(
     }
 )
 #: First characters of an author's prefix the model can keep (never `-`).
+#: A value that starts with a variable's expansion and the author's text
+#: after it (``"$REGISTRY_HOST/team/``): the name, and that text.
+_CLEAN_LEAD = re.compile(r'^"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?([^$`\\"]+)')
 _SAFE_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+=,")
 
 #: A printf conversion (flags, width, precision, then the letter), or %%.
@@ -2662,6 +2665,17 @@ class TaintedScript:
             return ValueModel(chars, frozenset("/"), False)
         if prefix and not any(c in raw for c in "$`\\") and prefix[0] in _SAFE_FIRST:
             return ValueModel(chars, frozenset(prefix[0]), False)
+        lead = _CLEAN_LEAD.match(raw)
+        if (
+            lead is not None
+            and lead.group(1) in self.taint.clean
+            and lead.group(1) not in self.assigned
+            and lead.group(2)[:1] in _SAFE_FIRST
+        ):
+            # "$REGISTRY_HOST/team/$ARG_image": the environment's value (the
+            # operator's, the author's), or the author's text after it when
+            # it is empty, stands first: never the caller's
+            return ValueModel(chars, _SAFE_FIRST, False)
         if (
             not raw.strip('"')
             and not first.model.can_be_empty

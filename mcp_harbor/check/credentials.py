@@ -15,6 +15,7 @@ One entry per program, each with a line saying where its facts come from.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -197,12 +198,53 @@ def _entry(program: str, words: Sequence[str | None]) -> Credentials | None:
         return None
     if entry.only_with and not entry.only_with & {w for w in words if w is not None}:
         return None
-    written = {(w or "").split("=", 1)[0] for w in words}
+    kept = _without_safe_formats(words)
+    written = {(w or "").split("=", 1)[0] for w in kept}
     # -fsSv: each letter of a cluster of short options is one
-    letters = {f"-{c}" for w in words if w and w[:1] == "-" and w[:2] != "--" for c in w[1:]}
+    letters = {f"-{c}" for w in kept if w and w[:1] == "-" and w[:2] != "--" for c in w[1:]}
     if entry.printing & (written | letters):
         return None  # it prints the request: no place takes a credential
     return entry
+
+
+#: curl -w variables that tell of the transfer, never of the request's
+#: headers, user or URL (curl(1) 7.88, --write-out).
+_SAFE_WRITE_OUT = re.compile(
+    r"%\{(?:http_code|response_code|http_connect|time_[a-z]+|size_[a-z]+|speed_[a-z]+|"
+    r"num_[a-z]+|exitcode|ssl_verify_result|http_version|remote_port|local_port|"
+    r"content_type|scheme)\}"
+)
+
+
+def _without_safe_formats(words: Sequence[str | None]) -> list[str | None]:
+    """`words` without ``-w FORMAT`` (``--write-out``) whose literal format
+    prints only the transfer's own figures (`_SAFE_WRITE_OUT`): such an
+    option prints no credential."""
+    kept: list[str | None] = []
+    skip = False
+    for k, word in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        value: str | None = None
+        if word in ("-w", "--write-out") and k + 1 < len(words):
+            value = words[k + 1]
+            skip = value is not None and _safe_format(value)
+            if skip:
+                continue
+        elif word is not None and word.startswith("--write-out="):
+            value = word.split("=", 1)[1]
+            if _safe_format(value):
+                continue
+        kept.append(word)
+    return kept
+
+
+def _safe_format(text: str) -> bool:
+    """A curl -w format whose every variable is one of `_SAFE_WRITE_OUT`'s."""
+    if text.startswith("@"):
+        return False  # @FILE: a format the checker cannot read
+    return "%{" not in _SAFE_WRITE_OUT.sub("", text) and "%header{" not in text
 
 
 #: Programs that never print the content of a file they are given: they

@@ -1,16 +1,35 @@
-"""Blind round ten (issue 34): 67 attacks in 16 classes written from the docs
-alone (tests/check/blind34r10/README.md), committed before scoring and
-scored once: see SCORE.md. No longer held out. The lists are the verdicts
-now."""
+"""Blind round ten (issue 34): 67 attacks in 16 classes and 125 safe
+templates written from the docs alone (tests/check/blind34r10/README.md,
+safe-README.md), committed before scoring and scored once: see SCORE.md.
+No longer held out. The lists are the verdicts now."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.check._blind import assert_attacks_refused
+from tests.check._blind import round_tests
 
 HERE = Path(__file__).parent / "blind34r10"
 
+#: Accepted attacks the real runtime stops: none is accepted any more.
+ACCEPTED_INERT: set[str] = set()
+#: Accepted attacks that still run their payload or leak the secret: none.
+KNOWN_MISSES: dict[str, str] = {}
+#: Safe templates refused, with the rules that refuse them (and why).
+REFUSED_SAFE = {
+    "051-docker-unhealthy.yaml": "H009: names read from a run-directory file docker wrote",
+    "054-docker-build-target.yaml": "H009: a step output from a run-directory file (--iidfile)",
+    "062-aws-s3-backup-age.yaml": "H010: the follower takes what read gets from any file",
+    "070-sqlite-orders-report.yaml": "H012: python's sqlite3.connect may create a file",
+    "078-pytest-file-junit.yaml": "H012: pytest's options in an array, its cache unseen",
+    "079-go-test-package.yaml": "H012: go has no grammar (a package path may be a module)",
+    "085-log-latency-percentiles.yaml": "H005: an arithmetic result may be negative",
+    "101-agent-log-triage.yaml": "H005: an arithmetic result may be negative",
+    "105-agent-sql-helper.yaml": "H005 H012: SQL built in Python; python reads the folder",
+}
 
-def test_attacks_are_refused() -> None:
-    assert_attacks_refused(HERE / "attacks", 67, (), ())
+(
+    test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses,
+    test_the_safe_templates_refused_are_the_listed_ones,
+    test_accepted_attacks_do_not_run,
+) = round_tests(HERE, 67, ACCEPTED_INERT, KNOWN_MISSES, REFUSED_SAFE)

@@ -38,3 +38,33 @@ def test_the_authors_text_with_numbers(name: str, tmp_path: Path) -> None:
 def test_more_than_numbers(name: str, tmp_path: Path) -> None:
     run, kind = REFUSED[name]
     assert check(Case(name, True, run=run, args={"x": kind}), tmp_path).status == "refused"
+
+
+@pytest.mark.parametrize(
+    ("run", "accepted"),
+    [
+        # the operator's value, or the author's text after it, stands first
+        ('ref="$REGISTRY/team/$ARG_x"\ndocker pull "$ref"', True),
+        # empty, the operator's value lets the caller's stand first
+        ('ref="$REGISTRY$ARG_x"\ndocker pull "$ref"', False),
+        # a name no environment gives: the caller's
+        ('ref="$SOMEWHERE/team/$ARG_x"\ndocker pull "$ref"', False),
+    ],
+)
+def test_an_environment_value_first(run: str, accepted: bool, tmp_path: Path) -> None:
+    import yaml
+
+    from mcp_harbor.check import check_export
+    from mcp_harbor.config import load_export
+
+    document = {
+        "name": "t",
+        "description": "env first",
+        "args": {"x": {"type": "string", "leading_dash": True}},
+        "pass_env": ["REGISTRY"],
+        "steps": [{"name": "s", "run": run}],
+    }
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    report = check_export(load_export(path))
+    assert (report.status == "accepted") is accepted, [f.message for f in report.findings]
