@@ -185,6 +185,16 @@ def _advice(program: str, where: str) -> str:
     )
 
 
+def _within_subfolder(within: str | None) -> bool:
+    """`within:` names a subfolder of the working folder (``data``, not
+    ``.``): a value it admits resolves there, so one without a ``/`` (a
+    NAME=VALUE shape) would have to be a link in the working folder."""
+    if within is None:
+        return False
+    parts = [p for p in within.split("/") if p not in ("", ".")]
+    return bool(parts) and not within.startswith(("/", "~")) and ".." not in parts
+
+
 def _code_inert(word: Word) -> bool:
     """Caller data that is the author's text (enum/const) or a number that
     cannot start with ``-`` where it stands: inert even in code."""
@@ -566,6 +576,8 @@ def admit(
             and not _NOT_A_NAME.match(prefix)
             # a name starts with a letter or _: a value that cannot is none
             and (bool(prefix) or bool(word.occs[0].model.first & _NAME_START))
+            # a path within: a subfolder resolves there only with a / in it
+            and not (not prefix and all(_within_subfolder(o.model.within) for o in word.occs))
             and any("=" in o.model.chars for o in word.occs)
         ):
             # judged once the program is known: it may run the variable

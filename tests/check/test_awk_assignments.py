@@ -32,3 +32,36 @@ def test_a_program_that_runs_no_variable_is_accepted(run: str, tmp_path: Path) -
 @pytest.mark.parametrize("run", DANGEROUS)
 def test_a_program_that_may_run_or_write_a_variable_is_refused(run: str, tmp_path: Path) -> None:
     assert check(Case("dangerous", True, run=run), tmp_path).status == "refused"
+
+
+@pytest.mark.parametrize(
+    ("within", "refused"),
+    [("data", False), ("logs/app", False), (".", True), ("../up", True), (None, True)],
+)
+def test_a_path_within_a_subfolder_is_no_assignment(
+    within: str | None, refused: bool, tmp_path: Path
+) -> None:
+    """A program that may run a variable (`system(cmd)`) refuses an operand
+    that may be NAME=VALUE: a path `within:` a subfolder resolves there only
+    with a `/` in it, so it is none."""
+    import yaml
+
+    from mcp_harbor.check import check_export
+    from mcp_harbor.config import load_export
+
+    schema: dict[str, object] = {"type": "string"}
+    if within is not None:
+        schema["within"] = within
+    document = {
+        "name": "t",
+        "description": "awk operand",
+        "args": {"f": schema},
+        "steps": [{"name": "s", "run": "awk '{ system(cmd) }' \"$ARG_f\""}],
+    }
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    report = check_export(load_export(path))
+    # refused still for what the program does with its data (H005), but the
+    # NAME=VALUE finding (H012) only when the value may have that shape
+    assigning = any("NAME=VALUE" in f.message for f in report.findings)
+    assert assigning is refused, [f.message for f in report.findings]
