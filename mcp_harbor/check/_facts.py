@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
@@ -143,10 +143,19 @@ def arg_models(export: Export) -> dict[str, ValueModel]:
     arg's name and an extension of letters and digits; its content is read
     from there, caller data like every file of the run directory."""
     attachments = set(export.attachment_args)
-    return {
-        name: _ATTACHMENT_PATH if name in attachments else model_for(schema)
-        for name, schema in export.arg_schemas.items()
-    }
+    required = set(export.spec.required)
+    found: dict[str, ValueModel] = {}
+    for name, schema in export.arg_schemas.items():
+        model = _ATTACHMENT_PATH if name in attachments else model_for(schema)
+        if name not in required and "default" not in schema:
+            # not sent, it renders as nothing: "" is one of its texts
+            model = replace(
+                model,
+                can_be_empty=True,
+                words=model.words | {""} if model.words is not None else None,
+            )
+        found[name] = model
+    return found
 
 
 #: The path of an attachment (`arg_models`).

@@ -882,7 +882,7 @@ def _refuse_all(
                 else f"caller data reaches `{program}` as {what}, and no grammar says what "
                 f"`{program}` does with it (a program without one gets only clean data)"
             ),
-            _advice(program.split()[0], what),
+            _advice((program.split() or [program])[0], what),
         )
     )
     return False

@@ -376,10 +376,18 @@ class Resolver:
         programs = self.a.enum_texts(head) if head.tainted else None
         if programs is not None:
             # {{ args.algo }}sum with an enum: one of the author's programs,
-            # each judged with the words it gets
+            # each judged with the words it gets; unquoted, an empty value
+            # is no word (the next word is the command) and one with blanks
+            # is several
+            quoted = self.a.src[head.start : head.start + 1] in (b'"', b"'")
             for text in programs:
-                program = Word(head.start, head.end, text, [], "", (text, None), head.where)
-                self.command([*words[:i], program, *words[i + 1 :]], i)
+                parts = [text] if quoted else text.split()
+                if not parts or not parts[0]:
+                    if not quoted:
+                        self.command([*words[:i], *words[i + 1 :]], i)
+                    continue  # "" is no program: bash runs nothing
+                program = [Word(head.start, head.end, t, [], "", (t, None), head.where) for t in parts]
+                self.command([*words[:i], *program, *words[i + 1 :]], i)
             return
         if head.static is not None and not head.tainted:
             name = basename(head.static)
