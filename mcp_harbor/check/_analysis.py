@@ -103,7 +103,8 @@ from mcp_harbor.check.rules.h001 import HeredocLine
 #: as code (a program file, a config, a module path), not a program text.
 _CODE_FILES = frozenset(
     {"-f", "--file", "--from-file", "-L", "-K", "--config", "--config-file", "--rcfile",
-     "--init-file", "--kubeconfig", "--exclude-from", "--files0-from", "-X"}
+     "--init-file", "--kubeconfig", "--exclude-from", "--files0-from", "-X", "-F", "-init",
+     "--env-file"}
 )  # fmt: skip
 #: Places programs read their config or code from, unseen: the home folder
 #: (every program's dot files: ~/.jq, ~/.gitconfig, ~/.curlrc, a user
@@ -568,7 +569,10 @@ class _Analysis(TaintedScript):
         variable assigned once is read as its value (``home=~`` …
         ``"$home/.jq"``)."""
         path = self._leading_value(path)
-        if _STARTUP_FILES.search(path):
+        computed = path.startswith(("$(", "`")) and not path.startswith("$(mktemp")
+        relative = not path.startswith(("/", "$", "~", "`"))
+        if _STARTUP_FILES.search(path) or computed or (relative and self._moves_home()):
+            # "$(echo ~)/.kube/config", or a relative path after `cd` (home)
             self.hazard(
                 ReparsedAsShell,
                 source.arg,
@@ -578,6 +582,22 @@ class _Analysis(TaintedScript):
                 "hooks, cron)",
                 "write caller data only to files of the run (under $HARBOR_RUN_DIR)",
             )
+
+    def _moves_home(self) -> bool:
+        """The script changes into the home folder: ``cd`` or ``pushd`` with
+        no operand, or one led by ``~`` or ``$HOME``."""
+        for node in self.script.of_type("command") if self.script is not None else ():
+            name = node.child_by_field_name("name")
+            if name is None or node_text(self.src, name) not in ("cd", "pushd"):
+                continue
+            operands = [
+                node_text(self.src, a).strip("\"'")
+                for a in node.children_by_field_name("argument")
+                if not node_text(self.src, a).startswith("-")
+            ]
+            if not operands or operands[0].startswith(("~", "$HOME", "${HOME")):
+                return True
+        return False
 
     def _leading_value(self, path: str) -> str:
         """`path` with a leading ``$name``/``${name}`` replaced by the text
@@ -683,15 +703,17 @@ class _Analysis(TaintedScript):
                     out.append(normal_path(value))
                 elif k + 1 < len(args):
                     out.append(normal_path(args[k + 1]))
-        if grammar is not None:
-            for k, arg in enumerate(args):
-                option, _, value = arg.partition("=")
-                if files and option not in _CODE_FILES:
-                    continue
-                if option in grammar.code_options and value:
-                    out.append(normal_path(value))
-                elif arg in grammar.code_options and k + 1 < len(args):
-                    out.append(normal_path(args[k + 1]))
+        code = (grammar.code_options if grammar is not None else frozenset()) | (
+            sinks.OPTION_CODE_COMMANDS.get(program, frozenset())
+        )
+        for k, arg in enumerate(args):
+            option, _, value = arg.partition("=")
+            if files and option not in _CODE_FILES:
+                continue
+            if option in code and value:
+                out.append(normal_path(value))
+            elif arg in code and k + 1 < len(args):
+                out.append(normal_path(args[k + 1]))
         return out
 
     def _output_substitution(self, node: Node) -> None:

@@ -270,7 +270,8 @@ def names_only(model: ValueModel) -> bool:
     """Every value is a shell name (or a number)."""
     if model.numeric:
         return True
-    return model.words is not None and all(IDENT.fullmatch(w) for w in model.words)
+    # "" (an optional arg not sent) names nothing: an error, or no word
+    return model.words is not None and all(w == "" or IDENT.fullmatch(w) for w in model.words)
 
 
 def arith_safe(model: ValueModel) -> bool:

@@ -386,7 +386,9 @@ class Resolver:
                     if not quoted:
                         self.command([*words[:i], *words[i + 1 :]], i)
                     continue  # "" is no program: bash runs nothing
-                program = [Word(head.start, head.end, t, [], "", (t, None), head.where) for t in parts]
+                program = [
+                    Word(head.start, head.end, t, [], "", (t, None), head.where) for t in parts
+                ]
                 self.command([*words[:i], *program, *words[i + 1 :]], i)
             return
         if head.static is not None and not head.tainted:

@@ -54,7 +54,7 @@ from mcp_harbor.check.credentials import (
     reads_credential_file,
     takes_credential,
 )
-from mcp_harbor.check.grammars import GRAMMARS
+from mcp_harbor.check.grammars import GRAMMARS, writes_no_file
 from mcp_harbor.check.rules.h010 import SecretPrinted
 
 __all__ = ["secret_hazards"]
@@ -493,6 +493,11 @@ class _Sinks:
         if name in ("test", "[") and _compares_strings(words):
             return  # test "$S" = x prints nothing, whatever S holds
         where = self._recorded(command)
+        if where is None and not writes_no_file(name.rsplit("/", 1)[-1], words):
+            # what it prints is discarded, but it may keep the secret in a
+            # file (git hash-object -w, a tool's cache) that a later command
+            # prints
+            where = "a file it may write"
         if where is None:
             return
         said = (
@@ -868,11 +873,14 @@ def _destination(
                     if following.type == "redirected_statement"
                     else following
                 )
-                return (
-                    _destination(src, body, temp_paths, takes_stdin)
-                    if body is not None
-                    else "the step's stdout"
-                )
+                if body is None:
+                    return "the step's stdout"
+                found = _destination(src, body, temp_paths, takes_stdin)
+                if found is None and body.type == "command" and not _writes_nothing(src, body):
+                    # its output discarded, it may keep what it reads in a file
+                    # (git hash-object -w --stdin) that a later command prints
+                    return "a file the next program may write"
+                return found
         current = parent
     return "the step's stdout"
 
@@ -918,3 +926,13 @@ def _credential_value(program: str, words: Sequence[str | None], at: int) -> boo
         return word[: -len("=…")] in entry.options
     before = words[at - 1] if at > 0 else None
     return before is not None and before in entry.options
+
+
+def _writes_nothing(src: bytes, command: Node) -> bool:
+    """The command `command` writes no file, by its grammar's word
+    (`grammars.writes_no_file`)."""
+    name = _name(src, command)
+    if name is None:
+        return False
+    words = [static_text(src, a) for a in command.children_by_field_name("argument")]
+    return writes_no_file(name.rsplit("/", 1)[-1], words)

@@ -56,6 +56,7 @@ from mcp_harbor.check._tree import (
     dq_unescape,
     expansion_target,
     node_text,
+    normal_path,
     static_text,
 )
 from mcp_harbor.check._tree import (
@@ -323,6 +324,14 @@ GIT_OBJECT_NAMES: dict[str, frozenset[str]] = {
          "--date-order", "--ancestry-path"}
     ),
 }  # fmt: skip
+#: git's subcommands whose output, for a revision the caller names, is the
+#: repository's text (tag names, commit fields), never that revision as
+#: written (git 2.39: not rev-parse --symbolic, name-rev, cat-file --batch).
+_GIT_CHOICES = frozenset({"git describe", "git log", "git show"})
+#: Their options that print the revision as the caller wrote it: the ref
+#: a commit was reached by (--source, %S) and reflog selectors (-g, %gd).
+_GIT_ECHOES = frozenset({"--source", "-g", "--walk-reflogs", "--symbolic", "--symbolic-full-name"})
+_ECHOED_FORMAT = re.compile(r"%[Sg]")
 #: git's options that name another repository, folder or file to read.
 _GIT_ELSEWHERE = frozenset({"-C", "--git-dir", "--work-tree", "--namespace", "--exec-path"})
 #: Options of those commands that read a file or run something: with one, the
@@ -1477,7 +1486,15 @@ class TaintedScript:
         alone, which bash opens before the command starts; of a language's
         program, an empty range: no command is exempt from it)."""
         found: list[tuple[int, int]] = []
-        if self.script is None or not self.occs:
+        if self.script is None:
+            return found
+        for node in self.script.of_type("command"):
+            # install "$HARBOR_RUN_DIR/x" ./x, sort -o x "$HARBOR_RUN_DIR/y":
+            # what a step wrote, now a file of the working folder, without
+            # any caller data in the command's words
+            if not self._occs_in_command(node) and self._copies_in(node):
+                found.append((node.start_byte, node.end_byte))
+        if not self.occs:
             return found
         for node in self.script.of_type("command"):
             scope = node
@@ -1500,12 +1517,6 @@ class TaintedScript:
                     end == node.start_byte or self._puts_caller_files(node)
                 ):
                     self.caller_files = (node.start_byte, node.end_byte)
-        for node in self.script.of_type("command"):
-            # ln -s "$HARBOR_RUN_DIR/x" .x, cp "$HARBOR_RUN_DIR/x" .: what a
-            # step wrote, now a file of the working folder, without any
-            # caller data in the command's words
-            if self._links_in(node):
-                found.append((node.start_byte, node.end_byte))
         for redirect in self.script.of_type("file_redirect"):
             operator = next((c.type for c in redirect.children if ">" in c.type), None)
             dest = redirect.child_by_field_name("destination")
@@ -1522,22 +1533,30 @@ class TaintedScript:
                     self.caller_files = (redirect.start_byte, redirect.end_byte)
         return found
 
-    def _links_in(self, node: Node) -> bool:
-        """`node` is ``ln``, ``cp``, ``mv`` or ``install`` with clean words,
-        taking a file a step may have written (the run directory, a
-        temporary folder) into the working folder."""
-        name = node.child_by_field_name("name")
-        program = static_text(self.src, name) if name is not None else None
-        if program is None or program.rsplit("/", 1)[-1] not in ("ln", "cp", "mv", "install"):
+    def _occs_in_command(self, node: Node) -> bool:
+        """Caller data stands in the command `node`'s pipeline or redirection."""
+        scope = node
+        while scope.parent is not None and scope.parent.type in (
+            "pipeline",
+            "redirected_statement",
+        ):
+            scope = scope.parent
+        return bool(self.occs_in(scope.start_byte, scope.end_byte))
+
+    def _copies_in(self, node: Node) -> bool:
+        """`node`, with clean words, names a file this script or an earlier
+        step wrote caller data into (``install``, ``cp -t``, ``sort -o``,
+        ``dd if=``, ``ln``; `filled`) and may write a file in the working
+        folder (`_may_write`): it may put the caller's file there."""
+        filled = self.filled_before | self.filled
+        if not filled:
             return False
-        operands = [
-            a
-            for a in node.children_by_field_name("argument")
-            if not node_text(self.src, a).lstrip("\"'").startswith("-")
-        ]
-        if len(operands) < 2 or self._outside_working_tree(operands[-1]):
-            return False
-        return any(self.step_writable(a, at=node.start_byte) for a in operands[:-1])
+        for argument in node.children_by_field_name("argument"):
+            text = normal_path(node_text(self.src, argument).replace('"', "").split("=", 1)[-1])
+            if any(text == f or f.startswith(text.rstrip("/") + "/") for f in filled):
+                scope = node.parent if node.parent is not None else node
+                return self._may_write(node, scope)
+        return False
 
     def _may_write(self, node: Node, scope: Node) -> bool:
         """The command `node` (in the pipeline or redirection `scope`), which
@@ -2169,6 +2188,13 @@ class TaintedScript:
         command = self._git_command(node)
         if command is None or not self._reads_authors_repository(command):
             return False
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        key, _ = grammars.grammar_key("git", words)
+        if key not in _GIT_CHOICES or any(
+            w is not None and (w.split("=", 1)[0] in _GIT_ECHOES or _ECHOED_FORMAT.search(w))
+            for w in words
+        ):
+            return False  # it may print the revision as the caller wrote it
         return self._git_data_words(command, inner, None)
 
     def _git_command(self, node: Node) -> Node | None:

@@ -289,8 +289,21 @@ def static_text(src: bytes, node: Node) -> str | None:
     return None
 
 
+#: The runtime's absolute folders: never empty, always led by ``/``.
+_RUNTIME_FOLDER = re.compile(r"\$\{?(?:HARBOR_RUN_DIR|TMPDIR|HOME|PWD)\}?")
+#: An expansion that may be empty (a variable the server may not have, a
+#: command's output): no text of the author's that surely stands first.
+_MAYBE_EMPTY = re.compile(
+    r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|\$\([^()]*\)|`[^`]*`"
+)
+
+
 def dequoted_prefix(raw: str) -> str:
-    """The author's text before a piece of caller data, quotes removed."""
+    """The author's text that surely stands before a piece of caller data,
+    quotes removed: the runtime's absolute folders stand as ``/``, and an
+    expansion that may be empty (``$SNAPSHOT_ROOT`` from ``pass_env:``)
+    stands as nothing."""
+    raw = _MAYBE_EMPTY.sub("", _RUNTIME_FOLDER.sub("/", raw))
     return raw.replace("'", "").replace('"', "").replace("\\", "").lstrip("$")
 
 

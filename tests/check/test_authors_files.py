@@ -86,6 +86,9 @@ GIT_CHOSEN = {
     # the caller picks among the author's texts: the repository's
     "describe-of-callers-rev": ('v=$(git describe --tags "$ARG_x^" 2>/dev/null)\n' + SINK, True),
     "log-of-callers-rev": ('v=$(git log -1 --format=%s --end-of-options "$ARG_x")\n' + SINK, True),
+    # the revision printed as the caller wrote it: %S, rev-parse --symbolic
+    "format-source": ("v=$(git show -s --format='%h %S' \"$ARG_x\")\n" + SINK, False),
+    "symbolic": ('v=$(git rev-parse --symbolic "$ARG_x")\n' + SINK, False),
     # a global option of the caller's: its settings, another repository
     "callers-setting": ('v=$(git -c "$ARG_x" log -1 --format=%s)\n' + SINK, False),
     "callers-repository": ('v=$(git -C "$ARG_x" log -1 --format=%s)\n' + SINK, False),

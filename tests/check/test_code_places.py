@@ -38,6 +38,13 @@ REFUSED = {
     ),
     "link-into-home": (SAVE, 'ln -sfn "$HARBOR_RUN_DIR/jq/h.jq" "$HOME/.jq"'),
     "home-by-another-name": ('home=~\nprintf "%s\\n" "$ARG_x" > "$home/.jq"', "jq -n 1"),
+    # round eleven: ssh -F reads its config as code; home by other names
+    "ssh-config": (
+        'printf "%s\\n" "$ARG_x" > "$HARBOR_RUN_DIR/ssh_config"',
+        'ssh -F "$HARBOR_RUN_DIR/ssh_config" -o BatchMode=yes host true',
+    ),
+    "home-computed": ('h=$(echo ~)\nprintf "%s\\n" "$ARG_x" > "$h/.curlrc"', "true"),
+    "home-after-cd": ('cd\nprintf "%s\\n" "$ARG_x" > .wgetrc', "true"),
     "home-dot-file": ('printf "%s\\n" "$ARG_x" > "$HOME/.jq"', "jq -n 1"),
     "home-config": ('printf "%s\\n" "$ARG_x" > ~/.config/tool.ini', "true"),
     "perl-readpipe": (

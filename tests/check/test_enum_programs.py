@@ -26,10 +26,12 @@ REFUSED = {
     "one-unknown": ('{{ args.tool }} "$ARG_x"', ["cat", "deployctl"]),
     # head -c takes a value: "--" is it, and the caller's word an option
     "value-option": ('"${ARG_tool}" -c -- "$ARG_x"', ["wc", "head"]),
+    # null renders empty: unquoted, the next word (the caller's) is the command
+    "null-alternative": ('{{ args.tool }} "$ARG_x"', ["nice", None]),
 }
 
 
-def _check(tmp_path: Path, name: str, run: str, tools: list[str]) -> Any:
+def _check(tmp_path: Path, name: str, run: str, tools: list[str | None]) -> Any:
     document = {
         "name": "t",
         "description": name,

@@ -47,6 +47,9 @@ def test_more_than_numbers(name: str, tmp_path: Path) -> None:
         ('ref="$REGISTRY/team/$ARG_x"\ndocker pull "$ref"', True),
         # empty, the operator's value lets the caller's stand first
         ('ref="$REGISTRY$ARG_x"\ndocker pull "$ref"', False),
+        # empty, the operator's value lets a rewritten value of the caller's
+        # stand first, even in the word itself
+        ('tar -cf "$HARBOR_RUN_DIR/s.tar" "$REGISTRY${ARG_x#./}"', False),
         # a name no environment gives: the caller's
         ('ref="$SOMEWHERE/team/$ARG_x"\ndocker pull "$ref"', False),
     ],

@@ -48,6 +48,19 @@ REFUSED = {
         'out="$HARBOR_RUN_DIR/b.tgz"\nread -r out <<< "$ARG_x"\n'
         'tar -czf "$out" -- /etc/hostname' + THEN
     ),
+    # round eleven: copies of a file the script filled, with clean words
+    "install-filled": (
+        'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/o.mk"\n'
+        'install -m 0644 "$HARBOR_RUN_DIR/o.mk" ./local.mk' + THEN
+    ),
+    "sort-o-filled": (
+        'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/o.mk"\n'
+        'sort -o ./local.mk "$HARBOR_RUN_DIR/o.mk"' + THEN
+    ),
+    "dd-filled": (
+        'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/o.mk"\n'
+        'dd if="$HARBOR_RUN_DIR/o.mk" of=./local.mk 2>/dev/null' + THEN
+    ),
     # a path of the run directory that a link makes the working folder's
     "link-to-working-folder": (
         'ln -sfn "$PWD" "$HARBOR_RUN_DIR/project"\n'

@@ -81,7 +81,8 @@ class SecretPrinted(Rule):
     Beyond those places the value may go where nothing is printed:
     `$(…)` (the variable it is assigned to is followed), `/dev/null`, a
     file of the run directory, a command whose stdout and stderr are both
-    discarded.
+    discarded when it writes no file (one that may, `git hash-object -w`, a
+    tool's cache, may keep the secret where a later command prints it).
 
     ## Why is this bad?
     Stdout, stderr and step outputs are returned to the caller and kept in
