@@ -592,6 +592,14 @@ def writes_repository(text: str, placeholders: Collection[str] = ()) -> bool:
     return False
 
 
+def _option_written(raw: str) -> str | None:
+    """``--name=…`` for a word that is a long option with a value that is
+    not literal (``--output="$f"``): the option, with a value standing for
+    any; None for any other word."""
+    match = re.match(r"(--[A-Za-z0-9][A-Za-z0-9_-]*=)", raw.lstrip("\"'"))
+    return match.group(1) + "\0" if match is not None else None
+
+
 def makes_links(text: str) -> bool:
     """The script `text` may put a link in the run directory or a temporary
     folder that leads elsewhere (``ln -s "$PWD" "$HARBOR_RUN_DIR/p"``): then
@@ -1564,7 +1572,11 @@ class TaintedScript:
         name = node.child_by_field_name("name")
         program = static_text(self.src, name) if name is not None else None
         arguments = list(node.children_by_field_name("argument"))
-        words = [static_text(self.src, a) for a in arguments]
+        # --output="$f": the option as written, its value not the author's
+        words = [
+            static_text(self.src, a) or _option_written(node_text(self.src, a))
+            for a in arguments
+        ]
         if program is None and name is not None:
             # PYTHON=python3 … "$PYTHON" -c …: the constant it stands for
             resolved = self.resolve_command_word(self.word(name))

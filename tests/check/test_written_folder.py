@@ -61,6 +61,8 @@ REFUSED = {
         'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/o.mk"\n'
         'dd if="$HARBOR_RUN_DIR/o.mk" of=./local.mk 2>/dev/null' + THEN
     ),
+    # --output="$f": the write option as written, its value the caller's
+    "sort-output-attached": 'sort --output="$ARG_x.txt" /etc/hostname' + THEN,
     # a path of the run directory that a link makes the working folder's
     "link-to-working-folder": (
         'ln -sfn "$PWD" "$HARBOR_RUN_DIR/project"\n'
