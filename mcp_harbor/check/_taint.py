@@ -2340,7 +2340,17 @@ class TaintedScript:
             if expect:
                 expect = False
             elif ended or text is None or not text.startswith("-") or text == "-":
-                operands += 1
+                # an unquoted glob (*.log) may be many files: NAME:COUNT lines
+                globbed = node.type in ("word", "concatenation") and bool(
+                    _GLOB_OR_BRACE.search(
+                        "".join(
+                            node_text(self.src, part)
+                            for part in ([node] if node.type == "word" else node.children)
+                            if part.type == "word"
+                        )
+                    )
+                )
+                operands += 2 if globbed else 1
             elif text == "--":
                 ended = True
             elif text.startswith("--"):

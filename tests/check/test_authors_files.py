@@ -139,3 +139,15 @@ def test_a_move_into_the_authors_tree(within: str, accepted: bool, tmp_path: Pat
     path.write_text(yaml.safe_dump(document), encoding="utf-8")
     report = check_export(load_export(path))
     assert (report.status == "accepted") is accepted, [f.message for f in report.findings]
+
+
+def test_a_count_over_a_glob_holds_file_names(tmp_path: Path) -> None:
+    """``grep -c`` over ``*.log`` prints NAME:COUNT for several files: the
+    names (a step may have made them) are not a number."""
+    run = 'cd "$HARBOR_RUN_DIR/logs"\nn=$(grep -c -- ERROR *.log || true)\n(( n > ARG_x ))'
+    path = write(Case("glob-count", True, run=run, args={"x": "N"}), tmp_path)
+    assert check_export(load_export(path)).status == "refused"
+    one = "n=$(grep -c -- ERROR /etc/hostname || true)\n(( n > ARG_x )) && echo many"
+    path = write(Case("one-count", False, run=one, args={"x": "N"}), tmp_path, 1)
+    report = check_export(load_export(path))
+    assert report.status == "accepted", [f.message for f in report.findings]

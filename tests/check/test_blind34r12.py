@@ -1,0 +1,32 @@
+"""Blind round twelve (issue 34): 41 attacks in 12 classes written from the
+docs alone (tests/check/blind34r12/README.md), committed before scoring and
+scored once: see SCORE.md. No longer held out. The lists are the verdicts
+now."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.check._blind import round_tests
+
+HERE = Path(__file__).parent / "blind34r12"
+
+#: Accepted attacks the real runtime stops (run here, they must not fire):
+#: a pattern inside anyOf is a full match at run time too; a literal env:
+#: of an ARG_ name is the value the program gets.
+ACCEPTED_INERT = {"004-head-size-anyof-types.yaml", "041-make-env-default.yaml"}
+#: Accepted attacks that still succeed: the gaps left, and why.
+KNOWN_MISSES = {
+    "031-owner-sed-principal.yaml": (
+        "with --auth oauth the principal is the issuer's claim, whose text the user may "
+        "choose at the identity provider; the registry classes it as the server's, so it "
+        "is clean in a sed program (issue 36 decides: escape claims or class them caller)"
+    ),
+}
+REFUSED_SAFE: dict[str, str] = {}
+
+(
+    test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses,
+    _test_safe,
+    test_accepted_attacks_do_not_run,
+) = round_tests(HERE, 41, ACCEPTED_INERT, KNOWN_MISSES, REFUSED_SAFE)
