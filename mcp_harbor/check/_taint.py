@@ -1574,8 +1574,7 @@ class TaintedScript:
         arguments = list(node.children_by_field_name("argument"))
         # --output="$f": the option as written, its value not the author's
         words = [
-            static_text(self.src, a) or _option_written(node_text(self.src, a))
-            for a in arguments
+            static_text(self.src, a) or _option_written(node_text(self.src, a)) for a in arguments
         ]
         if program is None and name is not None:
             # PYTHON=python3 … "$PYTHON" -c …: the constant it stands for
