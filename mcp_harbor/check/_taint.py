@@ -592,12 +592,20 @@ def writes_repository(text: str, placeholders: Collection[str] = ()) -> bool:
     return False
 
 
-def _option_written(raw: str) -> str | None:
+def _option_written(raw: str, run_outside: bool = True) -> str | None:
     """``--name=…`` for a word that is a long option with a value that is
     not literal (``--output="$f"``): the option, with a value standing for
-    any; None for any other word."""
-    match = re.match(r"(--[A-Za-z0-9][A-Za-z0-9_-]*=)", raw.lstrip("\"'"))
-    return match.group(1) + "\0" if match is not None else None
+    any (``/`` for a file of the run directory or a temporary folder, when
+    `run_outside`: no link makes those paths lead elsewhere); None for any
+    other word."""
+    match = re.match(r"(--[A-Za-z0-9][A-Za-z0-9_-]*=)(.*)", raw.lstrip("\"'"), re.S)
+    if match is None:
+        return None
+    value = match.group(2).strip("\"'")
+    place = _RUN_PLACE.match(value)
+    if run_outside and place is not None and not re.search(r"[$`]|\.\.", value[place.end() :]):
+        return match.group(1) + "/"  # --output="$HARBOR_RUN_DIR/x": a file of the run
+    return match.group(1) + "\0"
 
 
 def makes_links(text: str) -> bool:
@@ -1574,7 +1582,8 @@ class TaintedScript:
         arguments = list(node.children_by_field_name("argument"))
         # --output="$f": the option as written, its value not the author's
         words = [
-            static_text(self.src, a) or _option_written(node_text(self.src, a)) for a in arguments
+            static_text(self.src, a) or _option_written(node_text(self.src, a), not self.links)
+            for a in arguments
         ]
         if program is None and name is not None:
             # PYTHON=python3 … "$PYTHON" -c …: the constant it stands for
