@@ -174,12 +174,80 @@ class _Sinks:
         for occ in self.f.occs:
             if occ.node is not None:
                 self._value(occ.node, occ.var or occ.arg, occ.arg)
+        self._process_list()
 
         if self.secret_files:
             for node in self.f.script.nodes:
                 if node.type == "command":
                     self._reads_secret_file(node)
         return self.hazards
+
+    def _as_path(self, node: Node) -> str:
+        """The path a word names, quotes removed; a loop variable over a
+        glob (``for f in "$HARBOR_RUN_DIR"/*.cfg``) stands for that glob."""
+        text = node_text(self.src, node).replace('"', "")
+        name = text.lstrip("$").strip("{}")
+        glob = self._loop_globs().get(name) if text.startswith("$") else None
+        return glob if glob is not None else text
+
+    def _loop_globs(self) -> dict[str, str]:
+        """Each ``for`` variable over one word with a glob: that word."""
+        found: dict[str, str] = {}
+        for loop in self.f.script.of_type("for_statement") if self.f.script is not None else ():
+            variable = loop.child_by_field_name("variable")
+            values = loop.children_by_field_name("value")
+            if variable is None:
+                continue
+            for value in values:
+                text = node_text(self.src, value).replace('"', "")
+                if _GLOBBED.search(text):
+                    found[node_text(self.src, variable)] = text
+        return found
+
+    def _process_list(self) -> None:
+        """A secret among a command's arguments is in the process list while
+        it runs: a command that lists processes with their arguments (``ps``,
+        ``pgrep -a``, ``pstree -a``, ``top``) or reads a process's
+        ``/proc/PID/cmdline`` or ``environ`` prints it, when the script runs
+        both (a background ``&``, a pipeline, a later step cannot: its
+        processes are gone)."""
+        assert self.f.script is not None
+        argv = [
+            occ.node for occ in self.f.occs if occ.node is not None and self._in_arguments(occ.node)
+        ]
+        if not argv:
+            return
+        for node in self.f.script.of_type("command"):
+            name = _name(self.src, node) or ""
+            holder = node.parent if node.parent is not None else node
+            text = node_text(self.src, holder if holder.type == "redirected_statement" else node)
+            if name in _PROCESS_LISTERS or _PROC_OF_OTHERS.search(text):
+                self._add(
+                    node,
+                    SecretPrinted.hazard(
+                        None,
+                        self._at(node),
+                        f"`{name}` lists processes with their arguments (or reads another "
+                        "process's command line), and a command of this script holds a secret "
+                        "among its arguments while it runs",
+                        "give the secret on standard input or in the one command's "
+                        "environment (`-H @-`, `VAR=… prog`), never as an argument",
+                    ),
+                )
+
+    def _in_arguments(self, node: Node) -> bool:
+        """The expansion `node` stands among a command's arguments."""
+        child = node
+        for parent in ancestors(node):
+            if parent.type == "command":
+                return any(
+                    a.start_byte <= child.start_byte < a.end_byte
+                    for a in parent.children_by_field_name("argument")
+                )
+            if parent.type in ("variable_assignment", "command_substitution", "file_redirect"):
+                return False
+            child = parent
+        return False
 
     def _reads_secret_file(self, node: Node) -> None:
         """A program given a file a secret was written to, as an operand or
@@ -190,7 +258,7 @@ class _Sinks:
         ``programs:`` name it."""
         name = _name(self.src, node) or ""
         arguments = list(node.children_by_field_name("argument"))
-        texts = [node_text(self.src, a).strip('"') for a in arguments]
+        texts = [self._as_path(a) for a in arguments]
         words = [static_text(self.src, a) for a in arguments]
         holder = (
             node.parent
@@ -198,13 +266,17 @@ class _Sinks:
             else None
         )
         inputs = [
-            node_text(self.src, r.child_by_field_name("destination") or r).strip('"')
+            self._as_path(r.child_by_field_name("destination") or r)
             for r in (holder.children_by_field_name("redirect") if holder is not None else [])
             if r.type == "file_redirect" and node_text(self.src, r).startswith("<")
         ]
 
         def secret(path: str) -> str | None:
             path = path.lstrip("@")  # curl -H @FILE
+            if _GLOBBED.search(path):
+                # "$HARBOR_RUN_DIR"/*.cfg: any file of that folder
+                folder = path[: _GLOBBED.search(path).start()].rsplit("/", 1)[0]  # type: ignore[union-attr]
+                return next((f for f in self.secret_files if f.rsplit("/", 1)[0] == folder), None)
             return next(
                 (
                     f
@@ -218,6 +290,15 @@ class _Sinks:
             self._named(node, programs) for programs in self.allowed.values()
         ):
             return
+        if name == "find" and any(w in ("-exec", "-execdir", "-ok", "-okdir") for w in words):
+            # find DIR … -exec cat {} +: every file below DIR, a secret's too
+            folder = next((t for t in texts if t and not t.startswith("-")), "")
+            found = next(
+                (f for f in self.secret_files if f.startswith(folder.rstrip("/") + "/")), None
+            )
+            if folder and found is not None:
+                self._printed(node, "print", name, f"the files below {folder}")
+                return
         for k, text in enumerate(texts):
             found = secret(text)
             if found is not None and not reads_credential_file(name, words, k):
@@ -687,6 +768,10 @@ class _Sinks:
                 if dest is not None:
                     path = node_text(self.src, dest).strip('"')
                     self.secret_files.add(path)
+                    value = self.f.assigned_once().get(path.lstrip("$").strip("{}"))
+                    if path.startswith("$") and value is not None:
+                        # cfg="$HARBOR_RUN_DIR/req.cfg" … > "$cfg": the path too
+                        self.secret_files.add(node_text(self.src, value).replace('"', ""))
                     if _CONFIG_PRINTING.search(node_text(self.src, command)):
                         self.printing_files.add(path)  # printf 'verbose\n' > curl.cfg
 
@@ -749,6 +834,12 @@ _PROGRAM_DESTINATIONS: dict[str, frozenset[str]] = {
 #: Options whose value is a URL to fetch (its host is the destination).
 _URL_OPTIONS = frozenset({"--url", "--doh-url"})
 _PROXY_VARIABLE = re.compile(r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_COMMAND")
+#: Programs that list processes with their command lines (procps 4, psmisc).
+_PROCESS_LISTERS = frozenset({"ps", "pgrep", "pstree", "top", "htop", "pidstat", "pkill"})
+#: Another process's command line or environment (/proc/PID/cmdline).
+_PROC_OF_OTHERS = re.compile(r"/proc/(?!self/)[^/\s\"']+/(?:cmdline|environ)")
+#: A glob in a path (it names every file it matches).
+_GLOBBED = re.compile(r"[*?\[]")
 #: A curl config (or .wgetrc) line that prints the request, credentials
 #: included (curl(1), -K: long options without their dashes).
 _CONFIG_PRINTING = re.compile(

@@ -76,7 +76,10 @@ class SecretPrinted(Rule):
       chooses (`--socks5`, `--proxy1.0`, `wget -e`/`-B`), and a credential
       file (`--netrc-file`, `-K`) read by a command whose host the caller
       chooses; an option that prints the request in a cluster (`-fsSv`) or
-      in the config file the script wrote (`verbose`, `trace`).
+      in the config file the script wrote (`verbose`, `trace`);
+    - a secret among a command's arguments while the script lists processes
+      (`ps`, `pgrep`, `/proc/PID/cmdline`), and a file holding a secret
+      reached by a glob or `find … -exec` over its folder.
 
     Beyond those places the value may go where nothing is printed:
     `$(…)` (the variable it is assigned to is followed), `/dev/null`, a
