@@ -363,7 +363,7 @@ class _Analysis(TaintedScript):
                             and any(f.startswith("-") and "i" in f for f in flags)
                         ):
                             computed = computed or node  # declare -i "$n": any name
-        self._integers_written(set(declared), declared, computed)
+        self._integers_written(declared, computed)
         self.filled = frozenset(written)
         if integers:
             for node in nodes:
@@ -444,18 +444,16 @@ class _Analysis(TaintedScript):
             return text[1:-1]
         return text
 
-    def _integers_written(
-        self, integers: set[str], declared: Mapping[str, Node], computed: Node | None
-    ) -> None:
-        """A name with the integer attribute (or a name reference, which may
-        point at one) evaluates as arithmetic whatever is written to it, by
+    def _integers_written(self, declared: Mapping[str, Node], computed: Node | None) -> None:
+        """A name with the integer attribute (each of `declared`, with its
+        declaration) evaluates as arithmetic whatever is written to it, by
         whichever means: an assignment, an array element, a ``for`` loop,
         ``read`` (``REPLY`` too), ``${x:=…}``, ``printf -v``… So such a name
         may carry nothing of the caller's but numbers: the taint analysis
         (`TaintedScript`) says what each name may carry, with no list of
         writers. `computed`: a declaration whose name is not literal
         (``declare -i "$n"``), which may give any name the attribute."""
-        names = set(integers)
+        names = set(declared)
         if computed is not None:
             names |= set(self.taint.variables)
         for name in sorted(names):

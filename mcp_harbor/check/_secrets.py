@@ -273,9 +273,9 @@ class _Sinks:
 
         def secret(path: str) -> str | None:
             path = path.lstrip("@")  # curl -H @FILE
-            if _GLOBBED.search(path):
+            if (glob := _GLOBBED.search(path)) is not None:
                 # "$HARBOR_RUN_DIR"/*.cfg: any file of that folder
-                folder = path[: _GLOBBED.search(path).start()].rsplit("/", 1)[0]  # type: ignore[union-attr]
+                folder = path[: glob.start()].rsplit("/", 1)[0]
                 return next((f for f in self.secret_files if f.rsplit("/", 1)[0] == folder), None)
             return next(
                 (

@@ -557,12 +557,11 @@ def _inert_anywhere(model: ValueModel) -> bool:
     return digits and not model.may_start_with_dash
 
 
-#: git's subcommands that write nothing into the repository (git 2.39).
-_GIT_READ_ONLY = frozenset(
+#: git's subcommands that write nothing into the repository (git 2.39): the
+#: readers of `GIT_READERS` and those that compare or search.
+_GIT_READ_ONLY = GIT_READERS | frozenset(
     f"git {sub}"
     for sub in (
-        "describe", "rev-parse", "rev-list", "log", "show", "merge-base", "for-each-ref",
-        "show-ref", "ls-files", "ls-tree", "cat-file", "name-rev", "shortlog", "status",
         "diff", "grep", "blame", "ls-remote", "version", "var", "count-objects", "cherry",
         "whatchanged", "show-branch", "diff-tree", "diff-index", "diff-files",
     )
@@ -2638,21 +2637,37 @@ class TaintedScript:
         64, each the author's; None for any other word."""
         if not word.occs or any(o.model.words is None for o in word.occs) or word.splits:
             return None
-        texts = [""]
-        at = word.start
-        for occ in sorted(word.occs, key=lambda o: o.start):
-            between = self.src[at : occ.start].decode("utf-8", "replace")
-            if any(c in between for c in "$`\\'"):
-                return None
-            assert occ.model.words is not None
-            texts = [t + between.replace('"', "") + w for t in texts for w in occ.model.words]
-            if len(texts) > 64:
-                return None
-            at = occ.end
-        rest = self.src[at : word.end].decode("utf-8", "replace")
-        if any(c in rest for c in "$`\\'"):
+        texts = self._product(word.start, word.end, word.occs, 64)
+        return sorted(texts) if texts is not None else None
+
+    def _pieces(self, start: int, end: int, occs: Sequence[Occ]) -> list[str]:
+        """The text between `start` and `end` around the occurrences `occs`:
+        one piece before each, and the rest (one more than `occs`)."""
+        pieces: list[str] = []
+        at = start
+        for occ in sorted(occs, key=lambda o: o.start):
+            pieces.append(self.src[at : occ.start].decode("utf-8", "replace"))
+            at = max(at, occ.end)
+        pieces.append(self.src[at:end].decode("utf-8", "replace"))
+        return pieces
+
+    def _product(self, start: int, end: int, occs: Sequence[Occ], limit: int) -> list[str] | None:
+        """Every text the author's literal text between `start` and `end` and
+        the words of the enum values `occs` in it make (quotes removed), at
+        most `limit`; None when the text holds another expansion or an
+        escape, or there are more."""
+        pieces = self._pieces(start, end, occs)
+        if any(c in piece for piece in pieces for c in "$`\\"):
             return None
-        return sorted(t + rest.replace('"', "") for t in texts)
+        texts = [""]
+        for piece, occ in zip(pieces, sorted(occs, key=lambda o: o.start), strict=False):
+            assert occ.model.words is not None
+            literal = piece.replace('"', "").replace("'", "")
+            texts = [t + literal + w for t in texts for w in occ.model.words]
+            if len(texts) > limit:
+                return None
+        rest = pieces[-1].replace('"', "").replace("'", "")
+        return [t + rest for t in texts]
 
     def _enum_product(self, value: Node, inside: Sequence[Occ]) -> ValueModel | None:
         """The model of an assigned value built only from the author's
@@ -2662,22 +2677,8 @@ class TaintedScript:
         author's too. None: other text or too many."""
         if not inside or any(o.model.words is None for o in inside):
             return None
-        texts = [""]
-        at = value.start_byte
-        for occ in sorted(inside, key=lambda o: o.start):
-            between = self.src[at : occ.start].decode("utf-8", "replace")
-            if any(c in between for c in "$`\\"):
-                return None
-            assert occ.model.words is not None
-            between = between.replace('"', "").replace("'", "")
-            texts = [t + between + w for t in texts for w in occ.model.words]
-            if len(texts) > 512:
-                return None
-            at = occ.end
-        rest = self.src[at : value.end_byte].decode("utf-8", "replace")
-        if any(c in rest for c in "$`\\"):
-            return None
-        return words_model([t + rest.replace('"', "").replace("'", "") for t in texts])
+        texts = self._product(value.start_byte, value.end_byte, inside, 512)
+        return words_model(texts) if texts is not None else None
 
     def _inert_holes(self, value: Node, inside: Sequence[Occ]) -> ValueModel | None:
         """The model of an assigned value built from the author's literal
@@ -2688,18 +2689,11 @@ class TaintedScript:
         as the text does. None: other text, or other caller data."""
         if not inside or not all(_inert_anywhere(o.model) for o in inside):
             return None
-        chars: set[str] = set()
-        at = value.start_byte
-        pieces: list[str] = []
-        for occ in sorted(inside, key=lambda o: o.start):
-            pieces.append(self.src[at : occ.start].decode("utf-8", "replace"))
-            chars |= occ.model.chars
-            at = occ.end
-        pieces.append(self.src[at : value.end_byte].decode("utf-8", "replace"))
+        pieces = self._pieces(value.start_byte, value.end_byte, inside)
         if any(c in piece for piece in pieces for c in "$`\\"):
             return None
         literal = [piece.replace('"', "").replace("'", "") for piece in pieces]
-        chars |= set("".join(literal))
+        chars = set("".join(literal)).union(*(o.model.chars for o in inside))
         first = frozenset(literal[0][0]) if literal[0] else inside[0].model.first
         return ValueModel(frozenset(chars), first, False, True)
 
@@ -2746,13 +2740,8 @@ class TaintedScript:
         the values `inside` it (with the server's path after an absolute
         folder that starts it), or any when it has another expansion."""
         chars = set(_SERVER_PATH.chars) if absolute else set()
-        at = value.start_byte
-        pieces = []
-        for occ in sorted(inside, key=lambda o: o.start):
-            pieces.append(self.src[at : occ.start].decode("utf-8", "replace"))
-            chars |= occ.model.chars
-            at = max(at, occ.end)
-        pieces.append(self.src[at : value.end_byte].decode("utf-8", "replace"))
+        chars = chars.union(*(o.model.chars for o in inside))
+        pieces = self._pieces(value.start_byte, value.end_byte, inside)
         if absolute:
             pieces[0] = _ABSOLUTE_WORD.sub("", pieces[0], count=1)
         if any(c in piece for piece in pieces for c in "$`\\"):

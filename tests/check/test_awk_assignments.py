@@ -8,7 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
+from mcp_harbor.check import check_export
+from mcp_harbor.config import load_export
 from tests.check._harness import Case, check
 
 SAFE = [
@@ -44,11 +47,6 @@ def test_a_path_within_a_subfolder_is_no_assignment(
     """A program that may run a variable (`system(cmd)`) refuses an operand
     that may be NAME=VALUE: a path `within:` a subfolder resolves there only
     with a `/` in it, so it is none."""
-    import yaml
-
-    from mcp_harbor.check import check_export
-    from mcp_harbor.config import load_export
-
     schema: dict[str, object] = {"type": "string"}
     if within is not None:
         schema["within"] = within

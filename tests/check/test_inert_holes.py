@@ -8,7 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
+from mcp_harbor.check import check_export
+from mcp_harbor.config import load_export
 from tests.check._harness import Case, check
 
 # curl -T reads a file it uploads: only the author's files
@@ -55,11 +58,6 @@ def test_more_than_numbers(name: str, tmp_path: Path) -> None:
     ],
 )
 def test_an_environment_value_first(run: str, accepted: bool, tmp_path: Path) -> None:
-    import yaml
-
-    from mcp_harbor.check import check_export
-    from mcp_harbor.config import load_export
-
     document = {
         "name": "t",
         "description": "env first",
