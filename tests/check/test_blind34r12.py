@@ -23,10 +23,11 @@ KNOWN_MISSES = {
         "is clean in a sed program (issue 36 decides: escape claims or class them caller)"
     ),
 }
-REFUSED_SAFE: dict[str, str] = {}
 
+# the round has no safe set: its safe-set test (which would compare an empty
+# folder's refusals with an empty list) is not bound to a test name
 (
     test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses,
-    _test_safe,
+    _no_safe_set,
     test_accepted_attacks_do_not_run,
-) = round_tests(HERE, 41, ACCEPTED_INERT, KNOWN_MISSES, REFUSED_SAFE)
+) = round_tests(HERE, 41, ACCEPTED_INERT, KNOWN_MISSES, {})
