@@ -209,7 +209,11 @@ class Word:
 
     @property
     def code_inert(self) -> bool:
-        return all(o.model.inert_code for o in self.occs)
+        """Inert in shell code: a number of either sign (bash makes no
+        operator of ``-`` and digits outside arithmetic, where ``--`` before
+        a number is an error), or the author's words. Another language's
+        code needs `ValueModel.inert_code` of each value."""
+        return all(o.model.numeric or o.model.inert_code for o in self.occs)
 
     @property
     def may_be_option(self) -> bool:

@@ -157,6 +157,20 @@ def _inert(occ: Occ) -> bool:
     return digits and not model.may_start_with_dash
 
 
+def _numbers_after_no_option(word: Word) -> bool:
+    """The word starts with the author's text that no option has as its
+    name, ``-`` and a character no option name holds (``--- total: ``),
+    and the caller's data in it is numbers: whatever their signs, the word
+    is no option a program knows, and they make it none."""
+    option = word.prefix.split("\0", 1)[0].lstrip("-")
+    return (
+        word.prefix.startswith("-")
+        and "\0" not in word.prefix
+        and any(c in option for c in " \t:,/")
+        and all(o.model.numeric and o.model.chars <= _DIGITS | {"-"} for o in word.occs)
+    )
+
+
 def _callers(word: Word) -> Word:
     """`word` with only the caller data that is not inert (`_inert`)."""
     if not word.occs or not any(_inert(o) for o in word.occs):
@@ -494,6 +508,8 @@ def admit(
             )
             continue
         if not ended and prefix.startswith("-"):
+            if _numbers_after_no_option(word):
+                continue  # echo "--- $((a - b)) removed"
             for alternative in prefix.split("\0"):  # an enum of options: every one
                 option = alternative.split("=", 1)[0]
                 if "=" in alternative and option in grammar.value_options:

@@ -38,6 +38,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from mcp_harbor.check import grammars
+from mcp_harbor.check._arithmetic import INT_MAX, INT_MIN, Range, expression_range, is_identifier
 from mcp_harbor.check._facts import (
     Hazard,
     Located,
@@ -210,6 +211,55 @@ _BASH_PATHS = frozenset({"PWD", "OLDPWD"})
 _ABSOLUTE_PATH = ValueModel(any_model().chars, frozenset("/"), False)
 #: A whole number of the script's own arithmetic (``((n++))``, ``let``).
 _NUMBER = ValueModel(frozenset(string.digits + "-"), frozenset(string.digits + "-"), False, True)
+#: A count of lines, words or bytes (``wc``, ``grep -c``): digits, below
+#: 2**53 (no file holds more).
+_COUNT = ValueModel(
+    frozenset(string.digits), frozenset(string.digits), False, True, least=0, most=2**53
+)
+_IDENTIFIERS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A whole number bash reads as itself in arithmetic (no base, no octal).
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
+
+
+def _model_range(model: ValueModel, *, textual: bool) -> Range:
+    """What arithmetic reads from a value of `model`: the author's numbers,
+    or a number with both bounds known; anything else may be any (bash
+    wraps a long run of digits). The empty text is 0 read by name, and no
+    number put in as text (`textual`)."""
+    empty = model.can_be_empty or (model.words is not None and "" in model.words)
+    if empty and textual:
+        return (INT_MIN, INT_MAX)
+    if model.words is not None:
+        if not all(w == "" or _DECIMAL.fullmatch(w) for w in model.words):
+            return (INT_MIN, INT_MAX)
+        numbers = [int(w) if w else 0 for w in model.words]
+        return (min(numbers), max(numbers))
+    if model.least is not None and model.most is not None and model.least <= model.most:
+        if empty:
+            return (min(model.least, 0), max(model.most, 0))
+        return (model.least, model.most)
+    return (INT_MIN, INT_MAX)
+
+
+def _range_model(least: int, most: int) -> ValueModel:
+    """The model of a number bash computed, between `least` and `most`."""
+    if (least, most) == (INT_MIN, INT_MAX):
+        return _NUMBER
+    digits = frozenset(string.digits if least >= 0 else string.digits + "-")
+    return ValueModel(digits, digits, False, True, least=least, most=most)
+
+
+def _lone_arithmetic(value: Node) -> Node | None:
+    """The ``$(( … ))`` that is all of `value` (bare or in double quotes)."""
+    if value.type == "arithmetic_expansion":
+        return value
+    if value.type == "string":
+        inner = [c for c in value.children if c.type != '"']
+        if len(inner) == 1 and inner[0].type == "arithmetic_expansion":
+            return inner[0]
+    return None
+
+
 #: Commands whose output depends on nothing but their words (no file, no
 #: standard input, no repository): with clean words, their output is clean.
 #: Each was read in its GNU coreutils/bash manual page: none of them reads a
@@ -463,7 +513,7 @@ def _transformed(
         return None
     arg, model = source
     if inner and inner[0] == "#":
-        return (arg, _NUMBER)  # ${#x}: a length
+        return (arg, _COUNT)  # ${#x}: a length
     ops = [k for k in inner[1:] if not k[0].isalpha() or k in ("@",)]
     if not ops:
         return source  # ${x}, ${x[@]}
@@ -798,6 +848,8 @@ class TaintedScript:
         self.src = text.encode("utf-8")
         self.sentinels = sentinels
         self.taint = taint
+        #: the variables as the script starts (`taint` grows as it is followed)
+        self._starting = dict(taint.variables)
         self.locate = locate
         self.hazards = hazards
         #: every occurrence of caller data, by offset (`find_caller_data`)
@@ -2298,6 +2350,199 @@ class TaintedScript:
             return None
         return self._counted_stage(last)
 
+    # -- arithmetic
+    def _arithmetic_results(self, node: Node, occs: list[Occ]) -> list[Occ]:
+        """`occs` with the caller data inside each ``$(( … ))`` of the word
+        `node` replaced by the number bash computes from it: what stands in
+        the word is that number (rule 2: its arg's language is gone), not
+        negative only where `arithmetic_range` shows it."""
+        if not occs:
+            return occs
+        found: list[Node] = []
+        stack = [node]
+        while stack:
+            inner = stack.pop()
+            if inner.type == "arithmetic_expansion":
+                found.append(inner)
+            elif inner.type not in ("command_substitution", "process_substitution"):
+                stack.extend(inner.children)
+        for expansion in found:
+            start, end = expansion.start_byte, expansion.end_byte
+            inside = [o for o in occs if start <= o.start and o.end <= end]
+            if not inside:
+                continue
+            result = Occ(
+                inside[0].arg, "env", self._arithmetic_model(expansion), start, end, expansion
+            )
+            occs = sorted([o for o in occs if o not in inside] + [result], key=lambda o: o.start)
+        return occs
+
+    def _variable_model(self, names: Sequence[str]) -> ValueModel:
+        """The model of names one of whose assignments is ``$(( … ))``:
+        the number of every place that sets them (`_variable_range`), and
+        maybe nothing (``local NAME`` first)."""
+        ranges = [self._variable_range(name, frozenset(), textual=False) for name in names]
+        return replace(
+            _range_model(min(r[0] for r in ranges), max(r[1] for r in ranges)),
+            can_be_empty=True,
+        )
+
+    def _arithmetic_model(self, node: Node) -> ValueModel:
+        """The model of what the arithmetic `node` (``$(( … ))``, alone or
+        in double quotes) expands to: a number, not negative where
+        `arithmetic_range` shows it."""
+        return _range_model(*self.arithmetic_range(_lone_arithmetic(node) or node))
+
+    def arithmetic_range(self, node: Node) -> Range:
+        """The least and greatest value of the arithmetic `node`
+        (`expression_range`), the names in it read as `_name_range`."""
+        return self._expression_range(node, frozenset())
+
+    def _expression_range(self, node: Node, seen: frozenset[str]) -> Range:
+        by_word = self.sentinels.by_word if self.sentinels is not None else {}
+        return expression_range(
+            self.src,
+            node,
+            lambda name: self._name_range(name, seen),
+            # two placeholders of one arg are one value
+            lambda name: f"{{{{args.{by_word[name].arg}}}}}" if name in by_word else name,
+        )
+
+    def _name_range(self, name: str, seen: frozenset[str]) -> Range:
+        if name.startswith("$"):
+            return self._variable_range(name[1:], seen, textual=True)
+        if self.sentinels is not None and name in self.sentinels.by_word:
+            return _model_range(self.sentinels.by_word[name].model, textual=True)
+        return self._variable_range(name, seen, textual=False)
+
+    def _variable_range(self, name: str, seen: frozenset[str], *, textual: bool) -> Range:
+        """The least and greatest value arithmetic reads from `name`: a
+        placeholder's arg, or the union over every place the script sets
+        it and what it held as the script started. Only assignments of a
+        literal number, of ``$(( … ))``, of another such name, of a count
+        (``$(wc -l < f)``) and ``for NAME in`` literal numbers are read;
+        any other way of setting it (``read``, ``((NAME++))``, ``declare
+        -i``, an indirect write) gives the whole range. `textual`: the value
+        is put into the expression as text (``$NAME``, a placeholder), where
+        the empty text is no number: a value that may be empty gives the
+        whole range."""
+        everything = (INT_MIN, INT_MAX)
+        if (
+            name in seen
+            or len(seen) > 16
+            or self.script is None
+            or self.dynamic_writes
+            or name in self.unmodeled
+            or name in self.named_by
+            or name in self.taint.clean
+            or name in self._arithmetic_writes()
+        ):
+            return everything
+        seen = seen | {name}
+        ranges: list[Range] = []
+        if name in self._starting:
+            ranges.append(_model_range(self._starting[name][1], textual=textual))
+        elif name not in self.assigned:
+            return everything  # never set here: the environment's, or the caller's
+        for node in self.script.nodes:
+            if node.type == "variable_assignment":
+                target = node.child_by_field_name("name")
+                if target is None:
+                    continue
+                if target.type == "subscript":
+                    if node_text(self.src, target.child_by_field_name("name") or target) == name:
+                        return everything
+                    continue
+                if node_text(self.src, target) != name:
+                    continue
+                parent = node.parent
+                if (
+                    parent is not None
+                    and parent.type == "declaration_command"
+                    and any(
+                        node_text(self.src, c).startswith(("-", "+"))
+                        for c in parent.children
+                        if c.type == "word"
+                    )
+                ):
+                    return everything  # declare -i NAME=…: arithmetic of the text
+                ranges.append(
+                    self._assigned_range(node.child_by_field_name("value"), seen, textual)
+                )
+            elif node.type == "for_statement":
+                variable = node.child_by_field_name("variable")
+                if variable is None or node_text(self.src, variable) != name:
+                    continue
+                values = [static_text(self.src, v) for v in node.children_by_field_name("value")]
+                if not values or not all(v is not None and _DECIMAL.fullmatch(v) for v in values):
+                    return everything
+                numbers = [int(v) for v in values if v is not None]
+                ranges.append((min(numbers), max(numbers)))
+            elif node.type == "declaration_command":
+                for child in node.children:
+                    if child.type == "variable_name" and node_text(self.src, child) == name:
+                        # local NAME: empty, 0 when read by name
+                        ranges.append(everything if textual else (0, 0))
+        if not ranges:
+            return everything
+        return (min(r[0] for r in ranges), max(r[1] for r in ranges))
+
+    def _arithmetic_writes(self) -> frozenset[str]:
+        """The names arithmetic may set: the target of ``=``, ``+=``… or
+        ``++``/``--``, and every name in a ``let``."""
+        if self.script is None:
+            return frozenset()
+        key = "arithmetic writes"
+        memo = self.script._memo
+        if key not in memo:
+            found: set[str] = set()
+            for node in self.script.nodes:
+                if node.type == "binary_expression":
+                    op = node.child_by_field_name("operator")
+                    left = node.child_by_field_name("left")
+                    if (
+                        op is not None
+                        and left is not None
+                        and op.type.endswith("=")
+                        and (op.type not in ("==", "!=", "<=", ">="))
+                    ):
+                        found.update(_IDENTIFIERS.findall(node_text(self.src, left)))
+                elif node.type in ("postfix_expression", "unary_expression"):
+                    if any(c.type in ("++", "--") for c in node.children):
+                        found.update(_IDENTIFIERS.findall(node_text(self.src, node)))
+                elif (
+                    node.type == "command"
+                    and static_text(self.src, node.child_by_field_name("name") or node) == "let"
+                ):
+                    found.update(_IDENTIFIERS.findall(node_text(self.src, node)))
+            memo[key] = frozenset(found)
+        writes: frozenset[str] = memo[key]
+        return writes
+
+    def _assigned_range(self, value: Node | None, seen: frozenset[str], textual: bool) -> Range:
+        everything = (INT_MIN, INT_MAX)
+        if value is None:
+            return everything if textual else (0, 0)  # NAME=: empty
+        expansion = _lone_arithmetic(value)
+        if expansion is not None:
+            return self._expression_range(expansion, seen)
+        text = static_text(self.src, value)
+        if text is not None:
+            if text == "":
+                return everything if textual else (0, 0)
+            return (int(text), int(text)) if _DECIMAL.fullmatch(text) else everything
+        if value.type == "command_substitution" and not textual:
+            # a count, or nothing (`|| true`): 0 when read by name
+            counted = self._counted(value)
+            if counted is not None and counted.least is not None and counted.most is not None:
+                return (counted.least, counted.most)
+            return everything
+        raw = node_text(self.src, value)
+        copied = raw[1:].strip("{}") if raw.startswith("$") else ""
+        if raw in (f"${copied}", f"${{{copied}}}") and is_identifier(copied):
+            return self._variable_range(copied, seen, textual=textual)  # NAME=$other
+        return everything
+
     def _silent(self, node: Node) -> bool:
         """``true`` or ``:``: a command that prints nothing."""
         name = node.child_by_field_name("name") if node.type == "command" else None
@@ -2323,16 +2568,15 @@ class TaintedScript:
             if formats and all(f is not None and _DIGIT_DATE.fullmatch(f) for f in formats):
                 return ValueModel(frozenset(string.digits), frozenset(string.digits), False, True)
             return None
-        digits = ValueModel(frozenset(string.digits), frozenset(string.digits), False, True)
         arguments = list(last.children_by_field_name("argument"))
         if name is not None and node_text(self.src, name) == "grep":
-            return digits if self._grep_count(arguments) else None
+            return _COUNT if self._grep_count(arguments) else None
         if name is None or node_text(self.src, name) != "wc":
             return None
         words = [static_text(self.src, a) for a in arguments]
         if not words or any(w not in ("-l", "-c", "-w", "-m", "-L") for w in words):
             return None
-        return digits
+        return _COUNT
 
     def _grep_count(self, arguments: Sequence[Node]) -> bool:
         """``grep -c`` that prints one count and nothing else: one file (or
@@ -2553,10 +2797,12 @@ class TaintedScript:
                 model = (
                     # $(( … )), or an assignment inside arithmetic (the
                     # header of for (( i = n - 1; … )), (( x = … ))): an
-                    # integer, whatever it was computed from
-                    _NUMBER
-                    if value.type == "arithmetic_expansion"
-                    or (self.script is not None and self.script.arithmetic(value))
+                    # integer, whatever it was computed from, not negative
+                    # where every place that sets the name shows it
+                    self._variable_model(names)
+                    if _lone_arithmetic(value) is not None
+                    else _NUMBER
+                    if self.script is not None and self.script.arithmetic(value)
                     # x=($v): bash splits $v into elements, any of which may
                     # start with "-" whatever the whole value could
                     else any_model()
@@ -2849,7 +3095,7 @@ class TaintedScript:
     def word(self, node: Node) -> Word:
         """The command-line word `node` with the caller data in it, its
         static text, and the script it stands for if a shell runs it."""
-        occs = self.occs_in(node.start_byte, node.end_byte)
+        occs = self._arithmetic_results(node, self.occs_in(node.start_byte, node.end_byte))
         static = static_text(self.src, node) if not occs else None
         prefix = ""
         if occs:

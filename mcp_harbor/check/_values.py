@@ -15,6 +15,7 @@ pattern can consume bound the value even without ``^``/``$`` anchors.
 from __future__ import annotations
 
 import importlib
+import math
 import re
 import string
 from collections.abc import Mapping
@@ -62,6 +63,10 @@ class ValueModel:
     within: str | None = None
     #: the ASCII characters that may come last (None: not known, any)
     last: frozenset[str] | None = None
+    #: the least and the greatest value of a whole number, when every text
+    #: is one written in decimal (None: not known)
+    least: int | None = None
+    most: int | None = None
 
     @property
     def inert(self) -> bool:
@@ -70,10 +75,12 @@ class ValueModel:
 
     @property
     def inert_code(self) -> bool:
-        """Safe even inside another language's program: a number, a boolean
-        or one of the author's own words."""
-        if self.numeric:
-            return True
+        """Safe even inside another language's program: a number that
+        cannot start with ``-``, a boolean or one of the author's own
+        words. (A number that may be negative is not: after a ``-`` it
+        makes ``--``, a comment in SQL and Lua, a decrement in awk.)"""
+        if self.numeric and self.words is None:
+            return not self.may_start_with_dash
         return self.words is not None and all(set(w) <= SAFE_CHARS for w in self.words)
 
     @property
@@ -85,6 +92,10 @@ class ValueModel:
         if self.words is not None and other.words is not None:
             words = self.words | other.words
         last = self.last | other.last if self.last is not None and other.last is not None else None
+        least = most = None
+        if None not in (self.least, self.most, other.least, other.most):
+            least = min(x for x in (self.least, other.least) if x is not None)
+            most = max(x for x in (self.most, other.most) if x is not None)
         return ValueModel(
             self.chars | other.chars,
             self.first | other.first,
@@ -92,6 +103,8 @@ class ValueModel:
             self.numeric and other.numeric,
             words,
             last=last,
+            least=least,
+            most=most,
         )
 
 
@@ -277,6 +290,8 @@ def _intersect(a: ValueModel, b: ValueModel) -> ValueModel:
     if a.words is not None and b.words is not None:
         words = a.words & b.words
     last = a.last if b.last is None else b.last if a.last is None else a.last & b.last
+    least = [x for x in (a.least, b.least) if x is not None]
+    most = [x for x in (a.most, b.most) if x is not None]
     return ValueModel(
         a.chars & b.chars,
         a.first & b.first,
@@ -284,6 +299,8 @@ def _intersect(a: ValueModel, b: ValueModel) -> ValueModel:
         a.numeric or b.numeric,
         words,
         last=last,
+        least=max(least) if least else None,
+        most=min(most) if most else None,
     )
 
 
@@ -305,7 +322,17 @@ def _schema_model(schema: Any, dash: bool, depth: int = 0) -> ValueModel:
             for kind in type_list:
                 if kind == "integer":
                     first = _DIGITS if _non_negative(schema) else _DIGITS | {"-"}
-                    parts.append(ValueModel(_DIGITS | {"-", ".", "e", "+"}, first, False, True))
+                    least, most = _integer_bounds(schema)
+                    parts.append(
+                        ValueModel(
+                            _DIGITS | {"-", ".", "e", "+"},
+                            first,
+                            False,
+                            True,
+                            least=least,
+                            most=most,
+                        )
+                    )
                 elif kind == "number":
                     first = _NUMBER_CHARS - {"-"} if _non_negative(schema) else _NUMBER_CHARS
                     parts.append(ValueModel(_NUMBER_CHARS, first, False, True))
@@ -335,6 +362,26 @@ def _schema_model(schema: Any, dash: bool, depth: int = 0) -> ValueModel:
         for branch in branches:
             model = _intersect(model, _schema_model(branch, dash, depth + 1))
     return model
+
+
+def _integer_bounds(schema: Mapping[str, Any]) -> tuple[int | None, int | None]:
+    """The least and greatest integer the schema admits (``minimum``,
+    ``exclusiveMinimum``, ``maximum``, ``exclusiveMaximum``); None where it
+    sets no bound. Both are needed for either to be used: bash's arithmetic
+    wraps at 64 bits, so a number without a ceiling may be any."""
+    least: int | None = None
+    most: int | None = None
+    for key, exclusive in (("minimum", False), ("exclusiveMinimum", True)):
+        bound = schema.get(key)
+        if isinstance(bound, int | float) and not isinstance(bound, bool) and math.isfinite(bound):
+            low = math.floor(bound) + 1 if exclusive else math.ceil(bound)
+            least = low if least is None else max(least, low)
+    for key, exclusive in (("maximum", False), ("exclusiveMaximum", True)):
+        bound = schema.get(key)
+        if isinstance(bound, int | float) and not isinstance(bound, bool) and math.isfinite(bound):
+            high = math.ceil(bound) - 1 if exclusive else math.floor(bound)
+            most = high if most is None else min(most, high)
+    return least, most
 
 
 def _non_negative(schema: Mapping[str, Any]) -> bool:
@@ -398,4 +445,6 @@ def _model_for(schema: Mapping[str, Any]) -> ValueModel:
         model.words,
         within if isinstance(within, str) else None,
         model.last - banned if model.last is not None else None,
+        model.least,
+        model.most,
     )

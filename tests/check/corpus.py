@@ -92,7 +92,7 @@ BY_DESIGN_ROLES: dict[tuple[str, str], str] = {
     **{("plain-after-dashdash", k): _NO_GRAMMAR for k in _KINDS_ALL},
     **{
         (role, "I"): _NEGATIVE_CODE
-        for role in ("awk-program", "jq-filter", "python-c", "sed-script", "sqlite-sql")
+        for role in ("awk-program", "jq-filter", "python-c", "sed-script", "sqlite-sql", "pipe-sh")
     },
     ("path-assign", "I"): "ls reads no variable as data: PATH passed to it is refused",
 }

@@ -23,8 +23,6 @@ REFUSED_SAFE = {
     "070-sqlite-orders-report.yaml": "H012: python's sqlite3.connect may create a file",
     "078-pytest-file-junit.yaml": "H012: pytest's options in an array, its cache unseen",
     "079-go-test-package.yaml": "H012: go has no grammar (a package path may be a module)",
-    "085-log-latency-percentiles.yaml": "H005: an arithmetic result may be negative",
-    "101-agent-log-triage.yaml": "H005: an arithmetic result may be negative",
     "105-agent-sql-helper.yaml": "H005 H012: SQL built in Python; python reads the folder",
 }
 
