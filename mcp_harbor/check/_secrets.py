@@ -22,7 +22,7 @@ refused (H010, `mcp_harbor.check.rules.h010.SecretPrinted`), when it reaches:
   environment for one command, a file the secret was written to), unless it
   takes it there as a credential (`mcp_harbor.check.credentials`), the
   secret's ``programs:`` name it, or nothing it prints is recorded; an
-  ``export`` of the secret; a destination whose host the caller chooses.
+  ``export`` of the secret; a destination whose host or port the caller chooses.
 
 What stays accepted beyond those credential places: the value captured by
 ``$(…)`` (the variable it is assigned to is followed; the answer of a
@@ -594,7 +594,7 @@ class _Sinks:
 
     def _sent_where_the_caller_says(self, command: Node, name: str) -> None:
         """A finding when `command`, which takes the secret as a credential,
-        sends it to a destination whose host the caller chooses."""
+        sends it to a destination whose host or port the caller chooses."""
         destination = self._callers_destination(command)
         if destination is not None:
             self._add(
@@ -602,7 +602,8 @@ class _Sinks:
                 SecretPrinted.hazard(
                     None,
                     self._at(command),
-                    f"`{name}` sends a secret to `{destination}`, whose host the caller chooses",
+                    f"`{name}` sends a secret to `{destination}`, whose host or port the "
+                    "caller chooses",
                     "write the host yourself (an enum arg may choose among the author's "
                     'hosts): "https://api.example.com/v1/$ARG_x"',
                 ),
@@ -827,13 +828,29 @@ _DESTINATION_OPTIONS = frozenset(
 )  # fmt: skip
 #: Each program's own options that say where its requests go (wget's base
 #: URL, and -e, which runs a .wgetrc command such as http_proxy=…).
+_POSTGRES_CLIENT = frozenset({"-h", "--host", "-p", "--port"})  # PostgreSQL 15 psql(1)
+_MYSQL_CLIENT = frozenset({"-h", "--host", "-P", "--port", "-S", "--socket"})  # mysql(1) 8.0
 _PROGRAM_DESTINATIONS: dict[str, frozenset[str]] = {
     "wget": frozenset({"-B", "--base", "-e", "--execute"}),
     "aws": frozenset({"--endpoint-url"}),
+    # a database client's server: its host, port or socket (the password
+    # goes to whatever answers there)
+    **dict.fromkeys(
+        ("psql", "pg_dump", "pg_dumpall", "pg_restore", "pg_isready", "createdb", "dropdb"),
+        _POSTGRES_CLIENT,
+    ),
+    **dict.fromkeys(("vacuumdb", "reindexdb", "clusterdb", "pgbench"), _POSTGRES_CLIENT),
+    **dict.fromkeys(("mysql", "mysqldump", "mysqladmin", "mariadb"), _MYSQL_CLIENT),
+    "redis-cli": frozenset({"-h", "-p", "-u", "-s"}),  # redis-cli 7 --help
+    **dict.fromkeys(("mongosh", "mongo", "mongodump"), frozenset({"--host", "--port"})),
 }
 #: Options whose value is a URL to fetch (its host is the destination).
 _URL_OPTIONS = frozenset({"--url", "--doh-url"})
-_PROXY_VARIABLE = re.compile(r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_COMMAND")
+_PROXY_VARIABLE = re.compile(
+    r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_COMMAND"
+    # libpq's server (PostgreSQL 15, 34.15) and the mysql client's (8.0)
+    r"|PGHOST|PGHOSTADDR|PGPORT|PGSERVICE|PGSERVICEFILE|MYSQL_HOST|MYSQL_TCP_PORT|MYSQL_UNIX_PORT"
+)
 #: Programs that list processes with their command lines (procps 4, psmisc).
 _PROCESS_LISTERS = frozenset({"ps", "pgrep", "pstree", "top", "htop", "pidstat", "pkill"})
 #: Another process's command line or environment (/proc/PID/cmdline).

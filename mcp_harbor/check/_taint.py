@@ -411,10 +411,31 @@ _RUN_PLACE = re.compile(
 #: A path built only from the server's own folders (``$HOME/bin/x`` is not
 #: one: HOME is the server's but may be written to).
 _CLEAN_PATH_EXPANSION = re.compile(r"[A-Za-z0-9_./-]+")
+_ATTACHED_VARIABLE = re.compile(
+    r'--?[A-Za-z0-9][A-Za-z0-9-]*="?\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})"?'
+)
+#: find's actions that print (or run) other than -print0, and the option
+#: that takes the starting points from a file (GNU findutils 4.9 find(1)).
+_FIND_OTHER_OUTPUT = frozenset(
+    {"-print", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls", "-exec",
+     "-execdir", "-ok", "-okdir", "-files0-from"}
+)  # fmt: skip
+_LONE_VARIABLE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 #: Programs that write only the files their operands name (coreutils): a
 #: command of one writes nothing in the working folder when every operand
 #: is outside it.
 _WRITES_ITS_OPERANDS = frozenset({"tee", "cp", "mv", "install", "ln", "touch", "mkdir", "truncate"})
+#: Compressors that write each operand's result beside it, under its name
+#: and their suffix (gzip(1) 1.12, bzip2(1) 1.0.8, xz(1) 5.4): with only
+#: these options (no -N, which restores a name from the input; no -S, which
+#: changes the suffix; no --files, which reads the names from a file).
+_COMPRESSORS = frozenset({"gzip", "pigz", "bzip2", "xz", "lzma"})
+_COMPRESSOR_LETTERS = frozenset("0123456789cdfkqrtvz")
+_COMPRESSOR_OPTIONS = frozenset(
+    {"--best", "--fast", "--keep", "--force", "--quiet", "--verbose", "--no-name",
+     "--decompress", "--uncompress", "--compress", "--stdout", "--to-stdout", "--test",
+     "--recursive", "--"}
+)  # fmt: skip
 #: Programs whose whole job is to put files from their input in a folder.
 _EXTRACTORS = frozenset(
     {"unzip", "cpio", "7z", "7za", "patch", "rsync", "scp", "gunzip", "unxz", "bunzip2", "split",
@@ -1462,6 +1483,9 @@ class TaintedScript:
             return True
         static = static_text(self.src, path)
         if static is None:
+            loop = _LONE_VARIABLE.fullmatch(text)
+            if loop is not None and self._names_authors_files(loop.group(1) or loop.group(2)):
+                return False  # for f in scripts/*.sh; do bash -n "$f"; done
             return not _CLEAN_PATH_EXPANSION.fullmatch(text)
         if static in ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"):
             return False
@@ -1571,7 +1595,8 @@ class TaintedScript:
             ):
                 scope = scope.parent
             if not any(
-                not _names_nothing(o.model) for o in self.occs_in(scope.start_byte, scope.end_byte)
+                not _names_nothing(o.model) and not self._server_path_written(o)
+                for o in self.occs_in(scope.start_byte, scope.end_byte)
             ):
                 continue
             if self._may_write(node, scope):
@@ -1599,6 +1624,25 @@ class TaintedScript:
                     # a name the author did not write (the caller's, or computed)
                     self.caller_files = (redirect.start_byte, redirect.end_byte)
         return found
+
+    def _server_path_written(self, occ: Occ) -> bool:
+        """`occ` is a server's path whose file holds caller data
+        (``$HARBOR_OUTPUT``) standing where a redirection writes: the
+        command gets the file to fill, not what is in it."""
+        if occ.arg != CALLER_FILE_SOURCE or occ.node is None:
+            return False
+        for parent in ancestors(occ.node):
+            if parent.type == "file_redirect":
+                destination = parent.child_by_field_name("destination")
+                operator = next((c.type for c in parent.children if not c.is_named), "")
+                return (
+                    destination is not None
+                    and destination.start_byte <= occ.start < destination.end_byte
+                    and operator in (">", ">>", ">|", "&>", "&>>")
+                )
+            if parent.type in ("command", "redirected_statement", "program"):
+                return False
+        return False
 
     def _occs_in_command(self, node: Node) -> bool:
         """Caller data stands in the command `node`'s pipeline or redirection."""
@@ -1664,6 +1708,28 @@ class TaintedScript:
         if program in ("tar", "bsdtar") and not self._puts_caller_files(node):
             # creating or listing: it writes only its archive (-f FILE)
             return not self._archive_outside(arguments, words)
+        if program in _COMPRESSORS and all(
+            w is None
+            or not w.startswith("-")
+            or w in _COMPRESSOR_OPTIONS
+            or (not w.startswith("--") and set(w[1:]) <= _COMPRESSOR_LETTERS)
+            for w in words
+        ):
+            # gzip -9 -- "$out": "$out.gz" beside it; -c and -t: no file
+            if any(
+                w is not None
+                and (
+                    w in ("--stdout", "--to-stdout", "--test")
+                    or (w.startswith("-") and not w.startswith("--") and set(w[1:]) & set("ct"))
+                )
+                for w in words
+            ):
+                return False
+            return not all(
+                self._outside_working_tree(self._assigned_value(a))
+                for a, w in zip(arguments, words, strict=True)
+                if w is None or not w.startswith("-")
+            )
         if program in _WRITES_ITS_OPERANDS:
             operands = [
                 a
@@ -1704,6 +1770,11 @@ class TaintedScript:
                 value = word.split("=", 1)[1]
                 if value.startswith("/") and "/.." not in value:
                     continue
+                attached = _ATTACHED_VARIABLE.fullmatch(node_text(self.src, arguments[k]))
+                name = attached.group(1) or attached.group(2) if attached is not None else None
+                held = self.assigned_once().get(name) if name is not None else None
+                if held is not None and self._outside_working_tree(held):
+                    continue  # --output="$out", out="$HARBOR_RUN_DIR/…"
             kept.append(word)
         return kept
 
@@ -1761,6 +1832,11 @@ class TaintedScript:
             if word is None:
                 continue
             if word.startswith("--file="):
+                attached = _ATTACHED_VARIABLE.fullmatch(node_text(self.src, arguments[k]))
+                name = attached.group(1) or attached.group(2) if attached is not None else None
+                held = self.assigned_once().get(name) if name is not None else None
+                if held is not None:
+                    return self._outside_working_tree(held)  # --file="$out"
                 return word[7:] == "-" or (word[7:].startswith("/") and "/.." not in word)
             takes = word == "--file" or (
                 not word.startswith("--")
@@ -1908,6 +1984,26 @@ class TaintedScript:
                 return occ.model
         return None
 
+    def _stdin_occs(self, red: Node) -> list[Occ]:
+        """The caller data in what the redirection `red` gives a command's
+        standard input: a here-document's own, not that of the redirections
+        tree-sitter puts inside it (``<<'PY' > "$out"``: `$out` names a
+        file written)."""
+        nested = [
+            (c.start_byte, c.end_byte)
+            for i, c in enumerate(red.children)
+            if red.type == "heredoc_redirect"
+            and red.field_name_for_child(i) == "redirect"
+            and c.type == "file_redirect"
+            # (one that reads, `< "$f"`, is standard input itself)
+            and ">" in next((t.type for t in c.children if not t.is_named), "<")
+        ]
+        return [
+            o
+            for o in self.occs_in(red.start_byte, red.end_byte)
+            if not any(a <= o.start < b for a, b in nested)
+        ]
+
     def heredoc_text(self, node: Node) -> str | None:
         """The body of the here-document on this command's standard input,
         when no caller data is in it but the author's words and numbers
@@ -1920,7 +2016,7 @@ class TaintedScript:
         for red in holder.children:
             if red.type != "heredoc_redirect":
                 continue
-            if any(not o.model.inert_code for o in self.occs_in(red.start_byte, red.end_byte)):
+            if any(not o.model.inert_code for o in self._stdin_occs(red)):
                 return None
             body = next((c for c in red.children if c.type == "heredoc_body"), None)
             return node_text(self.src, body) if body is not None else None
@@ -2004,6 +2100,44 @@ class TaintedScript:
                 return False
         return True
 
+    def _names_authors_files(self, name: str) -> bool:
+        """`name` is set only as the variable of ``for`` loops over the
+        author's files' names (`_authors_names`): each value it holds
+        names a file no step can write."""
+        if (
+            self.script is None
+            or self.dynamic_writes
+            or name in self.unmodeled
+            or name in self.named_by
+            or name in self._starting
+            or name in self.taint.clean
+            or name in self._arithmetic_writes()
+        ):
+            return False
+        loops = 0
+        for node in self.script.nodes:
+            if node.type == "variable_assignment":
+                target = node.child_by_field_name("name")
+                if target is not None and (
+                    node_text(self.src, target.child_by_field_name("name") or target) == name
+                ):
+                    return False
+            elif node.type in ("for_statement", "c_style_for_statement"):
+                variable = node.child_by_field_name("variable")
+                if variable is None or node_text(self.src, variable) != name:
+                    continue
+                values = node.children_by_field_name("value")
+                if node.type != "for_statement" or not values:
+                    return False  # for f; do …: the positional parameters
+                if not all(self._authors_names(v) for v in values):
+                    return False
+                loops += 1
+            elif node.type == "declaration_command" and any(
+                node_text(self.src, c) == name for c in node.children
+            ):
+                return False
+        return loops > 0
+
     def _authors_names(self, value: Node) -> bool:
         """The loop word `value` is the author's literal text (a glob, a brace
         list, words) naming files no step can write: a relative pattern in a
@@ -2018,6 +2152,82 @@ class TaintedScript:
         if _WRITABLE_PLACE.search(raw) or _STREAMS.match(raw):
             return False
         return raw.startswith("/") or not self.works_in_writable(value.start_byte)
+
+    def _find_records(self, command: Node) -> ValueModel | None:
+        """``while IFS= read -r -d '' f; do …; done < <(find . … -print0)``
+        (or ``find … -print0 | while …``): `command` reads one whole record
+        into one name, and each record is a path ``find`` printed, which
+        starts with the literal starting point it was found under (GNU
+        findutils 4.9 find(1)): whatever the rest holds, its first
+        character is known. None when that is not shown: another action
+        prints (``-print``, ``-printf``, ``-ls``, ``-exec``…), the names
+        come from a file (``-files0-from``), or a record may be a part of
+        a line (a name with a line break, read by lines)."""
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        names = [w for w in words if w is not None and IDENT.fullmatch(w)]
+        options = [w for w in words if w is None or not IDENT.fullmatch(w)]
+        if len(names) != 1 or sorted(o or "" for o in options) not in (
+            ["", "-d", "-r"],
+            ["", "-d"],
+        ):
+            return None
+        source = self._read_source(command)
+        if source is None or source.type != "command" or not self._literal_only(source):
+            return None
+        if static_text(self.src, source.child_by_field_name("name") or source) != "find":
+            return None
+        arguments = [
+            static_text(self.src, a) or "" for a in source.children_by_field_name("argument")
+        ]
+        k = 0
+        while k < len(arguments) and arguments[k] in ("-H", "-L", "-P"):
+            k += 1
+        starts: list[str] = []
+        while k < len(arguments) and arguments[k] and arguments[k][0] not in "-(!,":
+            starts.append(arguments[k])
+            k += 1
+        expression = set(arguments[k:])
+        if (
+            "-print0" not in expression
+            or expression & _FIND_OTHER_OUTPUT
+            or any(not start or start[0] in " \t\n\\" for start in starts)
+        ):
+            return None
+        return ValueModel(any_model().chars, frozenset(s[0] for s in starts or ["."]), False)
+
+    def _read_source(self, command: Node) -> Node | None:
+        """The one command whose output the ``read`` `command` reads: the
+        only command of ``< <(…)`` on it (or on the ``while`` loop it is the
+        condition of), or the stage before it in a pipeline."""
+        holder = command.parent
+        if (
+            holder is not None
+            and holder.type == "while_statement"
+            and holder.children[1:2] == [command]
+        ):
+            loop = holder
+            holder = holder.parent
+        else:
+            loop = command
+        if holder is not None and holder.type == "pipeline":
+            stages = [c for c in holder.children if c.is_named]
+            if len(stages) >= 2 and stages[-1] == loop:
+                return stages[-2]
+            return None
+        if holder is None or holder.type != "redirected_statement":
+            return None
+        sources = [c for c in holder.children if c.type.endswith("redirect")]
+        if len(sources) != 1 or sources[0].type != "file_redirect":
+            return None
+        dest = sources[0].child_by_field_name("destination")
+        if (
+            dest is None
+            or dest.type != "process_substitution"
+            or not node_text(self.src, sources[0]).startswith("<")
+        ):
+            return None
+        inner = [c for c in dest.children if c.is_named]
+        return inner[0] if len(inner) == 1 else None
 
     def _reads_pure_substitution(self, command: Node) -> bool:
         """The ``read``/``mapfile`` `command` reads only from ``< <(…)`` whose
@@ -2775,8 +2985,9 @@ class TaintedScript:
                     for a in node.children_by_field_name("argument")
                     if IDENT.fullmatch(node_text(self.src, a))
                 ] or ["REPLY", "MAPFILE"]
+                model = self._find_records(node) or any_model()
                 for var_name in names:
-                    self.taint.variables.setdefault(var_name, (self._any_arg(), any_model()))
+                    self.taint.variables.setdefault(var_name, (self._any_arg(), model))
         changed = True
         while changed:
             changed = False
@@ -3212,11 +3423,7 @@ class TaintedScript:
                             or not node_text(self.src, red).startswith("<")
                         ):
                             continue
-                    occs = [
-                        o
-                        for o in self.occs_in(red.start_byte, red.end_byte)
-                        if not o.model.inert_code
-                    ]
+                    occs = [o for o in self._stdin_occs(red) if not o.model.inert_code]
                     if occs:
                         return occs[0]
             if parent.type in ("command_substitution", "process_substitution"):

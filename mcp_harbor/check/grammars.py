@@ -951,6 +951,8 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
         ),
         "find": "-fprint -fprint0 -fprintf -fls -delete -exec -execdir -ok -okdir",
         "python3 -m tarfile": "-e --extract -c --create",
+        # git-archive(1) 2.39: the archive goes to stdout, or to --output
+        "git archive": "-o --output",
         "python3 -m json.tool": "",
         "python3 -m pip show": "",
         "python3 -m pip list": "",
@@ -1152,12 +1154,19 @@ def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | N
     return None
 
 
+_AWK_STANDARD_STREAM = re.compile(r'>>?\s*"/dev/std(?:err|out)"')
+
+
 def _writes(grammar: Grammar, text: str, key: str) -> bool:
     """The program `text` may write a file: it uses one of its language's
     ways to write one, or to run code (which may). A Python program is read
     with Python's parser (`mcp_harbor.check._python`)."""
     if key == "python3":
         return _python.writes_files(text) or _python.runs_data(text) is not None
+    if key == "awk":
+        # print … > "/dev/stderr": the standard error, no file (gawk(1)
+        # "Special File names"; mawk and busybox open the same device)
+        text = _AWK_STANDARD_STREAM.sub(" ", text)
     return any(
         pattern is not None and re.search(pattern, text)
         for pattern in (grammar.writes, grammar.evaluates)

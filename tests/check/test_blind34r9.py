@@ -22,7 +22,6 @@ REFUSED_SAFE = {
     "146-python-package-version.yaml": "H005 H012",
     "173-sqlite-backup-verify.yaml": "H012",
     "179-api-job-poll.yaml": "H010",
-    "188-data-quality.yaml": "H005 H012",
 }
 
 (

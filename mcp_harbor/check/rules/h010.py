@@ -56,8 +56,10 @@ class SecretPrinted(Rule):
     - `export` (or `declare -x`) of a secret: every later program's
       environment holds it;
     - any program that gets the secret while the caller chooses where it
-      connects: a URL's host or userinfo, a registry, `--resolve`,
-      `--connect-to`, `--proxy`, a `*_proxy` variable, a config file
+      connects: a URL's host, port or userinfo, a registry, `--resolve`,
+      `--connect-to`, `--proxy`, a `*_proxy` variable, a database client's
+      server (`psql -h`/`-p`, `PGHOST`, `PGPORT`, `mysql -P`, `redis-cli
+      -p`), a config file
       (`curl -K`) the caller filled (`curl -H "…$TOKEN" "https://$ARG_host/"`):
       the secret would go to the caller;
     - the same value reached through a name reference (`local -n`),
