@@ -151,6 +151,14 @@ def test_an_exports_own_grammars(tmp_path: Path) -> None:
         ),
         ("programs:\n  -x:\n    flags: [-v]\n", "'-x' is not a program name"),
         ("programs: [deploy-tool]\n", "x.yaml:6: programs: Input should be a valid dictionary"),
+        (
+            "programs:\n  deploy-tool:\n    flags: [-o]\n    output_options: [-o]\n",
+            "-o cannot be both a flag",
+        ),
+        (
+            "programs:\n  deploy-tool:\n    output_options: --out\n",
+            "must be a list of options",
+        ),
     ],
 )
 def test_invalid_grammars_in_an_export(tmp_path: Path, tail: str, needle: str) -> None:

@@ -198,12 +198,15 @@ def _grammars(export: Export) -> dict[str, Grammar]:
     out: dict[str, Grammar] = {}
     for word, declared in export.programs.items():
         grammar = Grammar(
-            frozenset(declared.options_with_value) | frozenset(declared.code_options),
+            declared.value_options,
             declared.end_of_options,
             frozenset(declared.code_options),
             declared.runs_operands is True,
             declared.runs_operands is False,
-            declared.stdin == "data",
+            stdin_data=declared.stdin == "data",
+            output_options=(
+                frozenset(declared.output_options) if declared.output_options is not None else None
+            ),
         )
         out[word] = grammar
         out.setdefault(word.rsplit("/", 1)[-1], grammar)

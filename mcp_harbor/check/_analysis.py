@@ -172,8 +172,6 @@ class _Analysis(TaintedScript):
         super().__init__(text, sentinels, taint, locate, hazards)
         self.depth = depth
         self.arg_models = arg_models
-        #: grammars declared with ``programs:`` (they win over `sinks.GRAMMARS`)
-        self.programs: Mapping[str, sinks.Grammar] = {}
         #: have bash read the script here (False: the caller does, in batches)
         self.bash_gate = True
         #: tree-sitter parsed the script (so bash's verdict applies)
@@ -1069,7 +1067,8 @@ class _Analysis(TaintedScript):
                 "written it (the run directory, a temporary folder, a caller-chosen path, or a "
                 "folder the script moved into): what a step wrote is the caller's",
                 "keep the code in a file no step writes (the export's folder), or in the "
-                "script itself",
+                "script itself; a program of programs: that writes no file in the folder "
+                "says so with output_options: [] (or the options that name what it writes)",
             )
 
     def _env_prefixes(self, node: Node) -> list[EnvPrefix]:

@@ -37,7 +37,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
-from mcp_harbor.check import grammars
+from mcp_harbor.check import grammars, sinks
 from mcp_harbor.check._arithmetic import INT_MAX, INT_MIN, Range, expression_range, is_identifier
 from mcp_harbor.check._facts import (
     Hazard,
@@ -890,6 +890,8 @@ class TaintedScript:
         #: variables set by ``printf -v`` to text whose caller data is quoted
         self.rendered_vars: dict[str, tuple[str, dict[str, Sentinel]]] = {}
         self.rendered_count = 0
+        #: grammars declared with ``programs:`` (they win over `sinks.GRAMMARS`)
+        self.programs: Mapping[str, sinks.Grammar] = {}
         #: variables that only ever hold one literal (`_constants`)
         self.constants: dict[str, tuple[int, list[str]]] = {}
         #: names the script assigns in ways the analysis follows (an
@@ -1484,7 +1486,11 @@ class TaintedScript:
         static = static_text(self.src, path)
         if static is None:
             loop = _LONE_VARIABLE.fullmatch(text)
-            if loop is not None and self._names_authors_files(loop.group(1) or loop.group(2)):
+            if (
+                loop is not None
+                and self._names_authors_files(loop.group(1) or loop.group(2))
+                and not self.works_in_writable(at)  # (nothing wrote one since)
+            ):
                 return False  # for f in scripts/*.sh; do bash -n "$f"; done
             return not _CLEAN_PATH_EXPANSION.fullmatch(text)
         if static in ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"):
@@ -1702,6 +1708,10 @@ class TaintedScript:
             rest = words[k:]
             head = rest[0] if rest else None
             return head is None or not grammars.writes_no_file(head.rsplit("/", 1)[-1], rest[1:])
+        declared = self.programs.get(program) or self.programs.get(program.rsplit("/", 1)[-1])
+        if declared is not None and declared.output_options is not None:
+            # programs: {tool: {output_options: [--out]}}: only what those name
+            return self._writes_through(arguments, words, declared.output_options)
         program = program.rsplit("/", 1)[-1]
         if program == "curl":
             return self._curl_writes(arguments, words)
@@ -1745,6 +1755,38 @@ class TaintedScript:
             return not all(self._outside_working_tree(a) for a in operands)
         kept = self._without_outside_outputs(program, arguments, words)
         return not grammars.writes_no_file(program, kept, False, self.heredoc_text(node))
+
+    def _writes_through(
+        self, arguments: Sequence[Node], words: list[str | None], options: frozenset[str]
+    ) -> bool:
+        """A program that writes no file but those its `options` name writes
+        one in the working folder: one of them is given, and its value is
+        not shown to be outside it (`_outside_working_tree`)."""
+        for k, word in enumerate(words):
+            if word is None:
+                continue
+            option = word.split("=", 1)[0]
+            if option not in options:
+                continue
+            if "=" in word:
+                attached = _ATTACHED_VARIABLE.fullmatch(node_text(self.src, arguments[k]))
+                name = attached.group(1) or attached.group(2) if attached is not None else None
+                held = self.assigned_once().get(name) if name is not None else None
+                value = word.split("=", 1)[1]
+                if held is not None and self._outside_working_tree(held):
+                    continue
+                if (
+                    value.startswith("/")
+                    and "/.." not in value
+                    and word == static_text(self.src, arguments[k])
+                ):
+                    continue
+                return True
+            if k + 1 >= len(arguments) or not self._outside_working_tree(
+                self._assigned_value(arguments[k + 1])
+            ):
+                return True
+        return False
 
     def _without_outside_outputs(
         self, program: str, arguments: Sequence[Node], words: list[str | None]

@@ -644,6 +644,9 @@ class Grammar:
     data_operands: bool = False
     #: declared with ``stdin: data``: standard input is read as data
     stdin_data: bool = False
+    #: declared with ``output_options``: the program writes no file but
+    #: those these options' values name (None: not stated, it may write any)
+    output_options: frozenset[str] | None = None
 
 
 def _g(value: str = "") -> Grammar:

@@ -159,7 +159,8 @@ def programs_option(fn: F) -> F:
         envvar="MCP_HARBOR_PROGRAMS",
         help="A YAML file declaring how in-house programs read their arguments "
         "(programs: NAME: {options_with_value, flags, end_of_options, runs_operands, "
-        "code_options}); an export's own programs: entry of the same name wins.",
+        "code_options, stdin, output_options}); an export's own programs: entry of the "
+        "same name wins.",
     )
     return option(fn)
 

@@ -474,6 +474,10 @@ class ProgramGrammar(_Strict):
       they take a value too, whether or not `options_with_value` lists them.
     - `stdin`: ``data`` declares that the program reads its standard input
       as data (never as commands); ``code`` or not stated: it may not.
+    - `output_options`: stated, the program writes no file but those the
+      values of these options name (``[]``: none); they take a value.
+      Not stated (None): it may write any file, so caller data given to it
+      may put files in the folder it works in.
     """
 
     options_with_value: tuple[OptionWord, ...] = ()
@@ -482,8 +486,9 @@ class ProgramGrammar(_Strict):
     runs_operands: bool | None = None
     code_options: tuple[OptionWord, ...] = ()
     stdin: Literal["data", "code"] | None = None
+    output_options: tuple[OptionWord, ...] | None = None
 
-    @field_validator(*_OPTION_LISTS, mode="before")
+    @field_validator(*_OPTION_LISTS, "output_options", mode="before")
     @classmethod
     def _a_list(cls, value: Any) -> Any:
         if isinstance(value, list):
@@ -497,14 +502,14 @@ class ProgramGrammar(_Strict):
         if not self.model_fields_set:
             raise ValueError(
                 "this grammar says nothing; declare options_with_value, flags, "
-                "end_of_options, runs_operands, code_options or stdin"
+                "end_of_options, runs_operands, code_options, stdin or output_options"
             )
-        for key in _OPTION_LISTS:
-            words: tuple[str, ...] = getattr(self, key)
+        for key in (*_OPTION_LISTS, "output_options"):
+            words: tuple[str, ...] = getattr(self, key) or ()
             twice = sorted({w for w in words if words.count(w) > 1})
             if twice:
                 raise ValueError(f"{key} lists {', '.join(twice)} more than once; keep one")
-        both = sorted(set(self.flags) & set(self.value_options))
+        both = sorted(set(self.flags) & (set(self.value_options) | set(self.output_options or ())))
         if both:
             raise ValueError(
                 f"{', '.join(both)} cannot be both a flag and an option that takes a value; "
@@ -514,8 +519,13 @@ class ProgramGrammar(_Strict):
 
     @property
     def value_options(self) -> frozenset[str]:
-        """Every option that takes a value (`options_with_value` and `code_options`)."""
-        return frozenset(self.options_with_value) | frozenset(self.code_options)
+        """Every option that takes a value (`options_with_value`,
+        `code_options` and `output_options`)."""
+        return (
+            frozenset(self.options_with_value)
+            | frozenset(self.code_options)
+            | frozenset(self.output_options or ())
+        )
 
     @property
     def runs_no_operands(self) -> bool:
@@ -536,7 +546,7 @@ class ProgramGrammar(_Strict):
         for candidate in candidates:
             if candidate in self.code_options:
                 return "code"
-            if candidate in self.options_with_value:
+            if candidate in self.options_with_value or candidate in (self.output_options or ()):
                 return "value"
             if candidate == word and candidate in self.flags:
                 return "flag"

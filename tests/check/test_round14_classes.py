@@ -8,7 +8,9 @@ the safe form accepted and the dangerous neighbour refused:
 - a loop over the author's files (``for f in scripts/*.sh``) runs them;
 - ``find … -print0`` records read whole start with find's starting point;
 - a database client's server (``psql -p``, ``PGPORT``) is where its
-  password goes.
+  password goes;
+- an in-house program of ``programs:`` that says what it writes
+  (``output_options``) is run from the working folder in a later step.
 """
 
 from __future__ import annotations
@@ -105,6 +107,8 @@ def test_a_heredoc_with_a_file_on_stdin_runs_the_file(tmp_path: Path) -> None:
         # a step may write the folder the glob lists
         (['for f in scripts/*.sh; do bash -- "$f"; done', 'echo "$ARG_name" > scripts/x.sh'], True),
         (['for f in "$HARBOR_RUN_DIR"/*.sh; do bash -- "$f"; done'], True),
+        # the loop itself fills the file it then runs
+        (['for f in scripts/*.sh; do echo "$ARG_name" > "$f"; bash -- "$f"; done'], True),
         (['for f in scripts/*.sh; do bash -- "$f"; done\nf=$(cat "$HARBOR_RUN_DIR/n")'], True),
     ],
 )
@@ -177,3 +181,40 @@ def test_a_database_clients_server_is_where_its_password_goes(
     assert (status == "refused") == refused, findings
     if refused:
         assert any(f.startswith("H010") and "caller chooses" in f for f in findings), findings
+
+
+_TOOL = {
+    "./tools/flagctl": {
+        "options_with_value": ["--flag", "--output"],
+        "runs_operands": False,
+        "stdin": "data",
+    }
+}
+_TWICE = [
+    './tools/flagctl --flag "$ARG_name" --dry-run-free',
+    './tools/flagctl --flag "$ARG_name"',
+]
+
+
+@pytest.mark.parametrize(
+    ("output_options", "second", "refused"),
+    [
+        (None, _TWICE[1], True),  # not stated: it may write itself over
+        ([], _TWICE[1], False),
+        (["--output"], _TWICE[1], False),
+        (["--output"], '_o="$HARBOR_RUN_DIR/o.json"\n' + _TWICE[1] + ' --output="$_o"', False),
+        (["--output"], _TWICE[1] + ' --output "$ARG_name.json"', True),
+        (["--output"], _TWICE[1] + " --output tools/flagctl", True),
+    ],
+)
+def test_a_described_program_says_what_it_writes(
+    output_options: list[str] | None, second: str, refused: bool, tmp_path: Path
+) -> None:
+    tool = {name: dict(entry) for name, entry in _TOOL.items()}
+    tool["./tools/flagctl"]["flags"] = ["--dry-run-free"]
+    if output_options is not None:
+        tool["./tools/flagctl"]["output_options"] = output_options
+    status, findings = _check([_TWICE[0], second], tmp_path, args=_NAME, programs=tool)
+    assert (status == "refused") == refused, findings
+    if refused:
+        assert any(f.startswith("H004") for f in findings), findings
