@@ -1756,6 +1756,14 @@ class TaintedScript:
         kept = self._without_outside_outputs(program, arguments, words)
         return not grammars.writes_no_file(program, kept, False, self.heredoc_text(node))
 
+    def _attached_assignment(self, argument: Node) -> Node | None:
+        """For ``--opt="$v"`` whose variable the script assigns exactly once,
+        the value assigned (``out="$HARBOR_RUN_DIR/a.tgz"``); else None."""
+        attached = _ATTACHED_VARIABLE.fullmatch(node_text(self.src, argument))
+        if attached is None:
+            return None
+        return self.assigned_once().get(attached.group(1) or attached.group(2))
+
     def _writes_through(
         self, arguments: Sequence[Node], words: list[str | None], options: frozenset[str]
     ) -> bool:
@@ -1769,9 +1777,7 @@ class TaintedScript:
             if option not in options:
                 continue
             if "=" in word:
-                attached = _ATTACHED_VARIABLE.fullmatch(node_text(self.src, arguments[k]))
-                name = attached.group(1) or attached.group(2) if attached is not None else None
-                held = self.assigned_once().get(name) if name is not None else None
+                held = self._attached_assignment(arguments[k])
                 value = word.split("=", 1)[1]
                 if held is not None and self._outside_working_tree(held):
                     continue
@@ -1812,9 +1818,7 @@ class TaintedScript:
                 value = word.split("=", 1)[1]
                 if value.startswith("/") and "/.." not in value:
                     continue
-                attached = _ATTACHED_VARIABLE.fullmatch(node_text(self.src, arguments[k]))
-                name = attached.group(1) or attached.group(2) if attached is not None else None
-                held = self.assigned_once().get(name) if name is not None else None
+                held = self._attached_assignment(arguments[k])
                 if held is not None and self._outside_working_tree(held):
                     continue  # --output="$out", out="$HARBOR_RUN_DIR/…"
             kept.append(word)
@@ -1874,9 +1878,7 @@ class TaintedScript:
             if word is None:
                 continue
             if word.startswith("--file="):
-                attached = _ATTACHED_VARIABLE.fullmatch(node_text(self.src, arguments[k]))
-                name = attached.group(1) or attached.group(2) if attached is not None else None
-                held = self.assigned_once().get(name) if name is not None else None
+                held = self._attached_assignment(arguments[k])
                 if held is not None:
                     return self._outside_working_tree(held)  # --file="$out"
                 return word[7:] == "-" or (word[7:].startswith("/") and "/.." not in word)
