@@ -40,6 +40,7 @@ from tree_sitter import Node
 
 from mcp_harbor.check._gates import parse_tree, tree_error, walk
 from mcp_harbor.check._reprint import Reprint, reprints
+from mcp_harbor.check._tree import in_arithmetic
 
 __all__ = ["Disagreement", "Probed", "disagreements", "probe_rendering"]
 
@@ -117,7 +118,9 @@ def _predicted(tree_text: str) -> dict[str, bool | None] | None:
             continue
         if node.type != "command_substitution":
             continue
-        body = src[node.start_byte : node.end_byte]
+        # (tree-sitter starts a substitution after a blank inside double
+        # quotes at the blank: ` $(…)`)
+        body = src[node.start_byte : node.end_byte].lstrip(b" \t")
         match = re.fullmatch(rb"\$\(  :  hb([QT]\d+)  \)", body)
         if match is None:
             continue
@@ -235,6 +238,29 @@ def disagreements(
         }
         for k, answer in zip(subscript, reprints(p.text for p in subscript.values()), strict=True):
             found_each[k] = _compare(subscript[k], answer, pieces="Q")
+        # a place tree-sitter reads as an expansion in arithmetic, where it
+        # cannot read a probe at all: bash must expand the place too
+        arithmetic = {
+            k: _single(items[i][0], offset, _SUBSCRIPT_PROBE)
+            for k, (i, offset, _one) in enumerate(singles)
+            if found_each[k] is None and _expanded_in_arithmetic(items[i][0], offset)
+        }
+        answers = reprints(p.text for p in arithmetic.values())
+        for k, answer in zip(arithmetic, answers, strict=True):
+            if answer.text is not None:
+                expanded = _observed(answer.text, 1)["Q0"]
+                found_each[k] = (
+                    []
+                    if expanded
+                    else [
+                        Disagreement(
+                            arithmetic[k].offsets[0],
+                            "tree-sitter reads this place as an expansion in arithmetic but "
+                            "bash reads it as "
+                            + ("a comment" if expanded is None else "literal text"),
+                        )
+                    ]
+                )
         fixed: dict[int, list[Disagreement]] = {i: [] for i in retry}
         for (i, offset, _one), found in zip(singles, found_each, strict=True):
             if found is None:
@@ -256,6 +282,29 @@ def _single(text: str, offset: int, probe: str = _PROBE) -> Probed:
     src = text.encode("utf-8")
     rendered = src[:offset] + probe.format(k=0).encode() + src[offset:]
     return Probed(rendered.decode("utf-8"), (offset,))
+
+
+def _expanded_in_arithmetic(text: str, offset: int) -> bool:
+    """tree-sitter reads the place at byte `offset` of `text` as the start
+    of an expansion (``$n``, ``${#s}``), or the end of a placeholder's
+    sentinel name, that bash evaluates as arithmetic (``(( … ))``,
+    ``$(( … ))``, a C-style ``for``)."""
+    tree = parse_tree(text)
+    if tree_error(tree) is not None:
+        return False
+    src = text.encode("utf-8")
+    node: Node | None = tree.root_node.descendant_for_byte_range(offset, offset)
+    while node is not None and node.type not in ("simple_expansion", "expansion"):
+        if node.type == "variable_name" and node.end_byte == offset:
+            break  # a sentinel: the probe follows the name
+        node = node.parent
+    if node is None:
+        node = tree.root_node.descendant_for_byte_range(max(offset - 1, 0), offset)
+        if node is None or node.type != "variable_name" or node.end_byte != offset:
+            return False
+    elif node.type != "variable_name" and node.start_byte != offset:
+        return False
+    return in_arithmetic(src, node)
 
 
 def _in_subscript(text: str, offset: int) -> bool:

@@ -371,7 +371,7 @@ GIT_OBJECT_NAMES: dict[str, frozenset[str]] = {
     "git rev-parse": frozenset({"--verify", "-q", "--quiet", "--short"}),
     "git rev-list": frozenset(
         {"--count", "--first-parent", "--no-merges", "--merges", "--reverse", "--topo-order",
-         "--date-order", "--ancestry-path"}
+         "--date-order", "--ancestry-path", "-n", "--max-count"}
     ),
 }  # fmt: skip
 #: git's subcommands whose output, for a revision the caller names, is the
@@ -414,6 +414,11 @@ _CLEAN_PATH_EXPANSION = re.compile(r"[A-Za-z0-9_./-]+")
 _ATTACHED_VARIABLE = re.compile(
     r'--?[A-Za-z0-9][A-Za-z0-9-]*="?\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})"?'
 )
+#: wc's options that choose counts (GNU coreutils 9.1 wc(1)), and ``--``.
+_WC_COUNTS = frozenset(
+    {"-l", "-c", "-w", "-m", "-L", "--lines", "--bytes", "--words", "--chars",
+     "--max-line-length", "--"}
+)  # fmt: skip
 #: find's actions that print (or run) other than -print0, and the option
 #: that takes the starting points from a file (GNU findutils 4.9 find(1)).
 _FIND_OTHER_OUTPUT = frozenset(
@@ -2008,7 +2013,35 @@ class TaintedScript:
             value = self._key_value(body, occs[0])
             if value is not None:
                 return value
+        if body is not None and body.type == "command":
+            values = self._key_values(body, occs)
+            if values is not None:
+                return values
         return any_model()
+
+    def _key_values(self, command: Node, occs: Sequence[Occ]) -> ValueModel | None:
+        """The model of the values ``printf 'a=%s\\nb=%s\\n' "$a" "$b"``
+        (`command`) writes: one ``key=%s\n`` a value, each value one
+        argument, the caller's ones `occs`, each whole."""
+        name = command.child_by_field_name("name")
+        arguments = list(command.children_by_field_name("argument"))
+        if name is None or node_text(self.src, name) != "printf" or len(arguments) < 2:
+            return None
+        form = static_text(self.src, arguments[0])
+        if form is None or not re.fullmatch(r"(?:[A-Za-z_][A-Za-z0-9_]*=%s\\n)+", form):
+            return None
+        if form.count("%s") != len(arguments) - 1:
+            return None
+        model: ValueModel | None = None
+        for argument in arguments[1:]:
+            inside = [o for o in occs if argument.start_byte <= o.start < argument.end_byte]
+            if not inside:
+                continue  # the author's value
+            inner = self.src[inside[0].start : inside[0].end].decode("utf-8", "replace")
+            if len(inside) != 1 or node_text(self.src, argument).strip('"') != inner:
+                return None
+            model = inside[0].model if model is None else model.union(inside[0].model)
+        return model
 
     def _key_value(self, command: Node, occ: Occ) -> ValueModel | None:
         """The model of the one value ``echo "key=$v"`` or ``printf
@@ -2238,6 +2271,33 @@ class TaintedScript:
         ):
             return None
         return ValueModel(any_model().chars, frozenset(s[0] for s in starts or ["."]), False)
+
+    def _count_field(self, command: Node) -> ValueModel | None:
+        """``read -r total _ < <(wc -l -- "$f")``: the first name `command`
+        reads takes the first field of ``wc``'s first line, a count (GNU
+        coreutils 9.1 wc(1): the counts, then the file's name), when it is
+        not the only name (a lone name takes the whole line) or wc reads
+        its standard input (no name printed)."""
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        names = [w for w in words if w is not None and IDENT.fullmatch(w)]
+        if any(w is None or (w.startswith("-") and w not in ("-r",)) for w in words) or not names:
+            return None  # read -d, -n, -a…: not one line split into fields
+        source = self._read_source(command)
+        if source is None or source.type != "command":
+            return None
+        if static_text(self.src, source.child_by_field_name("name") or source) != "wc":
+            return None
+        arguments = [static_text(self.src, a) for a in source.children_by_field_name("argument")]
+        options = [a for a in arguments if a is not None and a.startswith("-")]
+        if any(o not in _WC_COUNTS for o in options):
+            return None
+        end = arguments.index("--") if "--" in arguments else len(arguments)
+        if any(a is None for a in arguments[:end]):
+            return None  # a word that may be an option (--help prints no count)
+        operands = len(arguments) - len(options)
+        if len(names) < 2 and operands > 0:
+            return None
+        return _COUNT
 
     def _read_source(self, command: Node) -> Node | None:
         """The one command whose output the ``read`` `command` reads: the
@@ -2571,7 +2631,7 @@ class TaintedScript:
                 elif (
                     allowed is not None
                     and word not in allowed
-                    and not re.fullmatch(r"--(?:max-count|short)=\d+", word)
+                    and not re.fullmatch(r"--(?:max-count|short)=\d+|-n?\d+", word)
                 ):
                     return False
                 continue
@@ -2820,6 +2880,18 @@ class TaintedScript:
                 if (static_text(self.src, a) or "").startswith("+")
             ]
             if formats and all(f is not None and _DIGIT_DATE.fullmatch(f) for f in formats):
+                given = [
+                    static_text(self.src, a) or node_text(self.src, a)
+                    for a in last.children_by_field_name("argument")
+                ]
+                if any(
+                    w.split("=", 1)[0] in ("-d", "--date", "-f", "--file", "-r", "--reference")
+                    or (w.startswith("-") and not w.startswith("--") and set(w[1:]) & set("dfr"))
+                    for w in given
+                ):
+                    # of a date given, the time before 1970 too: -2208988800
+                    number = frozenset(string.digits + "-")
+                    return ValueModel(number, number, False, True)
                 return ValueModel(frozenset(string.digits), frozenset(string.digits), False, True)
             return None
         arguments = list(last.children_by_field_name("argument"))
@@ -3030,8 +3102,10 @@ class TaintedScript:
                     if IDENT.fullmatch(node_text(self.src, a))
                 ] or ["REPLY", "MAPFILE"]
                 model = self._find_records(node) or any_model()
-                for var_name in names:
-                    self.taint.variables.setdefault(var_name, (self._any_arg(), model))
+                count = self._count_field(node)
+                for k, var_name in enumerate(names):
+                    held = count if k == 0 and count is not None else model
+                    self.taint.variables.setdefault(var_name, (self._any_arg(), held))
         changed = True
         while changed:
             changed = False
@@ -3043,10 +3117,15 @@ class TaintedScript:
                 if not inside:
                     named = self._names_tainted(value)
                     if named is not None:
-                        # b=ARG_x: arithmetic evaluates b, then the value of ARG_x
+                        # b=ARG_x: arithmetic evaluates b, then the value of
+                        # ARG_x; (( t = start )): t holds the number computed
+                        computed = self.script is not None and self.script.arithmetic(value)
                         for var_name in names:
                             if var_name not in self.taint.variables:
-                                self.taint.variables[var_name] = (named, any_model())
+                                self.taint.variables[var_name] = (
+                                    named,
+                                    _NUMBER if computed else any_model(),
+                                )
                                 changed = True
                     continue
                 model = (

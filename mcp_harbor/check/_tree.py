@@ -225,6 +225,12 @@ def _expansion_own_name(node: Node) -> bool:
     not a name in its offset or length (``n``, which bash evaluates as
     arithmetic)."""
     parent = node.parent
+    if (
+        parent is not None
+        and parent.type == "subscript"
+        and parent.child_by_field_name("name") == node
+    ):
+        node, parent = parent, parent.parent  # ${#a[@]}: the array's name
     if parent is None or parent.type not in ("simple_expansion", "expansion"):
         return False
     for child in parent.children:

@@ -54,6 +54,11 @@ class Credentials:
     #: ``@FILE`` value of its credential options reads one (``curl -H @f``)
     file_options: frozenset[str] = frozenset()
     at_files: bool = False
+    #: options whose value is a setting (``wget -e debug=on``), and the
+    #: settings known to print nothing of the request: any other one may
+    #: turn printing on, and takes the place away
+    setting_options: frozenset[str] = frozenset()
+    quiet_settings: frozenset[str] = frozenset()
 
 
 def _c(
@@ -67,6 +72,8 @@ def _c(
     printing: str = "",
     file_options: str = "",
     at_files: bool = False,
+    setting_options: str = "",
+    quiet_settings: str = "",
 ) -> Credentials:
     return Credentials(
         source,
@@ -78,6 +85,8 @@ def _c(
         frozenset(printing.split()),
         frozenset(file_options.split()),
         at_files,
+        frozenset(setting_options.split()),
+        frozenset(quiet_settings.split()),
     )
 
 
@@ -100,6 +109,12 @@ CREDENTIALS: dict[str, Credentials] = {
         "progress lines (so it is no place for a secret); -d prints the request",
         "--header --user --password --http-user --http-password --post-data --body-data",
         printing="-d --debug",
+        # wget(1) 1.21 "Wgetrc Commands": -e runs one; these print nothing
+        # of the request (debug, verbose, save_headers… would)
+        setting_options="-e --execute",
+        quiet_settings="robots tries timeout readtimeout connecttimeout dnstimeout wait "
+        "waitretry randomwait retryconnrefused checkcertificate maxredirect limitrate "
+        "useragent contentdisposition timestamping noclobber quota cache compression",
     ),
     "docker": _c(
         "docker login(1): --password-stdin reads the password on stdin, -p takes it",
@@ -204,7 +219,33 @@ def _entry(program: str, words: Sequence[str | None]) -> Credentials | None:
     letters = {f"-{c}" for w in kept if w and w[:1] == "-" and w[:2] != "--" for c in w[1:]}
     if entry.printing & (written | letters):
         return None  # it prints the request: no place takes a credential
+    if entry.setting_options and not _quiet_settings(entry, words):
+        return None  # wget -e debug=on: a setting that prints the request
     return entry
+
+
+def _quiet_settings(entry: Credentials, words: Sequence[str | None]) -> bool:
+    """Every setting `words` give through `entry`'s setting options is one
+    of its quiet ones (a setting the checker cannot read is not)."""
+    for k, word in enumerate(words):
+        value: str | None
+        if word in entry.setting_options:
+            value = words[k + 1] if k + 1 < len(words) else None
+        elif word is not None and word.split("=", 1)[0] in entry.setting_options and "=" in word:
+            value = word.split("=", 1)[1]
+        elif (
+            word is not None
+            and word[:2] in entry.setting_options
+            and not word.startswith("--")
+            and len(word) > 2
+        ):
+            value = word[2:]  # -edebug=on
+        else:
+            continue
+        setting = (value or "").split("=", 1)[0].strip().lower().replace("_", "").replace("-", "")
+        if value is None or setting not in entry.quiet_settings:
+            return False
+    return True
 
 
 #: curl -w variables that tell of the transfer, never of the request's

@@ -1,0 +1,29 @@
+"""Blind round fifteen (issue 34): 50 attacks in 10 classes and 150 safe
+templates written from the docs alone (tests/check/blind34r15/README.md,
+safe-README.md), committed before scoring and scored once: see SCORE.md.
+No longer held out. The lists are the verdicts now."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.check._blind import round_tests
+
+HERE = Path(__file__).parent / "blind34r15"
+
+#: Accepted attacks the real runtime stops: none is accepted any more.
+ACCEPTED_INERT: set[str] = set()
+#: Accepted attacks that still run their payload or leak the secret: none.
+KNOWN_MISSES: dict[str, str] = {}
+#: Safe templates refused, with the rules that refuse them (and why).
+REFUSED_SAFE = {
+    "063-load-check.yaml": 'H006: what awk\'s printf "%d" prints is not shown to be a number',
+    "076-grafana-annotation.yaml": "H000: tree-sitter reads ${x:-$(( … ))} as a subshell",
+    "109-sqlite-orders-for-user.yaml": "H005 H012: SQL built in Python; python reads the folder",
+}
+
+(
+    test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses,
+    test_the_safe_templates_refused_are_the_listed_ones,
+    test_accepted_attacks_do_not_run,
+) = round_tests(HERE, 50, ACCEPTED_INERT, KNOWN_MISSES, REFUSED_SAFE)
