@@ -32,8 +32,11 @@ program it was a credential of is not the value), and written to
 Guarantees: pure (a function of the script text and the secrets' names);
 over-approximates where the value goes (taint only grows: a variable
 ``read`` assigns in such a script, or a function's ``$1`` when it is called
-with the secret, counts as carrying it), so it may refuse a script that
-does not print the secret, never the other way round for the sinks above.
+with the secret, counts as carrying it; but what ``read`` takes from a file
+when no file can hold a secret: no step writes one to a file, and no
+program that is no credential place of it prints where nothing is
+recorded), so it may refuse a script that does not print the secret,
+never the other way round for the sinks above.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.credentials import (
     CONTENT_BLIND,
     CREDENTIALS,
+    credential_stores,
     reads_credential_file,
     takes_credential,
 )
@@ -67,6 +71,8 @@ _TRACE_VARIABLES = frozenset({"SHELLOPTS", "BASH_XTRACEFD"})
 _PRINTED_FILES = frozenset(
     {"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/1"}
 )
+#: How a script writes the home folder at the head of a path.
+_HOME_SPELLINGS = ("~", "$HOME", "${HOME}")
 #: Files of the run directory the caller gets back (`mcp_harbor.runner.rundir`).
 _RETURNED = ("steps", "output.json", "context.json")
 
@@ -91,9 +97,36 @@ def secret_hazards(
     script = parsed(text)
     if script.error is not None:
         return []  # the analysis proper reports it (H000)
+    found, sinks = _follow(text, sentinels, secrets, files, allowed, models, environment, False)
+    if not sinks.secret_files and not sinks.filed and not files and found:
+        # no file holds a secret: what `read` takes from a file is not one
+        retried, again = _follow(
+            text, sentinels, secrets, files, allowed, models, environment, True
+        )
+        if len(retried) < len(found):
+            found, sinks = retried, again
+    if files is not None:
+        files |= sinks.secret_files
+    return found
+
+
+def _follow(
+    text: str,
+    sentinels: Sentinels,
+    secrets: Collection[str],
+    files: set[str] | None,
+    allowed: Mapping[str, Collection[str]] | None,
+    models: Mapping[str, ValueModel] | None,
+    environment: Collection[str],
+    file_reads_clean: bool,
+) -> tuple[list[Hazard], _Sinks]:
+    """One pass of `secret_hazards` (`file_reads_clean`: what ``read``
+    takes from a file carries no secret, which holds when no file does)."""
+    script = parsed(text)
     taint = Taint({name: (name, any_model()) for name in secrets})
     follower = TaintedScript(text, None, taint, sentinels.locate, [])
     follower.unproven_is_data = False  # only the secrets are followed here
+    follower.file_reads_clean = file_reads_clean
     follower.find_caller_data(script)
     # where caller data is (what is not proven the author's: the taint
     # analysis's own rule, `models` and `environment` as it gets them), for
@@ -116,10 +149,7 @@ def secret_hazards(
     }
     if files is not None:
         sinks.secret_files |= files
-    found = sinks.run()
-    if files is not None:
-        files |= sinks.secret_files
-    return found
+    return sinks.run(), sinks
 
 
 class _Sinks:
@@ -145,6 +175,9 @@ class _Sinks:
         #: files a secret was written to (their path as written): reading one
         #: back with a program that prints what it reads prints the secret
         self.secret_files: set[str] = set()
+        #: a program that is no credential place of the secret got it, and
+        #: what it prints goes where nothing is recorded: maybe a file
+        self.filed = False
         #: those whose writer also wrote an option that prints the request
         #: (a curl config's ``verbose``, ``trace``, ``write-out``)
         self.printing_files: set[str] = set()
@@ -570,6 +603,7 @@ class _Sinks:
         if name and not mixed and takes_credential(name, words, place):
             # (a word that also holds caller data may come out malformed, and
             # curl prints a malformed URL whole: "bad range in URL position …")
+            self._stores(name, words)
             return
         if name in ("test", "[") and _compares_strings(words):
             return  # test "$S" = x prints nothing, whatever S holds
@@ -580,6 +614,7 @@ class _Sinks:
             # prints
             where = "a file it may write"
         if where is None:
+            self.filed = True  # (a file of the run directory may hold it now)
             return
         said = (
             f"in its environment as {at}"
@@ -729,8 +764,16 @@ class _Sinks:
         words = [static_text(self.src, a) for a in body.children_by_field_name("argument")]
         if bool(name) and takes_credential(name, words, ("stdin", 0)):
             self._sent_where_the_caller_says(body, name)
+            self._stores(name, words)
             return True
         return False
+
+    def _stores(self, name: str, words: Sequence[str | None]) -> None:
+        """`name` with `words` took a secret as a credential: the files it
+        keeps credentials in (``docker login``: ``~/.docker/config.json``)
+        hold it from now on, in each way a script may spell the home."""
+        for stored in credential_stores(name, words):
+            self.secret_files |= {f"{home}/{stored}" for home in _HOME_SPELLINGS}
 
     def _named(self, command: Node, programs: Collection[str]) -> bool:
         """`command`'s program is one of `programs` (a basename, or the

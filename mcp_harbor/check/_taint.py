@@ -897,6 +897,9 @@ class TaintedScript:
         self.rendered_count = 0
         #: grammars declared with ``programs:`` (they win over `sinks.GRAMMARS`)
         self.programs: Mapping[str, sinks.Grammar] = {}
+        #: what ``read`` takes from a file is clean (the secrets' follower,
+        #: when no file holds a secret)
+        self.file_reads_clean = False
         #: variables that only ever hold one literal (`_constants`)
         self.constants: dict[str, tuple[int, list[str]]] = {}
         #: names the script assigns in ways the analysis follows (an
@@ -2272,6 +2275,26 @@ class TaintedScript:
             return None
         return ValueModel(any_model().chars, frozenset(s[0] for s in starts or ["."]), False)
 
+    def _reads_a_file(self, command: Node) -> bool:
+        """The ``read``/``mapfile`` `command` reads only from a file named
+        by ``< PATH`` (on itself, or on the ``while`` loop it is the
+        condition of)."""
+        holder = command.parent
+        if (
+            holder is not None
+            and holder.type == "while_statement"
+            and holder.children[1:2] == [command]
+        ):
+            holder = holder.parent
+        if holder is None or holder.type != "redirected_statement":
+            return False
+        sources = [c for c in holder.children if c.type.endswith("redirect")]
+        if len(sources) != 1 or sources[0].type != "file_redirect":
+            return False
+        dest = sources[0].child_by_field_name("destination")
+        operator = next((c.type for c in sources[0].children if not c.is_named), "")
+        return operator == "<" and dest is not None and dest.type != "process_substitution"
+
     def _count_field(self, command: Node) -> ValueModel | None:
         """``read -r total _ < <(wc -l -- "$f")``: the first name `command`
         reads takes the first field of ``wc``'s first line, a count (GNU
@@ -3095,6 +3118,8 @@ class TaintedScript:
             # author's files: read -r a b < <(awk '…' /proc/meminfo)
             for node in reads:
                 if self._reads_pure_substitution(node):
+                    continue
+                if self.file_reads_clean and self._reads_a_file(node):
                     continue
                 names = [
                     node_text(self.src, a)

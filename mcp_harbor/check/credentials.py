@@ -25,6 +25,7 @@ __all__ = [
     "CONTENT_BLIND",
     "CREDENTIALS",
     "Credentials",
+    "credential_stores",
     "reads_credential_file",
     "takes_credential",
 ]
@@ -59,6 +60,9 @@ class Credentials:
     #: turn printing on, and takes the place away
     setting_options: frozenset[str] = frozenset()
     quiet_settings: frozenset[str] = frozenset()
+    #: files (under the home folder) where it keeps the credential it takes
+    #: (``docker login``: ``.docker/config.json``): after it, they hold it
+    stores: frozenset[str] = frozenset()
 
 
 def _c(
@@ -74,6 +78,7 @@ def _c(
     at_files: bool = False,
     setting_options: str = "",
     quiet_settings: str = "",
+    stores: str = "",
 ) -> Credentials:
     return Credentials(
         source,
@@ -87,6 +92,7 @@ def _c(
         at_files,
         frozenset(setting_options.split()),
         frozenset(quiet_settings.split()),
+        frozenset(stores.split()),
     )
 
 
@@ -117,21 +123,27 @@ CREDENTIALS: dict[str, Credentials] = {
         "useragent contentdisposition timestamping noclobber quota cache compression",
     ),
     "docker": _c(
-        "docker login(1): --password-stdin reads the password on stdin, -p takes it",
+        "docker login(1): --password-stdin reads the password on stdin, -p takes it; it "
+        "keeps it (base64) in ~/.docker/config.json",
         "-p --password",
         stdin_with="--password-stdin",
         only_with="login",
+        stores=".docker/config.json",
     ),
     "helm": _c(
-        "helm registry login: --password-stdin reads the password on stdin",
+        "helm registry login: --password-stdin reads the password on stdin; it keeps it in "
+        "~/.config/helm/registry/config.json",
         "-p --password",
         stdin_with="--password-stdin",
         only_with="login",
+        stores=".config/helm/registry/config.json",
     ),
     "gh": _c(
-        "gh(1) 2.x: GH_TOKEN/GITHUB_TOKEN authenticate; auth login --with-token reads stdin",
+        "gh(1) 2.x: GH_TOKEN/GITHUB_TOKEN authenticate; auth login --with-token reads stdin "
+        "and keeps the token in ~/.config/gh/hosts.yml",
         env="GH_TOKEN GITHUB_TOKEN GH_ENTERPRISE_TOKEN GITHUB_ENTERPRISE_TOKEN",
         stdin_with="--with-token",
+        stores=".config/gh/hosts.yml",
     ),
     "kubectl": _c("kubectl(1): --token is the bearer token sent to the API server", "--token"),
     **{
@@ -222,6 +234,13 @@ def _entry(program: str, words: Sequence[str | None]) -> Credentials | None:
     if entry.setting_options and not _quiet_settings(entry, words):
         return None  # wget -e debug=on: a setting that prints the request
     return entry
+
+
+def credential_stores(program: str, words: Sequence[str | None]) -> frozenset[str]:
+    """The files (their paths under the home folder) where `program` with
+    `words` keeps a credential it takes (empty: none)."""
+    entry = _entry(program, words)
+    return entry.stores if entry is not None else frozenset()
 
 
 def _quiet_settings(entry: Credentials, words: Sequence[str | None]) -> bool:

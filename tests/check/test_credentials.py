@@ -189,3 +189,56 @@ def test_every_entry_says_where_its_facts_come_from() -> None:
     assert takes_credential("curl", ["-H", None], ("word", 1))
     assert not takes_credential("curl", ["--trace", "-", "-H", None], ("word", 3))
     assert not takes_credential("docker", ["run", "-i"], ("stdin", 0))
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # the answer of a program the secret was a credential of is no secret,
+        # and no file holds the secret: what read takes from a file is not one
+        (
+            'AWS_SECRET_ACCESS_KEY="$API_TOKEN" aws s3api list-objects-v2 --bucket b '
+            '> "$HARBOR_RUN_DIR/o.json"\n'
+            'jq -r \'.Contents[0].Key\' "$HARBOR_RUN_DIR/o.json" > "$HARBOR_RUN_DIR/k.txt"\n'
+            'read -r key < "$HARBOR_RUN_DIR/k.txt"\nprintf \'%s\\n\' "$key"',
+            False,
+        ),
+        # a file holds it: what read takes from it may be it
+        (
+            'printf \'%s\\n\' "$API_TOKEN" > "$HARBOR_RUN_DIR/t.txt"\n'
+            'read -r key < "$HARBOR_RUN_DIR/t.txt"\nprintf \'%s\\n\' "$key" | base64',
+            True,
+        ),
+        # a program that is no credential place wrote where nothing is
+        # recorded: that file may hold it
+        (
+            'tr a-z A-Z <<< "$API_TOKEN" > "$HARBOR_RUN_DIR/t.txt"\n'
+            'read -r key < "$HARBOR_RUN_DIR/t.txt"\nprintf \'%s\\n\' "$key" | base64',
+            True,
+        ),
+    ],
+)
+def test_what_read_takes_from_a_file(run: str, refused: bool, tmp_path: Path) -> None:
+    rules = _export(tmp_path, {"run": run})
+    assert ("H010" in rules) == refused, rules
+
+
+@pytest.mark.parametrize(
+    "read_back",
+    [
+        "cat ~/.docker/config.json | base64",
+        'base64 "$HOME/.docker/config.json"',
+        'tar -C "$HOME" -c .docker | base64',
+    ],
+)
+def test_a_credential_a_program_keeps_in_a_file_is_followed_there(
+    read_back: str, tmp_path: Path
+) -> None:
+    """docker login keeps the password (base64) in ~/.docker/config.json:
+    printing that file prints the secret."""
+    login = (
+        "printf '%s' \"$API_TOKEN\" | docker login --username ci --password-stdin "
+        "registry.example.com\n"
+    )
+    assert "H010" not in _export(tmp_path, {"run": login + "docker push registry.example.com/a:1"})
+    assert "H010" in _export(tmp_path, {"run": login + read_back})

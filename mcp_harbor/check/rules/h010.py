@@ -48,8 +48,10 @@ class SecretPrinted(Rule):
       every secret in its environment, whose program is a language or has
       no grammar. An option that prints the request (`curl -v`, `--trace`,
       `-w`) takes the credential place away;
-    - a file a secret was written to, given to a program (an operand, its
-      stdin) that does not read it as a credential file (`curl -K FILE`,
+    - a file a secret was written to (or one a program keeps the credential
+      it took in: `docker login`'s `~/.docker/config.json`, `helm registry
+      login`'s, `gh auth login`'s `hosts.yml`), given to a program (an
+      operand, its stdin) that does not read it as a credential file (`curl -K FILE`,
       `-H @FILE`, `ssh -i FILE`, `docker login --password-stdin < FILE`)
       and may print what it reads; a program that never prints a file's
       content (`rm`, `chmod`, `stat`, `ls`, a digest) may have it;
