@@ -296,6 +296,24 @@ def _sed_reads_only_operands(text: str) -> bool:
     )
 
 
+def _awk_begin_only(text: str) -> bool:
+    """The awk program `text` is one ``BEGIN { … }`` and nothing else: awk
+    runs it and exits without reading any input (POSIX awk). Its braces
+    are counted with strings, regular expressions and comments blanked
+    (`_positions.awk_code`)."""
+    from mcp_harbor.check._positions import awk_code
+
+    code = awk_code(text)
+    match = re.match(r"\s*BEGIN\s*\{", code)
+    if match is None:
+        return False
+    depth, k = 1, match.end()
+    while k < len(code) and depth:
+        depth += {"{": 1, "}": -1}.get(code[k], 0)
+        k += 1
+    return depth == 0 and not code[k:].strip()
+
+
 #: Programs whose every operand is a file (or folder) they read, and whose
 #: output depends on nothing else but their words (GNU coreutils 9.1,
 #: grep 3.8, gzip 1.12: each one's manual): what they print of files no
@@ -1213,10 +1231,18 @@ class TaintedScript:
         ):
             return False
         return all(
-            _name_of(self.src, c) in ("read", "mapfile", "readarray")
-            and self._reads_pure_substitution(c)
+            _name_of(self.src, c) in ("read", "mapfile", "readarray") and self._reads_authors(c)
             for c in commands
         )
+
+    def _reads_authors(self, command: Node) -> bool:
+        """The ``read``/``mapfile`` `command` reads the author's text: from
+        ``< <(…)`` that prints it (`_reads_pure_substitution`), or from a
+        file no step can write (``< /proc/loadavg``; rule 2)."""
+        if self._reads_pure_substitution(command):
+            return True
+        source = self._reads_a_file(command)
+        return source is not None and not self.step_writable(source, at=command.start_byte)
 
     def _evaluated(self) -> list[Node]:
         """The words of ``eval``, ``source``, ``.`` and ``trap``: text the
@@ -2275,10 +2301,10 @@ class TaintedScript:
             return None
         return ValueModel(any_model().chars, frozenset(s[0] for s in starts or ["."]), False)
 
-    def _reads_a_file(self, command: Node) -> bool:
-        """The ``read``/``mapfile`` `command` reads only from a file named
-        by ``< PATH`` (on itself, or on the ``while`` loop it is the
-        condition of)."""
+    def _reads_a_file(self, command: Node) -> Node | None:
+        """The path of the file the ``read``/``mapfile`` `command` reads
+        from, when it reads only from one named by ``< PATH`` (on itself,
+        or on the ``while`` loop it is the condition of)."""
         holder = command.parent
         if (
             holder is not None
@@ -2287,13 +2313,15 @@ class TaintedScript:
         ):
             holder = holder.parent
         if holder is None or holder.type != "redirected_statement":
-            return False
+            return None
         sources = [c for c in holder.children if c.type.endswith("redirect")]
         if len(sources) != 1 or sources[0].type != "file_redirect":
-            return False
+            return None
         dest = sources[0].child_by_field_name("destination")
         operator = next((c.type for c in sources[0].children if not c.is_named), "")
-        return operator == "<" and dest is not None and dest.type != "process_substitution"
+        if operator != "<" or dest is None or dest.type == "process_substitution":
+            return None
+        return dest
 
     def _count_field(self, command: Node) -> ValueModel | None:
         """``read -r total _ < <(wc -l -- "$f")``: the first name `command`
@@ -2417,9 +2445,14 @@ class TaintedScript:
             return False
         arguments = list(command.children_by_field_name("argument"))
         words = [static_text(self.src, a) for a in arguments]
-        if any(w is None for w in words) or not self._literal_only(command):
-            return False
-        literal = [w for w in words if w is not None]
+        if self.occs_in(command.start_byte, command.end_byte) or (
+            self.sentinels is not None
+            and any(w in node_text(self.src, command) for w in self.sentinels.by_word)
+        ):
+            return False  # caller data in it (an expansion of the author's is clean)
+        # a word with an expansion stands for the author's text: an option's
+        # value (awk -v n="$count"), never the program or a file (checked below)
+        literal = [w if w is not None else "\0" for w in words]
         base = grammars.normal_program(program.rsplit("/", 1)[-1])
         if base not in _FILE_READERS and base not in _PURE_LANGUAGES:
             return False  # its output may come from a server, a cluster, a log
@@ -2433,7 +2466,7 @@ class TaintedScript:
             if program_at is None:
                 return False
             program_at += first
-            if not _PURE_LANGUAGES[base](literal[program_at]):
+            if words[program_at] is None or not _PURE_LANGUAGES[base](literal[program_at]):
                 return False
         skip = 0
         files = 0
@@ -2443,6 +2476,8 @@ class TaintedScript:
             if skip:
                 skip -= 1
                 continue
+            if words[k] is None:
+                return False  # an expansion where a file or an option stands
             if word.startswith("-") and word != "-":
                 taken = _words_taken(grammar, word)
                 if taken is None or (taken == 2 and word not in ("--arg", "--argjson")):
@@ -2457,7 +2492,12 @@ class TaintedScript:
                 return False  # standard input, a descriptor, a process's own files
             files += 1
         # with no file it reads its standard input, which may be the caller's
-        return files > 0 or (base == "jq" and bool({"-n", "--null-input"} & set(literal)))
+        # (not jq -n, nor awk whose program is BEGIN alone)
+        return (
+            files > 0
+            or (base == "jq" and bool({"-n", "--null-input"} & set(literal)))
+            or (base == "awk" and program_at is not None and _awk_begin_only(literal[program_at]))
+        )
 
     def _reads_authors_repository(self, command: Node) -> bool:
         """`command` (``git …``, its words clean or the caller's revisions and
@@ -3119,8 +3159,10 @@ class TaintedScript:
             for node in reads:
                 if self._reads_pure_substitution(node):
                     continue
-                if self.file_reads_clean and self._reads_a_file(node):
+                if self.file_reads_clean and self._reads_a_file(node) is not None:
                     continue
+                if self.unproven_is_data and self._reads_authors(node):
+                    continue  # read -r a b _ < /proc/loadavg: a file no step can write
                 names = [
                     node_text(self.src, a)
                     for a in node.children_by_field_name("argument")

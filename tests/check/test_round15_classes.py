@@ -169,3 +169,35 @@ def test_a_wget_setting_may_print_the_request(setting: str, refused: bool, tmp_p
     )
     status, findings = _check([run], tmp_path, **_TOKEN)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a file no step can write is the author's, and so is what awk's
+        # BEGIN alone computes from the author's values
+        (
+            "read -r l1 l5 _ < /proc/loadavg\n"
+            'pct=$(awk -v l="$l5" -v c="$(nproc)" \'BEGIN { printf "%d", 100 * l / c }\')\n'
+            "(( pct > 90 )) && echo busy",
+            False,
+        ),
+        # a file a step may have written
+        ('read -r l1 l5 _ < "$HARBOR_RUN_DIR/load"\n(( l5 > 90 )) && echo busy', True),
+        # awk that also reads its input (the caller's, on a pipe)
+        (
+            "read -r l1 l5 _ < /proc/loadavg\n"
+            "pct=$(awk -v l=\"$l5\" 'BEGIN { x = l } { print $1 }')\n"
+            "(( pct > 90 )) && echo busy",
+            True,
+        ),
+        # a value of the caller's given to awk
+        (
+            'pct=$(awk -v l="$ARG_path" \'BEGIN { printf "%d", l }\')\n(( pct > 90 )) && echo busy',
+            True,
+        ),
+    ],
+)
+def test_what_the_authors_files_and_values_compute(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _check([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
