@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 
-__all__ = ["MODULES", "runs_data", "writes_files"]
+__all__ = ["MODULES", "files_read", "runs_data", "writes_files"]
 
 #: Modules whose listed names (None: all of them) compute, parse or print
 #: without running what they read (each module's documentation, Python
@@ -284,3 +284,70 @@ def _names_sqlite3(func: ast.expr, sqlite: set[str]) -> bool:
     if isinstance(func, ast.Attribute):
         return isinstance(func.value, ast.Name) and func.value.id in sqlite
     return isinstance(func, ast.Name) and func.id in sqlite
+
+
+#: Modules whose use reads nothing but the values and file objects given
+#: them (each module's documentation, Python 3.11); with `sys` only these
+#: names (its standard input and `os.environ` are other inputs).
+_READS_NOTHING = frozenset(
+    {"json", "tomllib", "csv", "re", "math", "statistics", "datetime", "time", "calendar",
+     "decimal", "fractions", "collections", "itertools", "functools", "operator", "string",
+     "textwrap", "configparser", "yaml", "sys"}
+)  # fmt: skip
+_SYS_NAMES = frozenset({"exit", "stdout", "stderr", "argv", "version", "version_info"})
+
+
+def files_read(text: str) -> tuple[str, ...] | None:
+    """The files the Python program `text` reads, when it reads nothing
+    else (no standard input, no environment, no network, no other
+    program, no file whose name is not a literal string) and runs none of
+    its data (`runs_data`) and writes no file (`writes_files`); None
+    otherwise. What it prints then depends on those files, its literal
+    arguments and the clock alone."""
+    if runs_data(text) is not None or writes_files(text):
+        return None
+    tree = ast.parse(text)
+    sys_names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            if any(alias.name not in _READS_NOTHING for alias in node.names):
+                return None
+            sys_names |= {a.asname or a.name for a in node.names if a.name == "sys"}
+        elif isinstance(node, ast.ImportFrom):
+            if (node.module or "") not in _READS_NOTHING:
+                return None
+            if node.module == "sys" and any(a.name not in _SYS_NAMES for a in node.names):
+                return None
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in ("input", "open") and not _called(node, tree):
+            return None  # open passed along: called with any name later
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in sys_names
+            and node.attr not in _SYS_NAMES
+        ):
+            return None  # sys.stdin
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        if name == "input":
+            return None
+        if name == "open" or method == "read":
+            first = node.args[0] if node.args else None
+            if name == "open" and not (
+                isinstance(first, ast.Constant) and isinstance(first.value, str)
+            ):
+                return None  # a name that is not a literal
+            if first is not None and not isinstance(first, ast.Constant):
+                return None  # ConfigParser.read(names): files named otherwise
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.append(first.value)  # open("f"), ConfigParser.read("setup.cfg")
+    return tuple(found)
+
+
+def _called(name: ast.Name, tree: ast.AST) -> bool:
+    """`name` is the function of a call (``open(…)``), not a value passed."""
+    return any(isinstance(n, ast.Call) and n.func is name for n in ast.walk(tree))

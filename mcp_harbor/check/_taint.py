@@ -37,7 +37,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
-from mcp_harbor.check import grammars, sinks
+from mcp_harbor.check import _python, grammars, sinks
 from mcp_harbor.check._arithmetic import INT_MAX, INT_MIN, Range, expression_range, is_identifier
 from mcp_harbor.check._facts import (
     Hazard,
@@ -2454,6 +2454,8 @@ class TaintedScript:
         # value (awk -v n="$count"), never the program or a file (checked below)
         literal = [w if w is not None else "\0" for w in words]
         base = grammars.normal_program(program.rsplit("/", 1)[-1])
+        if base == "python3" and None not in words:
+            return self._python_reads_authors_files(command, [w for w in words if w is not None])
         if base not in _FILE_READERS and base not in _PURE_LANGUAGES:
             return False  # its output may come from a server, a cluster, a log
         key, first = grammars.grammar_key(base, list(words))
@@ -2497,6 +2499,34 @@ class TaintedScript:
             files > 0
             or (base == "jq" and bool({"-n", "--null-input"} & set(literal)))
             or (base == "awk" and program_at is not None and _awk_begin_only(literal[program_at]))
+        )
+
+    def _python_reads_authors_files(self, command: Node, words: Sequence[str]) -> bool:
+        """``python3 -c 'import tomllib; print(tomllib.load(open("pyproject.toml",
+        "rb"))…)'`` (or ``python3 - <<'PY'``): a literal program that reads
+        nothing but literal files (`_python.files_read`), each one no step
+        can write, in a folder no step writes (python imports modules from
+        it): what it prints is the author's."""
+        if self.works_in_writable(command.start_byte):
+            return False
+        program: str | None = None
+        for k, word in enumerate(words):
+            if word == "-c" and k + 1 < len(words):
+                program = words[k + 1]
+                break
+            if word == "-":
+                program = self.heredoc_text(command)
+                break
+            if word not in ("-I", "-E", "-s", "-S", "-B", "-u", "-q"):
+                return False  # another option, or a script file
+        files = _python.files_read(program) if program is not None else None
+        if files is None:
+            return False
+        return not any(
+            _WRITABLE_PLACE.search(path)
+            or _STREAMS.match(path)
+            or (not path.startswith("/") and self.works_in_writable(command.start_byte))
+            for path in files
         )
 
     def _reads_authors_repository(self, command: Node) -> bool:

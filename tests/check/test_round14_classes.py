@@ -218,3 +218,33 @@ def test_a_described_program_says_what_it_writes(
     assert (status == "refused") == refused, findings
     if refused:
         assert any(f.startswith("H004") for f in findings), findings
+
+
+_VERSION = "import tomllib; print(tomllib.load(open('pyproject.toml', 'rb'))['project']['version'])"
+
+
+@pytest.mark.parametrize(
+    ("program", "refused"),
+    [
+        (_VERSION, False),
+        ("import json; print(json.load(open('package.json'))['version'])", False),
+        # what else it reads: standard input, the environment, a name not literal
+        ("import sys; print(sys.stdin.read().strip())", True),
+        ("import os; print(os.environ.get('V', '0'))", True),
+        ("import json, sys; print(json.load(open(sys.argv[1]))['v'])", True),
+        # a file a step may write
+        ("print(open('/tmp/version').read())", True),
+    ],
+)
+def test_what_a_python_program_prints_of_the_authors_files(
+    program: str, refused: bool, tmp_path: Path
+) -> None:
+    """The version python3 printed names an archive in the run directory:
+    the author's text, or the caller's (which may hold ``/..``)."""
+    steps = [
+        f'v=$(python3 -c "{program}")\necho "version=$v" >> "$HARBOR_STEP_OUTPUT"',
+        'out="$HARBOR_RUN_DIR/demo-$STEP_s0_version.tar.gz"\n'
+        'git archive --format=tar.gz --output="$out" HEAD',
+    ]
+    status, findings = _check(steps, tmp_path)
+    assert (status == "refused") == refused, findings
