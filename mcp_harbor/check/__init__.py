@@ -328,13 +328,13 @@ def _draft(
     programs = _grammars(export)
     # the files any step writes a secret to: a later (or earlier) step that
     # prints one back prints the secret (H010 sees the export, not one step)
-    secret_files: set[str] = set()
+    secret_files: set[str] = set(_secret_source_files(export))
     own_secret_files: list[tuple[list[Hazard], set[str]]] = []
     run_steps = [step for step in export.all_steps if step.script is not None]
     for (text, sentinels), step in zip(
         scripts if export.spec.secrets else (), run_steps, strict=False
     ):
-        files: set[str] = set()
+        files: set[str] = set(_secret_source_files(export))
         own_secret_files.append(
             (
                 secret_hazards(
@@ -379,6 +379,24 @@ def _draft(
         _first_writer(export, scripts, surely),
         may_write=any(writers),
     )
+
+
+def _secret_source_files(export: Export) -> list[str]:
+    """The files secrets are read from (``{file: …}``) that may stand in
+    the folder the steps work in: a relative path, inside the export's
+    folder, named by its path without the leading ``./`` and ``../`` (a
+    script names ``.secrets/token`` for ``../.secrets/token``)."""
+    found: list[str] = []
+    for source in export.spec.secrets.values():
+        file = getattr(source, "file", None)
+        if file is None or file.startswith("/"):
+            continue
+        parts = [p for p in file.split("/") if p not in ("", ".")]
+        while parts and parts[0] == "..":
+            parts.pop(0)
+        if parts:
+            found.append("/".join(parts))
+    return found
 
 
 def _secret_file_hazards(export: Export) -> list[Hazard]:

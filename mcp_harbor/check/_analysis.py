@@ -155,6 +155,19 @@ _NAME_OPERANDS = frozenset(
 )
 
 
+#: sqlite3's options that take the next word (sqlite3 3.40 CLI -help).
+_SQLITE_VALUES = frozenset(
+    {"-cmd", "-separator", "-newline", "-nullvalue", "-mmap", "-pagecache", "-lookaside", "-vfs"}
+)
+
+
+def _after_value_option(arguments: Sequence[Node], argument: Node, options: frozenset[str]) -> bool:
+    """`argument` is the value of the option before it (one of `options`)."""
+    k = arguments.index(argument)
+    before = arguments[k - 1].text if k > 0 else None
+    return before is not None and before.decode("utf-8", "replace") in options
+
+
 class _Analysis(TaintedScript):
     """The analysis of one script text (a step or a nested script): the
     facts of `TaintedScript`, then the checks on them."""
@@ -1046,6 +1059,19 @@ class _Analysis(TaintedScript):
                 for a in arguments[: arguments.index(operands[0])]
             ):
                 target = operands[0]
+        elif name == "sqlite3" and "-safe" not in (w.static for w in words):
+            # the database is code too: its views and triggers run SQL, and
+            # the shell's edit() runs a command (sqlite3 3.40 CLI; -safe
+            # turns edit() and the other such functions off)
+            target = next(
+                (
+                    a
+                    for a, w in zip(arguments, words[1:], strict=False)
+                    if not (w.static is not None and w.static.startswith("-"))
+                    and not _after_value_option(arguments, a, _SQLITE_VALUES)
+                ),
+                None,
+            )
         elif words[0].static is None and not words[0].tainted:
             resolved = self.resolve_command_word(words[0])
             if resolved is None:

@@ -60,6 +60,7 @@ from mcp_harbor.check.credentials import (
 )
 from mcp_harbor.check.grammars import GRAMMARS, writes_no_file
 from mcp_harbor.check.rules.h010 import SecretPrinted
+from mcp_harbor.check.sinks import INTERPRETERS
 
 __all__ = ["secret_hazards"]
 
@@ -137,7 +138,12 @@ def _follow(
     caller.find_caller_data(script)
     sinks = _Sinks(follower, sentinels.locate, allowed or {})
     sinks.callers = [
-        (o.start, o.end) for o in caller.occs if o.var not in secrets and o.arg not in secrets
+        (o.start, o.end)
+        for o in caller.occs
+        if o.var not in secrets
+        and o.arg not in secrets
+        # an enum's values are the author's texts: hosts the author wrote
+        and o.model.words is None
     ]
     # caller data each of whose values starts a URL's path, query or fragment
     sinks.path_starts = {
@@ -306,6 +312,11 @@ class _Sinks:
 
         def secret(path: str) -> str | None:
             path = path.lstrip("@")  # curl -H @FILE
+            while path.startswith("./"):
+                path = path[2:]
+            for f in self.secret_files:
+                if f[:1] not in ("/", "$", "~") and path.endswith("/" + f):
+                    return f  # a secret's own file, named from another folder
             if (glob := _GLOBBED.search(path)) is not None:
                 # "$HARBOR_RUN_DIR"/*.cfg: any file of that folder
                 folder = path[: glob.start()].rsplit("/", 1)[0]
@@ -581,6 +592,9 @@ class _Sinks:
         ``programs:`` names it, or nothing it prints is recorded."""
         name = _name(self.src, command) or ""
         if self._named(command, self.allowed.get(secret, ())):
+            # the program named for it sends it where its destination says:
+            # never where the caller says
+            self._sent_where_the_caller_says(command, name or "…")
             return
         arguments = list(command.children_by_field_name("argument"))
         words = [static_text(self.src, a) for a in arguments]
@@ -660,8 +674,12 @@ class _Sinks:
         arguments = list(command.children_by_field_name("argument"))
         login = "login" in (static_text(self.src, a) for a in arguments)
         grammar = GRAMMARS.get(_name(self.src, command) or "")
+        language = INTERPRETERS.get(_name(self.src, command) or "")
         # the options whose value is the next word (not a destination)
         takes_value = (grammar.value_options | grammar.code_options) if grammar else frozenset()
+        if language is not None:
+            # psql -c SQL, -f FILE, -v NAME=VALUE
+            takes_value |= language.code_options | language.module_options | language.value_options
         for assignment in command.children:
             # http_proxy="$ARG_x" curl …: where every request goes
             if assignment.type == "variable_assignment":
@@ -710,9 +728,75 @@ class _Sinks:
                 if self._host_holds_callers(argument):
                     return text
                 continue
+            through = self._url_through_variable(argument)
+            if through is not None:
+                if through:
+                    return text  # url="http://127.0.0.1:$ARG_port/m" … "$url"
+                continue
+            if _name(self.src, command) in _URL_OPERANDS | _CONNINFO_OPERANDS and (
+                self._operand_destination(argument)
+            ):
+                # an operand of curl is a URL, of psql a connection string:
+                # the caller's, unless the author's text before it ends
+                # the host ("$JIRA_URL/issue/$ARG_key")
+                return text
             if login and self._node_holds_callers(argument):
                 return text  # docker login REGISTRY
         return None
+
+    def _operand_destination(self, argument: Node, depth: int = 0) -> bool:
+        """The operand `argument` (a URL, a connection string) with no
+        scheme written holds caller data where the destination is: before
+        it stands no text of the author's that ends with a ``/`` (its
+        host, whatever the author's variable holds, ends there). An array's
+        elements (``"${opts[@]}"``) are several words, judged as written."""
+        raw = node_text(self.src, argument)
+        if "[@]" in raw or "[*]" in raw:
+            return False
+        lone = _LEADING_VARIABLE.fullmatch(raw.rstrip('"'))
+        value = self.f.assigned_once().get(lone.group(1) or lone.group(2)) if lone else None
+        if value is not None and value.type != "array" and depth < 4:
+            # url="$API/items/$ARG_id" … curl "$url": judged where it is written
+            written = self.src[value.start_byte : value.end_byte]
+            if b"://" in written:
+                return self._host_holds_callers(value)
+            return self._operand_destination(value, depth + 1)
+        first = min(
+            (a for a, _b in self.callers if argument.start_byte <= a < argument.end_byte),
+            default=None,
+        )
+        if first is None:
+            return False
+        before = self.src[argument.start_byte : first].decode("utf-8", "replace")
+        literal = _EXPANSION.sub("", before).strip("\"'")
+        return not (before.strip("\"'") and "/" in literal)
+
+    def _url_through_variable(self, argument: Node) -> bool | None:
+        """For an operand that starts with a variable the script assigns
+        once to a URL (``base="http://127.0.0.1:$ARG_port"`` … ``"$base/h"``):
+        whether the caller's data is in that URL's scheme, userinfo, host
+        or port (in the value, or in the operand after the variable while
+        the value has no ``/`` after its host). None when it is not such an
+        operand."""
+        raw = node_text(self.src, argument)
+        match = _LEADING_VARIABLE.match(raw)
+        if match is None:
+            return None
+        value = self.f.assigned_once().get(match.group(1) or match.group(2))
+        if value is None:
+            return None
+        written = self.src[value.start_byte : value.end_byte]
+        scheme = written.find(b"://")
+        if scheme < 0:
+            return None
+        host = value.start_byte + scheme + 3
+        slash = written.find(b"/", scheme + 3)
+        if slash >= 0:
+            return self._holds_callers(host, value.start_byte + slash)
+        after = argument.start_byte + len(match.group(0).encode())
+        rest = self.src[after : argument.end_byte]
+        end = after + (rest.find(b"/") if b"/" in rest else len(rest))
+        return self._holds_callers(host, value.end_byte) or self._holds_callers(after, end)
 
     def _host_holds_callers(self, argument: Node) -> bool:
         """The URL `argument` has caller data in its scheme, userinfo, host or
@@ -756,11 +840,12 @@ class _Sinks:
         """`command` (a stage a secret is piped into) takes it on its
         standard input as a credential, or the secrets' ``programs:`` name it."""
         name = _name(self.src, command) or ""
-        if any(self._named(command, programs) for programs in self.allowed.values()):
-            return True
         body = command
         if command.type == "redirected_statement":
             body = command.child_by_field_name("body") or command
+        if any(self._named(command, programs) for programs in self.allowed.values()):
+            self._sent_where_the_caller_says(body, name or "…")
+            return True
         words = [static_text(self.src, a) for a in body.children_by_field_name("argument")]
         if bool(name) and takes_credential(name, words, ("stdin", 0)):
             self._sent_where_the_caller_says(body, name)
@@ -871,7 +956,12 @@ _DESTINATION_OPTIONS = frozenset(
 )  # fmt: skip
 #: Each program's own options that say where its requests go (wget's base
 #: URL, and -e, which runs a .wgetrc command such as http_proxy=…).
-_POSTGRES_CLIENT = frozenset({"-h", "--host", "-p", "--port"})  # PostgreSQL 15 psql(1)
+#: PostgreSQL 15 psql(1), pg_dump(1): the server's host and port, and the
+#: database name, which libpq reads as a connection string (a URI or
+#: ``host=… port=…``) when it is one
+_POSTGRES_CLIENT = frozenset({"-h", "--host", "-p", "--port", "-d", "--dbname"})
+#: Programs whose operand may be that database name (libpq 34.1.1).
+_CONNINFO_OPERANDS = frozenset({"psql", "pg_dump", "vacuumdb", "reindexdb", "clusterdb", "pgbench"})
 _MYSQL_CLIENT = frozenset({"-h", "--host", "-P", "--port", "-S", "--socket"})  # mysql(1) 8.0
 _PROGRAM_DESTINATIONS: dict[str, frozenset[str]] = {
     "wget": frozenset({"-B", "--base", "-e", "--execute"}),
@@ -887,12 +977,21 @@ _PROGRAM_DESTINATIONS: dict[str, frozenset[str]] = {
     "redis-cli": frozenset({"-h", "-p", "-u", "-s"}),  # redis-cli 7 --help
     **dict.fromkeys(("mongosh", "mongo", "mongodump"), frozenset({"--host", "--port"})),
 }
+#: Programs each of whose operands is a URL it fetches (curl(1) 7.88,
+#: wget(1) 1.21): one that holds caller data with no scheme written before
+#: it is the caller's whole.
+_URL_OPERANDS = frozenset({"curl", "wget"})
+#: A variable's expansion (``$v``, ``${v}``, ``${v:-x}``) in a word.
+_EXPANSION = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\})")
+#: A word that starts with a variable's expansion (``"$base/x"``).
+_LEADING_VARIABLE = re.compile(r'"?\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})')
 #: Options whose value is a URL to fetch (its host is the destination).
 _URL_OPTIONS = frozenset({"--url", "--doh-url"})
 _PROXY_VARIABLE = re.compile(
     r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_COMMAND"
     # libpq's server (PostgreSQL 15, 34.15) and the mysql client's (8.0)
-    r"|PGHOST|PGHOSTADDR|PGPORT|PGSERVICE|PGSERVICEFILE|MYSQL_HOST|MYSQL_TCP_PORT|MYSQL_UNIX_PORT"
+    r"|PGHOST|PGHOSTADDR|PGPORT|PGSERVICE|PGSERVICEFILE|PGDATABASE|MYSQL_HOST|MYSQL_TCP_PORT"
+    r"|MYSQL_UNIX_PORT"
 )
 #: Programs that list processes with their command lines (procps 4, psmisc).
 _PROCESS_LISTERS = frozenset({"ps", "pgrep", "pstree", "top", "htop", "pidstat", "pkill"})

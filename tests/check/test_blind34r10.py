@@ -19,6 +19,8 @@ KNOWN_MISSES: dict[str, str] = {}
 REFUSED_SAFE = {
     "051-docker-unhealthy.yaml": "H009: names read from a run-directory file docker wrote",
     "054-docker-build-target.yaml": "H009: a step output from a run-directory file (--iidfile)",
+    "072-sqlite-integrity.yaml": "H004: sqlite3 opens a database in the run directory, where "
+    "a step may have put the caller's (its views and triggers run; edit() runs a command)",
     "070-sqlite-orders-report.yaml": "H012: python's sqlite3.connect may create a file",
     "078-pytest-file-junit.yaml": "H012: pytest's options in an array, its cache unseen",
     "079-go-test-package.yaml": "H012: go has no grammar (a package path may be a module)",

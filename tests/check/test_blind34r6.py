@@ -24,6 +24,7 @@ REFUSED_SAFE = {
     "057-http-probe.yaml": "H012",
     "093-psql-table-sizes.yaml": "H000",
     "097-sqlite-table-counts.yaml": "H005 H012",
+    "164-sqlite-backup-verify.yaml": "H004: sqlite3 opens a database in the run directory",
     "098-sqlite-team-report.yaml": "H005 H012",
     "127-inhouse-featurectl.yaml": "H008",
     "137-incident-summary-heredoc.yaml": "H000",

@@ -58,12 +58,16 @@ class SecretPrinted(Rule):
     - `export` (or `declare -x`) of a secret: every later program's
       environment holds it;
     - any program that gets the secret while the caller chooses where it
-      connects: a URL's host, port or userinfo, a registry, `--resolve`,
+      connects: a URL's host, port or userinfo (also through a variable the
+      URL was built in, and an operand of curl or wget with caller data and
+      no scheme or `/` of the author's before it), a registry, `--resolve`,
       `--connect-to`, `--proxy`, a `*_proxy` variable, a database client's
-      server (`psql -h`/`-p`, `PGHOST`, `PGPORT`, `mysql -P`, `redis-cli
-      -p`), a config file
+      server (`psql -h`/`-p`/`-d` and its operand, `PGHOST`, `PGPORT`,
+      `mysql -P`, `redis-cli -p`), a config file
       (`curl -K`) the caller filled (`curl -H "…$TOKEN" "https://$ARG_host/"`):
-      the secret would go to the caller;
+      the secret would go to the caller, even for a program the secret's
+      `programs:` names. An `enum` value is the author's text: a host it
+      chooses is the author's;
     - the same value reached through a name reference (`local -n`),
       `${!v}`, `$_`, `BASH_REMATCH` or `printf -v`, and an assignment after
       `set -a`/`shopt -so allexport` (exported);
@@ -128,13 +132,16 @@ class SecretPrinted(Rule):
     ## Known problems
     The credential places are the table's word on each program, and a
     secret's `programs:` is the author's: a program named there that prints
-    the value is not seen. A destination's host is read as written: a host
-    built in another variable first is not followed, nor a config file
-    (`curl -K`) that names one. A server that echoes a request back is beyond
-    the checker. A nested `bash -c '…'` script in an `argv:` step is read
-    as a script; one in a `run:` step is not. The follower over-approximates:
-    in an export with secrets, a variable `read` assigns and a function's
-    `$1` after a call with the secret count as carrying it. A redirection
+    the value is not seen. A destination's host is read as written, or in
+    the one assignment of the variable a URL starts with; a host built
+    through two variables is judged by the caller's data in it, and a
+    config file (`curl -K`) that names one is not followed. A server that
+    echoes a request back is beyond the checker. A nested `bash -c '…'`
+    script in an `argv:` step is read as a script; one in a `run:` step is
+    not. The follower over-approximates: in an export with secrets, a
+    variable `read` assigns (but from a file, while no file can hold a
+    secret) and a function's `$1` after a call with the secret count as
+    carrying it. A redirection
     to an unknown file counts as outside the run directory; `exec >file`
     earlier in the script is not followed (the output counts as printed).
 

@@ -1,0 +1,157 @@
+"""The classes round sixteen (tests/check/blind34r16) showed, each with the
+safe form accepted and the dangerous neighbour refused:
+
+- a destination built in a variable first (``url="http://127.0.0.1:$ARG_port/m"``
+  … ``curl "$url"``) is read where it is written; an operand of curl or
+  wget with no scheme written is the caller's unless the author's text
+  before the caller's ends with ``/``; an enum's values are the author's
+  hosts;
+- a database client's connection string (``-d``, its operand) is where its
+  password goes, also for a program the secret's ``programs:`` names;
+- a secret's own file (``{file: ../.secrets/t}``) is followed where a
+  script names it (``.secrets/t``);
+- sqlite3 runs a database's views and triggers (and the shell's
+  ``edit()``): a database a step may have written is code, unless
+  ``-safe``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from mcp_harbor.check import check_export
+from mcp_harbor.config import load_export
+
+
+def _check(
+    steps: list[str], tmp_path: Path, *, args: dict[str, Any] | None = None, **extra: Any
+) -> tuple[str, list[str]]:
+    document: dict[str, Any] = {
+        "name": "t",
+        "description": "round sixteen",
+        "args": args or {},
+        "steps": [{"name": f"s{k}", "run": run} for k, run in enumerate(steps)],
+        **extra,
+    }
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    report = check_export(load_export(path))
+    return report.status, [
+        f"{f.rule}: {f.message}" for f in report.findings if f.severity == "error"
+    ]
+
+
+_ARGS = {
+    "port": {"type": "integer", "minimum": 1, "maximum": 65535},
+    "id": {"type": "string", "pattern": "^[a-z0-9]+$"},
+    "env": {"type": "string", "enum": ["staging", "production"]},
+}
+_TOKEN = {"secrets": {"API_TOKEN": {"env": "CI_API_TOKEN"}}, "pass_env": ["API_URL"]}
+_AUTH = '-H "Authorization: Bearer $API_TOKEN"'
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (f'url="http://127.0.0.1:$ARG_port/metrics"\ncurl -fsS {_AUTH} "$url"', True),
+        (f'base="http://127.0.0.1:$ARG_port"\ncurl -fsS {_AUTH} "$base/health"', True),
+        (
+            'base="http://127.0.0.1:$ARG_port"\nwget -q --header "Authorization: Bearer '
+            '$API_TOKEN" "$base/health"',
+            True,
+        ),
+        (f'curl -fsS {_AUTH} "$API_URL$ARG_id"', True),
+        (f'base="https://api.example.com"\ncurl -fsS {_AUTH} "$base/v1/items/$ARG_id"', False),
+        (f'curl -fsS {_AUTH} "$API_URL/v1/items/$ARG_id"', False),
+        (f'url="$API_URL/items/$ARG_id"\ncurl -fsS {_AUTH} "$url"', False),
+        (f'curl -fsS {_AUTH} "https://api.$ARG_env.example.com/v1/x"', False),
+        (f'base="https://api.$ARG_env.example.com"\ncurl -fsS {_AUTH} "$base/v1/x"', False),
+    ],
+)
+def test_a_destination_built_in_a_variable(run: str, refused: bool, tmp_path: Path) -> None:
+    _status, findings = _check([run], tmp_path, args=_ARGS, **_TOKEN)
+    sent = [f for f in findings if f.startswith("H010") and "caller chooses" in f]
+    assert bool(sent) == refused, findings
+
+
+_DB = {"database": {"type": "string", "minLength": 1, "maxLength": 200}}
+_PG = {"secrets": {"DB_PASSWORD": {"env": "CI_DB_PASSWORD", "programs": ["pg_dump"]}}}
+_PG_DUMP = {
+    "pg_dump": {
+        "options_with_value": ["-h", "-U", "-d", "-f"],
+        "flags": ["--schema-only"],
+        "runs_operands": False,
+        "output_options": ["-f"],
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            'PGPASSWORD="$DB_PASSWORD" pg_dump --schema-only -h db.internal -U r -d reports '
+            '-f "$HARBOR_RUN_DIR/s.sql"',
+            False,
+        ),
+        (
+            'PGPASSWORD="$DB_PASSWORD" pg_dump --schema-only -h db.internal -U r '
+            '-d "$ARG_database" -f "$HARBOR_RUN_DIR/s.sql"',
+            True,
+        ),
+        (
+            'PGPASSWORD="$DB_PASSWORD" pg_dump --schema-only -h db.internal -U r '
+            '-f "$HARBOR_RUN_DIR/s.sql" -- "$ARG_database"',
+            True,
+        ),
+    ],
+)
+def test_a_connection_string_is_where_the_password_goes(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = _check([run], tmp_path, args=_DB, programs=_PG_DUMP, **_PG)
+    assert (status == "refused") == refused, findings
+
+
+def test_a_secrets_own_file_is_followed_where_a_script_names_it(tmp_path: Path) -> None:
+    secrets = {"secrets": {"API_TOKEN": {"file": "../.secrets/api_token"}}}
+    status, findings = _check(
+        ["cmp -l -- .secrets/api_token ./.secrets/api_token.bak | head -n 64"],
+        tmp_path,
+        **secrets,
+    )
+    assert status == "refused", findings
+    assert any(f.startswith("H010") for f in findings), findings
+    status, findings = _check(["sha256sum -- .secrets/api_token"], tmp_path, **secrets)
+    assert status == "accepted", findings
+
+
+_BACKUP = "sqlite3 -readonly data/app.db \".backup '$HARBOR_RUN_DIR/copy.db'\""
+
+
+@pytest.mark.parametrize(
+    ("steps", "refused"),
+    [
+        (['sqlite3 -readonly -csv data/app.db "select count(*) from orders"'], False),
+        (
+            [
+                'cp -- "$ARG_db" "$HARBOR_RUN_DIR/shop.db"',
+                'sqlite3 -readonly -csv "$HARBOR_RUN_DIR/shop.db" "select id from orders"',
+            ],
+            True,
+        ),
+        # a copy an author's command made there: its views run, unless -safe
+        ([_BACKUP, 'sqlite3 -readonly -csv "$HARBOR_RUN_DIR/copy.db" "select 1"'], True),
+        ([_BACKUP, 'sqlite3 -safe -readonly -csv "$HARBOR_RUN_DIR/copy.db" "select 1"'], False),
+    ],
+)
+def test_a_database_a_step_may_have_written_is_code(
+    steps: list[str], refused: bool, tmp_path: Path
+) -> None:
+    db = {"db": {"type": "string", "contentEncoding": "base64", "max_bytes": 100000}}
+    status, findings = _check(steps, tmp_path, args=db)
+    assert (status == "refused") == refused, findings
