@@ -46,7 +46,12 @@ from mcp_harbor.check._model import ExportReport, Finding
 from mcp_harbor.check._references import references
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._secrets import secret_hazards
-from mcp_harbor.check._taint import makes_links, puts_caller_files, writes_repository
+from mcp_harbor.check._taint import (
+    makes_links,
+    names_nothing,
+    puts_caller_files,
+    writes_repository,
+)
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.credentials import takes_credential
 from mcp_harbor.check.grammars import is_language, writes_no_file
@@ -574,8 +579,12 @@ def _argv_language(elements: Sequence[tuple[str, Sentinels]]) -> bool:
 
 
 def _argv_writes(elements: Sequence[tuple[str, Sentinels]]) -> bool:
-    """An ``argv:`` step with caller data whose program may write a file."""
-    if not elements or not any(sentinels.by_word for _, sentinels in elements):
+    """An ``argv:`` step with caller data whose program may write a file
+    (caller data that names nothing, an enum's word or a number, makes no
+    file of the caller's: `names_nothing`)."""
+    if not elements or not any(
+        not names_nothing(info.model) for _, s in elements for info in s.by_word.values()
+    ):
         return False
     words: list[str | None] = [None if s.by_word else text for text, s in elements]
     program = elements[0][0].rsplit("/", 1)[-1]

@@ -79,6 +79,7 @@ __all__ = [
     "TaintedScript",
     "initial_taint",
     "makes_links",
+    "names_nothing",
     "puts_caller_files",
     "writable_text",
     "writes_repository",
@@ -757,7 +758,7 @@ def makes_links(text: str) -> bool:
     return False
 
 
-def _names_nothing(model: ValueModel) -> bool:
+def names_nothing(model: ValueModel) -> bool:
     """Caller data that is one of the author's texts (an ``enum``/``const``
     value), a number, or one word that starts and ends with a digit (a
     version ``1.2.3-rc.1``, a date, a build number): it chooses among names
@@ -1635,7 +1636,7 @@ class TaintedScript:
             ):
                 scope = scope.parent
             if not any(
-                not _names_nothing(o.model) and not self._server_path_written(o)
+                not names_nothing(o.model) and not self._server_path_written(o)
                 for o in self.occs_in(scope.start_byte, scope.end_byte)
             ):
                 continue
@@ -1656,7 +1657,7 @@ class TaintedScript:
                 continue
             scope = redirect.parent if redirect.parent is not None else redirect
             callers = self.occs_in(scope.start_byte, scope.end_byte)
-            if any(not _names_nothing(o.model) for o in callers) and not (
+            if any(not names_nothing(o.model) for o in callers) and not (
                 self._outside_working_tree(self._assigned_value(dest))
             ):
                 found.append((redirect.start_byte, redirect.end_byte))
@@ -3218,12 +3219,9 @@ class TaintedScript:
                         # ARG_x; (( t = start )): t holds the number computed
                         computed = self.script is not None and self.script.arithmetic(value)
                         for var_name in names:
-                            if var_name not in self.taint.variables:
-                                self.taint.variables[var_name] = (
-                                    named,
-                                    _NUMBER if computed else any_model(),
-                                )
-                                changed = True
+                            changed |= self._holds(
+                                var_name, named, _NUMBER if computed else any_model()
+                            )
                     continue
                 model = (
                     # $(( … )), or an assignment inside arithmetic (the
@@ -3244,10 +3242,13 @@ class TaintedScript:
                     or self._inert_holes(value, inside)
                     or self._prefixed_model(value, inside)
                 )
+                grew = False
                 for var_name in names:
-                    if var_name not in self.taint.variables:
-                        self.taint.variables[var_name] = (inside[0].arg, model)
-                        changed = True
+                    grew |= self._holds(var_name, inside[0].arg, model)
+                if grew:
+                    changed = True
+                    # later places read it as it is now (where="$where and …")
+                    occs = sentinel_occs + self._expansion_occs(script)
             if self.taint.positional is None:
                 for call in calls:
                     args = call.children_by_field_name("argument")
@@ -3265,6 +3266,22 @@ class TaintedScript:
                         self.taint.positional = (inside[0].arg, model)
                         changed = True
                         break
+
+    def _holds(self, name: str, arg: str, model: ValueModel) -> bool:
+        """`name` may hold a value of `model` (one more place that sets it):
+        what it may hold grows to take it in, whichever place set it first.
+        Returns whether it grew."""
+        current = self.taint.variables.get(name)
+        if current is None:
+            self.taint.variables[name] = (arg, model)
+            return True
+        merged = current[1].union(model)
+        if merged == current[1]:
+            return False
+        # a finding names the arg whose values are not the author's words
+        named = arg if current[1].words is not None and model.words is None else current[0]
+        self.taint.variables[name] = (named, merged)
+        return True
 
     def _splits(self, occ: Occ, within: Node) -> bool:
         """The expansion `occ` stands unquoted in `within` (a command, an

@@ -23,7 +23,6 @@ REFUSED_SAFE = {
     "a step may have put the caller's (its views and triggers run; edit() runs a command)",
     "070-sqlite-orders-report.yaml": "H012: python's sqlite3.connect may create a file",
     "078-pytest-file-junit.yaml": "H012: pytest's options in an array, its cache unseen",
-    "079-go-test-package.yaml": "H012: go has no grammar (a package path may be a module)",
     "105-agent-sql-helper.yaml": "H005 H012: SQL built in Python; python reads the folder",
 }
 

@@ -155,3 +155,48 @@ def test_a_database_a_step_may_have_written_is_code(
     db = {"db": {"type": "string", "contentEncoding": "base64", "max_bytes": 100000}}
     status, findings = _check(steps, tmp_path, args=db)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a name set twice holds either value: the second is no enum's word
+        ('x="$ARG_e"\nx="$ARG_s"\neval "echo $x"', True),
+        ('x="$ARG_e"\nx="$ARG_e-b"\neval "echo $x"', False),
+        # built in two steps from the author's text and numbers: inert in SQL
+        (
+            'w="created_at >= now() - interval {{ args.n }} day"\n'
+            "w=\"$w and status = '$ARG_e'\"\n"
+            'psql -X -At -c "select count(*) from orders where $w"',
+            False,
+        ),
+    ],
+)
+def test_a_name_set_in_two_places_holds_either_value(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    args = {
+        "e": {"type": "string", "enum": ["a", "b"]},
+        "s": {"type": "string"},
+        "n": {"type": "integer", "minimum": 1, "maximum": 90, "default": 7},
+    }
+    status, findings = _check([run], tmp_path, args=args)
+    assert (status == "refused") == refused, findings
+
+
+def test_an_argv_step_given_only_numbers_writes_no_file_of_the_callers(tmp_path: Path) -> None:
+    """vmstat 1 N: a number names nothing, so the working folder stays the
+    author's for the programs without a grammar run there."""
+    document = {
+        "name": "t",
+        "description": "argv numbers",
+        "args": {"n": {"type": "integer", "minimum": 1, "maximum": 10, "default": 3}},
+        "steps": [
+            {"name": "a", "argv": ["uptime"]},
+            {"name": "b", "argv": ["vmstat", "1", "{{ args.n }}"]},
+        ],
+    }
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    report = check_export(load_export(path))
+    assert report.status == "accepted", [f.message for f in report.findings]
