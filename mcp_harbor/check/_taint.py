@@ -242,6 +242,23 @@ def _model_range(model: ValueModel, *, textual: bool) -> Range:
     return (INT_MIN, INT_MAX)
 
 
+def _as_words(occ: Occ) -> Occ:
+    """`occ`, an integer with at most 64 values (both bounds known, never
+    empty), as the words of those numbers; any other occurrence as it is."""
+    model = occ.model
+    if (
+        model.words is None
+        and model.numeric
+        and not model.can_be_empty
+        and model.least is not None
+        and model.most is not None
+        and 0 <= model.most - model.least < 64
+    ):
+        numbers = [str(n) for n in range(model.least, model.most + 1)]
+        return replace(occ, model=words_model(numbers))
+    return occ
+
+
 def _range_model(least: int, most: int) -> ValueModel:
     """The model of a number bash computed, between `least` and `most`."""
     if (least, most) == (INT_MIN, INT_MAX):
@@ -3236,6 +3253,8 @@ class TaintedScript:
                     # start with "-" whatever the whole value could
                     else any_model()
                     if value.type == "array" and any(self._splits(o, value) for o in inside)
+                    else self._array_words(value, inside) or any_model()
+                    if value.type == "array"
                     else inside[0].model
                     if len(inside) == 1 and self._is_whole(value, inside[0])
                     else self._enum_product(value, inside)
@@ -3362,6 +3381,30 @@ class TaintedScript:
                 return None
         rest = pieces[-1].replace('"', "").replace("'", "")
         return [t + rest for t in texts]
+
+    def _array_words(self, value: Node, inside: Sequence[Occ]) -> ValueModel | None:
+        """The model of each element of the array `value` (``opts=(-q
+        "-var-file=envs/$ARG_env.tfvars")``), when every one is the
+        author's literal word or one of the finite texts the author's words
+        make (`_enum_product`): one of those words. None otherwise."""
+        texts: list[str] = []
+        for element in value.children:
+            if element.type in ("(", ")"):
+                continue
+            held = [o for o in inside if element.start_byte <= o.start < element.end_byte]
+            if not held:
+                # the author's word ("-out=$HARBOR_RUN_DIR/plan.bin": a value
+                # of the server's in it, the author's text as written)
+                text = static_text(self.src, element)
+                texts.append(text if text is not None else node_text(self.src, element))
+                continue
+            # an integer of a few values is one of those numbers' texts
+            held = [_as_words(o) for o in held]
+            product = self._enum_product(element, held)
+            if product is None or product.words is None:
+                return None
+            texts.extend(product.words)
+        return words_model(texts) if texts else None
 
     def _enum_product(self, value: Node, inside: Sequence[Occ]) -> ValueModel | None:
         """The model of an assigned value built only from the author's

@@ -200,3 +200,29 @@ def test_an_argv_step_given_only_numbers_writes_no_file_of_the_callers(tmp_path:
     path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
     report = check_export(load_export(path))
     assert report.status == "accepted", [f.message for f in report.findings]
+
+
+@pytest.mark.parametrize(
+    ("opts", "refused"),
+    [
+        # the author's words, an enum's, a number of a few values: no file
+        # of the caller's, so go may run in the working folder
+        (
+            'opts=(-count=1 "-timeout={{ args.minutes }}m" "-coverprofile=$HARBOR_RUN_DIR/c.out")\n'
+            "[[ $ARG_mode == short ]] && opts+=(-short)",
+            False,
+        ),
+        ('opts=(-count=1 "-run=$ARG_mode")', False),
+        # a free string among them: go may write what it names
+        ('opts=(-count=1 "-run=$ARG_free")', True),
+    ],
+)
+def test_an_array_of_the_authors_words(opts: str, refused: bool, tmp_path: Path) -> None:
+    args = {
+        "mode": {"type": "string", "enum": ["short", "full"]},
+        "minutes": {"type": "integer", "minimum": 1, "maximum": 60, "default": 10},
+        "free": {"type": "string", "pattern": "^[A-Za-z]+$", "default": "x"},
+    }
+    steps = [f'{opts}\ngo test "${{opts[@]}}" ./...', "go vet ./..."]
+    status, findings = _check(steps, tmp_path, args=args)
+    assert (status == "refused") == refused, findings
