@@ -1055,8 +1055,17 @@ class TaintedScript:
         """Fill `assigned`, `arithmetic_names` and `unmodeled`."""
         src = self.src
         # an alias may make any command word a builtin that writes names
+        # (aliases expand in a script only after shopt -s expand_aliases, or
+        # a shopt whose words are not all literal)
         aliases = any(
-            static_text(src, n.child_by_field_name("name") or n) in ("alias", "shopt")
+            static_text(src, n.child_by_field_name("name") or n) == "alias"
+            or (
+                static_text(src, n.child_by_field_name("name") or n) == "shopt"
+                and any(
+                    static_text(src, a) in (None, "expand_aliases")
+                    for a in n.children_by_field_name("argument")
+                )
+            )
             for n in script.of_type("command")
         )
         for node in script.nodes:
@@ -3008,12 +3017,40 @@ class TaintedScript:
         arguments = list(last.children_by_field_name("argument"))
         if name is not None and node_text(self.src, name) == "grep":
             return _COUNT if self._grep_count(arguments) else None
+        if name is not None and node_text(self.src, name) == "stat":
+            return _COUNT if self._stat_number(arguments) else None
         if name is None or node_text(self.src, name) != "wc":
             return None
         words = [static_text(self.src, a) for a in arguments]
         if not words or any(w not in ("-l", "-c", "-w", "-m", "-L") for w in words):
             return None
         return _COUNT
+
+    def _stat_number(self, arguments: Sequence[Node]) -> bool:
+        """``stat --format=%Y -- "$f"``: one file, and a literal format of
+        sizes and times alone (GNU coreutils 9.1 stat(1): %s bytes, %b
+        blocks, %h links, %X %Y %Z %W seconds since the epoch), so one
+        number, below 2**53; no other option."""
+        words = [static_text(self.src, a) for a in arguments]
+        form: str | None = None
+        operands = 0
+        expect = ended = False
+        for word in words:
+            if expect:
+                form, expect = word, False
+            elif ended:
+                operands += 1
+            elif word in ("-c", "--format"):
+                expect = True
+            elif word is not None and word.startswith("--format="):
+                form = word.split("=", 1)[1]
+            elif word == "--":
+                ended = True
+            elif word is None or word.startswith("-"):
+                return False  # an option, or a word that may be one (--help)
+            else:
+                operands += 1
+        return operands == 1 and form is not None and re.fullmatch(r"%[sbhXYZW]", form) is not None
 
     def _grep_count(self, arguments: Sequence[Node]) -> bool:
         """``grep -c`` that prints one count and nothing else: one file (or

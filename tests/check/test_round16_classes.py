@@ -226,3 +226,24 @@ def test_an_array_of_the_authors_words(opts: str, refused: bool, tmp_path: Path)
     steps = [f'{opts}\ngo test "${{opts[@]}}" ./...', "go vet ./..."]
     status, findings = _check(steps, tmp_path, args=args)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # shopt -s nullglob turns on no alias: jq --arg NAME is a name jq reads
+        (
+            "shopt -s nullglob\ndumps=(backups/*.gz)\ncount=${#dumps[@]}\n"
+            "jq -n --argjson count \"$count\" '{count: $count}'\n(( count > 0 )) && echo some",
+            False,
+        ),
+        # stat's sizes and times are numbers
+        ('t=$(stat --format=%Y -- "$ARG_f")\n(( t > 0 )) && echo set', False),
+        ('t=$(stat --format=%n -- "$ARG_f")\n(( t > 0 )) && echo set', True),
+        ('t=$(stat --format=%Y "$ARG_f")\n(( t > 0 )) && echo set', True),
+    ],
+)
+def test_numbers_of_the_files(run: str, refused: bool, tmp_path: Path) -> None:
+    args = {"f": {"type": "string", "within": "."}}
+    status, findings = _check([run], tmp_path, args=args)
+    assert (status == "refused") == refused, findings
