@@ -399,6 +399,32 @@ GIT_READERS = frozenset(
         "show-ref", "ls-files", "ls-tree", "cat-file", "name-rev", "shortlog", "status",
     )
 )  # fmt: skip
+
+
+def _git_lists(key: str, words: Sequence[str | None]) -> bool:
+    """``git tag --list 'v*' --sort=-v:refname`` (``git branch --list``):
+    the listing mode, every word literal (a word of the caller's may be an
+    option: ``-d`` deletes), and only options that choose and order what
+    is listed (git 2.39, git-tag(1), git-branch(1)); it writes nothing."""
+    if key not in ("git tag", "git branch") or not {"-l", "--list"} & set(words):
+        return False
+    for word in words:
+        if word is None:
+            return False
+        if word.startswith("-") and not (
+            word in _GIT_LIST_OPTIONS
+            or word.split("=", 1)[0] in _GIT_LIST_OPTIONS
+            or re.fullmatch(r"-n\d*", word) is not None
+        ):
+            return False
+    return True
+
+
+_GIT_LIST_OPTIONS = frozenset(
+    {"-l", "--list", "--sort", "--format", "--contains", "--no-contains", "--merged",
+     "--no-merged", "--points-at", "-i", "--ignore-case", "--no-column", "--omit-empty", "-a",
+     "--all", "-r", "--remotes", "--"}
+)  # fmt: skip
 #: git's subcommands that print object names (hexadecimal digits, one a
 #: line) or counts, with the options that keep them doing so (git 2.39,
 #: each one's manual); ``git rev-parse`` only with ``--verify``.
@@ -2221,8 +2247,13 @@ class TaintedScript:
                 )
                 if text == "git" and self._reads_authors_repository(inner):
                     continue
-                if text is not None and self._reads_authors_files(inner):
-                    continue
+                piped = (
+                    inner.parent is not None
+                    and inner.parent.type == "pipeline"
+                    and inner.parent.named_children[0] != inner
+                )
+                if text is not None and self._reads_authors_files(inner, piped=piped):
+                    continue  # (piped: it reads what the stage before prints)
                 if text is None or text not in PURE_COMMANDS:
                     return False
                 for arg in inner.children_by_field_name("argument"):
@@ -2455,7 +2486,7 @@ class TaintedScript:
         text = node_text(self.src, node)
         return self.sentinels is None or not any(w in text for w in self.sentinels.by_word)
 
-    def _reads_authors_files(self, command: Node) -> bool:
+    def _reads_authors_files(self, command: Node, *, piped: bool = False) -> bool:
         """`command` prints what it computes from its literal words and from
         files no step can write (``awk '…' /proc/meminfo``, ``jq -r .name
         package.json`` in a folder no step writes): it has a grammar, runs
@@ -2524,6 +2555,7 @@ class TaintedScript:
         # (not jq -n, nor awk whose program is BEGIN alone)
         return (
             files > 0
+            or piped  # its standard input: a stage shown to print the author's
             or (base == "jq" and bool({"-n", "--null-input"} & set(literal)))
             or (base == "awk" and program_at is not None and _awk_begin_only(literal[program_at]))
         )
@@ -2566,10 +2598,10 @@ class TaintedScript:
         if any(c.type == "variable_assignment" for c in command.children):
             return False  # GIT_DIR=… git …: another repository
         words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
-        key, _ = grammars.grammar_key("git", words)
+        key, first = grammars.grammar_key("git", words)
         if (
             self.repository_written
-            or key not in GIT_READERS
+            or (key not in GIT_READERS and not _git_lists(key, words[first:]))
             or any(w is not None and w.split("=", 1)[0] in _GIT_ELSEWHERE for w in words)
         ):
             return False

@@ -247,3 +247,28 @@ def test_numbers_of_the_files(run: str, refused: bool, tmp_path: Path) -> None:
     args = {"f": {"type": "string", "within": "."}}
     status, findings = _check([run], tmp_path, args=args)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            "last=$(git tag --list 'v*' --sort=-v:refname | head -n 1)\n"
+            'git log --oneline "$last..HEAD"',
+            False,
+        ),
+        (
+            "last=$(git branch --list 'release/*' --sort=-committerdate | head -n 1)\n"
+            'git log --oneline "$last..HEAD"',
+            False,
+        ),
+        # a tag the caller names: git tag creates it, and may print anything
+        ('last=$(git tag "$ARG_f" | head -n 1)\ngit log --oneline "$last..HEAD"', True),
+        # what the script reads on its standard input is no stage of the author's
+        ('last=$(head -n 1)\ngit log --oneline "$last..HEAD"', True),
+    ],
+)
+def test_what_git_lists_of_the_repository(run: str, refused: bool, tmp_path: Path) -> None:
+    args = {"f": {"type": "string", "pattern": "^[a-z0-9.]+$"}}
+    status, findings = _check([run], tmp_path, args=args)
+    assert (status == "refused") == refused, findings
