@@ -242,6 +242,35 @@ def _model_range(model: ValueModel, *, textual: bool) -> Range:
     return (INT_MIN, INT_MAX)
 
 
+def _read_holder(command: Node) -> tuple[Node, Node | None]:
+    """The statement a ``read`` `command` stands for (itself, or the
+    ``while`` loop it is the condition of), and what holds that."""
+    holder = command.parent
+    if (
+        holder is not None
+        and holder.type == "while_statement"
+        and holder.children[1:2] == [command]
+    ):
+        return holder, holder.parent
+    return command, holder
+
+
+def _read_redirect(src: bytes, command: Node) -> Node | None:
+    """The destination of the one ``<`` redirection the ``read`` `command`
+    (or its ``while`` loop) reads from: a path, or ``<(…)``."""
+    _loop, holder = _read_holder(command)
+    if holder is None or holder.type != "redirected_statement":
+        return None
+    sources = [c for c in holder.children if c.type.endswith("redirect")]
+    if len(sources) != 1 or sources[0].type != "file_redirect":
+        return None
+    dest = sources[0].child_by_field_name("destination")
+    operator = next((c.type for c in sources[0].children if not c.is_named), "")
+    if operator != "<" or dest is None:
+        return None
+    return dest
+
+
 def _as_words(occ: Occ) -> Occ:
     """`occ`, an integer with at most 64 values (both bounds known, never
     empty), as the words of those numbers; any other occurrence as it is."""
@@ -2363,23 +2392,8 @@ class TaintedScript:
         """The path of the file the ``read``/``mapfile`` `command` reads
         from, when it reads only from one named by ``< PATH`` (on itself,
         or on the ``while`` loop it is the condition of)."""
-        holder = command.parent
-        if (
-            holder is not None
-            and holder.type == "while_statement"
-            and holder.children[1:2] == [command]
-        ):
-            holder = holder.parent
-        if holder is None or holder.type != "redirected_statement":
-            return None
-        sources = [c for c in holder.children if c.type.endswith("redirect")]
-        if len(sources) != 1 or sources[0].type != "file_redirect":
-            return None
-        dest = sources[0].child_by_field_name("destination")
-        operator = next((c.type for c in sources[0].children if not c.is_named), "")
-        if operator != "<" or dest is None or dest.type == "process_substitution":
-            return None
-        return dest
+        dest = _read_redirect(self.src, command)
+        return dest if dest is not None and dest.type != "process_substitution" else None
 
     def _count_field(self, command: Node) -> ValueModel | None:
         """``read -r total _ < <(wc -l -- "$f")``: the first name `command`
@@ -2412,32 +2426,14 @@ class TaintedScript:
         """The one command whose output the ``read`` `command` reads: the
         only command of ``< <(…)`` on it (or on the ``while`` loop it is the
         condition of), or the stage before it in a pipeline."""
-        holder = command.parent
-        if (
-            holder is not None
-            and holder.type == "while_statement"
-            and holder.children[1:2] == [command]
-        ):
-            loop = holder
-            holder = holder.parent
-        else:
-            loop = command
+        loop, holder = _read_holder(command)
         if holder is not None and holder.type == "pipeline":
             stages = [c for c in holder.children if c.is_named]
             if len(stages) >= 2 and stages[-1] == loop:
                 return stages[-2]
             return None
-        if holder is None or holder.type != "redirected_statement":
-            return None
-        sources = [c for c in holder.children if c.type.endswith("redirect")]
-        if len(sources) != 1 or sources[0].type != "file_redirect":
-            return None
-        dest = sources[0].child_by_field_name("destination")
-        if (
-            dest is None
-            or dest.type != "process_substitution"
-            or not node_text(self.src, sources[0]).startswith("<")
-        ):
+        dest = _read_redirect(self.src, command)
+        if dest is None or dest.type != "process_substitution":
             return None
         inner = [c for c in dest.children if c.is_named]
         return inner[0] if len(inner) == 1 else None

@@ -94,3 +94,24 @@ def check_documents(documents: list[dict[str, Any]], folder: Path, index: int = 
         (place / f"export{n}.yaml").write_text(text, encoding="utf-8")
     result = load_and_check([place])
     return next(r for r in result.reports if r.name == documents[0]["name"])
+
+
+def check_steps(
+    steps: list[str], folder: Path, *, args: dict[str, Any] | None = None, **extra: Any
+) -> tuple[str, list[str]]:
+    """Check an export of one ``run:`` step per script of `steps` (named
+    ``s0``, ``s1``…) with `args` and any other top-level keys in `extra`:
+    its status and its error findings as ``RULE: message``."""
+    document: dict[str, Any] = {
+        "name": "t",
+        "description": "steps",
+        "args": args or {},
+        "steps": [{"name": f"s{k}", "run": run} for k, run in enumerate(steps)],
+        **extra,
+    }
+    path = folder / "t.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    report = check_export(load_export(path))
+    return report.status, [
+        f"{f.rule}: {f.message}" for f in report.findings if f.severity == "error"
+    ]

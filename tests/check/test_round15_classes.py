@@ -20,28 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from mcp_harbor.check import check_export
-from mcp_harbor.config import load_export
+from tests.check._harness import check_steps
 
 
 def _check(
     steps: list[str], tmp_path: Path, *, args: dict[str, Any] | None = None, **extra: Any
 ) -> tuple[str, list[str]]:
-    document: dict[str, Any] = {
-        "name": "t",
-        "description": "round fifteen",
-        "args": args or {},
-        "steps": [{"name": f"s{k}", "run": run} for k, run in enumerate(steps)],
-        **extra,
-    }
-    path = tmp_path / "t.yaml"
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
-    report = check_export(load_export(path))
-    return report.status, [
-        f"{f.rule}: {f.message}" for f in report.findings if f.severity == "error"
-    ]
+    return check_steps(steps, tmp_path, args=args, **extra)
 
 
 _PATH = {"path": {"type": "string", "within": "."}}
