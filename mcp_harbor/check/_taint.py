@@ -218,6 +218,8 @@ _COUNT = ValueModel(
     frozenset(string.digits), frozenset(string.digits), False, True, least=0, most=2**53
 )
 _IDENTIFIERS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A value that starts with a variable of the server's (``"$HARBOR_RUN_DIR``).
+_SERVER_HEAD = re.compile(r'"?\$(?:(HARBOR_[A-Z_]+)|\{(HARBOR_[A-Z_]+)\})')
 #: A whole number bash reads as itself in arithmetic (no base, no octal).
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
 
@@ -3480,6 +3482,17 @@ class TaintedScript:
         if not inside or any(o.model.words is None for o in inside):
             return None
         texts = self._product(value.start_byte, value.end_byte, inside, 512)
+        if texts is None:
+            # out="$HARBOR_RUN_DIR/ledger-$ARG_os": a folder of the server's,
+            # then the author's text and words (that folder's names, as written)
+            head = _SERVER_HEAD.match(self.src[value.start_byte : inside[0].start].decode())
+            held = self._var_source(head.group(1) or head.group(2)) if head else None
+            # (a path of the server's: what its files hold may be the caller's, not the path)
+            if head is not None and (held is None or held[0] == CALLER_FILE_SOURCE):
+                rest = self._product(
+                    value.start_byte + len(head.group(0)), value.end_byte, inside, 512
+                )
+                texts = [head.group(0).strip('"') + t for t in rest] if rest is not None else None
         return words_model(texts) if texts is not None else None
 
     def _inert_holes(self, value: Node, inside: Sequence[Occ]) -> ValueModel | None:

@@ -27,7 +27,6 @@ REFUSED_SAFE = {
     "130-mkdocs-build.yaml": "H009: a step output before find's expression",
     "136-frontend-test-filter.yaml": "H012: caller data to the author's node script, "
     "which no programs: entry describes",
-    "142-go-vet-build.yaml": "H012: go build -o with caller data in the environment",
     "144-java-build-run.yaml": "H012: javac/java with a step output (a class path)",
 }
 

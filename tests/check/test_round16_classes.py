@@ -261,3 +261,25 @@ def test_what_git_lists_of_the_repository(run: str, refused: bool, tmp_path: Pat
     args = {"f": {"type": "string", "pattern": "^[a-z0-9.]+$"}}
     status, findings = _check([run], tmp_path, args=args)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("out", "refused"),
+    [
+        # a folder of the server's, then the author's text and enum words
+        ('out="$HARBOR_RUN_DIR/ledger-$ARG_os"', False),
+        ('out="${HARBOR_RUN_DIR}/ledger-$ARG_os-x"', False),
+        # a free string there may name another folder
+        ('out="$HARBOR_RUN_DIR/ledger-$ARG_free"', True),
+    ],
+)
+def test_a_run_directory_path_of_enum_words(out: str, refused: bool, tmp_path: Path) -> None:
+    """go build -o "$out": go has no grammar; given only the author's names
+    it puts no file of the caller's in the folder go vet reads."""
+    args = {
+        "os": {"type": "string", "enum": ["linux", "darwin"]},
+        "free": {"type": "string", "pattern": "^[a-z./]+$", "default": "x"},
+    }
+    steps = ["go vet ./...", f'{out}\nGOOS="$ARG_os" go build -o "$out" .']
+    status, findings = _check(steps, tmp_path, args=args)
+    assert (status == "refused") == refused, findings
