@@ -234,6 +234,20 @@ class _Analysis(TaintedScript):
                     "compute the number before the here-document (n=$(( … ))) and write $n in it",
                 )
                 return
+        for node in script.of_type("subshell"):
+            if node_text(self.src, node).startswith("(("):
+                # ! (( n > 0 )): bash evaluates arithmetic (a name's value,
+                # a[$(cmd)] in it) where tree-sitter reads two subshells
+                self.hazard(
+                    UnparseableTemplate,
+                    None,
+                    node.start_byte,
+                    "tree-sitter reads `((…))` here as two subshells running a command, where "
+                    "bash evaluates arithmetic, so the two parsers disagree about what runs",
+                    "write `if (( … )); then` without `!` (`if (( n <= 0 ))`), or put a "
+                    "blank between the parentheses if you mean two subshells: `( (cmd) )`",
+                )
+                return
         for occ in self.occs:
             self._check_context(occ)
             self._check_operator(occ)
