@@ -99,12 +99,15 @@ def secret_hazards(
     if script.error is not None:
         return []  # the analysis proper reports it (H000)
     found, sinks = _follow(text, sentinels, secrets, files, allowed, models, environment, False)
-    if not sinks.secret_files and not sinks.filed and not files and found:
-        # no file holds a secret: what `read` takes from a file is not one
+    if found and not files and not sinks.secret_files:
+        # no file holds a secret: what `read` takes from a file is not one.
+        # Assumed, then shown: the pass that assumes it puts a secret in no
+        # file either (a secret reaches a file first from elsewhere than a
+        # file, which both passes follow alike)
         retried, again = _follow(
             text, sentinels, secrets, files, allowed, models, environment, True
         )
-        if len(retried) < len(found):
+        if not again.secret_files and not again.filed and len(retried) < len(found):
             found, sinks = retried, again
     if files is not None:
         files |= sinks.secret_files

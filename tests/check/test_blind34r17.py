@@ -1,15 +1,33 @@
-"""Blind round seventeen (issue 34): 40 attacks in 9 classes written from the
-docs alone (tests/check/blind34r17/README.md), committed before scoring and
-scored once: see SCORE.md. No longer held out."""
+"""Blind round seventeen (issue 34): 40 attacks in 9 classes and 150 safe
+templates written from the docs alone (tests/check/blind34r17/README.md,
+safe-README.md), committed before scoring and scored once: see SCORE.md.
+No longer held out. The lists are the verdicts now."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.check._blind import assert_attacks_refused
+from tests.check._blind import round_tests
 
 HERE = Path(__file__).parent / "blind34r17"
 
+#: Accepted attacks the real runtime stops: none is accepted any more.
+ACCEPTED_INERT: set[str] = set()
+#: Accepted attacks that still run their payload or leak the secret: none.
+KNOWN_MISSES: dict[str, str] = {}
+#: Safe templates refused, with the rules that refuse them (and why).
+REFUSED_SAFE = {
+    "011-next-semver.yaml": "H006: read from a here-string of the author's tag, not followed",
+    "067-sqlite-orders-python.yaml": "H005 H012: SQL built in Python from caller data",
+    "089-disk-usage-report.yaml": "H006: df's output in arithmetic",
+    "099-gpg-verify-release.yaml": "H012: gpg has no grammar",
+    "118-pip-package-info.yaml": "H005 H012: a Python module the checker does not know",
+    "142-featurectl-toggle.yaml": "H004: the in-house tool's programs: entry says not what "
+    "it writes (output_options)",
+}
 
-def test_attacks_are_refused() -> None:
-    assert_attacks_refused(HERE / "attacks", 40, (), ())
+(
+    test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses,
+    test_the_safe_templates_refused_are_the_listed_ones,
+    test_accepted_attacks_do_not_run,
+) = round_tests(HERE, 40, ACCEPTED_INERT, KNOWN_MISSES, REFUSED_SAFE)

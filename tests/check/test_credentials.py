@@ -242,3 +242,16 @@ def test_a_credential_a_program_keeps_in_a_file_is_followed_there(
     )
     assert "H010" not in _export(tmp_path, {"run": login + "docker push registry.example.com/a:1"})
     assert "H010" in _export(tmp_path, {"run": login + read_back})
+
+
+def test_a_read_back_answer_beside_an_over_followed_value(tmp_path: Path) -> None:
+    """The first pass takes `bytes` (read from the answer) for the secret and
+    numfmt for a program given it; the pass that reads files as clean shows
+    no file holds the secret, and is kept (round seventeen's 143)."""
+    run = (
+        'AWS_SECRET_ACCESS_KEY="$API_TOKEN" aws s3api list-objects-v2 --bucket b '
+        '--output text > "$HARBOR_RUN_DIR/size.txt"\n'
+        'read -r count bytes < "$HARBOR_RUN_DIR/size.txt"\n'
+        'printf \'%s objects, %s\\n\' "$count" "$(numfmt --to=iec "$bytes" 2>/dev/null)"'
+    )
+    assert "H010" not in _export(tmp_path, {"run": run})
