@@ -155,6 +155,25 @@ _NAME_OPERANDS = frozenset(
 )
 
 
+#: Where tree-sitter reads bash's arithmetic as commands: the node type it
+#: makes, the text that opens it, what it reads there, and the fix.
+_ARITHMETIC_MISREADINGS = (
+    # a here-document's $(( … ))
+    (
+        "command_substitution",
+        "$((",
+        "a command in a subshell",
+        "compute the number before the here-document (n=$(( … ))) and write $n in it",
+    ),
+    # ! (( n > 0 )): a name's value (a[$(cmd)] in it) runs in bash
+    (
+        "subshell",
+        "((",
+        "two subshells running a command",
+        "write `if (( … )); then` without `!` (`if (( n <= 0 ))`), or put a blank between "
+        "the parentheses if you mean two subshells: `( (cmd) )`",
+    ),
+)
 #: sqlite3's options that take the next word (sqlite3 3.40 CLI -help).
 _SQLITE_VALUES = frozenset(
     {"-cmd", "-separator", "-newline", "-nullvalue", "-mmap", "-pagecache", "-lookaside", "-vfs"}
@@ -221,33 +240,18 @@ class _Analysis(TaintedScript):
         nodes = script.nodes
         if not self.find_caller_data(script):
             return
-        for node in script.of_type("command_substitution"):
-            if node_text(self.src, node).startswith("$(("):
-                # a here-document's $(( … )): bash evaluates arithmetic where
-                # tree-sitter reads a subshell running a command
-                self.hazard(
-                    UnparseableTemplate,
-                    None,
-                    node.start_byte,
-                    "tree-sitter reads `$((…))` here as a command in a subshell, where bash "
-                    "evaluates arithmetic, so the two parsers disagree about what runs",
-                    "compute the number before the here-document (n=$(( … ))) and write $n in it",
-                )
-                return
-        for node in script.of_type("subshell"):
-            if node_text(self.src, node).startswith("(("):
-                # ! (( n > 0 )): bash evaluates arithmetic (a name's value,
-                # a[$(cmd)] in it) where tree-sitter reads two subshells
-                self.hazard(
-                    UnparseableTemplate,
-                    None,
-                    node.start_byte,
-                    "tree-sitter reads `((…))` here as two subshells running a command, where "
-                    "bash evaluates arithmetic, so the two parsers disagree about what runs",
-                    "write `if (( … )); then` without `!` (`if (( n <= 0 ))`), or put a "
-                    "blank between the parentheses if you mean two subshells: `( (cmd) )`",
-                )
-                return
+        for kind, opening, reading, fix in _ARITHMETIC_MISREADINGS:
+            for node in script.of_type(kind):
+                if node_text(self.src, node).startswith(opening):
+                    self.hazard(
+                        UnparseableTemplate,
+                        None,
+                        node.start_byte,
+                        f"tree-sitter reads `{opening}…))` here as {reading}, where bash "
+                        "evaluates arithmetic, so the two parsers disagree about what runs",
+                        fix,
+                    )
+                    return
         for occ in self.occs:
             self._check_context(occ)
             self._check_operator(occ)
