@@ -24,10 +24,10 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
-from mcp_harbor.check._tree import node_text
+from mcp_harbor.check._tree import IDENT, node_text
 from mcp_harbor.check._tree import walk as walk_nodes
 
-__all__ = ["INT_MAX", "INT_MIN", "Range", "expression_range", "is_identifier"]
+__all__ = ["INT_MAX", "INT_MIN", "Range", "expression_range"]
 
 INT_MIN = -(2**63)
 INT_MAX = 2**63 - 1
@@ -36,7 +36,6 @@ Range = tuple[int, int]
 _ANY: Range = (INT_MIN, INT_MAX)
 _TRUTH: Range = (0, 1)
 _DECIMAL = re.compile(r"0|[1-9][0-9]{0,18}")
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _COMPARISONS = frozenset({"<", ">", "<=", ">=", "==", "!=", "&&", "||"})
 #: the operators that assign nothing
 _OPERATORS = _COMPARISONS | {"+", "-", "*", "/", "%", "&", "|", "^", ">>", "<<", "**", "!", "~"}
@@ -56,10 +55,6 @@ _KNOWN = frozenset(
         "expansion",
     }
 )
-
-
-def is_identifier(text: str) -> bool:
-    return _IDENTIFIER.fullmatch(text) is not None
 
 
 def _bounded(low: int, high: int) -> Range:
@@ -114,7 +109,7 @@ def _range(
         return (int(text), int(text)) if _DECIMAL.fullmatch(text) else _ANY
     if kind == "variable_name":
         text = node_text(src, node)
-        return name_range(text) if is_identifier(text) else _ANY
+        return name_range(text) if IDENT.fullmatch(text) is not None else _ANY
     if kind in ("simple_expansion", "expansion"):
         # $n, ${n}: bash puts the text in, then reads it; a decimal number
         # reads as itself (the empty text does not read as 0: `name_range`
@@ -125,7 +120,7 @@ def _range(
         if kind == "expansion" and node_text(src, node) != "${" + node_text(src, named[0]) + "}":
             return _ANY
         text = node_text(src, named[0])
-        return name_range("$" + text) if is_identifier(text) else _ANY
+        return name_range("$" + text) if IDENT.fullmatch(text) is not None else _ANY
     if kind == "unary_expression":
         operator = node.children[0].type if node.children else ""
         if len(named) != 1 or named[0].type in ("binary_expression", "ternary_expression"):
@@ -223,7 +218,7 @@ def _guarded_difference(
         return None
 
     def key(part: Node) -> str:
-        text = _IDENTIFIER.sub(lambda m: same_value(m.group(0)), node_text(src, part))
+        text = IDENT.sub(lambda m: same_value(m.group(0)), node_text(src, part))
         return "".join(text.split())
 
     minuend, subtrahend = key(t_left), key(t_right)

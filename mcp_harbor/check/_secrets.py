@@ -48,7 +48,7 @@ from tree_sitter import Node
 
 from mcp_harbor.check._facts import Hazard, Located, Sentinels, Taint, any_model
 from mcp_harbor.check._taint import TaintedScript, initial_taint
-from mcp_harbor.check._tree import IDENT, ancestors, node_text, parsed, static_text
+from mcp_harbor.check._tree import IDENT, VARIABLE, ancestors, node_text, parsed, static_text
 from mcp_harbor.check._tree import walk as walk_nodes
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.credentials import (
@@ -689,7 +689,7 @@ class _Sinks:
                 target = assignment.child_by_field_name("name")
                 if (
                     target is not None
-                    and _PROXY_VARIABLE.fullmatch(node_text(self.src, target))
+                    and _DESTINATION_VARIABLE.fullmatch(node_text(self.src, target))
                     and self._node_holds_callers(assignment)
                 ):
                     return node_text(self.src, assignment)
@@ -957,8 +957,6 @@ _DESTINATION_OPTIONS = frozenset(
     {"--resolve", "--connect-to", "-x", "--proxy", "--preproxy",
      "--proxy1.0", "--socks4", "--socks4a", "--socks5", "--socks5-hostname"}
 )  # fmt: skip
-#: Each program's own options that say where its requests go (wget's base
-#: URL, and -e, which runs a .wgetrc command such as http_proxy=…).
 #: PostgreSQL 15 psql(1), pg_dump(1): the server's host and port, and the
 #: database name, which libpq reads as a connection string (a URI or
 #: ``host=… port=…``) when it is one
@@ -966,6 +964,8 @@ _POSTGRES_CLIENT = frozenset({"-h", "--host", "-p", "--port", "-d", "--dbname"})
 #: Programs whose operand may be that database name (libpq 34.1.1).
 _CONNINFO_OPERANDS = frozenset({"psql", "pg_dump", "vacuumdb", "reindexdb", "clusterdb", "pgbench"})
 _MYSQL_CLIENT = frozenset({"-h", "--host", "-P", "--port", "-S", "--socket"})  # mysql(1) 8.0
+#: Each program's own options that say where its requests go (wget's base
+#: URL, and -e, which runs a .wgetrc command such as http_proxy=…).
 _PROGRAM_DESTINATIONS: dict[str, frozenset[str]] = {
     "wget": frozenset({"-B", "--base", "-e", "--execute"}),
     "aws": frozenset({"--endpoint-url"}),
@@ -987,10 +987,12 @@ _URL_OPERANDS = frozenset({"curl", "wget"})
 #: A variable's expansion (``$v``, ``${v}``, ``${v:-x}``) in a word.
 _EXPANSION = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\})")
 #: A word that starts with a variable's expansion (``"$base/x"``).
-_LEADING_VARIABLE = re.compile(r'"?\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})')
+_LEADING_VARIABLE = re.compile('"?' + VARIABLE.pattern)
 #: Options whose value is a URL to fetch (its host is the destination).
 _URL_OPTIONS = frozenset({"--url", "--doh-url"})
-_PROXY_VARIABLE = re.compile(
+#: Variables that say where a program's requests go: a proxy, a database
+#: client's server.
+_DESTINATION_VARIABLE = re.compile(
     r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_COMMAND"
     # libpq's server (PostgreSQL 15, 34.15) and the mysql client's (8.0)
     r"|PGHOST|PGHOSTADDR|PGPORT|PGSERVICE|PGSERVICEFILE|PGDATABASE|MYSQL_HOST|MYSQL_TCP_PORT"

@@ -38,7 +38,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from mcp_harbor.check import _python, grammars, sinks
-from mcp_harbor.check._arithmetic import INT_MAX, INT_MIN, Range, expression_range, is_identifier
+from mcp_harbor.check._arithmetic import INT_MAX, INT_MIN, Range, expression_range
 from mcp_harbor.check._facts import (
     Hazard,
     Located,
@@ -51,6 +51,7 @@ from mcp_harbor.check._facts import (
 )
 from mcp_harbor.check._tree import (
     IDENT,
+    VARIABLE,
     Parsed,
     ancestors,
     dequoted_prefix,
@@ -217,7 +218,6 @@ _NUMBER = ValueModel(frozenset(string.digits + "-"), frozenset(string.digits + "
 _COUNT = ValueModel(
     frozenset(string.digits), frozenset(string.digits), False, True, least=0, most=2**53
 )
-_IDENTIFIERS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: A value that starts with a variable of the server's (``"$HARBOR_RUN_DIR``).
 _SERVER_HEAD = re.compile(r'"?\$(?:(HARBOR_[A-Z_]+)|\{(HARBOR_[A-Z_]+)\})')
 #: A whole number bash reads as itself in arithmetic (no base, no octal).
@@ -504,9 +504,7 @@ _RUN_PLACE = re.compile(
 #: A path built only from the server's own folders (``$HOME/bin/x`` is not
 #: one: HOME is the server's but may be written to).
 _CLEAN_PATH_EXPANSION = re.compile(r"[A-Za-z0-9_./-]+")
-_ATTACHED_VARIABLE = re.compile(
-    r'--?[A-Za-z0-9][A-Za-z0-9-]*="?\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})"?'
-)
+_ATTACHED_VARIABLE = re.compile(r'--?[A-Za-z0-9][A-Za-z0-9-]*="?' + VARIABLE.pattern + '"?')
 #: wc's options that choose counts (GNU coreutils 9.1 wc(1)), and ``--``.
 _WC_COUNTS = frozenset(
     {"-l", "-c", "-w", "-m", "-L", "--lines", "--bytes", "--words", "--chars",
@@ -518,7 +516,6 @@ _FIND_OTHER_OUTPUT = frozenset(
     {"-print", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls", "-exec",
      "-execdir", "-ok", "-okdir", "-files0-from"}
 )  # fmt: skip
-_LONE_VARIABLE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 #: Programs that write only the files their operands name (coreutils): a
 #: command of one writes nothing in the working folder when every operand
 #: is outside it.
@@ -1603,7 +1600,7 @@ class TaintedScript:
             return True
         static = static_text(self.src, path)
         if static is None:
-            loop = _LONE_VARIABLE.fullmatch(text)
+            loop = VARIABLE.fullmatch(text)
             if (
                 loop is not None
                 and self._names_authors_files(loop.group(1) or loop.group(2))
@@ -2970,15 +2967,15 @@ class TaintedScript:
                         and op.type.endswith("=")
                         and (op.type not in ("==", "!=", "<=", ">="))
                     ):
-                        found.update(_IDENTIFIERS.findall(node_text(self.src, left)))
+                        found.update(IDENT.findall(node_text(self.src, left)))
                 elif node.type in ("postfix_expression", "unary_expression"):
                     if any(c.type in ("++", "--") for c in node.children):
-                        found.update(_IDENTIFIERS.findall(node_text(self.src, node)))
+                        found.update(IDENT.findall(node_text(self.src, node)))
                 elif (
                     node.type == "command"
                     and static_text(self.src, node.child_by_field_name("name") or node) == "let"
                 ):
-                    found.update(_IDENTIFIERS.findall(node_text(self.src, node)))
+                    found.update(IDENT.findall(node_text(self.src, node)))
             memo[key] = frozenset(found)
         writes: frozenset[str] = memo[key]
         return writes
@@ -3003,7 +3000,7 @@ class TaintedScript:
             return everything
         raw = node_text(self.src, value)
         copied = raw[1:].strip("{}") if raw.startswith("$") else ""
-        if raw in (f"${copied}", f"${{{copied}}}") and is_identifier(copied):
+        if raw in (f"${copied}", f"${{{copied}}}") and IDENT.fullmatch(copied) is not None:
             return self._variable_range(copied, seen, textual=textual)  # NAME=$other
         return everything
 

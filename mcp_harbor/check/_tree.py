@@ -28,6 +28,7 @@ from mcp_harbor.check._gates import parse_tree, tree_error, walk
 
 __all__ = [
     "IDENT",
+    "VARIABLE",
     "Parsed",
     "ancestors",
     "clear_cache",
@@ -47,6 +48,9 @@ __all__ = [
 
 #: A shell name (of a variable or a function).
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A read of one variable by its name, ``$v`` or ``${v}`` (the name in group
+#: 1 or 2).
+VARIABLE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 _ARITH_TEST_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 #: The only types of ancestor at which `in_arithmetic` answers True.
 _ARITHMETIC_ANCESTORS = frozenset(
