@@ -334,12 +334,13 @@ def _draft(
     # the files any step writes a secret to: a later (or earlier) step that
     # prints one back prints the secret (H010 sees the export, not one step)
     secret_files: set[str] = set(_secret_source_files(export))
-    own_secret_files: list[tuple[list[Hazard], set[str]]] = []
+    own_secret_files: list[tuple[list[Hazard], set[str], frozenset[int]]] = []
     run_steps = [step for step in export.all_steps if step.script is not None]
     for (text, sentinels), step in zip(
         scripts if export.spec.secrets else (), run_steps, strict=False
     ):
         files: set[str] = set(_secret_source_files(export))
+        commands: set[int] = set()
         own_secret_files.append(
             (
                 secret_hazards(
@@ -350,8 +351,10 @@ def _draft(
                     _secret_programs(export),
                     models,
                     _environment(export, step),
+                    commands,
                 ),
                 files,
+                frozenset(commands),
             )
         )
         secret_files |= files
@@ -463,7 +466,7 @@ def _analyse_steps(
     models: dict[str, ValueModel],
     scripts: list[tuple[str, Sentinels]],
     programs: dict[str, Grammar],
-    own_secret_files: list[tuple[list[Hazard], set[str]]],
+    own_secret_files: list[tuple[list[Hazard], set[str], frozenset[int]]],
     secret_files: set[str],
     writers: list[list[tuple[int, int]]] | None,
 ) -> tuple[
@@ -500,8 +503,10 @@ def _analyse_steps(
         elif step.script is not None:
             text, sentinels = next(pending)
             if own_secret_files and own_secret_files[script_index][1] == secret_files:
-                printed = own_secret_files[script_index][0]  # no other step's file to read
+                # no other step's file to read
+                printed, _, secret_commands = own_secret_files[script_index]
             else:
+                given: set[int] = set()
                 printed = secret_hazards(
                     text,
                     sentinels,
@@ -510,7 +515,9 @@ def _analyse_steps(
                     _secret_programs(export),
                     models,
                     environment,
+                    given,
                 )
+                secret_commands = frozenset(given)
             script_index += 1
             tainted: dict[str, ValueModel] = {}
             earlier = dict(outputs)
@@ -530,6 +537,7 @@ def _analyse_steps(
                     links,
                     frozenset(filled),
                     repository,
+                    secret_commands,
                 )
                 hazards, gate, tainted = facts.hazards, facts.parsed, facts.tainted
                 found.append(facts.writers)

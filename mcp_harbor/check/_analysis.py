@@ -1419,6 +1419,7 @@ def analyse_script_deferred(
     links: bool = False,
     filled: frozenset[str] = frozenset(),
     repository_written: bool = False,
+    secret_commands: frozenset[int] = frozenset(),
 ) -> ScriptFacts:
     """The hazards of one substituted ``run:`` script, without bash's own
     reading of `text` itself (nested scripts are read by bash here): the
@@ -1431,7 +1432,8 @@ def analyse_script_deferred(
     put a link in the run directory or a temporary folder (`makes_links`);
     `filled`: the files earlier steps wrote with caller data;
     `repository_written`: a step may write caller data into the repository
-    (`writes_repository`)."""
+    (`writes_repository`); `secret_commands`: where the commands that get a
+    secret start (`mcp_harbor.check._secrets.secret_hazards`)."""
     hazards: list[Hazard] = []
     taint = initial_taint(text, arg_models, environment, outputs)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
@@ -1442,6 +1444,7 @@ def analyse_script_deferred(
     analysis.links = links
     analysis.filled_before = filled
     analysis.repository_written = repository_written
+    analysis.secret_commands = secret_commands
     analysis.run()
     writes = analysis.working_tree_writers() if analysis.parsed else []
     tainted = {k: v[1] for k, v in taint.variables.items()}

@@ -59,11 +59,11 @@ _OWN_CODE_VARIABLES: dict[str, tuple[str, ...]] = {
     "perl": ("PERL",),
     "awk": ("AWK", "POSIXLY_CORRECT"),
 }
-#: Other names of programs that share a grammar.
-#: Words the URL of a program such as curl must start with for caller data
-#: in it to be data: the author chose the scheme (never ``file:``).
-_URL_PROGRAMS = frozenset({"curl", "wget"})
+#: The schemes a URL an operand of curl or wget holds caller data in must
+#: start with: the author's (never ``file:``).
 _AUTHOR_SCHEMES = ("http://", "https://")
+#: The author's scheme and host, closed by the ``/`` that starts the path.
+_AUTHORS_HOST = re.compile(r"https?://[^/\0]+/")
 #: Options whose value is a program file: the program given, later words
 #: are the program's operands.
 _PROGRAM_FILES = frozenset({"-f", "--file", "--from-file"})
@@ -146,13 +146,17 @@ def _works_elsewhere(words: Sequence[Word], writable: Callable[[Word], bool]) ->
     return False
 
 
-def _inert(occ: Occ) -> bool:
+def _inert(occ: Occ, beside_secret: bool = False) -> bool:
     """The occurrence is the author's text (an ``enum``/``const`` value) or a
     number that cannot start with ``-``: inert at any position (rule 4 of
-    the promise: precision from the value's language)."""
+    the promise: precision from the value's language). `beside_secret`:
+    the command gets a secret, where a number is no less the caller's (a
+    port says where the secret goes): only the author's text is inert."""
     model = occ.model
     if model.words is not None:
         return True
+    if beside_secret:
+        return False
     digits = model.numeric or model.chars <= _DIGITS
     return digits and not model.may_start_with_dash
 
@@ -171,11 +175,11 @@ def _numbers_after_no_option(word: Word) -> bool:
     )
 
 
-def _callers(word: Word) -> Word:
+def _callers(word: Word, beside_secret: bool = False) -> Word:
     """`word` with only the caller data that is not inert (`_inert`)."""
-    if not word.occs or not any(_inert(o) for o in word.occs):
+    if not word.occs or not any(_inert(o, beside_secret) for o in word.occs):
         return word
-    kept = [o for o in word.occs if not _inert(o)]
+    kept = [o for o in word.occs if not _inert(o, beside_secret)]
     if not kept or kept[0] is word.occs[0]:
         return replace(word, occs=kept)
     # the caller data no longer starts the word: the author's value before it
@@ -209,9 +213,12 @@ def _within_subfolder(within: str | None) -> bool:
     return bool(parts) and not within.startswith(("/", "~")) and ".." not in parts
 
 
-def _code_inert(word: Word) -> bool:
+def _code_inert(word: Word, beside_secret: bool = False) -> bool:
     """Caller data that is the author's text (enum/const) or a number that
-    cannot start with ``-`` where it stands: inert even in code."""
+    cannot start with ``-`` where it stands: inert even in code (beside a
+    secret, only the author's text is: `_inert`)."""
+    if beside_secret:
+        return all(o.model.words is not None for o in word.occs)
     return all(o.model.inert_code for o in word.occs) and not (
         not word.prefix and any(o.model.may_start_with_dash for o in word.occs)
     )
@@ -230,6 +237,7 @@ def admit(
     source: Callable[[Word], str | None] = lambda word: word.static,
     stdin_text: str | None = None,
     writable: Callable[[Word], bool] = lambda word: word.tainted,
+    beside_secret: bool = False,
 ) -> bool:
     """Check the caller data given to `program` (a literal basename) with the
     words after it `words`, its standard input `stdin` and the variables
@@ -239,11 +247,25 @@ def admit(
     whose files a program without a grammar would read unseen. `source`:
     a word's script text (a program text with an `enum` or a number in it
     is still read for the language's ways to run code); `stdin_text`: the
-    literal here-document on the command's standard input, if any."""
-    words = [_callers(w) for w in words]
-    if stdin is not None and _inert(stdin):
+    literal here-document on the command's standard input, if any.
+    `beside_secret`: the command gets a secret (`mcp_harbor.check._secrets`),
+    so caller data may stand only where the grammar says data, numbers
+    included: a position that is code (``psql -p``, its connection string,
+    a variable it reads) may say where the secret goes."""
+    words = [_callers(w, beside_secret) for w in words]
+    if stdin is not None and _inert(stdin, beside_secret):
         stdin = None
-    env = [e for e in env if not _inert(e.occ)]
+    env = [e for e in env if not _inert(e.occ, beside_secret)]
+
+    def code_inert(word: Word) -> bool:
+        return _code_inert(word, beside_secret)
+
+    def numbers(word: Word) -> bool:
+        """Beside a secret, caller data that is inert but where it says
+        where to connect (a number): inert in a program's text, which no
+        number makes connect elsewhere, and no data given (it splits into
+        nothing, turns no data into code)."""
+        return beside_secret and all(_inert(o) for o in word.occs)
 
     def where(subject: Word | Occ) -> Located:
         if isinstance(subject, Word):
@@ -305,11 +327,12 @@ def admit(
             source=source,
             stdin_text=stdin_text,
             writable=lambda word: False,
+            beside_secret=beside_secret,
         )
         return False
     if not any(w.tainted for w in words) and stdin is None and not env:
         return True
-    if not _globals_admitted(name, words[:first], hazards, where):
+    if not _globals_admitted(name, words[:first], hazards, where, beside_secret):
         return False
     if grammar is None:
         return _refuse_all(
@@ -339,7 +362,8 @@ def admit(
     program_text: str | None = None  # the program text an interpreter runs
     #: operands that may be NAME=VALUE, assigning a variable of the program
     assigning: list[Word] = []
-    given_data = bool(env) or stdin is not None  # caller data reached it as data
+    # caller data reached it as data
+    given_data = any(not _inert(e.occ) for e in env) or (stdin is not None and not _inert(stdin))
     operand = -1  # the index of the current operand among the operands
     expect: str | None = None
     pair = 0
@@ -355,6 +379,7 @@ def admit(
         if (
             word.tainted
             and word.splits
+            and not numbers(word)
             and (expect is not None or pair or grammar.command_from is not None)
         ):
             # the words after the first land where the grammar reads the next
@@ -406,7 +431,7 @@ def admit(
                     "keep the program literal and pass the value as an argument after it",
                     InterpreterProgram,
                 )
-            elif word.tainted and expect in grammar.code_options and not _code_inert(word):
+            elif word.tainted and expect in grammar.code_options and not code_inert(word):
                 refuse(
                     word,
                     f"the value of `{expect}` is code, a command or a file `{key}` reads as "
@@ -417,7 +442,7 @@ def admit(
             if expect in grammar.program_options:
                 inline = True
                 program_text = text if text is not None else source(word)
-            elif word.tainted:
+            elif word.tainted and not numbers(word):
                 given_data = True
             if expect in grammar.program_options or expect in _PROGRAM_FILES:
                 seen_program = True
@@ -427,7 +452,7 @@ def admit(
             continue
         if pair:
             pair -= 1
-            given_data = given_data or word.tainted
+            given_data = given_data or (word.tainted and not numbers(word))
             continue
         if not word.tainted:
             if text is None:
@@ -508,7 +533,7 @@ def admit(
             )
             continue
         if not ended and prefix.startswith("-"):
-            if _numbers_after_no_option(word):
+            if not beside_secret and _numbers_after_no_option(word):
                 continue  # echo "--- $((a - b)) removed"
             for alternative in prefix.split("\0"):  # an enum of options: every one
                 option = alternative.split("=", 1)[0]
@@ -562,7 +587,7 @@ def admit(
         operand += 1
         if (
             operand < 0 or (grammar.command_from is not None and operand >= grammar.command_from)
-        ) and not _code_inert(word):
+        ) and not code_inert(word):
             refuse(
                 word,
                 f"the value is part of the command `{key}` runs",
@@ -580,11 +605,25 @@ def admit(
                 "only the author's values (an enum arg)",
             )
             continue
-        if grammar.operands == "code" and not _code_inert(word):
+        if grammar.operands == "code" and not code_inert(word):
             refuse(
                 word,
                 f"`{key}`'s operands may be code or commands ({grammar.source})",
                 _advice(program, "its operands"),
+            )
+            continue
+        if (
+            beside_secret
+            and grammar.url_operands == "scheme"
+            and any(":" in o.model.chars for o in word.occs)
+            and not _AUTHORS_HOST.match(prefix)
+        ):
+            refuse(
+                word,
+                f"an operand of `{key}` with a scheme is a URL, whose host gets the secret "
+                f"({grammar.source}), and the caller's value may be one",
+                "refuse `:` in the arg's pattern (a number or a name is no URL), or write "
+                'the scheme and host yourself: "https://host/…/$ARG_x"',
             )
             continue
         if (
@@ -599,11 +638,12 @@ def admit(
             # judged once the program is known: it may run the variable
             assigning.append(word)
             continue
-        given_data = True
+        given_data = given_data or not numbers(word)
         opened.append(word)
         first_words = word.occs[0].model.words if word.occs else None
         if (
-            name in _URL_PROGRAMS
+            grammar.url_operands == "all"
+            and not numbers(word)  # no scheme; beside a secret, the host is judged there
             and not prefix.startswith(_AUTHOR_SCHEMES)
             and "/" not in prefix
             and not (
@@ -806,6 +846,7 @@ def _globals_admitted(
     words: Sequence[Word],
     hazards: list[Hazard],
     where: Callable[[Word | Occ], Located],
+    beside_secret: bool = False,
 ) -> bool:
     """The caller data among `words`, the global options of `program`
     before its subcommand, is only where `grammars.SUBCOMMANDS` says data
@@ -833,7 +874,7 @@ def _globals_admitted(
             and not word.prefix[len(option) :].strip("=")
         ):
             continue
-        if _code_inert(word):
+        if _code_inert(word, beside_secret):
             continue
         ok = False
         rule: type[Rule] = CodeSelectingVariable if kind == "setting" else NoGrammarPosition

@@ -61,6 +61,7 @@ from mcp_harbor.check.rules import (
     OptionRunsCode,
     ReparsedAsShell,
     Rule,
+    SecretPrinted,
     ValueAsName,
     XargsWithoutNull,
 )
@@ -93,6 +94,8 @@ class Scope(Protocol):
     def function_bodies(self) -> Mapping[str, tuple[Node, ...]]: ...
     @property
     def programs(self) -> Mapping[str, sinks.Grammar]: ...
+    @property
+    def secret_commands(self) -> frozenset[int]: ...
 
     @property
     def locate(self) -> Callable[[int], Located]: ...
@@ -322,6 +325,32 @@ class Resolver:
             if not self.env:
                 return True
             return _positions.admit(name, [], None, self.env, {}, self.a.locate, out)
+        ok = self._admit(name, words, i, out, beside_secret=False)
+        if words[i].start in self.a.secret_commands:
+            # it gets a secret: the caller's data may stand only where the
+            # grammar says data, or it may say where the secret goes
+            strict: list[Hazard] = []
+            self._admit(name, words, i, strict, beside_secret=True)
+            known = {h.where for h in out}
+            out.extend(
+                SecretPrinted.hazard(
+                    h.arg,
+                    h.where,
+                    f"`{name}` gets a secret, and the caller chooses a value where no "
+                    f"grammar says data, which may say where the secret goes: {h.detail}",
+                    "write where the program connects yourself (an enum arg may choose "
+                    "among the author's hosts, ports or databases), and pass the caller's "
+                    "data only where its grammar reads data",
+                )
+                for h in strict
+                if h.where not in known
+            )
+            ok = ok and not strict
+        return ok
+
+    def _admit(
+        self, name: str, words: list[Word], i: int, out: list[Hazard], *, beside_secret: bool
+    ) -> bool:
         return _positions.admit(
             name,
             words[i + 1 :],
@@ -340,6 +369,7 @@ class Resolver:
             ),
             stdin_text=self.stdin_text,
             writable=self.a.writable_word,
+            beside_secret=beside_secret,
         )
 
     def grammar(self, name: str | None) -> sinks.Grammar | None:

@@ -86,13 +86,17 @@ def secret_hazards(
     allowed: Mapping[str, Collection[str]] | None = None,
     models: Mapping[str, ValueModel] | None = None,
     environment: Collection[str] = (),
+    commands: set[int] | None = None,
 ) -> list[Hazard]:
     """H010's findings in the ``run:`` script `text` (placeholders replaced
     by `sentinels`' words) of an export whose ``secrets:`` are `secrets`:
     each place where a secret's value is printed (see the module). `files`:
     the files any step of the export writes a secret to (their paths as
     written), read and extended here, so that a step reading one back is
-    seen whichever step wrote it."""
+    seen whichever step wrote it. `commands`: filled with where each
+    command that gets a secret starts (its program word's byte offset in
+    `text`), whose caller data the taint analysis then judges by the
+    grammar alone (`mcp_harbor.check._positions.admit`, ``beside_secret``)."""
     if not secrets:
         return []
     script = parsed(text)
@@ -111,6 +115,8 @@ def secret_hazards(
             found, sinks = retried, again
     if files is not None:
         files |= sinks.secret_files
+    if commands is not None:
+        commands |= sinks.commands
     return found
 
 
@@ -187,6 +193,8 @@ class _Sinks:
         #: a program that is no credential place of the secret got it, and
         #: what it prints goes where nothing is recorded: maybe a file
         self.filed = False
+        #: where each command that gets a secret starts (its program word)
+        self.commands: set[int] = set()
         #: those whose writer also wrote an option that prints the request
         #: (a curl config's ``verbose``, ``trace``, ``write-out``)
         self.printing_files: set[str] = set()
@@ -646,7 +654,12 @@ class _Sinks:
 
     def _sent_where_the_caller_says(self, command: Node, name: str) -> None:
         """A finding when `command`, which takes the secret as a credential,
-        sends it to a destination whose host or port the caller chooses."""
+        sends it to a destination whose host or port the caller chooses
+        (and the command is remembered, for the grammar's judgement of the
+        rest of its caller data: `commands`)."""
+        word = command.child_by_field_name("name") if command.type == "command" else None
+        if word is not None:
+            self.commands.add(word.start_byte)
         destination = self._callers_destination(command)
         if destination is not None:
             self._add(
@@ -670,12 +683,16 @@ class _Sinks:
         return self._holds_callers(node.start_byte, node.end_byte)
 
     def _callers_destination(self, command: Node) -> str | None:
-        """The operand of `command` (a URL, a registry) whose host part
+        """The operand of `command` (a URL: written with its scheme, built in
+        a variable, or an operand its grammar reads as one) whose host part
         holds caller data (an ``ARG_``, ``STEP_`` or ``HARBOR_CALLER_``
-        variable, a placeholder): the secret it takes would go where the
-        caller says. None when every destination is the author's."""
+        variable, a placeholder), or a file the caller filled that it reads as code (a
+        curl config, a list of URLs): the secret it takes would go where the
+        caller says. None when every destination is the author's. The rest
+        of the command (options, variables, other operands) is the grammar's
+        to judge: caller data beside a secret may stand only where it says
+        data (`mcp_harbor.check._positions.admit`, ``beside_secret``)."""
         arguments = list(command.children_by_field_name("argument"))
-        login = "login" in (static_text(self.src, a) for a in arguments)
         grammar = GRAMMARS.get(_name(self.src, command) or "")
         language = INTERPRETERS.get(_name(self.src, command) or "")
         # the options whose value is the next word (not a destination)
@@ -683,43 +700,11 @@ class _Sinks:
         if language is not None:
             # psql -c SQL, -f FILE, -v NAME=VALUE
             takes_value |= language.code_options | language.module_options | language.value_options
-        for assignment in command.children:
-            # http_proxy="$ARG_x" curl …: where every request goes
-            if assignment.type == "variable_assignment":
-                target = assignment.child_by_field_name("name")
-                if (
-                    target is not None
-                    and _DESTINATION_VARIABLE.fullmatch(node_text(self.src, target))
-                    and self._node_holds_callers(assignment)
-                ):
-                    return node_text(self.src, assignment)
+        code = grammar.code_options if grammar else frozenset()
         for k, argument in enumerate(arguments):
             text = node_text(self.src, argument).strip("'\"")
             previous = node_text(self.src, arguments[k - 1]) if k else ""
-            option = text.split("=", 1)[0]
-            own = _PROGRAM_DESTINATIONS.get(_name(self.src, command) or "", frozenset())
-            if (
-                (option in _DESTINATION_OPTIONS or option in own)
-                and "=" in text
-                and self._node_holds_callers(argument)
-            ):
-                return text  # --resolve=HOST:PORT:ADDR, --proxy=…
-            if option in _URL_OPTIONS and "=" in text:
-                if self._host_holds_callers(argument):
-                    return text  # --url=URL: its host
-                continue
-            if previous in _URL_OPTIONS:
-                if self._host_holds_callers(argument):
-                    return f"{previous} {text}"  # --url URL: its host
-                continue
-            if (previous in _DESTINATION_OPTIONS or previous in own) and self._node_holds_callers(
-                argument
-            ):
-                return f"{previous} {text}"
-            if (
-                previous in _CONFIG_OPTIONS.get(_name(self.src, command) or "", ())
-                and text in self.caller_files
-            ):
+            if previous in code and text in self.caller_files:
                 return f"{previous} {text}"  # a file the caller filled: its url, proxy…
             if text.startswith("-") or previous in takes_value:
                 continue  # an option or its value, not a destination
@@ -736,15 +721,14 @@ class _Sinks:
                 if through:
                     return text  # url="http://127.0.0.1:$ARG_port/m" … "$url"
                 continue
-            if _name(self.src, command) in _URL_OPERANDS | _CONNINFO_OPERANDS and (
-                self._operand_destination(argument)
+            if (
+                grammar is not None
+                and grammar.url_operands == "all"
+                and self._operand_destination(argument)
             ):
-                # an operand of curl is a URL, of psql a connection string:
-                # the caller's, unless the author's text before it ends
-                # the host ("$JIRA_URL/issue/$ARG_key")
+                # an operand of curl is a URL: the caller's, unless the
+                # author's text before it ends the host ("$JIRA_URL/issue/$ARG_key")
                 return text
-            if login and self._node_holds_callers(argument):
-                return text  # docker login REGISTRY
         return None
 
     def _operand_destination(self, argument: Node, depth: int = 0) -> bool:
@@ -950,54 +934,10 @@ _ALLEXPORT = re.compile(
     r"(?:^|[;&|\s])(?:set\s+(?:-[A-Za-z]*a[A-Za-z]*|-o\s+allexport)\b|shopt\b[^\n;&|]*\ballexport\b)"
 )
 
-#: Options whose value says where a program connects (curl 7.88: a host
-#: resolved to an address, a connection redirected, a proxy; git -c settings
-#: with a URL), and the variables that set a proxy for every request.
-_DESTINATION_OPTIONS = frozenset(
-    {"--resolve", "--connect-to", "-x", "--proxy", "--preproxy",
-     "--proxy1.0", "--socks4", "--socks4a", "--socks5", "--socks5-hostname"}
-)  # fmt: skip
-#: PostgreSQL 15 psql(1), pg_dump(1): the server's host and port, and the
-#: database name, which libpq reads as a connection string (a URI or
-#: ``host=… port=…``) when it is one
-_POSTGRES_CLIENT = frozenset({"-h", "--host", "-p", "--port", "-d", "--dbname"})
-#: Programs whose operand may be that database name (libpq 34.1.1).
-_CONNINFO_OPERANDS = frozenset({"psql", "pg_dump", "vacuumdb", "reindexdb", "clusterdb", "pgbench"})
-_MYSQL_CLIENT = frozenset({"-h", "--host", "-P", "--port", "-S", "--socket"})  # mysql(1) 8.0
-#: Each program's own options that say where its requests go (wget's base
-#: URL, and -e, which runs a .wgetrc command such as http_proxy=…).
-_PROGRAM_DESTINATIONS: dict[str, frozenset[str]] = {
-    "wget": frozenset({"-B", "--base", "-e", "--execute"}),
-    "aws": frozenset({"--endpoint-url"}),
-    # a database client's server: its host, port or socket (the password
-    # goes to whatever answers there)
-    **dict.fromkeys(
-        ("psql", "pg_dump", "pg_dumpall", "pg_restore", "pg_isready", "createdb", "dropdb"),
-        _POSTGRES_CLIENT,
-    ),
-    **dict.fromkeys(("vacuumdb", "reindexdb", "clusterdb", "pgbench"), _POSTGRES_CLIENT),
-    **dict.fromkeys(("mysql", "mysqldump", "mysqladmin", "mariadb"), _MYSQL_CLIENT),
-    "redis-cli": frozenset({"-h", "-p", "-u", "-s"}),  # redis-cli 7 --help
-    **dict.fromkeys(("mongosh", "mongo", "mongodump"), frozenset({"--host", "--port"})),
-}
-#: Programs each of whose operands is a URL it fetches (curl(1) 7.88,
-#: wget(1) 1.21): one that holds caller data with no scheme written before
-#: it is the caller's whole.
-_URL_OPERANDS = frozenset({"curl", "wget"})
 #: A variable's expansion (``$v``, ``${v}``, ``${v:-x}``) in a word.
 _EXPANSION = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\})")
 #: A word that starts with a variable's expansion (``"$base/x"``).
 _LEADING_VARIABLE = re.compile('"?' + VARIABLE.pattern)
-#: Options whose value is a URL to fetch (its host is the destination).
-_URL_OPTIONS = frozenset({"--url", "--doh-url"})
-#: Variables that say where a program's requests go: a proxy, a database
-#: client's server.
-_DESTINATION_VARIABLE = re.compile(
-    r"(?i)(?:https?|ftp|all|no|socks)_proxy|GIT_PROXY_COMMAND"
-    # libpq's server (PostgreSQL 15, 34.15) and the mysql client's (8.0)
-    r"|PGHOST|PGHOSTADDR|PGPORT|PGSERVICE|PGSERVICEFILE|PGDATABASE|MYSQL_HOST|MYSQL_TCP_PORT"
-    r"|MYSQL_UNIX_PORT"
-)
 #: Programs that list processes with their command lines (procps 4, psmisc).
 _PROCESS_LISTERS = frozenset({"ps", "pgrep", "pstree", "top", "htop", "pidstat", "pkill"})
 #: Another process's command line or environment (/proc/PID/cmdline).
@@ -1019,14 +959,6 @@ _GLOB = frozenset("*?[+@!(")
 _NAMES_FILES = frozenset(
     {"mkdir", "touch", "ln", "cp", "mv", "install", "tee", "truncate", "mkfifo", "mknod"}
 )
-#: Each program's options that read a file saying where its requests go
-#: (curl -K's url and proxy, wget -i's list of URLs): one the caller
-#: filled sends the secret where the caller says.
-_CONFIG_OPTIONS: dict[str, frozenset[str]] = {
-    "curl": frozenset({"-K", "--config"}),
-    "wget": frozenset({"-i", "--input-file", "--config"}),
-}
-
 #: The integer comparisons of test and ``[[ ]]``: a value that is no number
 #: is printed in the error (``[: s3cr3t: integer expression expected``).
 _INTEGER_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})

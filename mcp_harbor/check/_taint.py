@@ -987,6 +987,10 @@ class TaintedScript:
         self.rendered_count = 0
         #: grammars declared with ``programs:`` (they win over `sinks.GRAMMARS`)
         self.programs: Mapping[str, sinks.Grammar] = {}
+        #: where the commands that get a secret start (their program word),
+        #: found by `mcp_harbor.check._secrets`: caller data beside a secret
+        #: may stand only where a grammar says data
+        self.secret_commands: frozenset[int] = frozenset()
         #: what ``read`` takes from a file is clean (the secrets' follower,
         #: when no file holds a secret)
         self.file_reads_clean = False

@@ -114,6 +114,12 @@ class Grammar:
     #: the language's ways to write, move or create a file (and so to put
     #: caller data in the folder it works in); None: not a language
     writes: str | None = None
+    #: which operands are URLs, whose host the program connects to: ``all``
+    #: (curl, wget: ``example.com`` is ``http://example.com``, so the
+    #: scheme and host must be the author's), ``scheme`` (``gh pr view
+    #: URL``: one with a scheme, so beside a secret caller data that may
+    #: hold a ``:`` must follow the author's host), or none
+    url_operands: Literal["all", "scheme", ""] = ""
 
 
 #: Other names of programs with a grammar.
@@ -157,6 +163,7 @@ def _g(
     magic_open: str | None = None,
     magic_open_options: str = "",
     writes: str | None = None,
+    urls: Literal["all", "scheme", ""] = "",
 ) -> Grammar:
     return Grammar(
         source,
@@ -180,6 +187,7 @@ def _g(
         magic_open=magic_open,
         magic_open_options=frozenset(magic_open_options.split()),
         writes=writes,
+        url_operands=urls,
     )
 
 
@@ -390,6 +398,7 @@ GRAMMARS: dict[str, Grammar] = {
         "--proto-redir --unix-socket --trace --trace-ascii -F --form",
         at_files="-d --data --data-binary --data-urlencode -H --header -w --write-out "
         "--json --url-query",
+        urls="all",
     ),
     "awk": _g(
         "POSIX awk / gawk 5.2 gawk(1): the program is the first operand unless -f; -v "
@@ -563,10 +572,11 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     **{
         f"{engine} {sub}": _g(
-            f"{engine} 24 {engine}-{sub}(1): the registry and the user are data; the password "
-            "comes on stdin or after -p",
+            f"{engine} 24 {engine}-{sub}(1): the user is data; the password comes on stdin or "
+            "after -p, and goes to the registry, the operand (the author's)",
             "-u --username -p --password",
             flags="--password-stdin",
+            operands="code",
         )
         for engine in ("docker", "podman")
         for sub in ("login", "logout")
@@ -622,6 +632,7 @@ GRAMMARS: dict[str, Grammar] = {
         "-O --output-document -T --timeout -t --tries --header -U --user-agent -P "
         "--directory-prefix",
         code="-e --execute -i --input-file --config --post-file --load-cookies",
+        urls="all",
     ),
     "unzip": _g("Info-ZIP unzip(1)", "-d -x"),
     "dig": _g("BIND 9 dig(1): names, types and @server are data", "-t -c -p -q -x", code="-f -k"),
@@ -756,16 +767,89 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     **{
         f"npm {sub}": _g(
-            f"npm 9 npm-{sub}(1): package specs are data (nothing is installed or run)",
-            "--json --registry",
+            f"npm 9 npm-{sub}(1): package specs are data (nothing is installed or run); "
+            "--registry is where it sends the token",
+            "--json",
+            code="--registry",
         )
         for sub in ("view", "info", "ls", "outdated", "search")
     },
     "pg_dump": _g(
-        "PostgreSQL 15 pg_dump(1): names and patterns are data",
+        "PostgreSQL 15 pg_dump(1): names and patterns are data; the server (-h, -p, and -d, "
+        "a connection string) is where it sends the password",
         "-t --table -T --exclude-table -n --schema -N --exclude-schema -f --file -F "
-        "--format -d --dbname -h --host -p --port -U --username",
+        "--format -U --username",
+        code="-d --dbname -h --host -p --port",
+        operands="code",  # DBNAME may be a connection string (host=…, sslkey=…)
     ),
+    "mysql": _g(
+        "MySQL 8.0 mysql(1): the SQL is -e's value or standard input; the server (-h, -P, -S, "
+        "the defaults files) is where it sends the password; the operand is the database",
+        code="-h --host -P --port -S --socket -u --user -D --database --defaults-file "
+        "--defaults-extra-file --init-command --login-path --plugin-dir --pager --tee",
+        program="-e --execute",
+        operands="code",
+        stdin="code",
+        end=False,
+        # mysql's own commands: system (\!), source (\.), pager, tee, connect
+        evaluates=r"\\|\b(?:system|source|pager|tee|connect)\b",
+        flags="-B --batch -N --skip-column-names -s --silent -t --table -E --vertical -r "
+        "--raw -X --xml -H --html --column-names",
+    ),
+    "redis-cli": _g(
+        "redis 7 redis-cli --help: -n is the database number; the operands are the command "
+        "it sends (code); -h, -p, -s, -u are the server it sends the password to",
+        "-n -r -i",
+        code="-h -p -s -u -a --pass --user --askpass --tls --cacert --cert --key --sni",
+        operands="code",
+        stdin="code",
+        flags="--no-auth-warning --raw --no-raw --csv --json -e -x -c",
+    ),
+    **{
+        f"gh {sub}": _g(
+            f"gh 2.x gh-{sub.replace(' ', '-')}(1): lists and views print what the API holds; "
+            "an operand is a number, a branch or a URL (whose host gets the token); --repo "
+            "may name a host ([HOST/]OWNER/REPO), --hostname is one",
+            "-L --limit -s --state -l --label -A --author -a --assignee -S --search -B --base "
+            "-H --head -w --workflow -b --branch -e --event -u --user -c --commit --status "
+            "--json -q --jq -t --template --created -j --job --attempt",
+            code="-R --repo --hostname",
+            flags="-w --web -c --comments --name-only --patch --required --watch --exit-status "
+            "--log --log-failed -v --verbose",
+            urls="scheme",
+        )
+        for sub in (
+            "pr list",
+            "pr view",
+            "pr checks",
+            "pr diff",
+            "pr status",
+            "issue list",
+            "issue view",
+            "issue status",
+            "run list",
+            "run view",
+            "release list",
+            "release view",
+            "workflow list",
+            "workflow view",
+            "repo view",
+            "label list",
+        )
+    },
+    **{
+        f"glab {sub}": _g(
+            f"glab 1.x glab-{sub.replace(' ', '-')}(1): lists and views print what the API "
+            "holds; an operand is a number, a branch or a URL (whose host gets the token); "
+            "--repo may name a host",
+            "-P --per-page -p --page -l --label -a --assignee --author -s --status -b "
+            "--branch -t --target-branch --source-branch -F --output",
+            code="-R --repo",
+            flags="--merged --closed --opened --all -A --draft -c --comments -w --web",
+            urls="scheme",
+        )
+        for sub in ("mr list", "mr view", "issue list", "issue view", "ci list", "ci view")
+    },
     **{
         f"ruff {sub}": _g(f"ruff 0.1 ruff {sub} --help: paths are data", "--select --ignore")
         for sub in ("check", "format")
@@ -840,6 +924,8 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
     "systemctl": {},
     "helm": {"-n": "data", "--namespace": "data", "--kube-context": "data",
              "--kubeconfig": "path-code"},
+    "gh": {"-R": "code", "--repo": "code", "--hostname": "code"},
+    "glab": {"-R": "code", "--repo": "code"},
     "openssl": {},
     "npm": {},
     "ruff": {},
