@@ -59,15 +59,16 @@ class SecretPrinted(Rule):
       environment holds it;
     - any program that gets the secret while the caller chooses where it
       connects: a URL's host, port or userinfo (also through a variable the
-      URL was built in, and an operand of curl or wget with caller data and
-      no scheme or `/` of the author's before it), a registry, `--resolve`,
-      `--connect-to`, `--proxy`, a `*_proxy` variable, a database client's
-      server (`psql -h`/`-p`/`-d` and its operand, `PGHOST`, `PGPORT`,
-      `mysql -P`, `redis-cli -p`), a config file
-      (`curl -K`) the caller filled (`curl -H "…$TOKEN" "https://$ARG_host/"`):
-      the secret would go to the caller, even for a program the secret's
-      `programs:` names. An `enum` value is the author's text: a host it
-      chooses is the author's;
+      URL was built in, and an operand its grammar reads as a URL, such as
+      curl's, with caller data and no scheme or `/` of the author's before
+      it), a config file (`curl -K`) the caller filled (`curl -H "…$TOKEN"
+      "https://$ARG_host/"`), and caller data, a number included, at any
+      position its grammar does not read as data: a server, a port, a
+      registry, a variable (`psql -p "$ARG_port"`, `PGPORT`, `VAULT_ADDR`,
+      `docker login "$ARG_registry"`, an in-house program without a
+      `programs:` entry): the secret would go to the caller, even for a
+      program the secret's `programs:` names. An `enum` value is the
+      author's text: a host it chooses is the author's;
     - the same value reached through a name reference (`local -n`),
       `${!v}`, `$_`, `BASH_REMATCH` or `printf -v`, and an assignment after
       `set -a`/`shopt -so allexport` (exported);
