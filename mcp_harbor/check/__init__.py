@@ -408,16 +408,31 @@ def _secret_source_files(export: Export) -> list[str]:
 
 
 def _secret_file_hazards(export: Export) -> list[Hazard]:
-    """H010 on a secret read from a relative file (inside the export's
-    folder) when an arg is a path `within:` a folder: the caller may name
-    the secret's own file, and a program that prints it transformed (``od``,
-    ``base64``) gets past the scrubber, which only knows the secret as it
-    is."""
+    """H010 on a secret read from a relative file (near the export's
+    folder, so likely in the project the server works in): any export's
+    call that reads files there (``search_text``, an arg `within:` a
+    folder) may print it, and that call's scrubber does not know this
+    export's secret; a program that prints it transformed (``od``,
+    ``base64``) gets past any scrubber."""
     paths = [name for name, schema in export.arg_schemas.items() if "within" in schema]
     out: list[Hazard] = []
     for name, source in export.spec.secrets.items():
         file = getattr(source, "file", None)
-        if file is None or file.startswith("/") or not paths:
+        if file is None or file.startswith("/"):
+            continue
+        if not paths:
+            out.append(
+                SecretPrinted.hazard(
+                    None,
+                    (("secrets", name, "file"), 0),
+                    f"the secret {name} is read from `{file}`, a path relative to the export's "
+                    "folder, likely inside the project the server works in: another export's "
+                    "call that reads files there (a search, a listing) prints it, and the "
+                    "scrubber of that call does not know this secret",
+                    "keep the secret's file outside the served folder (an absolute path such "
+                    "as /run/secrets/NAME), or read it from `env:`",
+                )
+            )
             continue
         out.append(
             SecretPrinted.hazard(

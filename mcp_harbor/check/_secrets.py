@@ -56,6 +56,7 @@ from mcp_harbor.check.credentials import (
     CREDENTIALS,
     credential_stores,
     reads_credential_file,
+    store_places,
     takes_credential,
 )
 from mcp_harbor.check.grammars import GRAMMARS, writes_no_file
@@ -309,7 +310,7 @@ class _Sinks:
         name = _name(self.src, node) or ""
         arguments = list(node.children_by_field_name("argument"))
         texts = [self._as_path(a) for a in arguments]
-        words = [static_text(self.src, a) for a in arguments]
+        words = self._words(arguments)
         holder = (
             node.parent
             if node.parent is not None and node.parent.type == "redirected_statement"
@@ -322,6 +323,8 @@ class _Sinks:
         ]
 
         def secret(path: str) -> str | None:
+            if path.startswith("-") and "=" in path:
+                path = path.split("=", 1)[1]  # --config=FILE
             path = path.lstrip("@")  # curl -H @FILE
             while path.startswith("./"):
                 path = path[2:]
@@ -608,13 +611,8 @@ class _Sinks:
             self._sent_where_the_caller_says(command, name or "…")
             return
         arguments = list(command.children_by_field_name("argument"))
-        words = [static_text(self.src, a) for a in arguments]
+        words = self._words(arguments)
         kind, at = place
-        if kind == "word" and isinstance(at, int) and at < len(arguments):
-            # --header="…$S": the option as written
-            written = node_text(self.src, arguments[at]).strip("'\"")
-            if written.startswith("-") and "=" in written:
-                words[at] = written.split("=", 1)[0] + "=…"
         mixed = (
             kind == "word"
             and isinstance(at, int)
@@ -628,7 +626,7 @@ class _Sinks:
         if name and not mixed and takes_credential(name, words, place):
             # (a word that also holds caller data may come out malformed, and
             # curl prints a malformed URL whole: "bad range in URL position …")
-            self._stores(name, words)
+            self._stores(command, name, words)
             return
         if name in ("test", "[") and _compares_strings(words):
             return  # test "$S" = x prints nothing, whatever S holds
@@ -651,6 +649,17 @@ class _Sinks:
         self._add(
             command, SecretPrinted.given(variable, name or "…", said, where, self._at(command))
         )
+
+    def _words(self, arguments: Sequence[Node]) -> list[str | None]:
+        """The literal `arguments` (None: not literal), an option whose
+        attached value is not literal as its name (``--header="…$S"``,
+        ``--warc-file="$w"``: ``--warc-file=…``)."""
+        words = [static_text(self.src, a) for a in arguments]
+        for k, argument in enumerate(arguments):
+            written = node_text(self.src, argument).strip("'\"")
+            if words[k] is None and written.startswith("-") and "=" in written:
+                words[k] = written.split("=", 1)[0] + "=…"
+        return words
 
     def _sent_where_the_caller_says(self, command: Node, name: str) -> None:
         """A finding when `command`, which takes the secret as a credential,
@@ -833,19 +842,85 @@ class _Sinks:
         if any(self._named(command, programs) for programs in self.allowed.values()):
             self._sent_where_the_caller_says(body, name or "…")
             return True
-        words = [static_text(self.src, a) for a in body.children_by_field_name("argument")]
+        words = self._words(list(body.children_by_field_name("argument")))
         if bool(name) and takes_credential(name, words, ("stdin", 0)):
             self._sent_where_the_caller_says(body, name)
-            self._stores(name, words)
+            self._stores(body, name, words)
             return True
         return False
 
-    def _stores(self, name: str, words: Sequence[str | None]) -> None:
-        """`name` with `words` took a secret as a credential: the files it
-        keeps credentials in (``docker login``: ``~/.docker/config.json``)
-        hold it from now on, in each way a script may spell the home."""
+    def _stores(self, command: Node, name: str, words: Sequence[str | None]) -> None:
+        """`command` (`name` with `words`) took a secret as a credential: the
+        files it keeps credentials in (``docker login``:
+        ``~/.docker/config.json``, in each way a script may spell the home,
+        or the one its ``--config`` or ``DOCKER_CONFIG`` names) hold it from
+        now on."""
         for stored in credential_stores(name, words):
             self.secret_files |= {f"{home}/{stored}" for home in _HOME_SPELLINGS}
+        places, inside = store_places(name, words)
+        if not places:
+            return
+        values: list[Node] = []
+        arguments = list(command.children_by_field_name("argument"))
+        for k, argument in enumerate(arguments):
+            text = node_text(self.src, argument)
+            if text in places and k + 1 < len(arguments):
+                values.append(arguments[k + 1])  # --config DIR
+            elif text.split("=", 1)[0] in places and "=" in text:
+                values.append(argument)  # --config=DIR
+        for child in command.children:
+            target = child.child_by_field_name("name")
+            value = child.child_by_field_name("value")
+            if (
+                child.type == "variable_assignment"
+                and target is not None
+                and value is not None
+                and node_text(self.src, target) in places
+            ):
+                values.append(value)  # DOCKER_CONFIG=DIR docker login
+        for value in values:
+            path = node_text(self.src, value).replace('"', "").replace("'", "")
+            path = path.split("=", 1)[1] if path.startswith("-") else path
+            paths = {path}
+            assigned = self.f.assigned_once().get(path.lstrip("$").strip("{}"))
+            if path.startswith("$") and assigned is not None:
+                # cfg="$HARBOR_RUN_DIR/docker" … --config "$cfg": the path too
+                paths.add(node_text(self.src, assigned).replace('"', ""))
+            self.secret_files |= {f"{p.rstrip('/')}/{inside}" if inside else p for p in paths}
+            if not self._private(path):
+                self._add(
+                    command,
+                    SecretPrinted.hazard(
+                        None,
+                        self._at(command),
+                        f"`{name}` keeps the secret in `{path}`, which may be outside the run "
+                        "directory: no scrubber cleans it, and other calls (of any export "
+                        "that reads that folder) may print it",
+                        'keep it in the run directory: --config "$HARBOR_RUN_DIR/docker"',
+                    ),
+                )
+
+    def _private(self, path: str, depth: int = 0) -> bool:
+        """`path` (as written) is a file of the run directory the caller
+        does not get back, or a temporary one: directly, or through a
+        variable the script assigns once to such a path."""
+        bare = path.strip('"')
+        for prefix in ("$HARBOR_RUN_DIR/", "${HARBOR_RUN_DIR}/"):
+            if bare.startswith(prefix):
+                first = bare[len(prefix) :].lstrip('"').split("/", 1)[0]
+                return first not in _RETURNED and bool(first)
+        match = _LEADING_VARIABLE.match(bare)
+        if match is None:
+            return False
+        name = match.group(1) or match.group(2)
+        if name in self.f.temp_paths or name in self._run_files():
+            return True
+        assigned = self.f.assigned_once().get(name)
+        return (
+            assigned is not None
+            and depth < 4
+            and self._private(node_text(self.src, assigned), depth + 1)
+        )
 
     def _named(self, command: Node, programs: Collection[str]) -> bool:
         """`command`'s program is one of `programs` (a basename, or the

@@ -701,7 +701,8 @@ def puts_caller_files(program: str, words: Sequence[str | None]) -> bool:
     if program in ("sed", "perl"):
         return any(w.startswith(("-i", "--in-place")) for w in literal)
     if program == "dd":
-        return any(w.startswith("of=") for w in literal)
+        # of=FILE, or a word that is not literal and may be one
+        return any(w is None or w.startswith("of=") for w in words)
     if program == "git":
         return bool(literal) and literal[0] in (
             "clone",
@@ -711,7 +712,8 @@ def puts_caller_files(program: str, words: Sequence[str | None]) -> bool:
             "apply",
             "am",
         )
-    return False
+    # an operand its grammar says is written (uniq IN OUT): not literal
+    return grammars.written_operands(program, list(words)) is not None
 
 
 def _inert_anywhere(model: ValueModel) -> bool:

@@ -27,6 +27,7 @@ __all__ = [
     "Credentials",
     "credential_stores",
     "reads_credential_file",
+    "store_places",
     "takes_credential",
 ]
 
@@ -63,6 +64,14 @@ class Credentials:
     #: files (under the home folder) where it keeps the credential it takes
     #: (``docker login``: ``.docker/config.json``): after it, they hold it
     stores: frozenset[str] = frozenset()
+    #: options and variables whose value is where it keeps it instead
+    #: (``docker --config DIR``, ``kubectl --kubeconfig FILE``), and the
+    #: file's name inside that folder ("": the value is the file)
+    store_options: frozenset[str] = frozenset()
+    store_name: str = ""
+    #: it keeps the credential only with one of these words (``kubectl
+    #: config set-credentials``; empty: whenever it takes one)
+    stores_with: frozenset[str] = frozenset()
 
 
 def _c(
@@ -79,6 +88,9 @@ def _c(
     setting_options: str = "",
     quiet_settings: str = "",
     stores: str = "",
+    store_options: str = "",
+    store_name: str = "",
+    stores_with: str = "",
 ) -> Credentials:
     return Credentials(
         source,
@@ -93,6 +105,9 @@ def _c(
         frozenset(setting_options.split()),
         frozenset(quiet_settings.split()),
         frozenset(stores.split()),
+        frozenset(store_options.split()),
+        store_name,
+        frozenset(stores_with.split()),
     )
 
 
@@ -112,9 +127,12 @@ CREDENTIALS: dict[str, Credentials] = {
     ),
     "wget": _c(
         "wget(1) 1.21: header, user and password values are sent; the URL is printed in its "
-        "progress lines (so it is no place for a secret); -d prints the request",
+        "progress lines (so it is no place for a secret); -d prints the request, and "
+        "--warc-file keeps it (headers included) in a WARC file; --config reads a wgetrc "
+        "(its http_password, header…) and never prints it",
         "--header --user --password --http-user --http-password --post-data --body-data",
-        printing="-d --debug",
+        printing="-d --debug --warc-file",
+        file_options="--config",
         # wget(1) 1.21 "Wgetrc Commands": -e runs one; these print nothing
         # of the request (debug, verbose, save_headers… would)
         setting_options="-e --execute",
@@ -124,11 +142,14 @@ CREDENTIALS: dict[str, Credentials] = {
     ),
     "docker": _c(
         "docker login(1): --password-stdin reads the password on stdin, -p takes it; it "
-        "keeps it (base64) in ~/.docker/config.json",
+        "keeps it (base64) in ~/.docker/config.json, or config.json of docker --config DIR "
+        "(DOCKER_CONFIG)",
         "-p --password",
         stdin_with="--password-stdin",
         only_with="login",
         stores=".docker/config.json",
+        store_options="--config DOCKER_CONFIG",
+        store_name="config.json",
     ),
     "helm": _c(
         "helm registry login: --password-stdin reads the password on stdin; it keeps it in "
@@ -145,7 +166,17 @@ CREDENTIALS: dict[str, Credentials] = {
         stdin_with="--with-token",
         stores=".config/gh/hosts.yml",
     ),
-    "kubectl": _c("kubectl(1): --token is the bearer token sent to the API server", "--token"),
+    "kubectl": _c(
+        "kubectl(1): --token is the bearer token sent to the API server; kubectl config "
+        "set-credentials keeps it in the kubeconfig (--kubeconfig FILE, KUBECONFIG, "
+        "~/.kube/config)",
+        "--token",
+        printing="--raw",  # kubectl config view --raw prints the credentials
+        file_options="--kubeconfig",
+        stores=".kube/config",
+        store_options="--kubeconfig KUBECONFIG",
+        stores_with="set-credentials",
+    ),
     **{
         program: _c(
             f"OpenSSH {program}(1): -i names the identity (private key) file it authenticates "
@@ -240,7 +271,19 @@ def credential_stores(program: str, words: Sequence[str | None]) -> frozenset[st
     """The files (their paths under the home folder) where `program` with
     `words` keeps a credential it takes (empty: none)."""
     entry = _entry(program, words)
-    return entry.stores if entry is not None else frozenset()
+    if entry is None or (entry.stores_with and not entry.stores_with & set(words)):
+        return frozenset()
+    return entry.stores
+
+
+def store_places(program: str, words: Sequence[str | None]) -> tuple[frozenset[str], str]:
+    """The options and variables whose value is where `program` with
+    `words` keeps a credential it takes, and the file's name inside that
+    folder ("": the value is the file); empty when it keeps none."""
+    entry = _entry(program, words)
+    if entry is None or (entry.stores_with and not entry.stores_with & set(words)):
+        return frozenset(), ""
+    return entry.store_options, entry.store_name
 
 
 def _quiet_settings(entry: Credentials, words: Sequence[str | None]) -> bool:
@@ -312,7 +355,7 @@ def _safe_format(text: str) -> bool:
 #: (coreutils 9.1 manual; bash(1) for test and [).
 CONTENT_BLIND = frozenset(
     {
-        "rm", "shred", "chmod", "chown", "chgrp", "touch", "stat", "ls", "test", "[",
+        "rm", "shred", "chmod", "chown", "chgrp", "touch", "mkdir", "stat", "ls", "test", "[",
         "wc", "du", "sha256sum", "sha512sum", "sha1sum", "md5sum", "b2sum", "cksum",
     }
 )  # fmt: skip
@@ -323,13 +366,19 @@ def reads_credential_file(program: str, words: Sequence[str | None], index: int)
     the `index`-th word names as a credential it never prints: the value of
     one of its file options (``curl -K FILE``, ``--config=FILE``), or an
     ``@FILE`` value of a credential option (``curl -H @FILE``)."""
+    previous = words[index - 1] if index > 0 else None
+    word = words[index]
+    own = CREDENTIALS.get(program)
+    if own is not None and (
+        previous in own.store_options
+        or (word is not None and word.split("=", 1)[0] in own.store_options and "=" in word)
+    ):
+        return True  # its own credential store (docker --config DIR), whatever it does
     entry = _entry(program, words)
     if entry is None:
         return False
-    previous = words[index - 1] if index > 0 else None
     if previous in entry.file_options:
         return True
-    word = words[index]
     if word is not None and "=" in word and word.split("=", 1)[0] in entry.file_options:
         return True
     return entry.at_files and previous in entry.options

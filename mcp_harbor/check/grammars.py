@@ -49,6 +49,7 @@ __all__ = [
     "output_options",
     "writes_no_file",
     "writes_only_named_files",
+    "written_operands",
 ]
 
 #: ``path-code``: an operand that names a file the program runs (a test
@@ -120,6 +121,9 @@ class Grammar:
     #: URL``: one with a scheme, so beside a secret caller data that may
     #: hold a ``:`` must follow the author's host), or none
     url_operands: Literal["all", "scheme", ""] = ""
+    #: the operands from this one on are paths it writes (``uniq IN OUT``:
+    #: 1); None: it writes no operand
+    written_operand: int | None = None
 
 
 #: Other names of programs with a grammar.
@@ -164,6 +168,7 @@ def _g(
     magic_open_options: str = "",
     writes: str | None = None,
     urls: Literal["all", "scheme", ""] = "",
+    written: int | None = None,
 ) -> Grammar:
     return Grammar(
         source,
@@ -188,6 +193,7 @@ def _g(
         magic_open_options=frozenset(magic_open_options.split()),
         writes=writes,
         url_operands=urls,
+        written_operand=written,
     )
 
 
@@ -253,7 +259,11 @@ GRAMMARS: dict[str, Grammar] = {
     "df": _g(_COREUTILS, "-t --type -x --exclude-type --output -B --block-size"),
     "stat": _g(_COREUTILS, "-c --format --printf"),
     "nl": _g(_COREUTILS, "-v -b -w -s -n -i -l -d -f -h"),
-    "uniq": _g(_COREUTILS, "-f --skip-fields -s --skip-chars -w --check-chars"),
+    "uniq": _g(
+        _COREUTILS + ": uniq [INPUT [OUTPUT]] writes OUTPUT",
+        "-f --skip-fields -s --skip-chars -w --check-chars",
+        written=1,
+    ),
     "cp": _g(_COREUTILS, "-t --target-directory -S --suffix --backup --sparse --reflink"),
     "mv": _g(_COREUTILS, "-t --target-directory -S --suffix --backup"),
     "ln": _g(_COREUTILS, "-t --target-directory -S --suffix"),
@@ -704,7 +714,10 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     "openssl version": _g("OpenSSL 3.0 openssl-version(1)"),
     "python3 -m json.tool": _g(
-        "python3 3.11 json.tool: operands are files, options only format", "--indent"
+        "python3 3.11 json.tool: operands are files (INFILE, then OUTFILE, written), options "
+        "only format",
+        "--indent",
+        written=1,
     ),
     "python3 -m pytest": _g(
         "pytest 7.4 pytest --help: -k/-m expressions are pytest's own matcher, never Python; "
@@ -869,7 +882,7 @@ GRAMMARS: dict[str, Grammar] = {
         "--until -o --output -b --boot",
     ),
     "systemctl": _g("systemd 252 systemctl(1): status/show/is-active print", inert=False),
-    "xxd": _g("xxd(1)", "-l -s -c -g"),
+    "xxd": _g("xxd(1): xxd [INFILE [OUTFILE]] writes OUTFILE", "-l -s -c -g", written=1),
     "hexdump": _g("util-linux hexdump(1)", "-n -s"),
     "column": _g("util-linux column(1)", "-t -s --separator -o --output-separator"),
     "iconv": _g("glibc iconv(1)", "-f --from-code -t --to-code"),
@@ -1118,16 +1131,42 @@ def writes_no_file(
             return False  # sed -i, perl -i: edit their operands in place
         text = _program_text(grammar, words, stdin_text) if grammar is not None else None
         return text is not None and grammar is not None and not _writes(grammar, text, key)
-    words = words[first:]
-    operands = sum(1 for w in words if w is None or w == "-" or not w.startswith("-"))
-    if key in ("uniq", "python3 -m json.tool") and operands > 1:
+    if written_operands(program, words, literal=True) is not None:
         return False  # uniq IN OUT writes OUT
+    words = words[first:]
     remote = next((w for w in words if w is None or not w.startswith("-")), "")
     if key in ("git fetch", "git pull") and remote is None:
         return False  # a caller's remote: the caller's objects, then files
     if key in ("git branch", "git tag") and not any(w in _LISTING for w in words):
         return False  # a name operand creates a branch, a tag
     return not any(word is not None and _names_option(word, options) for word in words)
+
+
+def written_operands(
+    program: str, words: list[str | None], *, literal: bool = False
+) -> list[str | None] | None:
+    """The operands `program` (a basename) with `words` writes, by its
+    grammar's `Grammar.written_operand` (``uniq IN OUT``: ``[OUT]``), when
+    one of them is not literal (None), or with `literal`, when there is
+    one at all; else None."""
+    key, first = grammar_key(normal_program(program), words)
+    grammar = GRAMMARS.get(key)
+    if grammar is None or grammar.written_operand is None:
+        return None
+    operands: list[str | None] = []
+    takes = grammar.value_options | grammar.code_options
+    k = first
+    while k < len(words):
+        word = words[k]
+        if word is not None and word.startswith("-") and word != "-":
+            k += 2 if word in takes else 1
+            continue
+        operands.append(word)
+        k += 1
+    written = operands[grammar.written_operand :]
+    if written and (literal or any(w is None for w in written)):
+        return written
+    return None
 
 
 def output_options(program: str, words: list[str | None]) -> tuple[frozenset[str], frozenset[str]]:
