@@ -187,6 +187,100 @@ def _after_value_option(arguments: Sequence[Node], argument: Node, options: froz
     return before is not None and before.decode("utf-8", "replace") in options
 
 
+#: A ``[[ =~ ]]`` regular expression that only digits match whole (an
+#: optional leading ``-``): what it matched is a number to arithmetic.
+_DIGITS_REGEX = re.compile(r"\^-?(?:\[0-9\]|\[\[:digit:\]\])(?:\+|\*|\{[0-9]+(?:,[0-9]*)?\})\$")
+#: Builtins that assign the names they are given.
+_ASSIGNING = frozenset(
+    {"read", "mapfile", "readarray", "let", "declare", "typeset", "local", "export",
+     "readonly", "unset", "printf", "getopts"}
+)  # fmt: skip
+
+
+def _digits_test(src: bytes, node: Node, name: str) -> bool:
+    """`node` is ``[[ $name =~ RE ]]`` with `RE` a digits-only regular
+    expression (`_DIGITS_REGEX`), or a ``&&`` list with one of them: when
+    it is true, `name` holds digits."""
+    if node.type == "list":
+        operators = [node_text(src, c) for c in node.children if c.type in ("&&", "||")]
+        return all(o == "&&" for o in operators) and any(
+            _digits_test(src, c, name) for c in node.children if c.type not in ("&&", "||")
+        )
+    if node.type != "test_command":
+        return False
+    tests = [c for c in node.children if c.type == "binary_expression"]
+    if len(tests) != 1:
+        return False
+    left = tests[0].child_by_field_name("left")
+    operator = tests[0].child_by_field_name("operator")
+    right = tests[0].child_by_field_name("right")
+    if left is None or operator is None or right is None or node_text(src, operator) != "=~":
+        return False
+    return node_text(src, left).strip('"') in (f"${name}", f"${{{name}}}") and bool(
+        _DIGITS_REGEX.fullmatch(node_text(src, right))
+    )
+
+
+def _assigns(src: bytes, nodes: Sequence[Node], name: str) -> bool:
+    """A statement among `nodes` may assign `name`."""
+    for top in nodes:
+        for node in walk(top):
+            if node.type == "variable_assignment":
+                target = node.child_by_field_name("name")
+                if target is not None and node_text(src, target).split("[", 1)[0] == name:
+                    return True
+            elif node.type in ("command", "declaration_command", "unset_command"):
+                if node_text(src, node).split(None, 1)[0] in _ASSIGNING and name in {
+                    node_text(src, c).strip("'\"") for c in node.children
+                } | {
+                    node_text(src, a).strip("'\"") for a in node.children_by_field_name("argument")
+                }:
+                    return True
+            elif node.type in ("for_statement", "c_style_for_statement", "function_definition"):
+                return True  # a loop or a function may assign it again
+    return False
+
+
+def _matched_digits(src: bytes, node: Node, name: str) -> bool:
+    """`node` (a use of `name`) runs only after ``[[ $name =~ ^[0-9]+$ ]]``
+    held: on the right of ``&&`` after it, or in the ``then`` body of an
+    ``if`` whose condition is it, with no assignment of `name` between."""
+    child = node
+    for parent in ancestors(node):
+        if parent.type == "list":
+            kids = [c for c in parent.children if c.type not in ("&&", "||")]
+            operators = [node_text(src, c) for c in parent.children if c.type in ("&&", "||")]
+            if (
+                len(kids) == 2
+                and operators == ["&&"]
+                and kids[1] == child
+                and _digits_test(src, kids[0], name)
+                and not _assigns(src, [child], name)
+            ):
+                return True
+        elif parent.type == "if_statement":
+            conditions = parent.children_by_field_name("condition")
+            body: list[Node] = []
+            after_then = False
+            for c in parent.children:
+                if c.type == "then":
+                    after_then = True
+                elif c.type in ("elif_clause", "else_clause", "fi"):
+                    break
+                elif after_then:
+                    body.append(c)
+            if (
+                child in body
+                and any(_digits_test(src, c, name) for c in conditions)
+                and not _assigns(src, body[: body.index(child) + 1], name)
+            ):
+                return True
+        elif parent.type in ("function_definition", "program"):
+            return False
+        child = parent
+    return False
+
+
 class _Analysis(TaintedScript):
     """The analysis of one script text (a step or a nested script): the
     facts of `TaintedScript`, then the checks on them."""
@@ -851,6 +945,13 @@ class _Analysis(TaintedScript):
         in_arith = (occ.node is not None and self._arithmetic(occ.node)) or self._in_let(occ)
         if in_arith and occ.node is not None and self._assoc_key(occ.node):
             in_arith = False
+        if (
+            in_arith
+            and occ.node is not None
+            and occ.var
+            and _matched_digits(self.src, occ.node, occ.var)
+        ):
+            in_arith = False  # [[ $n =~ ^[0-9]+$ ]] && (( n > 1 )): bash proved it digits
         self.report(ArithmeticInjection.detect(occ, in_arith, where))
         if occ.node is not None:
             self._check_name_context(occ)

@@ -707,7 +707,9 @@ def admit(
         else None
     )
     program_code = (
-        awk_code(program_text) if key == "awk" and program_text is not None else program_text
+        grammars.awk_code(program_text)
+        if key == "awk" and program_text is not None
+        else program_text
     )
     runs_variables = (
         program_code is None
@@ -764,42 +766,11 @@ def admit(
 #: Languages whose programs the checker reads with the language's own
 #: parser, against an allowlist (`mcp_harbor.check._python`), rather than
 #: for the names of its ways to run code.
-def awk_code(text: str) -> str:
-    """An awk program's text with its string and regular-expression
-    literals and its comments blanked: what is left is what runs (a ``|``
-    inside ``/(a|b)/`` is no pipe). A ``/`` starts a regular expression
-    where no operand ends before it (after ``(``, ``,``, ``!``, ``~``,
-    ``{``, ``;``, ``&``, ``|``, ``?``, ``:`` or a line's start), as gawk
-    reads it (gawk manual, 3.1 "How to Use Regular Expressions")."""
-    out: list[str] = []
-    k = 0
-    last = ""  # the last character that is not a blank, outside literals
-    while k < len(text):
-        c = text[k]
-        if c == '"' or (c == "/" and last in ("", *"(,!~{;&|?:\n")):
-            end = k + 1
-            while end < len(text) and text[end] != c and text[end] != "\n":
-                end += 2 if text[end] == "\\" else 1
-            out.append(" " * (min(end, len(text)) - k + 1))
-            k = end + 1
-            last = "x"
-            continue
-        if c == "#":
-            end = text.find("\n", k)
-            k = len(text) if end < 0 else end
-            continue
-        out.append(c)
-        if not c.isspace() or c == "\n":
-            last = c
-        k += 1
-    return "".join(out)
-
-
 def _awk_runs(text: str) -> str | None:
     """`_PROGRAM_READERS`' awk: its ways to run code, outside literals."""
     evaluates = grammars.GRAMMARS["awk"].evaluates
     assert evaluates is not None
-    if re.search(evaluates, awk_code(text), re.M):
+    if re.search(evaluates, grammars.awk_code(text), re.M):
         return f"it uses one of its language's ways to run code ({evaluates[:60]}…)"
     return None
 

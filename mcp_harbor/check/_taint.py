@@ -218,8 +218,20 @@ _NUMBER = ValueModel(frozenset(string.digits + "-"), frozenset(string.digits + "
 _COUNT = ValueModel(
     frozenset(string.digits), frozenset(string.digits), False, True, least=0, most=2**53
 )
+#: What ``jq '… | length'`` prints: numbers (an absolute value may be a
+#: fraction or an exponent), one line per input; never a sign first.
+_JQ_NUMBERS = ValueModel(frozenset(string.digits + ".e+\n"), frozenset(string.digits), False, True)
+#: A jq program whose last stage is ``length``.
+_JQ_LENGTH = re.compile(r"(?s)(?:.*\|)?\s*length\s*")
+#: jq options that change how it prints, or read its input (jq 1.6).
+_JQ_FORMATS = frozenset(
+    {"-r", "-c", "-j", "-M", "-e", "-s", "-n", "--raw-output", "--compact-output", "--slurp",
+     "--exit-status", "--monochrome-output"}
+)  # fmt: skip
 #: A value that starts with a variable of the server's (``"$HARBOR_RUN_DIR``).
 _SERVER_HEAD = re.compile(r'"?\$(?:(HARBOR_[A-Z_]+)|\{(HARBOR_[A-Z_]+)\})')
+#: A path that starts with the run directory (absolute: never an option).
+_RUN_DIR_HEAD = re.compile(r'"?\$(?:HARBOR_RUN_DIR|\{HARBOR_RUN_DIR\})(?![A-Za-z0-9_])')
 #: A whole number bash reads as itself in arithmetic (no base, no octal).
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
 
@@ -325,10 +337,8 @@ PURE_COMMANDS = frozenset(
 def _awk_reads_only_operands(text: str) -> bool:
     """An awk program that runs nothing, writes nothing, and reads nothing
     but its operands (no ``getline``, ``ENVIRON``, ``ARGV``, ``PROCINFO``)."""
-    from mcp_harbor.check._positions import awk_code
-
     grammar = grammars.GRAMMARS["awk"]
-    code = awk_code(text)
+    code = grammars.awk_code(text)
     return not any(
         pattern is not None and re.search(pattern, code, re.M)
         for pattern in (grammar.evaluates, grammar.writes, r"\b(?:ENVIRON|ARGV|PROCINFO)\b")
@@ -349,10 +359,8 @@ def _awk_begin_only(text: str) -> bool:
     """The awk program `text` is one ``BEGIN { … }`` and nothing else: awk
     runs it and exits without reading any input (POSIX awk). Its braces
     are counted with strings, regular expressions and comments blanked
-    (`_positions.awk_code`)."""
-    from mcp_harbor.check._positions import awk_code
-
-    code = awk_code(text)
+    (`grammars.awk_code`)."""
+    code = grammars.awk_code(text)
     match = re.match(r"\s*BEGIN\s*\{", code)
     if match is None:
         return False
@@ -3048,6 +3056,10 @@ class TaintedScript:
                 return ValueModel(frozenset(string.digits), frozenset(string.digits), False, True)
             return None
         arguments = list(last.children_by_field_name("argument"))
+        if name is not None and node_text(self.src, name) == "jq":
+            return _JQ_NUMBERS if self._jq_length(arguments) else None
+        if name is not None and node_text(self.src, name) == "git":
+            return _COUNT if self._git_count(arguments) else None
         if name is not None and node_text(self.src, name) == "grep":
             return _COUNT if self._grep_count(arguments) else None
         if name is not None and node_text(self.src, name) == "stat":
@@ -3058,6 +3070,56 @@ class TaintedScript:
         if not words or any(w not in ("-l", "-c", "-w", "-m", "-L") for w in words):
             return None
         return _COUNT
+
+    def _leads_literally(self, argument: Node) -> bool:
+        """`argument` starts with the author's text, no ``-``
+        (``"refs/heads/$X"``), or with a folder of the server's
+        (``"$HARBOR_RUN_DIR/page.json"``)."""
+        text = node_text(self.src, argument)
+        raw = text.lstrip("'\"")
+        return (bool(raw) and raw[0] not in "-$`\\") or bool(_RUN_DIR_HEAD.match(text))
+
+    def _jq_length(self, arguments: Sequence[Node]) -> bool:
+        """``jq -r '.items | length' FILE``: a literal program whose last
+        stage is ``length`` (jq 1.6 manual: the length of an array, object,
+        string or null, the absolute value of a number), so numbers only,
+        one per input; only options that format the output or take
+        ``--arg``'s pair; files after the program that start with the
+        author's text or are literal."""
+        program: str | None = None
+        k = 0
+        while k < len(arguments):
+            text = static_text(self.src, arguments[k])
+            if program is None and text in ("--arg", "--argjson"):
+                k += 3
+                continue
+            if program is None and text is not None and text.startswith("-"):
+                if text not in _JQ_FORMATS:
+                    return False
+            elif program is None:
+                if text is None:
+                    return False
+                program = text
+            elif (text is None and not self._leads_literally(arguments[k])) or (
+                text is not None and text.startswith("-")
+            ):
+                return False
+            k += 1
+        return program is not None and bool(_JQ_LENGTH.fullmatch(program))
+
+    def _git_count(self, arguments: Sequence[Node]) -> bool:
+        """``git rev-list --count A..B`` (git 2.39 git-rev-list(1)): one
+        count; no other option, and no word that may be one."""
+        words = [static_text(self.src, a) for a in arguments]
+        if words[:1] != ["rev-list"] or "--count" not in words:
+            return False
+        for word, argument in zip(words[1:], arguments[1:], strict=True):
+            if word is None:
+                if not self._leads_literally(argument):
+                    return False
+            elif word.startswith("-") and word not in ("--count", "--no-merges", "--first-parent"):
+                return False
+        return True
 
     def _stat_number(self, arguments: Sequence[Node]) -> bool:
         """``stat --format=%Y -- "$f"``: one file, and a literal format of

@@ -43,6 +43,7 @@ __all__ = [
     "INERT_GIT_SETTINGS",
     "SUBCOMMANDS",
     "Grammar",
+    "awk_code",
     "grammar_key",
     "is_language",
     "normal_program",
@@ -670,6 +671,21 @@ GRAMMARS: dict[str, Grammar] = {
     },
     **{
         f"helm {sub}": _g(
+            f"helm 3.13 helm-{sub}(1): values (--set-string, --set, --values files) are data "
+            "the chart's templates render; the chart and release operands, a post-renderer, a "
+            "repository and the files --set-file reads are the author's",
+            "-n --namespace --set-string --set --values -f --version --kube-version "
+            "--api-versions -a --kube-context --name-template",
+            code="--post-renderer --post-renderer-args --repo --output-dir --set-file "
+            "--set-json --ca-file --cert-file --key-file --kubeconfig --username --password",
+            operands="code",
+            flags="--strict --with-subcharts --include-crds --skip-tests --validate "
+            "--skip-crds --debug --quiet",
+        )
+        for sub in ("template", "lint")
+    },
+    **{
+        f"helm {sub}": _g(
             f"helm 3.13 helm-{sub}(1): release names and revisions are data",
             "-n --namespace -o --output --revision --max --kube-context",
         )
@@ -744,6 +760,9 @@ GRAMMARS: dict[str, Grammar] = {
         # a bare :NAME pastes the value into the SQL; a backslash anywhere
         # may be a meta-command (\!, \o |cmd, \gexec, \set, \i …)
         evaluates=r"\\|(?<!:):(?![:'\"{])[A-Za-z_]|\bprogram\b",
+        # every backslash command may write (\o, \w, \g FILE, \copy … to, \s),
+        # and COPY … TO / lo_export write on the server's host
+        writes=r"\\|\bcopy\b|\blo_export\b",
         flags="-X --no-psqlrc -A --no-align -t --tuples-only -q --quiet -x --expanded -e "
         "--echo-queries -a --echo-all -b --echo-errors -E --echo-hidden -n --no-readline -H "
         "--html -S --single-line -s --single-step -w --no-password -W --password -1 "
@@ -806,6 +825,7 @@ GRAMMARS: dict[str, Grammar] = {
         end=False,
         # mysql's own commands: system (\!), source (\.), pager, tee, connect
         evaluates=r"\\|\b(?:system|source|pager|tee|connect)\b",
+        writes=r"\\|\b(?:tee|outfile|dumpfile|system|pager)\b",
         flags="-B --batch -N --skip-column-names -s --silent -t --table -E --vertical -r "
         "--raw -X --xml -H --html --column-names",
     ),
@@ -941,6 +961,7 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
     "glab": {"-R": "code", "--repo": "code"},
     "openssl": {},
     "npm": {},
+    "terraform": {},
     "ruff": {},
 }  # fmt: skip
 
@@ -1043,11 +1064,16 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
                 "helm get manifest|helm get notes|helm get hooks|helm get metadata|"
                 "kubectl port-forward|kubectl rollout|docker tag|docker push|docker login|"
                 "docker logout|docker images|docker version|docker info|docker stats|"
-                "docker port",
+                "docker port|docker image prune|docker container prune|docker system df|"
+                "docker system prune|docker image rm|docker rmi|terraform show|terraform output|"
+                "terraform state list|terraform state show|terraform version|helm lint",
                 "|",
             ),
             "",
         ),
+        # yq 4: writes its operand only in place
+        "yq": "-i --inplace",
+        "helm template": "--output-dir",
         "find": "-fprint -fprint0 -fprintf -fls -delete -exec -execdir -ok -okdir",
         "python3 -m tarfile": "-e --extract -c --create",
         # git-archive(1) 2.39: the archive goes to stdout, or to --output
@@ -1124,6 +1150,9 @@ def writes_no_file(
             w is not None and w.split("=", 1)[0] in ("--fix", "--add-noqa", "--output-file", "-o")
             for w in words
         )
+    nested = words[first] if first < len(words) else None
+    if key not in _WRITES_NO_FILE and nested is not None and f"{key} {nested}" in _WRITES_NO_FILE:
+        key, first = f"{key} {nested}", first + 1  # docker image prune
     options = _WRITES_NO_FILE.get(key)
     if options is None:
         grammar = GRAMMARS.get(key)
@@ -1265,7 +1294,9 @@ def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | N
             expect = False  # an option's value (awk -v n="$x"): not the program
             continue
         if word is None:
-            return None
+            if grammar.script_operand:
+                return None  # it may be the program
+            continue  # psql --set=x="$v": an option or an operand, not the program
         if word == "-":
             return stdin_text
         if word in grammar.program_options:
@@ -1275,11 +1306,46 @@ def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | N
         if word.startswith("-"):
             expect = word in grammar.value_options
             continue
-        return None if grammar.script_is_file or not grammar.script_operand else word
-    return None
+        if not grammar.script_operand:
+            continue  # psql's database: its program is -c's or its standard input
+        return None if grammar.script_is_file else word
+    # no program among the words: one that reads it from standard input
+    # (psql <<'SQL') runs the here-document
+    return stdin_text if grammar.stdin == "code" else None
 
 
 _AWK_STANDARD_STREAM = re.compile(r'>>?\s*"/dev/std(?:err|out)"')
+
+
+def awk_code(text: str) -> str:
+    """An awk program's text with its string and regular-expression
+    literals and its comments blanked: what is left is what runs (a ``|``
+    inside ``/(a|b)/`` is no pipe). A ``/`` starts a regular expression
+    where no operand ends before it (after ``(``, ``,``, ``!``, ``~``,
+    ``{``, ``;``, ``&``, ``|``, ``?``, ``:`` or a line's start), as gawk
+    reads it (gawk manual, 3.1 "How to Use Regular Expressions")."""
+    out: list[str] = []
+    k = 0
+    last = ""  # the last character that is not a blank, outside literals
+    while k < len(text):
+        c = text[k]
+        if c == '"' or (c == "/" and last in ("", *"(,!~{;&|?:\n")):
+            end = k + 1
+            while end < len(text) and text[end] != c and text[end] != "\n":
+                end += 2 if text[end] == "\\" else 1
+            out.append(" " * (min(end, len(text)) - k + 1))
+            k = end + 1
+            last = "x"
+            continue
+        if c == "#":
+            end = text.find("\n", k)
+            k = len(text) if end < 0 else end
+            continue
+        out.append(c)
+        if not c.isspace() or c == "\n":
+            last = c
+        k += 1
+    return "".join(out)
 
 
 def _writes(grammar: Grammar, text: str, key: str) -> bool:
@@ -1291,7 +1357,7 @@ def _writes(grammar: Grammar, text: str, key: str) -> bool:
     if key == "awk":
         # print … > "/dev/stderr": the standard error, no file (gawk(1)
         # "Special File names"; mawk and busybox open the same device)
-        text = _AWK_STANDARD_STREAM.sub(" ", text)
+        text = awk_code(_AWK_STANDARD_STREAM.sub(" ", text))
     return any(
         pattern is not None and re.search(pattern, text)
         for pattern in (grammar.writes, grammar.evaluates)
