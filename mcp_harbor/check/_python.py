@@ -76,7 +76,11 @@ MODULES: dict[str, frozenset[str] | None] = {
         "lzma": "open decompress compress",
         "zlib": None,
         "sqlite3": "connect Row Error OperationalError IntegrityError",
-        "yaml": "safe_load safe_load_all safe_dump safe_dump_all YAMLError",
+        "yaml": "safe_load safe_load_all safe_dump safe_dump_all YAMLError MarkedYAMLError",
+        # Python 3.11 xml.etree.ElementTree: parses; never fetches an external
+        # entity or DTD (expat with those off), writes only through write()
+        "xml.etree.ElementTree": "parse fromstring iterparse ParseError Element SubElement "
+        "ElementTree tostring",
         "tomllib": None,
         "configparser": "ConfigParser RawConfigParser Error",
         "email.utils": None,

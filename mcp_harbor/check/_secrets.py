@@ -55,6 +55,7 @@ from mcp_harbor.check.credentials import (
     CONTENT_BLIND,
     CREDENTIALS,
     credential_stores,
+    follows_redirects,
     reads_credential_file,
     store_places,
     takes_credential,
@@ -670,6 +671,20 @@ class _Sinks:
         if word is not None:
             self.commands.add(word.start_byte)
         destination = self._callers_destination(command)
+        if destination is None and self._redirected(command):
+            self._add(
+                command,
+                SecretPrinted.hazard(
+                    None,
+                    self._at(command),
+                    f"`{name}` follows redirects with the secret, and the caller chooses the "
+                    "path it asks for: where the server redirects that path (a short link, an "
+                    "open redirect) the secret goes too",
+                    "keep the caller's data out of the URL, or stop it following: drop "
+                    "curl's -L, give wget --max-redirect=0",
+                ),
+            )
+            return
         if destination is not None:
             self._add(
                 command,
@@ -682,6 +697,56 @@ class _Sinks:
                     'hosts): "https://api.example.com/v1/$ARG_x"',
                 ),
             )
+
+    def _redirected(self, command: Node) -> bool:
+        """`command` follows redirects with the credential it takes
+        (`credentials.follows_redirects`) and caller data is in one of its
+        operands, the URLs it asks for."""
+        name = _name(self.src, command) or ""
+        arguments = list(command.children_by_field_name("argument"))
+        words = self._words(arguments)
+        if not follows_redirects(name, words):
+            return False
+        if name == "curl" and "--location-trusted" not in words and self._kept_home(arguments):
+            return False
+        grammar = GRAMMARS.get(name)
+        takes = (grammar.value_options | grammar.code_options) if grammar else frozenset()
+        previous = ""
+        for argument in arguments:
+            text = node_text(self.src, argument)
+            if (
+                not text.startswith("-")
+                and previous not in takes
+                and self._node_holds_callers(argument)
+            ):
+                return True
+            previous = text
+        return False
+
+    def _kept_home(self, arguments: Sequence[Node]) -> bool:
+        """Every secret among curl's `arguments` is in ``-u``'s value or an
+        ``Authorization:`` or ``Cookie:`` header: curl (7.58 and later,
+        CVE-2018-1000007) sends those only to the host it was first asked,
+        not to one a redirect names."""
+        secrets = [o for o in self.f.occs if o.node is not None]
+        for k, argument in enumerate(arguments):
+            inside = [o for o in secrets if argument.start_byte <= o.start < argument.end_byte]
+            if not inside:
+                continue
+            previous = node_text(self.src, arguments[k - 1]) if k else ""
+            text = node_text(self.src, argument).strip("'\"")
+            option, _, attached = text.partition("=")
+            value = attached if option in ("--user", "--header") and attached else text
+            if previous in ("-u", "--user") or option == "--user":
+                continue
+            header = value.split(":", 1)[0].strip().lower()
+            if (previous in ("-H", "--header") or option == "--header") and header in (
+                "authorization",
+                "cookie",
+            ):
+                continue
+            return False
+        return True
 
     def _holds_callers(self, start: int, end: int) -> bool:
         """Caller data starts between bytes `start` and `end` (a substitution

@@ -1006,6 +1006,8 @@ class TaintedScript:
         self.file_reads_clean = False
         #: variables that only ever hold one literal (`_constants`)
         self.constants: dict[str, tuple[int, list[str]]] = {}
+        #: how many places may assign each name (`_assignment_counts`)
+        self._counts: dict[str, int] | None = None
         #: names the script assigns in ways the analysis follows (an
         #: assignment, a ``for`` variable, ``local``/``declare NAME=…``)
         self.assigned: set[str] = set()
@@ -3002,6 +3004,10 @@ class TaintedScript:
         if expansion is not None:
             return self._expression_range(expansion, seen)
         text = static_text(self.src, value)
+        by_word = self.sentinels.by_word if self.sentinels is not None else {}
+        if text is not None and text in by_word:
+            # line={{ args.line }}: the placeholder's arg
+            return _model_range(by_word[text].model, textual=textual)
         if text is not None:
             if text == "":
                 return everything if textual else (0, 0)
@@ -3666,11 +3672,11 @@ class TaintedScript:
             return None
         return [Word(head.start, head.end, t, [], "", (t, None), head.where) for t in texts]
 
-    def _constants(self, nodes: Sequence[Node]) -> dict[str, tuple[int, list[str]]]:
-        """Variables assigned exactly once, at the top level of the script,
-        to literal text (or a literal array): name -> (where, values)."""
+    def _assignment_counts(self, nodes: Sequence[Node]) -> dict[str, int]:
+        """How many places of `nodes` may assign each name: an assignment,
+        a ``for`` variable, a command given the bare name (``read NAME``,
+        ``printf -v NAME``, ``local NAME``): an over-count, never under."""
         counts: dict[str, int] = {}
-        candidates: dict[str, tuple[int, list[str]]] = {}
         for node in nodes:
             names: list[str] = []
             if node.type == "variable_assignment":
@@ -3679,21 +3685,6 @@ class TaintedScript:
                     if target.type == "subscript":
                         target = target.child_by_field_name("name") or target
                     names.append(node_text(self.src, target))
-                    value = node.child_by_field_name("value")
-                    parent = node.parent
-                    if (
-                        value is not None
-                        and parent is not None
-                        and parent.type in ("program", "list")
-                        and (
-                            parent.type == "program"
-                            or (parent.parent is not None and parent.parent.type == "program")
-                        )
-                        and names[0] not in candidates
-                    ):
-                        literal = self._literal_values(value)
-                        if literal is not None:
-                            candidates[names[0]] = (node.end_byte, literal)
             elif node.type in ("for_statement", "c_style_for_statement"):
                 var = node.child_by_field_name("variable")
                 if var is not None:
@@ -3705,11 +3696,77 @@ class TaintedScript:
                         names.append(text)  # read NAME, printf -v NAME, local NAME…
             for name in names:
                 counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    def _constants(self, nodes: Sequence[Node]) -> dict[str, tuple[int, list[str]]]:
+        """Variables assigned exactly once, at the top level of the script,
+        to literal text (or a literal array): name -> (where, values)."""
+        candidates: dict[str, tuple[int, list[str]]] = {}
+        for node in nodes:
+            if node.type != "variable_assignment":
+                continue
+            target = node.child_by_field_name("name")
+            value = node.child_by_field_name("value")
+            parent = node.parent
+            if target is None or target.type == "subscript" or value is None or parent is None:
+                continue
+            name = node_text(self.src, target)
+            if (
+                parent.type in ("program", "list")
+                and (
+                    parent.type == "program"
+                    or (parent.parent is not None and parent.parent.type == "program")
+                )
+                and name not in candidates
+            ):
+                literal = self._literal_values(value)
+                if literal is not None:
+                    candidates[name] = (node.end_byte, literal)
+        counts = self._assignment_counts(nodes)
         return {
             name: found
             for name, found in candidates.items()
             if counts.get(name) == 1 and name not in self.taint.variables
         }
+
+    def _held_prefix(self, node: Node, first: Occ) -> str:
+        """The author's text a word starts with through the variable it
+        starts with (``"$url"`` after ``url="$API/v1/$ARG_id"``): that
+        variable's one assignment (`_assignment_counts`), a word (no
+        array) led by the author's text before its first caller data.
+        "" when it is not so."""
+        lead = self.src[node.start_byte : first.end].decode("utf-8", "replace").lstrip('"')
+        match = VARIABLE.fullmatch(lead)
+        if match is None or self.script is None:
+            return ""
+        name = match.group(1) or match.group(2)
+        if self._counts is None:
+            self._counts = self._assignment_counts(self.script.nodes)
+        if (
+            self._counts.get(name) != 1
+            or name in self.unmodeled
+            or re.search(rf"\$\{{{name}:?=", self.text)  # ${url:=…} assigns too
+        ):
+            return ""
+        value = next(
+            (
+                n.child_by_field_name("value")
+                for n in self.script.of_type("variable_assignment")
+                if (t := n.child_by_field_name("name")) is not None
+                and t.type != "subscript"
+                and node_text(self.src, t) == name
+            ),
+            None,
+        )
+        if value is None or value.type == "array":
+            return ""
+        inner = self._arithmetic_results(value, self.occs_in(value.start_byte, value.end_byte))
+        if not inner:
+            return ""
+        lead = self.src[value.start_byte : inner[0].start].decode("utf-8", "replace")
+        if "$(" in lead or "`" in lead:
+            return ""  # a substitution's output leads it, not the author's text
+        return dequoted_prefix(lead)
 
     def _literal_values(self, value: Node) -> list[str] | None:
         if value.type == "array":
@@ -3736,6 +3793,9 @@ class TaintedScript:
             prefix = dequoted_prefix(
                 self.src[node.start_byte : occs[0].start].decode("utf-8", "replace")
             )
+            if not prefix and occs[0].var:
+                # "$url": what its one assignment starts with
+                prefix = self._held_prefix(node, occs[0])
         script: tuple[str, Sentinels | None] | None = (static, None) if static is not None else None
         if occs and all(o.kind in ("raw", "sq") and o.model.inert for o in occs):
             text = static_text(self.src, node)

@@ -26,6 +26,7 @@ __all__ = [
     "CREDENTIALS",
     "Credentials",
     "credential_stores",
+    "follows_redirects",
     "reads_credential_file",
     "store_places",
     "takes_credential",
@@ -72,6 +73,11 @@ class Credentials:
     #: it keeps the credential only with one of these words (``kubectl
     #: config set-credentials``; empty: whenever it takes one)
     stores_with: frozenset[str] = frozenset()
+    #: options that make it follow redirects, sending the credential where
+    #: the server's answer says (``curl -L``; ``*``: it does by default),
+    #: and the words that keep it from following (``--max-redirect=0``)
+    follows: frozenset[str] = frozenset()
+    stays: frozenset[str] = frozenset()
 
 
 def _c(
@@ -91,6 +97,8 @@ def _c(
     store_options: str = "",
     store_name: str = "",
     stores_with: str = "",
+    follows: str = "",
+    stays: str = "",
 ) -> Credentials:
     return Credentials(
         source,
@@ -108,6 +116,8 @@ def _c(
         frozenset(store_options.split()),
         store_name,
         frozenset(stores_with.split()),
+        frozenset(follows.split()),
+        frozenset(stays.split()),
     )
 
 
@@ -124,6 +134,8 @@ CREDENTIALS: dict[str, Credentials] = {
         printing="-v --verbose --trace --trace-ascii -w --write-out --libcurl",
         file_options="-K --config --netrc-file",
         at_files=True,
+        # -L sends custom headers (-H) to every host it is redirected to
+        follows="-L --location --location-trusted",
     ),
     "wget": _c(
         "wget(1) 1.21: header, user and password values are sent; the URL is printed in its "
@@ -133,6 +145,9 @@ CREDENTIALS: dict[str, Credentials] = {
         "--header --user --password --http-user --http-password --post-data --body-data",
         printing="-d --debug --warc-file",
         file_options="--config",
+        # it follows up to 20 redirects, --header included
+        follows="*",
+        stays="--max-redirect=0",
         # wget(1) 1.21 "Wgetrc Commands": -e runs one; these print nothing
         # of the request (debug, verbose, save_headers… would)
         setting_options="-e --execute",
@@ -276,6 +291,19 @@ def credential_stores(program: str, words: Sequence[str | None]) -> frozenset[st
     return entry.stores
 
 
+def follows_redirects(program: str, words: Sequence[str | None]) -> bool:
+    """`program` with the literal `words` follows redirects, sending the
+    credential it takes where the server's answer says."""
+    entry = _entry(program, words)
+    if entry is None or not entry.follows:
+        return False
+    given = {w for w in words if w is not None}
+    if given & entry.stays:
+        return False
+    letters = {f"-{c}" for w in given if w[:1] == "-" and w[:2] != "--" for c in w[1:]}
+    return "*" in entry.follows or bool((given | letters) & entry.follows)
+
+
 def store_places(program: str, words: Sequence[str | None]) -> tuple[frozenset[str], str]:
     """The options and variables whose value is where `program` with
     `words` keeps a credential it takes, and the file's name inside that
@@ -369,11 +397,17 @@ def reads_credential_file(program: str, words: Sequence[str | None], index: int)
     previous = words[index - 1] if index > 0 else None
     word = words[index]
     own = CREDENTIALS.get(program)
-    if own is not None and (
-        previous in own.store_options
-        or (word is not None and word.split("=", 1)[0] in own.store_options and "=" in word)
+    if (
+        own is not None
+        and not own.printing & {(w or "").split("=", 1)[0] for w in words}
+        and (
+            previous in own.store_options
+            or (word is not None and word.split("=", 1)[0] in own.store_options and "=" in word)
+        )
     ):
-        return True  # its own credential store (docker --config DIR), whatever it does
+        # its own credential store (docker --config DIR), whatever it does
+        # but print it (kubectl config view --raw)
+        return True
     entry = _entry(program, words)
     if entry is None:
         return False

@@ -401,10 +401,11 @@ GRAMMARS: dict[str, Grammar] = {
         "--compact-output --null-input --exit-status --slurp --sort-keys --raw-input --seq",
     ),
     "curl": _g(
-        "curl 7.88 curl(1): only these options; URLs are checked by the analysis",
+        "curl 7.88 curl(1): only these options (--form-string's value is text: no @file, "
+        "no <file); URLs are checked by the analysis",
         "-H --header -d --data --data-raw --data-urlencode --data-binary -X --request "
         "-m --max-time --connect-timeout -A --user-agent -e --referer -u --user --retry "
-        "-w --write-out --json --url-query -o --output -D --dump-header",
+        "-w --write-out --json --url-query -o --output -D --dump-header --form-string",
         code="-K --config -T --upload-file -b --cookie -c --cookie-jar "
         "--proto-redir --unix-socket --trace --trace-ascii -F --form",
         at_files="-d --data --data-binary --data-urlencode -H --header -w --write-out "

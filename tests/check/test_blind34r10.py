@@ -17,6 +17,10 @@ ACCEPTED_INERT: set[str] = set()
 KNOWN_MISSES: dict[str, str] = {}
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
+    "031-wget-artifact-checksum.yaml": "H010: wget follows redirects with the token (on "
+    "purpose: --max-redirect=0)",
+    "038-wget-mirror-docs.yaml": "H010: wget follows redirects with the token (on purpose: "
+    "--max-redirect=0)",
     "051-docker-unhealthy.yaml": "H009: names read from a run-directory file docker wrote",
     "054-docker-build-target.yaml": "H009: a step output from a run-directory file (--iidfile)",
     "072-sqlite-integrity.yaml": "H004: sqlite3 opens a database in the run directory, where "

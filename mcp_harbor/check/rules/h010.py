@@ -80,6 +80,13 @@ class SecretPrinted(Rule):
       "$RUN/$TOKEN"`, `> "key-$TOKEN"`), which a listing prints. Only the
       whole secret compared for equality or emptiness is accepted, and its
       length (`${#TOKEN}`);
+    - a program that follows redirects with the secret while the caller
+      chooses the path it asks for (`wget` without `--max-redirect=0`,
+      `curl -L` with a header other than `Authorization:` or `Cookie:`):
+      the server's answer chooses where it goes; a credential kept in a
+      file outside the run directory (`docker --config DIR login`, `kubectl
+      config set-credentials --kubeconfig FILE`); a relative `{file:}`
+      secret, next to the export in the project other exports read;
     - a program that sends the secret where a file the caller filled says
       (`curl -K`, `wget -i`), or through a proxy or base URL the caller
       chooses (`--socks5`, `--proxy1.0`, `wget -e`/`-B`), and a credential

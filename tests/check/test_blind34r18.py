@@ -1,0 +1,71 @@
+"""Blind round eighteen (issue 34): 58 attacks in 12 classes and 150 safe
+templates written from the docs alone (tests/check/blind34r18/README.md,
+safe-README.md), committed before scoring and scored once: see SCORE.md.
+No longer held out. The lists are the verdicts now."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mcp_harbor.check import load_and_check
+from tests.check._blind import round_tests
+
+HERE = Path(__file__).parent / "blind34r18"
+SHIPPED = Path(__file__).parents[2] / "exports"
+
+#: Accepted attacks the real runtime stops: none is accepted any more.
+ACCEPTED_INERT: set[str] = set()
+#: Accepted one by one, refused by the gate of the exports served together:
+#: each puts the caller's file in the folder the shipped repo_status's git
+#: reads code from (`test_an_operand_writer_is_refused_beside_a_reader`).
+REFUSED_ACROSS = {
+    "044-uniq-second-operand.yaml": "uniq IN OUT writes .git/config",
+    "046-dd-of-operand.yaml": 'dd of="$ARG_path" writes .git/config',
+}
+#: Safe templates refused, with the rules that refuse them (and why).
+REFUSED_SAFE = {
+    "020-todo-age.yaml": "H006: a number awk picks out of git blame's output, not followed",
+    "021-errors-by-hour.yaml": "H003 H004: an array run as the command",
+    "022-latency-percentiles.yaml": "H005: a function's $1 in arithmetic in sed's program",
+    "027-log-lines-range.yaml": "H006: the line numbers sed's = prints, read back",
+    "051-github-pr-comment.yaml": "H010: gh pr comment has no grammar",
+    "061-health-check-wait.yaml": "H012: a URL from an associative array of the author's, "
+    "not followed",
+    "062-gitlab-release-notes.yaml": "H010: wget follows redirects with the token (on purpose: "
+    "--max-redirect=0)",
+    "099-aws-cost-by-service.yaml": "H012: aws has no grammar",
+    "103-pg-named-report.yaml": "H004 H012: an SQL file named by the caller, psql --output",
+    "106-sqlite-orders-report.yaml": "H005: SQL built in Python",
+    "108-inspect-sqlite-upload.yaml": "H012: sqlite3 on the caller's database",
+    "110-pg-migration-status.yaml": "H010: read from a here-string counts as holding the secret",
+    "114-pytest-junit-summary.yaml": "H012: pytest's options in an array: its cache not shown off",
+    "117-coverage-summary.yaml": "H006: a number arg (a fraction) in arithmetic",
+    "121-zip-monthly-reports.yaml": "H009: a glob's names where zip reads options",
+    "129-risky-permissions.yaml": "H009: a value find may read as an expression",
+    "133-systemd-unit-status.yaml": "H012: systemctl list-dependencies has no grammar",
+    "140-semver-compare.yaml": "H005 H012: the author's node program, import() in it",
+    "148-flaky-test-fix.yaml": "H012: pytest's options in an array: its cache not shown off",
+}
+
+(
+    test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses,
+    test_the_safe_templates_refused_are_the_listed_ones,
+    test_accepted_attacks_do_not_run,
+) = round_tests(HERE, 58, ACCEPTED_INERT, REFUSED_ACROSS, REFUSED_SAFE)
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_ACROSS))
+def test_an_operand_writer_is_refused_beside_a_reader(name: str, tmp_path: Path) -> None:
+    """Served with the shipped exports, the gate refuses the writer: its
+    caller file would be ambient in repo_status's calls."""
+    shutil.copy(HERE / "attacks" / name, tmp_path / name)
+    shutil.copy(SHIPPED / "repo_status.yaml", tmp_path / "repo_status.yaml")
+    checked = load_and_check([tmp_path])
+    refused = {report.name: report for report in checked.refused}
+    assert len(refused) == 1, sorted(refused)
+    (report,) = refused.values()
+    assert any("working folder the server" in f.message for f in report.findings)
+    assert [e.name for e in checked.accepted] == ["repo_status"]

@@ -1,0 +1,223 @@
+"""The classes round eighteen (tests/check/blind34r18) showed, each with
+the safe form accepted and the dangerous neighbour refused:
+
+- a ``[[ $n =~ ^[0-9]+$ ]]`` guard makes ``n`` digits to the arithmetic
+  it guards, and no further;
+- ``jq '… | length'`` and ``git rev-list --count`` print numbers;
+- a word led by a variable assigned once is led by that assignment's text
+  (``url="$API/v1/$ARG_id"`` … ``curl "$url"``), never when a loop, a
+  ``read`` or ``${url:=…}`` may set it too;
+- an arg's placeholder assigned to a name keeps its bounds in arithmetic;
+- where a program keeps a credential (``docker --config``, ``kubectl
+  config set-credentials --kubeconfig``) holds it, and outside the run
+  directory is refused; ``wget --warc-file`` and a wgetrc's ``debug`` print
+  the request; a relative ``{file:}`` secret is in the project;
+- a program that follows redirects with a secret (``curl -L`` with a
+  header curl does not keep home, wget) is refused when the caller chooses
+  the path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_harbor.check._taint import puts_caller_files
+from tests.check._harness import check_steps
+
+_ARGS: dict[str, Any] = {
+    "x": {"type": "string", "pattern": "^[a-z0-9]{1,20}$"},
+    "u": {"type": "string"},
+    "line": {"type": "integer", "minimum": 1, "maximum": 100000},
+    "around": {"type": "integer", "minimum": 0, "maximum": 200, "default": 10},
+    "shift": {"type": "integer", "minimum": -100, "maximum": 100, "default": 0},
+    "file": {"type": "string", "within": "."},
+}
+_TOKEN: dict[str, Any] = {"secrets": {"TOKEN": {"env": "CI_TOKEN"}}, "pass_env": ["API"]}
+
+
+def _status(run: str, tmp_path: Path, **extra: Any) -> tuple[str, list[str]]:
+    return check_steps([run], tmp_path, args=_ARGS, **extra)
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ("v=$(cat VERSION)\n[[ $v =~ ^[0-9]+$ ]] && (( v > 3 )) && echo new", False),
+        ("v=$(cat VERSION)\nif [[ $v =~ ^[0-9]{1,6}$ ]]; then echo $(( v + 1 )); fi", False),
+        ("v=$(cat VERSION)\n[[ $v =~ ^[0-9]+ ]] && (( v > 3 ))", True),  # not anchored
+        ("v=$(cat VERSION)\n[[ $v =~ [0-9]+$ ]] && (( v > 3 ))", True),
+        ("v=$(cat VERSION)\n[[ $v =~ ^[0-9]+$ ]] || (( v > 3 ))", True),
+        ("v=$(cat VERSION)\nif [[ $v =~ ^[0-9]+$ ]]; then :; else (( v > 3 )); fi", True),
+        ("v=$(cat VERSION)\nif ! [[ $v =~ ^[0-9]+$ ]]; then (( v > 3 )); fi", True),
+        ("v=$(cat VERSION)\nw=$(cat X)\n[[ $w =~ ^[0-9]+$ ]] && (( v > 3 ))", True),
+        (
+            "v=$(cat VERSION)\nif [[ $v =~ ^[0-9]+$ ]]; then read -r v < X; (( v > 3 )); fi",
+            True,
+        ),
+    ],
+)
+def test_a_digits_guard_makes_a_number(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _status(f'cd "$HARBOR_RUN_DIR"\n{run}', tmp_path)
+    assert (status == "refused") == refused, findings
+    if refused:
+        assert any(f.startswith("H006") for f in findings), findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ("n=$(jq '.items | length' \"$HARBOR_RUN_DIR/e.json\")\n(( n == 0 )) && echo none", False),
+        ('n=$(jq -r ".[] | length" "$HARBOR_RUN_DIR/e.json")\necho $(( n + 1 ))', False),
+        ("n=$(jq '.items[0]' \"$HARBOR_RUN_DIR/e.json\")\n(( n == 0 )) && echo none", True),
+        ("n=$(jq '.items | length, .name' \"$HARBOR_RUN_DIR/e.json\")\n(( n == 0 ))", True),
+        ('n=$(git rev-list --count "refs/heads/$ARG_x..HEAD")\n(( n > 0 )) && echo ahead', False),
+        ('n=$(git rev-list --count "$ARG_u")\n(( n > 0 ))', True),
+        ('n=$(git rev-list "refs/heads/$ARG_x..HEAD" | head -n 1)\n(( n > 0 ))', True),
+    ],
+)
+def test_counts_a_program_prints(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _status(run, tmp_path)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('url="$API/v1/items/$ARG_x"\ncurl -fsS "$url"', False),
+        ('url="$API/v1/items/$ARG_x"\nfor url in "$ARG_u"; do curl -fsS "$url"; done', True),
+        ('url="$API/v1/items/$ARG_x"\nread -r url <<< "$ARG_u"\ncurl -fsS "$url"', True),
+        (': "${url:=$ARG_u}"\ncurl -fsS "$url"\nurl="$API/v1/items/$ARG_x"', True),
+        ('url="$ARG_u"\ncurl -fsS "$url"', True),
+        ('x=$(( ARG_shift - 21 ))\nkill -s TERM -- "$x"', True),
+    ],
+)
+def test_a_word_led_by_a_variable_assigned_once(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _status(run, tmp_path, pass_env=["API"])
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            "line={{ args.line }}\naround={{ args.around }}\n"
+            'first=$(( line > around ? line - around : 1 ))\nsed -n "${first}p" -- "$ARG_file"',
+            False,
+        ),
+        (
+            "line={{ args.line }}\nshift={{ args.shift }}\n"
+            'last=$(( line + shift ))\nsed -n "${last}p" -- "$ARG_file"',
+            True,
+        ),
+    ],
+)
+def test_a_placeholder_assigned_keeps_its_bounds(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _status(run, tmp_path)
+    assert (status == "refused") == refused, findings
+
+
+def test_an_operand_a_grammar_writes_puts_caller_files() -> None:
+    assert puts_caller_files("uniq", ["--", None, None])
+    assert not puts_caller_files("uniq", ["-c", None])
+    assert puts_caller_files("dd", [None, "bs=64k"])
+    assert not puts_caller_files("dd", ["if=/dev/zero", "count=1"])
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            'cfg="$HARBOR_RUN_DIR/docker"\nprintf %s "$TOKEN" | docker --config "$cfg" login '
+            '-u ci --password-stdin reg.example.com\ndocker --config "$cfg" pull '
+            '"reg.example.com/app:$ARG_x"',
+            False,
+        ),
+        (
+            'cfg="$HARBOR_RUN_DIR/docker"\nprintf %s "$TOKEN" | docker --config "$cfg" login '
+            '-u ci --password-stdin reg.example.com\ncat "$cfg/config.json"',
+            True,
+        ),
+        (
+            'printf %s "$TOKEN" | docker --config deploy/docker login -u ci --password-stdin '
+            "reg.example.com",
+            True,
+        ),
+        (
+            'kc="$HARBOR_RUN_DIR/kubeconfig"\nkubectl config set-credentials ci --token="$TOKEN" '
+            '--kubeconfig="$kc" >/dev/null\nkubectl get pods --kubeconfig="$kc"',
+            False,
+        ),
+        (
+            'kubectl config set-credentials ci --token="$TOKEN" --kubeconfig=deploy/kubeconfig '
+            ">/dev/null",
+            True,
+        ),
+        (
+            'kc="$HARBOR_RUN_DIR/kubeconfig"\nkubectl config set-credentials ci --token="$TOKEN" '
+            '--kubeconfig="$kc" >/dev/null\nkubectl config view --raw --kubeconfig="$kc"',
+            True,
+        ),
+        (
+            'w="$HARBOR_RUN_DIR/x"\nwget -q --header "Authorization: Bearer $TOKEN" '
+            '--warc-file="$w" -O /dev/null https://api.example.com/v1/usage',
+            True,
+        ),
+        (
+            'rc="$HARBOR_RUN_DIR/wgetrc"\nprintf \'http_password = %s\\ndebug = on\\n\' "$TOKEN" '
+            '> "$rc"\nwget --config="$rc" -O "$HARBOR_RUN_DIR/r.json" https://api.example.com/r',
+            True,
+        ),
+        (
+            'rc="$HARBOR_RUN_DIR/wgetrc"\nprintf \'http_password = %s\\n\' "$TOKEN" > "$rc"\n'
+            'wget -q --config="$rc" -O "$HARBOR_RUN_DIR/r.json" https://api.example.com/r',
+            False,
+        ),
+    ],
+)
+def test_where_a_program_keeps_or_prints_a_credential(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = _status(run, tmp_path, **_TOKEN)
+    assert (status == "refused") == refused, findings
+    if refused:
+        assert any(f.startswith("H010") for f in findings), findings
+
+
+def test_a_relative_secret_file_is_in_the_project(tmp_path: Path) -> None:
+    run = 'printf "Authorization: Bearer %s\\n" "$T" | curl -fsS -H @- https://x.example.com/'
+    status, findings = _status(run, tmp_path, secrets={"T": {"file": "../config/hook.token"}})
+    assert status == "refused", findings
+    assert any("`../config/hook.token`" in f for f in findings), findings
+    status, findings = _status(run, tmp_path, secrets={"T": {"file": "/run/secrets/hook"}})
+    assert status == "accepted", findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('curl -fsS -L -H "PRIVATE-TOKEN: $TOKEN" "https://git.example.com/$ARG_x"', True),
+        ('curl -fsS -L -H "Authorization: Bearer $TOKEN" "https://git.example.com/$ARG_x"', False),
+        ('curl -fsS -L -u "ci:$TOKEN" "https://git.example.com/$ARG_x"', False),
+        (
+            'curl -fsS --location-trusted -u "ci:$TOKEN" "https://git.example.com/$ARG_x"',
+            True,
+        ),
+        ('curl -fsS -H "PRIVATE-TOKEN: $TOKEN" "https://git.example.com/$ARG_x"', False),
+        (
+            'wget -q -O - --header "Authorization: Bearer $TOKEN" "https://w.example.com/$ARG_x"',
+            True,
+        ),
+        (
+            'wget -q --max-redirect=0 -O - --header "Authorization: Bearer $TOKEN" '
+            '"https://w.example.com/$ARG_x"',
+            False,
+        ),
+        ('wget -q -O - --header "Authorization: Bearer $TOKEN" https://w.example.com/home', False),
+    ],
+)
+def test_a_redirect_followed_with_a_secret(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _status(run, tmp_path, **_TOKEN)
+    assert (status == "refused") == refused, findings
