@@ -230,6 +230,8 @@ _JQ_FORMATS = frozenset(
 )  # fmt: skip
 #: A value that starts with a variable of the server's (``"$HARBOR_RUN_DIR``).
 _SERVER_HEAD = re.compile(r'"?\$(?:(HARBOR_[A-Z_]+)|\{(HARBOR_[A-Z_]+)\})')
+#: ``"${NAME[@]}"``: every element of an array, each a word.
+_WHOLE_ARRAY = re.compile(r'"\$\{([A-Za-z_][A-Za-z0-9_]*)\[@\]\}"')
 #: A path that starts with the run directory (absolute: never an option).
 _RUN_DIR_HEAD = re.compile(r'"?\$(?:HARBOR_RUN_DIR|\{HARBOR_RUN_DIR\})(?![A-Za-z0-9_])')
 #: A whole number bash reads as itself in arithmetic (no base, no octal).
@@ -778,7 +780,9 @@ def _option_written(raw: str, run_outside: bool = True) -> str | None:
         return None
     value = match.group(2).strip("\"'")
     place = _RUN_PLACE.match(value)
-    if run_outside and place is not None and not re.search(r"[$`]|\.\.", value[place.end() :]):
+    # $(( n + 1 )) of names alone: a number, no / and no ..
+    rest = re.sub(r"\$\(\([^()$`]*\)\)", "0", value[place.end() :]) if place else ""
+    if run_outside and place is not None and not re.search(r"[$`]|\.\.", rest):
         return match.group(1) + "/"  # --output="$HARBOR_RUN_DIR/x": a file of the run
     return match.group(1) + "\0"
 
@@ -1884,8 +1888,74 @@ class TaintedScript:
             ):
                 operands = operands[-1:]  # SOURCE… DEST: only DEST is written
             return not all(self._outside_working_tree(a) for a in operands)
-        kept = self._without_outside_outputs(program, arguments, words)
-        return not grammars.writes_no_file(program, kept, False, self.heredoc_text(node))
+        for given, written in self._array_variants(arguments, words):
+            kept = self._without_outside_outputs(program, given, written)
+            if not grammars.writes_no_file(program, kept, False, self.heredoc_text(node)):
+                return True
+        return False
+
+    def _array_variants(
+        self, arguments: list[Node], words: list[str | None]
+    ) -> list[tuple[list[Node], list[str | None]]]:
+        """The command line `arguments` (`words` as written) with each
+        ``"${NAME[@]}"`` of an array the script sets once at its top level
+        (``NAME=(…)``) and then only adds to (``NAME+=(…)``) spliced in: its
+        least elements (the first assignment's, always there) and its most
+        (every one). What a program writes with both is what it may write
+        with any; an array set otherwise stays one word it cannot read."""
+        variants: list[tuple[list[Node], list[str | None]]] = [(arguments, words)]
+        for k, argument in enumerate(arguments):
+            match = _WHOLE_ARRAY.fullmatch(node_text(self.src, argument))
+            parts = self._array_parts(match.group(1)) if match is not None else None
+            if parts is None:
+                continue
+            least, most = parts
+            variants = [
+                (
+                    [*given[:k], *elements, *given[k + 1 :]],
+                    [
+                        *written[:k],
+                        *(
+                            static_text(self.src, e)
+                            or _option_written(node_text(self.src, e), not self.links)
+                            for e in elements
+                        ),
+                        *written[k + 1 :],
+                    ],
+                )
+                for given, written in variants
+                for elements in (least, most)
+            ]
+            break  # one array spliced; a second one stays a word
+        return variants
+
+    def _array_parts(self, name: str) -> tuple[list[Node], list[Node]] | None:
+        """The elements of the array `name` that every ``"${name[@]}"``
+        holds, and all its elements (`_array_variants`); None when it is
+        not set once at the top level and then only added to."""
+        if name in self.unmodeled or name in self.assoc or self.dynamic_writes or not self.script:
+            return None
+        assignments = [
+            n
+            for n in self.script.of_type("variable_assignment")
+            if (t := n.child_by_field_name("name")) is not None and node_text(self.src, t) == name
+        ]
+        if not assignments:
+            return None
+        first, rest = assignments[0], assignments[1:]
+        values = [a.child_by_field_name("value") for a in assignments]
+        if (
+            any(v is None or v.type != "array" for v in values)
+            or first.parent is None
+            or first.parent.type != "program"
+            or "+=" in node_text(self.src, first).split("(", 1)[0]
+            or not all("+=" in node_text(self.src, a).split("(", 1)[0] for a in rest)
+        ):
+            return None
+        elements = [
+            [c for c in v.children if c.type not in ("(", ")")] for v in values if v is not None
+        ]
+        return elements[0], [e for part in elements for e in part]
 
     def _attached_assignment(self, argument: Node) -> Node | None:
         """For ``--opt="$v"`` whose variable the script assigns exactly once,

@@ -610,7 +610,18 @@ GRAMMARS: dict[str, Grammar] = {
         f"systemctl {sub}": _g(
             "systemd 252 systemctl(1): unit names are data", "-n --lines -o --output -p"
         )
-        for sub in ("status", "show", "is-active", "is-enabled", "is-failed", "cat", "list-units")
+        for sub in (
+            "status",
+            "show",
+            "is-active",
+            "is-enabled",
+            "is-failed",
+            "cat",
+            "list-units",
+            "list-dependencies",
+            "list-timers",
+            "list-unit-files",
+        )
     },
     # starting a unit or a container runs the program it names: a program position
     **{
@@ -841,12 +852,13 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     **{
         f"gh {sub}": _g(
-            f"gh 2.x gh-{sub.replace(' ', '-')}(1): lists and views print what the API holds; "
+            f"gh 2.x gh-{sub.replace(' ', '-')}(1): lists and views print what the API holds, "
+            "a comment's body (--body, --body-file) is text it posts; "
             "an operand is a number, a branch or a URL (whose host gets the token); --repo "
             "may name a host ([HOST/]OWNER/REPO), --hostname is one",
             "-L --limit -s --state -l --label -A --author -a --assignee -S --search -B --base "
             "-H --head -w --workflow -b --branch -e --event -u --user -c --commit --status "
-            "--json -q --jq -t --template --created -j --job --attempt",
+            "--json -q --jq -t --template --created -j --job --attempt --body --body-file -F",
             code="-R --repo --hostname",
             flags="-w --web -c --comments --name-only --patch --required --watch --exit-status "
             "--log --log-failed -v --verbose",
@@ -869,6 +881,8 @@ GRAMMARS: dict[str, Grammar] = {
             "workflow view",
             "repo view",
             "label list",
+            "pr comment",
+            "issue comment",
         )
     },
     **{
@@ -1204,7 +1218,9 @@ def output_options(program: str, words: list[str | None]) -> tuple[frozenset[str
     `words` writes a file (`writes_no_file`), and those of them that take
     the file as their value (its grammar's value options)."""
     key, _ = grammar_key(normal_program(program), words)
-    options = _WRITES_NO_FILE.get(key, frozenset())
+    options = (
+        _PYTEST_WRITES if key == "python3 -m pytest" else _WRITES_NO_FILE.get(key, frozenset())
+    )
     grammar = GRAMMARS.get(key)
     takes = grammar.value_options | grammar.code_options if grammar is not None else frozenset()
     return options, options & takes

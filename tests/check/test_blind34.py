@@ -34,10 +34,6 @@ REFUSED_SAFE = {
         "reads .git/config there"
     ),
     "058-git-count-since.yaml": "H006: 10#$patch, patch from the caller's tag (BASH_REMATCH)",
-    "102-if-arg-boolean.yaml": (
-        "a step may put caller data in the working folder (H012 cwd rule), and pytest "
-        "reads conftest.py there (another step runs pytest with caller data)"
-    ),
     "115-cwd-step.yaml": "jest has no grammar",
     "144-step-status-chain.yaml": "tree-sitter-bash cannot parse a /dev/tcp redirection in ( )",
     "161-trap-echo-ref.yaml": (

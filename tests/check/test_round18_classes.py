@@ -221,3 +221,58 @@ def test_a_relative_secret_file_is_in_the_project(tmp_path: Path) -> None:
 def test_a_redirect_followed_with_a_secret(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = _status(run, tmp_path, **_TOKEN)
     assert (status == "refused") == refused, findings
+
+
+_READER = 'python3 -c \'import json; print(json.load(open("package.json"))["name"])\''
+
+
+@pytest.mark.parametrize(
+    ("first", "refused"),
+    [
+        (
+            'opts=(-q -p no:cacheprovider --junitxml="$HARBOR_RUN_DIR/junit.xml")\n'
+            'if [ -n "$ARG_x" ]; then opts+=(-k "$ARG_x"); fi\n'
+            'python3 -m pytest "${opts[@]}" -- tests',
+            False,
+        ),
+        (
+            'opts=(-q)\nif [ -n "$ARG_x" ]; then opts+=(-p no:cacheprovider -k "$ARG_x"); fi\n'
+            'python3 -m pytest "${opts[@]}" -- tests',
+            True,  # the cache is off only sometimes
+        ),
+        (
+            'if true; then opts=(-q -p no:cacheprovider); fi\nopts+=(-k "$ARG_x")\n'
+            'python3 -m pytest "${opts[@]}" -- tests',
+            True,  # not set at the top level
+        ),
+        (
+            'opts=(-q -p no:cacheprovider)\nopts+=(--junitxml "$ARG_x")\n'
+            'python3 -m pytest "${opts[@]}" -- tests',
+            True,  # a report where the caller says
+        ),
+        (
+            'n=$(find "$HARBOR_RUN_DIR" -name "j-*.xml" | wc -l)\n'
+            "python3 -m pytest -q -p no:cacheprovider "
+            '--junitxml="$HARBOR_RUN_DIR/j-$(( n + 1 )).xml" -k "$ARG_x" -- tests',
+            False,
+        ),
+    ],
+)
+def test_what_pytest_writes_through_an_array(first: str, refused: bool, tmp_path: Path) -> None:
+    """A step that may write the working folder makes the next step's
+    python, which imports from there, refused."""
+    status, findings = check_steps([first, _READER], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('GH_TOKEN="$TOKEN" gh pr comment "$ARG_line" --repo acme/web --body "$ARG_u"', False),
+        ('GH_TOKEN="$TOKEN" gh pr comment "$ARG_line" --repo "$ARG_x" --body hi', True),
+        ('systemctl list-dependencies --reverse -- "$ARG_x.service"', False),
+    ],
+)
+def test_new_grammars(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _status(run, tmp_path, **_TOKEN)
+    assert (status == "refused") == refused, findings
