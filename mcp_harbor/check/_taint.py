@@ -1818,7 +1818,9 @@ class TaintedScript:
         arguments = list(node.children_by_field_name("argument"))
         # --output="$f": the option as written, its value not the author's
         words = [
-            static_text(self.src, a) or _option_written(node_text(self.src, a), not self.links)
+            static_text(self.src, a)
+            or _option_written(node_text(self.src, a), not self.links)
+            or self._numbers_text(a)
             for a in arguments
         ]
         if program is None and name is not None:
@@ -1893,6 +1895,30 @@ class TaintedScript:
             if not grammars.writes_no_file(program, kept, False, self.heredoc_text(node)):
                 return True
         return False
+
+    def _numbers_text(self, argument: Node) -> str | None:
+        """The text of `argument` when its caller data is numbers alone
+        (``"{{ args.n }},$(( {{ args.n }} + 9 ))p"``), each as ``1``: what
+        its program does (writes a file or not) is what it does with any
+        number there. None for any other word."""
+        occs = self.word(argument).occs
+        if not occs or not all(
+            o.model.numeric or (o.model.chars <= _DIGITS and o.model.chars) for o in occs
+        ):
+            return None
+        raw = self.src[argument.start_byte : argument.end_byte]
+        out = bytearray()
+        at = argument.start_byte
+        for occ in sorted(occs, key=lambda o: o.start):
+            out += self.src[at : occ.start] + b"1"
+            at = max(at, occ.end)
+        out += self.src[at : argument.end_byte]
+        text = out.decode("utf-8", "replace")
+        if raw[:1] == b'"' and text.endswith('"') and len(text) >= 2:
+            text = text[1:-1]
+        if any(c in text for c in "$`\\'\""):
+            return None
+        return text
 
     def _array_variants(
         self, arguments: list[Node], words: list[str | None]

@@ -276,3 +276,17 @@ def test_what_pytest_writes_through_an_array(first: str, refused: bool, tmp_path
 def test_new_grammars(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = _status(run, tmp_path, **_TOKEN)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("first", "refused"),
+    [
+        ('sed -n "{{ args.around }},$(( {{ args.around }} + 9 ))p" -- "$ARG_file"', False),
+        ('sed -n "{{ args.around }},$(( {{ args.around }} + 9 ))w notes" -- "$ARG_file"', True),
+    ],
+)
+def test_a_program_text_of_numbers_is_read_for_its_writes(
+    first: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = check_steps([first, _READER], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
