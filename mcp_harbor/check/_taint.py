@@ -287,6 +287,29 @@ def _read_redirect(src: bytes, command: Node) -> Node | None:
     return dest
 
 
+def _here_string(src: bytes, command: Node) -> Node | None:
+    """The text of the one ``<<<`` here-string the ``read`` `command` (or
+    its ``while`` loop) reads from, if that is its only redirection."""
+    _loop, holder = _read_holder(command)
+    if holder is None or holder.type != "redirected_statement":
+        return None
+    sources = [c for c in holder.children if c.type.endswith("redirect")]
+    if len(sources) != 1 or sources[0].type != "herestring_redirect":
+        return None
+    return next((c for c in sources[0].children if c.is_named), None)
+
+
+def _plain_text(src: bytes, node: Node) -> bool:
+    """`node` is text and expansions of names alone: no substitution runs
+    a command in it, and no ``${!name}`` reads a name it chooses."""
+    for part in walk_nodes(node):
+        if part.type in ("command_substitution", "process_substitution"):
+            return False
+        if part.type == "expansion" and node_text(src, part).startswith("${!"):
+            return False
+    return True
+
+
 def _as_words(occ: Occ) -> Occ:
     """`occ`, an integer with at most 64 values (both bounds known, never
     empty), as the words of those numbers; any other occurrence as it is."""
@@ -3428,6 +3451,7 @@ class TaintedScript:
                                 # printed, the secret's text among it
                                 assignments.append(([texts[1]], node))
         has_data = bool(sentinel_occs) or bool(self.taint.variables) or self.taint.positional
+        here_reads: list[tuple[Node, Node]] = []
         if self.unproven_is_data:
             for var_name in split:
                 # for f in "$HARBOR_RUN_DIR"/*.json: each name starts as the
@@ -3440,6 +3464,12 @@ class TaintedScript:
             # author's files: read -r a b < <(awk '…' /proc/meminfo)
             for node in reads:
                 if self._reads_pure_substitution(node):
+                    continue
+                here = _here_string(self.src, node)
+                if here is not None and _plain_text(self.src, here):
+                    # read -r v <<< "$x": what it takes holds what the text
+                    # holds, known once the names in it are (below)
+                    here_reads.append((node, here))
                     continue
                 if self.file_reads_clean and self._reads_a_file(node) is not None:
                     continue
@@ -3459,6 +3489,15 @@ class TaintedScript:
         while changed:
             changed = False
             occs = sentinel_occs + self._expansion_occs(script)
+            for node, here in here_reads:
+                inner = self.occs_in(here.start_byte, here.end_byte, occs)
+                if inner:
+                    for var_name in [
+                        node_text(self.src, a)
+                        for a in node.children_by_field_name("argument")
+                        if IDENT.fullmatch(node_text(self.src, a))
+                    ] or ["REPLY", "MAPFILE"]:
+                        changed |= self._holds(var_name, inner[0].arg, any_model())
             for names, value in assignments:
                 inside = _outermost(self.occs_in(value.start_byte, value.end_byte, occs))
                 if not self.unproven_is_data:

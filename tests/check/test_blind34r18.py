@@ -39,7 +39,6 @@ REFUSED_SAFE = {
     "103-pg-named-report.yaml": "H004 H012: an SQL file named by the caller, psql --output",
     "106-sqlite-orders-report.yaml": "H005: SQL built in Python",
     "108-inspect-sqlite-upload.yaml": "H012: sqlite3 on the caller's database",
-    "110-pg-migration-status.yaml": "H010: read from a here-string counts as holding the secret",
     "117-coverage-summary.yaml": "H006: a number arg (a fraction) in arithmetic",
     "121-zip-monthly-reports.yaml": "H009: a glob's names where zip reads options",
     "129-risky-permissions.yaml": "H009: a value find may read as an expression",

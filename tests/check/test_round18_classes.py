@@ -290,3 +290,20 @@ def test_a_program_text_of_numbers_is_read_for_its_writes(
 ) -> None:
     status, findings = check_steps([first, _READER], tmp_path, args=_ARGS)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('p=$(ls migrations)\nwhile read -r v; do printf "%s\\n" "$v"; done <<< "$p"', False),
+        ('while read -r v; do printf "%s\\n" "$v"; done <<< "$TOKEN"', True),
+        ('x="a $TOKEN"\nread -r _ v <<< "$x"\necho "$v"', True),
+        ('read -r v <<< "$(printenv TOKEN)"\necho "$v"', True),
+        ('read -r v <<< "${!n}"\necho "$v"', True),
+    ],
+)
+def test_what_read_takes_from_a_here_string(run: str, refused: bool, tmp_path: Path) -> None:
+    """The secrets' follower: a here-string holds a secret when its text
+    does, known at the fixpoint (a substitution in it runs a command)."""
+    status, findings = _status(f"n=TOKEN\n{run}", tmp_path, **_TOKEN)
+    assert (status == "refused") == refused, findings
