@@ -408,31 +408,16 @@ def _secret_source_files(export: Export) -> list[str]:
 
 
 def _secret_file_hazards(export: Export) -> list[Hazard]:
-    """H010 on a secret read from a relative file (near the export's
-    folder, so likely in the project the server works in): any export's
-    call that reads files there (``search_text``, an arg `within:` a
-    folder) may print it, and that call's scrubber does not know this
-    export's secret; a program that prints it transformed (``od``,
-    ``base64``) gets past any scrubber."""
+    """H010 on a secret read from a relative file (inside the export's
+    folder) when an arg is a path `within:` a folder: the caller may name
+    the secret's own file, and a program that prints it transformed (``od``,
+    ``base64``) gets past the scrubber, which only knows the secret as it
+    is. (Another export's such arg is `secret_file_findings`'.)"""
     paths = [name for name, schema in export.arg_schemas.items() if "within" in schema]
     out: list[Hazard] = []
     for name, source in export.spec.secrets.items():
         file = getattr(source, "file", None)
-        if file is None or file.startswith("/"):
-            continue
-        if not paths:
-            out.append(
-                SecretPrinted.hazard(
-                    None,
-                    (("secrets", name, "file"), 0),
-                    f"the secret {name} is read from `{file}`, a path relative to the export's "
-                    "folder, likely inside the project the server works in: another export's "
-                    "call that reads files there (a search, a listing) prints it, and the "
-                    "scrubber of that call does not know this secret",
-                    "keep the secret's file outside the served folder (an absolute path such "
-                    "as /run/secrets/NAME), or read it from `env:`",
-                )
-            )
+        if file is None or file.startswith("/") or not paths:
             continue
         out.append(
             SecretPrinted.hazard(
@@ -445,6 +430,43 @@ def _secret_file_hazards(export: Export) -> list[Hazard]:
                 "absolute path such as /run/secrets/NAME), or read it from `env:`",
             )
         )
+    return out
+
+
+def secret_file_findings(exports: Sequence[Export]) -> dict[str, list[Finding]]:
+    """H010 on each export of `exports` that reads a secret from a relative
+    file (next to the export, so maybe in the folder the server works in)
+    while *another* export takes a path the caller chooses inside a folder
+    (an arg's `within:`): that export's call may name the file and print it,
+    and its run's scrubber does not know this secret. Only the whole set
+    shows this."""
+    readers = sorted(
+        e.name
+        for e in exports
+        if e.parent is None and any("within" in s for s in e.arg_schemas.values())
+    )
+    out: dict[str, list[Finding]] = {}
+    for export in exports:
+        others = [name for name in readers if name != export.name]
+        if export.parent is not None or not others:
+            continue
+        for name, source in export.spec.secrets.items():
+            file = getattr(source, "file", None)
+            if file is None or file.startswith("/"):
+                continue
+            hazard = SecretPrinted.hazard(
+                None,
+                (("secrets", name, "file"), 0),
+                f"the secret {name} is read from `{file}`, a path relative to the export's "
+                f"folder, while export(s) {', '.join(repr(o) for o in others[:5])} take a path "
+                "the caller chooses inside a folder: their calls may name that file and print "
+                "it, and their scrubber does not know this secret",
+                "keep the secret's file outside every folder an arg's `within:` allows (an "
+                "absolute path such as /run/secrets/NAME), or read it from `env:`",
+            )
+            out.setdefault(export.name, []).extend(
+                _findings(export, export.all_steps[0].name if export.all_steps else "", [hazard])
+            )
     return out
 
 
@@ -1043,6 +1065,8 @@ class Checker:
         reports = self.check_exports(exports, programs=cache_file is not None)
         across = grant_findings(exports)
         for name, found in self.ambient_findings(exports).items():
+            across.setdefault(name, []).extend(found)
+        for name, found in secret_file_findings(exports).items():
             across.setdefault(name, []).extend(found)
         reports = [
             _with_findings(r, across.get(e.name, ())) for e, r in zip(exports, reports, strict=True)

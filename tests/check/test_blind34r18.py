@@ -22,8 +22,15 @@ ACCEPTED_INERT: set[str] = set()
 #: each puts the caller's file in the folder the shipped repo_status's git
 #: reads code from (`test_an_operand_writer_is_refused_beside_a_reader`).
 REFUSED_ACROSS = {
+    "007-file-secret-inside-project.yaml": "a relative {file:} secret, search_text's path",
     "044-uniq-second-operand.yaml": "uniq IN OUT writes .git/config",
     "046-dd-of-operand.yaml": 'dd of="$ARG_path" writes .git/config',
+}
+#: The shipped export each is served with in the gate's test.
+_BESIDE = {
+    "007-file-secret-inside-project.yaml": "search_text.yaml",
+    "044-uniq-second-operand.yaml": "repo_status.yaml",
+    "046-dd-of-operand.yaml": "repo_status.yaml",
 }
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
@@ -53,14 +60,13 @@ REFUSED_SAFE = {
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED_ACROSS))
-def test_an_operand_writer_is_refused_beside_a_reader(name: str, tmp_path: Path) -> None:
-    """Served with the shipped exports, the gate refuses the writer: its
-    caller file would be ambient in repo_status's calls."""
+def test_refused_beside_a_shipped_export(name: str, tmp_path: Path) -> None:
+    """Served with a shipped export, the gate refuses the attack: its
+    caller file would be ambient in repo_status's calls, or search_text's
+    caller may name its secret's file."""
+    beside = _BESIDE[name]
     shutil.copy(HERE / "attacks" / name, tmp_path / name)
-    shutil.copy(SHIPPED / "repo_status.yaml", tmp_path / "repo_status.yaml")
+    shutil.copy(SHIPPED / beside, tmp_path / beside)
     checked = load_and_check([tmp_path])
-    refused = {report.name: report for report in checked.refused}
-    assert len(refused) == 1, sorted(refused)
-    (report,) = refused.values()
-    assert any("working folder the server" in f.message for f in report.findings)
-    assert [e.name for e in checked.accepted] == ["repo_status"]
+    assert len(checked.refused) == 1, [r.name for r in checked.refused]
+    assert [e.path.name for e in checked.accepted] == [beside]

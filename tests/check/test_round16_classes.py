@@ -118,10 +118,7 @@ def test_a_secrets_own_file_is_followed_where_a_script_names_it(tmp_path: Path) 
     assert status == "refused", findings
     assert any(f.startswith("H010") for f in findings), findings
     status, findings = _check(["sha256sum -- .secrets/api_token"], tmp_path, **secrets)
-    # a digest prints nothing of it: the one finding left is the file's own
-    # place, in the project (round eighteen)
-    assert findings, findings
-    assert all("relative to the export's folder" in f for f in findings), findings
+    assert status == "accepted", findings
 
 
 _BACKUP = "sqlite3 -readonly data/app.db \".backup '$HARBOR_RUN_DIR/copy.db'\""

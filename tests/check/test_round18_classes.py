@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
+from mcp_harbor.check import load_and_check
 from mcp_harbor.check._taint import puts_caller_files
 from tests.check._harness import check_steps
 
@@ -186,13 +188,31 @@ def test_where_a_program_keeps_or_prints_a_credential(
         assert any(f.startswith("H010") for f in findings), findings
 
 
-def test_a_relative_secret_file_is_in_the_project(tmp_path: Path) -> None:
-    run = 'printf "Authorization: Bearer %s\\n" "$T" | curl -fsS -H @- https://x.example.com/'
-    status, findings = _status(run, tmp_path, secrets={"T": {"file": "../config/hook.token"}})
-    assert status == "refused", findings
-    assert any("`../config/hook.token`" in f for f in findings), findings
-    status, findings = _status(run, tmp_path, secrets={"T": {"file": "/run/secrets/hook"}})
-    assert status == "accepted", findings
+def test_a_relative_secret_file_beside_an_export_that_reads_paths(tmp_path: Path) -> None:
+    """The gate of the exports served together: another export's caller
+    may name a relative secret file (`secret_file_findings`)."""
+    hook = {
+        "name": "hook",
+        "description": "post",
+        "secrets": {"T": {"file": "../config/hook.token"}},
+        "steps": [
+            {"name": "s", "run": 'printf "A: %s\\n" "$T" | curl -fsS -H @- https://x.example/'}
+        ],
+    }
+    reader = {
+        "name": "reader",
+        "description": "read",
+        "args": {"path": {"type": "string", "within": "."}},
+        "steps": [{"name": "s", "run": 'cat -- "$ARG_path"'}],
+    }
+    for document in (hook, reader):
+        (tmp_path / f"{document['name']}.yaml").write_text(yaml.safe_dump(document))
+    checked = load_and_check([tmp_path])
+    assert [r.name for r in checked.refused] == ["hook"]
+    (report,) = checked.refused
+    assert any("`../config/hook.token`" in f.message for f in report.findings)
+    (tmp_path / "reader.yaml").unlink()
+    assert [e.name for e in load_and_check([tmp_path]).accepted] == ["hook"]
 
 
 @pytest.mark.parametrize(

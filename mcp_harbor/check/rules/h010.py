@@ -86,7 +86,8 @@ class SecretPrinted(Rule):
       the server's answer chooses where it goes; a credential kept in a
       file outside the run directory (`docker --config DIR login`, `kubectl
       config set-credentials --kubeconfig FILE`); a relative `{file:}`
-      secret, next to the export in the project other exports read;
+      secret while another export served with it takes a path `within:`
+      a folder (its caller may name that file);
     - a program that sends the secret where a file the caller filled says
       (`curl -K`, `wget -i`), or through a proxy or base URL the caller
       chooses (`--socks5`, `--proxy1.0`, `wget -e`/`-B`), and a credential
