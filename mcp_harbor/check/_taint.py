@@ -299,6 +299,17 @@ def _here_string(src: bytes, command: Node) -> Node | None:
     return next((c for c in sources[0].children if c.is_named), None)
 
 
+def _literal_lead(raw: str) -> str | None:
+    """The first character of the word written `raw` when it is the
+    author's and no ``-``, expansion, quote or glob (``data/x-$m-*.csv``,
+    ``"data/$m"``): every word it makes, every file name it matches, starts
+    with it. None otherwise."""
+    lead = raw[:1]
+    if lead == '"' and raw[1:2] not in ("", '"'):
+        lead = raw[1:2]  # "data/x-$m": the first character inside the quotes
+    return lead if lead and (lead.isalnum() or lead in "_./") else None
+
+
 def _plain_text(src: bytes, node: Node) -> bool:
     """`node` is text and expansions of names alone: no substitution runs
     a command in it, and no ``${!name}`` reads a name it chooses."""
@@ -1446,7 +1457,8 @@ class TaintedScript:
         """The word of one element of an array literal: an unquoted
         expansion in it splits into several elements (`_splits`)."""
         word = self.word(child)
-        if not word.splits and any(self._splits(o, array) for o in word.occs):
+        # (the names a glob matches are words of their own: they split no more)
+        if not word.splits and any(self._splits(o, array) for o in word.occs if o.var != "*"):
             word = replace(word, splits=True)
         return word
 
@@ -3526,7 +3538,7 @@ class TaintedScript:
                     # start with "-" whatever the whole value could
                     else any_model()
                     if value.type == "array" and any(self._splits(o, value) for o in inside)
-                    else self._array_words(value, inside) or any_model()
+                    else self._array_words(value, inside) or self._led_elements(value)
                     if value.type == "array"
                     else inside[0].model
                     if len(inside) == 1 and self._is_whole(value, inside[0])
@@ -3678,6 +3690,22 @@ class TaintedScript:
                 return None
             texts.extend(product.words)
         return words_model(texts) if texts else None
+
+    def _led_elements(self, value: Node) -> ValueModel:
+        """The model of each element of the array `value` when every one
+        starts with a character of the author's that is no ``-``, no
+        expansion and no glob (``files=(data/report-"$ARG_m"-*.csv)``): a
+        word, or a file name its glob matches, starts with it. Any text
+        otherwise."""
+        leads: set[str] = set()
+        for element in value.children:
+            if element.type in ("(", ")"):
+                continue
+            lead = _literal_lead(node_text(self.src, element))
+            if lead is None:
+                return any_model()
+            leads.add(lead)
+        return replace(any_model(), first=frozenset(leads)) if leads else any_model()
 
     def _enum_product(self, value: Node, inside: Sequence[Occ]) -> ValueModel | None:
         """The model of an assigned value built only from the author's
@@ -3944,9 +3972,17 @@ class TaintedScript:
             # unless the pattern starts with an absolute folder
             # (each name a word of its own, whole: it starts as the pattern does)
             absolute = _ABSOLUTE_WORD.match(node_text(self.src, node)) is not None
-            model = _ABSOLUTE_PATH if absolute else any_model()
+            led = _literal_lead(node_text(self.src, node))
+            # data/report-*.csv: each name starts with d, as the pattern does
+            model = (
+                _ABSOLUTE_PATH
+                if absolute
+                else replace(any_model(), first=frozenset(led))
+                if led
+                else any_model()
+            )
             glob = Occ(UNPROVEN, "env", model, node.start_byte, node.end_byte, node, "*")
-            splits_too = not absolute or splits  # an unquoted expansion in it still may
+            splits_too = not (absolute or led) or splits  # an unquoted expansion in it still may
             return Word(
                 node.start_byte, node.end_byte, None, [glob, *occs], "", None, None, splits_too
             )

@@ -327,3 +327,18 @@ def test_what_read_takes_from_a_here_string(run: str, refused: bool, tmp_path: P
     does, known at the fixpoint (a substitution in it runs a command)."""
     status, findings = _status(f"n=TOKEN\n{run}", tmp_path, **_TOKEN)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('files=(data/r-"$ARG_x"-*.csv)\nzip -q "$HARBOR_RUN_DIR/o.zip" "${files[@]}"', False),
+        ('files=("data/r-$ARG_x"-*.csv)\nzip -q "$HARBOR_RUN_DIR/o.zip" "${files[@]}"', False),
+        ('files=(*-"$ARG_x".csv)\nzip -q "$HARBOR_RUN_DIR/o.zip" "${files[@]}"', True),
+        ('files=("$ARG_x"*.csv)\nzip -q "$HARBOR_RUN_DIR/o.zip" "${files[@]}"', True),
+        ('files=(data/$ARG_u*.csv)\nzip -q "$HARBOR_RUN_DIR/o.zip" "${files[@]}"', True),
+    ],
+)
+def test_the_names_a_glob_matches_start_as_it_does(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _status(run, tmp_path)
+    assert (status == "refused") == refused, findings
