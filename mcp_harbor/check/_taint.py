@@ -530,6 +530,9 @@ _ABSOLUTE_WORD = re.compile(r"""^["']?/|^"?\$\{?(?:HARBOR_RUN_DIR|TMPDIR|HOME|PW
 #: A long option with its value attached (``--token=``).
 _OPTION_HEAD = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_-]*=")
 _GLOB_OR_BRACE = re.compile(r"[*?\[{]")
+#: What makes one unquoted word several (bash(1), Pathname Expansion and
+#: Brace Expansion: ``{a,b}``, ``{1..3}``; ``{}`` alone is itself).
+_EXPANDS = re.compile(r"[*?\[]|\{[^{}]*(?:,|\.\.)[^{}]*\}")
 #: ``${…}`` and ``$NAME`` in a word's text (their own ``*``/``@`` glob nothing).
 _EXPANSIONS = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[@*#?$!0-9-]")
 #: Where steps may write: the run directory and the runtime's files in it,
@@ -1519,6 +1522,33 @@ class TaintedScript:
                     text is None
                     or word.type not in ("word", "string", "raw_string", "number")
                     or (word.type == "word" and not ONE_LITERAL_WORD.fullmatch(text))
+                ):
+                    return False  # an expansion, or a glob or brace list: how many words?
+        return True
+
+    def literal_arguments(self, use: Node) -> bool:
+        """``"$@"`` at `use` is words of the author's: `use` is in a function
+        every call of which (`function_calls`) passes only literal words (a
+        ``shift`` drops some; no ``set`` in the function replaces them)."""
+        function = self.function_at(use.start_byte)
+        if function is None or self.script is None:
+            return False
+        calls = self.function_calls(function)
+        if calls is None:
+            return False
+        (body,) = self.function_bodies[function]
+        for node in walk_nodes(body):
+            name = node.child_by_field_name("name") if node.type == "command" else None
+            if name is not None and node_text(self.src, name) == "set":
+                return False
+        for call in calls:
+            for word in call.children_by_field_name("argument"):
+                text = static_text(self.src, word)
+                unescaped = re.sub(r"\\.", "", node_text(self.src, word))
+                if (
+                    text is None
+                    or word.type not in ("word", "string", "raw_string", "number", "concatenation")
+                    or (word.type in ("word", "concatenation") and _EXPANDS.search(unescaped))
                 ):
                     return False  # an expansion, or a glob or brace list: how many words?
         return True
@@ -3355,6 +3385,8 @@ class TaintedScript:
                 and self.literal_positional(node, int(name))
             ):
                 source = None  # every call passes the author's word there
+            if source is not None and name in ("@", "*") and self.literal_arguments(node):
+                source = None  # every call passes the author's words alone
             if (
                 source is None
                 and expansion

@@ -47,7 +47,6 @@ REFUSED_SAFE = {
     "106-sqlite-orders-report.yaml": "H005: SQL built in Python",
     "108-inspect-sqlite-upload.yaml": "H012: sqlite3 on the caller's database",
     "117-coverage-summary.yaml": "H006: a number arg (a fraction) in arithmetic",
-    "129-risky-permissions.yaml": "H009: a value find may read as an expression",
     "140-semver-compare.yaml": "H005 H012: the author's node program, import() in it",
 }
 

@@ -32,6 +32,7 @@ from tests.check._harness import check_steps
 _ARGS: dict[str, Any] = {
     "x": {"type": "string", "pattern": "^[a-z0-9]{1,20}$"},
     "u": {"type": "string"},
+    "d": {"type": "string", "leading_dash": True},
     "line": {"type": "integer", "minimum": 1, "maximum": 100000},
     "around": {"type": "integer", "minimum": 0, "maximum": 200, "default": 10},
     "shift": {"type": "integer", "minimum": -100, "maximum": 100, "default": 0},
@@ -342,3 +343,31 @@ def test_what_read_takes_from_a_here_string(run: str, refused: bool, tmp_path: P
 def test_the_names_a_glob_matches_start_as_it_does(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = _status(run, tmp_path)
     assert (status == "refused") == refused, findings
+
+
+_REPORT = 'report() { printf \'%s:\\n\' "$1"; shift; find . -name .git -prune -o "$@" -print; }\n'
+
+
+@pytest.mark.parametrize(
+    ("calls", "refused"),
+    [
+        (
+            "report a -type f \\( -perm -4000 -o -perm -2000 \\)\nreport b -exec grep -q K {} \\;",
+            False,
+        ),
+        ('report a -type f\nreport b "$ARG_d"', True),
+        ("report a -name *.txt", True),
+        ("report a -type f\nreport b -name {x,y}", True),
+    ],
+)
+def test_a_functions_arguments_when_every_call_passes_literals(
+    calls: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = _status(f'cd "$HARBOR_RUN_DIR"\n{_REPORT}{calls}', tmp_path)
+    assert (status == "refused") == refused, findings
+
+
+def test_a_set_in_the_function_replaces_its_arguments(tmp_path: Path) -> None:
+    run = 'cd "$HARBOR_RUN_DIR"\nreport() { set -- "$ARG_d"; find . "$@" -print; }\nreport -type f'
+    status, findings = _status(run, tmp_path)
+    assert status == "refused", findings
