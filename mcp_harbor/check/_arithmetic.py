@@ -120,7 +120,9 @@ def _range(
         if kind == "expansion" and node_text(src, node) != "${" + node_text(src, named[0]) + "}":
             return _ANY
         text = node_text(src, named[0])
-        return name_range("$" + text) if IDENT.fullmatch(text) is not None else _ANY
+        # a name, or a positional parameter ($1: `name_range` knows its calls)
+        known = IDENT.fullmatch(text) is not None or (text.isdigit() and text != "0")
+        return name_range("$" + text) if known else _ANY
     if kind == "unary_expression":
         operator = node.children[0].type if node.children else ""
         if len(named) != 1 or named[0].type in ("binary_expression", "ternary_expression"):

@@ -3041,10 +3041,29 @@ class TaintedScript:
         return expression_range(
             self.src,
             node,
-            lambda name: self._name_range(name, seen),
+            lambda name: self._positional_range(node, name) or self._name_range(name, seen),
             # two placeholders of one arg are one value
             lambda name: f"{{{{args.{by_word[name].arg}}}}}" if name in by_word else name,
         )
+
+    def _positional_range(self, node: Node, name: str) -> Range | None:
+        """The least and greatest value of ``$k`` in the arithmetic `node`
+        when every call of its function passes a literal number there
+        (`literal_positional`); None otherwise."""
+        k = name.lstrip("$")
+        if not k.isdigit() or k == "0" or not self.literal_positional(node, int(k)):
+            return None
+        function = self.function_at(node.start_byte)
+        calls = self.function_calls(function) if function is not None else None
+        if not calls:
+            return None
+        numbers: list[int] = []
+        for call in calls:
+            text = static_text(self.src, list(call.children_by_field_name("argument"))[int(k) - 1])
+            if text is None or not _DECIMAL.fullmatch(text):
+                return None
+            numbers.append(int(text))
+        return (min(numbers), max(numbers))
 
     def _name_range(self, name: str, seen: frozenset[str]) -> Range:
         if name.startswith("$"):

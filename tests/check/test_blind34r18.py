@@ -36,7 +36,6 @@ _BESIDE = {
 REFUSED_SAFE = {
     "020-todo-age.yaml": "H006: a number awk picks out of git blame's output, not followed",
     "021-errors-by-hour.yaml": "H003 H004: an array run as the command",
-    "022-latency-percentiles.yaml": "H005: a function's $1 in arithmetic in sed's program",
     "027-log-lines-range.yaml": "H006: the line numbers sed's = prints, read back",
     "061-health-check-wait.yaml": "H012: a URL from an associative array of the author's, "
     "not followed",

@@ -371,3 +371,24 @@ def test_a_set_in_the_function_replaces_its_arguments(tmp_path: Path) -> None:
     run = 'cd "$HARBOR_RUN_DIR"\nreport() { set -- "$ARG_d"; find . "$@" -print; }\nreport -type f'
     status, findings = _status(run, tmp_path)
     assert status == "refused", findings
+
+
+_PCT = (
+    'n=$(wc -l < "$HARBOR_RUN_DIR/d.txt")\n'
+    'pct() { sed -n "$(( ($1 * n + 99) / 100 ))p" -- "$HARBOR_RUN_DIR/d.txt"; }\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("calls", "refused"),
+    [
+        ('echo "$(pct 50) $(pct 99)"', False),
+        ('echo "$(pct 50) $(pct -300)"', True),  # a negative line: no sed program
+        ('echo "$(pct 50) $(pct "$ARG_x")"', True),
+    ],
+)
+def test_a_positional_in_arithmetic_holds_what_every_call_passes(
+    calls: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = _status(_PCT + calls, tmp_path)
+    assert (status == "refused") == refused, findings
