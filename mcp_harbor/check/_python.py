@@ -127,6 +127,35 @@ _CODE_BUILTINS = frozenset(
 _RUNS_ITS_TEXT = frozenset({"execute", "executemany", "executescript"})
 
 
+def _literal_names(tree: ast.AST) -> frozenset[str]:
+    """The names the program binds once, to a literal string (``sql =
+    \"\"\"select …\"\"\"``), and nowhere else (no other assignment, loop,
+    ``with … as``, import, parameter, ``global`` or ``del`` of them)."""
+    bound: dict[str, int] = {}
+    literal: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound[node.id] = bound.get(node.id, 0) + 1
+        elif isinstance(node, ast.arg):
+            bound[node.arg] = bound.get(node.arg, 0) + 2
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                bound[name] = bound.get(name, 0) + 2
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                name = alias.asname or alias.name.split(".")[0]
+                bound[name] = bound.get(name, 0) + 2
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            literal.add(node.targets[0].id)
+    return frozenset(name for name in literal if bound.get(name) == 1)
+
+
 def runs_data(text: str) -> str | None:
     """Why the Python program `text` may turn its data into code, or None
     when every import, name and builtin it uses is in the allowlist (see
@@ -159,12 +188,19 @@ def runs_data(text: str) -> str | None:
                     aliases[alias.asname or alias.name] = qualified
                 elif allowed is not None and alias.name not in allowed:
                     return f"it uses `{qualified}`, which the checker does not know to be inert"
+    literals = _literal_names(tree)
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in _RUNS_ITS_TEXT
-            and not (node.args and isinstance(node.args[0], ast.Constant))
+            and not (
+                node.args
+                and (
+                    isinstance(node.args[0], ast.Constant)
+                    or (isinstance(node.args[0], ast.Name) and node.args[0].id in literals)
+                )
+            )
         ):
             return f"it calls `{node.func.attr}` with SQL that is not a literal string"
         if isinstance(node, ast.Attribute):

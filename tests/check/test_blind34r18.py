@@ -43,7 +43,6 @@ REFUSED_SAFE = {
     "--max-redirect=0)",
     "099-aws-cost-by-service.yaml": "H012: aws has no grammar",
     "103-pg-named-report.yaml": "H004 H012: an SQL file named by the caller, psql --output",
-    "106-sqlite-orders-report.yaml": "H005: SQL built in Python",
     "108-inspect-sqlite-upload.yaml": "H012: sqlite3 on the caller's database",
     "117-coverage-summary.yaml": "H006: a number arg (a fraction) in arithmetic",
     "140-semver-compare.yaml": "H005 H012: the author's node program, import() in it",

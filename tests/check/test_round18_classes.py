@@ -392,3 +392,26 @@ def test_a_positional_in_arithmetic_holds_what_every_call_passes(
 ) -> None:
     status, findings = _status(_PCT + calls, tmp_path)
     assert (status == "refused") == refused, findings
+
+
+_PY = """python3 - "$ARG_u" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect("file:data/app.db?mode=ro", uri=True)
+{body}
+for row in db.execute(sql, (sys.argv[1],)):
+    print(row)
+PY"""
+
+
+@pytest.mark.parametrize(
+    ("body", "refused"),
+    [
+        ('sql = """select id from orders where status = ?"""', False),
+        ('sql = "select id from orders where status = " + sys.argv[1]', True),
+        ('sql = "select id from orders where status = ?"\nsql += sys.argv[1]', True),
+        ('sql = "select 1"\nfor sql in sys.argv[1:]:\n    pass', True),
+    ],
+)
+def test_sql_in_a_name_bound_once_to_a_literal(body: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _status(_PY.format(body=body), tmp_path)
+    assert (status == "refused") == refused, findings
