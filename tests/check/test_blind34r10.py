@@ -26,7 +26,6 @@ REFUSED_SAFE = {
     "072-sqlite-integrity.yaml": "H004: sqlite3 opens a database in the run directory, where "
     "a step may have put the caller's (its views and triggers run; edit() runs a command)",
     "070-sqlite-orders-report.yaml": "H012: python's sqlite3.connect may create a file",
-    "105-agent-sql-helper.yaml": "H005 H012: SQL built in Python; python reads the folder",
 }
 
 (

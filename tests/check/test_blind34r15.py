@@ -20,7 +20,6 @@ REFUSED_SAFE = {
     "084-wiki-page-search.yaml": "H010: wget follows redirects with the token (on purpose: "
     "--max-redirect=0)",
     "076-grafana-annotation.yaml": "H000: tree-sitter reads ${x:-$(( … ))} as a subshell",
-    "109-sqlite-orders-for-user.yaml": "H005 H012: SQL built in Python; python reads the folder",
 }
 
 (

@@ -20,7 +20,6 @@ REFUSED_SAFE = {
     "051-wget-artifact-checksum.yaml": "H010: wget follows redirects with the token (on purpose: "
     "--max-redirect=0)",
     "011-next-semver.yaml": "H006: read from a here-string of the author's tag, not followed",
-    "067-sqlite-orders-python.yaml": "H005 H012: SQL built in Python from caller data",
     "089-disk-usage-report.yaml": "H006: df's output in arithmetic",
     "099-gpg-verify-release.yaml": "H012: gpg has no grammar",
     "118-pip-package-info.yaml": "H005 H012: a Python module the checker does not know",
