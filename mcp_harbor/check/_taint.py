@@ -271,17 +271,24 @@ def _read_holder(command: Node) -> tuple[Node, Node | None]:
     return command, holder
 
 
-def _read_redirect(src: bytes, command: Node) -> Node | None:
-    """The destination of the one ``<`` redirection the ``read`` `command`
-    (or its ``while`` loop) reads from: a path, or ``<(…)``."""
+def _lone_redirect(command: Node) -> Node | None:
+    """The one redirection the ``read`` `command` (or its ``while`` loop)
+    has, when it has only one."""
     _loop, holder = _read_holder(command)
     if holder is None or holder.type != "redirected_statement":
         return None
     sources = [c for c in holder.children if c.type.endswith("redirect")]
-    if len(sources) != 1 or sources[0].type != "file_redirect":
+    return sources[0] if len(sources) == 1 else None
+
+
+def _read_redirect(src: bytes, command: Node) -> Node | None:
+    """The destination of the one ``<`` redirection the ``read`` `command`
+    (or its ``while`` loop) reads from: a path, or ``<(…)``."""
+    source = _lone_redirect(command)
+    if source is None or source.type != "file_redirect":
         return None
-    dest = sources[0].child_by_field_name("destination")
-    operator = next((c.type for c in sources[0].children if not c.is_named), "")
+    dest = source.child_by_field_name("destination")
+    operator = next((c.type for c in source.children if not c.is_named), "")
     if operator != "<" or dest is None:
         return None
     return dest
@@ -290,13 +297,10 @@ def _read_redirect(src: bytes, command: Node) -> Node | None:
 def _here_string(src: bytes, command: Node) -> Node | None:
     """The text of the one ``<<<`` here-string the ``read`` `command` (or
     its ``while`` loop) reads from, if that is its only redirection."""
-    _loop, holder = _read_holder(command)
-    if holder is None or holder.type != "redirected_statement":
+    source = _lone_redirect(command)
+    if source is None or source.type != "herestring_redirect":
         return None
-    sources = [c for c in holder.children if c.type.endswith("redirect")]
-    if len(sources) != 1 or sources[0].type != "herestring_redirect":
-        return None
-    return next((c for c in sources[0].children if c.is_named), None)
+    return next((c for c in source.children if c.is_named), None)
 
 
 def _literal_lead(raw: str) -> str | None:
@@ -1486,19 +1490,38 @@ class TaintedScript:
         )
         return calls if calls and mentions == len(calls) + 1 else None
 
+    def _literal_calls(self, use: Node) -> tuple[Node, list[Node]] | None:
+        """The body of the function `use` is in and every call of it
+        (`function_calls`), when it has those; None otherwise."""
+        function = self.function_at(use.start_byte)
+        if function is None or self.script is None:
+            return None
+        calls = self.function_calls(function)
+        if calls is None:
+            return None
+        (body,) = self.function_bodies[function]  # defined once (`function_calls`)
+        return body, calls
+
+    def _one_literal(self, word: Node) -> bool:
+        """`word` is one literal word: no expansion, and no glob or brace
+        list (``\\(``, ``!`` and ``{}`` are each themselves)."""
+        unescaped = re.sub(r"\\.", "", node_text(self.src, word))
+        return (
+            static_text(self.src, word) is not None
+            and word.type in ("word", "string", "raw_string", "number", "concatenation")
+            and not (word.type in ("word", "concatenation") and _EXPANDS.search(unescaped))
+        )
+
     def literal_positional(self, use: Node, k: int) -> bool:
         """``$k`` at `use` is a literal word of the author's: `use` is in a
         function every call of which (`function_calls`) passes a literal as
         its k-th argument, after k-1 literal ones, and no ``shift`` or
         ``set`` can have run in the function before `use` does (none before
         it; none at all when `use` is in a loop)."""
-        function = self.function_at(use.start_byte)
-        if function is None or self.script is None:
+        found = self._literal_calls(use)
+        if found is None:
             return False
-        calls = self.function_calls(function)
-        if calls is None:
-            return False
-        (body,) = self.function_bodies[function]  # defined once (`function_calls`)
+        body, calls = found
         in_loop = any(
             a.type in ("for_statement", "c_style_for_statement", "while_statement")
             and body.start_byte <= a.start_byte
@@ -1514,44 +1537,27 @@ class TaintedScript:
                 return False
         for call in calls:
             words = list(call.children_by_field_name("argument"))
-            if len(words) < k:
-                return False
-            for word in words[:k]:
-                text = static_text(self.src, word)
-                if (
-                    text is None
-                    or word.type not in ("word", "string", "raw_string", "number")
-                    or (word.type == "word" and not ONE_LITERAL_WORD.fullmatch(text))
-                ):
-                    return False  # an expansion, or a glob or brace list: how many words?
+            if len(words) < k or not all(self._one_literal(word) for word in words[:k]):
+                return False  # an expansion, or a glob or brace list: how many words?
         return True
 
     def literal_arguments(self, use: Node) -> bool:
         """``"$@"`` at `use` is words of the author's: `use` is in a function
         every call of which (`function_calls`) passes only literal words (a
         ``shift`` drops some; no ``set`` in the function replaces them)."""
-        function = self.function_at(use.start_byte)
-        if function is None or self.script is None:
+        found = self._literal_calls(use)
+        if found is None:
             return False
-        calls = self.function_calls(function)
-        if calls is None:
-            return False
-        (body,) = self.function_bodies[function]
+        body, calls = found
         for node in walk_nodes(body):
             name = node.child_by_field_name("name") if node.type == "command" else None
             if name is not None and node_text(self.src, name) == "set":
                 return False
-        for call in calls:
-            for word in call.children_by_field_name("argument"):
-                text = static_text(self.src, word)
-                unescaped = re.sub(r"\\.", "", node_text(self.src, word))
-                if (
-                    text is None
-                    or word.type not in ("word", "string", "raw_string", "number", "concatenation")
-                    or (word.type in ("word", "concatenation") and _EXPANDS.search(unescaped))
-                ):
-                    return False  # an expansion, or a glob or brace list: how many words?
-        return True
+        return all(
+            self._one_literal(word)
+            for call in calls
+            for word in call.children_by_field_name("argument")
+        )
 
     def leading_shifts(self, function: str) -> int | None:
         """How many of its arguments `function` (one that runs ``"$@"``)
