@@ -195,6 +195,10 @@ class _Draft:
     #: some command may put caller data in the working folder (not only
     #: surely: `writes_at` is for the server-wide pass)
     may_write: bool = False
+    #: the first command that may put caller data in a file of the working
+    #: folder, a name of the author's too (``> banner.txt``): its step's
+    #: name and place, for the server-wide pass's readers of content
+    fills_at: tuple[str, Located] | None = None
 
 
 def _grammars(export: Export) -> dict[str, Grammar]:
@@ -365,11 +369,12 @@ def _draft(
         # as if a command no step holds wrote it: every command is judged so
         forced = [[(0, 0)] for _ in export.all_steps]
         steps, _, _ = _analyse_steps(
-            export, models, scripts, programs, own_secret_files, secret_files, forced
+            export, models, scripts, programs, own_secret_files, secret_files, forced, True
         )
         return _Draft(export, key, models, programs, steps)
+    fills: list[tuple[str, Located]] = []
     steps, writers, surely = _analyse_steps(
-        export, models, scripts, programs, own_secret_files, secret_files, None
+        export, models, scripts, programs, own_secret_files, secret_files, None, False, fills
     )
     if any(writers):
         steps, _, _ = _analyse_steps(
@@ -386,6 +391,7 @@ def _draft(
         steps,
         _first_writer(export, scripts, surely),
         may_write=any(writers),
+        fills_at=(fills[0] if fills else None) or _repository_writer(export, scripts),
     )
 
 
@@ -491,6 +497,23 @@ def _first_writer(
     return None
 
 
+def _repository_writer(
+    export: Export, scripts: list[tuple[str, Sentinels]]
+) -> tuple[str, Located] | None:
+    """The first step of `export` that may put caller data in the
+    repository (`writes_repository`: a commit message, a tag, a note), at
+    its start; None when none may."""
+    script_index = 0
+    for step in export.all_steps:
+        if step.script is None:
+            continue
+        text, sentinels = scripts[script_index]
+        script_index += 1
+        if writes_repository(text, list(sentinels.by_word)):
+            return step.name, sentinels.locate(0)
+    return None
+
+
 def _argv_puts_caller_files(elements: Sequence[tuple[str, Sentinels]]) -> bool:
     """An ``argv:`` step whose program surely writes files the caller named
     or filled (a language whose program writes, `puts_caller_files`)."""
@@ -506,6 +529,8 @@ def _analyse_steps(
     own_secret_files: list[tuple[list[Hazard], set[str], frozenset[int]]],
     secret_files: set[str],
     writers: list[list[tuple[int, int]]] | None,
+    repository_written: bool = False,
+    fills: list[tuple[str, Located]] | None = None,
 ) -> tuple[
     list[tuple[Step, list[Hazard], _Script | None]],
     list[list[tuple[int, int]]],
@@ -525,7 +550,9 @@ def _analyse_steps(
     # what each step's outputs can hold (None: the author's), for the later ones
     outputs: dict[str, ValueModel | None] = {}
     links = any(makes_links(text) for text, _ in scripts)
-    repository = any(writes_repository(text, list(s.by_word)) for text, s in scripts)
+    repository = repository_written or any(
+        writes_repository(text, list(s.by_word)) for text, s in scripts
+    )
     filled: set[str] = set()  # the files earlier steps wrote with caller data
     for index, step in enumerate(export.all_steps):
         environment = _environment(export, step)
@@ -581,6 +608,13 @@ def _analyse_steps(
                 surely.append(facts.caller_files)
                 outputs[step.name] = facts.outputs
                 filled |= facts.filled
+                if fills is not None and any(
+                    # (>&2 is a descriptor, no file)
+                    not f.startswith(("/", "$", "~", "-")) and not f.isdigit()
+                    for f in facts.filled
+                ):
+                    # a file of the working folder, its text the caller's
+                    fills.append((step.name, sentinels.locate(0)))
             except Exception:
                 # the analysis assumes a script bash parses: if bash refuses
                 # this one, that is the finding; if not, this is a bug
@@ -889,6 +923,7 @@ class Checker:
         self._reports: dict[str, ExportReport] = {}
         #: per report key, `_Draft.writes_at`
         self._writes: dict[str, tuple[str, Located] | None] = {}
+        self._fills: dict[str, tuple[str, Located] | None] = {}
         #: per report key, the rule and place of each hazard its draft found
         #: (what `ambient_findings` compares a written-folder draft with)
         self._drafted: dict[str, frozenset[tuple[str, Located]]] = {}
@@ -963,6 +998,7 @@ class Checker:
         for draft in drafts:
             self._reports[draft.key] = _finish(draft)
             self._writes[draft.key] = draft.writes_at
+            self._fills[draft.key] = draft.fills_at
             self._drafted[draft.key] = _hazard_places(draft)
         # an agent step runs its custom tools in the export's folder: a tool
         # that may put the model's data there makes it written for the
@@ -1003,9 +1039,13 @@ class Checker:
         and keeping what that adds. Only the whole set shows this: the check
         of one export (`check_export`) cannot."""
         writes = {e.name: self._writes.get(self.report_key(e)) for e in exports}
-        if not any(writes.values()):
+        fills = {e.name: self._fills.get(self.report_key(e)) for e in exports}
+        if not any(writes.values()) and not any(fills.values()):
             return {}
         readers: dict[str, list[str]] = {}
+        #: those whose verdict rests on what the folder's files hold (rule
+        #: 2: a file no step writes is the author's, its text too)
+        content: dict[str, list[str]] = {}
         for export in exports:
             if export.parent is not None:
                 continue
@@ -1016,27 +1056,37 @@ class Checker:
                 seen = _hazard_places(_draft(export, "", models, scripts))
             forced = _draft(export, "", models, scripts, written=True)
             for step, hazards, _s in forced.steps:
-                added = [
-                    h
-                    for h in hazards
-                    if h.rule in ("H004", "H012") and (h.rule, h.where) not in seen
-                ]
-                if added:
+                added = [h for h in hazards if (h.rule, h.where) not in seen]
+                if any(h.rule in ("H004", "H012") for h in added):
                     readers.setdefault(export.name, []).append(step.name)
+                if any(
+                    RULES[h.rule].severity == "error"
+                    for h in added
+                    if h.rule in RULES and h.rule not in ("H004", "H012")
+                ):
+                    # (what runs from the folder is the code readers')
+                    content.setdefault(export.name, []).append(step.name)
         out: dict[str, list[Finding]] = {}
         for export in exports:
+            # a file the caller names breaks both kinds of reader; a file
+            # of the author's name filled with caller data, those of content
             at = writes.get(export.name)
-            others = sorted(name for name in readers if name != export.name)
+            found = readers if at is not None else {}
+            if at is None:
+                at = fills.get(export.name)
+            named_by = {**content, **found} if at is not None else {}
+            others = sorted(name for name in named_by if name != export.name)
             if at is None or not others:
                 continue
             step_name, where = at
-            named = ", ".join(f"{name!r} (step {readers[name][0]!r})" for name in others[:5])
+            named = ", ".join(f"{name!r} (step {named_by[name][0]!r})" for name in others[:5])
             hazard = NoGrammarPosition.hazard(
                 None,
                 where,
                 "this command may put caller data in the working folder the server's "
-                f"exports share, where export(s) {named} run programs that read code or "
-                "config from it: the caller's files would be ambient in their calls",
+                f"exports share, where export(s) {named} run programs that read code, "
+                "config or data from it as the author's: the caller's files would be ambient "
+                "in their calls",
                 "keep the files made from caller data in $HARBOR_RUN_DIR",
             )
             out[export.name] = _findings(export, step_name, [hazard])

@@ -801,8 +801,12 @@ def writes_repository(text: str, placeholders: Collection[str] = ()) -> bool:
         if program is None or program.rsplit("/", 1)[-1] != "git":
             continue
         arguments = list(node.children_by_field_name("argument"))
-        key, _ = grammars.grammar_key("git", [static_text(src, a) for a in arguments])
-        if key in _GIT_READ_ONLY:
+        words = [static_text(src, a) for a in arguments]
+        key, _ = grammars.grammar_key("git", words)
+        if key in _GIT_READ_ONLY or (
+            # git branch --list, git tag --contains: they list, writing nothing
+            key in ("git branch", "git tag") and grammars.writes_no_file("git", words)
+        ):
             continue
         spoken = node_text(src, node)
         if "$" in spoken or "`" in spoken or any(w in spoken for w in placeholders):

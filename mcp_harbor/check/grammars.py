@@ -1033,12 +1033,19 @@ _PYTEST_WRITES = frozenset(
 )
 #: The options that make ``git branch`` and ``git tag`` list (their operands
 #: are then patterns).
-_LISTING = frozenset(
-    _words(
-        "-l --list -a --all -r --remotes --contains --no-contains --merged --no-merged "
-        "--points-at --show-current -v -vv"
-    )
-)
+_LISTING: dict[str, frozenset[str]] = {
+    # git-branch(1) 2.39: -a is --all there
+    "git branch": frozenset(
+        _words(
+            "-l --list -a --all -r --remotes --contains --no-contains --merged --no-merged "
+            "--points-at --show-current -v -vv"
+        )
+    ),
+    # git-tag(1) 2.39: -a annotates a new tag, -n prints their messages
+    "git tag": frozenset(
+        _words("-l --list --contains --no-contains --merged --no-merged --points-at -n")
+    ),
+}
 
 
 #: Programs and builtins that write no file, whatever their words, except
@@ -1181,7 +1188,7 @@ def writes_no_file(
     remote = next((w for w in words if w is None or not w.startswith("-")), "")
     if key in ("git fetch", "git pull") and remote is None:
         return False  # a caller's remote: the caller's objects, then files
-    if key in ("git branch", "git tag") and not any(w in _LISTING for w in words):
+    if key in _LISTING and not any(w in _LISTING[key] for w in words):
         return False  # a name operand creates a branch, a tag
     return not any(word is not None and _names_option(word, options) for word in words)
 

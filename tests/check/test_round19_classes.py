@@ -1,0 +1,64 @@
+"""The classes round nineteen (tests/check/blind34r19) showed, each with
+the safe form accepted and the dangerous neighbour refused:
+
+- exports share the server's folder: one that writes caller data into a
+  file there (``> banner.txt``) or into the repository (a commit message,
+  an annotated tag) is refused when another export's verdict rests on what
+  the folder holds being the author's (rule 2), by the gate of the exports
+  served together.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from mcp_harbor.check import load_and_check
+
+_READS = {
+    "banner": 'last=$(cat banner.txt)\nsed "s/^/[$last] /" CHANGELOG.md',
+    "subject": 'last=$(git log -1 --format=%s)\nsed "s/^/[$last] /" CHANGELOG.md',
+    "tag": 'last=$(git tag -n1 --list "v*" | tail -n 1)\nsed "s/^/[$last] /" CHANGELOG.md',
+}
+
+
+def _serve(tmp_path: Path, writer: str, reader: str | None) -> list[str]:
+    """The names the gate refuses of a writer export and a reader one."""
+    documents: list[dict[str, Any]] = [
+        {
+            "name": "writer",
+            "description": "w",
+            "args": {"x": {"type": "string", "pattern": "^[a-z ]{1,40}$"}},
+            "steps": [{"name": "s", "run": writer}],
+        }
+    ]
+    if reader is not None:
+        documents.append(
+            {"name": "reader", "description": "r", "steps": [{"name": "s", "run": reader}]}
+        )
+    for document in documents:
+        (tmp_path / f"{document['name']}.yaml").write_text(yaml.safe_dump(document))
+    return [report.name for report in load_and_check([tmp_path]).refused]
+
+
+@pytest.mark.parametrize(
+    ("writer", "reader", "refused"),
+    [
+        ('printf "%s\\n" "$ARG_x" > banner.txt', "banner", ["writer"]),
+        ('printf "%s\\n" "$ARG_x" > "$HARBOR_RUN_DIR/banner.txt"', "banner", []),
+        ('git commit -q --allow-empty -m "deploy: $ARG_x"', "subject", ["writer"]),
+        ('git tag -a "v1.0.$RANDOM" -m "$ARG_x"', "tag", ["writer"]),
+        ('git tag --list "v*" --contains "$ARG_x"', "tag", []),
+    ],
+)
+def test_a_writer_beside_a_reader_of_what_the_folder_holds(
+    writer: str, reader: str, refused: list[str], tmp_path: Path
+) -> None:
+    assert _serve(tmp_path, writer, _READS[reader]) == refused
+
+
+def test_a_writer_alone_is_accepted(tmp_path: Path) -> None:
+    assert _serve(tmp_path, 'printf "%s\\n" "$ARG_x" > banner.txt', None) == []
