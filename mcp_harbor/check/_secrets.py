@@ -729,6 +729,10 @@ class _Sinks:
         CVE-2018-1000007) sends those only to the host it was first asked,
         not to one a redirect names."""
         secrets = [o for o in self.f.occs if o.node is not None]
+        for argument in arguments:
+            text = node_text(self.src, argument).strip("'\"").split("=", 1)[-1]
+            if text in self.secret_files or text in ("-n", "--netrc", "--netrc-optional"):
+                return False  # a netrc's default entry, a config's header: any host
         for k, argument in enumerate(arguments):
             inside = [o for o in secrets if argument.start_byte <= o.start < argument.end_byte]
             if not inside:
@@ -922,7 +926,7 @@ class _Sinks:
         now on."""
         for stored in credential_stores(name, words):
             self.secret_files |= {f"{home}/{stored}" for home in _HOME_SPELLINGS}
-        places, inside = store_places(name, words)
+        places, inside, shared = store_places(name, words)
         if not places:
             return
         values: list[Node] = []
@@ -943,6 +947,19 @@ class _Sinks:
                 and node_text(self.src, target) in places
             ):
                 values.append(value)  # DOCKER_CONFIG=DIR docker login
+        if shared and not values:
+            self._add(
+                command,
+                SecretPrinted.hazard(
+                    None,
+                    self._at(command),
+                    f"`{name}` keeps the secret in its default store under the home folder, "
+                    "plain text its own commands print to any export's call (kubectl config "
+                    "view --flatten), unscrubbed",
+                    f"keep it in the run directory: {sorted(places)[0]} "
+                    '"$HARBOR_RUN_DIR/kubeconfig"',
+                ),
+            )
         for value in values:
             path = node_text(self.src, value).replace('"', "").replace("'", "")
             path = path.split("=", 1)[1] if path.startswith("-") else path

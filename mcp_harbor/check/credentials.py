@@ -78,6 +78,10 @@ class Credentials:
     #: and the words that keep it from following (``--max-redirect=0``)
     follows: frozenset[str] = frozenset()
     stays: frozenset[str] = frozenset()
+    #: its default store (`stores`) is plain text that its own commands
+    #: print to any export (``kubectl config view --flatten``): keeping a
+    #: credential there, not where `store_options` say, is printing it
+    shared_store: bool = False
 
 
 def _c(
@@ -99,6 +103,7 @@ def _c(
     stores_with: str = "",
     follows: str = "",
     stays: str = "",
+    shared_store: bool = False,
 ) -> Credentials:
     return Credentials(
         source,
@@ -118,6 +123,7 @@ def _c(
         frozenset(stores_with.split()),
         frozenset(follows.split()),
         frozenset(stays.split()),
+        shared_store,
     )
 
 
@@ -191,6 +197,7 @@ CREDENTIALS: dict[str, Credentials] = {
         stores=".kube/config",
         store_options="--kubeconfig KUBECONFIG",
         stores_with="set-credentials",
+        shared_store=True,
     ),
     **{
         program: _c(
@@ -304,14 +311,16 @@ def follows_redirects(program: str, words: Sequence[str | None]) -> bool:
     return "*" in entry.follows or bool((given | letters) & entry.follows)
 
 
-def store_places(program: str, words: Sequence[str | None]) -> tuple[frozenset[str], str]:
+def store_places(program: str, words: Sequence[str | None]) -> tuple[frozenset[str], str, bool]:
     """The options and variables whose value is where `program` with
-    `words` keeps a credential it takes, and the file's name inside that
-    folder ("": the value is the file); empty when it keeps none."""
+    `words` keeps a credential it takes, the file's name inside that
+    folder ("": the value is the file), and whether its default store is
+    shared plain text (`Credentials.shared_store`); empty when it keeps
+    none."""
     entry = _entry(program, words)
     if entry is None or (entry.stores_with and not entry.stores_with & set(words)):
-        return frozenset(), ""
-    return entry.store_options, entry.store_name
+        return frozenset(), "", False
+    return entry.store_options, entry.store_name, entry.shared_store
 
 
 def _quiet_settings(entry: Credentials, words: Sequence[str | None]) -> bool:

@@ -858,8 +858,10 @@ GRAMMARS: dict[str, Grammar] = {
             "may name a host ([HOST/]OWNER/REPO), --hostname is one",
             "-L --limit -s --state -l --label -A --author -a --assignee -S --search -B --base "
             "-H --head -w --workflow -b --branch -e --event -u --user -c --commit --status "
-            "--json -q --jq -t --template --created -j --job --attempt --body --body-file -F",
-            code="-R --repo --hostname",
+            "--json --created -j --job --attempt --body --body-file -F",
+            # --jq and --template are programs (jq's env, a template's
+            # functions): the author's only
+            code="-R --repo --hostname -q --jq -t --template",
             flags="-w --web -c --comments --name-only --patch --required --watch --exit-status "
             "--log --log-failed -v --verbose",
             urls="scheme",

@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from mcp_harbor.check import load_and_check
+from tests.check._harness import check_steps
 
 _READS = {
     "banner": 'last=$(cat banner.txt)\nsed "s/^/[$last] /" CHANGELOG.md',
@@ -62,3 +63,39 @@ def test_a_writer_beside_a_reader_of_what_the_folder_holds(
 
 def test_a_writer_alone_is_accepted(tmp_path: Path) -> None:
     assert _serve(tmp_path, 'printf "%s\\n" "$ARG_x" > banner.txt', None) == []
+
+
+def _status(run: str, tmp_path: Path, **extra: Any) -> tuple[str, list[str]]:
+    args = {"x": {"type": "string", "pattern": "^[a-z0-9]{1,20}$"}, "u": {"type": "string"}}
+    return check_steps([run], tmp_path, args=args, **extra)
+
+
+_TOKEN: dict[str, Any] = {"secrets": {"T": {"env": "CI_T"}}}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('GH_TOKEN="$T" gh pr list --repo acme/app --json title --jq "$ARG_u"', True),
+        ("GH_TOKEN=\"$T\" gh pr list --repo acme/app --json title --jq '.[].title'", False),
+        ('kubectl config set-credentials ci --token="$T" >/dev/null', True),
+        (
+            'kubectl config set-credentials ci --token="$T" '
+            '--kubeconfig="$HARBOR_RUN_DIR/kc" >/dev/null',
+            False,
+        ),
+        (
+            'rc="$HARBOR_RUN_DIR/netrc"\nprintf "default login ci password %s\\n" "$T" > "$rc"\n'
+            'curl -fsS -L --netrc-file "$rc" "https://d.example.com/data/$ARG_x"',
+            True,
+        ),
+        (
+            'rc="$HARBOR_RUN_DIR/netrc"\nprintf "default login ci password %s\\n" "$T" > "$rc"\n'
+            'curl -fsS --netrc-file "$rc" "https://d.example.com/data/$ARG_x"',
+            False,
+        ),
+    ],
+)
+def test_secrets_at_places_round_nineteen_found(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _status(run, tmp_path, **_TOKEN)
+    assert (status == "refused") == refused, findings
