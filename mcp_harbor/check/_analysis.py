@@ -197,28 +197,98 @@ _ASSIGNING = frozenset(
 )  # fmt: skip
 
 
-def _digits_test(src: bytes, node: Node, name: str) -> bool:
-    """`node` is ``[[ $name =~ RE ]]`` with `RE` a digits-only regular
-    expression (`_DIGITS_REGEX`), or a ``&&`` list with one of them: when
-    it is true, `name` holds digits."""
+#: One ``$NAME =~ REGEX`` of a ``[[ ]]`` read from its text (tree-sitter
+#: misreads ``[[ $a =~ r && $b =~ r ]]`` and ``[[ ! $a =~ r ]]``).
+_MATCH_PART = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?\s*=~\s*(\S+)")
+
+
+def _digits_names(src: bytes, node: Node) -> tuple[frozenset[str], bool]:
+    """The names ``[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]]`` (the test
+    command `node`, or a ``&&`` list of them, or one negated with ``!``)
+    shows to hold digits when it is true, and whether it is negated (then
+    they hold digits when it is false). Empty when it is no such test."""
+    if node.type == "negated_command":
+        tested = [c for c in node.children if c.is_named]
+        held, negated = _digits_names(src, tested[0]) if len(tested) == 1 else (frozenset(), False)
+        return (held, not negated) if held else (frozenset(), False)
     if node.type == "list":
-        operators = [node_text(src, c) for c in node.children if c.type in ("&&", "||")]
-        return all(o == "&&" for o in operators) and any(
-            _digits_test(src, c, name) for c in node.children if c.type not in ("&&", "||")
-        )
+        operators = {node_text(src, c) for c in node.children if c.type in ("&&", "||")}
+        if operators != {"&&"}:
+            return frozenset(), False
+        found: set[str] = set()
+        for part in (c for c in node.children if c.type not in ("&&", "||")):
+            held, negated = _digits_names(src, part)
+            if not negated:
+                found |= held
+        return frozenset(found), False
     if node.type != "test_command":
+        return frozenset(), False
+    text = node_text(src, node)
+    if not (text.startswith("[[") and text.endswith("]]")):
+        return frozenset(), False
+    inner = text[2:-2].strip()
+    negated = inner.startswith("!")
+    if negated:
+        inner = inner[1:].strip()
+    if "||" in inner or "(" in inner.split("=~", 1)[0]:
+        return frozenset(), False
+    names: set[str] = set()
+    for piece in inner.split("&&"):
+        match = _MATCH_PART.fullmatch(piece.strip())
+        if match is None or not _DIGITS_REGEX.fullmatch(match.group(2)):
+            return frozenset(), False
+        names.add(match.group(1))
+    if negated and len(names) > 1:
+        return frozenset(), False  # ! (a && b): one of them may not hold
+    return frozenset(names), negated
+
+
+def _digits_test(src: bytes, node: Node, name: str) -> bool:
+    """`node` (a test, or a ``&&`` list of them) shows `name` to hold
+    digits when it is true."""
+    names, negated = _digits_names(src, node)
+    return name in names and not negated
+
+
+def _leaves(src: bytes, node: Node) -> bool:
+    """`node` always leaves what runs after it: ``exit``, ``return``,
+    ``continue`` or ``break``, or a ``{ …; }`` that ends with one."""
+    if node.type == "compound_statement":
+        named = [c for c in node.children if c.is_named]
+        return bool(named) and _leaves(src, named[-1])
+    if node.type != "command":
         return False
-    tests = [c for c in node.children if c.type == "binary_expression"]
-    if len(tests) != 1:
-        return False
-    left = tests[0].child_by_field_name("left")
-    operator = tests[0].child_by_field_name("operator")
-    right = tests[0].child_by_field_name("right")
-    if left is None or operator is None or right is None or node_text(src, operator) != "=~":
-        return False
-    return node_text(src, left).strip('"') in (f"${name}", f"${{{name}}}") and bool(
-        _DIGITS_REGEX.fullmatch(node_text(src, right))
-    )
+    name = node.child_by_field_name("name")
+    return name is not None and node_text(src, name) in ("exit", "return", "continue", "break")
+
+
+def _guards(src: bytes, node: Node, name: str) -> bool:
+    """The statement `node` leaves unless `name` holds digits: ``[[ $n =~
+    ^[0-9]+$ ]] || exit``, ``[[ ! $n =~ … ]] && continue``, ``if ! [[ $n
+    =~ … ]]; then …; exit 1; fi``."""
+    if node.type == "list":
+        kids = [c for c in node.children if c.type not in ("&&", "||")]
+        operators = [node_text(src, c) for c in node.children if c.type in ("&&", "||")]
+        if len(kids) != 2 or not _leaves(src, kids[1]):
+            return False
+        held, negated = _digits_names(src, kids[0])
+        return name in held and negated == (operators == ["&&"])
+    if node.type == "if_statement":
+        if any(c.type in ("elif_clause", "else_clause") for c in node.children):
+            return False
+        conditions = node.children_by_field_name("condition")
+        body = [
+            c
+            for c in node.children
+            if c.is_named and c not in conditions and c.type not in ("elif_clause", "else_clause")
+        ]
+        tests = [_digits_names(src, c) for c in conditions]
+        return (
+            bool(body)
+            and _leaves(src, body[-1])
+            and any(name in found and negated for found, negated in tests)
+        )
+    return False
 
 
 def _assigns(src: bytes, nodes: Sequence[Node], name: str) -> bool:
@@ -275,7 +345,17 @@ def _matched_digits(src: bytes, node: Node, name: str) -> bool:
                 and not _assigns(src, body[: body.index(child) + 1], name)
             ):
                 return True
-        elif parent.type in ("function_definition", "program"):
+        if parent.type in ("program", "compound_statement", "do_group", "if_statement"):
+            # a guard that leaves earlier in the same block
+            siblings = [c for c in parent.children if c.is_named]
+            if child in siblings:
+                before = siblings[: siblings.index(child)]
+                for k, statement in enumerate(before):
+                    if _guards(src, statement, name) and not _assigns(
+                        src, [*before[k + 1 :], child], name
+                    ):
+                        return True
+        if parent.type in ("function_definition", "program"):
             return False
         child = parent
     return False

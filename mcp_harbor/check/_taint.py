@@ -2844,9 +2844,31 @@ class TaintedScript:
             )
             if program is None or place is None:
                 return False
+            if program in ("printf", "echo") and self._piped_to_credential(command):
+                continue  # printf 'H: %s\n' "$T" | curl --header @-: curl's stdin
             if not takes_credential(program.rsplit("/", 1)[-1], words, place):
                 return False
         return True
+
+    def _piped_to_credential(self, command: Node) -> bool:
+        """`command` is a pipeline's stage whose output the next stage takes
+        on its standard input as a credential (``printf … | curl --header
+        @-``, ``… | docker login --password-stdin``)."""
+        pipeline = command.parent
+        if pipeline is None or pipeline.type != "pipeline":
+            return False
+        stages = [c for c in pipeline.children if c.is_named]
+        at = next((k for k, c in enumerate(stages) if c == command), None)
+        if at is None or at + 1 >= len(stages):
+            return False
+        following = stages[at + 1]
+        if following.type == "redirected_statement":
+            following = following.child_by_field_name("body") or following
+        if following.type != "command":
+            return False
+        name = _name_of(self.src, following) or ""
+        words = [static_text(self.src, a) for a in following.children_by_field_name("argument")]
+        return takes_credential(name.rsplit("/", 1)[-1], words, ("stdin", 0))
 
     def _digest(self, node: Node) -> bool:
         """``$(… | sha256sum …)``: what is printed is a digest of the input."""
@@ -3543,6 +3565,16 @@ class TaintedScript:
                     # read -r v <<< "$x": what it takes holds what the text
                     # holds, known once the names in it are (below)
                     here_reads.append((node, here))
+                    continue
+                source = _read_redirect(self.src, node)
+                if (
+                    self.file_reads_clean
+                    and source is not None
+                    and source.type == "process_substitution"
+                ):
+                    # read … < <(jq … "$f") when no file holds a secret: a
+                    # secret only if one is passed in (known below)
+                    here_reads.append((node, source))
                     continue
                 if self.file_reads_clean and self._reads_a_file(node) is not None:
                     continue

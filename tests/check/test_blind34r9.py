@@ -19,7 +19,6 @@ KNOWN_MISSES: dict[str, str] = {}
 REFUSED_SAFE = {
     "146-python-package-version.yaml": "H005 H012",
     "173-sqlite-backup-verify.yaml": "H012",
-    "179-api-job-poll.yaml": "H010",
 }
 
 (

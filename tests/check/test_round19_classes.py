@@ -99,3 +99,57 @@ _TOKEN: dict[str, Any] = {"secrets": {"T": {"env": "CI_T"}}}
 def test_secrets_at_places_round_nineteen_found(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = _status(run, tmp_path, **_TOKEN)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("guard", "refused"),
+    [
+        ("[[ $n =~ ^[0-9]+$ ]] || exit 1", False),
+        ("[[ ! $n =~ ^[0-9]+$ ]] && exit 1", False),
+        ('if ! [[ $n =~ ^[0-9]+$ ]]; then echo "bad" >&2; exit 1; fi', False),
+        ("[[ $n =~ ^[0-9]+$ && $m =~ ^[0-9]+$ ]] || { echo bad; exit 1; }", False),
+        ("[[ $n =~ ^[0-9]+$ ]] || echo bad", True),  # it does not leave
+        ("[[ $n =~ ^[0-9]+$ ]] && echo ok", True),  # a statement, not a guard
+        ("[[ $n =~ ^[0-9]+$ ]] || exit 1\nn=$(cat X)", True),
+        ("[[ ! $n =~ ^[0-9]+$ && $m =~ ^[0-9]+$ ]] && exit 1", True),
+        ("if ! [[ $n =~ ^[0-9]+$ ]]; then exit 1; else :; fi", True),
+        ('[[ $n =~ "^[0-9]+$" ]] || exit 1', True),  # quoted: a literal, no regex
+    ],
+)
+def test_a_guard_that_leaves_makes_digits(guard: str, refused: bool, tmp_path: Path) -> None:
+    run = f'cd "$HARBOR_RUN_DIR"\nn=$(cat N)\nm=$(cat M)\n{guard}\necho $(( n + 1 ))'
+    status, findings = _status(run, tmp_path)
+    assert (status == "refused") == refused, findings
+
+
+def test_a_guard_in_a_loop_for_that_iteration(tmp_path: Path) -> None:
+    run = (
+        'cd "$HARBOR_RUN_DIR"\nwhile read -r a b; do\n'
+        "  [[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] || continue\n"
+        "  echo $(( a * 100 / (b + 1) ))\ndone < pairs.txt"
+    )
+    status, findings = _status(run, tmp_path)
+    assert status == "accepted", findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            "v=$(printf 'A: %s\\n' \"$T\" | curl -fsS -H @- https://api.example.com/s | jq -r .s)"
+            '\necho "$v"',
+            False,
+        ),
+        ('v=$(printf \'%s\\n\' "$T" | tr a-z A-Z)\necho "$v"', True),
+        (
+            'curl -fsS -H "Authorization: Bearer $T" -o "$HARBOR_RUN_DIR/r.json" '
+            "https://api.example.com/r\n"
+            'read -r s c < <(jq -r \'"\\(.s) \\(.c)"\' "$HARBOR_RUN_DIR/r.json")\necho "$s $c"',
+            False,
+        ),
+        ('read -r s < <(printf "%s\\n" "$T")\necho "$s"', True),
+    ],
+)
+def test_what_a_secret_leaves_behind(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _status(run, tmp_path, **_TOKEN)
+    assert (status == "refused") == refused, findings
