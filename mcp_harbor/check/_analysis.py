@@ -1273,7 +1273,10 @@ class _Analysis(TaintedScript):
             )
         elif words[0].static is None and not words[0].tainted:
             resolved = self.resolve_command_word(words[0])
-            if resolved is None:
+            raw = node_text(self.src, node.child_by_field_name("name") or node).strip('"')
+            if raw in ("$@", "${@}") and self.function_at(node.start_byte) in self.runs_args:
+                pass  # "$@" in a function: each call's command line is checked there
+            elif resolved is None:
                 target = node.child_by_field_name("name")
             elif writable_text(resolved[0].static or ""):
                 target = node.child_by_field_name("name")  # PYTHON=/tmp/x … "$PYTHON"

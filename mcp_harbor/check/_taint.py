@@ -1486,10 +1486,15 @@ class TaintedScript:
             if (name := node.child_by_field_name("name")) is not None
             and node_text(self.src, name) == function
         ]
+        text = bytearray(self.src)
+        for comment in self.script.of_type("comment"):  # (a comment runs nothing)
+            text[comment.start_byte : comment.end_byte] = b" " * (
+                comment.end_byte - comment.start_byte
+            )
         mentions = len(
             re.findall(
                 rb"(?<![A-Za-z0-9_.:/-])" + re.escape(function.encode()) + rb"(?![A-Za-z0-9_.:/-])",
-                self.src,
+                bytes(text),
             )
         )
         return calls if calls and mentions == len(calls) + 1 else None
@@ -2396,7 +2401,7 @@ class TaintedScript:
             return node_text(self.src, body) if body is not None else None
         return None
 
-    def _outside_working_tree(self, dest: Node) -> bool:
+    def _outside_working_tree(self, dest: Node, depth: int = 0) -> bool:
         """The file `dest` names is not in a folder programs read code or
         config from: an absolute literal path, or a path in the run
         directory or a temporary folder whose caller data cannot hold ``/``
@@ -2407,6 +2412,17 @@ class TaintedScript:
         raw = node_text(self.src, dest)
         text = raw.lstrip("\"'")
         place = _RUN_PLACE.match(text)
+        lead = VARIABLE.match(text)
+        if place is None and lead is not None and depth < 4 and not self.links:
+            # dir="$work/snap-$stamp" (work=$(mktemp -d)) … > "$dir/$f": the
+            # folder its one value names, then no caller `/`
+            name = lead.group(1) or lead.group(2)
+            value = self.set_once(name)
+            after = dest.start_byte + len(raw) - len(text) + lead.end()
+            return (
+                name in self.temp_paths
+                or (value is not None and self._outside_working_tree(value, depth + 1))
+            ) and all("/" not in o.model.chars for o in self.occs_in(after, dest.end_byte))
         if place is None or self.links:
             return False
         after = dest.start_byte + len(raw) - len(text) + place.end()
@@ -3985,6 +4001,27 @@ class TaintedScript:
             if counts.get(name) == 1 and name not in self.taint.variables
         }
 
+    def set_once(self, name: str) -> Node | None:
+        """The value `name` is assigned in the one place that may set it
+        (`_assignment_counts`: no loop, ``read``, ``${name:=…}`` or other
+        assignment sets it too); None otherwise."""
+        if self.script is None or name in self.unmodeled:
+            return None
+        if self._counts is None:
+            self._counts = self._assignment_counts(self.script.nodes)
+        if self._counts.get(name) != 1 or re.search(rf"\$\{{{name}:?=", self.text):
+            return None  # (${name:=…} assigns too)
+        return next(
+            (
+                n.child_by_field_name("value")
+                for n in self.script.of_type("variable_assignment")
+                if (t := n.child_by_field_name("name")) is not None
+                and t.type != "subscript"
+                and node_text(self.src, t) == name
+            ),
+            None,
+        )
+
     def _held_prefix(self, node: Node, first: Occ) -> str:
         """The author's text a word starts with through the variable it
         starts with (``"$url"`` after ``url="$API/v1/$ARG_id"``): that
@@ -3995,25 +4032,7 @@ class TaintedScript:
         match = VARIABLE.fullmatch(lead)
         if match is None or self.script is None:
             return ""
-        name = match.group(1) or match.group(2)
-        if self._counts is None:
-            self._counts = self._assignment_counts(self.script.nodes)
-        if (
-            self._counts.get(name) != 1
-            or name in self.unmodeled
-            or re.search(rf"\$\{{{name}:?=", self.text)  # ${url:=…} assigns too
-        ):
-            return ""
-        value = next(
-            (
-                n.child_by_field_name("value")
-                for n in self.script.of_type("variable_assignment")
-                if (t := n.child_by_field_name("name")) is not None
-                and t.type != "subscript"
-                and node_text(self.src, t) == name
-            ),
-            None,
-        )
+        value = self.set_once(match.group(1) or match.group(2))
         if value is None or value.type == "array":
             return ""
         inner = self._arithmetic_results(value, self.occs_in(value.start_byte, value.end_byte))

@@ -153,3 +153,32 @@ def test_a_guard_in_a_loop_for_that_iteration(tmp_path: Path) -> None:
 def test_what_a_secret_leaves_behind(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = _status(run, tmp_path, **_TOKEN)
     assert (status == "refused") == refused, findings
+
+
+_SECTION = (
+    'work=$(mktemp -d)\nstamp=$(date -u +%s)\ndir="$work/snap-$stamp"\nmkdir -p -- "$dir"\n'
+    "# section FILE CMD...: run a fixed command into FILE\n"
+    'section() {\n  local file="$1"; shift\n  { "$@" 2>&1 || true; } > "$dir/$file"\n}\n'
+)
+_IMPORTS = 'python3 -c \'import json; print(json.load(open("package.json"))["name"])\''
+
+
+@pytest.mark.parametrize(
+    ("calls", "refused"),
+    [
+        ("section load.txt cat /proc/loadavg\nsection ps.txt ps -eo pid,comm", False),
+        ('section load.txt cat /proc/loadavg\nsection x.txt "$ARG_u"', True),
+        ('section "$ARG_u" cat /proc/loadavg', True),
+    ],
+)
+def test_a_function_running_its_literal_arguments_into_a_temporary_folder(
+    calls: str, refused: bool, tmp_path: Path
+) -> None:
+    """A comment naming the function is no call; the file it writes is in
+    the temporary folder through the variable's one value."""
+    status, findings = check_steps(
+        [_SECTION + calls, _IMPORTS],
+        tmp_path,
+        args={"u": {"type": "string", "pattern": "^[a-z./]{1,20}$"}},
+    )
+    assert (status == "refused") == refused, findings
