@@ -60,7 +60,7 @@ from mcp_harbor.check.credentials import (
     store_places,
     takes_credential,
 )
-from mcp_harbor.check.grammars import GRAMMARS, writes_no_file
+from mcp_harbor.check.grammars import GRAMMARS, Grammar, writes_no_file
 from mcp_harbor.check.rules.h010 import SecretPrinted
 from mcp_harbor.check.sinks import INTERPRETERS
 
@@ -786,28 +786,53 @@ class _Sinks:
                 return f"{previous} {text}"  # a file the caller filled: its url, proxy…
             if text.startswith("-") or previous in takes_value:
                 continue  # an option or its value, not a destination
-            raw = self.src[argument.start_byte : argument.end_byte]
-            scheme = raw.find(b"://")
-            if scheme >= 0:
-                if raw[:scheme].lstrip(b"\"'").lower() in (b"s3", b"gs"):
-                    continue  # a bucket, not a host: the request goes to the cloud's API
-                if self._host_holds_callers(argument):
+            passed = self._passed(argument)
+            if passed is not None:
+                # get() { curl … "$1"; } … get "$API/x/$ARG_id": each call's word
+                if any(self._names_destination(a, grammar) for a in passed):
                     return text
                 continue
-            through = self._url_through_variable(argument)
-            if through is not None:
-                if through:
-                    return text  # url="http://127.0.0.1:$ARG_port/m" … "$url"
-                continue
-            if (
-                grammar is not None
-                and grammar.url_operands == "all"
-                and self._operand_destination(argument)
-            ):
-                # an operand of curl is a URL: the caller's, unless the
-                # author's text before it ends the host ("$JIRA_URL/issue/$ARG_key")
+            if self._names_destination(argument, grammar):
                 return text
         return None
+
+    def _passed(self, argument: Node) -> list[Node] | None:
+        """The words every call of the function passes where `argument`
+        (``"$1"``, ``"$@"``) stands in its body; None when it is no such
+        word, or the function's calls are not all known."""
+        match = re.fullmatch(r'"?\$\{?([1-9@])\}?"?', node_text(self.src, argument))
+        function = self.f.function_at(argument.start_byte) if match else None
+        calls = self.f.function_calls(function) if function is not None else None
+        if match is None or calls is None:
+            return None
+        found: list[Node] = []
+        for call in calls:
+            words = list(call.children_by_field_name("argument"))
+            if match.group(1) == "@":
+                found += words
+            elif int(match.group(1)) <= len(words):
+                found.append(words[int(match.group(1)) - 1])
+        return found
+
+    def _names_destination(self, argument: Node, grammar: Grammar | None) -> bool:
+        """The word `argument` names a destination the caller chooses: a
+        URL with caller data in its host (also through a variable), or an
+        operand of a grammar whose operands are URLs with no author's text
+        ending its host before the caller's data."""
+        raw = self.src[argument.start_byte : argument.end_byte]
+        scheme = raw.find(b"://")
+        if scheme >= 0:
+            if raw[:scheme].lstrip(b"\"'").lower() in (b"s3", b"gs"):
+                return False  # a bucket, not a host: the request goes to the cloud's API
+            return self._host_holds_callers(argument)
+        through = self._url_through_variable(argument)
+        if through is not None:
+            return through  # url="http://127.0.0.1:$ARG_port/m" … "$url"
+        return (
+            grammar is not None
+            and grammar.url_operands == "all"
+            and self._operand_destination(argument)
+        )
 
     def _operand_destination(self, argument: Node, depth: int = 0) -> bool:
         """The operand `argument` (a URL, a connection string) with no

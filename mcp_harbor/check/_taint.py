@@ -4001,6 +4001,45 @@ class TaintedScript:
             if counts.get(name) == 1 and name not in self.taint.variables
         }
 
+    def literal_positional_count(self, use: Node, k: int) -> bool:
+        """Every call of the function `use` is in passes at least `k` words,
+        the first k-1 of them literal, and no ``shift`` or ``set`` runs in
+        it: ``$k`` is each call's k-th word."""
+        found = self._literal_calls(use)
+        if found is None:
+            return False
+        body, calls = found
+        for inner in walk_nodes(body):
+            name = inner.child_by_field_name("name") if inner.type == "command" else None
+            if name is not None and node_text(self.src, name) in ("shift", "set"):
+                return False
+        return all(
+            len(words := list(call.children_by_field_name("argument"))) >= k
+            and all(self._one_literal(w) for w in words[: k - 1])
+            for call in calls
+        )
+
+    def _calls_prefix(self, use: Node, k: int) -> str:
+        """The author's text every call's k-th word starts with before its
+        caller data (`literal_positional_count` holds)."""
+        found = self._literal_calls(use)
+        if found is None:
+            return ""
+        prefixes: list[str] = []
+        for call in found[1]:
+            word = list(call.children_by_field_name("argument"))[k - 1]
+            inner = self._arithmetic_results(word, self.occs_in(word.start_byte, word.end_byte))
+            end = inner[0].start if inner else word.end_byte
+            lead = self.src[word.start_byte : end].decode("utf-8", "replace")
+            if "$(" in lead or "`" in lead:
+                return ""
+            prefixes.append(dequoted_prefix(lead))
+        common = prefixes[0] if prefixes else ""
+        for prefix in prefixes[1:]:
+            while not prefix.startswith(common):
+                common = common[:-1]  # the text they all start with, character by character
+        return common
+
     def set_once(self, name: str) -> Node | None:
         """The value `name` is assigned in the one place that may set it
         (`_assignment_counts`: no loop, ``read``, ``${name:=…}`` or other
@@ -4029,6 +4068,10 @@ class TaintedScript:
         array) led by the author's text before its first caller data.
         "" when it is not so."""
         lead = self.src[node.start_byte : first.end].decode("utf-8", "replace").lstrip('"')
+        positional = re.fullmatch(r"\$\{?([1-9])\}?", lead)
+        if positional is not None and self.literal_positional_count(node, int(positional[1])):
+            # get() { curl "$1"; } … get "$API/q/$vh": what every call's word starts with
+            return self._calls_prefix(node, int(positional[1]))
         match = VARIABLE.fullmatch(lead)
         if match is None or self.script is None:
             return ""

@@ -182,3 +182,23 @@ def test_a_function_running_its_literal_arguments_into_a_temporary_folder(
         args={"u": {"type": "string", "pattern": "^[a-z./]{1,20}$"}},
     )
     assert (status == "refused") == refused, findings
+
+
+_GET = 'get() { curl -fsS -u "monitor:$T" "$1"; }\n'
+
+
+@pytest.mark.parametrize(
+    ("calls", "refused"),
+    [
+        ('get "https://mq.example.com/api/queues/$ARG_x"\nget https://mq.example.com/api/x', False),
+        ('api="https://mq.example.com/api"\nget "$api/queues/$ARG_x"\nget "$api/nodes"', False),
+        ('get "https://mq.example.com/api/queues/$ARG_x"\nget "$ARG_u"', True),
+        ('get "https://$ARG_x.example.com/api/queues"', True),
+        ('get "https://mq.example.com:$ARG_x/api"', True),
+    ],
+)
+def test_a_url_a_function_is_given(calls: str, refused: bool, tmp_path: Path) -> None:
+    """Each call's word is judged where ``$1`` stands: the host the
+    secret goes to, and the URL's scheme."""
+    status, findings = _status(_GET + calls, tmp_path, **_TOKEN)
+    assert (status == "refused") == refused, findings
