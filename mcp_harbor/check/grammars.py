@@ -566,7 +566,17 @@ GRAMMARS: dict[str, Grammar] = {
             "docker 24 docker-" + sub + "(1): runs nothing it is given",
             "-f --filter --format --tail --since --until -n --last",
         )
-        for sub in ("ps", "logs", "inspect", "images", "version", "info", "stats", "port")
+        for sub in (
+            "ps",
+            "logs",
+            "inspect",
+            "images",
+            "version",
+            "info",
+            "stats",
+            "port",
+            "history",
+        )
     },
     **{
         f"kubectl {sub}": _g(
@@ -1089,7 +1099,8 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
                 "kubectl port-forward|kubectl rollout|docker tag|docker push|docker login|"
                 "docker logout|docker images|docker version|docker info|docker stats|"
                 "docker port|docker image prune|docker container prune|docker system df|"
-                "docker system prune|docker image rm|docker rmi|terraform show|terraform output|"
+                "docker system prune|docker image rm|docker rmi|docker history|terraform show|"
+                "terraform output|"
                 "terraform state list|terraform state show|terraform version|helm lint",
                 "|",
             ),
