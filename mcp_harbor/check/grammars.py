@@ -392,13 +392,15 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     "jq": _g(
         "jq 1.6 manual: the first operand is the filter (code) unless -f; --arg/--argjson "
-        "bind data to $names; later operands are files",
+        "bind data to $names; later operands are files, or with --args/--jsonargs strings "
+        "(JSON texts) in $ARGS.positional",
         "--indent --tab",
         code="-f --from-file -L",
         script=True,
         pairs="--arg --argjson --slurpfile --rawfile",
         flags="-r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output "
-        "--compact-output --null-input --exit-status --slurp --sort-keys --raw-input --seq",
+        "--compact-output --null-input --exit-status --slurp --sort-keys --raw-input --seq "
+        "--args --jsonargs",
     ),
     "curl": _g(
         "curl 7.88 curl(1): only these options (--form-string's value is text: no @file, "
