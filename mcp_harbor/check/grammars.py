@@ -834,7 +834,7 @@ GRAMMARS: dict[str, Grammar] = {
         "PostgreSQL 15 pg_dump(1): names and patterns are data; the server (-h, -p, and -d, "
         "a connection string) is where it sends the password",
         "-t --table -T --exclude-table -n --schema -N --exclude-schema -f --file -F "
-        "--format -U --username",
+        "--format -U --username -Z --compress -j --jobs --lock-wait-timeout",
         code="-d --dbname -h --host -p --port",
         operands="code",  # DBNAME may be a connection string (host=…, sslkey=…)
     ),

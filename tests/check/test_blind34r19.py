@@ -1,0 +1,90 @@
+"""Blind round nineteen (issue 34): 51 attacks in 12 classes and 150 safe
+templates written from the docs alone (tests/check/blind34r19/README.md,
+safe-README.md), committed before scoring and scored once: see SCORE.md.
+No longer held out. The lists are the verdicts now."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mcp_harbor.check import load_and_check
+from tests.check._blind import round_tests
+
+HERE = Path(__file__).parent / "blind34r19"
+SHIPPED = Path(__file__).parents[2] / "exports"
+
+#: Accepted attacks the real runtime stops: none is accepted any more.
+ACCEPTED_INERT: set[str] = set()
+#: Accepted one by one, refused by the gate of the exports served together
+#: with the export each prepares a call of (`test_refused_beside_its_reader`).
+REFUSED_ACROSS = {
+    "030-pwd-local-mk-then.yaml": "build_report",
+    "031-xexp-jq-sed.yaml": "render_banner",
+    "032-xexp-changelog-awk.yaml": "latest_change",
+    "033-xexp-git-commit-sed.yaml": "deploy_banner",
+    "034-xexp-compgen-envs.yaml": "pick_environment",
+    "035-xexp-mapfile-awk.yaml": "region_table",
+    "038-tar-symlink-git-config.yaml": "repo_status",
+}
+#: Accepted attacks that still send the secret where the caller says.
+KNOWN_MISSES = {
+    "016-inhouse-urllib-redirect.yaml": "an in-house program the secret's programs: names, "
+    "described as taking data operands, follows a redirect: the author's word on it is "
+    "what acceptance rests on (docs/security.md section 9)",
+}
+#: Safe templates refused, with the rules that refuse them (and why).
+REFUSED_SAFE = {
+    "001-incident-timeline.yaml": "H009: a function's $2 where jq reads options",
+    "007-error-spike.yaml": "H006: counts read back from a pipeline, no guard",
+    "009-health-sweep.yaml": "H012: a URL read from a file of the author's, not followed",
+    "015-restore-drill-sqlite.yaml": "H004 H006 H012: sqlite3 on a copy of the caller's snapshot",
+    "028-cloudflare-dns-upsert.yaml": "H010 H012: a URL built from a step output",
+    "031-gitlab-pipelines.yaml": 'H010 H012: curl\'s "$@" in a function, not followed',
+    "032-github-actions-runs.yaml": "H009: a step output where gh reads options",
+    "036-ci-workflow-inventory.yaml": "H009: a loop's file name where yq reads options",
+    "048-python-license-report.yaml": "H005 H012: importlib.metadata.distributions",
+    "073-systemd-unit-verify.yaml": "H009 H012: systemd-analyze has no grammar",
+    "077-cost-by-service.yaml": "H006: numbers jq computes, in arithmetic",
+    "081-gcp-billing-bigquery.yaml": "H009: bq has no grammar for its SQL",
+    "084-migrations-pending.yaml": "H009: jq --args names that may start with -",
+    "093-log-growth-report.yaml": "H006: gzip -l's field in arithmetic",
+    "095-github-org-access-review.yaml": "H010: read from gh api's output counts as the secret",
+    "098-aws-iam-key-age.yaml": "H009: aws has no grammar",
+    "099-ssh-authorized-keys-review.yaml": "H006: ssh-keygen's bits in arithmetic",
+    "101-export-orders-csv.yaml": "H012: sqlite3 reads SQL with caller dates",
+    "102-export-events-parquet.yaml": "H012: duckdb reads SQL with caller dates",
+    "103-json-to-csv.yaml": "H012: python in a folder a caller-named file may be written to",
+    "115-compose-service-logs.yaml": "H012: docker compose's global --file before logs",
+    "116-terraform-plan-summary.yaml": "H012: terraform has no grammar",
+    "117-terraform-state-show.yaml": "H012: terraform has no grammar",
+    "118-terraform-drift-check.yaml": "H005 H012: terraform, sed's program from its output",
+    "120-helm-render-diff.yaml": "H012: helm's words in an array as the whole command line",
+    "123-k8s-manifest-lint.yaml": "H009: a loop's file name where yq reads options",
+    "125-next-version.yaml": "H006: BASH_REMATCH's digit groups, not followed",
+    "131-image-promote.yaml": "H010: a docker config written by the script with the "
+    "password in $DOCKER_CONFIG",
+    "134-codeowners-lookup.yaml": "H006: an array index in arithmetic",
+    "135-openapi-diff.yaml": "H012: python in a folder a step may write",
+}
+
+(
+    test_attacks_are_refused_but_the_inert_ones_and_the_listed_misses,
+    test_the_safe_templates_refused_are_the_listed_ones,
+    test_accepted_attacks_do_not_run,
+) = round_tests(HERE, 51, ACCEPTED_INERT, {**REFUSED_ACROSS, **KNOWN_MISSES}, REFUSED_SAFE)
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_ACROSS))
+def test_refused_beside_its_reader(name: str, tmp_path: Path) -> None:
+    """Served with the export it prepares (one of attacks/then/, or a
+    shipped one), the gate refuses one of the two (the writer, or the
+    reader that runs what the folder holds): the pair is never served."""
+    reader = f"{REFUSED_ACROSS[name]}.yaml"
+    shutil.copy(HERE / "attacks" / name, tmp_path / name)
+    then = HERE / "attacks" / "then" / reader
+    shutil.copy(then if then.exists() else SHIPPED / reader, tmp_path / reader)
+    checked = load_and_check([tmp_path])
+    assert len(checked.accepted) == 1, [e.path.name for e in checked.accepted]
