@@ -1550,6 +1550,15 @@ class TaintedScript:
                 return False  # an expansion, or a glob or brace list: how many words?
         return True
 
+    def _runs_in(self, body: Node, names: Sequence[str]) -> bool:
+        """A command of `body` is one of the builtins `names`."""
+        return any(
+            (name := node.child_by_field_name("name")) is not None
+            and node_text(self.src, name) in names
+            for node in walk_nodes(body)
+            if node.type == "command"
+        )
+
     def literal_arguments(self, use: Node) -> bool:
         """``"$@"`` at `use` is words of the author's: `use` is in a function
         every call of which (`function_calls`) passes only literal words (a
@@ -1558,10 +1567,8 @@ class TaintedScript:
         if found is None:
             return False
         body, calls = found
-        for node in walk_nodes(body):
-            name = node.child_by_field_name("name") if node.type == "command" else None
-            if name is not None and node_text(self.src, name) == "set":
-                return False
+        if self._runs_in(body, ("set",)):
+            return False
         return all(
             self._one_literal(word)
             for call in calls
@@ -4009,10 +4016,8 @@ class TaintedScript:
         if found is None:
             return False
         body, calls = found
-        for inner in walk_nodes(body):
-            name = inner.child_by_field_name("name") if inner.type == "command" else None
-            if name is not None and node_text(self.src, name) in ("shift", "set"):
-                return False
+        if self._runs_in(body, ("shift", "set")):
+            return False
         return all(
             len(words := list(call.children_by_field_name("argument"))) >= k
             and all(self._one_literal(w) for w in words[: k - 1])
