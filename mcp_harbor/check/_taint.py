@@ -230,6 +230,8 @@ _JQ_FORMATS = frozenset(
 )  # fmt: skip
 #: A value that starts with a variable of the server's (``"$HARBOR_RUN_DIR``).
 _SERVER_HEAD = re.compile(r'"?\$(?:(HARBOR_[A-Z_]+)|\{(HARBOR_[A-Z_]+)\})')
+#: Parts of a word that bash splits when they are not quoted.
+_SPLITTING = frozenset({"simple_expansion", "expansion", "command_substitution"})
 #: ``"${NAME[@]}"``: every element of an array, each a word.
 _WHOLE_ARRAY = re.compile(r'"\$\{([A-Za-z_][A-Za-z0-9_]*)\[@\]\}"')
 #: A path that starts with the run directory (absolute: never an option).
@@ -3514,6 +3516,8 @@ class TaintedScript:
         split: list[str] = []
         absolute: set[str] = set()  # loop variables over absolute globs only
         relative: set[str] = set()
+        #: the first characters of the names each relative glob loop gives
+        leads: dict[str, set[str]] = {}
         reads: list[Node] = []
         calls: list[Node] = []
         for node in script.nodes:
@@ -3545,6 +3549,13 @@ class TaintedScript:
                                 absolute.add(node_text(self.src, var))
                             else:
                                 relative.add(node_text(self.src, var))
+                                # for f in .github/workflows/*.yml: each name
+                                # starts as the pattern does (no expansion in it)
+                                unquoted = value.type in _SPLITTING or any(
+                                    c.type in _SPLITTING for c in value.children
+                                )
+                                lead = None if unquoted else _literal_lead(raw)
+                                leads.setdefault(node_text(self.src, var), set()).add(lead or "")
                         else:
                             assignments.append(([node_text(self.src, var)], value))
             elif node.type == "command":
@@ -3574,7 +3585,14 @@ class TaintedScript:
             for var_name in split:
                 # for f in "$HARBOR_RUN_DIR"/*.json: each name starts as the
                 # folder's absolute path does, with /
-                model = _ABSOLUTE_PATH if var_name in absolute - relative else any_model()
+                firsts = leads.get(var_name, set())
+                model = (
+                    _ABSOLUTE_PATH
+                    if var_name in absolute - relative
+                    else replace(any_model(), first=frozenset(firsts))
+                    if var_name not in absolute and firsts and "" not in firsts
+                    else any_model()
+                )
                 self.taint.variables.setdefault(var_name, (UNPROVEN, model))
         if self.unproven_is_data or has_data:
             # what is read is never proven clean (a file, a pipe, a step's

@@ -62,7 +62,6 @@ REFUSED_SAFE = {
     "117-terraform-state-show.yaml": "H012: terraform has no grammar",
     "118-terraform-drift-check.yaml": "H005 H012: terraform, sed's program from its output",
     "120-helm-render-diff.yaml": "H012: helm's words in an array as the whole command line",
-    "123-k8s-manifest-lint.yaml": "H009: a loop's file name where yq reads options",
     "125-next-version.yaml": "H006: BASH_REMATCH's digit groups, not followed",
     "131-image-promote.yaml": "H010: a docker config written by the script with the "
     "password in $DOCKER_CONFIG",

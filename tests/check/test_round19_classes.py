@@ -202,3 +202,20 @@ def test_a_url_a_function_is_given(calls: str, refused: bool, tmp_path: Path) ->
     secret goes to, and the URL's scheme."""
     status, findings = _status(_GET + calls, tmp_path, **_TOKEN)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("loop", "refused"),
+    [
+        ("for f in .github/workflows/*.yml; do", False),
+        ('for f in deploy/"$ARG_x"/*.yaml; do', False),
+        ('for f in "$ARG_x"*.yml; do', True),
+        ("for f in *.yml; do", True),
+        ("for f in deploy/$ARG_u*.yaml; do", True),  # unquoted: it splits
+    ],
+)
+def test_a_loop_over_a_glob_led_by_the_authors_character(
+    loop: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = _status(f'cd "$HARBOR_RUN_DIR"\n{loop}\n  sort "$f"\ndone', tmp_path)
+    assert (status == "refused") == refused, findings
