@@ -49,6 +49,7 @@ from mcp_harbor.check._facts import (
     Word,
     any_model,
 )
+from mcp_harbor.check._guards import matched_digits
 from mcp_harbor.check._tree import (
     IDENT,
     VARIABLE,
@@ -230,6 +231,8 @@ _JQ_FORMATS = frozenset(
 )  # fmt: skip
 #: A value that starts with a variable of the server's (``"$HARBOR_RUN_DIR``).
 _SERVER_HEAD = re.compile(r'"?\$(?:(HARBOR_[A-Z_]+)|\{(HARBOR_[A-Z_]+)\})')
+#: What a name holds where a guard showed it digits (`_guards.matched_digits`).
+_GUARDED = ValueModel(frozenset(string.digits), frozenset(string.digits), True, True)
 #: Parts of a word that bash splits when they are not quoted.
 _SPLITTING = frozenset({"simple_expansion", "expansion", "command_substitution"})
 #: ``"${NAME[@]}"``: every element of an array, each a word.
@@ -4127,7 +4130,16 @@ class TaintedScript:
     def word(self, node: Node) -> Word:
         """The command-line word `node` with the caller data in it, its
         static text, and the script it stands for if a shell runs it."""
-        occs = self._arithmetic_results(node, self.occs_in(node.start_byte, node.end_byte))
+        occs = [
+            # [[ $n =~ ^[0-9]+$ ]] || exit … "$n": bash showed it digits here
+            replace(o, model=_GUARDED)
+            if o.var
+            and o.node is not None
+            and not o.model.numeric
+            and matched_digits(self.src, o.node, o.var, unsigned=True)
+            else o
+            for o in self._arithmetic_results(node, self.occs_in(node.start_byte, node.end_byte))
+        ]
         static = static_text(self.src, node) if not occs else None
         prefix = ""
         if occs:

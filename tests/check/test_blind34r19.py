@@ -43,7 +43,6 @@ REFUSED_SAFE = {
     "015-restore-drill-sqlite.yaml": "H004 H006 H012: sqlite3 on a copy of the caller's snapshot",
     "028-cloudflare-dns-upsert.yaml": "H010 H012: a URL built from a step output",
     "031-gitlab-pipelines.yaml": 'H010 H012: curl\'s "$@" in a function, not followed',
-    "032-github-actions-runs.yaml": "H009: a step output where gh reads options",
     "036-ci-workflow-inventory.yaml": "H009: a loop's file name where yq reads options",
     "048-python-license-report.yaml": "H005 H012: importlib.metadata.distributions",
     "073-systemd-unit-verify.yaml": "H009 H012: systemd-analyze has no grammar",

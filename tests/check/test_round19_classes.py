@@ -219,3 +219,17 @@ def test_a_loop_over_a_glob_led_by_the_authors_character(
 ) -> None:
     status, findings = _status(f'cd "$HARBOR_RUN_DIR"\n{loop}\n  sort "$f"\ndone', tmp_path)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("guard", "refused"),
+    [
+        ("[[ $n =~ ^[0-9]+$ ]] || exit 0", False),
+        ("[[ $n =~ ^-?[0-9]+$ ]] || exit 0", True),  # -5 is an option
+        ("[[ $n =~ ^[0-9]+$ ]] || echo bad", True),
+    ],
+)
+def test_a_guard_makes_no_option(guard: str, refused: bool, tmp_path: Path) -> None:
+    run = f'cd "$HARBOR_RUN_DIR"\nn=$(cat N)\n{guard}\nsort "$n"'
+    status, findings = _status(run, tmp_path)
+    assert (status == "refused") == refused, findings
