@@ -703,7 +703,16 @@ def _transformed(
         return (arg, model.union(other))
     if op in ("#", "##", "%", "%%", ":"):
         # a part of the value: any of its characters may come first
-        return (arg, ValueModel(model.chars, model.chars, True))
+        at = kinds.index(op)
+        pattern = node.children[at + 1] if at + 1 < len(kinds) - 1 else None
+        chars = model.chars
+        if (op, node_text(src, pattern) if pattern is not None else None) in (
+            ("##", "*/"),
+            ("%%", "/*"),
+        ):
+            # ${x##*/}, ${x%%/*}: what is left holds no / (bash(1), Parameter Expansion)
+            chars = chars - {"/"}
+        return (arg, ValueModel(chars, chars, True))
     if op in ("^^", "^", ",,", ","):
         cased = frozenset(c.swapcase() for c in model.chars) | model.chars
         return (arg, ValueModel(cased, cased, True))

@@ -55,7 +55,6 @@ REFUSED_SAFE = {
     "099-ssh-authorized-keys-review.yaml": "H006: ssh-keygen's bits in arithmetic",
     "101-export-orders-csv.yaml": "H012: sqlite3 reads SQL with caller dates",
     "102-export-events-parquet.yaml": "H012: duckdb reads SQL with caller dates",
-    "103-json-to-csv.yaml": "H012: python in a folder a caller-named file may be written to",
     "115-compose-service-logs.yaml": "H012: docker compose's global --file before logs",
     "116-terraform-plan-summary.yaml": "H012: terraform has no grammar",
     "117-terraform-state-show.yaml": "H012: terraform has no grammar",

@@ -233,3 +233,19 @@ def test_a_guard_makes_no_option(guard: str, refused: bool, tmp_path: Path) -> N
     run = f'cd "$HARBOR_RUN_DIR"\nn=$(cat N)\n{guard}\nsort "$n"'
     status, findings = _status(run, tmp_path)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("strip", "refused"),
+    [
+        ("${ARG_u##*/}", False),  # what is left holds no /
+        ("${ARG_u%%/*}", False),
+        ("${ARG_u#*/}", True),  # a/../../x leaves ../x
+    ],
+)
+def test_a_name_stripped_of_its_folders_stays_in_the_run_directory(
+    strip: str, refused: bool, tmp_path: Path
+) -> None:
+    first = f'base="{strip}"\nout="$HARBOR_RUN_DIR/${{base%.json}}.csv"\nprintf x > "$out"'
+    status, findings = check_steps([first, _IMPORTS], tmp_path, args={"u": {"type": "string"}})
+    assert (status == "refused") == refused, findings
