@@ -239,16 +239,26 @@ def _module_attribute(node: ast.Attribute, aliases: dict[str, str]) -> str | Non
     return None
 
 
-#: Methods that create, move or remove files (pathlib, zipfile, tarfile,
-#: shutil's functions): a call of one writes, whatever its object.
-_WRITING_METHODS = frozenset(
-    {
-        "write_text", "write_bytes", "mkdir", "touch", "rename", "unlink", "rmdir",
-        "symlink_to", "hardlink_to", "chmod", "extract", "extractall", "copy", "copy2",
-        "copyfile", "copytree", "move", "rmtree", "unpack_archive", "make_archive",
-        "makedirs", "writestr", "add", "addfile",
-    }
-)  # fmt: skip
+#: Methods that write files, by the modules whose objects have them
+#: (Python 3.11 pathlib, shutil, tarfile, zipfile, os): another module's
+#: method of the name (``set.add``, ``copy.copy``) writes nothing.
+_WRITING_METHODS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(
+        ("write_text", "write_bytes", "mkdir", "touch", "rename", "unlink", "rmdir",
+         "symlink_to", "hardlink_to", "chmod"),
+        frozenset({"pathlib", "os", "shutil"}),
+    ),
+    **dict.fromkeys(
+        ("copy", "copy2", "copyfile", "copytree", "move", "rmtree", "unpack_archive",
+         "make_archive"),
+        frozenset({"shutil"}),
+    ),
+    **dict.fromkeys(
+        ("extract", "extractall", "writestr", "add", "addfile"),
+        frozenset({"tarfile", "zipfile", "shutil"}),
+    ),
+    "makedirs": frozenset({"os"}),
+}  # fmt: skip
 #: Functions whose second argument (or ``mode=``) says whether they write.
 _OPENERS = frozenset({"open", "ZipFile", "TarFile"})
 
@@ -270,6 +280,14 @@ def writes_files(text: str) -> bool:
         for alias in node.names
         if (isinstance(node, ast.Import) and alias.name == "sqlite3")
         or (isinstance(node, ast.ImportFrom) and node.module == "sqlite3")
+    }
+    # the modules imported (a method writes only on their objects: set.add,
+    # copy.copy write nothing)
+    imported = {
+        (alias.name if isinstance(node, ast.Import) else node.module or "").split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
     }
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -293,7 +311,7 @@ def writes_files(text: str) -> bool:
             if isinstance(node.func, ast.Name)
             else ""
         )
-        if name in _WRITING_METHODS:
+        if name in _WRITING_METHODS and _WRITING_METHODS[name] & imported:
             return True
         if name in _OPENERS or (name == "open" and isinstance(node.func, ast.Attribute)):
             mode = (

@@ -249,3 +249,23 @@ def test_a_name_stripped_of_its_folders_stays_in_the_run_directory(
     first = f'base="{strip}"\nout="$HARBOR_RUN_DIR/${{base%.json}}.csv"\nprintf x > "$out"'
     status, findings = check_steps([first, _IMPORTS], tmp_path, args={"u": {"type": "string"}})
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("program", "refused"),
+    [
+        ("import sys\nseen = set()\nseen.add(sys.argv[1])\nprint(sorted(seen))", False),
+        ("import sys, copy\nprint(copy.copy(sys.argv[1:]))", False),
+        (
+            "import sys\nfrom pathlib import Path\nPath('notes.txt').write_text(sys.argv[1])",
+            True,
+        ),
+        ("import sys, shutil\nshutil.copy(sys.argv[1], 'x.py')", True),
+    ],
+)
+def test_a_python_method_writes_only_on_its_modules_objects(
+    program: str, refused: bool, tmp_path: Path
+) -> None:
+    first = f"python3 - \"$ARG_u\" <<'PY'\n{program}\nPY"
+    status, findings = check_steps([first, _IMPORTS], tmp_path, args={"u": {"type": "string"}})
+    assert (status == "refused") == refused, findings
