@@ -90,7 +90,8 @@ MODULES: dict[str, frozenset[str] | None] = {
         "pprint": None,
         "copy": None,
         "operator": "add sub mul truediv floordiv mod neg itemgetter",
-        "importlib.metadata": "version metadata PackageNotFoundError distribution",
+        "importlib.metadata": "version metadata PackageNotFoundError distribution distributions "
+        "packages_distributions requires",
         "py_compile": "compile PyCompileError",
         "tokenize": None,
         "keyword": None,

@@ -44,7 +44,6 @@ REFUSED_SAFE = {
     "028-cloudflare-dns-upsert.yaml": "H010 H012: a URL built from a step output",
     "031-gitlab-pipelines.yaml": 'H010 H012: curl\'s "$@" in a function, not followed',
     "036-ci-workflow-inventory.yaml": "H009: a loop's file name where yq reads options",
-    "048-python-license-report.yaml": "H005 H012: importlib.metadata.distributions",
     "073-systemd-unit-verify.yaml": "H009 H012: systemd-analyze has no grammar",
     "077-cost-by-service.yaml": "H006: numbers jq computes, in arithmetic",
     "081-gcp-billing-bigquery.yaml": "H009: bq has no grammar for its SQL",
