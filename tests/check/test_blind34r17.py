@@ -22,7 +22,6 @@ REFUSED_SAFE = {
     "011-next-semver.yaml": "H006: read from a here-string of the author's tag, not followed",
     "089-disk-usage-report.yaml": "H006: df's output in arithmetic",
     "099-gpg-verify-release.yaml": "H012: gpg has no grammar",
-    "118-pip-package-info.yaml": "H005 H012: a Python module the checker does not know",
     "142-featurectl-toggle.yaml": "H004: the in-house tool's programs: entry says not what "
     "it writes (output_options)",
 }
