@@ -3649,6 +3649,9 @@ class TaintedScript:
             occs = sentinel_occs + self._expansion_occs(script)
             for node, here in here_reads:
                 inner = self.occs_in(here.start_byte, here.end_byte, occs)
+                if here.type == "process_substitution":
+                    # < <(GH_TOKEN="$T" gh api …): gh's answer, not the value
+                    inner = [o for o in inner if not self._sent_only(here, [o])]
                 if inner:
                     for var_name in [
                         node_text(self.src, a)

@@ -186,6 +186,7 @@ CREDENTIALS: dict[str, Credentials] = {
         env="GH_TOKEN GITHUB_TOKEN GH_ENTERPRISE_TOKEN GITHUB_ENTERPRISE_TOKEN",
         stdin_with="--with-token",
         stores=".config/gh/hosts.yml",
+        stores_with="login",  # gh auth login keeps it; GH_TOKEN is never written
     ),
     "kubectl": _c(
         "kubectl(1): --token is the bearer token sent to the API server; kubectl config "

@@ -49,7 +49,6 @@ REFUSED_SAFE = {
     "081-gcp-billing-bigquery.yaml": "H009: bq has no grammar for its SQL",
     "084-migrations-pending.yaml": "H009: jq --args names that may start with -",
     "093-log-growth-report.yaml": "H006: gzip -l's field in arithmetic",
-    "095-github-org-access-review.yaml": "H010: read from gh api's output counts as the secret",
     "098-aws-iam-key-age.yaml": "H009: aws has no grammar",
     "099-ssh-authorized-keys-review.yaml": "H006: ssh-keygen's bits in arithmetic",
     "101-export-orders-csv.yaml": "H012: sqlite3 reads SQL with caller dates",

@@ -269,3 +269,26 @@ def test_a_python_method_writes_only_on_its_modules_objects(
     first = f"python3 - \"$ARG_u\" <<'PY'\n{program}\nPY"
     status, findings = check_steps([first, _IMPORTS], tmp_path, args={"u": {"type": "string"}})
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            'GH_TOKEN="$T" gh api orgs/acme/teams --jq ".[].slug" > "$HARBOR_RUN_DIR/t.txt"\n'
+            'while read -r t; do printf "%s\\n" "$t"; done < "$HARBOR_RUN_DIR/t.txt"',
+            False,
+        ),
+        (
+            'read -r x < <(GH_TOKEN="$T" gh api orgs/acme --jq .login)\necho "$x"',
+            False,
+        ),
+        (
+            'gh auth login --with-token <<< "$T"\ncat ~/.config/gh/hosts.yml',
+            True,
+        ),
+    ],
+)
+def test_what_gh_answers_is_not_its_token(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = _status(run, tmp_path, **_TOKEN)
+    assert (status == "refused") == refused, findings
