@@ -1225,10 +1225,21 @@ def _destination(
                     target, operator = dest, op
             if target is not None:
                 bare = node_text(src, target).strip('"')
-                if bare.lstrip("${").rstrip("}") in temp_paths or bare.startswith(
-                    ("$TMPDIR/", "${TMPDIR}/")
+                lead = VARIABLE.match(bare)
+                inside = (
+                    lead is not None
+                    and (lead.group(1) or lead.group(2)) in temp_paths
+                    and bare[lead.end() :].startswith("/")
+                    and not re.search(r"[$`]|\.\.", bare[lead.end() :])
+                )
+                if (
+                    inside
+                    or bare.lstrip("${").rstrip("}") in temp_paths
+                    or bare.startswith(("$TMPDIR/", "${TMPDIR}/"))
                 ):
-                    return None  # a temporary file of the run's own TMPDIR (mktemp)
+                    # a temporary file of the run's own TMPDIR (mktemp), or a
+                    # file in such a folder ("$DOCKER_CONFIG/config.json")
+                    return None
                 return _file(src, target, operator)
         if kind == "pipeline":
             stages = [c for c in parent.children if c.is_named]

@@ -59,8 +59,6 @@ REFUSED_SAFE = {
     "118-terraform-drift-check.yaml": "H005 H012: terraform, sed's program from its output",
     "120-helm-render-diff.yaml": "H012: helm's words in an array as the whole command line",
     "125-next-version.yaml": "H006: BASH_REMATCH's digit groups, not followed",
-    "131-image-promote.yaml": "H010: a docker config written by the script with the "
-    "password in $DOCKER_CONFIG",
     "134-codeowners-lookup.yaml": "H006: an array index in arithmetic",
 }
 

@@ -292,3 +292,25 @@ def test_a_python_method_writes_only_on_its_modules_objects(
 def test_what_gh_answers_is_not_its_token(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = _status(run, tmp_path, **_TOKEN)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("folder", "refused"),
+    [
+        ('"$HARBOR_RUN_DIR/docker"', False),
+        ("deploy/docker", True),
+        ('"$HARBOR_RUN_DIR/docker"\ncat "$cfg/config.json"', True),
+    ],
+)
+def test_a_secret_written_into_a_private_folder_of_the_run(
+    folder: str, refused: bool, tmp_path: Path
+) -> None:
+    first, _, rest = folder.partition("\n")
+    run = (
+        f'cfg={first}\nmkdir -p -- "$cfg"\n'
+        "auth=$(printf 'ci:%s' \"$T\" | base64 -w0)\n"
+        'printf \'{"auths": {"r.example.com": {"auth": "%s"}}}\\n\' "$auth" > "$cfg/config.json"'
+        f"\n{rest}"
+    )
+    status, findings = _status(run, tmp_path, **_TOKEN)
+    assert (status == "refused") == refused, findings
