@@ -113,6 +113,8 @@ class Scope(Protocol):
 
     def array_fragments(self, name: str) -> list[list[Word]] | None: ...
 
+    def array_parts(self, name: str, at: int) -> tuple[list[Node], list[Node]] | None: ...
+
     def works_in_writable(self, at: int | None = None) -> bool: ...
 
     def writable_word(self, word: Word) -> bool: ...
@@ -246,6 +248,13 @@ class Resolver:
             fragments = self.a.array_fragments(match.group(1))
             if fragments is None:
                 return None
+            if self.a.array_parts(match.group(1), word.start) is not None:
+                # set once at the top level before, then added to: its first
+                # fragment is always there, with any one of the others
+                first = fragments[0]
+                return [words[:k] + first + words[k + 1 :]] + [
+                    words[:k] + first + fragment + words[k + 1 :] for fragment in fragments[1:]
+                ]
             return [words[:k] + words[k + 1 :]] + [
                 words[:k] + fragment + words[k + 1 :] for fragment in fragments
             ]

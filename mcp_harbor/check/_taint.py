@@ -2033,7 +2033,9 @@ class TaintedScript:
         variants: list[tuple[list[Node], list[str | None]]] = [(arguments, words)]
         for k, argument in enumerate(arguments):
             match = _WHOLE_ARRAY.fullmatch(node_text(self.src, argument))
-            parts = self._array_parts(match.group(1)) if match is not None else None
+            parts = (
+                self.array_parts(match.group(1), argument.start_byte) if match is not None else None
+            )
             if parts is None:
                 continue
             least, most = parts
@@ -2056,10 +2058,11 @@ class TaintedScript:
             break  # one array spliced; a second one stays a word
         return variants
 
-    def _array_parts(self, name: str) -> tuple[list[Node], list[Node]] | None:
-        """The elements of the array `name` that every ``"${name[@]}"``
-        holds, and all its elements (`_array_variants`); None when it is
-        not set once at the top level and then only added to."""
+    def array_parts(self, name: str, at: int) -> tuple[list[Node], list[Node]] | None:
+        """The elements of the array `name` that every ``"${name[@]}"`` at
+        byte `at` holds, and all its elements (`_array_variants`); None when
+        it is not set once at the top level, before `at`, and then only
+        added to."""
         if name in self.unmodeled or name in self.assoc or self.dynamic_writes or not self.script:
             return None
         assignments = [
@@ -2075,6 +2078,7 @@ class TaintedScript:
             any(v is None or v.type != "array" for v in values)
             or first.parent is None
             or first.parent.type != "program"
+            or first.end_byte > at
             or "+=" in node_text(self.src, first).split("(", 1)[0]
             or not all("+=" in node_text(self.src, a).split("(", 1)[0] for a in rest)
         ):

@@ -314,3 +314,34 @@ def test_a_secret_written_into_a_private_folder_of_the_run(
     )
     status, findings = _status(run, tmp_path, **_TOKEN)
     assert (status == "refused") == refused, findings
+
+
+_HELM_ARGS = {
+    "env": {"type": "string", "enum": ["staging", "production"]},
+    "tag": {"type": "string", "pattern": "^[a-z0-9.]{1,20}$"},
+}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            'base=(template web charts/web --namespace "$ARG_env")\n'
+            'extra=(--set-string "image.tag=$ARG_tag")\nhelm "${base[@]}" "${extra[@]}"',
+            False,
+        ),
+        (
+            'extra=(--set-string "image.tag=$ARG_tag")\nhelm "${base[@]}" "${extra[@]}"\n'
+            'base=(template web charts/web --namespace "$ARG_env")',
+            True,  # used before it is set: it may be empty
+        ),
+        (
+            "if true; then base=(template web charts/web); fi\n"
+            'extra=(--set-string "image.tag=$ARG_tag")\nhelm "${base[@]}" "${extra[@]}"',
+            True,  # set in a branch: it may be empty
+        ),
+    ],
+)
+def test_a_command_line_from_an_array_always_set(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_HELM_ARGS)
+    assert (status == "refused") == refused, findings
