@@ -241,6 +241,8 @@ class Resolver:
         such word, or an array written otherwise."""
         for k in range(i + 1, len(words)):
             word = words[k]
+            if word.static is not None or word.start == words[i].start:
+                continue  # a literal word, or one the head's resolution gave
             raw = self.a.src[word.start : word.end].decode("utf-8", "replace")
             match = _ARRAY_WORD.fullmatch(raw)
             if match is None:

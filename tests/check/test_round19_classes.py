@@ -345,3 +345,12 @@ _HELM_ARGS = {
 def test_a_command_line_from_an_array_always_set(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_HELM_ARGS)
     assert (status == "refused") == refused, findings
+
+
+def test_an_array_as_the_command_is_read_once(tmp_path: Path) -> None:
+    """The words the head's array resolves to stand where it stood: none of
+    them is read as that array a second time (``cmd=(bash -c)``)."""
+    status, findings = check_steps(
+        ['cmd=(bash -c)\n"${cmd[@]}" "$ARG_u"'], tmp_path, args={"u": {"type": "string"}}
+    )
+    assert status == "refused", findings
