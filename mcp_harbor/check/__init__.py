@@ -609,9 +609,7 @@ def _analyse_steps(
                 outputs[step.name] = facts.outputs
                 filled |= facts.filled
                 if fills is not None and any(
-                    # (>&2 is a descriptor, no file)
-                    not f.startswith(("/", "$", "~", "-")) and not f.isdigit()
-                    for f in facts.filled
+                    not f.startswith(("/", "$", "~")) for f in facts.filled
                 ):
                     # a file of the working folder, its text the caller's
                     fills.append((step.name, sentinels.locate(0)))

@@ -53,7 +53,6 @@ from mcp_harbor.check._facts import (
     arith_safe,
     names_only,
 )
-from mcp_harbor.check._guards import matched_digits
 from mcp_harbor.check._positions import EnvPrefix
 from mcp_harbor.check._reprint import reprint
 from mcp_harbor.check._roles import (
@@ -641,6 +640,13 @@ class _Analysis(TaintedScript):
             path = node_text(self.src, value).strip("\"'") + path[match.end() :]
         return path
 
+    def _runs_its_arguments(self, command: Node) -> bool:
+        """`command` is ``"$@"`` run in a function whose calls are each
+        checked as the command line they pass (`runs_args`)."""
+        name = command.child_by_field_name("name")
+        raw = node_text(self.src, name).strip('"') if name is not None else ""
+        return raw in ("$@", "${@}") and self.function_at(command.start_byte) in self.runs_args
+
     def _written_file(
         self, node: Node, written: dict[str, tuple[Occ, tuple[str, Sentinels | None] | None]]
     ) -> None:
@@ -654,8 +660,8 @@ class _Analysis(TaintedScript):
             return
         path = static_text(self.src, dest) or node_text(self.src, dest).replace('"', "")
         statement = node.parent
-        if statement is None:
-            return
+        if statement is None or (op.startswith(">&") and (path.isdigit() or path == "-")):
+            return  # >&2, >&-: a descriptor duplicated or closed, no file
         # numbers and the author's words make no file of the caller's
         inside = [
             o
@@ -852,13 +858,6 @@ class _Analysis(TaintedScript):
         in_arith = (occ.node is not None and self._arithmetic(occ.node)) or self._in_let(occ)
         if in_arith and occ.node is not None and self._assoc_key(occ.node):
             in_arith = False
-        if (
-            in_arith
-            and occ.node is not None
-            and occ.var
-            and matched_digits(self.src, occ.node, occ.var)
-        ):
-            in_arith = False  # [[ $n =~ ^[0-9]+$ ]] && (( n > 1 )): bash proved it digits
         self.report(ArithmeticInjection.detect(occ, in_arith, where))
         if occ.node is not None:
             self._check_name_context(occ)
@@ -1098,14 +1097,14 @@ class _Analysis(TaintedScript):
                 ),
                 None,
             )
-        elif words[0].static is None and not words[0].tainted:
+        elif (
+            words[0].static is None
+            and not words[0].tainted
+            # "$@" in a function: each call's command line is checked there
+            and not self._runs_its_arguments(node)
+        ):
             resolved = self.resolve_command_word(words[0])
-            raw = node_text(self.src, node.child_by_field_name("name") or node).strip('"')
-            if raw in ("$@", "${@}") and self.function_at(node.start_byte) in self.runs_args:
-                pass  # "$@" in a function: each call's command line is checked there
-            elif resolved is None:
-                target = node.child_by_field_name("name")
-            elif writable_text(resolved[0].static or ""):
+            if resolved is None or writable_text(resolved[0].static or ""):
                 target = node.child_by_field_name("name")  # PYTHON=/tmp/x … "$PYTHON"
         elif "/" in head:
             target = node.child_by_field_name("name")

@@ -233,6 +233,9 @@ _JQ_FORMATS = frozenset(
 _SERVER_HEAD = re.compile(r'"?\$(?:(HARBOR_[A-Z_]+)|\{(HARBOR_[A-Z_]+)\})')
 #: What a name holds where a guard showed it digits (`_guards.matched_digits`).
 _GUARDED = ValueModel(frozenset(string.digits), frozenset(string.digits), True, True)
+_GUARDED_SIGNED = ValueModel(
+    frozenset(string.digits + "-"), frozenset(string.digits + "-"), True, True
+)
 #: Parts of a word that bash splits when they are not quoted.
 _SPLITTING = frozenset({"simple_expansion", "expansion", "command_substitution"})
 #: ``"${NAME[@]}"``: every element of an array, each a word.
@@ -1154,7 +1157,7 @@ class TaintedScript:
         self._temp_paths(script)
         self._fixpoint(script, sentinel_occs)
         self.constants = self._constants(nodes)
-        self.occs = sentinel_occs + self._expansion_occs(script)
+        self.occs = [self._guarded(o) for o in sentinel_occs + self._expansion_occs(script)]
         self.occs.sort(key=lambda o: o.start)
         self._render_variables(nodes)
         return True
@@ -4082,6 +4085,18 @@ class TaintedScript:
                 common = common[:-1]  # the text they all start with, character by character
         return common
 
+    def _guarded(self, occ: Occ) -> Occ:
+        """`occ` with the model of a number where a guard showed its name to
+        hold digits (``[[ $n =~ ^[0-9]+$ ]] || exit`` … ``"$n"``,
+        `_guards.matched_digits`): no sign there when the guard admits none."""
+        if not occ.var or occ.node is None or occ.model.numeric:
+            return occ
+        if matched_digits(self.src, occ.node, occ.var, unsigned=True):
+            return replace(occ, model=_GUARDED)
+        if matched_digits(self.src, occ.node, occ.var):
+            return replace(occ, model=_GUARDED_SIGNED)
+        return occ
+
     def set_once(self, name: str) -> Node | None:
         """The value `name` is assigned in the one place that may set it
         (`_assignment_counts`: no loop, ``read``, ``${name:=…}`` or other
@@ -4146,16 +4161,7 @@ class TaintedScript:
     def word(self, node: Node) -> Word:
         """The command-line word `node` with the caller data in it, its
         static text, and the script it stands for if a shell runs it."""
-        occs = [
-            # [[ $n =~ ^[0-9]+$ ]] || exit … "$n": bash showed it digits here
-            replace(o, model=_GUARDED)
-            if o.var
-            and o.node is not None
-            and not o.model.numeric
-            and matched_digits(self.src, o.node, o.var, unsigned=True)
-            else o
-            for o in self._arithmetic_results(node, self.occs_in(node.start_byte, node.end_byte))
-        ]
+        occs = self._arithmetic_results(node, self.occs_in(node.start_byte, node.end_byte))
         static = static_text(self.src, node) if not occs else None
         prefix = ""
         if occs:
