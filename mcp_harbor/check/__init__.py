@@ -201,6 +201,31 @@ class _Draft:
     fills_at: tuple[str, Located] | None = None
 
 
+def _guarded_draft(
+    export: Export,
+    key: str,
+    models: dict[str, ValueModel],
+    scripts: list[tuple[str, Sentinels]],
+) -> _Draft:
+    """`_draft`, failing closed: an error of the checker's own while it
+    analyses `export` refuses that export alone, with a finding that says
+    so (never a traceback, never an acceptance), and the other exports are
+    checked as usual."""
+    try:
+        return _draft(export, key, models, scripts)
+    except Exception as error:  # noqa: BLE001 (the checker's own fault: refuse, say so)
+        hazard = UnparseableTemplate.hazard(
+            None,
+            ((), 0),
+            f"the checker failed while analysing this export ({type(error).__name__}: "
+            f"{str(error)[:120]}), so it cannot show it safe",
+            "report this to mcp-harbor's maintainers with the export file; until it is "
+            "fixed, the export is refused",
+        )
+        step = export.all_steps[0]
+        return _Draft(export, key, models, {}, [(step, [hazard], None)])
+
+
 def _grammars(export: Export) -> dict[str, Grammar]:
     """The export's ``programs:`` (with the server-wide ones) as the
     checker's grammars, by the command word and by its basename."""
@@ -979,7 +1004,7 @@ class Checker:
         texts = [text for _u, _k, _m, scripts in substituted for text, _s in scripts]
         read = _Meanwhile(lambda: reprints(texts)) if texts else None
         for export, key, models, scripts in substituted:
-            draft = _draft(export, key, models, scripts)
+            draft = _guarded_draft(export, key, models, scripts)
             drafts.append(draft)
             if (
                 programs

@@ -1054,9 +1054,64 @@ class _Analysis(TaintedScript):
             return
         self._wrapped_declaration(node)
         self._code_files(node, words)
+        if self._spliced_at(node) is not None:
+            return  # checked at each call of its function, with the words passed
+        self._resolve(node, words)
+
+    def _resolve(self, node: Node, words: list[Word]) -> None:
+        self._resolve_seen(node, words, frozenset())
+
+    def _spliced_at(self, command: Node) -> tuple[int, int] | None:
+        """Where ``"$@"`` stands among the words of `command`, an argument
+        of it, and how many words the function it is in shifts away first,
+        when every call of that function can be checked as the command
+        line it makes (`check_spliced`): the function's calls are all the
+        script shows (`function_calls`), no ``set`` replaces its
+        parameters, and the ``shift``s before `command` are known
+        (`TaintedScript.shifts_before`). None otherwise."""
+        if self.depth > 0:
+            return None
+        children = command_words(command)
+        found = [
+            k
+            for k, child in enumerate(children)
+            if k > 0 and node_text(self.src, child) in ('"$@"', '"${@}"')
+        ]
+        if len(found) != 1 or any(
+            "$@" in node_text(self.src, c) or "${@" in node_text(self.src, c)
+            for k, c in enumerate(children)
+            if k != found[0]
+        ):
+            return None
+        function = self.function_at(command.start_byte)
+        if function is None or self.function_calls(function) is None:
+            return None
+        shifts = self.shifts_before(function, command)
+        return None if shifts is None else (found[0], shifts)
+
+    def check_spliced(self, function: str, passed: Sequence[Word], seen: frozenset[str]) -> None:
+        """Check each command of `function` that passes its arguments on
+        (``"$@"``, `_spliced_at`) as the command line this call makes:
+        the words `passed` (after the ones it shifts away) in its place."""
+        if function in seen:
+            return  # f calls itself: checked as the first call made it
+        for body in self.function_bodies.get(function, ()):
+            for command in walk(body):
+                if command.type != "command" or self.function_at(command.start_byte) != function:
+                    continue
+                spliced = self._spliced_at(command)
+                if spliced is None:
+                    continue
+                at, shifts = spliced
+                words = [self.word(child) for child in command_words(command)]
+                line = [*words[:at], *passed[shifts:], *words[at + 1 :]]
+                self._resolve_seen(command, line, seen | {function})
+
+    def _resolve_seen(self, node: Node, words: list[Word], seen: frozenset[str]) -> None:
         resolver = Resolver(self, self.stdin_of(node))
         resolver.env = self._env_prefixes(node)
         resolver.stdin_text = self.heredoc_text(node)
+        resolver.seen = seen
         resolver.command(words, 0)
 
     def _code_files(self, node: Node, words: Sequence[Word]) -> None:

@@ -121,6 +121,10 @@ class Scope(Protocol):
 
     def nested(self, word: Word, positional: tuple[str, ValueModel] | None, what: str) -> None: ...
 
+    def check_spliced(
+        self, function: str, passed: Sequence[Word], seen: frozenset[str]
+    ) -> None: ...
+
 
 # ------------------------------------------------------------ command words
 
@@ -176,6 +180,8 @@ class Resolver:
         self.safe_from = 0
         #: variables assigned for this one command that carry caller data
         self.env: list[EnvPrefix] = []
+        #: the functions whose calls made this command line (`check_spliced`)
+        self.seen: frozenset[str] = frozenset()
         #: the literal here-document the command reads, if any
         self.stdin_text: str | None = None
 
@@ -503,6 +509,9 @@ class Resolver:
                 ):
                     shifts = 0
                 self.command(words, i + 1 + shifts)
+            # api get "/users/$id": each command of it that passes "$@" on,
+            # as the command line this call makes
+            self.a.check_spliced(name, words[i + 1 :], self.seen)
             if self.stdin is not None and self.reads_program_from_stdin(name):
                 self.hazard(
                     ReparsedAsShell,

@@ -779,22 +779,43 @@ class _Sinks:
             # psql -c SQL, -f FILE, -v NAME=VALUE
             takes_value |= language.code_options | language.module_options | language.value_options
         code = grammar.code_options if grammar else frozenset()
-        for k, argument in enumerate(arguments):
-            text = node_text(self.src, argument).strip("'\"")
-            previous = node_text(self.src, arguments[k - 1]) if k else ""
-            if previous in code and text in self.caller_files:
-                return f"{previous} {text}"  # a file the caller filled: its url, proxy…
-            if text.startswith("-") or previous in takes_value:
-                continue  # an option or its value, not a destination
-            passed = self._passed(argument)
-            if passed is not None:
-                # get() { curl … "$1"; } … get "$API/x/$ARG_id": each call's word
-                if any(self._names_destination(a, grammar) for a in passed):
+        for line in self._call_lines(command, arguments):
+            for k, argument in enumerate(line):
+                text = node_text(self.src, argument).strip("'\"")
+                previous = node_text(self.src, line[k - 1]) if k else ""
+                if previous in code and text in self.caller_files:
+                    return f"{previous} {text}"  # a file the caller filled: its url, proxy…
+                if text.startswith("-") or previous in takes_value:
+                    continue  # an option or its value, not a destination
+                passed = self._passed(argument)
+                if passed is not None:
+                    # get() { curl … "$1"; } … get "$API/x/$ARG_id": each call's word
+                    if any(self._names_destination(a, grammar) for a in passed):
+                        return text
+                    continue
+                if self._names_destination(argument, grammar):
                     return text
-                continue
-            if self._names_destination(argument, grammar):
-                return text
         return None
+
+    def _call_lines(self, command: Node, arguments: list[Node]) -> list[list[Node]]:
+        """The argument lists `command` runs with: its own, or, when one of
+        them is ``"$@"`` of a function whose calls are all known and whose
+        ``shift``s before `command` are too, one list for each call, the
+        words it passes (after those shifted away) in that place."""
+        spots = [k for k, a in enumerate(arguments) if node_text(self.src, a) in ('"$@"', '"${@}"')]
+        function = self.f.function_at(command.start_byte)
+        calls = self.f.function_calls(function) if function is not None else None
+        if len(spots) != 1 or calls is None or function is None:
+            return [arguments]
+        shifts = self.f.shifts_before(function, command)
+        if shifts is None:
+            return [arguments]
+        at = spots[0]
+        return [
+            [*arguments[:at], *list(call.children_by_field_name("argument"))[shifts:],
+             *arguments[at + 1 :]]
+            for call in calls
+        ]  # fmt: skip
 
     def _passed(self, argument: Node) -> list[Node] | None:
         """The words every call of the function passes where `argument`

@@ -244,6 +244,18 @@ _WHOLE_ARRAY = re.compile(r'"\$\{([A-Za-z_][A-Za-z0-9_]*)\[@\]\}"')
 _RUN_DIR_HEAD = re.compile(r'"?\$(?:HARBOR_RUN_DIR|\{HARBOR_RUN_DIR\})(?![A-Za-z0-9_])')
 #: A whole number bash reads as itself in arithmetic (no base, no octal).
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
+#: builtins and programs that may run a function or command their words
+#: name (besides `sinks.WRAPPERS` and `sinks.EVAL_LIKE`)
+_RUNNERS = frozenset(
+    {"trap", "command", "builtin", "export", "declare", "typeset", "local", "readonly",
+     "unset", "alias", "complete", "compgen", "bind", "enable", "type", "hash", "xargs",
+     "find", "bash", "sh", "dash", "zsh", "ksh", "mapfile", "readarray", "git"}
+)  # fmt: skip
+#: the names of the positional parameters (``$1``…, ``$@``, ``$*``)
+_POSITIONAL = re.compile(r"[1-9][0-9]*|[@*]")
+#: `TaintedScript._positional` keys: the script's own (a top-level ``set``)
+#: and every place's together
+_TOP, _ALL = "", "*"
 
 
 def _model_range(model: ValueModel, *, textual: bool) -> Range:
@@ -1074,6 +1086,14 @@ class TaintedScript:
         self.constants: dict[str, tuple[int, list[str]]] = {}
         #: how many places may assign each name (`_assignment_counts`)
         self._counts: dict[str, int] | None = None
+        #: what the positional parameters may hold, by the function that
+        #: holds them (`_TOP`, `_ALL`: see `_passes`)
+        self._positional: dict[str, tuple[str, ValueModel]] = (
+            {_ALL: taint.positional, _TOP: taint.positional} if taint.positional is not None else {}
+        )
+        #: the functions (`_positional` keys) a call passes words to whose
+        #: number is not known (``f $v``, ``f "$@"``): no k-th word there
+        self._uncounted: set[str] = set()
         #: names the script assigns in ways the analysis follows (an
         #: assignment, a ``for`` variable, ``local``/``declare NAME=…``)
         self.assigned: set[str] = set()
@@ -1453,6 +1473,60 @@ class TaintedScript:
                 return True
         return False
 
+    def _keys_clean_map(self, node: Node) -> bool:
+        """`node` stands in the key of ``${NAME[…]}`` (nothing else in that
+        expansion) where NAME is surely an associative array (`is_assoc`)
+        that holds no caller data (`_proven_clean`: its every write
+        followed, none carrying any): bash expands the key once, as a
+        string, and the expansion is one of the author's values or empty,
+        whatever the key."""
+        for parent in ancestors(node.parent) if node.parent is not None else iter(()):
+            if parent.type != "subscript":
+                continue
+            name, index, holder = (
+                parent.child_by_field_name("name"),
+                parent.child_by_field_name("index"),
+                parent.parent,
+            )
+            if (
+                name is None
+                or index is None
+                or holder is None
+                or holder.type != "expansion"
+                or not index.start_byte <= node.start_byte < index.end_byte
+            ):
+                return False
+            text = node_text(self.src, holder)
+            array = node_text(self.src, name)
+            if text != f"${{{array}[{node_text(self.src, index)}]}}":
+                return False  # ${!m[$k]}, ${m[$k]:-$x}, ${m[$k]/…}: more than the value
+            return (
+                self.is_assoc(array, parent)
+                and array not in self.taint.variables
+                and self._proven_clean(array) is not None
+                and not self.namerefs
+                and self._elements_only_assigned(array)
+            )
+        return False
+
+    def _elements_only_assigned(self, array: str) -> bool:
+        """Every ``ARRAY[`` of the script is an expansion's or an
+        assignment's subscript: no ``read``, ``printf -v`` or ``declare``
+        writes an element of it through a word."""
+        if self.script is None:
+            return False
+        places = {
+            n.start_byte
+            for n in self.script.of_type("subscript")
+            if n.parent is not None and n.parent.type in ("expansion", "variable_assignment")
+        }
+        return all(
+            m.start() in places
+            for m in re.finditer(
+                rb"(?<![A-Za-z0-9_])" + re.escape(array.encode()) + rb"\[", self.src
+            )
+        )
+
     def array_fragments(self, name: str) -> list[list[Word]] | None:
         """The element words of each ``NAME=(…)`` and ``NAME+=(…)`` of an
         indexed array the script writes only that way: ``"${NAME[@]}"`` is
@@ -1514,7 +1588,34 @@ class TaintedScript:
                 bytes(text),
             )
         )
-        return calls if calls and mentions == len(calls) + 1 else None
+        # aws iam list-users: a program's operand that only spells the
+        # name (a program cannot run a function of the script)
+        spelled = sum(
+            1
+            for node in self.script.of_type("command")
+            if self._runs_nothing_named(node)
+            for argument in node.children_by_field_name("argument")
+            if argument.type == "word" and node_text(self.src, argument) == function
+        )
+        return calls if calls and mentions - spelled == len(calls) + 1 else None
+
+    def _runs_nothing_named(self, command: Node) -> bool:
+        """`command` is a program named literally that runs no command or
+        function its words name: no function of the script, no shell, no
+        wrapper or ``eval``-like builtin, no builtin that binds names."""
+        name = command.child_by_field_name("name")
+        text = static_text(self.src, name) if name is not None else None
+        if text is None or "/" in text or text in self.functions:
+            return False
+        program = grammars.normal_program(text)
+        return (
+            program in grammars.GRAMMARS
+            and program not in sinks.WRAPPERS
+            and program not in sinks.EVAL_LIKE
+            and grammars.GRAMMARS[program].command_from is None
+            and not grammars.GRAMMARS[program].command_after_dashdash
+            and program not in _RUNNERS
+        ) or (program in self.programs and self.programs[program].data_operands)
 
     def _literal_calls(self, use: Node) -> tuple[Node, list[Node]] | None:
         """The body of the function `use` is in and every call of it
@@ -1621,6 +1722,42 @@ class TaintedScript:
             arguments = [node_text(self.src, a) for a in node.children_by_field_name("argument")]
             if (
                 node.start_byte > first_run
+                or _unconditional_scope(node) != body
+                or len(arguments) > 1
+                or (arguments and not arguments[0].isdigit())
+            ):
+                return None
+            count += int(arguments[0]) if arguments else 1
+        return count
+
+    def shifts_before(self, function: str, use: Node) -> int | None:
+        """How many of its arguments `function` has shifted away where
+        `use` runs: the ``shift``/``shift N`` commands of its body that run
+        unconditionally before `use`, when no ``set`` stands in it, no
+        ``shift`` stands anywhere else, and `use` is in no loop of it. None
+        otherwise."""
+        bodies = self.function_bodies.get(function, ())
+        if len(bodies) != 1:
+            return None
+        (body,) = bodies
+        if any(
+            a.type in ("for_statement", "c_style_for_statement", "while_statement")
+            and body.start_byte <= a.start_byte
+            for a in ancestors(use)
+        ):
+            return None
+        count = 0
+        for node in walk_nodes(body):
+            if node.type != "command" or (name := node.child_by_field_name("name")) is None:
+                continue
+            cname = node_text(self.src, name)
+            if cname == "set":
+                return None
+            if cname != "shift":
+                continue
+            arguments = [node_text(self.src, a) for a in node.children_by_field_name("argument")]
+            if (
+                node.start_byte > use.start_byte
                 or _unconditional_scope(node) != body
                 or len(arguments) > 1
                 or (arguments and not arguments[0].isdigit())
@@ -3472,6 +3609,10 @@ class TaintedScript:
                 source = self._var_source(name) if name else None
                 if source is not None and name == "HARBOR_RUN_DIR" and self._own_file(node):
                     source = None  # a file of the step's own in the run directory
+            if source is not None and name is not None and _POSITIONAL.fullmatch(name):
+                source = self._positional_source(node, source)
+            if source is not None and self.unproven_is_data and self._keys_clean_map(node):
+                source = None  # ${m[$k]}: one of the author's values, whichever key
             if (
                 source is not None
                 and name is not None
@@ -3709,23 +3850,103 @@ class TaintedScript:
                     changed = True
                     # later places read it as it is now (where="$where and …")
                     occs = sentinel_occs + self._expansion_occs(script)
-            if self.taint.positional is None:
-                for call in calls:
-                    args = call.children_by_field_name("argument")
-                    inside = [o for a in args for o in self.occs_in(a.start_byte, a.end_byte, occs)]
+            for call in calls:
+                # $1… hold the words passed, each with the model of the whole
+                # word (the author's text around the caller's counts: f
+                # "-$v" passes a word that starts with -); every call counts
+                key = self._positional_key(call)
+                # each word before is one word: $k is the k-th (set's own
+                # options stand before its words: no count there)
+                counted = _name_of(self.src, call) != "set"
+                for k, word in enumerate(call.children_by_field_name("argument"), 1):
+                    inside = _outermost(self.occs_in(word.start_byte, word.end_byte, occs))
+                    if not inside and self.unproven_is_data and self._globs_writable(word):
+                        # f *.txt: the names a step may have made, any words
+                        changed |= self._passes(key, UNPROVEN, any_model())
                     if inside:
-                        # $1… hold the words passed: the caller's ones have
-                        # these models (the author's are not the caller's)
-                        model = inside[0].model
-                        for other in inside[1:]:
-                            model = model.union(other.model)
-                        if any(
-                            o.start in self.split_starts or self._splits(o, call) for o in inside
-                        ):
-                            model = any_model()  # f $v, set -- $v: split words
-                        self.taint.positional = (inside[0].arg, model)
-                        changed = True
-                        break
+                        model = self._passed_model(word, inside, call)
+                        changed |= self._passes(key, inside[0].arg, model)
+                        if counted:
+                            changed |= self._passes(f"{key}#{k}", inside[0].arg, model)
+                    counted = counted and self._one_word(word)
+                if not counted:
+                    self._uncounted.add(key)
+
+    def _positional_key(self, call: Node) -> str:
+        """Whose positional parameters `call` sets: the function it calls,
+        or, for ``set``, the function it stands in (`_TOP`: the script's)."""
+        name = call.child_by_field_name("name")
+        cname = node_text(self.src, name) if name is not None else ""
+        if cname != "set" and cname in self.functions:
+            return cname
+        return self.function_at(call.start_byte) or _TOP
+
+    def _passed_model(self, word: Node, inside: Sequence[Occ], call: Node) -> ValueModel:
+        """The model of a word `call` passes (`inside`: its caller data),
+        read as an assignment's value is: split, it is any words."""
+        if any(o.start in self.split_starts or self._splits(o, call) for o in inside):
+            return any_model()  # f $v, set -- $v: split words
+        if len(inside) == 1 and self._is_whole(word, inside[0]):
+            return inside[0].model
+        return (
+            self._enum_product(word, inside)
+            or self._inert_holes(word, inside)
+            or self._prefixed_model(word, inside)
+        )
+
+    def _passes(self, key: str, arg: str, model: ValueModel) -> bool:
+        """The positional parameters of `key` (and so those of the whole
+        script, `Taint.positional`) may hold a word of `model`. Returns
+        whether either grew."""
+        grew = False
+        for where in {key, _ALL}:
+            current = self._positional.get(where)
+            merged = model if current is None else current[1].union(model)
+            if current is None or merged != current[1]:
+                self._positional[where] = (arg if current is None else current[0], merged)
+                grew = True
+        self.taint.positional = self._positional[_ALL]
+        return grew
+
+    def _positional_source(
+        self, node: Node, otherwise: tuple[str, ValueModel]
+    ) -> tuple[str, ValueModel] | None:
+        """What ``$1``… ``$@`` at `node` may hold: in a function the script
+        runs only by calls it shows (`function_calls`), the words those
+        calls pass (and a ``set`` in it); elsewhere `otherwise`, what the
+        name holds for all the analysis knows."""
+        function = self.function_at(node.start_byte)
+        if function is None:
+            # the script's own: what it started with and its sets
+            return self._positional.get(_TOP)
+        if self.function_calls(function) is None:
+            return otherwise
+        name = node_text(self.src, node).strip('"${}')
+        if (
+            name.isdigit()
+            and function not in self._uncounted
+            and not self._runs_in(self.function_bodies[function][0], ("shift", "set"))
+        ):
+            # every call's k-th word, each word before it one word
+            return self._positional.get(f"{function}#{name}")
+        return self._positional.get(function)
+
+    def _one_word(self, word: Node) -> bool:
+        """`word` is one word as a command's argument, whatever its values:
+        quoted, or literal without glob or brace characters; not ``"$@"``
+        or ``"${a[@]}"``, which are as many words as they hold."""
+        text = node_text(self.src, word)
+        if re.search(r"\$\{?[@]|\[[@]\]\}|\$\{!", text):
+            return False
+        if word.type in ("string", "raw_string", "number"):
+            return True
+        if word.type == "word":
+            return not _GLOB_OR_BRACE.search(text)
+        return word.type == "concatenation" and all(
+            c.type in ("string", "raw_string")
+            or (c.type == "word" and not _GLOB_OR_BRACE.search(node_text(self.src, c)))
+            for c in word.children
+        )
 
     def _holds(self, name: str, arg: str, model: ValueModel) -> bool:
         """`name` may hold a value of `model` (one more place that sets it):

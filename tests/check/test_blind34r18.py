@@ -37,8 +37,6 @@ REFUSED_SAFE = {
     "020-todo-age.yaml": "H006: a number awk picks out of git blame's output, not followed",
     "021-errors-by-hour.yaml": "H003 H004: an array run as the command",
     "027-log-lines-range.yaml": "H006: the line numbers sed's = prints, read back",
-    "061-health-check-wait.yaml": "H012: a URL from an associative array of the author's, "
-    "not followed",
     "062-gitlab-release-notes.yaml": "H010: wget follows redirects with the token (on purpose: "
     "--max-redirect=0)",
     "099-aws-cost-by-service.yaml": "H012: aws has no grammar",

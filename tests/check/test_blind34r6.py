@@ -28,7 +28,6 @@ REFUSED_SAFE = {
     "098-sqlite-team-report.yaml": "H005 H012",
     "127-inhouse-featurectl.yaml": "H008",
     "137-incident-summary-heredoc.yaml": "H000",
-    "139-env-endpoints-assoc.yaml": "H012",
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 from mcp_harbor.check import load_and_check
 from mcp_harbor.check.rules import RULES
 from mcp_harbor.cli import main
+from mcp_harbor.config import load_export
 from mcp_harbor.errors import ConfigError
 
 GOOD = """\
@@ -236,3 +238,31 @@ def test_an_export_writing_the_shared_folder_is_refused_when_another_reads_code_
     assert "'json_one'" in finding.message and "$HARBOR_RUN_DIR" in finding.fix
     apart = load_and_check([_folder(tmp_path / "ok", save_note=IN_RUN_DIR, json_one=READER)])
     assert {r.status for r in apart.reports} == {"accepted"}
+
+
+def test_an_error_of_the_checkers_own_refuses_that_export_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fail closed: a fault inside the analysis (injected here) refuses the
+    export it hit, with a finding that says so, and the others are checked
+    as usual; no exception leaves the checker."""
+    import mcp_harbor.check as check
+
+    good = tmp_path / "good.yaml"
+    good.write_text("name: good\ndescription: d\nsteps:\n  - name: s\n    run: echo hi\n")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\ndescription: d\nsteps:\n  - name: s\n    run: echo ho\n")
+    real = check._draft
+
+    def faulty(export: Any, *args: Any, **kwargs: Any) -> Any:
+        if export.name == "bad":
+            raise RuntimeError("injected")
+        return real(export, *args, **kwargs)
+
+    monkeypatch.setattr(check, "_draft", faulty)
+    reports = check.Checker().check_exports([load_export(bad), load_export(good)])
+    assert [r.status for r in reports] == ["refused", "accepted"]
+    (finding,) = reports[0].findings
+    assert "the checker failed while analysing this export (RuntimeError: injected)" in (
+        finding.message
+    )

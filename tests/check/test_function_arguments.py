@@ -37,6 +37,28 @@ SAFE = {
     ),
     "literal-arithmetic": 'add() { echo $(( $1 + 1 )); }\nadd 3\nadd 41\necho "$ARG_x"',
     "braced-literal": 'add() { echo $(( ${1} + 1 )); }\nadd 3\nprintf "%s\\n" "$ARG_x"',
+    # $k is each call's k-th word (each word before it one word): $2 is
+    # the author's path whatever $1 holds
+    "kth-word": (
+        'show() { printf \'%s\\n\' "$1"; head -n 1 "$2"; }\n'
+        'show "$(cat /etc/hostname)" /etc/hostname\nshow "$ARG_x" /etc/passwd'
+    ),
+    # "$@" passed on: each call is checked as the command line it makes,
+    # where the caller's words are option values
+    "passed-on": (
+        'count() { grep -c "$@" /etc/hostname || true; }\n'
+        'count -e "$ARG_x"\ncount -e "$(cat /etc/hostname)"'
+    ),
+    # an element of a map of the author's, whichever key: the author's
+    "map-element": (
+        "declare -A files=([a]=/etc/hostname [b]=/etc/passwd)\n"
+        'show() { head -n 1 "$1"; }\nk=$(cat /etc/hostname)\nshow "${files[$k]}"\n'
+        'printf "%s\\n" "$ARG_x"'
+    ),
+    # a program's operand that only spells the name runs no function
+    "spelled-name": (
+        'tag() { head -n 1 "$1"; }\ntag /etc/hostname\nprintf "%s %s\\n" tag "$ARG_x"'
+    ),
 }
 
 DANGEROUS = {
@@ -51,6 +73,25 @@ DANGEROUS = {
     ),
     "set-in-function": 'add() { set -- "$ARG_x"; echo $(( $1 + 1 )); }\nadd 3',
     "trap-call": "trap 'add \"$ARG_x\"' EXIT\nadd() { echo $(( $1 + 1 )); }\nadd 3",
+    # every call counts, not the first that passes caller data
+    "later-call": 'f() { sort $1 /dev/null; }\nf "$ARG_e"\nf "$(cat "$HARBOR_RUN_DIR/x")"',
+    # the whole word passed: the author's dash before the caller's text
+    "dash-before": 'f() { sort "$1" /dev/null; }\nf "$ARG_e"\nf "--compress-program=$ARG_x"',
+    "passed-on-later": (
+        'api() { sort "$@" /dev/null; }\napi "$ARG_e"\napi "$(cat "$HARBOR_RUN_DIR/x")"'
+    ),
+    "passed-on-through-variable": (
+        'g() { sort "$@" /dev/null; }\nh=g\ng -r\n"$h" "$(cat "$HARBOR_RUN_DIR/x")"'
+    ),
+    "exported-function": (
+        'f() { sort "$1" /dev/null; }\nf -r\nexport -f f\n'
+        'bash -c \'f "$1"\' _ "$(cat "$HARBOR_RUN_DIR/x")"'
+    ),
+    "map-written-by-read": (
+        "declare -A files=([a]=/etc/hostname)\n"
+        'IFS= read -r "files[a]" < "$HARBOR_RUN_DIR/x"\n'
+        'k=$(cat /etc/hostname)\nsort "${files[$k]}" /dev/null'
+    ),
     "alias-call": (
         "shopt -s expand_aliases\nalias plus=add\nadd() { echo $(( $1 + 1 )); }\nadd 3\n"
         'plus "$ARG_x"'
@@ -85,5 +126,7 @@ def test_literal_arguments_are_the_authors(
 def test_what_the_caller_can_reach_is_refused(
     name: str, sandbox: dict[str, str], tmp_path: Path
 ) -> None:
-    path = write(Case(name, True, run=DANGEROUS[name]), tmp_path)
+    # (an enum arg where a case passes the author's word first)
+    args = {"x": "S", "e": "E"} if "$ARG_e" in DANGEROUS[name] else {"x": "S"}
+    path = write(Case(name, True, run=DANGEROUS[name], args=args), tmp_path)
     assert check_export(load_export(path)).status == "refused"
