@@ -34,6 +34,7 @@ import shlex
 import string
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
+from typing import Literal
 
 from tree_sitter import Node
 
@@ -250,6 +251,11 @@ _RUNNERS = frozenset(
     {"trap", "command", "builtin", "export", "declare", "typeset", "local", "readonly",
      "unset", "alias", "complete", "compgen", "bind", "enable", "type", "hash", "xargs",
      "find", "bash", "sh", "dash", "zsh", "ksh", "mapfile", "readarray", "git"}
+)  # fmt: skip
+#: builtins that may set a variable their words name
+_SETS_NAMES = frozenset(
+    {"read", "mapfile", "readarray", "getopts", "printf", "wait", "let", "local", "declare",
+     "typeset", "export", "readonly", "unset", "eval", "source", ".", "compgen", "complete"}
 )  # fmt: skip
 #: the names of the positional parameters (``$1``…, ``$@``, ``$*``)
 _POSITIONAL = re.compile(r"[1-9][0-9]*|[@*]")
@@ -1473,13 +1479,98 @@ class TaintedScript:
                 return True
         return False
 
+    def _loop_bound(self, node: Node, name: str) -> tuple[str, ValueModel] | Literal[False] | None:
+        """What `name` holds at `node`, inside the body of the innermost
+        ``for name in WORDS`` around it, when nothing else can have set it
+        there: no other write of `name` in that loop, in any function or
+        through a name (``eval``, a name reference, ``declare "$n=…"``).
+        The loop's words are the author's: literal words (None: the
+        author's text) or globs with a literal lead (a file's name,
+        starting as the pattern does). False when it is not so (the
+        script-wide model stands)."""
+        if (
+            self.dynamic_writes
+            or self.namerefs
+            or name in self.arithmetic_names
+            or self.script is None
+            or any(name in _assigned_in(node_text(self.src, c)) for c in self._evaluated())
+        ):
+            return False
+        loop = next(
+            (
+                a
+                for a in ancestors(node)
+                if a.type == "for_statement"
+                and (v := a.child_by_field_name("variable")) is not None
+                and node_text(self.src, v) == name
+            ),
+            None,
+        )
+        body = loop.child_by_field_name("body") if loop is not None else None
+        if loop is None or body is None or not body.start_byte <= node.start_byte:
+            return False
+        if self.sentinels is not None and any(
+            w in node_text(self.src, loop) for w in self.sentinels.by_word
+        ):
+            return False
+        places = [b for bodies in self.function_bodies.values() for b in bodies] + [body]
+        if any(
+            self._writes_name(place, name)
+            or re.search(rf"\$\{{{name}:?=", node_text(self.src, place))
+            for place in places
+        ):
+            return False  # set again in the loop, or in a function it may call
+        firsts: set[str] = set()
+        for value in loop.children_by_field_name("value"):
+            raw = node_text(self.src, value)
+            if value.type not in ("word", "concatenation") or any(c in raw for c in "$`'\"\\"):
+                return False
+            if not _GLOB_OR_BRACE.search(raw):
+                continue  # a literal word of the author's
+            if "{" in raw or raw.startswith("/") or not self.unproven_is_data:
+                return False
+            lead = _literal_lead(raw)
+            if lead is None:
+                return False
+            firsts.add(lead)
+        if not firsts:
+            return None
+        return (UNPROVEN, replace(any_model(), first=frozenset(firsts)))
+
+    def _writes_name(self, place: Node, name: str) -> bool:
+        """Something in `place` may set `name`: an assignment, a loop, or a
+        builtin given the bare name as a word (``read NAME``, ``printf -v
+        NAME``, ``declare NAME``); a program's words set no variable of
+        the script (``yq --arg NAME``)."""
+        for node in walk_nodes(place):
+            if node.type == "variable_assignment":
+                target = node.child_by_field_name("name")
+                if target is not None and target.type == "subscript":
+                    target = target.child_by_field_name("name")
+                if target is not None and node_text(self.src, target) == name:
+                    return True
+            elif node.type in ("for_statement", "c_style_for_statement"):
+                var = node.child_by_field_name("variable")
+                if var is not None and node_text(self.src, var) == name:
+                    return True
+                if node.type == "c_style_for_statement" and name in node_text(self.src, node):
+                    return True
+            elif (
+                node.type in ("declaration_command", "unset_command")
+                or (node.type == "command" and _name_of(self.src, node) in _SETS_NAMES)
+            ) and any(
+                name in re.split(r"[^A-Za-z0-9_]", node_text(self.src, a)) for a in node.children
+            ):
+                return True
+        return False
+
     def _keys_clean_map(self, node: Node) -> bool:
         """`node` stands in the key of ``${NAME[…]}`` (nothing else in that
         expansion) where NAME is surely an associative array (`is_assoc`)
-        that holds no caller data (`_proven_clean`: its every write
-        followed, none carrying any): bash expands the key once, as a
-        string, and the expansion is one of the author's values or empty,
-        whatever the key."""
+        whose every element write the analysis follows: bash expands the
+        key once, as a string, and the expansion is one of NAME's values or
+        empty, whatever the key; what NAME holds is an occurrence of its
+        own (its model, none when it holds only the author's text)."""
         for parent in ancestors(node.parent) if node.parent is not None else iter(()):
             if parent.type != "subscript":
                 continue
@@ -1502,8 +1593,6 @@ class TaintedScript:
                 return False  # ${!m[$k]}, ${m[$k]:-$x}, ${m[$k]/…}: more than the value
             return (
                 self.is_assoc(array, parent)
-                and array not in self.taint.variables
-                and self._proven_clean(array) is not None
                 and not self.namerefs
                 and self._elements_only_assigned(array)
             )
@@ -3611,6 +3700,10 @@ class TaintedScript:
                     source = None  # a file of the step's own in the run directory
             if source is not None and name is not None and _POSITIONAL.fullmatch(name):
                 source = self._positional_source(node, source)
+            if source is not None and expansion and name is not None and IDENT.fullmatch(name):
+                bound = self._loop_bound(node, name)
+                if bound is not False:
+                    source = bound  # for f in logs/*.gz; do … "$f": this loop's word
             if source is not None and self.unproven_is_data and self._keys_clean_map(node):
                 source = None  # ${m[$k]}: one of the author's values, whichever key
             if (
@@ -3729,9 +3822,11 @@ class TaintedScript:
                     args = node.children_by_field_name("argument")
                     texts = [static_text(self.src, a) for a in args]
                     if len(texts) >= 3 and texts[0] == "-v" and texts[1] is not None:
-                        # printf -v NAME FORMAT ARGS: NAME holds what printf
-                        # prints: the values themselves only with %s
-                        if texts[2] in ("%s", "%s\\n") and "xpg_echo" not in self.text:
+                        # printf -v NAME %s WORD: NAME holds the word itself
+                        # (the model of that word, not of the command's text)
+                        if len(args) == 4 and texts[2] == "%s":
+                            assignments.append(([texts[1]], args[3]))
+                        elif not self.unproven_is_data and texts[2] in ("%s", "%s\\n"):
                             assignments.append(([texts[1]], node))
                         else:
                             split.append(texts[1])  # %b, %q, …: any text

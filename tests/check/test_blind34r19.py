@@ -38,10 +38,8 @@ KNOWN_MISSES = {
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
     "007-error-spike.yaml": "H006: counts read back from a pipeline, no guard",
-    "009-health-sweep.yaml": "H012: a URL read from a file of the author's, not followed",
     "015-restore-drill-sqlite.yaml": "H004 H006 H012: sqlite3 on a copy of the caller's snapshot",
     "028-cloudflare-dns-upsert.yaml": "H010 H012: a URL built from a step output",
-    "036-ci-workflow-inventory.yaml": "H009: a loop's file name where yq reads options",
     "068-redis-stream-backlog.yaml": "H010: a number among redis-cli's operands (the command "
     "it sends, code) beside its password",
     "073-systemd-unit-verify.yaml": "H009 H012: systemd-analyze has no grammar",
