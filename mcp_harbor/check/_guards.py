@@ -94,15 +94,34 @@ def _digits_test(src: bytes, node: Node, name: str, unsigned: bool = False) -> b
 
 
 def _leaves(src: bytes, node: Node) -> bool:
-    """`node` always leaves what runs after it: ``exit``, ``return``,
-    ``continue`` or ``break``, or a ``{ …; }`` that ends with one."""
+    """`node` always leaves what runs after it: ``exit``, ``return`` in a
+    function, ``continue`` or ``break`` in a loop of the same function, or
+    a ``{ …; }`` that ends with one."""
     if node.type == "compound_statement":
         named = [c for c in node.children if c.is_named]
         return bool(named) and _leaves(src, named[-1])
     if node.type != "command":
         return False
     name = node.child_by_field_name("name")
-    return name is not None and node_text(src, name) in ("exit", "return", "continue", "break")
+    word = node_text(src, name) if name is not None else ""
+    if word == "exit":
+        return True
+    if word not in ("return", "continue", "break"):
+        return False
+    # continue and break leave only a loop of the same function (bash 5.2
+    # says "only meaningful in a loop" in a function a loop calls, and goes
+    # on); return only a function (at the top it fails, and bash goes on)
+    for parent in ancestors(node):
+        if parent.type == "function_definition":
+            return word == "return"
+        if word != "return" and parent.type in (
+            "for_statement",
+            "c_style_for_statement",
+            "while_statement",
+            "until_statement",
+        ):
+            return True
+    return False
 
 
 def _guards(src: bytes, node: Node, name: str, unsigned: bool = False) -> bool:

@@ -394,6 +394,24 @@ def admit(
             expect = None
             pair = 0
             continue
+        if (
+            word.tainted
+            and word.splits
+            and not ended
+            and not grammar.dash_inert
+            and not numbers(word)
+            and any("-" in o.model.chars for o in word.occs)
+        ):
+            # --exclude=$v, $v as an operand: a word after the first may
+            # start with - wherever this one stands (an option of its own)
+            refuse(
+                word,
+                "an unquoted expansion can split into several words here, and a word after "
+                f"the first may start with `-`: an option of `{key}`",
+                "put the expansion in double quotes, or after `--`",
+                OptionRunsCode,
+            )
+            continue
         if expect is not None:
             if text in _STDIN and (
                 expect in grammar.code_options or expect in grammar.program_options

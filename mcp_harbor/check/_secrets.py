@@ -197,6 +197,8 @@ class _Sinks:
         self.filed = False
         #: where each command that gets a secret starts (its program word)
         self.commands: set[int] = set()
+        #: the commands (their start) a secret reaches on standard input
+        self._stdin_secret: set[int] = set()
         #: those whose writer also wrote an option that prints the request
         #: (a curl config's ``verbose``, ``trace``, ``write-out``)
         self.printing_files: set[str] = set()
@@ -707,7 +709,12 @@ class _Sinks:
         words = self._words(arguments)
         if not follows_redirects(name, words):
             return False
-        if name == "curl" and "--location-trusted" not in words and self._kept_home(arguments):
+        if (
+            name == "curl"
+            and "--location-trusted" not in words
+            and self._kept_home(arguments)
+            and (command.start_byte not in self._stdin_secret or self._header_on_stdin(command))
+        ):
             return False
         grammar = GRAMMARS.get(name)
         takes = (grammar.value_options | grammar.code_options) if grammar else frozenset()
@@ -722,6 +729,36 @@ class _Sinks:
                 return True
             previous = text
         return False
+
+    def _header_on_stdin(self, command: Node) -> bool:
+        """The secret piped into curl `command` is an ``Authorization:`` or
+        ``Cookie:`` header it reads with ``-H @-`` alone (no body, upload or
+        form reads its standard input): ``printf 'Authorization: Bearer
+        %s\\n' "$T" | curl -L -H @- …``, which curl sends to the first host
+        only; a body read from it is sent again after a 307 or 308."""
+        arguments = list(command.children_by_field_name("argument"))
+        texts = [node_text(self.src, a).strip("'\"") for a in arguments]
+        for k, text in enumerate(texts):
+            previous = texts[k - 1] if k else ""
+            reads = text.endswith(("@-", "<-")) or (
+                text == "-" and previous in ("-T", "--upload-file")
+            )
+            if reads and not (previous in ("-H", "--header") and text == "@-"):
+                return False
+        stage = command.prev_named_sibling
+        if (
+            command.parent is None
+            or command.parent.type != "pipeline"
+            or stage is None
+            or stage.type != "command"
+            or _name(self.src, stage) != "printf"
+        ):
+            return False
+        first = next(iter(stage.children_by_field_name("argument")), None)
+        format_text = static_text(self.src, first) if first is not None else None
+        return format_text is not None and bool(
+            re.fullmatch(r"(?i)(?:authorization|cookie):[^\n\\]*(?:\\n)?", format_text)
+        )
 
     def _kept_home(self, arguments: Sequence[Node]) -> bool:
         """Every secret among curl's `arguments` is in ``-u``'s value or an
@@ -955,10 +992,12 @@ class _Sinks:
         if command.type == "redirected_statement":
             body = command.child_by_field_name("body") or command
         if any(self._named(command, programs) for programs in self.allowed.values()):
+            self._stdin_secret.add(body.start_byte)
             self._sent_where_the_caller_says(body, name or "…")
             return True
         words = self._words(list(body.children_by_field_name("argument")))
         if bool(name) and takes_credential(name, words, ("stdin", 0)):
+            self._stdin_secret.add(body.start_byte)
             self._sent_where_the_caller_says(body, name)
             self._stores(body, name, words)
             return True

@@ -571,6 +571,8 @@ _EXPANSIONS = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[@*#?$!0-9-]")
 _WRITABLE_PLACE = re.compile(
     r"\$\{?(?:HARBOR_RUN_DIR|HARBOR_OUTPUT|HARBOR_CONTEXT|HARBOR_STEP_OUTPUT|HARBOR_PROGRESS"
     r"|TMPDIR|PWD|OLDPWD|HOME)\b|^/tmp\b|^/var/tmp\b|^/dev/shm\b|^~"
+    # a process's view of a working folder or of the root (proc(5))
+    r"|^/proc/[^/]+/(?:cwd|root)\b"
 )
 #: The run directory, the runtime's files in it, and the temporary folders:
 #: no program reads code or config there unasked.
@@ -1957,6 +1959,11 @@ class TaintedScript:
                 and not self.works_in_writable(at)  # (nothing wrote one since)
             ):
                 return False  # for f in scripts/*.sh; do bash -n "$f"; done
+            if loop is not None and path.type in ("string", "simple_expansion", "expansion"):
+                value = self.set_once(loop.group(1) or loop.group(2))
+                if value is not None and static_text(self.src, value) is not None:
+                    # f=/proc/sys/…/nf_conntrack_count … < "$f": that path
+                    return self.step_writable(value, at)
             return not _CLEAN_PATH_EXPANSION.fullmatch(text)
         if static in ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"):
             return False
@@ -2662,7 +2669,7 @@ class TaintedScript:
         (it cannot climb out). Home is not one (``~/.gitconfig``)."""
         static = static_text(self.src, dest)
         if static is not None:
-            return static.startswith("/")
+            return normal_path(static).startswith("/")  # /proc/self/cwd/x is ./x
         raw = node_text(self.src, dest)
         text = raw.lstrip("\"'")
         place = _RUN_PLACE.match(text)

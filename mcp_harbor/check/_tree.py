@@ -317,8 +317,17 @@ def dequoted_prefix(raw: str) -> str:
     return raw.replace("'", "").replace('"', "").replace("\\", "").lstrip("$")
 
 
+#: A process's view of the working folder (``/proc/self/cwd/…``, any pid)
+#: and of the root (``/proc/self/root/…``), proc(5): the same files.
+_PROC_CWD = re.compile(r"^/proc/[^/]+/cwd(?:/+|$)")
+_PROC_ROOT = re.compile(r"^/proc/[^/]+/root(?=/|$)")
+
+
 def normal_path(path: str) -> str:
-    """`path` without leading ``./``."""
+    """`path` without leading ``./``, and with ``/proc/PID/cwd/`` read as
+    the working folder it is (a relative path) and ``/proc/PID/root`` as
+    ``/``."""
+    path = _PROC_ROOT.sub("", _PROC_CWD.sub("", path, count=1), count=1) or path
     while path.startswith("./"):
         path = path[2:]
     return path

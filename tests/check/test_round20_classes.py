@@ -1,0 +1,128 @@
+"""The classes blind round twenty's attacks found (tests/check/blind34r20,
+SCORE.md), each as a rule with fixtures on both sides.
+
+- A guard leaves only where bash leaves: ``continue``/``break`` in a loop of
+  the same function (in a function a loop calls, bash 5.2 says "only
+  meaningful in a loop" and goes on), ``return`` only in a function.
+- ``/proc/PID/cwd/…`` is the working folder (proc(5)): a write there is a
+  write of the working folder, a read there reads what a step may write.
+- An unquoted expansion that can split is several words: before ``--``, a
+  word after the first may start with ``-`` wherever the first stands (an
+  option's attached value, an operand).
+- curl ``-L`` re-sends a body after a 307/308: a secret piped into curl is
+  kept to the first host only as an ``Authorization:``/``Cookie:`` header
+  read with ``-H @-``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.check._harness import check_steps
+
+_ARGS = {"x": {"type": "string"}, "lines": {"type": "string"}}
+_GUARDED_SED = 'sed -n "${n}p" /etc/hostname'
+
+
+def _status(steps: list[str], tmp_path: Path, **extra: object) -> str:
+    status, _findings = check_steps(steps, tmp_path, args=_ARGS, **extra)
+    return status
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # continue in a function a loop calls: bash goes on with the value
+        (
+            f"show() {{ local n=$1; [[ $n =~ ^[0-9]+$ ]] || continue; {_GUARDED_SED}; }}\n"
+            'IFS=, read -r -a w <<< "$ARG_lines"\nfor n in "${w[@]}"; do show "$n"; done',
+            True,
+        ),
+        # return leaves the function
+        (
+            f"show() {{ local n=$1; [[ $n =~ ^[0-9]+$ ]] || return 1; {_GUARDED_SED}; }}\n"
+            'IFS=, read -r -a w <<< "$ARG_lines"\nfor n in "${w[@]}"; do show "$n"; done',
+            False,
+        ),
+        # continue in the loop itself
+        (
+            'IFS=, read -r -a w <<< "$ARG_lines"\n'
+            f'for n in "${{w[@]}}"; do [[ $n =~ ^[0-9]+$ ]] || continue; {_GUARDED_SED}; done',
+            False,
+        ),
+        # return at the top of a script fails, and bash goes on
+        (f"n=$ARG_lines\n[[ $n =~ ^[0-9]+$ ]] || return 1\n{_GUARDED_SED}", True),
+        # a loop around the function's call is not the function's loop
+        (
+            f"show() {{ [[ $1 =~ ^[0-9]+$ ]] || break; n=$1; {_GUARDED_SED}; }}\n"
+            'while read -r n; do show "$n"; done <<< "$ARG_lines"',
+            True,
+        ),
+    ],
+)
+def test_a_guard_leaves_only_where_bash_leaves(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/proc/self/cwd/local.mk", "/proc/$$/cwd/local.mk", "/proc/thread-self/cwd//local.mk"],
+)
+def test_the_working_folder_through_proc(path: str, tmp_path: Path) -> None:
+    steps = [f"printf 'TARGET = %s\\n' \"$ARG_x\" > {path}", "make -s report"]
+    assert _status(steps, tmp_path) == "refused"
+
+
+def test_the_root_through_proc_is_the_root(tmp_path: Path) -> None:
+    steps = ["printf 'TARGET = %s\\n' \"$ARG_x\" > /proc/self/root/var/lib/t.mk", "make -s report"]
+    assert _status(steps, tmp_path) == "accepted"
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('tar -czf "$HARBOR_RUN_DIR/l.tgz" --exclude=$ARG_x logs', True),
+        (
+            'opts=(-czf "$HARBOR_RUN_DIR/l.tgz")\nopts+=(--exclude=$ARG_x)\ntar "${opts[@]}" logs',
+            True,
+        ),
+        ("ls -l $ARG_x", True),
+        ('tar -czf "$HARBOR_RUN_DIR/l.tgz" "--exclude=$ARG_x" logs', False),
+        ("ls -l -- $ARG_x", False),
+    ],
+)
+def test_a_word_that_splits_is_several(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status([run], tmp_path) == "refused") == refused
+
+
+_SECRET = {"secrets": {"TOKEN": {"env": "T"}}}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            "printf 'token=%s' \"$TOKEN\" | "
+            'curl -fsS -L --data-binary @- "https://api.example.com/$ARG_x"',
+            True,
+        ),
+        (
+            "printf 'PRIVATE-TOKEN: %s\\n' \"$TOKEN\" | "
+            'curl -fsS -L -H @- "https://api.example.com/$ARG_x"',
+            True,
+        ),
+        (
+            "printf 'Authorization: Bearer %s\\n' \"$TOKEN\" | "
+            'curl -fsS -L -H @- "https://api.example.com/$ARG_x"',
+            False,
+        ),
+        (
+            "printf 'Authorization: Bearer %s\\n' \"$TOKEN\" | "
+            'curl -fsS -H @- --data-binary @"$HARBOR_RUN_DIR/b" "https://api.example.com/$ARG_x"',
+            False,
+        ),
+    ],
+)
+def test_a_body_on_stdin_follows_a_redirect(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status([run], tmp_path, **_SECRET) == "refused") == refused
