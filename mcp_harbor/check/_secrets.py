@@ -46,7 +46,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 
 from tree_sitter import Node
 
-from mcp_harbor.check._facts import Hazard, Located, Sentinels, Taint, any_model
+from mcp_harbor.check._facts import Hazard, Located, Occ, Sentinels, Taint, any_model
 from mcp_harbor.check._taint import TaintedScript, initial_taint
 from mcp_harbor.check._tree import IDENT, VARIABLE, ancestors, node_text, parsed, static_text
 from mcp_harbor.check._tree import walk as walk_nodes
@@ -156,6 +156,8 @@ def _follow(
         # an enum's values are the author's texts: hosts the author wrote
         and o.model.words is None
     ]
+    # caller data that may hold a `/` (so `../`): a path it is in may name any file
+    sinks.climbing = [(o.start, o.end) for o in sinks_occs_with_slash(caller.occs, secrets)]
     # caller data each of whose values starts a URL's path, query or fragment
     sinks.path_starts = {
         o.start
@@ -167,6 +169,13 @@ def _follow(
     if files is not None:
         sinks.secret_files |= files
     return sinks.run(), sinks
+
+
+def sinks_occs_with_slash(occs: Sequence[Occ], secrets: Collection[str]) -> list[Occ]:
+    """The caller data among `occs` whose values may hold a ``/``."""
+    return [
+        o for o in occs if o.var not in secrets and o.arg not in secrets and "/" in o.model.chars
+    ]
 
 
 class _Sinks:
@@ -197,6 +206,8 @@ class _Sinks:
         self.filed = False
         #: where each command that gets a secret starts (its program word)
         self.commands: set[int] = set()
+        #: where caller data that may hold a ``/`` stands (`_climbs_to_secret`)
+        self.climbing: list[tuple[int, int]] = []
         #: the commands (their start) a secret reaches on standard input
         self._stdin_secret: set[int] = set()
         #: those whose writer also wrote an option that prints the request
@@ -361,7 +372,7 @@ class _Sinks:
                 self._printed(node, "print", name, f"the files below {folder}")
                 return
         for k, text in enumerate(texts):
-            found = secret(text)
+            found = secret(text) or self._climbs_to_secret(arguments[k])
             if found is not None and not reads_credential_file(name, words, k):
                 self._printed(node, "print", name, f"the file {text}")
                 return
@@ -372,10 +383,31 @@ class _Sinks:
             if found is not None:
                 # a credential file read: it goes where the command connects
                 self._sent_where_the_caller_says(node, name)
-        for path in inputs:
-            if secret(path) is not None and not takes_credential(name, words, ("stdin", 0)):
+        redirected = [
+            r.child_by_field_name("destination") or r
+            for r in (holder.children_by_field_name("redirect") if holder is not None else [])
+            if r.type == "file_redirect" and node_text(self.src, r).startswith("<")
+        ]
+        for path, target in zip(inputs, redirected, strict=True):
+            if (
+                secret(path) is not None or self._climbs_to_secret(target)
+            ) and not takes_credential(name, words, ("stdin", 0)):
                 self._printed(node, "print", name, f"the file {path}")
                 return
+
+    def _climbs_to_secret(self, path: Node) -> str | None:
+        """A file a secret was written to, when the path `path` is a folder
+        of the author's followed by caller data that may hold a ``/``
+        (``"$HARBOR_RUN_DIR/reports/$ARG_r"`` with ``../curl.cfg``): it may
+        name any file, that one too."""
+        starts = [a for a, _b in self.climbing if path.start_byte <= a < path.end_byte]
+        if not self.secret_files or not starts:
+            return None
+        lead = self.src[path.start_byte : min(starts)].decode("utf-8", "replace")
+        folder = lead.replace('"', "").replace("'", "")
+        if "://" in folder or "=" in folder or not folder.endswith("/"):
+            return None  # a URL, an option's value, a name of its own: no folder climbed from
+        return min(self.secret_files)
 
     # -- reporting
     def _at(self, node: Node) -> Located:
@@ -967,7 +999,11 @@ class _Sinks:
         """Where what `command` prints (stdout or stderr) is recorded, or
         None when neither is (``>/dev/null 2>&1``, a run-directory file)."""
         where = _destination(
-            self.src, command, frozenset(self.f.temp_paths) | self._run_files(), self._takes_stdin
+            self.src,
+            command,
+            frozenset(self.f.temp_paths) | self._run_files(),
+            self._takes_stdin,
+            self.f.function_calls,
         )
         if where is not None:
             return where
@@ -1121,8 +1157,15 @@ class _Sinks:
         if holder is None or holder.type != "redirected_statement":
             return
         for red in holder.children_by_field_name("redirect"):
-            if red.type == "file_redirect" and not node_text(self.src, red).startswith("<"):
+            text = node_text(self.src, red).lstrip("0123456789")
+            if red.type == "file_redirect" and not text.startswith("<"):
                 dest = red.child_by_field_name("destination")
+                if (
+                    text.startswith(">&")
+                    and dest is not None
+                    and (node_text(self.src, dest).isdigit() or node_text(self.src, dest) == "-")
+                ):
+                    continue  # >&2, >&-: a descriptor duplicated or closed, no file
                 if dest is not None:
                     path = node_text(self.src, dest).strip('"')
                     self.secret_files.add(path)
@@ -1149,7 +1192,11 @@ class _Sinks:
         """A finding when what `node` prints (a dump, or `variable` given to
         `program`) ends anywhere recorded (`_destination`)."""
         where = _destination(
-            self.src, node, frozenset(self.f.temp_paths) | self._run_files(), self._takes_stdin
+            self.src,
+            node,
+            frozenset(self.f.temp_paths) | self._run_files(),
+            self._takes_stdin,
+            self.f.function_calls,
         )
         if where is None:
             return
@@ -1263,17 +1310,36 @@ def _destination(
     node: Node,
     temp_paths: frozenset[str] = frozenset(),
     takes_stdin: Callable[[Node], bool] | None = None,
+    calls_of: Callable[[str], list[Node] | None] | None = None,
+    depth: int = 0,
 ) -> str | None:
     """Where what `node` (a command) prints on its stdout ends: None when
     nowhere that is recorded or leaves the run (``/dev/null``, a file of
     the run directory, a capture, a program that takes it on its standard
     input as a credential, `takes_stdin`), else a phrase for the finding:
-    a program that may print what it reads passes it on."""
+    a program that may print what it reads passes it on. In a function,
+    where each of its calls (`calls_of`: all of them, or None) prints."""
     current = node
     for parent in ancestors(node):
         kind = parent.type
-        if kind in ("command_substitution", "process_substitution"):
+        if kind == "function_definition":
+            name = parent.child_by_field_name("name")
+            calls = (
+                calls_of(node_text(src, name))
+                if calls_of is not None and name is not None and depth < 4
+                else None
+            )
+            if not calls:
+                return "the step's stdout"
+            for call in calls:
+                found = _destination(src, call, temp_paths, takes_stdin, calls_of, depth + 1)
+                if found is not None:
+                    return found
             return None
+        if kind in ("command_substitution", "process_substitution"):
+            # a capture: the follower has what a command prints there, not
+            # what a function it calls does
+            return None if depth == 0 else "a capture of the function's output"
         if kind == "redirected_statement" and parent.child_by_field_name("body") == current:
             target: Node | None = None
             operator = ""
@@ -1315,7 +1381,7 @@ def _destination(
                 )
                 if body is None:
                     return "the step's stdout"
-                found = _destination(src, body, temp_paths, takes_stdin)
+                found = _destination(src, body, temp_paths, takes_stdin, calls_of, depth)
                 if found is None and body.type == "command" and not _writes_nothing(src, body):
                     # its output discarded, it may keep what it reads in a file
                     # (git hash-object -w --stdin) that a later command prints

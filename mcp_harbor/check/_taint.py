@@ -107,7 +107,7 @@ _SENTINEL_LEAVES = frozenset(
 #: A value that starts with a variable's expansion and the author's text
 #: after it (``"$REGISTRY_HOST/team/``): the name, and that text.
 _CLEAN_LEAD = re.compile(r'^"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?([^$`\\"]+)')
-_SAFE_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+=,")
+_SAFE_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+=,(")
 
 #: A printf conversion (flags, width, precision, then the letter), or %%.
 _PRINTF_DIRECTIVE = re.compile(r"%%|%[-+ #0]*[0-9]*(?:\.[0-9]*)?[diouxXfFeEgGcsqb]")

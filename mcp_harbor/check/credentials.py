@@ -82,6 +82,11 @@ class Credentials:
     #: print to any export (``kubectl config view --flatten``): keeping a
     #: credential there, not where `store_options` say, is printing it
     shared_store: bool = False
+    #: command lines that print the credential it takes, each the words it
+    #: has (``gh auth token``); a word ``!-x`` says option ``-x`` is not
+    #: among them (``vault token lookup`` without ``-accessor`` prints the
+    #: token's id, the token)
+    echoes: tuple[tuple[str, ...], ...] = ()
 
 
 def _c(
@@ -104,6 +109,7 @@ def _c(
     follows: str = "",
     stays: str = "",
     shared_store: bool = False,
+    echoes: str = "",
 ) -> Credentials:
     return Credentials(
         source,
@@ -124,6 +130,7 @@ def _c(
         frozenset(follows.split()),
         frozenset(stays.split()),
         shared_store,
+        echoes=tuple(tuple(e.split()) for e in echoes.split(",") if e.strip()),
     )
 
 
@@ -187,6 +194,7 @@ CREDENTIALS: dict[str, Credentials] = {
         stdin_with="--with-token",
         stores=".config/gh/hosts.yml",
         stores_with="login",  # gh auth login keeps it; GH_TOKEN is never written
+        echoes="auth token, auth status --show-token, auth status -t, auth git-credential",
     ),
     "kubectl": _c(
         "kubectl(1): --token is the bearer token sent to the API server; kubectl config "
@@ -236,6 +244,17 @@ CREDENTIALS: dict[str, Credentials] = {
         env="REDISCLI_AUTH",
     ),
     "glab": _c("glab 1.x: GITLAB_TOKEN authenticates its API requests", env="GITLAB_TOKEN"),
+    **{
+        program: _c(
+            f"OpenLDAP 2.5 {program}(1): -w PASSWD, or the file -y FILE, is the simple bind's "
+            "password, sent to the -H server and never printed; -d traces the protocol, the "
+            "bind request among it",
+            "-w",
+            file_options="-y",
+            printing="-d",
+        )
+        for program in ("ldapsearch", "ldapwhoami")
+    },
     "argocd": _c(
         "argocd 2.x: ARGOCD_AUTH_TOKEN authenticates to the API server", env="ARGOCD_AUTH_TOKEN"
     ),
@@ -249,11 +268,18 @@ CREDENTIALS: dict[str, Credentials] = {
     ),
     "heroku": _c("heroku CLI: HEROKU_API_KEY authenticates", env="HEROKU_API_KEY"),
     "aws": _c(
-        "aws(1) 2: the AWS_* credential variables sign requests; --debug prints them",
+        "aws(1) 2: the AWS_* credential variables sign requests; --debug prints them, and "
+        "configure get and configure export-credentials print the credentials",
         env="AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN",
         printing="--debug",
+        echoes="configure get, configure export-credentials",
     ),
-    "vault": _c("vault(1): VAULT_TOKEN authenticates requests", env="VAULT_TOKEN"),
+    "vault": _c(
+        "vault(1) 1.15: VAULT_TOKEN authenticates requests; token lookup of its own token "
+        "prints its id (the token), print token and login print it",
+        env="VAULT_TOKEN",
+        echoes="token lookup !-accessor, print token, login",
+    ),
     "npm": _c(
         "npm(1) 9: NPM_TOKEN/NODE_AUTH_TOKEN are read through .npmrc",
         env="NPM_TOKEN NODE_AUTH_TOKEN",
@@ -285,9 +311,18 @@ def _entry(program: str, words: Sequence[str | None]) -> Credentials | None:
     letters = {f"-{c}" for w in kept if w and w[:1] == "-" and w[:2] != "--" for c in w[1:]}
     if entry.printing & (written | letters):
         return None  # it prints the request: no place takes a credential
+    if any(_echoes(pattern, words) for pattern in entry.echoes):
+        return None  # gh auth token: it prints the credential itself
     if entry.setting_options and not _quiet_settings(entry, words):
         return None  # wget -e debug=on: a setting that prints the request
     return entry
+
+
+def _echoes(pattern: Sequence[str], words: Sequence[str | None]) -> bool:
+    """`words` make the command line `pattern` (`Credentials.echoes`): each
+    of its words is among them, and no ``!``-word's option is."""
+    given = {(w or "").split("=", 1)[0] for w in words}
+    return all((p[1:] not in given) if p.startswith("!") else (p in given) for p in pattern)
 
 
 def credential_stores(program: str, words: Sequence[str | None]) -> frozenset[str]:

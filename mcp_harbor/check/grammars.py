@@ -733,6 +733,21 @@ GRAMMARS: dict[str, Grammar] = {
         "-in -out -inform -outform -dates -subject -enddate",
         code=_OPENSSL_CODE,
     ),
+    "openssl pkey": _g(
+        "OpenSSL 3.0 openssl-pkey(1): it reads a key (-in FILE or stdin) and prints it, its "
+        "public part or its text; -passin/-passout name a password source (env:, file:, "
+        "fd:), which it reads",
+        "-in -out -inform -outform -cipher",
+        code=_OPENSSL_CODE + " -passin -passout",
+    ),
+    "openssl verify": _g(
+        "OpenSSL 3.0 openssl-verify(1): it verifies the certificates its operands name "
+        "against the trust options' files and prints the verdict; no option writes a file",
+        "-CAfile -CApath -CAstore -untrusted -trusted -CRLfile -purpose -verify_hostname "
+        "-verify_email -verify_ip -attime -verify_depth -auth_level -policy -nameopt "
+        "-verify_name",
+        code=_OPENSSL_CODE,
+    ),
     "openssl dgst": _g(
         "OpenSSL 3.0 openssl-dgst(1): it digests, signs or verifies its files or stdin and "
         "prints the result; keys, signatures and MAC options are data",
@@ -943,6 +958,36 @@ GRAMMARS: dict[str, Grammar] = {
         end=False,
     ),
     "wait": _g(_BASH + ": wait (pids; -p NAME is followed by the analysis)"),
+    **{
+        f"vault {sub}": _g(
+            f"vault 1.15 vault {sub} -h: it asks the server -address names (the author's: "
+            "VAULT_ADDR) and prints the answer; its flags stop at the first operand (Go's "
+            "flag package); an operand KEY=VALUE reads a file (@FILE) or stdin (-)",
+            "-format -field -accessor -mount -version -namespace -ns",
+            code="-address -agent-address -ca-cert -ca-path -client-cert -client-key "
+            "-tls-server-name -wrap-ttl -policy-override",
+            flags="-self -detailed -tls-skip-verify -non-interactive -output-curl-string "
+            "-output-policy",
+            assigns=True,
+        )
+        for sub in (
+            "token lookup",
+            "kv get",
+            "kv list",
+            "read",
+            "list",
+            "status",
+            "secrets list",
+            "auth list",
+            "policy list",
+            "policy read",
+        )
+    },
+    "umask": _g(_BASH + ": umask [-p] [-S] [MODE] sets or prints the file mode mask"),
+    "ulimit": _g(_BASH + ": ulimit [-HS] [-a | -OPTION [LIMIT]] sets or prints a limit"),
+    "times": _g(_BASH + ": times prints the shell's process times"),
+    "jobs": _g(_BASH + ": jobs prints the shell's jobs"),
+    "disown": _g(_BASH + ": disown [-ar] [-h] [JOBSPEC…] forgets jobs"),
     "sha1": _g("BSD sha1(1)"),
 }
 
@@ -989,6 +1034,7 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
     "gh": {"-R": "code", "--repo": "code", "--hostname": "code"},
     "glab": {"-R": "code", "--repo": "code"},
     "openssl": {},
+    "vault": {},
     "npm": {},
     "terraform": {},
     "ruff": {},
@@ -1079,7 +1125,7 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
                 "read local declare typeset export readonly set shift unset cd pushd popd "
                 "return exit break continue mapfile readarray getopts type hash let "
                 "source . shopt trap whoami nproc uname hostname pwd arch tty sha256 sha1 "
-                "logger uniq zcat bzcat xzcat"
+                "logger uniq zcat bzcat xzcat umask ulimit times jobs disown"
             ),
             "",
         ),
@@ -1103,7 +1149,10 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
                 "docker port|docker image prune|docker container prune|docker system df|"
                 "docker system prune|docker image rm|docker rmi|docker history|terraform show|"
                 "terraform output|"
-                "terraform state list|terraform state show|terraform version|helm lint",
+                "terraform state list|terraform state show|terraform version|helm lint|"
+                "vault token lookup|vault kv get|vault kv list|vault read|vault list|"
+                "vault status|vault secrets list|vault auth list|vault policy list|"
+                "vault policy read|openssl verify",
                 "|",
             ),
             "",
@@ -1143,6 +1192,7 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
         "openssl pkeyutl": "-out -writerand",
         "openssl rand": "-out -writerand",
         "openssl x509": "-out",
+        "openssl pkey": "-out",
         "git show": "--output",
         "git diff": "--output",
     }.items()

@@ -126,3 +126,76 @@ _SECRET = {"secrets": {"TOKEN": {"env": "T"}}}
 )
 def test_a_body_on_stdin_follows_a_redirect(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status([run], tmp_path, **_SECRET) == "refused") == refused
+
+
+# What round twenty's safe set showed (its refusals, mended as classes).
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a command line that prints the credential it takes
+        ('GH_TOKEN="$TOKEN" gh auth token', True),
+        ('GH_TOKEN="$TOKEN" gh auth status --show-token', True),
+        ('VAULT_TOKEN="$TOKEN" vault token lookup', True),
+        ('VAULT_TOKEN="$TOKEN" vault print token', True),
+        ('AWS_SECRET_ACCESS_KEY="$TOKEN" aws configure get aws_secret_access_key', True),
+        # an accessor's lookup prints no id
+        ('VAULT_TOKEN="$TOKEN" vault token lookup -format=json -accessor "$ARG_x"', False),
+        ('GH_TOKEN="$TOKEN" gh pr list --limit 5', False),
+    ],
+)
+def test_a_command_that_prints_its_credential(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status([run], tmp_path, **_SECRET) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a function whose every call pipes it into curl -H @-
+        (
+            "hdr() { printf 'X-Token: %s\\n' \"$TOKEN\"; }\n"
+            "hdr | curl -sS -H @- https://api.example.com/a\n"
+            "hdr | curl -sS -H @- https://api.example.com/b",
+            False,
+        ),
+        # one call prints it
+        (
+            "hdr() { printf 'X-Token: %s\\n' \"$TOKEN\"; }\n"
+            "hdr | curl -sS -H @- https://api.example.com/a\nhdr",
+            True,
+        ),
+        # one call is captured: what the function prints is then a value
+        (
+            "hdr() { printf 'X-Token: %s\\n' \"$TOKEN\"; }\n"
+            'hdr | curl -sS -H @- https://api.example.com/a\nx=$(hdr | cat)\necho "$x"',
+            True,
+        ),
+    ],
+)
+def test_what_a_function_prints_goes_where_its_calls_send_it(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    assert (_status([run], tmp_path, **_SECRET) == "refused") == refused
+
+
+def test_a_duplicated_descriptor_is_no_file(tmp_path: Path) -> None:
+    """``>&2`` writes no file a secret could be read back from: what
+    ``read`` takes from the author's file stays the author's."""
+    run = (
+        "while read -r role accessor; do\n"
+        '  ttl=$(VAULT_TOKEN="$TOKEN" vault token lookup -format=json -accessor "$accessor" '
+        "| jq -r .data.ttl)\n"
+        '  [[ $ttl =~ ^[0-9]+$ ]] || { echo "$role: no TTL" >&2; continue; }\n'
+        '  printf "%s %s\\n" "$role" "$ttl"\n'
+        "done < config/accessors.txt"
+    )
+    assert _status([run], tmp_path, **_SECRET) == "accepted"
+
+
+def test_a_caller_path_that_climbs_to_a_secret_file(tmp_path: Path) -> None:
+    steps = [
+        'printf \'header = "Authorization: Bearer %s"\\n\' "$TOKEN" > "$HARBOR_RUN_DIR/c.cfg"',
+        'base64 -w 0 -- "$HARBOR_RUN_DIR/reports/$ARG_x"',
+    ]
+    assert _status(steps, tmp_path, **_SECRET) == "refused"
