@@ -167,6 +167,13 @@ def test_invalid_grammars_in_an_export(tmp_path: Path, tail: str, needle: str) -
     assert str(tmp_path / "x.yaml") in problem
 
 
+def test_a_numbers_option_is_the_option_written(tmp_path: Path) -> None:
+    """YAML reads ``-4`` as a number: in a list of options it is ``"-4"``."""
+    text = HEAD + "programs:\n  ping6:\n    flags: [-4, -6, -q]\n    runs_operands: false\n"
+    export = load_export(write_export(tmp_path, "x.yaml", text))
+    assert export.programs["ping6"].flags == ("-4", "-6", "-q")
+
+
 def test_the_programs_file(tmp_path: Path) -> None:
     path = write_export(tmp_path, "programs.yaml", SERVER_WIDE)
     loaded = load_programs_file(path)

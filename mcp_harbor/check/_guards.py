@@ -27,7 +27,10 @@ __all__ = ["matched_digits"]
 
 #: A ``[[ =~ ]]`` regular expression that only digits match whole (an
 #: optional leading ``-``): what it matched is a number to arithmetic.
-_DIGITS_REGEX = re.compile(r"\^-?(?:\[0-9\]|\[\[:digit:\]\])(?:\+|\*|\{[0-9]+(?:,[0-9]*)?\})\$")
+_DIGITS_REGEX = re.compile(
+    r"\^(?:-\??|\[-\]\?)?"
+    r"(?:\[0-9\]|\[\[:digit:\]\])(?:\+|\*|\{[0-9]+(?:,[0-9]*)?\})\$"
+)
 #: The same without a sign: what it matched cannot start with ``-``.
 _UNSIGNED_REGEX = re.compile(r"\^(?:\[0-9\]|\[\[:digit:\]\])(?:\+|\*|\{[0-9]+(?:,[0-9]*)?\})\$")
 #: Builtins that assign the names they are given.

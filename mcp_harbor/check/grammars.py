@@ -870,12 +870,14 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     "redis-cli": _g(
         "redis 7 redis-cli --help: -n is the database number; the operands are the command "
-        "it sends (code); -h, -p, -s, -u are the server it sends the password to",
-        "-n -r -i",
+        "it sends (code); -h, -p, -s, -u are the server it sends the password to; --scan "
+        "lists the keys --pattern matches (a glob the server applies), --count at a time",
+        "-n -r -i --pattern --count",
         code="-h -p -s -u -a --pass --user --askpass --tls --cacert --cert --key --sni",
         operands="code",
         stdin="code",
-        flags="--no-auth-warning --raw --no-raw --csv --json -e -x -c",
+        flags="--no-auth-warning --raw --no-raw --csv --json -e -x -c --scan --bigkeys "
+        "--memkeys --hotkeys",
     ),
     **{
         f"gh {sub}": _g(

@@ -492,7 +492,11 @@ class ProgramGrammar(_Strict):
     @classmethod
     def _a_list(cls, value: Any) -> Any:
         if isinstance(value, list):
-            return tuple(value)
+            # YAML reads -4 and -6 (ip, curl, ssh) as numbers: the option written
+            return tuple(
+                str(v) if isinstance(v, int) and not isinstance(v, bool) and v < 0 else v
+                for v in value
+            )
         if isinstance(value, tuple):
             return value
         raise ValueError("must be a list of options, e.g. [--env, -e]")

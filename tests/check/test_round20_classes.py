@@ -199,3 +199,19 @@ def test_a_caller_path_that_climbs_to_a_secret_file(tmp_path: Path) -> None:
         'base64 -w 0 -- "$HARBOR_RUN_DIR/reports/$ARG_x"',
     ]
     assert _status(steps, tmp_path, **_SECRET) == "refused"
+
+
+@pytest.mark.parametrize(
+    ("guard", "use", "refused"),
+    [
+        # a signed digits guard: a number to arithmetic, never an operand
+        ("[[ $t =~ ^-?[0-9]+$ ]] || exit 1", "echo $(( t + 1 ))", False),
+        ("if [[ ! $t =~ ^[-]?[0-9]{1,9}$ ]]; then exit 1; fi", "(( t < 0 )) && echo neg", False),
+        ("[[ $t =~ ^-?[0-9]+$ ]] || exit 1", 'sort "$t" /dev/null', True),
+        # a sign other than - is not in the model a guard gives
+        ("[[ $t =~ ^[+-]?[0-9]+$ ]] || exit 1", "echo $(( t + 1 ))", True),
+    ],
+)
+def test_a_signed_guard(guard: str, use: str, refused: bool, tmp_path: Path) -> None:
+    run = f"t=$(curl -s https://api.example.com/n)\n{guard}\n{use}"
+    assert (_status([run], tmp_path) == "refused") == refused
