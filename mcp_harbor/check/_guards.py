@@ -16,13 +16,13 @@ between says no).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from tree_sitter import Node
 
 from mcp_harbor.check._tree import ancestors, node_text, walk
 
-__all__ = ["matched_digits"]
+__all__ = ["matched_digit_group", "matched_digits"]
 
 
 #: A ``[[ =~ ]]`` regular expression that only digits match whole (an
@@ -33,6 +33,8 @@ _DIGITS_REGEX = re.compile(
 )
 #: The same without a sign: what it matched cannot start with ``-``.
 _UNSIGNED_REGEX = re.compile(r"\^(?:\[0-9\]|\[\[:digit:\]\])(?:\+|\*|\{[0-9]+(?:,[0-9]*)?\})\$")
+#: A capturing group that matches digits alone.
+_DIGITS_GROUP = re.compile(r"(?:\[0-9\]|\[\[:digit:\]\])(?:\+|\*|\{[0-9]+(?:,[0-9]*)?\})")
 #: Builtins that assign the names they are given.
 _ASSIGNING = frozenset(
     {"read", "mapfile", "readarray", "let", "declare", "typeset", "local", "export",
@@ -89,13 +91,6 @@ def _digits_names(src: bytes, node: Node, unsigned: bool = False) -> tuple[froze
     return frozenset(names), negated
 
 
-def _digits_test(src: bytes, node: Node, name: str, unsigned: bool = False) -> bool:
-    """`node` (a test, or a ``&&`` list of them) shows `name` to hold
-    digits when it is true."""
-    names, negated = _digits_names(src, node, unsigned)
-    return name in names and not negated
-
-
 def _leaves(src: bytes, node: Node) -> bool:
     """`node` always leaves what runs after it: ``exit``, ``return`` in a
     function, ``continue`` or ``break`` in a loop of the same function, or
@@ -127,17 +122,30 @@ def _leaves(src: bytes, node: Node) -> bool:
     return False
 
 
-def _guards(src: bytes, node: Node, name: str, unsigned: bool = False) -> bool:
-    """The statement `node` leaves unless `name` holds digits: ``[[ $n =~
-    ^[0-9]+$ ]] || exit``, ``[[ ! $n =~ … ]] && continue``, ``if ! [[ $n
-    =~ … ]]; then …; exit 1; fi``."""
+#: What a test shows when it is true: whether it shows the fact asked
+#: about, and whether it is negated (then the fact holds when it is false).
+Shows = Callable[[Node], tuple[bool, bool]]
+
+
+def _digits_shows(src: bytes, name: str, unsigned: bool) -> Shows:
+    def shows(node: Node) -> tuple[bool, bool]:
+        names, negated = _digits_names(src, node, unsigned)
+        return name in names, negated
+
+    return shows
+
+
+def _guards(src: bytes, node: Node, shows: Shows) -> bool:
+    """The statement `node` leaves unless what `shows` asks about holds:
+    ``[[ $n =~ ^[0-9]+$ ]] || exit``, ``[[ ! $n =~ … ]] && continue``,
+    ``if ! [[ $n =~ … ]]; then …; exit 1; fi``."""
     if node.type == "list":
         kids = [c for c in node.children if c.type not in ("&&", "||")]
         operators = [node_text(src, c) for c in node.children if c.type in ("&&", "||")]
         if len(kids) != 2 or not _leaves(src, kids[1]):
             return False
-        held, negated = _digits_names(src, kids[0], unsigned)
-        return name in held and negated == (operators == ["&&"])
+        held, negated = shows(kids[0])
+        return held and negated == (operators == ["&&"])
     if node.type == "if_statement":
         if any(c.type in ("elif_clause", "else_clause") for c in node.children):
             return False
@@ -147,11 +155,11 @@ def _guards(src: bytes, node: Node, name: str, unsigned: bool = False) -> bool:
             for c in node.children
             if c.is_named and c not in conditions and c.type not in ("elif_clause", "else_clause")
         ]
-        tests = [_digits_names(src, c, unsigned) for c in conditions]
+        tests = [shows(c) for c in conditions]
         return (
             bool(body)
             and _leaves(src, body[-1])
-            and any(name in found and negated for found, negated in tests)
+            and any(held and negated for held, negated in tests)
         )
     return False
 
@@ -182,6 +190,116 @@ def matched_digits(src: bytes, node: Node, name: str, unsigned: bool = False) ->
     ``if`` whose condition is it, or below a guard that leaves otherwise
     (``|| exit``), with no assignment of `name` between. `unsigned`: the
     regular expression admits no ``-`` either."""
+    return _held(
+        src,
+        node,
+        _digits_shows(src, name, unsigned),
+        lambda nodes: _assigns(src, nodes, name),
+    )
+
+
+def matched_digit_group(src: bytes, node: Node, group: int, functions: Collection[str]) -> bool:
+    """`node` (a use of ``${BASH_REMATCH[group]}``) runs only after a ``[[
+    $x =~ REGEX ]]`` held whose capturing group `group` matches digits
+    alone (``^v([0-9]+)\\.([0-9]+)$``), as `matched_digits` places it,
+    with no other ``=~`` test, assignment of ``BASH_REMATCH`` or function
+    call (`functions`: the script's, which may test again) between:
+    bash(1), BASH_REMATCH, holds what the last ``=~`` matched, group by
+    group."""
+
+    def shows(test: Node) -> tuple[bool, bool]:
+        found = _one_match(src, test)
+        if found is None:
+            return False, False
+        regex, negated = found
+        text = _group(regex, group)
+        return text is not None and _DIGITS_GROUP.fullmatch(text) is not None, negated
+
+    return _held(src, node, shows, lambda nodes: _rematches(src, nodes, functions))
+
+
+def _one_match(src: bytes, node: Node) -> tuple[str, bool] | None:
+    """The regular expression of the test `node`, ``[[ $x =~ REGEX ]]``
+    alone (or negated with ``!``, inside or outside the brackets), and
+    whether it is negated."""
+    negated = False
+    if node.type == "negated_command":
+        tested = [c for c in node.children if c.is_named]
+        if len(tested) != 1:
+            return None
+        node, negated = tested[0], True
+    if node.type != "test_command":
+        return None
+    text = node_text(src, node)
+    if not (text.startswith("[[") and text.endswith("]]")):
+        return None
+    inner = text[2:-2].strip()
+    if inner.startswith("!"):
+        inner, negated = inner[1:].strip(), not negated
+    if "&&" in inner or "||" in inner:
+        return None
+    match = _MATCH_PART.fullmatch(inner)
+    return (match.group(2), negated) if match is not None else None
+
+
+def _group(regex: str, number: int) -> str | None:
+    """The text of capturing group `number` of the extended regular
+    expression `regex` (as written in the script: ``\\(`` is a literal
+    parenthesis, a bracket expression holds none), or None."""
+    count, depth, start, k = 0, 0, -1, 0
+    opened: list[int] = []
+    while k < len(regex):
+        c = regex[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == "[":
+            end = regex.find("]", k + 2 if regex[k + 1 : k + 2] in ("]", "^") else k + 1)
+            if end < 0:
+                return None
+            k = end + 1
+            continue
+        if c == "(":
+            count += 1
+            opened.append(count)
+            if count == number:
+                start, depth = k + 1, len(opened)
+        elif c == ")":
+            if not opened:
+                return None
+            if opened[-1] == number and len(opened) == depth:
+                return regex[start:k]
+            opened.pop()
+        k += 1
+    return None
+
+
+def _rematches(src: bytes, nodes: Sequence[Node], functions: Collection[str]) -> bool:
+    """A statement among `nodes` may set ``BASH_REMATCH`` again: a ``=~``
+    test, an assignment or ``unset`` of it, or a function call."""
+    for top in nodes:
+        for node in walk(top):
+            text = node_text(src, node)
+            if node.type == "test_command" and "=~" in text:
+                return True
+            target = (
+                node.child_by_field_name("name") if node.type == "variable_assignment" else None
+            )
+            if (
+                target is not None and node_text(src, target).split("[", 1)[0] == "BASH_REMATCH"
+            ) or (node.type in ("unset_command", "declaration_command") and "BASH_REMATCH" in text):
+                return True
+            name = node.child_by_field_name("name") if node.type == "command" else None
+            if name is not None and (
+                node_text(src, name) in functions or node_text(src, name) in ("eval", "source", ".")
+            ):
+                return True
+    return False
+
+
+def _held(src: bytes, node: Node, shows: Shows, undone: Callable[[Sequence[Node]], bool]) -> bool:
+    """`node` runs only after a test held that `shows` asks about (see
+    `matched_digits`), with nothing `undone` says undoes it between."""
     child = node
     for parent in ancestors(node):
         if parent.type == "list":
@@ -191,8 +309,8 @@ def matched_digits(src: bytes, node: Node, name: str, unsigned: bool = False) ->
                 len(kids) == 2
                 and operators == ["&&"]
                 and kids[1] == child
-                and _digits_test(src, kids[0], name, unsigned)
-                and not _assigns(src, [child], name)
+                and shows(kids[0]) == (True, False)
+                and not undone([child])
             ):
                 return True
         elif parent.type == "if_statement":
@@ -208,8 +326,8 @@ def matched_digits(src: bytes, node: Node, name: str, unsigned: bool = False) ->
                     body.append(c)
             if (
                 child in body
-                and any(_digits_test(src, c, name, unsigned) for c in conditions)
-                and not _assigns(src, body[: body.index(child) + 1], name)
+                and any(shows(c) == (True, False) for c in conditions)
+                and not undone(body[: body.index(child) + 1])
             ):
                 return True
         if parent.type in ("program", "compound_statement", "do_group", "if_statement"):
@@ -218,9 +336,7 @@ def matched_digits(src: bytes, node: Node, name: str, unsigned: bool = False) ->
             if child in siblings:
                 before = siblings[: siblings.index(child)]
                 for k, statement in enumerate(before):
-                    if _guards(src, statement, name, unsigned) and not _assigns(
-                        src, [*before[k + 1 :], child], name
-                    ):
+                    if _guards(src, statement, shows) and not undone([*before[k + 1 :], child]):
                         return True
         if parent.type in ("function_definition", "program"):
             return False

@@ -50,7 +50,7 @@ from mcp_harbor.check._facts import (
     Word,
     any_model,
 )
-from mcp_harbor.check._guards import matched_digits
+from mcp_harbor.check._guards import matched_digit_group, matched_digits
 from mcp_harbor.check._tree import (
     IDENT,
     VARIABLE,
@@ -257,6 +257,8 @@ _SETS_NAMES = frozenset(
     {"read", "mapfile", "readarray", "getopts", "printf", "wait", "let", "local", "declare",
      "typeset", "export", "readonly", "unset", "eval", "source", ".", "compgen", "complete"}
 )  # fmt: skip
+#: One group of what the last ``=~`` matched: ``${BASH_REMATCH[2]}``.
+_REMATCH_GROUP = re.compile(r"\$\{BASH_REMATCH\[([1-9])\]\}")
 #: the names of the positional parameters (``$1``…, ``$@``, ``$*``)
 _POSITIONAL = re.compile(r"[1-9][0-9]*|[@*]")
 #: `TaintedScript._positional` keys: the script's own (a top-level ``set``)
@@ -3896,7 +3898,7 @@ class TaintedScript:
         changed = True
         while changed:
             changed = False
-            occs = sentinel_occs + self._expansion_occs(script)
+            occs = [self._guarded(o) for o in sentinel_occs + self._expansion_occs(script)]
             for node, here in here_reads:
                 inner = self.occs_in(here.start_byte, here.end_byte, occs)
                 if here.type == "process_substitution":
@@ -3951,7 +3953,7 @@ class TaintedScript:
                 if grew:
                     changed = True
                     # later places read it as it is now (where="$where and …")
-                    occs = sentinel_occs + self._expansion_occs(script)
+                    occs = [self._guarded(o) for o in sentinel_occs + self._expansion_occs(script)]
             for call in calls:
                 # $1… hold the words passed, each with the model of the whole
                 # word (the author's text around the caller's counts: f
@@ -4414,6 +4416,11 @@ class TaintedScript:
         `_guards.matched_digits`): no sign there when the guard admits none."""
         if not occ.var or occ.node is None or occ.model.numeric:
             return occ
+        group = _REMATCH_GROUP.fullmatch(node_text(self.src, occ.node))
+        if group is not None:
+            # ${BASH_REMATCH[1]} after [[ $v =~ ^v([0-9]+)\.… ]] held: digits
+            held = matched_digit_group(self.src, occ.node, int(group[1]), self.functions)
+            return replace(occ, model=_GUARDED) if held else occ
         if matched_digits(self.src, occ.node, occ.var, unsigned=True):
             return replace(occ, model=_GUARDED)
         if matched_digits(self.src, occ.node, occ.var):

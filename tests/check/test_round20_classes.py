@@ -215,3 +215,36 @@ def test_a_caller_path_that_climbs_to_a_secret_file(tmp_path: Path) -> None:
 def test_a_signed_guard(guard: str, use: str, refused: bool, tmp_path: Path) -> None:
     run = f"t=$(curl -s https://api.example.com/n)\n{guard}\n{use}"
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # what a guard shows reaches a name assigned below it
+        ("[[ $t =~ ^[0-9]+$ ]] || exit 1\nm=$t\necho $(( m + 1 ))", False),
+        ("m=$t\n[[ $t =~ ^[0-9]+$ ]] || exit 1\necho $(( m + 1 ))", True),
+        # a group of digits of what =~ matched
+        (
+            "if [[ ! $t =~ ^v([0-9]+)\\.([0-9]+)$ ]]; then exit 1; fi\n"
+            "major=${BASH_REMATCH[1]} minor=${BASH_REMATCH[2]}\necho $(( major + minor ))",
+            False,
+        ),
+        ("if [[ $t =~ ^v([0-9]+)\\.(.+)$ ]]; then echo $(( ${BASH_REMATCH[2]} + 1 )); fi", True),
+        # another =~, or a function that may test, between
+        (
+            "if [[ $t =~ ^v([0-9]+)$ ]]; then [[ x =~ (.*) ]]; "
+            "echo $(( ${BASH_REMATCH[1]} + 1 )); fi",
+            True,
+        ),
+        (
+            "f() { [[ z =~ (.*) ]]; }\nif [[ $t =~ ^v([0-9]+)$ ]]; then f; "
+            "echo $(( ${BASH_REMATCH[1]} + 1 )); fi",
+            True,
+        ),
+        # a literal parenthesis is no group
+        ("if [[ $t =~ ^v(\\([0-9]+)$ ]]; then echo $(( ${BASH_REMATCH[1]} + 1 )); fi", True),
+    ],
+)
+def test_digits_a_match_shows(run: str, refused: bool, tmp_path: Path) -> None:
+    run = f"t=$(curl -s https://api.example.com/v)\n{run}"
+    assert (_status([run], tmp_path) == "refused") == refused
