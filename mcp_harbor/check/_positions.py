@@ -659,6 +659,8 @@ def admit(
         given_data = given_data or not numbers(word)
         opened.append(word)
         first_words = word.occs[0].model.words if word.occs else None
+        # a pattern's literal start (^https://(www|docs)\.example\.com/…)
+        heads = word.occs[0].model.heads if word.occs else None
         if (
             grammar.url_operands == "all"
             and not numbers(word)  # no scheme; beside a secret, the host is judged there
@@ -668,6 +670,11 @@ def admit(
                 not prefix
                 and first_words is not None
                 and all(w.startswith(_AUTHOR_SCHEMES) for w in first_words)
+            )
+            and not (
+                not prefix
+                and heads is not None
+                and all(h.startswith(_AUTHOR_SCHEMES) for h in heads)
             )
         ):
             # the scheme is what stands before the first `/`: the author's

@@ -67,6 +67,10 @@ class ValueModel:
     #: is one written in decimal (None: not known)
     least: int | None = None
     most: int | None = None
+    #: the author's texts one of which every value starts with (a
+    #: ``pattern``'s literal start: ``^https://(www|docs)\\.example\\.com/``),
+    #: or None
+    heads: frozenset[str] | None = None
 
     @property
     def inert(self) -> bool:
@@ -96,6 +100,9 @@ class ValueModel:
         if None not in (self.least, self.most, other.least, other.most):
             least = min(x for x in (self.least, other.least) if x is not None)
             most = max(x for x in (self.most, other.most) if x is not None)
+        heads = None
+        if self.heads is not None and other.heads is not None:
+            heads = self.heads | other.heads
         return ValueModel(
             self.chars | other.chars,
             self.first | other.first,
@@ -105,6 +112,7 @@ class ValueModel:
             last=last,
             least=least,
             most=most,
+            heads=heads,
         )
 
 
@@ -279,7 +287,50 @@ def _pattern_model(pattern: str) -> ValueModel:
     walker = _Pattern(parsed.state.flags)
     chars, first, nullable = walker.seq(parsed)
     last, _ = walker.last_of(parsed)
-    return ValueModel(frozenset(chars), frozenset(first), nullable, last=frozenset(last))
+    heads = None if walker.ignorecase else _heads(parsed)
+    return ValueModel(
+        frozenset(chars), frozenset(first), nullable, last=frozenset(last), heads=heads
+    )
+
+
+def _literals(items: Any) -> str | None:
+    """The text a parsed sequence of literal characters matches, or None."""
+    text = ""
+    for op, arg in items:
+        if op is not _sre_c.LITERAL:
+            return None
+        text += chr(arg)
+    return text
+
+
+def _heads(items: Any, limit: int = 32) -> frozenset[str] | None:
+    """The literal texts one of which every match of the parsed pattern
+    `items` starts with: its literal characters and groups of literal
+    alternatives from the start (after ``^``), up to the first other
+    element. None when that start is empty or has more than `limit`."""
+    heads = [""]
+    for op, arg in items:
+        if op is _sre_c.AT and arg is _sre_c.AT_BEGINNING:
+            continue
+        if op is _sre_c.LITERAL:
+            heads = [h + chr(arg) for h in heads]
+            continue
+        if op is _sre_c.SUBPATTERN:
+            inner = list(arg[-1])
+            choices: list[str] | None = None
+            if len(inner) == 1 and inner[0][0] is _sre_c.BRANCH:
+                texts = [_literals(branch) for branch in inner[0][1][1]]
+                choices = None if None in texts else [t for t in texts if t is not None]
+            else:
+                text = _literals(inner)
+                choices = None if text is None else [text]
+            if choices and len(heads) * len(choices) <= limit:
+                heads = [h + c for h in heads for c in choices]
+                continue
+        break
+    if not heads or not all(heads):
+        return None
+    return frozenset(heads)
 
 
 # ----------------------------------------------------------------- schemas
@@ -301,6 +352,7 @@ def _intersect(a: ValueModel, b: ValueModel) -> ValueModel:
         last=last,
         least=max(least) if least else None,
         most=min(most) if most else None,
+        heads=a.heads if a.heads is not None else b.heads,
     )
 
 
@@ -407,7 +459,15 @@ def _string_model(schema: Mapping[str, Any], dash: bool) -> ValueModel:
     min_length = schema.get("minLength")
     if isinstance(min_length, int) and not isinstance(min_length, bool) and min_length > 0:
         can_be_empty = False
-    return ValueModel(model.chars, first, can_be_empty, model.numeric, model.words, last=model.last)
+    return ValueModel(
+        model.chars,
+        first,
+        can_be_empty,
+        model.numeric,
+        model.words,
+        last=model.last,
+        heads=model.heads,
+    )
 
 
 _MEMO_LIMIT = 10_000
@@ -447,4 +507,5 @@ def _model_for(schema: Mapping[str, Any]) -> ValueModel:
         model.last - banned if model.last is not None else None,
         model.least,
         model.most,
+        model.heads,
     )

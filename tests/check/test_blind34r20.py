@@ -42,7 +42,6 @@ REFUSED_SAFE = {
     "047-virsh-list.yaml": "H012: virsh has no grammar (its own output passed back)",
     "051-libvirt-pool-capacity.yaml": "H012: virsh has no grammar",
     "053-vm-image-inventory.yaml": "H012: virsh has no grammar",
-    "058-cdn-headers.yaml": "H012: the caller's whole URL",
     "059-redis-cache-keys.yaml": "H006 H012: redis-cli --pattern, a signed guard",
     "080-ldap-group-members.yaml": "H010 H012: ldapsearch has no grammar",
     "081-ldap-password-expiry.yaml": "H012: ldapsearch has no grammar",

@@ -248,3 +248,22 @@ def test_a_signed_guard(guard: str, use: str, refused: bool, tmp_path: Path) -> 
 def test_digits_a_match_shows(run: str, refused: bool, tmp_path: Path) -> None:
     run = f"t=$(curl -s https://api.example.com/v)\n{run}"
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("pattern", "run", "refused"),
+    [
+        # a pattern's literal start is the author's scheme and host
+        (r"^https://(www|docs)\.example\.com/[a-z/]*$", 'curl -sS -- "$ARG_u"', False),
+        (r"^https://(www|docs)\.example\.com/[a-z/]*$", 'u="$ARG_u"\ncurl -sS -- "$u"', False),
+        (r"^(https|file)://[a-z/.]*$", 'curl -sS -- "$ARG_u"', True),
+        (r"(?i)^https://[a-z/.]*$", 'curl -sS -- "$ARG_u"', True),
+        # bash cuts the start away: no longer the author's
+        (r"^https://(www|docs)\.example\.com/[a-z/]*$", 'curl -sS -- "${ARG_u#https://}"', True),
+    ],
+)
+def test_a_patterns_literal_start(pattern: str, run: str, refused: bool, tmp_path: Path) -> None:
+    status, _findings = check_steps(
+        [run], tmp_path, args={"u": {"type": "string", "pattern": pattern}}
+    )
+    assert (status == "refused") == refused
