@@ -1802,26 +1802,7 @@ class TaintedScript:
         ]
         if not runs:
             return None
-        first_run = min(n.start_byte for n in runs)
-        count = 0
-        for node in walk_nodes(body):
-            if node.type != "command" or (name := node.child_by_field_name("name")) is None:
-                continue
-            cname = node_text(self.src, name)
-            if cname == "set":
-                return None
-            if cname != "shift":
-                continue
-            arguments = [node_text(self.src, a) for a in node.children_by_field_name("argument")]
-            if (
-                node.start_byte > first_run
-                or _unconditional_scope(node) != body
-                or len(arguments) > 1
-                or (arguments and not arguments[0].isdigit())
-            ):
-                return None
-            count += int(arguments[0]) if arguments else 1
-        return count
+        return self._shifts(body, min(n.start_byte for n in runs))
 
     def shifts_before(self, function: str, use: Node) -> int | None:
         """How many of its arguments `function` has shifted away where
@@ -1839,6 +1820,12 @@ class TaintedScript:
             for a in ancestors(use)
         ):
             return None
+        return self._shifts(body, use.start_byte)
+
+    def _shifts(self, body: Node, before: int) -> int | None:
+        """How many words the ``shift``/``shift N`` commands of the function
+        `body` drop, each running unconditionally before byte `before`;
+        None when a ``set`` stands in it or a ``shift`` anywhere else."""
         count = 0
         for node in walk_nodes(body):
             if node.type != "command" or (name := node.child_by_field_name("name")) is None:
@@ -1850,7 +1837,7 @@ class TaintedScript:
                 continue
             arguments = [node_text(self.src, a) for a in node.children_by_field_name("argument")]
             if (
-                node.start_byte > use.start_byte
+                node.start_byte > before
                 or _unconditional_scope(node) != body
                 or len(arguments) > 1
                 or (arguments and not arguments[0].isdigit())
