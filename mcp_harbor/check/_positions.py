@@ -62,6 +62,8 @@ _OWN_CODE_VARIABLES: dict[str, tuple[str, ...]] = {
 #: The schemes a URL an operand of curl or wget holds caller data in must
 #: start with: the author's (never ``file:``).
 _AUTHOR_SCHEMES = ("http://", "https://")
+#: A character no URL scheme holds (RFC 3986 section 3.1).
+_NOT_SCHEME = re.compile(r"[^A-Za-z0-9+.-]")
 #: The author's scheme and host, closed by the ``/`` that starts the path.
 _AUTHORS_HOST = re.compile(r"https?://[^/\0]+/")
 #: Options whose value is a program file: the program given, later words
@@ -635,6 +637,9 @@ def admit(
             and grammar.url_operands == "scheme"
             and any(":" in o.model.chars for o in word.occs)
             and not _AUTHORS_HOST.match(prefix)
+            # orgs/acme/teams/$t: a scheme is letters, digits, + - . before
+            # the first `:` (RFC 3986, Go's url.Parse): after a `/` none starts
+            and not _NOT_SCHEME.search(prefix.split(":", 1)[0])
         ):
             refuse(
                 word,

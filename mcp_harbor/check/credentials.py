@@ -195,6 +195,7 @@ CREDENTIALS: dict[str, Credentials] = {
         stores=".config/gh/hosts.yml",
         stores_with="login",  # gh auth login keeps it; GH_TOKEN is never written
         echoes="auth token, auth status --show-token, auth status -t, auth git-credential",
+        printing="--verbose",  # gh api --verbose prints the request, its headers too
     ),
     "kubectl": _c(
         "kubectl(1): --token is the bearer token sent to the API server; kubectl config "

@@ -916,6 +916,16 @@ GRAMMARS: dict[str, Grammar] = {
             "issue comment",
         )
     },
+    "gh api": _g(
+        "gh 2.x gh-api(1): it asks the API at ENDPOINT (a path of the GitHub API, graphql, or "
+        "a URL whose host gets the token) and prints the answer; -f KEY=VALUE is a string "
+        "field, -F KEY=VALUE a typed one whose @FILE reads a file; --input FILE is the "
+        "body; -X is the method; --jq and --template are programs",
+        "-f --raw-field -H --header --cache -p --preview",
+        code="-X --method -F --field --input -q --jq -t --template --hostname -R --repo",
+        flags="--paginate --slurp -i --include --silent",
+        urls="scheme",
+    ),
     **{
         f"glab {sub}": _g(
             f"glab 1.x glab-{sub.replace(' ', '-')}(1): lists and views print what the API "

@@ -48,7 +48,6 @@ REFUSED_SAFE = {
     "082-ldap-membership-check.yaml": "H010 H012: ldapsearch has no grammar",
     "087-fastlane-beta.yaml": "H012: a variable fastlane's programs: entry does not name",
     "095-parquet-schema.yaml": "H005 H012: python3 importing duckdb",
-    "108-branch-protection.yaml": "H012: gh api has no grammar",
     "125-loki-errors.yaml": "H012: logcli has no grammar",
     "133-k8s-top.yaml": "H009: a pod name from kubectl's output where kubectl get reads options",
     "146-sqlite-integrity.yaml": "H004 H012: sqlite3 on a database a step may write",

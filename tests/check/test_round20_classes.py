@@ -267,3 +267,20 @@ def test_a_patterns_literal_start(pattern: str, run: str, refused: bool, tmp_pat
         [run], tmp_path, args={"u": {"type": "string", "pattern": pattern}}
     )
     assert (status == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('GH_TOKEN="$TOKEN" gh api "repos/example/$ARG_x/branches/main/protection"', False),
+        ('GH_TOKEN="$TOKEN" gh api repos/example/r/issues -f "body=$ARG_x"', False),
+        # a whole endpoint of the caller's may be a URL whose host gets the token
+        ('GH_TOKEN="$TOKEN" gh api "$ARG_x"', True),
+        ('GH_TOKEN="$TOKEN" gh api "repos$ARG_x"', True),
+        # -F reads @FILE, --input a file; --verbose prints the request
+        ('GH_TOKEN="$TOKEN" gh api repos/example/r/issues -F "body=$ARG_x"', True),
+        ('GH_TOKEN="$TOKEN" gh api --verbose repos/example/r', True),
+    ],
+)
+def test_gh_api(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status([run], tmp_path, **_SECRET) == "refused") == refused
