@@ -33,6 +33,9 @@ _DIGITS_REGEX = re.compile(
 )
 #: The same without a sign: what it matched cannot start with ``-``.
 _UNSIGNED_REGEX = re.compile(r"\^(?:\[0-9\]|\[\[:digit:\]\])(?:\+|\*|\{[0-9]+(?:,[0-9]*)?\})\$")
+#: What runs in a process of its own: a ``continue`` there leaves no loop
+#: of the script's.
+_OWN_PROCESS = frozenset({"subshell", "command_substitution", "process_substitution"})
 #: A capturing group that matches digits alone.
 _DIGITS_GROUP = re.compile(r"(?:\[0-9\]|\[\[:digit:\]\])(?:\+|\*|\{[0-9]+(?:,[0-9]*)?\})")
 #: Builtins that assign the names they are given.
@@ -44,7 +47,10 @@ _ASSIGNING = frozenset(
 
 #: One ``$NAME =~ REGEX`` of a ``[[ ]]`` read from its text (tree-sitter
 #: misreads ``[[ $a =~ r && $b =~ r ]]`` and ``[[ ! $a =~ r ]]``).
-_MATCH_PART = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?\s*=~\s*(\S+)")
+_MATCH_PART = re.compile(
+    r"(?:\"\$\{?(?P<quoted>[A-Za-z_][A-Za-z0-9_]*)\}?\"|\$\{?(?P<bare>[A-Za-z_][A-Za-z0-9_]*)\}?)"
+    r"\s*=~\s*(?P<regex>\S+)"
+)
 
 
 def _digits_names(src: bytes, node: Node, unsigned: bool = False) -> tuple[frozenset[str], bool]:
@@ -83,9 +89,9 @@ def _digits_names(src: bytes, node: Node, unsigned: bool = False) -> tuple[froze
     for piece in inner.split("&&"):
         match = _MATCH_PART.fullmatch(piece.strip())
         pattern = _UNSIGNED_REGEX if unsigned else _DIGITS_REGEX
-        if match is None or not pattern.fullmatch(match.group(2)):
+        if match is None or not pattern.fullmatch(match["regex"]):
             return frozenset(), False
-        names.add(match.group(1))
+        names.add(match["quoted"] or match["bare"])
     if negated and len(names) > 1:
         return frozenset(), False  # ! (a && b): one of them may not hold
     return frozenset(names), negated
@@ -102,16 +108,21 @@ def _leaves(src: bytes, node: Node) -> bool:
         return False
     name = node.child_by_field_name("name")
     word = node_text(src, name) if name is not None else ""
+    if word not in ("exit", "return", "continue", "break") or _redefined(src, node, word):
+        return False  # exit() { …; }: a function of the script's, which returns
     if word == "exit":
         return True
-    if word not in ("return", "continue", "break"):
-        return False
-    # continue and break leave only a loop of the same function (bash 5.2
-    # says "only meaningful in a loop" in a function a loop calls, and goes
-    # on); return only a function (at the top it fails, and bash goes on)
+    # continue and break leave only a loop of the same function and the
+    # same process (bash 5.2 says "only meaningful in a loop" in a function
+    # a loop calls, or in a subshell, a pipeline's stage, and goes on);
+    # return only a function (at the top it fails, and bash goes on)
     for parent in ancestors(node):
         if parent.type == "function_definition":
             return word == "return"
+        if word != "return" and parent.type in _OWN_PROCESS:
+            return False
+        if word != "return" and parent.type == "pipeline":
+            return False
         if word != "return" and parent.type in (
             "for_statement",
             "c_style_for_statement",
@@ -120,6 +131,20 @@ def _leaves(src: bytes, node: Node) -> bool:
         ):
             return True
     return False
+
+
+def _redefined(src: bytes, node: Node, word: str) -> bool:
+    """The script makes `word` (``exit``…) something else: a function of
+    that name, or an alias (with aliases on, any)."""
+    root = node
+    for parent in ancestors(node):
+        root = parent
+    text = node_text(src, root)
+    return (
+        re.search(rf"(?:^|[\s;&|(){{}}])(?:function\s+)?{word}\s*\(\s*\)", text) is not None
+        or re.search(rf"(?:^|[\s;&|(){{}}])function\s+{word}\b", text) is not None
+        or re.search(r"\balias\b", text) is not None
+    )
 
 
 #: What a test shows when it is true: whether it shows the fact asked
@@ -239,7 +264,7 @@ def _one_match(src: bytes, node: Node) -> tuple[str, bool] | None:
     if "&&" in inner or "||" in inner:
         return None
     match = _MATCH_PART.fullmatch(inner)
-    return (match.group(2), negated) if match is not None else None
+    return (match["regex"], negated) if match is not None else None
 
 
 def _group(regex: str, number: int) -> str | None:

@@ -259,6 +259,8 @@ _SETS_NAMES = frozenset(
 )  # fmt: skip
 #: One group of what the last ``=~`` matched: ``${BASH_REMATCH[2]}``.
 _REMATCH_GROUP = re.compile(r"\$\{BASH_REMATCH\[([1-9])\]\}")
+#: One element of a named array: ``m[$k]`` (``unset 'm[$k]'``).
+_ELEMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[[^\]]*\]")
 #: the names of the positional parameters (``$1``…, ``$@``, ``$*``)
 _POSITIONAL = re.compile(r"[1-9][0-9]*|[@*]")
 #: `TaintedScript._positional` keys: the script's own (a top-level ``set``)
@@ -302,10 +304,12 @@ def _read_holder(command: Node) -> tuple[Node, Node | None]:
 def _lone_redirect(command: Node) -> Node | None:
     """The one redirection the ``read`` `command` (or its ``while`` loop)
     has, when it has only one."""
+    own = [c for c in command.children if c.type.endswith("redirect")]
     _loop, holder = _read_holder(command)
     if holder is None or holder.type != "redirected_statement":
-        return None
-    sources = [c for c in holder.children if c.type.endswith("redirect")]
+        # read v <<< "$x": tree-sitter-bash hangs a here-string on the command
+        return own[0] if len(own) == 1 else None
+    sources = [c for c in holder.children if c.type.endswith("redirect")] + own
     return sources[0] if len(sources) == 1 else None
 
 
@@ -1101,6 +1105,8 @@ class TaintedScript:
         self._positional: dict[str, tuple[str, ValueModel]] = (
             {_ALL: taint.positional, _TOP: taint.positional} if taint.positional is not None else {}
         )
+        #: the here-strings whose names are being judged (`_names_clean`)
+        self._judging: set[int] = set()
         #: the functions (`_positional` keys) a call passes words to whose
         #: number is not known (``f $v``, ``f "$@"``): no k-th word there
         self._uncounted: set[str] = set()
@@ -1125,6 +1131,9 @@ class TaintedScript:
         #: names declared without ``-A`` somewhere, or unset: where such a
         #: name is an associative array is not proven
         self.maybe_indexed: set[str] = set()
+        #: names a ``declare -i`` (``local -i``…) gives the integer attribute:
+        #: what is written to them is evaluated as arithmetic
+        self.integer_names: set[str] = set()
         #: arrays (``x=(…)``, ``declare -a``/``-A``): a declaration of one
         #: parses a value that starts with ``(`` again
         self.arrays: set[str] = set()
@@ -1265,6 +1274,8 @@ class TaintedScript:
                         if child.type == "variable_name":
                             self.assigned.add(node_text(src, child))  # empty: clean
                 declared = _declared_names(src, node)
+                if "i" in flags:
+                    self.integer_names.update(declared)
                 if "a" in flags or "A" in flags:
                     self.arrays.update(declared)
                 if "A" in flags:
@@ -1319,8 +1330,9 @@ class TaintedScript:
                 text = node_text(src, child).strip("'\"")
                 if IDENT.fullmatch(text):
                     self.maybe_indexed.add(text)
-                elif not text.startswith("-"):
-                    self.dynamic_writes = True  # unset "$n": any name
+                elif not text.startswith("-") and not _ELEMENT.fullmatch(text):
+                    # unset "$n": any name (unset 'm[$k]': an element of m)
+                    self.dynamic_writes = True
         for node in script.of_type("declaration_command"):
             for child in node.children:
                 if (
@@ -1434,8 +1446,27 @@ class TaintedScript:
         file no step can write (``< /proc/loadavg``; rule 2)."""
         if self._reads_pure_substitution(command):
             return True
+        here = _here_string(self.src, command)
+        if here is not None:
+            # read -r a b <<< "$x": the author's when every name in it is
+            return _plain_text(self.src, here) and self._names_clean(here)
         source = self._reads_a_file(command)
         return source is not None and not self.step_writable(source, at=command.start_byte)
+
+    def _names_clean(self, text: Node) -> bool:
+        """Every name `text` expands is proven clean (`_var_source`), none
+        of them read on the way there (a ``read`` of itself is not)."""
+        if text.start_byte in self._judging:
+            return False
+        self._judging.add(text.start_byte)
+        try:
+            return all(
+                name is not None and self._var_source(name) is None
+                for node, name, expansion in (self.script.reads() if self.script else ())
+                if expansion and text.start_byte <= node.start_byte < text.end_byte
+            )
+        finally:
+            self._judging.discard(text.start_byte)
 
     def _evaluated(self) -> list[Node]:
         """The words of ``eval``, ``source``, ``.`` and ``trap``: text the
@@ -1496,6 +1527,7 @@ class TaintedScript:
             self.dynamic_writes
             or self.namerefs
             or name in self.arithmetic_names
+            or name in self.integer_names  # for n in first: the value of $first
             or self.script is None
             or any(name in _assigned_in(node_text(self.src, c)) for c in self._evaluated())
         ):
@@ -3783,8 +3815,12 @@ class TaintedScript:
                 if var is not None:
                     for value in node.children_by_field_name("value"):
                         raw = node_text(self.src, value)
-                        if self._authors_names(value):
-                            continue  # for f in logs/*.gz: the author's files' names
+                        if self._authors_names(value) and (
+                            node_text(self.src, var) not in self.integer_names
+                        ):
+                            # for f in logs/*.gz: the author's files' names
+                            # (declare -i n; for n in first: $first's value)
+                            continue
                         if value.type not in ("string", "raw_string") and (
                             _GLOB_OR_BRACE.search(_EXPANSIONS.sub("", raw))
                             or ("$" in raw and self._carries_data(value, sentinel_occs))

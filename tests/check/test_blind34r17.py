@@ -19,7 +19,6 @@ KNOWN_MISSES: dict[str, str] = {}
 REFUSED_SAFE = {
     "051-wget-artifact-checksum.yaml": "H010: wget follows redirects with the token (on purpose: "
     "--max-redirect=0)",
-    "011-next-semver.yaml": "H006: read from a here-string of the author's tag, not followed",
     "089-disk-usage-report.yaml": "H006: df's output in arithmetic",
     "099-gpg-verify-release.yaml": "H012: gpg has no grammar",
     "142-featurectl-toggle.yaml": "H004: the in-house tool's programs: entry says not what "

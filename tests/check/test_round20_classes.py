@@ -284,3 +284,49 @@ def test_a_patterns_literal_start(pattern: str, run: str, refused: bool, tmp_pat
 )
 def test_gh_api(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status([run], tmp_path, **_SECRET) == "refused") == refused
+
+
+# Round twenty-one's classes (tests/check/blind34r21/SCORE.md).
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # an integer variable evaluates the loop's words as arithmetic
+        ('first=$ARG_x\ndeclare -i n\nfor n in first; do sed -n "${n}p" /etc/hostname; done', True),
+        ("declare -i start\nfor start in page; do echo $(( start * 10 )); done", False),
+        # continue in a piped brace group or a subshell leaves no loop
+        (
+            'IFS=, read -r -a w <<< "$ARG_lines"\nfor n in "${w[@]}"; do\n'
+            '  { [[ $n =~ ^[0-9]+$ ]] || continue; sed -n "${n}p" /etc/hostname; } | cat\ndone',
+            True,
+        ),
+        (
+            'IFS=, read -r -a w <<< "$ARG_lines"\nfor n in "${w[@]}"; do\n'
+            '  ( [[ $n =~ ^[0-9]+$ ]] || continue; sed -n "${n}p" /etc/hostname )\ndone',
+            True,
+        ),
+        # a function named exit returns
+        (
+            'exit() { echo "bye $1" >&2; }\nn=$ARG_lines\n'
+            '[[ $n =~ ^[0-9]+$ ]] || exit 2\nsed -n "${n}p" /etc/hostname',
+            True,
+        ),
+        ('n=$ARG_lines\n[[ $n =~ ^[0-9]+$ ]] || exit 2\nsed -n "${n}p" /etc/hostname', False),
+        # a guard on a quoted name is a guard
+        ('n=$ARG_lines\n[[ "$n" =~ ^[0-9]+$ ]] || exit 2\nsed -n "${n}p" /etc/hostname', False),
+        # what read takes from a here-string of the author's text is the author's
+        (
+            'v=$(git describe --tags)\nIFS=. read -r major minor <<< "${v#v}"\n'
+            "echo $(( major + 1 ))",
+            False,
+        ),
+        (
+            'v=$(curl -s https://api.example.com/v)\nIFS=. read -r major minor <<< "$v"\n'
+            "echo $(( major + 1 ))",
+            True,
+        ),
+    ],
+)
+def test_round_twenty_one(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status([run], tmp_path) == "refused") == refused
