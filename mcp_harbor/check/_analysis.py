@@ -448,6 +448,12 @@ class _Analysis(TaintedScript):
             ]
         for arg in texts:
             text = self._unquoted(arg)
+            if (
+                name == "unset"
+                and arg.type == "raw_string"
+                and self.is_assoc(text.split("[", 1)[0], arg)
+            ):
+                continue  # unset 'm[$k]' of a map: the key expanded once, as a string
             if name != "let":
                 found_name = _SUBSCRIPTED.fullmatch(text)
                 text = found_name.group(1) if found_name is not None else text

@@ -27,7 +27,6 @@ REFUSED_SAFE = {
     "that starts with -",
     "024-pg-slow-queries.yaml": "H010: a number in psql's program beside its password, "
     "a program that may turn its data into code",
-    "032-migrations-pending.yaml": "H006: unset 'applied[$v]' of an associative array",
     "037-bq-team-spend.yaml": "H012: bq has no grammar",
     "039-aws-idle-eips.yaml": "H012: aws has no grammar",
     "041-iam-stale-keys.yaml": "H012: aws has no grammar",

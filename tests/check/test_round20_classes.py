@@ -326,6 +326,10 @@ def test_gh_api(run: str, refused: bool, tmp_path: Path) -> None:
             "echo $(( major + 1 ))",
             True,
         ),
+        # unset of a map's element, quoted: the key expanded once, as a string
+        ("declare -A m=([a]=1)\nk=$(curl -s https://x.example.com)\nunset 'm[$k]'", False),
+        ('declare -A m=([a]=1)\nk=$(curl -s https://x.example.com)\nunset "m[$k]"', True),
+        ("declare -a m=(1)\nk=$(curl -s https://x.example.com)\nunset 'm[$k]'", True),
     ],
 )
 def test_round_twenty_one(run: str, refused: bool, tmp_path: Path) -> None:
