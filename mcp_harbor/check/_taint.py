@@ -1529,7 +1529,10 @@ class TaintedScript:
             or name in self.arithmetic_names
             or name in self.integer_names  # for n in first: the value of $first
             or self.script is None
-            or any(name in _assigned_in(node_text(self.src, c)) for c in self._evaluated())
+            # text the shell runs later (eval, source, a trap, an alias)
+            # may set any name
+            or self._evaluated()
+            or re.search(r"\balias\b", self.text) is not None
         ):
             return False
         loop = next(

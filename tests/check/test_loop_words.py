@@ -44,6 +44,10 @@ def test_the_loops_word_where_the_name_is_also_read_elsewhere(tmp_path: Path) ->
         f"wf={_FETCHED}",
         f'eval "wf={_FETCHED}"',
         "set_it",
+        # text the shell runs later may set any name
+        "source ./lib.sh",
+        'eval "echo hi"',
+        "trap 'echo x' EXIT",
     ],
 )
 def test_another_write_of_the_name_in_the_loop_counts(write: str, tmp_path: Path) -> None:
