@@ -15,6 +15,7 @@ between says no).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Collection, Sequence
 
@@ -189,10 +190,54 @@ def _guards(src: bytes, node: Node, shows: Shows) -> bool:
     return False
 
 
-def _assigns(src: bytes, nodes: Sequence[Node], name: str) -> bool:
-    """A statement among `nodes` may assign `name`."""
+@functools.lru_cache(maxsize=64)
+def _runs_others(src: bytes) -> tuple[frozenset[str], bool]:
+    """The names of the functions the script `src` defines, and whether it
+    uses ``alias`` (an alias may stand for any command)."""
+    text = src.decode("utf-8", "replace")
+    names = set(re.findall(r"(?:^|[\s;&|(){}])(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)", text))
+    names |= set(re.findall(r"(?:^|[\s;&|(){}])function\s+([A-Za-z_][\w-]*)", text))
+    return frozenset(names), re.search(r"\balias\b", text) is not None
+
+
+def _function_assigns(src: bytes, at: Node, function: str, name: str, seen: frozenset[str]) -> bool:
+    """The body of every definition of `function` in the script `at` is in
+    may assign `name` (`_assigns`); True when none is found in its tree."""
+    root = at
+    for parent in ancestors(at):
+        root = parent
+    bodies = [
+        body
+        for node in walk(root)
+        if node.type == "function_definition"
+        and (named := node.child_by_field_name("name")) is not None
+        and node_text(src, named) == function
+        and (body := node.child_by_field_name("body")) is not None
+    ]
+    return not bodies or _assigns(src, bodies, name, seen)
+
+
+def _assigns(
+    src: bytes, nodes: Sequence[Node], name: str, seen: frozenset[str] = frozenset()
+) -> bool:
+    """A statement among `nodes` may assign `name`: an assignment, a
+    builtin given it, a loop or function definition, or a command that runs
+    other text (``eval``, ``source``, an alias, a function of the script's
+    whose body may: `seen` are those being looked into)."""
+    functions, aliases = _runs_others(src)
+    if aliases and nodes:
+        return True
     for top in nodes:
         for node in walk(top):
+            if node.type == "command":
+                called = node.child_by_field_name("name")
+                word = node_text(src, called) if called is not None else ""
+                if word in ("eval", "source", "."):
+                    return True
+                if word in functions and (
+                    word in seen or _function_assigns(src, node, word, name, seen | {word})
+                ):
+                    return True
             if node.type == "variable_assignment":
                 target = node.child_by_field_name("name")
                 if target is not None and node_text(src, target).split("[", 1)[0] == name:
@@ -302,6 +347,8 @@ def _group(regex: str, number: int) -> str | None:
 def _rematches(src: bytes, nodes: Sequence[Node], functions: Collection[str]) -> bool:
     """A statement among `nodes` may set ``BASH_REMATCH`` again: a ``=~``
     test, an assignment or ``unset`` of it, or a function call."""
+    if _runs_others(src)[1] and nodes:
+        return True  # an alias may stand for a test
     for top in nodes:
         for node in walk(top):
             text = node_text(src, node)

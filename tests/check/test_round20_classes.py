@@ -334,3 +334,25 @@ def test_gh_api(run: str, refused: bool, tmp_path: Path) -> None:
 )
 def test_round_twenty_one(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("between", "refused"),
+    [
+        # what runs between a guard and the use may set the name again
+        ("set_n", True),
+        ("outer", True),
+        ('eval "n=$(curl -s https://x.example.com)"', True),
+        ("source ./lib.sh", True),
+        # a function that does not touch it leaves the guard standing
+        ("say hi", False),
+    ],
+)
+def test_what_runs_between_a_guard_and_its_use(between: str, refused: bool, tmp_path: Path) -> None:
+    run = (
+        "set_n() { n=$(curl -s https://x.example.com); }\nouter() { set_n; }\n"
+        'say() { printf "%s\\n" "$1"; }\n'
+        "n=$(curl -s https://x.example.com/a)\n[[ $n =~ ^[0-9]+$ ]] || exit 1\n"
+        f"{between}\necho $(( n + 1 ))"
+    )
+    assert (_status([run], tmp_path) == "refused") == refused
