@@ -62,6 +62,12 @@ _OWN_CODE_VARIABLES: dict[str, tuple[str, ...]] = {
 #: The schemes a URL an operand of curl or wget holds caller data in must
 #: start with: the author's (never ``file:``).
 _AUTHOR_SCHEMES = ("http://", "https://")
+#: The author's start of a word that no long option has: two dashes then
+#: a character no option's name starts with (``--- values: ``, ``-- x``).
+#: getopt_long reads the whole word as one long option's name, which
+#: matches none: the caller's text after it cannot make it an option (a
+#: single dash would be a cluster of letters, read one by one).
+_NO_OPTION_NAME = re.compile(r"--[^A-Za-z0-9=]")
 #: A character no URL scheme holds (RFC 3986 section 3.1).
 _NOT_SCHEME = re.compile(r"[^A-Za-z0-9+.-]")
 #: The author's scheme and host, closed by the ``/`` that starts the path.
@@ -555,6 +561,8 @@ def admit(
         if not ended and prefix.startswith("-"):
             if not beside_secret and _numbers_after_no_option(word):
                 continue  # echo "--- $((a - b)) removed"
+            if _NO_OPTION_NAME.match(prefix) and "\0" not in prefix:
+                continue  # echo "--- values: $r": no option's name starts so
             for alternative in prefix.split("\0"):  # an enum of options: every one
                 option = alternative.split("=", 1)[0]
                 if "=" in alternative and option in grammar.value_options:

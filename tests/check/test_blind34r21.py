@@ -23,8 +23,6 @@ REFUSED_ACROSS = {"037-read-shared-abs-path.yaml": "build_lines"}
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
     "009-cherry-pick-candidates.yaml": "H012: git cherry has no grammar",
-    "017-helm-history.yaml": "H012: echo '--- values: revision $r': caller data in a word "
-    "that starts with -",
     "024-pg-slow-queries.yaml": "H010: a number in psql's program beside its password, "
     "a program that may turn its data into code",
     "037-bq-team-spend.yaml": "H012: bq has no grammar",

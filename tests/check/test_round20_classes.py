@@ -356,3 +356,19 @@ def test_what_runs_between_a_guard_and_its_use(between: str, refused: bool, tmp_
         f"{between}\necho $(( n + 1 ))"
     )
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # two dashes then no option name's first character: no option
+        ('echo "--- values: revision $ARG_x"', False),
+        ('grep -c "-- $ARG_x" /etc/hostname', False),
+        # a cluster of letters is read one by one: the caller's may be options
+        ('echo "-e $ARG_x"', True),
+        ('sed "-e $ARG_x" /etc/hostname', True),
+        ('sort "--$ARG_x" /dev/null', True),
+    ],
+)
+def test_a_word_no_option_starts_so(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status([run], tmp_path) == "refused") == refused
