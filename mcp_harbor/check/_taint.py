@@ -3583,12 +3583,49 @@ class TaintedScript:
             return _COUNT if self._grep_count(arguments) else None
         if name is not None and node_text(self.src, name) == "stat":
             return _COUNT if self._stat_number(arguments) else None
+        if name is not None and node_text(self.src, name) == "cut" and self._du_sizes(last):
+            return _COUNT
         if name is None or node_text(self.src, name) != "wc":
             return None
         words = [static_text(self.src, a) for a in arguments]
         if not words or any(w not in ("-l", "-c", "-w", "-m", "-L") for w in words):
             return None
         return _COUNT
+
+    def _du_sizes(self, cut: Node) -> bool:
+        """``du -sk DIR | cut -f1``: `cut` takes the first field of what
+        ``du`` prints just before it in the pipeline, a size in blocks
+        (GNU coreutils 9.1 du: SIZE, a tab, the name; with ``-s`` one line
+        a name, ``-k``/``-m``/``-b`` whole numbers; ``-h`` and
+        ``--block-size`` may add a unit, ``-0`` ends a line with NUL), of
+        the author's literal names only (a name is printed as it is)."""
+        words = [static_text(self.src, a) for a in cut.children_by_field_name("argument")]
+        if words not in (["-f1"], ["-f", "1"], ["-f", "1", "-d", "\t"]):
+            return False
+        pipeline = cut.parent
+        if pipeline is None or pipeline.type != "pipeline":
+            return False
+        stages = [c for c in pipeline.children if c.is_named]
+        at = stages.index(cut)
+        du = _last_command(stages[at - 1]) if at > 0 else None
+        if du is None or _name_of(self.src, du) != "du":
+            return False
+        operands = [
+            a
+            for a in du.children_by_field_name("argument")
+            if not (static_text(self.src, a) or "-").startswith("-")
+        ]
+        if not all(self._one_literal(a) for a in operands):
+            return False  # a name with a line break in it prints a line of its own
+        options = [
+            static_text(self.src, a)
+            for a in du.children_by_field_name("argument")
+            if (static_text(self.src, a) or "-").startswith("-")
+        ]
+        return all(
+            o is not None and o != "--" and not o.startswith("--") and set(o[1:]) <= set("skmbcxL")
+            for o in options
+        ) and any(o is not None and "s" in o for o in options)
 
     def _leads_literally(self, argument: Node) -> bool:
         """`argument` starts with the author's text, no ``-``

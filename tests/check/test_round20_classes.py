@@ -372,3 +372,20 @@ def test_what_runs_between_a_guard_and_its_use(between: str, refused: bool, tmp_
 )
 def test_a_word_no_option_starts_so(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("du", "refused"),
+    [
+        ("du -sk logs | cut -f1", False),
+        ("du -sm logs data | cut -f1", False),
+        # a unit, another field, a name of the caller's or a glob's
+        ("du -sh logs | cut -f1", True),
+        ("du -sk logs | cut -f2", True),
+        ('du -sk "$ARG_x" | cut -f1', True),
+        ("du -sk * | cut -f1", True),
+    ],
+)
+def test_the_size_du_prints(du: str, refused: bool, tmp_path: Path) -> None:
+    run = f'cd "$HARBOR_RUN_DIR"\nn=$({du})\necho $(( n + 1 ))'
+    assert (_status([run], tmp_path) == "refused") == refused
