@@ -105,6 +105,11 @@ def secret_hazards(
     if script.error is not None:
         return []  # the analysis proper reports it (H000)
     found, sinks = _follow(text, sentinels, secrets, files, allowed, models, environment, False)
+    if sinks.secret_files - (files or set()):
+        # the files this script writes a secret to, known now: a capture
+        # that prints one holds the secret (x=$(cat "$HARBOR_RUN_DIR/t"))
+        known = set(files or ()) | sinks.secret_files
+        found, sinks = _follow(text, sentinels, secrets, known, allowed, models, environment, False)
     if found and not files and not sinks.secret_files:
         # no file holds a secret: what `read` takes from a file is not one.
         # Assumed, then shown: the pass that assumes it puts a secret in no
@@ -139,6 +144,7 @@ def _follow(
     follower = TaintedScript(text, None, taint, sentinels.locate, [])
     follower.unproven_is_data = False  # only the secrets are followed here
     follower.file_reads_clean = file_reads_clean
+    follower.secret_file_paths = frozenset(files or ())
     follower.find_caller_data(script)
     # where caller data is (what is not proven the author's: the taint
     # analysis's own rule, `models` and `environment` as it gets them), for

@@ -70,7 +70,7 @@ from mcp_harbor.check._tree import (
     walk as walk_nodes,
 )
 from mcp_harbor.check._values import SAFE_CHARS, ValueModel, words_model
-from mcp_harbor.check.credentials import takes_credential
+from mcp_harbor.check.credentials import reads_credential_file, takes_credential
 from mcp_harbor.check.rules import Rule, UnparseableTemplate
 
 __all__ = [
@@ -333,6 +333,12 @@ def _here_string(src: bytes, command: Node) -> Node | None:
     if source is None or source.type != "herestring_redirect":
         return None
     return next((c for c in source.children if c.is_named), None)
+
+
+def _path_written(src: bytes, node: Node) -> str:
+    """The path the word `node` names as written, its double quotes gone
+    (``"$HARBOR_RUN_DIR/t"`` → ``$HARBOR_RUN_DIR/t``)."""
+    return node_text(src, node).replace('"', "")
 
 
 def _literal_lead(raw: str) -> str | None:
@@ -1105,6 +1111,9 @@ class TaintedScript:
         self._positional: dict[str, tuple[str, ValueModel]] = (
             {_ALL: taint.positional, _TOP: taint.positional} if taint.positional is not None else {}
         )
+        #: the secrets' follower: the files (as written) a secret was
+        #: written to; a substitution that prints one holds the secret
+        self.secret_file_paths: frozenset[str] = frozenset()
         #: the here-strings whose names are being judged (`_names_clean`)
         self._judging: set[int] = set()
         #: the functions (`_positional` keys) a call passes words to whose
@@ -1909,6 +1918,14 @@ class TaintedScript:
             if not self.unproven_is_data and (self._digest(node) or self._sent_only(node, inner)):
                 # the secrets' follower: a digest of a secret is not the
                 # secret, nor the answer of a program it was a credential of
+                continue
+            if not inner and not self.unproven_is_data and self._prints_secret_file(node):
+                # the secrets' follower: x=$(cat "$HARBOR_RUN_DIR/token"), a
+                # file a secret was written to, printed into a capture
+                label = next(iter(self._starting), UNPROVEN)
+                occs.append(
+                    Occ(label, "env", any_model(), node.start_byte, node.end_byte, node, "$(…)")
+                )
                 continue
             if inner and self.unproven_is_data and self._authors_choice(node, inner):
                 # one of the author's texts, whichever the caller chose
@@ -3220,6 +3237,39 @@ class TaintedScript:
             return None
         hexadecimal = frozenset(string.hexdigits.lower())
         return ValueModel(hexadecimal | {"\n"}, hexadecimal, True)
+
+    def _prints_secret_file(self, node: Node) -> bool:
+        """A command in the substitution `node` reads a file a secret was
+        written to (`secret_file_paths`, as written) other than as a
+        credential file (``curl -K``, ``ldapsearch -y``): what it prints
+        may be the secret."""
+        if not self.secret_file_paths:
+            return False
+
+        def secret(word: Node) -> bool:
+            path = _path_written(self.src, word).split("=", 1)[-1].lstrip("@")
+            lone = VARIABLE.fullmatch(path)
+            value = self.set_once(lone.group(1) or lone.group(2)) if lone else None
+            return path in self.secret_file_paths or (
+                value is not None and _path_written(self.src, value) in self.secret_file_paths
+            )
+
+        for command in walk_nodes(node):
+            if command.type == "file_redirect" and node_text(self.src, command).startswith("<"):
+                dest = command.child_by_field_name("destination")
+                if dest is not None and secret(dest):
+                    return True
+            if command.type != "command":
+                continue
+            program = _name_of(self.src, command) or ""
+            arguments = list(command.children_by_field_name("argument"))
+            words = [static_text(self.src, a) for a in arguments]
+            for k, argument in enumerate(arguments):
+                if secret(argument) and not reads_credential_file(
+                    program.rsplit("/", 1)[-1], words, k
+                ):
+                    return True
+        return False
 
     def _authors_choice(self, node: Node, inner: Sequence[Occ]) -> bool:
         """``$(git describe --tags "$STEP_x^")``, ``$(git log -1 --format=%s

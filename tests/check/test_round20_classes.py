@@ -389,3 +389,22 @@ def test_a_word_no_option_starts_so(run: str, refused: bool, tmp_path: Path) -> 
 def test_the_size_du_prints(du: str, refused: bool, tmp_path: Path) -> None:
     run = f'cd "$HARBOR_RUN_DIR"\nn=$({du})\necho $(( n + 1 ))'
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("capture", "refused"),
+    [
+        # a capture of a file a secret was written to holds the secret
+        ('x=$(cat "$HARBOR_RUN_DIR/t")', True),
+        ('f="$HARBOR_RUN_DIR/t"\nx=$(rev < "$f")', True),
+        ('x=$(cat "$HARBOR_RUN_DIR/t" | base64)', True),
+        # read as a credential file, it is the answer
+        ('x=$(curl -sS -K "$HARBOR_RUN_DIR/t" https://api.example.com/v)', False),
+    ],
+)
+def test_a_capture_of_a_secrets_file(capture: str, refused: bool, tmp_path: Path) -> None:
+    run = (
+        'printf \'header = "Authorization: Bearer %s"\\n\' "$TOKEN" > "$HARBOR_RUN_DIR/t"\n'
+        f'{capture}\nprintf "%s\\n" "$x"'
+    )
+    assert (_status([run], tmp_path, **_SECRET) == "refused") == refused
