@@ -238,16 +238,31 @@ def _assigns(
                     word in seen or _function_assigns(src, node, word, name, seen | {word})
                 ):
                     return True
+            if node.type in ("arithmetic_expansion", "compound_statement") and node_text(
+                src, node
+            ).startswith(("((", "$((")):
+                # (( n = … )), (( n++ )), $(( n += 1 )): arithmetic assigns too
+                text = node_text(src, node)
+                if re.search(
+                    rf"(?<![\w$]){re.escape(name)}(?:\[[^\]]*\])?\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)"
+                    rf"|(?:\+\+|--)\s*{re.escape(name)}\b|\b{re.escape(name)}\s*(?:\+\+|--)",
+                    text,
+                ):
+                    return True
             if node.type == "variable_assignment":
                 target = node.child_by_field_name("name")
                 if target is not None and node_text(src, target).split("[", 1)[0] == name:
                     return True
             elif node.type in ("command", "declaration_command", "unset_command"):
-                if node_text(src, node).split(None, 1)[0] in _ASSIGNING and name in {
-                    node_text(src, c).strip("'\"") for c in node.children
-                } | {
-                    node_text(src, a).strip("'\"") for a in node.children_by_field_name("argument")
-                }:
+                # the builtin, after any NAME=value prefix (IFS= read -r n)
+                head = node.child_by_field_name("name") if node.type == "command" else None
+                builtin = node_text(src, head if head is not None else node).split(None, 1)
+                # the names its words give, an element's too (printf -v 'n[0]')
+                given = {
+                    re.split(r"[\[=+]", node_text(src, c).strip("'\""), maxsplit=1)[0]
+                    for c in node.children
+                }
+                if builtin and builtin[0] in _ASSIGNING and name in given:
                     return True
             elif node.type in ("for_statement", "c_style_for_statement", "function_definition"):
                 return True  # a loop or a function may assign it again

@@ -408,3 +408,30 @@ def test_a_capture_of_a_secrets_file(capture: str, refused: bool, tmp_path: Path
         f'{capture}\nprintf "%s\\n" "$x"'
     )
     assert (_status([run], tmp_path, **_SECRET) == "refused") == refused
+
+
+# Round twenty-two's class: a guarded name written again in a way that does
+# not look like a write of it.
+
+
+@pytest.mark.parametrize(
+    ("between", "refused"),
+    [
+        ("printf -v 'n[0]' %s \"$ARG_x\"", True),
+        ('n[0]="$ARG_x"', True),
+        ('IFS= read -r n <<< "$ARG_x"', True),
+        ("mapfile -t n < <(curl -s https://x.example.com)", True),
+        ("(( n = x ))", True),
+        ("x=$(( n += 1 ))", True),
+        # in another function, which bash applies to the caller's local
+        ("set_n", True),
+        ("(( m = n + 1 ))", False),
+    ],
+)
+def test_a_guarded_name_written_again(between: str, refused: bool, tmp_path: Path) -> None:
+    run = (
+        'set_n() { IFS= read -r n <<< "$ARG_x"; }\nx=$ARG_x\n'
+        "n=$(curl -s https://x.example.com/a)\n"
+        f'[[ "$n" =~ ^[0-9]+$ ]] || exit 1\n{between}\nsed -n "${{n}}p" /etc/hostname'
+    )
+    assert (_status([run], tmp_path) == "refused") == refused
