@@ -110,15 +110,18 @@ def secret_hazards(
         # that prints one holds the secret (x=$(cat "$HARBOR_RUN_DIR/t"))
         known = set(files or ()) | sinks.secret_files
         found, sinks = _follow(text, sentinels, secrets, known, allowed, models, environment, False)
-    if found and not files and not sinks.secret_files:
-        # no file holds a secret: what `read` takes from a file is not one.
-        # Assumed, then shown: the pass that assumes it puts a secret in no
-        # file either (a secret reaches a file first from elsewhere than a
-        # file, which both passes follow alike)
+    if found:
+        # no file holds a secret but the ones known (`secret_files`): what
+        # `read` takes from another file, or from a command that prints
+        # none of those, is not one. Assumed, then shown: the pass that
+        # assumes it puts a secret in no other file either (a secret reaches
+        # a file first from elsewhere than a file, which both passes follow
+        # alike)
+        known = set(files or ()) | sinks.secret_files
         retried, again = _follow(
-            text, sentinels, secrets, files, allowed, models, environment, True
+            text, sentinels, secrets, known, allowed, models, environment, True
         )
-        if not again.secret_files and not again.filed and len(retried) < len(found):
+        if again.secret_files <= known and not again.filed and len(retried) < len(found):
             found, sinks = retried, again
     if files is not None:
         files |= sinks.secret_files
@@ -1197,12 +1200,20 @@ class _Sinks:
     def _printed(self, node: Node, what: str, program: str, variable: str = "") -> None:
         """A finding when what `node` prints (a dump, or `variable` given to
         `program`) ends anywhere recorded (`_destination`)."""
+
+        def into_file(path: str) -> None:
+            if path != "/dev/null" and path not in self.secret_files:
+                # a file of the run directory no one noted (cat "$t" | tr …
+                # > "$u"): which file may hold it now is not followed
+                self.filed = True
+
         where = _destination(
             self.src,
             node,
             frozenset(self.f.temp_paths) | self._run_files(),
             self._takes_stdin,
             self.f.function_calls,
+            into_file=into_file,
         )
         if where is None:
             return
@@ -1318,6 +1329,7 @@ def _destination(
     takes_stdin: Callable[[Node], bool] | None = None,
     calls_of: Callable[[str], list[Node] | None] | None = None,
     depth: int = 0,
+    into_file: Callable[[str], None] | None = None,
 ) -> str | None:
     """Where what `node` (a command) prints on its stdout ends: None when
     nowhere that is recorded or leaves the run (``/dev/null``, a file of
@@ -1338,7 +1350,9 @@ def _destination(
             if not calls:
                 return "the step's stdout"
             for call in calls:
-                found = _destination(src, call, temp_paths, takes_stdin, calls_of, depth + 1)
+                found = _destination(
+                    src, call, temp_paths, takes_stdin, calls_of, depth + 1, into_file
+                )
                 if found is not None:
                     return found
             return None
@@ -1371,8 +1385,13 @@ def _destination(
                 ):
                     # a temporary file of the run's own TMPDIR (mktemp), or a
                     # file in such a folder ("$DOCKER_CONFIG/config.json")
+                    if into_file is not None:
+                        into_file(bare)
                     return None
-                return _file(src, target, operator)
+                found = _file(src, target, operator)
+                if found is None and into_file is not None and not operator.startswith(">&"):
+                    into_file(bare)  # a file of the run directory's
+                return found
         if kind == "pipeline":
             stages = [c for c in parent.children if c.is_named]
             index = next((i for i, s in enumerate(stages) if s == current), None)
@@ -1387,7 +1406,7 @@ def _destination(
                 )
                 if body is None:
                     return "the step's stdout"
-                found = _destination(src, body, temp_paths, takes_stdin, calls_of, depth)
+                found = _destination(src, body, temp_paths, takes_stdin, calls_of, depth, into_file)
                 if found is None and body.type == "command" and not _writes_nothing(src, body):
                     # its output discarded, it may keep what it reads in a file
                     # (git hash-object -w --stdin) that a later command prints

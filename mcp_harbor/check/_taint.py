@@ -3238,6 +3238,17 @@ class TaintedScript:
         hexadecimal = frozenset(string.hexdigits.lower())
         return ValueModel(hexadecimal | {"\n"}, hexadecimal, True)
 
+    def _names_secret_file(self, word: Node) -> bool:
+        """The word `word` names a file a secret was written to
+        (`secret_file_paths`): as written, an option's ``=value`` or an
+        ``@FILE``, or through a variable set once to it."""
+        path = _path_written(self.src, word).split("=", 1)[-1].lstrip("@")
+        lone = VARIABLE.fullmatch(path)
+        value = self.set_once(lone.group(1) or lone.group(2)) if lone else None
+        return path in self.secret_file_paths or (
+            value is not None and _path_written(self.src, value) in self.secret_file_paths
+        )
+
     def _prints_secret_file(self, node: Node) -> bool:
         """A command in the substitution `node` reads a file a secret was
         written to (`secret_file_paths`, as written) other than as a
@@ -3245,14 +3256,7 @@ class TaintedScript:
         may be the secret."""
         if not self.secret_file_paths:
             return False
-
-        def secret(word: Node) -> bool:
-            path = _path_written(self.src, word).split("=", 1)[-1].lstrip("@")
-            lone = VARIABLE.fullmatch(path)
-            value = self.set_once(lone.group(1) or lone.group(2)) if lone else None
-            return path in self.secret_file_paths or (
-                value is not None and _path_written(self.src, value) in self.secret_file_paths
-            )
+        secret = self._names_secret_file
 
         for command in walk_nodes(node):
             if command.type == "file_redirect" and node_text(self.src, command).startswith("<"):
@@ -3989,12 +3993,14 @@ class TaintedScript:
                     self.file_reads_clean
                     and source is not None
                     and source.type == "process_substitution"
+                    and not self._prints_secret_file(source)
                 ):
-                    # read … < <(jq … "$f") when no file holds a secret: a
-                    # secret only if one is passed in (known below)
+                    # read … < <(jq … "$f") when no file it reads holds a
+                    # secret: a secret only if one is passed in (known below)
                     here_reads.append((node, source))
                     continue
-                if self.file_reads_clean and self._reads_a_file(node) is not None:
+                read_file = self._reads_a_file(node) if self.file_reads_clean else None
+                if read_file is not None and not self._names_secret_file(read_file):
                     continue
                 if self.unproven_is_data and self._reads_authors(node):
                     continue  # read -r a b _ < /proc/loadavg: a file no step can write

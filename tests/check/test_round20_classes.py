@@ -435,3 +435,35 @@ def test_a_guarded_name_written_again(between: str, refused: bool, tmp_path: Pat
         f'[[ "$n" =~ ^[0-9]+$ ]] || exit 1\n{between}\nsed -n "${{n}}p" /etc/hostname'
     )
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("then", "refused"),
+    [
+        # a file no step wrote a secret to: what read takes is not one
+        ('read -r x < config/a.txt\nprintf "%s\\n" "$x"', False),
+        (
+            'read -r x < <(curl -sS -K "$HARBOR_RUN_DIR/t" https://a.example.com)\n'
+            'printf "%s\\n" "$x"',
+            False,
+        ),
+        # the secret's file, read back, or copied first into another
+        ('read -r x < "$HARBOR_RUN_DIR/t"\nprintf "%s\\n" "$x"', True),
+        ('read -r x < <(rev "$HARBOR_RUN_DIR/t")\nprintf "%s\\n" "$x"', True),
+        (
+            'cat "$HARBOR_RUN_DIR/t" | tr a b > "$HARBOR_RUN_DIR/u"\n'
+            'read -r x < "$HARBOR_RUN_DIR/u"\nprintf "%s\\n" "$x"',
+            True,
+        ),
+        (
+            'cp "$HARBOR_RUN_DIR/t" "$HARBOR_RUN_DIR/u"\n'
+            'read -r x < "$HARBOR_RUN_DIR/u"\nprintf "%s\\n" "$x"',
+            True,
+        ),
+    ],
+)
+def test_reads_beside_a_secrets_file(then: str, refused: bool, tmp_path: Path) -> None:
+    run = (
+        f'printf \'header = "Authorization: Bearer %s"\\n\' "$TOKEN" > "$HARBOR_RUN_DIR/t"\n{then}'
+    )
+    assert (_status([run], tmp_path, **_SECRET) == "refused") == refused
