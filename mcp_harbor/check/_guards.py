@@ -136,7 +136,8 @@ def _leaves(src: bytes, node: Node) -> bool:
 
 def _redefined(src: bytes, node: Node, word: str) -> bool:
     """The script makes `word` (``exit``…) something else: a function of
-    that name, or an alias (with aliases on, any)."""
+    that name, an alias (with aliases on, any), or ``enable -n`` (the
+    builtin turned off: a missing command, and the script goes on)."""
     root = node
     for parent in ancestors(node):
         root = parent
@@ -144,7 +145,7 @@ def _redefined(src: bytes, node: Node, word: str) -> bool:
     return (
         re.search(rf"(?:^|[\s;&|(){{}}])(?:function\s+)?{word}\s*\(\s*\)", text) is not None
         or re.search(rf"(?:^|[\s;&|(){{}}])function\s+{word}\b", text) is not None
-        or re.search(r"\balias\b", text) is not None
+        or re.search(r"\b(?:alias|enable)\b", text) is not None  # enable -n exit
     )
 
 
@@ -164,7 +165,11 @@ def _digits_shows(src: bytes, name: str, unsigned: bool) -> Shows:
 def _guards(src: bytes, node: Node, shows: Shows) -> bool:
     """The statement `node` leaves unless what `shows` asks about holds:
     ``[[ $n =~ ^[0-9]+$ ]] || exit``, ``[[ ! $n =~ … ]] && continue``,
-    ``if ! [[ $n =~ … ]]; then …; exit 1; fi``."""
+    ``if ! [[ $n =~ … ]]; then …; exit 1; fi``. Not one run in the
+    background (``… || exit 1 &``): its exit leaves only itself."""
+    after = node.next_sibling
+    if after is not None and after.type == "&":
+        return False
     if node.type == "list":
         kids = [c for c in node.children if c.type not in ("&&", "||")]
         operators = [node_text(src, c) for c in node.children if c.type in ("&&", "||")]
@@ -193,11 +198,13 @@ def _guards(src: bytes, node: Node, shows: Shows) -> bool:
 @functools.lru_cache(maxsize=64)
 def _runs_others(src: bytes) -> tuple[frozenset[str], bool]:
     """The names of the functions the script `src` defines, and whether it
-    uses ``alias`` (an alias may stand for any command)."""
+    may run other text between any two of its commands: an ``alias`` (which
+    may stand for any command), or a ``trap`` (an ERR, DEBUG or RETURN
+    action runs between commands, a signal's whenever it comes)."""
     text = src.decode("utf-8", "replace")
     names = set(re.findall(r"(?:^|[\s;&|(){}])(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)", text))
     names |= set(re.findall(r"(?:^|[\s;&|(){}])function\s+([A-Za-z_][\w-]*)", text))
-    return frozenset(names), re.search(r"\balias\b", text) is not None
+    return frozenset(names), re.search(r"\b(?:alias|trap)\b", text) is not None
 
 
 def _function_assigns(src: bytes, at: Node, function: str, name: str, seen: frozenset[str]) -> bool:

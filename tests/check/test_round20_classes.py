@@ -467,3 +467,38 @@ def test_reads_beside_a_secrets_file(then: str, refused: bool, tmp_path: Path) -
         f'printf \'header = "Authorization: Bearer %s"\\n\' "$TOKEN" > "$HARBOR_RUN_DIR/t"\n{then}'
     )
     assert (_status([run], tmp_path, **_SECRET) == "refused") == refused
+
+
+# Round twenty-three's classes: text bash runs between any two commands, and
+# a guard that leaves nothing.
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # an ERR trap rewrites the guarded name, or BASH_REMATCH
+        (
+            "set +e\ntrap 'n=$ARG_x' ERR\nn=$(curl -s https://x.example.com)\n"
+            '[[ $n =~ ^[0-9]+$ ]] || exit 1\ngrep -q x /etc/hostname\nsed -n "${n}p" /etc/hostname',
+            True,
+        ),
+        (
+            "set +e\ntrap '[[ $ARG_x =~ ^(.*)$ ]]' ERR\nt=$(curl -s https://x.example.com)\n"
+            "[[ $t =~ ^v([0-9]+)$ ]] || exit 1\ngrep -q x /etc/hostname\n"
+            'sed -n "${BASH_REMATCH[1]}p" /etc/hostname',
+            True,
+        ),
+        # exit turned off, or run in the background
+        (
+            'enable -n exit\nn=$ARG_lines\n[[ "$n" =~ ^[0-9]+$ ]] || exit 1\n'
+            'sed -n "${n}p" /etc/hostname',
+            True,
+        ),
+        (
+            'n=$ARG_lines\n[[ "$n" =~ ^[0-9]+$ ]] || exit 1 &\nwait\nsed -n "${n}p" /etc/hostname',
+            True,
+        ),
+    ],
+)
+def test_round_twenty_three(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status([run], tmp_path) == "refused") == refused
