@@ -570,7 +570,7 @@ _IMPURE_OPTIONS = re.compile(r"^-(?:-file|-reference|[a-zA-Z]*[fr])")
 #: runtime's absolute folders (``"$HARBOR_RUN_DIR"/x-*.json``).
 _ABSOLUTE_WORD = re.compile(r"""^["']?/|^"?\$\{?(?:HARBOR_RUN_DIR|TMPDIR|HOME|PWD)\}?"?/""")
 #: A long option with its value attached (``--token=``).
-_OPTION_HEAD = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_-]*=")
+_OPTION_HEAD = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9_-]*=")
 _GLOB_OR_BRACE = re.compile(r"[*?\[{]")
 #: What makes one unquoted word several (bash(1), Pathname Expansion and
 #: Brace Expansion: ``{a,b}``, ``{1..3}``; ``{}`` alone is itself).

@@ -995,6 +995,33 @@ GRAMMARS: dict[str, Grammar] = {
             "policy read",
         )
     },
+    **{
+        f"terraform {sub}": _g(
+            f"Terraform 1.x terraform {sub} -help: it reads the configuration in its folder "
+            "(-chdir), which is code (providers, modules, external data sources); -var and "
+            "-var-file are values in HCL, -state/-backend-config/-plugin-dir name files it "
+            "reads as code or state; -target and -replace are resource addresses; "
+            "operands are addresses, output names or a saved plan",
+            values,
+            code="-var -var-file -state -state-out -backup -backend-config -plugin-dir "
+            "-lock-timeout -parallelism -out",
+            flags=flags,
+        )
+        for sub, values, flags in (
+            (
+                "plan",
+                "-target -replace",
+                "-no-color -refresh-only -detailed-exitcode -destroy -compact-warnings",
+            ),
+            ("show", "", "-json -no-color"),
+            ("output", "", "-json -raw -no-color"),
+            ("validate", "", "-json -no-color"),
+            ("version", "", "-json"),
+            ("state list", "-id", ""),
+            ("state show", "", "-no-color"),
+            ("init", "", "-no-color -upgrade -reconfigure -get=false"),
+        )
+    },
     "umask": _g(_BASH + ": umask [-p] [-S] [MODE] sets or prints the file mode mask"),
     "ulimit": _g(_BASH + ": ulimit [-HS] [-a | -OPTION [LIMIT]] sets or prints a limit"),
     "times": _g(_BASH + ": times prints the shell's process times"),
@@ -1015,7 +1042,8 @@ def _reading_cwd(entries: dict[str, Grammar]) -> dict[str, Grammar]:
 
     return {
         key: replace(g, reads_cwd_code=True)
-        if key in ("python3", "node", "mypy") or key.startswith(("git ", "python3 -m "))
+        if key in ("python3", "node", "mypy")
+        or key.startswith(("git ", "python3 -m ", "terraform "))
         else g
         for key, g in entries.items()
     }
@@ -1048,7 +1076,7 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
     "openssl": {},
     "vault": {},
     "npm": {},
-    "terraform": {},
+    "terraform": {"-chdir": "path-code"},
     "ruff": {},
 }  # fmt: skip
 
