@@ -41,6 +41,7 @@ never the other way round for the sinks above.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 
@@ -110,7 +111,7 @@ def secret_hazards(
         # that prints one holds the secret (x=$(cat "$HARBOR_RUN_DIR/t"))
         known = set(files or ()) | sinks.secret_files
         found, sinks = _follow(text, sentinels, secrets, known, allowed, models, environment, False)
-    if found:
+    if found and not _DESCRIPTORS.search(text):
         # no file holds a secret but the ones known (`secret_files`): what
         # `read` takes from another file, or from a command that prints
         # none of those, is not one. Assumed, then shown: the pass that
@@ -128,6 +129,15 @@ def secret_hazards(
     if commands is not None:
         commands |= sinks.commands
     return found
+
+
+#: Reads through a descriptor (``exec 7< "$f"`` … ``read < /dev/fd/7``,
+#: ``read -u 7``, ``<&7``): which file a read takes from is not followed,
+#: so the pass that reads files as clean does not hold.
+_DESCRIPTORS = re.compile(
+    r"\bexec\b[^\n]*[<>]|/dev/fd/|/proc/(?:self|\$\$|[0-9]+)/fd|/dev/stdin|<&|"
+    r"\b(?:read|mapfile|readarray)\b[^\n;|&]*\s-[A-Za-z]*u"
+)
 
 
 def _follow(
@@ -346,9 +356,12 @@ class _Sinks:
         ]
 
         def secret(path: str) -> str | None:
-            if path.startswith("-") and "=" in path:
-                path = path.split("=", 1)[1]  # --config=FILE
+            if "=" in path and re.match(r"-{0,2}[A-Za-z_][\w-]*=", path):
+                path = path.split("=", 1)[1]  # --config=FILE, dd if=FILE
             path = path.lstrip("@")  # curl -H @FILE
+            if "/" in path:
+                # reports/../auth.cfg is auth.cfg (a folder's own name kept)
+                path = posixpath.normpath(path)
             while path.startswith("./"):
                 path = path[2:]
             for f in self.secret_files:

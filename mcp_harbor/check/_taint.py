@@ -29,6 +29,7 @@ these facts are `mcp_harbor.check._analysis` and `mcp_harbor.check._roles`.
 from __future__ import annotations
 
 import codecs
+import posixpath
 import re
 import shlex
 import string
@@ -869,7 +870,7 @@ def _option_written(raw: str, run_outside: bool = True) -> str | None:
     any (``/`` for a file of the run directory or a temporary folder, when
     `run_outside`: no link makes those paths lead elsewhere); None for any
     other word."""
-    match = re.match(r"(--[A-Za-z0-9][A-Za-z0-9_-]*=)(.*)", raw.lstrip("\"'"), re.S)
+    match = re.match(r"(--?[A-Za-z0-9][A-Za-z0-9_-]*=)(.*)", raw.lstrip("\"'"), re.S)
     if match is None:
         return None
     value = match.group(2).strip("\"'")
@@ -2015,11 +2016,25 @@ class TaintedScript:
     def writable_word(self, word: Word) -> bool:
         """`step_writable` of a command-line word (its node in the tree)."""
         if word.tainted:
-            return True
+            texts = (
+                self._product(word.start, word.end, word.occs, 64)
+                if word.occs and all(o.model.words is not None for o in word.occs)
+                else None
+            )
+            # "infra/$ARG_env" with an enum: each of the author's paths
+            return texts is None or any(self._path_writable(t, word.start) for t in texts)
         if self.script is None or word.end <= word.start:
             return False
         node = self.script.root.descendant_for_byte_range(word.start, word.end)
         return node is not None and self.step_writable(node)
+
+    def _path_writable(self, path: str, at: int) -> bool:
+        """`step_writable` of a literal path: in the run directory, a
+        temporary folder or one of the server's, or relative while the
+        script works in a folder a step may write; ``..`` climbs anywhere."""
+        if not path or ".." in path.split("/") or _WRITABLE_PLACE.search(path):
+            return True
+        return not path.startswith("/") and self.works_in_writable(at)
 
     def _moves_within(self, target: Node) -> bool:
         """The ``cd`` operand `target` is one arg validated to stay inside a
@@ -3243,6 +3258,8 @@ class TaintedScript:
         (`secret_file_paths`): as written, an option's ``=value`` or an
         ``@FILE``, or through a variable set once to it."""
         path = _path_written(self.src, word).split("=", 1)[-1].lstrip("@")
+        if "/" in path:
+            path = posixpath.normpath(path)  # reports/../t is t
         lone = VARIABLE.fullmatch(path)
         value = self.set_once(lone.group(1) or lone.group(2)) if lone else None
         return path in self.secret_file_paths or (

@@ -502,3 +502,38 @@ def test_reads_beside_a_secrets_file(then: str, refused: bool, tmp_path: Path) -
 )
 def test_round_twenty_three(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        # a copy by dd, a path with .. in it, a read through a descriptor
+        'dd if="$HARBOR_RUN_DIR/t" of="$HARBOR_RUN_DIR/u" status=none\nrev < "$HARBOR_RUN_DIR/u"',
+        'mkdir -p "$HARBOR_RUN_DIR/r"\nrev "$HARBOR_RUN_DIR/r/../t"',
+        'exec 7< "$HARBOR_RUN_DIR/t"\nIFS= read -r line < /dev/fd/7\nrev <<< "$line"',
+        'exec 7< "$HARBOR_RUN_DIR/t"\nIFS= read -r -u 7 line\nrev <<< "$line"',
+    ],
+)
+def test_a_secrets_file_under_another_name(then: str, tmp_path: Path) -> None:
+    run = (
+        f'printf \'header = "Authorization: Bearer %s"\\n\' "$TOKEN" > "$HARBOR_RUN_DIR/t"\n{then}'
+    )
+    assert _status([run], tmp_path, **_SECRET) == "refused"
+
+
+def test_terraform_state_show_of_an_address(tmp_path: Path) -> None:
+    """A grammar for terraform's readers: `-chdir=` of the author's folder
+    (an enum in it), an address after ``--`` is data."""
+    run = (
+        'dir="infra/terraform/$ARG_env"\nterraform -chdir="$dir" state list\n'
+        'terraform -chdir="$dir" state show -no-color -- "$ARG_x"'
+    )
+    status, _findings = check_steps(
+        [run],
+        tmp_path,
+        args={
+            "env": {"type": "string", "enum": ["staging", "production"]},
+            "x": {"type": "string", "pattern": "^[a-z_]+\\.[a-z_]+$"},
+        },
+    )
+    assert status == "accepted"
