@@ -2924,6 +2924,12 @@ class TaintedScript:
         names = [w for w in words if w is not None and IDENT.fullmatch(w)]
         if any(w is None or (w.startswith("-") and w not in ("-r",)) for w in words) or not names:
             return None  # read -d, -n, -a…: not one line split into fields
+        if len(names) >= 2 and not any(
+            c.type == "variable_assignment" for c in command.children
+        ):  # (IFS=… read: other fields)
+            producer = self._line_producer(command)
+            if producer is not None and self._leads_with_numbers(producer):
+                return _COUNT
         source = self._read_source(command)
         if source is None or source.type != "command":
             return None
@@ -2940,6 +2946,64 @@ class TaintedScript:
         if len(names) < 2 and operands > 0:
             return None
         return _COUNT
+
+    def _line_producer(self, command: Node) -> Node | None:
+        """The command whose lines the ``read`` `command` reads, through the
+        stages after it that keep each line whole (``sort`` without ``-o``
+        or ``-z``, ``head -n N``, ``tail -n N``): ``sort | uniq -c | sort -rn
+        | while read -r n w``. None when it is not so plain."""
+        loop, holder = _read_holder(command)
+        stages: list[Node] = []
+        if holder is not None and holder.type == "pipeline":
+            stages = [c for c in holder.children if c.is_named]
+            if not stages or stages[-1] != loop:
+                return None
+            stages = stages[:-1]
+        else:
+            dest = _read_redirect(self.src, command)
+            if dest is None or dest.type != "process_substitution":
+                return None
+            inner = [c for c in dest.children if c.is_named]
+            if len(inner) != 1:
+                return None
+            stages = (
+                [c for c in inner[0].children if c.is_named]
+                if inner[0].type == "pipeline"
+                else [inner[0]]
+            )
+        while stages and stages[-1].type == "command" and self._keeps_lines(stages[-1]):
+            stages = stages[:-1]
+        return stages[-1] if stages and stages[-1].type == "command" else None
+
+    def _keeps_lines(self, command: Node) -> bool:
+        """`command` prints some of its input lines whole, in some order."""
+        name = _name_of(self.src, command)
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        if None in words:
+            return False
+        if name == "sort":
+            return not any(w.startswith(("-o", "--output", "-z", "--zero")) for w in words if w)
+        if name in ("head", "tail"):
+            # head -n 20, tail -5: whole lines (-c would cut one)
+            text = " ".join(w for w in words if w is not None)
+            return re.fullmatch(r"(?:-n ?[0-9]+|-[0-9]+)?", text) is not None
+        return False
+
+    def _leads_with_numbers(self, producer: Node) -> bool:
+        """Every line `producer` prints starts with a number (after blanks):
+        ``uniq -c`` (coreutils 9.1: the count, then the line) and
+        ``ssh-keygen -l`` (OpenSSH: the key's bits, then its fingerprint)."""
+        name = _name_of(self.src, producer)
+        words = [static_text(self.src, a) for a in producer.children_by_field_name("argument")]
+        options = [w for w in words if w is not None and w.startswith("-")]
+        if name == "uniq":
+            return any(
+                o == "--count" or (not o.startswith("--") and "c" in o) for o in options
+            ) and not any(o in ("-z", "--zero-terminated") for o in options)
+        if name == "ssh-keygen":
+            letters = "".join(o[1:] for o in options if not o.startswith("--"))
+            return "l" in letters and "v" not in letters and set(letters) <= set("lfE")
+        return False
 
     def _read_source(self, command: Node) -> Node | None:
         """The one command whose output the ``read`` `command` reads: the

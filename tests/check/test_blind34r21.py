@@ -28,7 +28,6 @@ REFUSED_SAFE = {
     "037-bq-team-spend.yaml": "H012: bq has no grammar",
     "039-aws-idle-eips.yaml": "H012: aws has no grammar",
     "041-iam-stale-keys.yaml": "H012: aws has no grammar",
-    "064-authorized-keys-audit.yaml": "H006: ssh-keygen's bits in arithmetic, no guard",
     "079-blame-range.yaml": "H009: a commit from git blame where git log reads options",
     "085-s3-partition-check.yaml": "H012: aws has no grammar",
     "088-events-rollup.yaml": "H006: sum[$s] in arithmetic, a key of the data's",

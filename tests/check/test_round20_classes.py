@@ -537,3 +537,21 @@ def test_terraform_state_show_of_an_address(tmp_path: Path) -> None:
         },
     )
     assert status == "accepted"
+
+
+@pytest.mark.parametrize(
+    ("pipeline", "refused"),
+    [
+        # the count uniq -c puts first, through sort and head -n
+        ("uniq -c | sort -rn | head -n 5 | while read -r n w", False),
+        ("sort | uniq -c | while read -r n w", False),
+        # a lone name takes the whole line; -c cuts a line; other fields
+        ("uniq -c | while read -r n", True),
+        ("uniq -c | tail -c 20 | while read -r n w", True),
+        ("uniq -c | while IFS=: read -r n w", True),
+        ("uniq | while read -r n w", True),
+    ],
+)
+def test_lines_that_start_with_a_number(pipeline: str, refused: bool, tmp_path: Path) -> None:
+    run = f"curl -s https://x.example.com | {pipeline}; do echo $(( n + 1 )); done"
+    assert (_status([run], tmp_path) == "refused") == refused
