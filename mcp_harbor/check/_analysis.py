@@ -457,7 +457,10 @@ class _Analysis(TaintedScript):
             if name != "let":
                 found_name = _SUBSCRIPTED.fullmatch(text)
                 text = found_name.group(1) if found_name is not None else text
-            for found in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", text):
+            # names, and the positional and special parameters ($1, $@)
+            for found in re.finditer(
+                r"[A-Za-z_][A-Za-z0-9_]*|(?<=\$)[0-9@*]|(?<=\$\{)[0-9@*]", text
+            ):
                 source = self._var_source(found.group(0))
                 if source is None:
                     continue

@@ -1391,12 +1391,29 @@ class TaintedScript:
         self.temp_paths = good - bad
         for function, body in script.function_bodies.items():
             for top in body:
+                if self._sets_positionals(top):
+                    continue  # set -- awk "$x" … "$@": not the words a call passes
                 for inner in walk_nodes(top):
                     if inner.type == "command_name" and node_text(src, inner).strip('"') in (
                         "$@",
                         "${@}",
                     ):
                         self.runs_args.add(function)
+
+    def _sets_positionals(self, body: Node) -> bool:
+        """A ``set`` in `body` may replace the positional parameters: one
+        with ``--``, ``-``, a word that is no option, or a word not literal
+        (``set -e`` and ``set -o pipefail`` only set options)."""
+        for node in walk_nodes(body):
+            if node.type != "command" or _name_of(self.src, node) != "set":
+                continue
+            words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
+            named = False  # the word after -o/+o is an option's name
+            for word in words:
+                if word is None or word in ("--", "-") or (word[:1] not in "-+" and not named):
+                    return True
+                named = word in ("-o", "+o") or (word[:1] in "-+" and word.endswith("o"))
+        return False
 
     def _name_position(self, command: Node, arg: Node) -> bool:
         """`arg` of the builtin `command` is a place it takes a variable's

@@ -555,3 +555,23 @@ def test_terraform_state_show_of_an_address(tmp_path: Path) -> None:
 def test_lines_that_start_with_a_number(pipeline: str, refused: bool, tmp_path: Path) -> None:
     run = f"curl -s https://x.example.com | {pipeline}; do echo $(( n + 1 )); done"
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a positional parameter in a builtin's subscript, of a local array
+        (
+            "declare -A m=([a]=1)\ndrop() { local -a m=(a b); unset 'm[$1]'; }\ndrop \"$ARG_x\"",
+            True,
+        ),
+        # set -- in a function that runs "$@": not the words a call passes
+        (
+            'run() { [[ $1 == awk ]] && set -- awk "$ARG_x"; "$@" /dev/null; }\nrun wc -l',
+            True,
+        ),
+        ('run() { set -euo pipefail; "$@" /dev/null; }\nrun wc -l', False),
+    ],
+)
+def test_round_twenty_five(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status([run], tmp_path) == "refused") == refused
