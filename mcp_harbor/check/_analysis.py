@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from mcp_harbor.check import _tree, sinks
+from mcp_harbor.check import _tree, grammars, sinks
 from mcp_harbor.check._facts import (
     Hazard,
     Located,
@@ -81,6 +81,7 @@ from mcp_harbor.check._tree import (
     walk,
 )
 from mcp_harbor.check._values import ValueModel
+from mcp_harbor.check.credentials import CREDENTIALS
 from mcp_harbor.check.grammars import GRAMMARS, SUBCOMMANDS, grammar_key, normal_program
 from mcp_harbor.check.rules import (
     ArithmeticInjection,
@@ -238,6 +239,19 @@ class _Analysis(TaintedScript):
                 self.hazards.append(rejected)
                 return
         nodes = script.nodes
+        for name, bodies in sorted(script.function_bodies.items()):
+            if shadows_program(name):
+                # cut() { …; } … du -sk d | cut -f1: what the checker knows of
+                # the program (its grammar, its output) is not the function's
+                self.hazard(
+                    NoGrammarPosition,
+                    None,
+                    bodies[0].start_byte if bodies else 0,
+                    f"the script's function `{name}` runs in place of the program or "
+                    f"builtin `{name}`, whose grammar and output the checker would read "
+                    "for it",
+                    f"rename the function (`{name}_`), so that `{name}` is the program",
+                )
         if not self.find_caller_data(script):
             return
         for kind, opening, reading, fix in _ARITHMETIC_MISREADINGS:
@@ -1401,6 +1415,34 @@ class _Analysis(TaintedScript):
 #: A name with a subscript, as a builtin takes it (``a[$i]``, ``a[$i]=v``):
 #: the subscript is group 1.
 _SUBSCRIPTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[(.*)\](?:\+?=.*)?", re.S)
+
+
+#: bash's builtins and keywords the analysis reads by name (bash(1), SHELL
+#: BUILTIN COMMANDS), besides the programs with a grammar or a role.
+_BUILTIN_NAMES = frozenset(
+    {"read", "mapfile", "readarray", "printf", "echo", "test", "[", "declare", "typeset",
+     "local", "export", "readonly", "unset", "set", "shift", "eval", "source", ".", "trap",
+     "exec", "command", "builtin", "cd", "pushd", "popd", "wait", "kill", "let", "getopts",
+     "exit", "return", "continue", "break", "enable", "alias", "hash", "type", "shopt",
+     "true", "false", ":", "umask", "ulimit"}
+)  # fmt: skip
+
+
+def shadows_program(name: str) -> bool:
+    """A function named `name` stands in for a program or builtin whose
+    grammar, role or output the checker reads by that name."""
+    program = grammars.normal_program(name)
+    return (
+        name in _BUILTIN_NAMES
+        or program in grammars.GRAMMARS
+        or program in grammars.SUBCOMMANDS
+        or any(key.split(" ", 1)[0] == program for key in grammars.GRAMMARS)
+        or name in sinks.WRAPPERS
+        or name in sinks.EVAL_LIKE
+        or name in sinks.INTERPRETERS
+        or name in sinks.SHELLS
+        or name in CREDENTIALS
+    )
 
 
 def _lists_keys(src: bytes, node: Node) -> bool:

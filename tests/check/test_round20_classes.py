@@ -575,3 +575,19 @@ def test_lines_that_start_with_a_number(pipeline: str, refused: bool, tmp_path: 
 )
 def test_round_twenty_five(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a function named as a program runs in its place
+        ('cut() { printf "%s\\n" "$ARG_x"; }\nn=$(du -sk /etc | cut -f1)\necho $(( n + 1 ))', True),
+        ('cat() { printf "%s\\n" "$ARG_x"; }\nx=$(cat /etc/hostname)\necho "$x"', True),
+        ('curl() { echo "$@"; }\ncurl -sS https://a.example.com', True),
+        ("read() { :; }\nread -r x <<< hi", True),
+        # a name no program or builtin has
+        ('log() { printf "%s\\n" "$*" >&2; }\nlog "$ARG_x"', False),
+    ],
+)
+def test_a_function_named_as_a_program(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status([run], tmp_path) == "refused") == refused

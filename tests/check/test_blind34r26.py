@@ -1,0 +1,16 @@
+"""Blind round twenty-six (issue 34): 20 attacks in 10 classes aimed at
+the readings of rounds twenty-three to twenty-five, written from the docs
+alone (tests/check/blind34r26/README.md), committed before scoring and
+scored once: see SCORE.md. No longer held out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.check._blind import assert_attacks_refused
+
+HERE = Path(__file__).parent / "blind34r26"
+
+
+def test_every_attack_is_refused() -> None:
+    assert_attacks_refused(HERE / "attacks", 20, inert=(), misses=())
