@@ -1428,21 +1428,24 @@ _BUILTIN_NAMES = frozenset(
 )  # fmt: skip
 
 
+#: Every name the checker reads a program's facts by: the programs with a
+#: grammar (``git`` of ``git log`` too), a role, or credential places.
+_READ_BY_NAME = (
+    _BUILTIN_NAMES
+    | {key.split(" ", 1)[0] for key in grammars.GRAMMARS}
+    | set(grammars.SUBCOMMANDS)
+    | set(sinks.WRAPPERS)
+    | set(sinks.EVAL_LIKE)
+    | set(sinks.INTERPRETERS)
+    | set(sinks.SHELLS)
+    | set(CREDENTIALS)
+)
+
+
 def shadows_program(name: str) -> bool:
     """A function named `name` stands in for a program or builtin whose
     grammar, role or output the checker reads by that name."""
-    program = grammars.normal_program(name)
-    return (
-        name in _BUILTIN_NAMES
-        or program in grammars.GRAMMARS
-        or program in grammars.SUBCOMMANDS
-        or any(key.split(" ", 1)[0] == program for key in grammars.GRAMMARS)
-        or name in sinks.WRAPPERS
-        or name in sinks.EVAL_LIKE
-        or name in sinks.INTERPRETERS
-        or name in sinks.SHELLS
-        or name in CREDENTIALS
-    )
+    return name in _READ_BY_NAME or grammars.normal_program(name) in _READ_BY_NAME
 
 
 def _lists_keys(src: bytes, node: Node) -> bool:

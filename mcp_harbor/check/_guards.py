@@ -138,15 +138,8 @@ def _redefined(src: bytes, node: Node, word: str) -> bool:
     """The script makes `word` (``exit``…) something else: a function of
     that name, an alias (with aliases on, any), or ``enable -n`` (the
     builtin turned off: a missing command, and the script goes on)."""
-    root = node
-    for parent in ancestors(node):
-        root = parent
-    text = node_text(src, root)
-    return (
-        re.search(rf"(?:^|[\s;&|(){{}}])(?:function\s+)?{word}\s*\(\s*\)", text) is not None
-        or re.search(rf"(?:^|[\s;&|(){{}}])function\s+{word}\b", text) is not None
-        or re.search(r"\b(?:alias|enable)\b", text) is not None  # enable -n exit
-    )
+    functions, _others = _runs_others(src)
+    return word in functions or re.search(rb"\b(?:alias|enable)\b", src) is not None
 
 
 #: What a test shows when it is true: whether it shows the fact asked
