@@ -221,6 +221,8 @@ _NUMBER = ValueModel(frozenset(string.digits + "-"), frozenset(string.digits + "
 _COUNT = ValueModel(
     frozenset(string.digits), frozenset(string.digits), False, True, least=0, most=2**53
 )
+#: The blank a count is followed by on the lines ``uniq -c`` prints.
+_BLANK = frozenset(" ")
 #: What ``jq '… | length'`` prints: numbers (an absolute value may be a
 #: fraction or an exponent), one line per input; never a sign first.
 _JQ_NUMBERS = ValueModel(frozenset(string.digits + ".e+\n"), frozenset(string.digits), False, True)
@@ -1123,6 +1125,9 @@ class TaintedScript:
         #: names the script assigns in ways the analysis follows (an
         #: assignment, a ``for`` variable, ``local``/``declare NAME=…``)
         self.assigned: set[str] = set()
+        #: the script may set IFS other than for one ``read`` (`_sets_ifs`;
+        #: None: not yet asked)
+        self._ifs_changed: bool | None = None
         #: names the script's own arithmetic sets (``((n++))``, ``let n=…``)
         self.arithmetic_names: set[str] = set()
         #: names that are a command's operand somewhere (``read NAME``,
@@ -2941,11 +2946,11 @@ class TaintedScript:
         names = [w for w in words if w is not None and IDENT.fullmatch(w)]
         if any(w is None or (w.startswith("-") and w not in ("-r",)) for w in words) or not names:
             return None  # read -d, -n, -a…: not one line split into fields
-        if len(names) >= 2 and not any(
-            c.type == "variable_assignment" for c in command.children
-        ):  # (IFS=… read: other fields)
+        splits = self._splits_at(command)
+        if len(names) >= 2 and splits is not None:
             producer = self._line_producer(command)
-            if producer is not None and self._leads_with_numbers(producer):
+            after = None if producer is None else self._number_then(producer)
+            if after is not None and after <= splits:
                 return _COUNT
         source = self._read_source(command)
         if source is None or source.type != "command":
@@ -2962,6 +2967,8 @@ class TaintedScript:
         operands = len(arguments) - len(options)
         if len(names) < 2 and operands > 0:
             return None
+        if operands > 0 and (splits is None or not {" ", "\t"} & splits):
+            return None  # wc's count and its file's name, read as one field
         return _COUNT
 
     def _line_producer(self, command: Node) -> Node | None:
@@ -3006,21 +3013,65 @@ class TaintedScript:
             return re.fullmatch(r"(?:-n ?[0-9]+|-[0-9]+)?", text) is not None
         return False
 
-    def _leads_with_numbers(self, producer: Node) -> bool:
-        """Every line `producer` prints starts with a number (after blanks):
-        ``uniq -c`` (coreutils 9.1: the count, then the line) and
-        ``ssh-keygen -l`` (OpenSSH: the key's bits, then its fingerprint)."""
+    def _splits_at(self, command: Node) -> frozenset[str] | None:
+        """The characters the ``read`` `command` splits its line at (IFS): a
+        literal ``IFS=…`` written before it, or else bash's default (space,
+        tab, line break: bash takes no IFS from its environment) where the
+        script sets IFS nowhere but before ``read`` commands. None when
+        that is not shown (``IFS=,`` at the top, ``local IFS``, ``IFS=x f``
+        for a function that reads, ``printf -v IFS``, ``eval``'d text)."""
+        own = [
+            c
+            for c in command.children
+            if c.type == "variable_assignment"
+            and node_text(self.src, c.child_by_field_name("name") or c) == "IFS"
+        ]
+        if own:
+            value = own[-1].child_by_field_name("value")
+            text = "" if value is None else static_text(self.src, value)
+            return None if text is None else frozenset(text)
+        if self._ifs_changed is None:
+            self._ifs_changed = self._sets_ifs()
+        return None if self._ifs_changed else frozenset(" \t\n")
+
+    def _sets_ifs(self) -> bool:
+        """The script may change IFS other than for one ``read``: every
+        ``IFS`` its text spells (quotes and backslashes dropped) that is not
+        read (``$IFS``, ``${IFS…}``) or written before a ``read`` counts."""
+        if self.script is None:
+            return True
+        spelled = re.sub(r"[\"'\\]", "", self.text)
+        mentions = len(re.findall(r"(?<![A-Za-z0-9_])IFS(?![A-Za-z0-9_])", spelled))
+        reads = len(re.findall(r"\$\{?[#!]?IFS(?![A-Za-z0-9_])", spelled))
+        before_read = sum(
+            1
+            for node in walk_nodes(self.script.root)
+            if node.type == "variable_assignment"
+            and node.parent is not None
+            and node.parent.type == "command"
+            and node_text(self.src, node.child_by_field_name("name") or node) == "IFS"
+            and _name_of(self.src, node.parent) == "read"
+        )
+        return mentions > reads + before_read
+
+    def _number_then(self, producer: Node) -> frozenset[str] | None:
+        """When every line `producer` prints starts with a number (after
+        blanks), the characters that may follow it; None when not shown.
+        ``uniq -c`` (coreutils 9.1: the count, a blank, the line) and
+        ``ssh-keygen -l`` (OpenSSH: the key's bits, a blank, its
+        fingerprint)."""
         name = _name_of(self.src, producer)
         words = [static_text(self.src, a) for a in producer.children_by_field_name("argument")]
         options = [w for w in words if w is not None and w.startswith("-")]
-        if name == "uniq":
-            return any(
-                o == "--count" or (not o.startswith("--") and "c" in o) for o in options
-            ) and not any(o in ("-z", "--zero-terminated") for o in options)
+        if name == "uniq" and any(
+            o == "--count" or (not o.startswith("--") and "c" in o) for o in options
+        ):
+            return None if any(o in ("-z", "--zero-terminated") for o in options) else _BLANK
         if name == "ssh-keygen":
             letters = "".join(o[1:] for o in options if not o.startswith("--"))
-            return "l" in letters and "v" not in letters and set(letters) <= set("lfE")
-        return False
+            if "l" in letters and "v" not in letters and set(letters) <= set("lfE"):
+                return _BLANK
+        return None
 
     def _read_source(self, command: Node) -> Node | None:
         """The one command whose output the ``read`` `command` reads: the

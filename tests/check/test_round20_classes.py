@@ -550,11 +550,39 @@ def test_terraform_state_show_of_an_address(tmp_path: Path) -> None:
         ("uniq -c | tail -c 20 | while read -r n w", True),
         ("uniq -c | while IFS=: read -r n w", True),
         ("uniq | while read -r n w", True),
+        # the count is the first field only where IFS splits at its blank
+        ("uniq -c | while IFS=$' \\t' read -r n w", False),
+        ("IFS=,; uniq -c | while read -r n w", True),
+        ("X=,; uniq -c | while read -r n w", False),
+        ("local IFS=,; uniq -c | while read -r n w", True),
+        ("local X=,; uniq -c | while read -r n w", False),
+        ("printf -v IFS %s ,; uniq -c | while read -r n w", True),
+        ("eval 'I''FS=,'; uniq -c | while read -r n w", True),
+        ("eval 'X=,'; uniq -c | while read -r n w", False),
     ],
 )
 def test_lines_that_start_with_a_number(pipeline: str, refused: bool, tmp_path: Path) -> None:
+    before, _, pipeline = pipeline.rpartition("; ")
     run = f"curl -s https://x.example.com | {pipeline}; do echo $(( n + 1 )); done"
+    if before:
+        run = f"f() {{ {before}; {run}; }}\nf"
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('read -r n _ < <(wc -l -- "$HARBOR_RUN_DIR/$ARG_x")', False),
+        ('IFS=,\nread -r n _ < <(wc -l -- "$HARBOR_RUN_DIR/$ARG_x")', True),
+        ('IFS=, read -r n _ < <(wc -l -- "$HARBOR_RUN_DIR/$ARG_x")', True),
+        ('X=,\nread -r n _ < <(wc -l -- "$HARBOR_RUN_DIR/$ARG_x")', False),
+    ],
+)
+def test_a_count_and_its_file_name_split_at_ifs(run: str, refused: bool, tmp_path: Path) -> None:
+    """``wc -l FILE`` prints the count, a blank and the (caller's) name:
+    the first name ``read`` takes is the count only where IFS splits at
+    that blank (an ``IFS=,`` anywhere else makes it the whole line)."""
+    assert (_status([run + "\necho $(( n + 1 ))"], tmp_path) == "refused") == refused
 
 
 @pytest.mark.parametrize(
