@@ -96,6 +96,7 @@ from mcp_harbor.check.rules import (
     ValueAsName,
 )
 from mcp_harbor.check.rules._contexts import Quoting
+from mcp_harbor.check.rules._forms import arithmetic_name
 from mcp_harbor.check.rules.h001 import HeredocLine
 
 #: Files something runs or reads as code later: shell start-up files, ssh's
@@ -872,6 +873,14 @@ class _Analysis(TaintedScript):
                     # the value's blanks make the word several words
                     self.split_starts.add(occ.start)
                 self.hazards.append(unquoted)
+            elif (
+                quoting == "unquoted"
+                and self.ifs_changed()
+                and not arithmetic_name(occ)
+                and not self._no_split(occ)
+            ):
+                # the script may set IFS: any character may split the word
+                self.split_starts.add(occ.start)
         if occ.kind == "raw" and quoting == "unquoted" and self._in_brace_list(occ):
             # {a,VALUE}: bash splits the brace list at the value's commas, so
             # a part of it (a new word) may start with `-`

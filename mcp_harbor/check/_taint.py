@@ -3030,9 +3030,14 @@ class TaintedScript:
             value = own[-1].child_by_field_name("value")
             text = "" if value is None else static_text(self.src, value)
             return None if text is None else frozenset(text)
+        return None if self.ifs_changed() else frozenset(" \t\n")
+
+    def ifs_changed(self) -> bool:
+        """The script may set IFS other than for one ``read`` (`_sets_ifs`):
+        an unquoted expansion may then split at any character."""
         if self._ifs_changed is None:
             self._ifs_changed = self._sets_ifs()
-        return None if self._ifs_changed else frozenset(" \t\n")
+        return self._ifs_changed
 
     def _sets_ifs(self) -> bool:
         """The script may change IFS other than for one ``read``: every

@@ -619,3 +619,25 @@ def test_round_twenty_five(run: str, refused: bool, tmp_path: Path) -> None:
 )
 def test_a_function_named_as_a_program(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status([run], tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # IFS=, makes `a,--output=F` two words: the second an option of git log
+        ("IFS=,\ngit log $ARG_x", True),
+        ("git log $ARG_x", False),
+        ('IFS=,\ngit log "$ARG_x"', False),
+        ("IFS=, read -r a b <<< x\ngit log $ARG_x", False),
+    ],
+)
+def test_an_ifs_the_script_sets_splits_at_any_character(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    """Where the script may set IFS (other than before one ``read``), an
+    unquoted expansion may split at any character of its value, so a word
+    after the first may start with ``-`` although the value may not."""
+    status, _ = check_steps(
+        [run], tmp_path, args={"x": {"type": "string", "pattern": "^[a-z][a-z,=-]*$"}}
+    )
+    assert (status == "refused") == refused
