@@ -4167,7 +4167,7 @@ class TaintedScript:
                 count = self._count_field(node)
                 for k, var_name in enumerate(names):
                     held = count if k == 0 and count is not None else model
-                    self.taint.variables.setdefault(var_name, (self._any_arg(), held))
+                    self.taint.variables.setdefault(var_name, (UNPROVEN, held))
         changed = True
         while changed:
             changed = False
@@ -4550,13 +4550,6 @@ class TaintedScript:
         if any(c in piece for piece in pieces for c in "$`\\"):
             return any_model().chars  # another expansion, an escape: any text
         return frozenset(chars | set("".join(pieces)))  # quotes too: a superset
-
-    def _any_arg(self) -> str:
-        if self.sentinels is not None and self.sentinels.by_word:
-            return next(iter(self.sentinels.by_word.values())).arg
-        if self.taint.variables:
-            return next(iter(self.taint.variables.values()))[0]
-        return self.taint.positional[0] if self.taint.positional else ""
 
     def _is_whole(self, value: Node, occ: Occ) -> bool:
         raw = node_text(self.src, value)

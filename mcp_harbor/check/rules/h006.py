@@ -7,6 +7,7 @@ from typing import ClassVar, Literal
 
 from mcp_harbor.check._facts import Hazard, Located, Occ, arith_safe
 from mcp_harbor.check.rules._base import Rule
+from mcp_harbor.check.rules._forms import shown
 
 __all__ = ["ArithmeticInjection"]
 
@@ -59,12 +60,21 @@ class ArithmeticInjection(Rule):
         numbers and signs (`mcp_harbor.check._facts.arith_safe`)."""
         if not in_arithmetic or arith_safe(occ.model):
             return None
+        if occ.arg:
+            return cls.about(
+                occ,
+                where,
+                "the value is evaluated as arithmetic, where bash runs `$(…)` inside an "
+                "array subscript such as `a[$(cmd)]`, even when quoted",
+                'give the arg `"type": "integer"` in its schema, or compare it as a string',
+            )
         return cls.about(
             occ,
             where,
-            "the value is evaluated as arithmetic, where bash runs `$(…)` inside an array "
-            "subscript such as `a[$(cmd)]`, even when quoted",
-            'give the arg `"type": "integer"` in its schema, or compare it as a string',
+            f"{shown(occ)} is evaluated as arithmetic, where bash runs `$(…)` inside an "
+            "array subscript such as `a[$(cmd)]`, even when quoted",
+            "check that it is a number before the arithmetic uses it "
+            "(`[[ $v =~ ^[0-9]+$ ]] || exit 1`), or compare it as a string",
         )
 
     @classmethod
