@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from mcp_harbor.check import _python, grammars, sinks
@@ -419,6 +419,20 @@ def admit(
                 "put the expansion in double quotes, or after `--`",
                 OptionRunsCode,
             )
+            continue
+        if word.tainted and grammar.file_prefixes and _may_name_file(word, grammar.file_prefixes):
+            refuse(
+                word,
+                f"`{key}` reads a value that starts with "
+                f"{', '.join(f'`{p}`' for p in grammar.file_prefixes)} from the file or URL "
+                f"it names ({grammar.source}), and this value may start so",
+                "write the author's literal text first in the word (`name=$VALUE`, "
+                "`s3://bucket/$VALUE`), or give the arg a pattern or enum whose values "
+                "cannot start so",
+            )
+            if expect is not None or pair:
+                expect = None
+                pair = max(pair - 1, 0)
             continue
         if expect is not None:
             if text in _STDIN and (
@@ -848,6 +862,36 @@ def _known_option(grammar: grammars.Grammar, option: str) -> bool:
         if short not in grammar.flags:
             return True  # it takes the rest of the word (or the next word)
     return True
+
+
+def _may_name_file(word: Word, prefixes: Sequence[str]) -> bool:
+    """The value `word` (an operand, or an option's value, ``--opt=`` put
+    aside) may start with one of `prefixes`, in any letter case: from the
+    author's text before the caller's, then what the caller's part may
+    start with (the literal starts of its pattern, else its first
+    characters; anything when it may be empty)."""
+    head = word.prefix
+    if head.startswith("-") and "=" in head:
+        head = head.split("=", 1)[1]
+    head = head.lower()
+    model = word.occs[0].model
+    if model.can_be_empty:
+        starts: Collection[str] | None = None
+    elif model.heads is not None:
+        starts = {h.lower() for h in model.heads}
+    else:
+        starts = {c.lower() for c in model.first}
+    for prefix in prefixes:
+        if head.startswith(prefix):
+            return True
+        if not prefix.startswith(head):
+            continue
+        rest = prefix[len(head) :]
+        if not set(rest) <= {c.lower() for c in model.chars}:
+            continue  # the caller's part cannot spell it (no `:` in its pattern)
+        if starts is None or any(rest.startswith(s) or s.startswith(rest) for s in starts if s):
+            return True
+    return False
 
 
 def _globals_admitted(

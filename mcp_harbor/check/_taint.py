@@ -221,6 +221,18 @@ _NUMBER = ValueModel(frozenset(string.digits + "-"), frozenset(string.digits + "
 _COUNT = ValueModel(
     frozenset(string.digits), frozenset(string.digits), False, True, least=0, most=2**53
 )
+#: Programs whose grammars are their subcommands' (``aws * list-*``), none
+#: of which runs a command its words name.
+_SUBCOMMANDS_RUN_NOTHING = frozenset(
+    program
+    for program in grammars.SUBCOMMANDS
+    if program not in grammars.GRAMMARS
+    and all(
+        g.command_from is None and not g.command_after_dashdash
+        for key, g in grammars.GRAMMARS.items()
+        if key.startswith(f"{program} ")
+    )
+)
 #: The blank a count is followed by on the lines ``uniq -c`` prints.
 _BLANK = frozenset(" ")
 #: What ``jq '… | length'`` prints: numbers (an absolute value may be a
@@ -1769,13 +1781,17 @@ class TaintedScript:
             return False
         program = grammars.normal_program(text)
         return (
-            program in grammars.GRAMMARS
-            and program not in sinks.WRAPPERS
-            and program not in sinks.EVAL_LIKE
-            and grammars.GRAMMARS[program].command_from is None
-            and not grammars.GRAMMARS[program].command_after_dashdash
-            and program not in _RUNNERS
-        ) or (program in self.programs and self.programs[program].data_operands)
+            program in _SUBCOMMANDS_RUN_NOTHING
+            or (
+                program in grammars.GRAMMARS
+                and program not in sinks.WRAPPERS
+                and program not in sinks.EVAL_LIKE
+                and grammars.GRAMMARS[program].command_from is None
+                and not grammars.GRAMMARS[program].command_after_dashdash
+                and program not in _RUNNERS
+            )
+            or (program in self.programs and self.programs[program].data_operands)
+        )
 
     def _literal_calls(self, use: Node) -> tuple[Node, list[Node]] | None:
         """The body of the function `use` is in and every call of it

@@ -125,7 +125,29 @@ class Grammar:
     #: the operands from this one on are paths it writes (``uniq IN OUT``:
     #: 1); None: it writes no operand
     written_operand: int | None = None
+    #: prefixes that make a value (an option's or an operand) name a file
+    #: or URL the program reads in its place (aws's ``file://``): data
+    #: only when the value cannot start with one (any letter case)
+    file_prefixes: tuple[str, ...] = ()
 
+
+#: The values aws reads from a file in their place (AWS CLI 2's paramfile:
+#: file:// and fileb://; version 1 also fetched http:// and https://, which
+#: version 2 does only with cli_follow_urlparam set: the grammar is v2's).
+_AWS_PARAMFILES = ("file://", "fileb://")
+#: aws's read-only operations (a service's describe-, list- and get-
+#: operations ask and print; none of them changes anything).
+_AWS_READ = re.compile(r"(?:describe|list|get)-[a-z0-9]+(?:-[a-z0-9]+)*")
+#: get- operations whose last operand is a file they write (s3api
+#: get-object OUTFILE, get-object-torrent, glacier get-job-output,
+#: kinesis-video-media get-media, lambda's get-… none; ebs get-snapshot-block
+#: prints).
+_AWS_WRITES_FILE = re.compile(r"get-(?:object|object-torrent|job-output|media)")
+#: aws's global options that take no value (aws help, "Global Options").
+_AWS_GLOBAL_FLAGS = frozenset(
+    {"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager",
+     "--cli-auto-prompt", "--no-cli-auto-prompt"}
+)  # fmt: skip
 
 #: Other names of programs with a grammar.
 _ALIASES = {
@@ -170,6 +192,7 @@ def _g(
     writes: str | None = None,
     urls: Literal["all", "scheme", ""] = "",
     written: int | None = None,
+    file_prefixes: tuple[str, ...] = (),
 ) -> Grammar:
     return Grammar(
         source,
@@ -195,6 +218,7 @@ def _g(
         writes=writes,
         url_operands=urls,
         written_operand=written,
+        file_prefixes=file_prefixes,
     )
 
 
@@ -1028,6 +1052,29 @@ GRAMMARS: dict[str, Grammar] = {
     "jobs": _g(_BASH + ": jobs prints the shell's jobs"),
     "disown": _g(_BASH + ": disown [-ar] [-h] [JOBSPEC…] forgets jobs"),
     "sha1": _g("BSD sha1(1)"),
+    **{
+        f"aws * {operation}": _g(
+            f"AWS CLI 2 aws help, topics/config-vars and paramfile: a {operation} operation "
+            "asks the service (the endpoint, region and credentials of the author's "
+            "configuration) and prints the answer; every parameter's value is data, but "
+            "one starting with file:// or fileb:// is read from that file (v2 follows no "
+            "http:// value unless cli_follow_urlparam is set); --cli-input-json/-yaml is the "
+            "whole request, --endpoint-url and --profile choose where the credentials go, "
+            "--ca-bundle names a file of trusted certificates",
+            code="--cli-input-json --cli-input-yaml --endpoint-url --profile --ca-bundle "
+            "--generate-cli-skeleton",
+            end=False,
+            file_prefixes=_AWS_PARAMFILES,
+        )
+        for operation in ("describe-*", "list-*", "get-*")
+    },
+    "aws s3 ls": _g(
+        "AWS CLI 2 aws s3 ls help: lists the objects under an s3:// URI (data); "
+        "--endpoint-url and --profile choose where the credentials go",
+        code="--endpoint-url --profile --ca-bundle",
+        end=False,
+        file_prefixes=_AWS_PARAMFILES,
+    ),
 }
 
 
@@ -1078,6 +1125,10 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
     "npm": {},
     "terraform": {"-chdir": "path-code"},
     "ruff": {},
+    "aws": {"--region": "data", "--output": "data", "--query": "data", "--color": "data",
+            "--cli-read-timeout": "data", "--cli-connect-timeout": "data",
+            "--cli-binary-format": "data", "--profile": "code", "--endpoint-url": "code",
+            "--ca-bundle": "path-code"},
 }  # fmt: skip
 
 #: git settings whose value is only ever data (names, addresses, display).
@@ -1087,12 +1138,47 @@ INERT_GIT_SETTINGS = frozenset(
 )  # fmt: skip
 
 
+def _aws_key(words: list[str | None]) -> tuple[str, int]:
+    """``aws [globals] SERVICE [globals] OPERATION``: the key of the
+    operation's grammar (``"aws * list-*"`` for every service's read-only
+    ``describe-``, ``list-`` and ``get-`` operations, ``"aws s3 ls"``),
+    and the index of the first word after the operation. Global options
+    (aws takes them anywhere) before it stay before it, checked as
+    `SUBCOMMANDS` says. ``"aws ?"`` (no grammar) for anything else."""
+    globals_with_value = SUBCOMMANDS["aws"]
+    found: list[str] = []
+    k = 0
+    while k < len(words) and len(found) < 2:
+        word = words[k]
+        if word is None:
+            return "aws ?", k + 1
+        if word.startswith("-"):
+            k += 2 if word in globals_with_value else 1
+            if word not in globals_with_value and word not in _AWS_GLOBAL_FLAGS:
+                return "aws ?", k  # an option of the operation before it
+            continue
+        found.append(word)
+        k += 1
+    if len(found) < 2:
+        return "aws ?", k
+    service, operation = found
+    if f"aws {service} {operation}" in GRAMMARS:
+        return f"aws {service} {operation}", k
+    if service in ("s3", "configure", "history"):
+        return "aws ?", k  # high-level s3 commands, the settings, the history: no grammar
+    if _AWS_READ.fullmatch(operation) and not _AWS_WRITES_FILE.fullmatch(operation):
+        return f"aws * {operation.split('-', 1)[0]}-*", k
+    return "aws ?", k
+
+
 def grammar_key(program: str, words: list[str | None]) -> tuple[str, int]:
     """The grammar key of a command line whose program is `program` (a
     basename) and whose words after it are `words` (None: not literal):
     ``"git log"`` for a subcommand, else `program`; and the index in
     `words` of the first word after the key. A subcommand that is not
     literal gives ``"git ?"``, which no grammar has."""
+    if program == "aws":
+        return _aws_key(words)
     if program == "python3":
         for k, word in enumerate(words):
             if word == "-m" and k + 1 < len(words):

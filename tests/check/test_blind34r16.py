@@ -22,7 +22,6 @@ REFUSED_SAFE = {
     "numbers is not followed into arithmetic",
     "048-sqlite-online-backup.yaml": "H012: python3 in the working folder, which its own "
     "sqlite3 backup may write",
-    "113-aws-monthly-cost.yaml": "H012: aws ce has no grammar",
     "130-mkdocs-build.yaml": "H009: a step output before find's expression",
     "136-frontend-test-filter.yaml": "H012: caller data to the author's node script, "
     "which no programs: entry describes",

@@ -39,7 +39,6 @@ REFUSED_SAFE = {
     "027-log-lines-range.yaml": "H006: the line numbers sed's = prints, read back",
     "062-gitlab-release-notes.yaml": "H010: wget follows redirects with the token (on purpose: "
     "--max-redirect=0)",
-    "099-aws-cost-by-service.yaml": "H012: aws has no grammar",
     "103-pg-named-report.yaml": "H004 H012: an SQL file named by the caller, psql --output",
     "108-inspect-sqlite-upload.yaml": "H012: sqlite3 on the caller's database",
     "117-coverage-summary.yaml": "H006: a number arg (a fraction) in arithmetic",

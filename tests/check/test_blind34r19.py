@@ -47,6 +47,8 @@ REFUSED_SAFE = {
     "081-gcp-billing-bigquery.yaml": "H009: bq has no grammar for its SQL",
     "084-migrations-pending.yaml": "H009: jq --args names that may start with -",
     "093-log-growth-report.yaml": "H006: gzip -l's field in arithmetic",
+    "098-aws-iam-key-age.yaml": "H012: a user name from aws output as an aws value "
+    "(it may start with file://)",
     "101-export-orders-csv.yaml": "H012: sqlite3 reads SQL with caller dates",
     "102-export-events-parquet.yaml": "H012: duckdb reads SQL with caller dates",
     "115-compose-service-logs.yaml": "H012: docker compose's global --file before logs",

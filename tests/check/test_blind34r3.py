@@ -40,7 +40,6 @@ REFUSED_SAFE = {
     "112-du-by-extension.yaml": "refused [H000, H006, H007]",
     "133-multistep-build-then-test.yaml": "refused [H012]",
     "155-loop-multiline-hosts.yaml": "refused [H009]",
-    "169-secret-env-one-command.yaml": "refused [H012]",
 }
 
 
