@@ -1453,8 +1453,11 @@ _READ_BY_NAME = (
 
 def shadows_program(name: str) -> bool:
     """A function named `name` stands in for a program or builtin whose
-    grammar, role or output the checker reads by that name."""
-    return name in _READ_BY_NAME or grammars.normal_program(name) in _READ_BY_NAME
+    grammar, role or output the checker reads by that name (a program
+    called by its path, ``/usr/bin/cut``, is read by its basename, and
+    bash lets a function have that path for a name)."""
+    base = name.rsplit("/", 1)[-1]
+    return base in _READ_BY_NAME or grammars.normal_program(base) in _READ_BY_NAME
 
 
 def _lists_keys(src: bytes, node: Node) -> bool:

@@ -43,7 +43,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from functools import partial
 
 from tree_sitter import Node
 
@@ -761,11 +762,13 @@ class _Sinks:
         name = _name(self.src, command) or ""
         arguments = list(command.children_by_field_name("argument"))
         words = self._words(arguments)
+        if name == "curl":
+            words = self._unknown_configs(arguments, words)
         if not follows_redirects(name, words):
             return False
         if (
             name == "curl"
-            and "--location-trusted" not in words
+            and not {"--location-trusted", "-K", "--config"} & set(words)
             and self._kept_home(arguments)
             and (command.start_byte not in self._stdin_secret or self._header_on_stdin(command))
         ):
@@ -783,6 +786,92 @@ class _Sinks:
                 return True
             previous = text
         return False
+
+    def _unknown_configs(
+        self, arguments: Sequence[Node], words: list[str | None]
+    ) -> list[str | None]:
+        """curl's `words` without each ``-K FILE`` (``--config FILE``) whose
+        every line the script writes is known and none of them follows
+        (`_known_config`): what the others hold may say ``location``."""
+        kept: list[str | None] = []
+        skip = False
+        for k, word in enumerate(words):
+            if skip:
+                skip = False
+                continue
+            if word in ("-K", "--config") and k + 1 < len(arguments):
+                path = node_text(self.src, arguments[k + 1]).strip('"')
+                if self._known_config(path):
+                    skip = True
+                    continue
+            kept.append(word)
+        return kept
+
+    def _known_config(self, path: str) -> bool:
+        """Every write of the file `path` (as written) in the script is a
+        redirection of one ``printf`` or ``echo`` whose text is the
+        author's (the secrets only its arguments), and no line of that
+        text is an option that follows redirects (``location``,
+        ``location-trusted``, ``-L``, curl(1) -K: long options without
+        their dashes). Any other writer (``tee``, ``cp``, a variable's
+        text, a program) makes it unknown."""
+        if self.f.script is None or not path:
+            return False
+        writes = 0
+        for node in self.f.script.of_type("file_redirect"):
+            dest = node.child_by_field_name("destination")
+            if dest is None or node_text(self.src, dest).strip('"') != path:
+                continue
+            operator = node_text(self.src, node).lstrip("0123456789")
+            if operator.startswith("<"):
+                continue
+            holder = node.parent
+            body = holder.child_by_field_name("body") if holder is not None else None
+            if (
+                body is None
+                or body.type != "command"
+                or _name(self.src, body)
+                not in (
+                    "printf",
+                    "echo",
+                )
+            ):
+                return False
+            texts: list[str] = []
+            for argument in body.children_by_field_name("argument"):
+                text = static_text(self.src, argument)
+                if text is None and not self._secret_only(argument):
+                    return False  # a value of the caller's (or unknown) may be a line
+                texts.append(text if text is not None else "secret")
+            lines = _printed_lines(_name(self.src, body) or "", texts)
+            if lines is None or any(_CONFIG_FOLLOWING.match(line) for line in lines):
+                return False
+            writes += 1
+        if writes == 0:
+            return False
+        text = self.src.decode("utf-8", "replace")
+        reads = len(re.findall(r"(?:-K|--config)[ =]\"?" + re.escape(path), text))
+        if text.count(path) != writes + reads:
+            return False  # the path is written or read some other way too
+        # no other spelling of the file: its name appears nowhere else (a
+        # variable's one assignment gives it once more)
+        variable = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", path)
+        value = self.f.assigned_once().get(variable.group(1)) if variable else None
+        if variable is not None and value is None:
+            return False
+        name = (node_text(self.src, value) if value is not None else path).strip('"')
+        name = name.rsplit("/", 1)[-1]
+        if not name or re.search(r"[$*?\[]", name):
+            return False
+        return text.count(name) == (1 if value is not None else writes + reads)
+
+    def _secret_only(self, argument: Node) -> bool:
+        """The word `argument` expands a secret (the author's), and no
+        caller data."""
+        start, end = argument.start_byte, argument.end_byte
+        return any(start <= o.start < end for o in self.f.occs) and not self._holds_callers(
+            start, end
+        )
 
     def _header_on_stdin(self, command: Node) -> bool:
         """The secret piped into curl `command` is an ``Authorization:`` or
@@ -1269,6 +1358,53 @@ _CONFIG_PRINTING = re.compile(
     r"(?m)(?:^|\\n|['\"])\s*"
     r"(?:-?-?(?:verbose|trace|trace-ascii|write-out|libcurl|debug)|-v)\b"
 )
+#: A curl config line that follows redirects (curl(1), -K: one option a
+#: line, long ones with or without their dashes; short ones as clusters).
+_CONFIG_FOLLOWING = re.compile(
+    r"\s*(?:(?:--)?location(?:-trusted)?(?![A-Za-z0-9-])|-[A-Za-z]*L)", re.IGNORECASE
+)
+#: A printf conversion (bash's printf builtin).
+_CONVERSION = re.compile(r"%(?:%|[-+ #0]*[0-9]*(?:\.[0-9]*)?([a-zA-Z]))")
+
+
+def _printed_lines(program: str, words: Sequence[str]) -> list[str] | None:
+    """The lines ``printf`` or ``echo`` with the literal `words` prints
+    (printf reuses its format while words are left; only ``%s`` and
+    ``%b`` of literal words are followed); None when not shown."""
+    if program == "echo":
+        if words and words[0].startswith("-"):
+            return None  # -e, -n, -E: escapes read or not
+        return " ".join(words).split("\n")
+    if program != "printf" or not words or words[0].startswith("-"):
+        return None
+    form, rest = words[0], list(words[1:])
+    if any(m.group(1) not in (None, "s", "b") for m in _CONVERSION.finditer(form)):
+        return None
+    wanted = sum(1 for m in _CONVERSION.finditer(form) if m.group(1))
+    out: list[str] = []
+    while True:
+        taken = iter(rest[:wanted])
+        rest = rest[wanted:]
+        out.append(_CONVERSION.sub(partial(_converted, values=taken), _printf_escapes_of(form)))
+        if not rest or not wanted:
+            break
+    return "".join(out).split("\n")
+
+
+def _converted(match: re.Match[str], values: Iterator[str]) -> str:
+    """What printf prints for one conversion `match` (``%%``, ``%s`` of the
+    next of `values`, ``%b`` of it with its escapes)."""
+    if match.group(1) is None:
+        return "%"
+    value = next(values, "")
+    return _printf_escapes_of(value) if match.group(1) == "b" else value
+
+
+def _printf_escapes_of(form: str) -> str:
+    """printf's backslash escapes of `form` (``\\n`` a line break)."""
+    return form.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
+
+
 #: The characters that end a URL's authority (RFC 3986, 3.2).
 _PATH_STARTS = frozenset("/?#")
 #: The characters that make a ``[[ == ]]`` right side a pattern (extglob too).

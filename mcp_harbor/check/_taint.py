@@ -303,6 +303,18 @@ def _model_range(model: ValueModel, *, textual: bool) -> Range:
     return (INT_MIN, INT_MAX)
 
 
+def _element_zero(text: str, name: str) -> bool:
+    """The expansion or arithmetic name `text` reads `name` itself (``$n``,
+    ``${n:-0}``, ``n``, ``${n[0]}``): what ``[[ $n =~ … ]]`` tests, element
+    0 of an array, not another element (``${n[1]}``, ``${n[-1]}``,
+    ``n[k]``, ``${n[@]}``), nor the one it names (``${!n}``)."""
+    at = text.find(name)
+    if at < 0 or text.startswith("${!"):
+        return False  # ${!n}: the variable n names (a positional parameter)
+    rest = text[at + len(name) :]
+    return not rest.startswith("[") or rest.startswith("[0]")
+
+
 def _read_holder(command: Node) -> tuple[Node, Node | None]:
     """The statement a ``read`` `command` stands for (itself, or the
     ``while`` loop it is the condition of), and what holds that."""
@@ -4703,6 +4715,11 @@ class TaintedScript:
             # ${BASH_REMATCH[1]} after [[ $v =~ ^v([0-9]+)\.… ]] held: digits
             held = matched_digit_group(self.src, occ.node, int(group[1]), self.functions)
             return replace(occ, model=_GUARDED) if held else occ
+        read = occ.node
+        if read.parent is not None and read.parent.type == "subscript":
+            read = read.parent  # n[1] in arithmetic
+        if not _element_zero(node_text(self.src, read), occ.var):
+            return occ  # ${n[1]}: a guard on $n tests ${n[0]} alone
         if matched_digits(self.src, occ.node, occ.var, unsigned=True):
             return replace(occ, model=_GUARDED)
         if matched_digits(self.src, occ.node, occ.var):

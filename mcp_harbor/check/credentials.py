@@ -147,8 +147,9 @@ CREDENTIALS: dict[str, Credentials] = {
         printing="-v --verbose --trace --trace-ascii -w --write-out --libcurl",
         file_options="-K --config --netrc-file",
         at_files=True,
-        # -L sends custom headers (-H) to every host it is redirected to
-        follows="-L --location --location-trusted",
+        # -L sends custom headers (-H) to every host it is redirected to; a
+        # config file (-K) may say location or location-trusted
+        follows="-L --location --location-trusted -K --config",
     ),
     "wget": _c(
         "wget(1) 1.21: header, user and password values are sent; the URL is printed in its "

@@ -1,0 +1,102 @@
+"""The classes blind round twenty-eight's attacks found (tests/check/blind34r28,
+SCORE.md), each as a rule with fixtures on both sides.
+
+- A guard on ``$n`` tests ``${n[0]}`` alone: another element of the array
+  (``${n[1]}``, ``${n[-1]}``) is not guarded, nor the variable ``${!n}``
+  names (a positional parameter, when ``n`` holds digits).
+- A function may be named by a program's path (``/usr/bin/cut() {…}``):
+  a call by that path runs the function, so it is refused as a function
+  named as the program is.
+- curl reads options from a config file (``-K``): one may say ``location``
+  (or ``location-trusted``), so a config follows redirects unless every
+  line the script writes to it is known and none of them does.
+- IFS set anywhere but before one ``read``: fixtures in
+  test_round20_classes.py (found before this round was scored)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.check._harness import check_steps
+
+_ARGS = {"x": {"type": "string"}, "item": {"type": "string", "pattern": "^[a-z0-9/]+$"}}
+_SECRET = {"secrets": {"API_TOKEN": {"env": "CI_API_TOKEN"}}}
+
+
+def _status(run: str, tmp_path: Path, **extra: object) -> str:
+    status, _findings = check_steps([run], tmp_path, args=_ARGS, **extra)
+    return status
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('read -r -a n <<< "$ARG_x"\n[[ $n =~ ^[0-9]+$ ]] || exit 1\necho $(( ${n[1]:-0} ))', True),
+        ('mapfile -t n <<< "$ARG_x"\n[[ $n =~ ^[0-9]+$ ]] || exit 1\necho $(( ${n[-1]} ))', True),
+        ('read -r -a n <<< "$ARG_x"\n[[ $n =~ ^[0-9]+$ ]] || exit 1\necho $(( n[1] + 1 ))', True),
+        ('f() { n=$2; [[ $n =~ ^[0-9]+$ ]] || exit 1; echo $(( ${!n} )); }\nf "$ARG_x" 1', True),
+        # the element the guard tested
+        ('read -r -a n <<< "$ARG_x"\n[[ $n =~ ^[0-9]+$ ]] || exit 1\necho $(( n + 1 ))', False),
+        ('read -r -a n <<< "$ARG_x"\n[[ $n =~ ^[0-9]+$ ]] || exit 1\necho $(( ${n[0]} ))', False),
+    ],
+)
+def test_a_guard_holds_for_the_element_it_tests(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status(run, tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('/usr/bin/cut() { printf "%s\\n" "$ARG_x"; }\nn=$(du -sk /etc | /usr/bin/cut -f1)', True),
+        ('/usr/bin/wc() { printf "%s\\n" "$ARG_x"; }\nn=$(/usr/bin/wc -l < /etc/hostname)', True),
+        ('/opt/acme/report() { printf "%s\\n" "$1"; }\n/opt/acme/report x', False),
+    ],
+)
+def test_a_function_named_by_a_programs_path(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status(run + "\necho $(( n + 1 ))", tmp_path) == "refused") == refused
+
+
+_GET = 'curl -sS {options} -o "$HARBOR_RUN_DIR/o.json" "https://api.example.com/$ARG_item"'
+
+
+@pytest.mark.parametrize(
+    ("config", "options", "refused"),
+    [
+        # the config says location: the header goes where a redirect says
+        ("printf '%s\\n' location silent", '-K "$cfg" -H "X-Api-Key: $API_TOKEN"', True),
+        ("printf -- '--location\\n'", '--config "$cfg" -H "X-Api-Key: $API_TOKEN"', True),
+        ("printf '%s\\n%s%s\\n' silent lo cation", '-K "$cfg" -H "X-Api-Key: $API_TOKEN"', True),
+        # location-trusted sends an Authorization header on too
+        (
+            "printf 'location-trusted\\n'",
+            '-K "$cfg" -H "Authorization: Bearer $API_TOKEN"',
+            True,
+        ),
+        # a config the script writes otherwise too, or names another way
+        (
+            "printf 'silent\\n'\ncp /etc/acme/curl.cfg \"$cfg\"",
+            '-K "$cfg" -H "X-Api-Key: $API_TOKEN"',
+            True,
+        ),
+        # every line known, none follows
+        ("printf 'silent\\nshow-error\\n'", '-K "$cfg" -H "X-Api-Key: $API_TOKEN"', False),
+        (
+            'printf \'header = "X-Api-Key: %s"\\n\' "$API_TOKEN"',
+            '-K "$cfg"',
+            False,
+        ),
+    ],
+)
+def test_a_curl_config_may_follow_redirects(
+    config: str, options: str, refused: bool, tmp_path: Path
+) -> None:
+    head, _, last = config.rpartition("\n")
+    run = (
+        'cfg="$HARBOR_RUN_DIR/curl.cfg"\n'
+        + (head + "\n" if head else "")
+        + f'{last} > "$cfg"\n'
+        + _GET.format(options=options)
+    )
+    assert (_status(run, tmp_path, **_SECRET) == "refused") == refused
