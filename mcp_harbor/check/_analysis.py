@@ -240,6 +240,19 @@ class _Analysis(TaintedScript):
                 self.hazards.append(rejected)
                 return
         nodes = script.nodes
+        for node in script.of_type("simple_expansion"):
+            text = node_text(self.src, node)[1:]
+            if len(text) > 1 and text[0].isdigit():
+                # tree-sitter reads $10 as the tenth parameter, bash as $1 then 0
+                self.hazard(
+                    UnparseableTemplate,
+                    None,
+                    node.start_byte,
+                    f"bash reads `${text}` as `${{{text[0]}}}` followed by `{text[1:]}` "
+                    "(one digit after `$`), where the checker's parser reads one name",
+                    f"write `${{{text}}}` for that parameter, or `${{{text[0]}}}{text[1:]}`",
+                )
+                return
         for name, bodies in sorted(script.function_bodies.items()):
             if shadows_program(name):
                 # cut() { …; } … du -sk d | cut -f1: what the checker knows of

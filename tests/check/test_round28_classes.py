@@ -10,6 +10,8 @@ SCORE.md), each as a rule with fixtures on both sides.
 - curl reads options from a config file (``-K``): one may say ``location``
   (or ``location-trusted``), so a config follows redirects unless every
   line the script writes to it is known and none of them does.
+- ``$10`` is ``${1}`` and ``0`` to bash (one digit after ``$``), the tenth
+  parameter to tree-sitter: refused (H000), ``${10}`` read as bash does.
 - IFS set anywhere but before one ``read``: fixtures in
   test_round20_classes.py (found before this round was scored)."""
 
@@ -100,3 +102,15 @@ def test_a_curl_config_may_follow_redirects(
         + _GET.format(options=options)
     )
     assert (_status(run, tmp_path, **_SECRET) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('f() { echo $(( $10 + 1 )); }\nf "$ARG_x" 2 3 4 5 6 7 8 9 10', True),
+        ('f() { sed -n "$10p" /etc/hostname; }\nf "$ARG_x" 2 3 4 5 6 7 8 9 10', True),
+        ('f() { echo $(( ${10} + 1 )); }\nf "$ARG_x" 2 3 4 5 6 7 8 9 10', False),
+    ],
+)
+def test_a_parameter_of_two_digits_unbraced(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status(run, tmp_path) == "refused") == refused
