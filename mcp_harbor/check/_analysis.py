@@ -253,6 +253,20 @@ class _Analysis(TaintedScript):
                     f"write `${{{text}}}` for that parameter, or `${{{text[0]}}}{text[1:]}`",
                 )
                 return
+        for node in script.of_type("string"):
+            before = node.prev_sibling
+            if before is not None and before.type == "$" and before.end_byte == node.start_byte:
+                # $"…": gettext's translation, expanded again (noexpand_translation off)
+                self.hazard(
+                    ReparsedAsShell,
+                    None,
+                    before.start_byte,
+                    '`$"…"` is looked up in a message catalog (TEXTDOMAIN, TEXTDOMAINDIR, '
+                    "the locale), and bash expands the translation again as a double-quoted "
+                    "string: a catalog a step wrote runs `$(…)`",
+                    'write "…" without the `$`',
+                )
+                return
         for name, bodies in sorted(script.function_bodies.items()):
             if shadows_program(name):
                 # cut() { …; } … du -sk d | cut -f1: what the checker knows of

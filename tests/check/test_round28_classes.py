@@ -12,6 +12,8 @@ SCORE.md), each as a rule with fixtures on both sides.
   line the script writes to it is known and none of them does.
 - ``$10`` is ``${1}`` and ``0`` to bash (one digit after ``$``), the tenth
   parameter to tree-sitter: refused (H000), ``${10}`` read as bash does.
+- ``$"…"`` is a message catalog's translation, which bash expands again as
+  a double-quoted string: refused (H004), whoever may write the catalog.
 - IFS set anywhere but before one ``read``: fixtures in
   test_round20_classes.py (found before this round was scored)."""
 
@@ -113,4 +115,21 @@ def test_a_curl_config_may_follow_redirects(
     ],
 )
 def test_a_parameter_of_two_digits_unbraced(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status(run, tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            'printf \'msgid "hi"\\nmsgstr "%s"\\n\' "$ARG_x" > "$HARBOR_RUN_DIR/t.po"\n'
+            'msgfmt -o "$HARBOR_RUN_DIR/l/C/LC_MESSAGES/t.mo" "$HARBOR_RUN_DIR/t.po"\n'
+            'export TEXTDOMAINDIR="$HARBOR_RUN_DIR/l" TEXTDOMAIN=t\necho $"hi"',
+            True,
+        ),
+        ('echo $"hello"', True),
+        ('echo "hello $ARG_x"', False),
+    ],
+)
+def test_a_translated_string(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status(run, tmp_path) == "refused") == refused
