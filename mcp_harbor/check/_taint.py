@@ -272,6 +272,8 @@ _SETS_NAMES = frozenset(
     {"read", "mapfile", "readarray", "getopts", "printf", "wait", "let", "local", "declare",
      "typeset", "export", "readonly", "unset", "eval", "source", ".", "compgen", "complete"}
 )  # fmt: skip
+#: The indexes (or keys) of an array: ``"${!a[@]}"``.
+_INDEXES = re.compile(r'"?\$\{!(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}"?')
 #: One group of what the last ``=~`` matched: ``${BASH_REMATCH[2]}``.
 _REMATCH_GROUP = re.compile(r"\$\{BASH_REMATCH\[([1-9])\]\}")
 #: One element of a named array: ``m[$k]`` (``unset 'm[$k]'``).
@@ -1582,7 +1584,7 @@ class TaintedScript:
         if (
             self.dynamic_writes
             or self.namerefs
-            or name in self.arithmetic_names
+            or name in self._arithmetic_writes()
             or name in self.integer_names  # for n in first: the value of $first
             or self.script is None
             # text the shell runs later (eval, source, a trap, an alias)
@@ -1615,8 +1617,15 @@ class TaintedScript:
             for place in places
         ):
             return False  # set again in the loop, or in a function it may call
+        values = list(loop.children_by_field_name("value"))
+        if len(values) == 1:
+            keys = _INDEXES.fullmatch(node_text(self.src, values[0]))
+            if keys is not None and keys["name"] not in self.assoc:
+                # for i in "${!a[@]}" of an array no declaration makes
+                # associative: its indexes, whole numbers from 0
+                return (UNPROVEN, _COUNT)
         firsts: set[str] = set()
-        for value in loop.children_by_field_name("value"):
+        for value in values:
             raw = node_text(self.src, value)
             if value.type not in ("word", "concatenation") or any(c in raw for c in "$`'\"\\"):
                 return False
@@ -4008,6 +4017,12 @@ class TaintedScript:
                 bound = self._loop_bound(node, name)
                 if bound is not False:
                     source = bound  # for f in logs/*.gz; do … "$f": this loop's word
+            elif source is not None and not expansion and name is not None:
+                # an arithmetic name evaluates its value's text again: only a
+                # loop over numbers (an array's indexes) binds it to one
+                bound = self._loop_bound(node, name)
+                if bound and bound[1].numeric:
+                    source = bound
             if source is not None and self.unproven_is_data and self._keys_clean_map(node):
                 source = None  # ${m[$k]}: one of the author's values, whichever key
             if (

@@ -14,6 +14,9 @@ SCORE.md), each as a rule with fixtures on both sides.
   parameter to tree-sitter: refused (H000), ``${10}`` read as bash does.
 - ``$"…"`` is a message catalog's translation, which bash expands again as
   a double-quoted string: refused (H004), whoever may write the catalog.
+- Precision: ``for i in "${!a[@]}"`` of an array no declaration makes
+  associative binds ``i`` to its indexes, whole numbers from 0, in the
+  loop's body (arithmetic reads it by name there too).
 - IFS set anywhere but before one ``read``: fixtures in
   test_round20_classes.py (found before this round was scored)."""
 
@@ -132,4 +135,31 @@ def test_a_parameter_of_two_digits_unbraced(run: str, refused: bool, tmp_path: P
     ],
 )
 def test_a_translated_string(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status(run, tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            'mapfile -t a <<< "$ARG_x"\nfor i in "${!a[@]}"; do echo $(( i + 1 )) "${a[i]}"; done',
+            False,
+        ),
+        # keys of a map are the caller's; i set again in the loop
+        ('declare -A a\na[$ARG_x]=1\nfor i in "${!a[@]}"; do echo $(( i + 1 )); done', True),
+        (
+            'f() { local -A a; a[$1]=1; for i in "${!a[@]}"; do echo $(( i )); done; }\nf "$ARG_x"',
+            True,
+        ),
+        (
+            'mapfile -t a <<< "$ARG_x"\nfor i in "${!a[@]}"; do i=${a[i]}; echo $(( i + 1 )); done',
+            True,
+        ),
+        (
+            'mapfile -t a <<< "$ARG_x"\nfor i in "${!a[@]}"; do (( i += x )); echo $(( i )); done',
+            True,
+        ),
+    ],
+)
+def test_the_indexes_of_an_indexed_array(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status(run, tmp_path) == "refused") == refused
