@@ -384,6 +384,28 @@ def _rematches(src: bytes, nodes: Sequence[Node], functions: Collection[str]) ->
     return False
 
 
+def _and_chain(src: bytes, conditions: Sequence[Node]) -> list[Node]:
+    """The commands of an ``if``'s conditions that all held when its body
+    runs: each condition, a ``&&`` chain's every command (``[[ … ]] && ((
+    … ))``); none of a chain with ``||`` (its parts may not have run), and
+    only the last of several conditions (``if a; b; then``: b decides)."""
+    if not conditions:
+        return []
+    last = conditions[-1]
+    if last.type != "list":
+        return [last]
+    operators = {node_text(src, c) for c in last.children if c.type in ("&&", "||")}
+    if operators != {"&&"}:
+        return []
+    found: list[Node] = []
+    for c in last.children:
+        if c.type == "list":
+            found.extend(_and_chain(src, [c]))
+        elif c.is_named:
+            found.append(c)
+    return found
+
+
 def _held(src: bytes, node: Node, shows: Shows, undone: Callable[[Sequence[Node]], bool]) -> bool:
     """`node` runs only after a test held that `shows` asks about (see
     `matched_digits`), with nothing `undone` says undoes it between."""
@@ -400,8 +422,10 @@ def _held(src: bytes, node: Node, shows: Shows, undone: Callable[[Sequence[Node]
                 and not undone([child])
             ):
                 return True
-        elif parent.type == "if_statement":
-            conditions = parent.children_by_field_name("condition")
+        elif parent.type in ("if_statement", "elif_clause"):
+            # if [[ … ]]; then …, elif [[ … ]]; then …, and a condition that
+            # is a chain of && (each test of it held when the body runs)
+            conditions: list[Node] = []
             body: list[Node] = []
             after_then = False
             for c in parent.children:
@@ -411,12 +435,15 @@ def _held(src: bytes, node: Node, shows: Shows, undone: Callable[[Sequence[Node]
                     break
                 elif after_then:
                     body.append(c)
-            if (
-                child in body
-                and any(shows(c) == (True, False) for c in conditions)
-                and not undone(body[: body.index(child) + 1])
-            ):
-                return True
+                elif c.is_named:
+                    conditions.append(c)
+            if child in body:
+                chain = _and_chain(src, conditions)
+                for k, test in enumerate(chain):
+                    if shows(test) == (True, False) and not undone(
+                        [*chain[k + 1 :], *body[: body.index(child) + 1]]
+                    ):
+                        return True
         if parent.type in ("program", "compound_statement", "do_group", "if_statement"):
             # a guard that leaves earlier in the same block
             siblings = [c for c in parent.children if c.is_named]

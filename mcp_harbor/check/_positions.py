@@ -573,6 +573,8 @@ def admit(
             )
             continue
         if not ended and prefix.startswith("-"):
+            if grammar.dash_inert and not beside_secret:
+                continue  # echo "--time $t is over": its options only change the print
             if not beside_secret and _numbers_after_no_option(word):
                 continue  # echo "--- $((a - b)) removed"
             if _NO_OPTION_NAME.match(prefix) and "\0" not in prefix:

@@ -275,7 +275,7 @@ _SETS_NAMES = frozenset(
 #: The indexes (or keys) of an array: ``"${!a[@]}"``.
 _INDEXES = re.compile(r'"?\$\{!(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}"?')
 #: One group of what the last ``=~`` matched: ``${BASH_REMATCH[2]}``.
-_REMATCH_GROUP = re.compile(r"\$\{BASH_REMATCH\[([1-9])\]\}")
+_REMATCH_GROUP = re.compile(r"\$\{BASH_REMATCH\[([1-9])\](?::?-[0-9]+)?\}|BASH_REMATCH\[([1-9])\]")
 #: One element of a named array: ``m[$k]`` (``unset 'm[$k]'``).
 _ELEMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[[^\]]*\]")
 #: the names of the positional parameters (``$1``…, ``$@``, ``$*``)
@@ -4725,10 +4725,15 @@ class TaintedScript:
         `_guards.matched_digits`): no sign there when the guard admits none."""
         if not occ.var or occ.node is None or occ.model.numeric:
             return occ
-        group = _REMATCH_GROUP.fullmatch(node_text(self.src, occ.node))
+        read = occ.node
+        if read.parent is not None and read.parent.type == "subscript":
+            read = read.parent  # BASH_REMATCH[2] in arithmetic
+        group = _REMATCH_GROUP.fullmatch(node_text(self.src, read))
         if group is not None:
             # ${BASH_REMATCH[1]} after [[ $v =~ ^v([0-9]+)\.… ]] held: digits
-            held = matched_digit_group(self.src, occ.node, int(group[1]), self.functions)
+            held = matched_digit_group(
+                self.src, occ.node, int(group[1] or group[2]), self.functions
+            )
             return replace(occ, model=_GUARDED) if held else occ
         read = occ.node
         if read.parent is not None and read.parent.type == "subscript":

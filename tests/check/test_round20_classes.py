@@ -364,8 +364,10 @@ def test_what_runs_between_a_guard_and_its_use(between: str, refused: bool, tmp_
         # two dashes then no option name's first character: no option
         ('echo "--- values: revision $ARG_x"', False),
         ('grep -c "-- $ARG_x" /etc/hostname', False),
+        # echo's options (-n, -e, -E) change only what it prints
+        ('echo "-e $ARG_x"', False),
+        ('echo "--time $ARG_x is over"', False),
         # a cluster of letters is read one by one: the caller's may be options
-        ('echo "-e $ARG_x"', True),
         ('sed "-e $ARG_x" /etc/hostname', True),
         ('sort "--$ARG_x" /dev/null', True),
     ],

@@ -17,6 +17,10 @@ SCORE.md), each as a rule with fixtures on both sides.
 - Precision: ``for i in "${!a[@]}"`` of an array no declaration makes
   associative binds ``i`` to its indexes, whole numbers from 0, in the
   loop's body (arithmetic reads it by name there too).
+- Precision: a digits group of ``BASH_REMATCH`` read in arithmetic by
+  name (``BASH_REMATCH[2]``) or with a number for default
+  (``${BASH_REMATCH[2]:-0}``), after a test that held in an ``elif`` or in
+  an ``if``'s ``&&`` chain.
 - IFS set anywhere but before one ``read``: fixtures in
   test_round20_classes.py (found before this round was scored)."""
 
@@ -163,3 +167,39 @@ def test_a_translated_string(run: str, refused: bool, tmp_path: Path) -> None:
 )
 def test_the_indexes_of_an_indexed_array(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status(run, tmp_path) == "refused") == refused
+
+
+_RATE = "rate=$(curl -s https://x.example.com)\n"
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            "if [[ $rate =~ ^([0-9]+)/([0-9]+)$ ]] && (( BASH_REMATCH[2] > 0 )); then\n"
+            "  echo $(( BASH_REMATCH[1] / BASH_REMATCH[2] ))\nfi",
+            False,
+        ),
+        (
+            "if [[ -z $rate ]]; then echo none\n"
+            "elif [[ $rate =~ ^(([0-9]+)-)?([0-9]+)$ ]]; then\n"
+            "  echo $(( 10#${BASH_REMATCH[2]:-0} + 10#${BASH_REMATCH[3]} ))\nfi",
+            False,
+        ),
+        # the group that is not digits; a chain with ||; a test that did not decide
+        (
+            "if [[ $rate =~ ^(([0-9]+)-)?([0-9]+)$ ]]; then echo $(( BASH_REMATCH[1] )); fi",
+            True,
+        ),
+        (
+            "if [[ $rate =~ ^([0-9]+)$ ]] || true; then echo $(( BASH_REMATCH[1] )); fi",
+            True,
+        ),
+        (
+            "if [[ $rate =~ ^([0-9]+)$ ]]; true; then echo $(( BASH_REMATCH[1] )); fi",
+            True,
+        ),
+    ],
+)
+def test_digits_groups_read_by_name(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status(_RATE + run, tmp_path) == "refused") == refused
