@@ -1151,6 +1151,8 @@ class TaintedScript:
         #: names the script assigns in ways the analysis follows (an
         #: assignment, a ``for`` variable, ``local``/``declare NAME=…``)
         self.assigned: set[str] = set()
+        #: the assignments `_counted_stage` is following through ``echo``
+        self._echoing: set[int] = set()
         #: the script may set IFS other than for one ``read`` (`_sets_ifs`;
         #: None: not yet asked)
         self._ifs_changed: bool | None = None
@@ -3820,6 +3822,22 @@ class TaintedScript:
                 return ValueModel(frozenset(string.digits), frozenset(string.digits), False, True)
             return None
         arguments = list(last.children_by_field_name("argument"))
+        if name is not None and node_text(self.src, name) == "echo" and len(arguments) == 1:
+            # echo "$now" of a name set once, to a count: that count again
+            copied = _CONSTANT_USE.fullmatch(node_text(self.src, arguments[0]))
+            held = self.set_once(copied["bare"] or copied["braced"]) if copied else None
+            if copied is None or copied["all"] or held is None or held.id in self._echoing:
+                return None
+            inner = held
+            if inner.type == "string" and len([c for c in inner.children if c.is_named]) == 1:
+                inner = next(c for c in inner.children if c.is_named)
+            if inner.type != "command_substitution":
+                return None
+            self._echoing.add(held.id)  # (now=$(echo "$now"): no loop)
+            try:
+                return self._counted(inner)
+            finally:
+                self._echoing.discard(held.id)
         if name is not None and node_text(self.src, name) == "jq":
             return _JQ_NUMBERS if self._jq_length(arguments) else None
         if name is not None and node_text(self.src, name) == "git":

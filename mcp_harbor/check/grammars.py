@@ -225,18 +225,25 @@ def _g(
 _COREUTILS = "GNU coreutils 9.1 manual (info coreutils), the program's section"
 _BASH = "bash(1) 5.2, SHELL BUILTIN COMMANDS"
 _GIT = "git 2.39 git-{sub}(1): OPTIONS; no option listed here runs a command or reads a config"
-#: docker's subcommands that only print what the daemon (or a registry) holds.
+#: The container engines' subcommands that only print what the daemon (or
+#: a registry) holds; podman's take docker's words (podman(1): "a
+#: drop-in replacement"), and ``podman healthcheck run`` runs the check
+#: the container was made with, whatever its operand names.
+_ENGINE_READERS = (
+    "image ls",
+    "image inspect",
+    "image history",
+    "manifest inspect",
+    "container ls",
+    "container inspect",
+    "container logs",
+)
 _DOCKER_READERS = (
-    "docker image ls",
-    "docker image inspect",
-    "docker image history",
-    "docker manifest inspect",
+    *(f"docker {sub}" for sub in _ENGINE_READERS),
     "docker compose logs",
     "docker compose ps",
-    "docker container ls",
-    "docker container inspect",
-    "docker container logs",
 )
+_PODMAN_READERS = (*(f"podman {sub}" for sub in _ENGINE_READERS), "podman healthcheck run")
 #: OpenSSL 3.0 openssl(1): -engine and -provider load shared objects, and a
 #: -config file may load them too.
 _OPENSSL_CODE = "-engine -provider -provider-path -config -keygen_engine"
@@ -848,6 +855,14 @@ GRAMMARS: dict[str, Grammar] = {
             "-f --filter --format -n --last",
         )
         for key in _DOCKER_READERS
+    },
+    **{
+        key: _g(
+            f"podman 4 podman-{key.split(' ', 1)[1].replace(' ', '-')}(1): names and "
+            "filters are data; nothing runs that the words give",
+            "-f --filter --format -n --last",
+        )
+        for key in _PODMAN_READERS
     },
     **{
         f"python3 -m pip {sub}": _g(

@@ -21,6 +21,10 @@ SCORE.md), each as a rule with fixtures on both sides.
   name (``BASH_REMATCH[2]``) or with a number for default
   (``${BASH_REMATCH[2]:-0}``), after a test that held in an ``elif`` or in
   an ``if``'s ``&&`` chain.
+- Precision: ``t=$(date -d "$x" +%s || echo "$now")`` is a number when
+  ``now`` is set once to one (``echo`` of it prints that count again);
+  podman's readers (``image inspect``, ``container ls``, ``healthcheck
+  run``…) have docker's grammars.
 - IFS set anywhere but before one ``read``: fixtures in
   test_round20_classes.py (found before this round was scored)."""
 
@@ -203,3 +207,18 @@ _RATE = "rate=$(curl -s https://x.example.com)\n"
 )
 def test_digits_groups_read_by_name(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status(_RATE + run, tmp_path) == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('now=$(date +%s)\nt=$(date -d "$ARG_x" +%s || echo "$now")\necho $(( t + 1 ))', False),
+        ('now=$(cat /tmp/x)\nt=$(date -d "$ARG_x" +%s || echo "$now")\necho $(( t + 1 ))', True),
+        ('now=$(echo "$now")\nt=$(date -d "$ARG_x" +%s || echo "$now")\necho $(( t + 1 ))', True),
+        ('podman image inspect -- "$ARG_x" > "$HARBOR_RUN_DIR/i.json"\npodman ps --all', False),
+        ('podman healthcheck run -- "$ARG_x"', False),
+        ('podman image build "$ARG_x"', True),
+    ],
+)
+def test_counts_echoed_and_podman_readers(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status(run, tmp_path) == "refused") == refused
