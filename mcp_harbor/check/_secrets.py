@@ -1079,7 +1079,34 @@ class _Sinks:
         written = self.src[value.start_byte : value.end_byte]
         scheme = written.find(b"://")
         if scheme < 0:
-            return None
+            # base="$kc/v2/$ARG_x" after kc=https://sso.example.com: the URL
+            # its own leading variable holds, then the text after it
+            inner = _LEADING_VARIABLE.match(written.decode("utf-8", "replace").lstrip('"'))
+            held = self.f.assigned_once().get(inner.group(1) or inner.group(2)) if inner else None
+            if (
+                inner is None
+                or held is None
+                or held.type == "array"
+                or held.start_byte >= value.start_byte  # (set after: empty there)
+            ):
+                return None
+            url = self.src[held.start_byte : held.end_byte]
+            at = url.find(b"://")
+            if at < 0:
+                return None
+            slash = url.find(b"/", at + 3)
+            if slash >= 0:
+                return self._holds_callers(held.start_byte + at + 3, held.start_byte + slash)
+            after = (
+                value.start_byte
+                + written.find(inner.group(0).encode())
+                + len(inner.group(0).encode())
+            )
+            rest = self.src[after : value.end_byte]
+            end = after + (rest.find(b"/") if b"/" in rest else len(rest))
+            return self._holds_callers(held.start_byte, held.end_byte) or self._holds_callers(
+                after, end
+            )
         host = value.start_byte + scheme + 3
         slash = written.find(b"/", scheme + 3)
         if slash >= 0:

@@ -1151,6 +1151,8 @@ class TaintedScript:
         #: names the script assigns in ways the analysis follows (an
         #: assignment, a ``for`` variable, ``local``/``declare NAME=…``)
         self.assigned: set[str] = set()
+        #: the calls' words `_calls_prefix` is following through a variable
+        self._prefixing: set[tuple[int, int]] = set()
         #: the assignments `_counted_stage` is following through ``echo``
         self._echoing: set[int] = set()
         #: the script may set IFS other than for one ``read`` (`_sets_ifs`;
@@ -4214,6 +4216,19 @@ class TaintedScript:
                     # secret: a secret only if one is passed in (known below)
                     here_reads.append((node, source))
                     continue
+                loop, holder = _read_holder(node)
+                if (
+                    self.file_reads_clean
+                    and source is None
+                    and holder is not None
+                    and holder.type == "pipeline"
+                    and (stages := [c for c in holder.children if c.is_named])[-1] == loop
+                    and len(stages) > 1
+                    and not any(self._prints_secret_file(stage) for stage in stages[:-1])
+                ):
+                    # jq … "$f" | while read …: the same, for each stage before
+                    here_reads.extend((node, stage) for stage in stages[:-1])
+                    continue
                 read_file = self._reads_a_file(node) if self.file_reads_clean else None
                 if read_file is not None and not self._names_secret_file(read_file):
                     continue
@@ -4730,7 +4745,15 @@ class TaintedScript:
             lead = self.src[word.start_byte : end].decode("utf-8", "replace")
             if "$(" in lead or "`" in lead:
                 return ""
-            prefixes.append(dequoted_prefix(lead))
+            prefix = dequoted_prefix(self._constant_lead(lead, word.start_byte))
+            if not prefix and inner and inner[0].var and (call.id, k) not in self._prefixing:
+                # api "$base/x": what $base's one assignment starts with
+                self._prefixing.add((call.id, k))
+                try:
+                    prefix = self._held_prefix(word, inner[0])
+                finally:
+                    self._prefixing.discard((call.id, k))
+            prefixes.append(prefix)
         common = prefixes[0] if prefixes else ""
         for prefix in prefixes[1:]:
             while not prefix.startswith(common):
@@ -4808,7 +4831,28 @@ class TaintedScript:
         lead = self.src[value.start_byte : inner[0].start].decode("utf-8", "replace")
         if "$(" in lead or "`" in lead:
             return ""  # a substitution's output leads it, not the author's text
-        return dequoted_prefix(lead)
+        return dequoted_prefix(self._constant_lead(lead, value.start_byte))
+
+    def _constant_lead(self, lead: str, at: int) -> str:
+        """`lead` (script text before caller data, at byte `at`) with the
+        ``$NAME`` it starts with replaced by NAME's one literal value, when
+        NAME is a constant (`_constants`) assigned before `at`:
+        ``base="$kc/admin/$ARG_realm"`` after ``kc=https://sso.example.com``."""
+        match = re.match(r'"?\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))', lead)
+        if match is None:
+            return lead
+        held = self.constants.get(match.group(1) or match.group(2) or "")
+        if held is None or held[0] >= at or len(held[1]) != 1:
+            return lead
+        text = held[1][0]
+        if re.search(r"[\"'\\$`]", text):
+            return lead
+        return (
+            lead[: match.start()]
+            + ('"' if lead.startswith('"') else "")
+            + text
+            + lead[match.end() :]
+        )
 
     def _literal_values(self, value: Node) -> list[str] | None:
         if value.type == "array":

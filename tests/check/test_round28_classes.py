@@ -25,6 +25,13 @@ SCORE.md), each as a rule with fixtures on both sides.
   ``now`` is set once to one (``echo`` of it prints that count again);
   podman's readers (``image inspect``, ``container ls``, ``healthcheck
   run``…) have docker's grammars.
+- Precision: a function's ``$1`` given ``"$base/…"`` starts as ``base``'s
+  one assignment does (``base="https://api.example.com/v2/$ARG_x"``), and
+  a constant it starts with stands for its literal value.
+- Precision (secrets): what ``read`` takes at the end of a pipeline holds
+  a secret only when a stage before it does (or reads a file one was
+  written to): ``jq … "$f" | while read -r id`` after ``get … > "$f"``,
+  where ``get`` sends the token as a header.
 - IFS set anywhere but before one ``read``: fixtures in
   test_round20_classes.py (found before this round was scored)."""
 
@@ -222,3 +229,53 @@ def test_digits_groups_read_by_name(run: str, refused: bool, tmp_path: Path) -> 
 )
 def test_counts_echoed_and_podman_readers(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status(run, tmp_path) == "refused") == refused
+
+
+_API = 'api() { curl -sS -H "X-Key: $API_TOKEN" -- "$1"; }\n'
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('base="https://api.example.com/v2/$ARG_item"\napi "$base"\napi "$base/x"', False),
+        ('kc=https://api.example.com\nbase="$kc/v2/$ARG_item"\napi "$base/x"', False),
+        # the host is the caller's, or one call's word is the caller's whole
+        ('base="https://$ARG_item/v2"\napi "$base/x"', True),
+        ('base="https://api.example.com$ARG_item"\napi "$base"', True),
+        ('base="https://api.example.com/v2/$ARG_item"\napi "$base"\napi "$ARG_item"', True),
+        ('base="$kc/v2/$ARG_item"\nkc=https://api.example.com\napi "$base/x"', True),
+    ],
+)
+def test_a_url_through_a_functions_word(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status(_API + run, tmp_path, **_SECRET) == "refused") == refused
+
+
+_GET_GROUPS = (
+    'get() { printf "Authorization: Bearer %s\\n" "$API_TOKEN" '
+    '| curl -sS --header @- "$1"; }\n'
+    'get "https://sso.example.com/groups" > "$HARBOR_RUN_DIR/g.json"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            "jq -r '.[].id' \"$HARBOR_RUN_DIR/g.json\" | while read -r gid; do\n"
+            '  get "https://sso.example.com/groups/$gid"; done',
+            False,
+        ),
+        # a stage that holds the secret, or reads a file it was written to
+        (
+            'printf "%s\\n" "$API_TOKEN" | while read -r t; do echo "$t"; done',
+            True,
+        ),
+        (
+            'printf "%s" "$API_TOKEN" > "$HARBOR_RUN_DIR/t"\n'
+            'cat "$HARBOR_RUN_DIR/t" | while read -r t; do echo "$t"; done',
+            True,
+        ),
+    ],
+)
+def test_what_a_pipeline_reads_holds(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status(_GET_GROUPS + run, tmp_path, **_SECRET) == "refused") == refused
