@@ -317,6 +317,39 @@ def _element_zero(text: str, name: str) -> bool:
     return not rest.startswith("[") or rest.startswith("[0]")
 
 
+#: Builtins that run other text or a builtin they name (where a ``cd`` in
+#: it is not a command node of the script's own).
+_RUNS_TEXT_LATER = frozenset(
+    {"eval", "trap", "source", ".", "alias", "command", "builtin", "bind", "complete"}
+)
+#: A word that changes the working folder.
+_MOVES = re.compile(r"(?<![A-Za-z0-9_-])(?:cd|pushd|popd)(?![A-Za-z0-9_-])")
+
+
+def _moved_before(move: Node, at: int) -> bool:
+    """The ``cd`` `move` may have run, in the same shell, before the command
+    at byte `at`: not inside a subshell (``( … )``, a substitution, a
+    pipeline's stage before its last) that `at` is outside of, and before
+    `at` in the text, or in a loop around both, or in a function (called
+    from anywhere)."""
+    child = move
+    for parent in ancestors(move):
+        inside = parent.start_byte <= at < parent.end_byte
+        if parent.type in ("subshell", "command_substitution", "process_substitution"):
+            if not inside:
+                return False
+        elif parent.type == "pipeline":
+            stages = [c for c in parent.children if c.is_named]
+            if stages and stages[-1] != child and not inside:
+                return False
+        elif parent.type == "function_definition" or (
+            parent.type in ("for_statement", "c_style_for_statement", "while_statement") and inside
+        ):
+            return True
+        child = parent
+    return move.start_byte < at
+
+
 def _read_holder(command: Node) -> tuple[Node, Node | None]:
     """The statement a ``read`` `command` stands for (itself, or the
     ``while`` loop it is the condition of), and what holds that."""
@@ -1188,7 +1221,9 @@ class TaintedScript:
         #: variables whose every assignment is ``$(mktemp …)`` with literal
         #: words: a path of the server's temporary folder, safe characters
         self.temp_paths: set[str] = set()
-        self._memo_moves: bool | None = None
+        self._memo_moves: list[Node] | None = None
+        #: the script may change its folder through text run later (`works_in_writable`)
+        self._moves_anywhere = False
         #: a step of the export may have put caller data in the folder the
         #: steps work in (`writes_working_tree` of any of its scripts): every
         #: relative path then names what the caller may have written
@@ -2136,29 +2171,56 @@ class TaintedScript:
             at is None or not start <= at < end for start, end in self.cwd_writers
         ):
             return True
-        found = self._memo_moves
-        if found is None:
-            found = False
+        moves = self._memo_moves
+        if moves is None:
+            moves = []
             for node in self.script.of_type("command") if self.script is not None else ():
                 name = node.child_by_field_name("name")
-                if name is None or node_text(self.src, name) not in ("cd", "pushd"):
+                if (
+                    name is not None
+                    and node_text(self.src, name) in _RUNS_TEXT_LATER
+                    and _MOVES.search(node_text(self.src, node))
+                ):
+                    # eval 'cd …', trap 'cd …' DEBUG, command cd …: a move
+                    # the checker does not read, anywhere
+                    self._moves_anywhere = True
+                    continue
+                if name is None or node_text(self.src, name) not in ("cd", "pushd", "popd"):
+                    continue
+                words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
+                if node_text(self.src, name) == "popd" or any(
+                    w is not None and (w == "-" or re.fullmatch(r"[+-][0-9]+", w)) for w in words
+                ):
+                    moves.append(node)  # cd - (OLDPWD), popd, pushd +1: a folder held
                     continue
                 targets = [
                     a
                     for a in node.children_by_field_name("argument")
                     if not node_text(self.src, a).startswith("-")
                 ]
+                if not targets:
+                    moves.append(node)  # cd alone: $HOME
+                    continue
                 for target in targets:
                     static = static_text(self.src, target)
                     if static is None:
-                        found = found or not self._moves_within(target)
+                        writable = not self._moves_within(target)
                     elif static.startswith("/"):
-                        found = found or bool(_WRITABLE_PLACE.search(static))
+                        writable = bool(_WRITABLE_PLACE.search(static))
                     else:
                         # cd sub: a folder of the working folder, as writable as it
-                        found = found or ".." in static.split("/") or static.startswith("~")
-            self._memo_moves = found
-        return found
+                        writable = ".." in static.split("/") or static.startswith("~")
+                    if writable:
+                        moves.append(node)
+            self._memo_moves = moves
+        if self._moves_anywhere:
+            return True
+        if at is not None and any(
+            f.start_byte <= at < f.end_byte
+            for f in (self.script.of_type("function_definition") if self.script else ())
+        ):
+            at = None  # a function runs where it is called: after any cd
+        return any(at is None or _moved_before(move, at) for move in moves)
 
     def working_tree_writers(self) -> list[tuple[int, int]]:
         """A command of the script may put caller data in the folder the

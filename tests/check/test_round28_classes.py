@@ -32,6 +32,12 @@ SCORE.md), each as a rule with fixtures on both sides.
   a secret only when a stage before it does (or reads a file one was
   written to): ``jq … "$f" | while read -r id`` after ``get … > "$f"``,
   where ``get`` sends the token as a header.
+- The working folder: a ``cd`` moves the commands after it in the same
+  shell (not those before it, nor those outside the subshell it runs in),
+  every command when it is in a loop around them or a function; ``cd -``
+  (OLDPWD), ``cd`` alone, ``popd`` and ``pushd +N`` move to a folder held
+  elsewhere; a ``cd`` in text run later (``eval``, ``trap``, ``command
+  cd``) moves every command.
 - IFS set anywhere but before one ``read``: fixtures in
   test_round20_classes.py (found before this round was scored)."""
 
@@ -279,3 +285,26 @@ _GET_GROUPS = (
 )
 def test_what_a_pipeline_reads_holds(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status(_GET_GROUPS + run, tmp_path, **_SECRET) == "refused") == refused
+
+
+_CALLERS_MAKEFILE = 'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/Makefile"\n'
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('cd "$HARBOR_RUN_DIR"\nmake all', True),
+        ('f() { make all; }\ncd "$HARBOR_RUN_DIR"\nf', True),
+        ('for i in 1 2; do make all; cd "$HARBOR_RUN_DIR"; done', True),
+        ('OLDPWD="$HARBOR_RUN_DIR"\ncd -\nmake all', True),
+        ('eval "cd \\"\\$HARBOR_RUN_DIR\\""\nmake all', True),
+        ('trap "cd \\"\\$HARBOR_RUN_DIR\\"" DEBUG\nmake all', True),
+        ('command cd "$HARBOR_RUN_DIR"\nmake all', True),
+        # the cd ran in a subshell, or after
+        ('(cd "$HARBOR_RUN_DIR" && ls)\nmake -C /srv/app all', False),
+        ('make -C /srv/app all\ncd "$HARBOR_RUN_DIR"\nls', False),
+        ('trap "rm -f x" EXIT\nmake -C /srv/app all', False),
+    ],
+)
+def test_where_a_cd_moves(run: str, refused: bool, tmp_path: Path) -> None:
+    assert (_status(_CALLERS_MAKEFILE + run, tmp_path) == "refused") == refused
