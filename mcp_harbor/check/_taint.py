@@ -3032,6 +3032,41 @@ class TaintedScript:
             return None
         return ValueModel(any_model().chars, frozenset(s[0] for s in starts or ["."]), False)
 
+    def _array_items(self, command: Node) -> ValueModel | None:
+        """``mapfile -t a < <(jq -r '.[]' <<< "$ARG_x")`` (or ``while read
+        -r v``, or ``jq … | while …``) of an array arg whose ``items`` the
+        schema describes: each element (each line) is one item, as its
+        schema says (jq 1.6: ``-r`` prints a string raw and a number as
+        JSON, one per line; the runtime refuses a line break in any string
+        of a single-line arg). ``read`` strips blanks around the line, so
+        only items that cannot start with one. None when not so."""
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        names = [w for w in words if w is not None and IDENT.fullmatch(w)]
+        options = sorted(w or "" for w in words if w is None or not IDENT.fullmatch(w))
+        program = _name_of(self.src, command)
+        if len(names) != 1 or (program == "read" and options != ["-r"]):
+            return None
+        if program in ("mapfile", "readarray") and options != ["-t"]:
+            return None
+        source = self._read_source(command)
+        if source is None or source.type != "command" or _name_of(self.src, source) != "jq":
+            return None
+        given = [static_text(self.src, a) for a in source.children_by_field_name("argument")]
+        if sorted(w or "" for w in given) not in (["-r", ".[]"], ["--raw-output", ".[]"]):
+            return None
+        here = _here_string(self.src, source)
+        match = _CONSTANT_USE.fullmatch(node_text(self.src, here)) if here is not None else None
+        name = (match["bare"] or match["braced"]) if match and not match["all"] else None
+        held = self.taint.variables.get(name) if name and name.startswith("ARG_") else None
+        if held is None or held[1].items is None or name in self.assigned | self.unmodeled:
+            return None
+        items = held[1].items
+        if "\n" in items.chars or "\r" in items.chars:
+            return None  # (multiline: an item may be several lines)
+        if program == "read" and items.first & {" ", "\t"}:
+            return None
+        return replace(items, can_be_empty=True)
+
     def _reads_a_file(self, command: Node) -> Node | None:
         """The path of the file the ``read``/``mapfile`` `command` reads
         from, when it reads only from one named by ``< PATH`` (on itself,
@@ -4301,7 +4336,7 @@ class TaintedScript:
                     for a in node.children_by_field_name("argument")
                     if IDENT.fullmatch(node_text(self.src, a))
                 ] or ["REPLY", "MAPFILE"]
-                model = self._find_records(node) or any_model()
+                model = self._find_records(node) or self._array_items(node) or any_model()
                 count = self._count_field(node)
                 for k, var_name in enumerate(names):
                     held = count if k == 0 and count is not None else model

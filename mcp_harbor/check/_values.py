@@ -19,7 +19,7 @@ import math
 import re
 import string
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mcp_harbor.config.canonical import canonical_json
@@ -71,6 +71,8 @@ class ValueModel:
     #: ``pattern``'s literal start: ``^https://(www|docs)\\.example\\.com/``),
     #: or None
     heads: frozenset[str] | None = None
+    #: the model of each item of an array (its ``items`` schema), or None
+    items: ValueModel | None = None
 
     @property
     def inert(self) -> bool:
@@ -394,6 +396,10 @@ def _schema_model(schema: Any, dash: bool, depth: int = 0) -> ValueModel:
                     parts.append(_words_model([""]))
                 elif kind == "string":
                     parts.append(_string_model(schema, dash))
+                elif kind == "array" and isinstance(schema.get("items"), Mapping):
+                    # compact JSON of anything, each item as its schema says
+                    item = _schema_model(schema["items"], dash, depth + 1)
+                    parts.append(replace(ANY_VALUE, items=item))
                 else:  # array, object: compact JSON of anything
                     parts.append(ANY_VALUE)
             model = parts[0]
@@ -497,6 +503,16 @@ def _model_for(schema: Mapping[str, Any]) -> ValueModel:
     if schema.get("multiline") is not True and model.words is None:
         banned |= {"\n", "\r"}
     within = schema.get("within")
+    items = model.items
+    if items is not None:
+        # every string of the value is held to the arg's refusals (arguments.py)
+        item_banned = {"\x00"} | (set() if schema.get("multiline") is True else {"\n", "\r"})
+        items = replace(
+            items,
+            chars=items.chars - item_banned,
+            first=items.first - item_banned,
+            last=items.last - item_banned if items.last is not None else None,
+        )
     return ValueModel(
         model.chars - banned,
         model.first - banned,
@@ -508,4 +524,5 @@ def _model_for(schema: Mapping[str, Any]) -> ValueModel:
         model.least,
         model.most,
         model.heads,
+        items,
     )

@@ -38,6 +38,9 @@ SCORE.md), each as a rule with fixtures on both sides.
   (OLDPWD), ``cd`` alone, ``popd`` and ``pushd +N`` move to a folder held
   elsewhere; a ``cd`` in text run later (``eval``, ``trap``, ``command
   cd``) moves every command.
+- Precision: ``mapfile -t a < <(jq -r '.[]' <<< "$ARG_xs")`` (or a
+  ``read -r`` loop) of an array arg: each element is one item, as the
+  ``items`` schema says (no line break: the runtime refuses one).
 - IFS set anywhere but before one ``read``: fixtures in
   test_round20_classes.py (found before this round was scored)."""
 
@@ -308,3 +311,28 @@ _CALLERS_MAKEFILE = 'printf "%s" "$ARG_x" > "$HARBOR_RUN_DIR/Makefile"\n'
 )
 def test_where_a_cd_moves(run: str, refused: bool, tmp_path: Path) -> None:
     assert (_status(_CALLERS_MAKEFILE + run, tmp_path) == "refused") == refused
+
+
+_ARRAYS = {
+    "xs": {"type": "array", "items": {"type": "string", "pattern": "^[a-z][a-z0-9 -]*$"}},
+    "ys": {"type": "array", "items": {"type": "string", "pattern": "^[a-z ][a-z0-9-]*$"}},
+    "ms": {"type": "array", "multiline": True, "items": {"type": "string", "pattern": "^[a-z].*$"}},
+}
+_EACH = '\nfor p in "${a[@]}"; do git log "$p"; done'
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ("mapfile -t a < <(jq -r '.[]' <<< \"$ARG_xs\")" + _EACH, False),
+        ('jq -r \'.[]\' <<< "$ARG_xs" | while read -r p; do git log "$p"; done', False),
+        # read strips a leading blank; a line break makes two lines; another program
+        ('while read -r p; do git log "$p"; done < <(jq -r \'.[]\' <<< "$ARG_ys")', True),
+        ("mapfile -t a < <(jq -r '.[]' <<< \"$ARG_ms\")" + _EACH, True),
+        ('mapfile -t a < <(jq -r \'.[] | ltrimstr("a")\' <<< "$ARG_xs")' + _EACH, True),
+        ("ARG_xs=$(cat /tmp/x)\nmapfile -t a < <(jq -r '.[]' <<< \"$ARG_xs\")" + _EACH, True),
+    ],
+)
+def test_the_items_of_an_array_arg(run: str, refused: bool, tmp_path: Path) -> None:
+    status, _findings = check_steps([run], tmp_path, args=_ARRAYS)
+    assert (status == "refused") == refused
