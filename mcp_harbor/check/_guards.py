@@ -46,6 +46,10 @@ _ASSIGNING = frozenset(
 )  # fmt: skip
 
 
+#: A name reference (``declare -n``, ``local -n``, ``typeset -n``).
+_NAMEREF = re.compile(rb"\b(?:declare|local|typeset)\b[^\n;|&]*\s-[A-Za-z]*n")
+#: ``BASH_REMATCH`` named as a variable (not read through ``$``).
+_REMATCH_WORD = re.compile(r"(?<![$\w{#!])BASH_REMATCH\b")
 #: One ``$NAME =~ REGEX`` of a ``[[ ]]`` read from its text (tree-sitter
 #: misreads ``[[ $a =~ r && $b =~ r ]]`` and ``[[ ! $a =~ r ]]``).
 _MATCH_PART = re.compile(
@@ -364,6 +368,8 @@ def _rematches(src: bytes, nodes: Sequence[Node], functions: Collection[str]) ->
     test, an assignment or ``unset`` of it, or a function call."""
     if _runs_others(src)[1] and nodes:
         return True  # an alias may stand for a test
+    if nodes and _NAMEREF.search(src):
+        return True  # declare -n r=BASH_REMATCH … r[1]=…: a write under another name
     for top in nodes:
         for node in walk(top):
             text = node_text(src, node)
@@ -380,6 +386,28 @@ def _rematches(src: bytes, nodes: Sequence[Node], functions: Collection[str]) ->
             if name is not None and (
                 node_text(src, name) in functions or node_text(src, name) in ("eval", "source", ".")
             ):
+                return True
+            if (
+                name is not None
+                and node_text(src, name) in _ASSIGNING | {"wait", "builtin", "command"}
+                and _REMATCH_WORD.search(text)
+            ):
+                return True  # read -r -a BASH_REMATCH, printf -v 'BASH_REMATCH[1]' …
+            if node.type == "binary_expression" and _REMATCH_WORD.match(text):
+                operator = node.child_by_field_name("operator")
+                if (
+                    operator is not None
+                    and operator.type.endswith("=")
+                    and operator.type
+                    not in (
+                        "==",
+                        "!=",
+                        "<=",
+                        ">=",
+                    )
+                ):
+                    return True  # (( BASH_REMATCH[1] = … ))
+            if node.type in ("postfix_expression", "unary_expression") and "BASH_REMATCH" in text:
                 return True
     return False
 

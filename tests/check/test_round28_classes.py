@@ -219,6 +219,22 @@ _RATE = "rate=$(curl -s https://x.example.com)\n"
             "if [[ $rate =~ ^([0-9]+)$ ]]; true; then echo $(( BASH_REMATCH[1] )); fi",
             True,
         ),
+        # BASH_REMATCH written between: by a builtin, arithmetic, a name reference
+        (
+            'if [[ $rate =~ ^([0-9]+)$ ]]; then read -r -a BASH_REMATCH <<< "0 $ARG_x"\n'
+            "  echo $(( BASH_REMATCH[1] )); fi",
+            True,
+        ),
+        (
+            "declare -n r=BASH_REMATCH\n"
+            "if [[ $rate =~ ^([0-9]+)$ ]]; then r[1]=$ARG_x; echo $(( ${BASH_REMATCH[1]} )); fi",
+            True,
+        ),
+        (
+            "if [[ $rate =~ ^([0-9]+)$ ]]; then (( BASH_REMATCH[1] = x ))\n"
+            "  echo $(( BASH_REMATCH[1] )); fi",
+            True,
+        ),
     ],
 )
 def test_digits_groups_read_by_name(run: str, refused: bool, tmp_path: Path) -> None:
