@@ -305,6 +305,10 @@ def _model_range(model: ValueModel, *, textual: bool) -> Range:
     return (INT_MIN, INT_MAX)
 
 
+#: An input redirection's text (``< FILE``, ``0< FILE``, ``<&3``, ``<>``).
+_INPUT = re.compile(rb"[0-9]*<(?!<)")
+
+
 def _element_zero(text: str, name: str) -> bool:
     """The expansion or arithmetic name `text` reads `name` itself (``$n``,
     ``${n:-0}``, ``n``, ``${n[0]}``): what ``[[ $n =~ … ]]`` tests, element
@@ -352,15 +356,32 @@ def _moved_before(move: Node, at: int) -> bool:
 
 def _read_holder(command: Node) -> tuple[Node, Node | None]:
     """The statement a ``read`` `command` stands for (itself, or the
-    ``while`` loop it is the condition of), and what holds that."""
-    holder = command.parent
+    ``while`` loop it is the condition of), and what holds that. A
+    pipeline's last stage whose pipeline tree-sitter hangs an input
+    redirection on (``cmd | while read …; done < FILE``) is held by that
+    redirection: bash gives it to the last command, which reads FILE, not
+    the pipe."""
+    statement, holder = command, command.parent
     if (
         holder is not None
         and holder.type == "while_statement"
         and holder.children[1:2] == [command]
     ):
-        return holder, holder.parent
-    return command, holder
+        statement, holder = holder, holder.parent
+    if (
+        holder is not None
+        and holder.type == "pipeline"
+        and [c for c in holder.children if c.is_named][-1:] == [statement]
+        and holder.parent is not None
+        and holder.parent.type == "redirected_statement"
+        and any(
+            r.type in ("herestring_redirect", "heredoc_redirect")
+            or (r.type == "file_redirect" and _INPUT.match(r.text or b""))
+            for r in holder.parent.children_by_field_name("redirect")
+        )
+    ):
+        return statement, holder.parent
+    return statement, holder
 
 
 def _lone_redirect(command: Node) -> Node | None:

@@ -300,6 +300,17 @@ _GET_GROUPS = (
             'cat "$HARBOR_RUN_DIR/t" | while read -r t; do echo "$t"; done',
             True,
         ),
+        # the last stage's own input (tree-sitter hangs it on the pipeline)
+        (
+            'printf "%s" "$API_TOKEN" > "$HARBOR_RUN_DIR/t"\n'
+            'git tag | while read -r t; do echo "${t^^}"; done < "$HARBOR_RUN_DIR/t"',
+            True,
+        ),
+        (
+            'printf "%s" "$API_TOKEN" > "$HARBOR_RUN_DIR/t"\n'
+            'git log | { read -r t; echo "$t" | rev; } < "$HARBOR_RUN_DIR/t"',
+            True,
+        ),
     ],
 )
 def test_what_a_pipeline_reads_holds(run: str, refused: bool, tmp_path: Path) -> None:
