@@ -1067,6 +1067,55 @@ GRAMMARS: dict[str, Grammar] = {
     "jobs": _g(_BASH + ": jobs prints the shell's jobs"),
     "disown": _g(_BASH + ": disown [-ar] [-h] [JOBSPEC…] forgets jobs"),
     "sha1": _g("BSD sha1(1)"),
+    "zpool status": _g(
+        "OpenZFS 2.2 zpool-status(8): pools and an interval are data; -c runs scripts on each vdev",
+        "-T",
+        code="-c",
+        flags="-D -e -g -i -L -p -P -s -t -v -x --power",
+    ),
+    "zpool list": _g(
+        "OpenZFS 2.2 zpool-list(8): pools, properties and an interval are data",
+        "-o -T",
+        flags="-H -g -L -p -P -v",
+    ),
+    **{
+        f"zfs {sub}": _g(
+            f"OpenZFS 2.2 zfs-{sub}(8): datasets, properties, types and depths are data",
+            values,
+            flags=flags,
+        )
+        for sub, values, flags in (
+            ("list", "-d -o -s -S -t", "-r -H -p"),
+            ("get", "-d -o -s -t", "-r -H -p"),
+        )
+    },
+    **{
+        f"virsh {sub}": _g(
+            f"libvirt 10 virsh(1), {sub}: a query that prints what the hypervisor holds; "
+            "virsh COMMAND ARG… takes each ARG as one word (only a lone COMMAND_STRING is "
+            "parsed as virsh's shell language); the domain, pool or network names are data",
+            "--domain --pool --network --interface --type --source --target --state",
+            end=False,
+        )
+        for sub in (
+            "list",
+            "dominfo",
+            "domstate",
+            "domblklist",
+            "domiflist",
+            "domifaddr",
+            "domstats",
+            "dumpxml",
+            "pool-list",
+            "pool-info",
+            "vol-list",
+            "net-list",
+            "net-dhcp-leases",
+            "snapshot-list",
+            "nodeinfo",
+            "version",
+        )
+    },
     **{
         f"aws * {operation}": _g(
             f"AWS CLI 2 aws help, topics/config-vars and paramfile: a {operation} operation "
@@ -1131,6 +1180,9 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
                "--config": "path-code", "-l": "data", "--log-level": "data"},
     "podman": {"--url": "code", "-c": "data", "--connection": "data", "--log-level": "data"},
     "systemctl": {},
+    "zpool": {},
+    "zfs": {},
+    "virsh": {"-c": "code", "--connect": "code", "-l": "code", "--log": "code"},
     "helm": {"-n": "data", "--namespace": "data", "--kube-context": "data",
              "--kubeconfig": "path-code"},
     "gh": {"-R": "code", "--repo": "code", "--hostname": "code"},
