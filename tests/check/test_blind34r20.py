@@ -39,8 +39,10 @@ REFUSED_SAFE = {
     "041-restic-check.yaml": "H010: a number beside the secret, restic has no grammar",
     "042-borg-list.yaml": "H010: a number beside the secret, borg has no grammar",
     "047-virsh-list.yaml": "H009: a domain name from virsh's output where its options stand",
-    "051-libvirt-pool-capacity.yaml": "H009: a pool name from virsh's output where its options stand",
-    "053-vm-image-inventory.yaml": "H009 H012: a domain from virsh's output; qemu-img in a folder a step wrote",
+    "051-libvirt-pool-capacity.yaml": "H009: a pool name from virsh's output where its "
+    "options stand",
+    "053-vm-image-inventory.yaml": "H009 H012: a domain from virsh's output; qemu-img in a "
+    "folder a step wrote",
     "059-redis-cache-keys.yaml": "H006 H012: redis-cli --pattern, a signed guard",
     "081-ldap-password-expiry.yaml": "H012: ldapsearch has no grammar",
     "087-fastlane-beta.yaml": "H012: a variable fastlane's programs: entry does not name",
