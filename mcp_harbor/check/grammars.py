@@ -138,11 +138,11 @@ _AWS_PARAMFILES = ("file://", "fileb://")
 #: aws's read-only operations (a service's describe-, list- and get-
 #: operations ask and print; none of them changes anything).
 _AWS_READ = re.compile(r"(?:describe|list|get)-[a-z0-9]+(?:-[a-z0-9]+)*")
-#: get- operations whose last operand is a file they write (s3api
-#: get-object OUTFILE, get-object-torrent, glacier get-job-output,
-#: kinesis-video-media get-media, lambda's get-… none; ebs get-snapshot-block
-#: prints).
-_AWS_WRITES_FILE = re.compile(r"get-(?:object|object-torrent|job-output|media)")
+#: get- operations whose last operand is a file they write (s3api and
+#: mediastore-data get-object OUTFILE, get-object-torrent, glacier
+#: get-job-output, kinesis-video-media get-media, kinesis-video-archived-media
+#: get-clip, apigateway get-export and get-sdk; ebs get-snapshot-block prints).
+_AWS_WRITES_FILE = re.compile(r"get-(?:object|object-torrent|job-output|media|clip|export|sdk)")
 #: aws's global options that take no value (aws help, "Global Options").
 _AWS_GLOBAL_FLAGS = frozenset(
     {"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager",
