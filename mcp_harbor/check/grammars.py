@@ -1162,6 +1162,18 @@ def _reading_cwd(entries: dict[str, Grammar]) -> dict[str, Grammar]:
 
 GRAMMARS = _reading_cwd(GRAMMARS)
 
+#: ``docker compose``'s own options before its subcommand (docker-compose(1)
+#: v2: the compose file and the folder are read as configuration, which
+#: runs commands: ``path-code``; the project's name and profiles are data).
+_COMPOSE_GLOBALS = {
+    "-f": "path-code", "--file": "path-code", "--project-directory": "path-code",
+    "--env-file": "path-code", "-p": "data", "--project-name": "data", "--profile": "data",
+    "--ansi": "data", "--progress": "data",
+}  # fmt: skip
+#: Subcommands that take options of their own before a subcommand of
+#: theirs (``docker compose -f FILE logs``), named in `SUBCOMMANDS`.
+_NESTING = frozenset({"docker compose", "podman compose"})
+
 #: Programs with subcommands, and the global options before the subcommand
 #: that take the next word, each with what its value is (the program's
 #: manual): ``data``; ``setting`` (git -c KEY=VALUE: data only under a key
@@ -1177,8 +1189,10 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
                 "--kubeconfig": "path-code", "-s": "code", "--server": "code",
                 "--cluster": "data", "--user": "data"},
     "docker": {"-H": "code", "--host": "code", "--context": "data", "-c": "data",
-               "--config": "path-code", "-l": "data", "--log-level": "data"},
-    "podman": {"--url": "code", "-c": "data", "--connection": "data", "--log-level": "data"},
+               "--config": "path-code", "-l": "data", "--log-level": "data",
+               **_COMPOSE_GLOBALS},
+    "podman": {"--url": "code", "-c": "data", "--connection": "data", "--log-level": "data",
+               **_COMPOSE_GLOBALS},
     "systemctl": {},
     "zpool": {},
     "zfs": {},
@@ -1269,9 +1283,14 @@ def grammar_key(program: str, words: list[str | None]) -> tuple[str, int]:
         if word.startswith("-"):
             k += 2 if word in globals_with_value else 1
             continue
-        nested = words[k + 1] if k + 1 < len(words) else None
+        after = k + 1
+        if f"{program} {word}" in _NESTING:
+            # docker compose --file F logs: compose's options, then its subcommand
+            while after < len(words) and (words[after] or "").startswith("-"):
+                after += 2 if words[after] in globals_with_value else 1
+        nested = words[after] if after < len(words) else None
         if nested is not None and f"{program} {word} {nested}" in GRAMMARS:
-            return f"{program} {word} {nested}", k + 2
+            return f"{program} {word} {nested}", after + 1
         return f"{program} {word}", k + 1
     return program, k
 

@@ -51,7 +51,6 @@ REFUSED_SAFE = {
     "(it may start with file://)",
     "101-export-orders-csv.yaml": "H012: sqlite3 reads SQL with caller dates",
     "102-export-events-parquet.yaml": "H012: duckdb reads SQL with caller dates",
-    "115-compose-service-logs.yaml": "H012: docker compose's global --file before logs",
     "116-terraform-plan-summary.yaml": "H012: terraform has no grammar",
     "118-terraform-drift-check.yaml": "H005 H012: terraform, sed's program from its output",
 }

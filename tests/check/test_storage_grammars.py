@@ -34,3 +34,20 @@ _ARGS = {"pool": {"type": "string", "pattern": "^[a-z][a-z0-9_-]*$"}}
 def test_storage_queries(run: str, refused: bool, tmp_path: Path) -> None:
     status, _findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('docker compose --file deploy/compose.yaml logs --since "$ARG_pool" -- web', False),
+        ('docker compose -p shop ps --all --format json -- "$ARG_pool"', False),
+        # the compose file is configuration that runs commands: the author's
+        ('docker compose --file "$HARBOR_RUN_DIR/$ARG_pool.yaml" logs web', True),
+        ('docker compose --file deploy/compose.yaml run --rm web "$ARG_pool"', True),
+    ],
+)
+def test_compose_options_before_its_subcommand(run: str, refused: bool, tmp_path: Path) -> None:
+    """docker compose's own options (--file, -p…) stand before its
+    subcommand (docker-compose(1) v2); the subcommand's grammar follows."""
+    status, _findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused
