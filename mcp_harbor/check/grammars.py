@@ -1067,6 +1067,16 @@ GRAMMARS: dict[str, Grammar] = {
     "jobs": _g(_BASH + ": jobs prints the shell's jobs"),
     "disown": _g(_BASH + ": disown [-ar] [-h] [JOBSPEC…] forgets jobs"),
     "sha1": _g("BSD sha1(1)"),
+    **{
+        f"systemd-analyze {sub}": _g(
+            f"systemd 252 systemd-analyze(1), {sub}: it parses and prints; the operands "
+            "(unit files to load and check, calendar specs, time spans) are data; --root, "
+            "--image and --generators (which runs the generators) are the author's",
+            "--iterations --base-time --man",
+            code="--root --image --generators --recursive-errors",
+        )
+        for sub in ("verify", "calendar", "timespan", "timestamp")
+    },
     "zpool status": _g(
         "OpenZFS 2.2 zpool-status(8): pools and an interval are data; -c runs scripts on each vdev",
         "-T",
@@ -1195,6 +1205,7 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
                **_COMPOSE_GLOBALS},
     "systemctl": {},
     "zpool": {},
+    "systemd-analyze": {"-H": "code", "--host": "code", "-M": "code", "--machine": "code"},
     "zfs": {},
     "virsh": {"-c": "code", "--connect": "code", "-l": "code", "--log": "code"},
     "helm": {"-n": "data", "--namespace": "data", "--kube-context": "data",

@@ -42,7 +42,6 @@ REFUSED_SAFE = {
     "028-cloudflare-dns-upsert.yaml": "H010 H012: a URL built from a step output",
     "068-redis-stream-backlog.yaml": "H010: a number among redis-cli's operands (the command "
     "it sends, code) beside its password",
-    "073-systemd-unit-verify.yaml": "H009 H012: systemd-analyze has no grammar",
     "077-cost-by-service.yaml": "H006: numbers jq computes, in arithmetic",
     "081-gcp-billing-bigquery.yaml": "H009: bq has no grammar for its SQL",
     "084-migrations-pending.yaml": "H009: jq --args names that may start with -",

@@ -51,3 +51,20 @@ def test_compose_options_before_its_subcommand(run: str, refused: bool, tmp_path
     subcommand (docker-compose(1) v2); the subcommand's grammar follows."""
     status, _findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('systemd-analyze calendar --iterations=3 -- "$ARG_pool"', False),
+        ("systemd-analyze verify --man=no -- deploy/systemd/*.service", False),
+        ('systemd-analyze verify --root="$HARBOR_RUN_DIR/$ARG_pool" -- a.service', True),
+        ('systemd-analyze -H "$ARG_pool" calendar daily', True),
+        ('systemd-analyze security "$ARG_pool"', True),
+    ],
+)
+def test_systemd_analyze_parses(run: str, refused: bool, tmp_path: Path) -> None:
+    """systemd-analyze's verify, calendar, timespan and timestamp parse and
+    print (systemd 252): their operands are data."""
+    status, _findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused
