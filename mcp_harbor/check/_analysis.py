@@ -143,6 +143,8 @@ _FILE_CODE_VARIABLES = frozenset({"BASH_ENV", "ENV"})
 _MAX_DEPTH = 4
 #: Blanks bash splits an unquoted expansion at (a word may become several).
 _IFS = frozenset(" \t\n")
+#: Characters that make an unquoted expansion a pattern of file names.
+_GLOB_CHARS = frozenset("*?[")
 #: Operands of ``declare``/``unset`` that are variable names.
 _NAME_OPERANDS = frozenset(
     {
@@ -899,6 +901,11 @@ class _Analysis(TaintedScript):
                 if occ.model.chars & _IFS:
                     # the value's blanks make the word several words
                     self.split_starts.add(occ.start)
+                if occ.model.chars & _GLOB_CHARS:
+                    # `*` expands to the folder's file names: any words,
+                    # `-` first too (a name a step or the caller made)
+                    self.split_starts.add(occ.start)
+                    self.glob_starts.add(occ.start)
                 self.hazards.append(unquoted)
             elif (
                 quoting == "unquoted"

@@ -359,7 +359,7 @@ class _Sinks:
         def secret(path: str) -> str | None:
             if "=" in path and re.match(r"-{0,2}[A-Za-z_][\w-]*=", path):
                 path = path.split("=", 1)[1]  # --config=FILE, dd if=FILE
-            path = path.lstrip("@")  # curl -H @FILE
+            path = path.lstrip("@<")  # curl -H @FILE, -F name=<FILE
             if "/" in path:
                 # reports/../auth.cfg is auth.cfg (a folder's own name kept)
                 path = posixpath.normpath(path)
@@ -911,8 +911,15 @@ class _Sinks:
         secrets = [o for o in self.f.occs if o.node is not None]
         for argument in arguments:
             text = node_text(self.src, argument).strip("'\"").split("=", 1)[-1]
-            if text in self.secret_files or text in ("-n", "--netrc", "--netrc-optional"):
-                return False  # a netrc's default entry, a config's header: any host
+            read = text.replace('"', "").replace("'", "").lstrip("@<")
+            if (
+                text in self.secret_files
+                or read in self.secret_files
+                or text in ("-n", "--netrc", "--netrc-optional")
+            ):
+                # a netrc's default entry, a config's header, a body read
+                # from the file (-d @"$f", -F k=<"$f"): any host
+                return False
         for k, argument in enumerate(arguments):
             inside = [o for o in secrets if argument.start_byte <= o.start < argument.end_byte]
             if not inside:

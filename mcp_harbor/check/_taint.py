@@ -1168,6 +1168,9 @@ class TaintedScript:
         #: offsets of unquoted expansions that bash splits into words (filled
         #: by the subclass's context checks, read by `word`)
         self.split_starts: set[int] = set()
+        #: those whose value may hold a glob character: bash replaces the
+        #: word with file names, any text (filled alike, read by `word`)
+        self.glob_starts: set[int] = set()
         #: tree-sitter's parse of `text` (`find_caller_data`)
         self.script: Parsed | None = None
         #: the functions the script defines, and their bodies
@@ -4991,6 +4994,10 @@ class TaintedScript:
         """The command-line word `node` with the caller data in it, its
         static text, and the script it stands for if a shell runs it."""
         occs = self._arithmetic_results(node, self.occs_in(node.start_byte, node.end_byte))
+        if self.glob_starts:
+            occs = [
+                replace(o, model=any_model()) if o.start in self.glob_starts else o for o in occs
+            ]
         static = static_text(self.src, node) if not occs else None
         prefix = ""
         if occs:
