@@ -54,7 +54,7 @@ _REMATCH_WORD = re.compile(r"(?<![$\w{#!])BASH_REMATCH\b")
 #: misreads ``[[ $a =~ r && $b =~ r ]]`` and ``[[ ! $a =~ r ]]``).
 _MATCH_PART = re.compile(
     r"(?:\"\$\{?(?P<quoted>[A-Za-z_][A-Za-z0-9_]*)\}?\"|\$\{?(?P<bare>[A-Za-z_][A-Za-z0-9_]*)\}?)"
-    r"\s*=~\s*(?P<regex>\S+)"
+    r"\s*=~\s*(?P<regex>(?:\\.|\S)+)"
 )
 
 
@@ -170,6 +170,10 @@ def _guards(src: bytes, node: Node, shows: Shows) -> bool:
     if node.type == "list":
         kids = [c for c in node.children if c.type not in ("&&", "||")]
         operators = [node_text(src, c) for c in node.children if c.type in ("&&", "||")]
+        if len(kids) == 2 and _falls_back(src, kids[0], kids[1]):
+            # [[ $n =~ ^[0-9]+$ ]] || n=0: digits either way
+            held, negated = shows(kids[0])
+            return held and not negated and operators == ["||"]
         if len(kids) != 2 or not _leaves(src, kids[1]):
             return False
         held, negated = shows(kids[0])
@@ -177,7 +181,9 @@ def _guards(src: bytes, node: Node, shows: Shows) -> bool:
     if node.type == "if_statement":
         if any(c.type in ("elif_clause", "else_clause") for c in node.children):
             return False
-        conditions = node.children_by_field_name("condition")
+        conditions = [c for c in node.children_by_field_name("condition") if c.is_named]
+        if len(conditions) != 1:
+            return False  # if ! [[ … ]]; false; then exit: the last one decides
         body = [
             c
             for c in node.children
@@ -190,6 +196,24 @@ def _guards(src: bytes, node: Node, shows: Shows) -> bool:
             and any(held and negated for held, negated in tests)
         )
     return False
+
+
+def _falls_back(src: bytes, test: Node, fallback: Node) -> bool:
+    """`fallback` assigns a literal whole number to the very name the
+    ``[[ $n =~ … ]]`` `test` tests (``|| n=0``): whichever runs, the name
+    then holds digits when the test's regex admits only them."""
+    if fallback.type != "variable_assignment":
+        return False
+    target = fallback.child_by_field_name("name")
+    value = fallback.child_by_field_name("value")
+    if target is None or value is None or target.type != "variable_name":
+        return False
+    if not re.fullmatch(r"[0-9]+", node_text(src, value)):
+        return False
+    text = node_text(src, test)
+    match = _MATCH_PART.search(text[2:-2] if text.startswith("[[") else "")
+    tested = (match.group("quoted") or match.group("bare")) if match else None
+    return tested == node_text(src, target)
 
 
 @functools.lru_cache(maxsize=64)
@@ -328,7 +352,18 @@ def _one_match(src: bytes, node: Node) -> tuple[str, bool] | None:
     if "&&" in inner or "||" in inner:
         return None
     match = _MATCH_PART.fullmatch(inner)
-    return (match["regex"], negated) if match is not None else None
+    if match is None or not _PLAIN_REGEX.fullmatch(match["regex"]):
+        return None
+    # an escaped blank or sign is that character to bash and to the
+    # regex alike: read as the regex it is
+    return match["regex"], negated
+
+
+#: A regex word bash passes on as written but for backslashes before
+#: blanks and signs: no quotes (quoted text is literal to bash: `"("` is
+#: no group) and no backslash before a letter or digit (bash makes `\d`
+#: a literal d, Python's re a digit).
+_PLAIN_REGEX = re.compile(r"(?:\\[^A-Za-z0-9]|[^\\\"'])+")
 
 
 def _group(regex: str, number: int) -> str | None:

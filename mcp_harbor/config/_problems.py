@@ -9,7 +9,7 @@ from typing import Any
 
 import pydantic
 
-from mcp_harbor.config.model import OPTION_PATTERN, PROGRAM_NAME_PATTERN
+from mcp_harbor.config.model import FLAG_PATTERN, OPTION_PATTERN, PROGRAM_NAME_PATTERN
 from mcp_harbor.config.yaml_source import SourceMap
 
 __all__ = ["ModelFor", "dotted", "pydantic_problem"]
@@ -47,7 +47,7 @@ def pydantic_problem(path: Path, smap: SourceMap, err: Any, model_for: ModelFor)
         return f"{path}:{line}: missing required key {where!r}; add it"
     if kind == "string_pattern_mismatch":
         pattern = err.get("ctx", {}).get("pattern", "")
-        if pattern == OPTION_PATTERN:
+        if pattern in (OPTION_PATTERN, FLAG_PATTERN):
             return (
                 f"{path}:{line}: {where}: {err['input']!r} is not an option; write it as -x, "
                 f"--long or -long, without a value, a space or = (`--` itself is end_of_options)"

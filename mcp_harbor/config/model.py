@@ -24,6 +24,7 @@ from mcp_harbor.policy import validate_entry
 __all__ = [
     "ARG_NAME_PATTERN",
     "CUSTOM_TOOL_PATTERN",
+    "FLAG_PATTERN",
     "HARBOR_ARG_KEYWORDS",
     "HARBOR_BOOL_KEYWORDS",
     "LEADING_DASH_PATTERN",
@@ -79,6 +80,7 @@ PROGRAM_NAME_PATTERN = r"^[A-Za-z0-9_.+/][A-Za-z0-9_.+/-]*$"
 #: An option of a program grammar: ``-e``, ``--env``, ``-name``; not ``--`` itself,
 #: and without a value (``--env``, not ``--env=prod``).
 OPTION_PATTERN = r"^--?[^\s=-][^\s=]*$"
+FLAG_PATTERN = r"^--?[^\s=-][^\s=]*(?:=\S*)?$"
 
 _ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
@@ -452,6 +454,9 @@ class StepSpec(_Strict):
 
 
 OptionWord = Annotated[str, StringConstraints(pattern=OPTION_PATTERN)]
+#: A flag may be written with the value the script always gives it
+#: (``--log-level=ERROR``): that whole word is a flag.
+FlagWord = Annotated[str, StringConstraints(pattern=FLAG_PATTERN)]
 ProgramName = Annotated[str, StringConstraints(pattern=PROGRAM_NAME_PATTERN)]
 
 _OPTION_LISTS = ("options_with_value", "flags", "code_options")
@@ -464,8 +469,9 @@ class ProgramGrammar(_Strict):
     - `options_with_value`: options that take a value: the next word
       (``--env prod``), attached with ``=`` (``--env=prod``) or, for a
       one-letter option, attached (``-eprod``).
-    - `flags`: options that take no value. Any other word starting with
-      ``-`` is an option the grammar does not know.
+    - `flags`: options that take no value, or whole words the script
+      writes with a value attached (``--log-level=ERROR``). Any other word
+      starting with ``-`` is an option the grammar does not know.
     - `end_of_options`: ``--`` ends the options (default true).
     - `runs_operands`: ``false`` declares that the program executes none of
       its operands as code or commands; ``true`` that it may. Not stated
@@ -481,7 +487,7 @@ class ProgramGrammar(_Strict):
     """
 
     options_with_value: tuple[OptionWord, ...] = ()
-    flags: tuple[OptionWord, ...] = ()
+    flags: tuple[FlagWord, ...] = ()
     end_of_options: bool = True
     runs_operands: bool | None = None
     code_options: tuple[OptionWord, ...] = ()
@@ -542,6 +548,8 @@ class ProgramGrammar(_Strict):
         `word` or in the next word) or ``"code"`` (a `code_options` one), or
         None when the grammar does not know it. ``--env=prod`` and, for a
         one-letter option, ``-eprod`` are the option with its value."""
+        if "=" in word and word in self.flags:
+            return "flag"  # --log-level=ERROR, listed whole
         candidates = [word]
         if word.startswith("--") and "=" in word:
             candidates = [word.split("=", 1)[0]]

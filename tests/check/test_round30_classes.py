@@ -1,4 +1,4 @@
-"""The classes blind round thirty's attacks found (tests/check/blind34r30,
+r"""The classes blind round thirty's attacks found (tests/check/blind34r30,
 SCORE.md), each as a rule with fixtures on both sides.
 
 - An unquoted expansion whose value may hold ``*``, ``?`` or ``[`` is a
@@ -8,7 +8,12 @@ SCORE.md), each as a rule with fixtures on both sides.
 - curl ``-L`` re-sends a body read from a file a secret was written to
   (``--data-binary @"$f"``), as it does one read from stdin: only an
   ``Authorization:``/``Cookie:`` header or ``-u`` stays with the first
-  host."""
+  host.
+- Guards: only the last of an ``if``'s conditions decides (``if ! [[ … ]];
+  false; then exit 1; fi`` leaves never, and was taken for a guard); a test
+  whose fallback gives the same name a literal number (``[[ $n =~ ^[0-9]+$
+  ]] || n=0``) leaves it digits either way; a regex with an escaped blank
+  (``newest=([0-9]+)\ installed``) is read whole."""
 
 from __future__ import annotations
 
@@ -57,4 +62,39 @@ def test_a_body_from_a_secrets_file_follows(send: str, refused: bool, tmp_path: 
         f'curl -sS -L {send} "https://api.example.com/v1/$ARG_path"'
     )
     status, _findings = check_steps([run], tmp_path, args=_ARGS, **_SECRET)
+    assert (status == "refused") == refused
+
+
+_FETCHED = "n=$(curl -s https://x.example.com)\n"
+
+
+@pytest.mark.parametrize(
+    ("guard", "refused"),
+    [
+        ("[[ $n =~ ^[0-9]+$ ]] || n=0", False),
+        ("if ! [[ $n =~ ^[0-9]+$ ]]; then exit 1; fi", False),
+        ("[[ $n =~ ^[0-9]+$ ]] || m=0", True),
+        ('[[ $n =~ ^[0-9]+$ ]] || n="$ARG_names"', True),
+        ("if ! [[ $n =~ ^[0-9]+$ ]]; false; then exit 1; fi", True),
+    ],
+)
+def test_guards_that_hold(guard: str, refused: bool, tmp_path: Path) -> None:
+    run = f"{_FETCHED}{guard}\necho $(( n + 1 ))"
+    status, _findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("test", "refused"),
+    [
+        ("[[ $n =~ ^([0-9]+)\\ items$ ]]", False),
+        # quoted text in a regex is literal to bash: "(" is no group
+        ('[[ $n =~ ^"("(.*)")"([0-9]+)$ ]]', True),
+        # \d is a literal d to bash
+        ("[[ $n =~ ^(\\d+)$ ]]", True),
+    ],
+)
+def test_a_regex_read_as_bash_reads_it(test: str, refused: bool, tmp_path: Path) -> None:
+    run = f"{_FETCHED}{test} || exit 1\necho $(( ${{BASH_REMATCH[1]}} + 1 ))"
+    status, _findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused
