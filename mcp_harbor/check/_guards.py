@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection, Sequence
 from tree_sitter import Node
 
 from mcp_harbor.check._tree import ancestors, node_text, walk
+from mcp_harbor.check._values import ValueModel, pattern_model
 
 __all__ = ["matched_digit_group", "matched_digits"]
 
@@ -311,6 +312,36 @@ def matched_digits(src: bytes, node: Node, name: str, unsigned: bool = False) ->
     )
 
 
+def matched_pattern(src: bytes, node: Node, name: str) -> ValueModel | None:
+    """What `name` may hold at `node` (a use of it) after a test of it held
+    as `matched_digits` places one, ``[[ $name =~ ^REGEX$ ]]`` with a regex
+    bash's ERE and Python's re read alike (`_ALIKE`: anchored whole, no
+    alternation, no ``.``, no POSIX class, no backslash before a letter):
+    the regex's model (of every test that may have held, together). None
+    when no such test held."""
+    found: list[str] = []
+
+    def shows(test: Node) -> tuple[bool, bool]:
+        tested = _one_match(src, test)
+        if tested is None or tested[0] != name or not _ALIKE.fullmatch(tested[1]):
+            return False, False
+        found.append(tested[1])
+        return True, tested[2]
+
+    if not _held(src, node, shows, lambda nodes: _assigns(src, nodes, name)) or not found:
+        return None
+    model = pattern_model(found[0])
+    for regex in found[1:]:
+        model = model.union(pattern_model(regex))
+    return model
+
+
+#: A regex bash (POSIX ERE) and Python's re read alike: ``^…$`` whole, no
+#: ``|``, no ``.`` (bash's matches a line break too), no bracket holding
+#: ``[`` or ``:`` (POSIX classes), no backslash before a letter or digit.
+_ALIKE = re.compile(r"\^(?:\\[^A-Za-z0-9]|\[[^\]\[:\\]*\]|[^\\|.\[\]^$])*\$")
+
+
 def matched_digit_group(src: bytes, node: Node, group: int, functions: Collection[str]) -> bool:
     """`node` (a use of ``${BASH_REMATCH[group]}``) runs only after a ``[[
     $x =~ REGEX ]]`` held whose capturing group `group` matches digits
@@ -324,17 +355,17 @@ def matched_digit_group(src: bytes, node: Node, group: int, functions: Collectio
         found = _one_match(src, test)
         if found is None:
             return False, False
-        regex, negated = found
+        _name, regex, negated = found
         text = _group(regex, group)
         return text is not None and _DIGITS_GROUP.fullmatch(text) is not None, negated
 
     return _held(src, node, shows, lambda nodes: _rematches(src, nodes, functions))
 
 
-def _one_match(src: bytes, node: Node) -> tuple[str, bool] | None:
-    """The regular expression of the test `node`, ``[[ $x =~ REGEX ]]``
-    alone (or negated with ``!``, inside or outside the brackets), and
-    whether it is negated."""
+def _one_match(src: bytes, node: Node) -> tuple[str, str, bool] | None:
+    """The name and the regular expression of the test `node`, ``[[ $x =~
+    REGEX ]]`` alone (or negated with ``!``, inside or outside the
+    brackets), and whether it is negated."""
     negated = False
     if node.type == "negated_command":
         tested = [c for c in node.children if c.is_named]
@@ -356,7 +387,7 @@ def _one_match(src: bytes, node: Node) -> tuple[str, bool] | None:
         return None
     # an escaped blank or sign is that character to bash and to the
     # regex alike: read as the regex it is
-    return match["regex"], negated
+    return match["quoted"] or match["bare"], match["regex"], negated
 
 
 #: A regex word bash passes on as written but for backslashes before
@@ -455,6 +486,9 @@ def _and_chain(src: bytes, conditions: Sequence[Node]) -> list[Node]:
     if not conditions:
         return []
     last = conditions[-1]
+    body = last.child_by_field_name("body") if last.type == "redirected_statement" else None
+    if body is not None and body.type == "list":
+        last = body  # [[ … ]] && cmd 2>/dev/null: bash gives the redirection to cmd
     if last.type != "list":
         return [last]
     operators = {node_text(src, c) for c in last.children if c.type in ("&&", "||")}

@@ -51,7 +51,7 @@ from mcp_harbor.check._facts import (
     Word,
     any_model,
 )
-from mcp_harbor.check._guards import matched_digit_group, matched_digits
+from mcp_harbor.check._guards import matched_digit_group, matched_digits, matched_pattern
 from mcp_harbor.check._tree import (
     IDENT,
     VARIABLE,
@@ -70,7 +70,7 @@ from mcp_harbor.check._tree import (
 from mcp_harbor.check._tree import (
     walk as walk_nodes,
 )
-from mcp_harbor.check._values import SAFE_CHARS, ValueModel, words_model
+from mcp_harbor.check._values import SAFE_CHARS, ValueModel, intersect, words_model
 from mcp_harbor.check.credentials import reads_credential_file, takes_credential
 from mcp_harbor.check.rules import Rule, UnparseableTemplate
 
@@ -4906,6 +4906,10 @@ class TaintedScript:
             return replace(occ, model=_GUARDED)
         if matched_digits(self.src, occ.node, occ.var):
             return replace(occ, model=_GUARDED_SIGNED)
+        shown = matched_pattern(self.src, occ.node, occ.var)
+        if shown is not None:
+            # [[ $rev =~ ^[0-9a-f]{7,40}$ ]] && git log "$rev": the regex's texts
+            return replace(occ, model=intersect(occ.model, shown))
         return occ
 
     def set_once(self, name: str) -> Node | None:

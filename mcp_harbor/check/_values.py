@@ -30,7 +30,7 @@ from mcp_harbor.template import value_text
 _sre_c: Any = importlib.import_module("re._constants")
 _sre_p: Any = importlib.import_module("re._parser")
 
-__all__ = ["SAFE_CHARS", "ValueModel", "model_for", "words_model"]
+__all__ = ["SAFE_CHARS", "ValueModel", "intersect", "model_for", "pattern_model", "words_model"]
 
 _ASCII = frozenset(chr(i) for i in range(128))
 #: Characters that are never special to bash, in any quoting context
@@ -281,7 +281,9 @@ class _Pattern:
         return set(_ANY), set(_ANY), True
 
 
-def _pattern_model(pattern: str) -> ValueModel:
+def pattern_model(pattern: str) -> ValueModel:
+    """The model of the texts the regular expression `pattern` matches
+    whole (Python's re syntax)."""
     try:
         parsed = _sre_p.parse(pattern)
     except re.error:
@@ -338,7 +340,8 @@ def _heads(items: Any, limit: int = 32) -> frozenset[str] | None:
 # ----------------------------------------------------------------- schemas
 
 
-def _intersect(a: ValueModel, b: ValueModel) -> ValueModel:
+def intersect(a: ValueModel, b: ValueModel) -> ValueModel:
+    """The model of texts both `a` and `b` admit (an over-approximation)."""
     words = a.words if a.words is not None else b.words
     if a.words is not None and b.words is not None:
         words = a.words & b.words
@@ -414,11 +417,11 @@ def _schema_model(schema: Any, dash: bool, depth: int = 0) -> ValueModel:
             union = _schema_model(branches[0], dash, depth + 1)
             for branch in branches[1:]:
                 union = union.union(_schema_model(branch, dash, depth + 1))
-            model = _intersect(model, union)
+            model = intersect(model, union)
     branches = schema.get("allOf")
     if isinstance(branches, list):
         for branch in branches:
-            model = _intersect(model, _schema_model(branch, dash, depth + 1))
+            model = intersect(model, _schema_model(branch, dash, depth + 1))
     return model
 
 
@@ -456,7 +459,7 @@ def _string_model(schema: Mapping[str, Any], dash: bool) -> ValueModel:
     model = ANY_VALUE
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
-        model = _pattern_model(pattern)
+        model = pattern_model(pattern)
     first = model.first
     if not dash:
         # the validator refuses a string that starts with "-" (leading_dash)

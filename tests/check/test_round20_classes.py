@@ -208,8 +208,9 @@ def test_a_caller_path_that_climbs_to_a_secret_file(tmp_path: Path) -> None:
         ("[[ $t =~ ^-?[0-9]+$ ]] || exit 1", "echo $(( t + 1 ))", False),
         ("if [[ ! $t =~ ^[-]?[0-9]{1,9}$ ]]; then exit 1; fi", "(( t < 0 )) && echo neg", False),
         ("[[ $t =~ ^-?[0-9]+$ ]] || exit 1", 'sort "$t" /dev/null', True),
-        # a sign other than - is not in the model a guard gives
-        ("[[ $t =~ ^[+-]?[0-9]+$ ]] || exit 1", "echo $(( t + 1 ))", True),
+        # any regex bash and Python read alike gives its texts: a sign then digits
+        ("[[ $t =~ ^[+-]?[0-9]+$ ]] || exit 1", "echo $(( t + 1 ))", False),
+        ("[[ $t =~ ^[a-z+-]?[0-9]+$ ]] || exit 1", "echo $(( t + 1 ))", True),
     ],
 )
 def test_a_signed_guard(guard: str, use: str, refused: bool, tmp_path: Path) -> None:

@@ -13,7 +13,11 @@ SCORE.md), each as a rule with fixtures on both sides.
   false; then exit 1; fi`` leaves never, and was taken for a guard); a test
   whose fallback gives the same name a literal number (``[[ $n =~ ^[0-9]+$
   ]] || n=0``) leaves it digits either way; a regex with an escaped blank
-  (``newest=([0-9]+)\ installed``) is read whole."""
+  (``newest=([0-9]+)\ installed``) is read whole.
+- Precision: a guard with any regex bash's ERE and Python's re read alike
+  (``^…$`` whole, no ``|``, ``.`` or POSIX class) gives the name the
+  regex's texts (``[[ $rev =~ ^[0-9a-f]{7,40}$ ]] && git log "$rev"``),
+  also after ``&& cmd 2>/dev/null`` in an ``if``'s condition."""
 
 from __future__ import annotations
 
@@ -97,4 +101,25 @@ def test_guards_that_hold(guard: str, refused: bool, tmp_path: Path) -> None:
 def test_a_regex_read_as_bash_reads_it(test: str, refused: bool, tmp_path: Path) -> None:
     run = f"{_FETCHED}{test} || exit 1\necho $(( ${{BASH_REMATCH[1]}} + 1 ))"
     status, _findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("script", "refused"),
+    [
+        ('[[ $n =~ ^[0-9a-f]{7,40}$ ]] || exit 1\ngit log -1 "$n"', False),
+        (
+            'if [[ $n =~ ^[0-9a-f]{7,40}$ ]] && git cat-file -e "$n" 2>/dev/null; then\n'
+            '  git log -1 "$n"\nfi',
+            False,
+        ),
+        # the regex admits a dash, is not anchored, or reads alike only in Python
+        ('[[ $n =~ ^[0-9a-f-]{7,40}$ ]] || exit 1\ngit log -1 "$n"', True),
+        ('[[ $n =~ [0-9a-f]{7,40} ]] || exit 1\ngit log -1 "$n"', True),
+        ('[[ $n =~ ^[[:xdigit:]]+$ ]] || exit 1\ngit log -1 "$n"', True),
+        ('[[ $n =~ ^a|b$ ]] || exit 1\ngit log -1 "$n"', True),
+    ],
+)
+def test_a_regex_guard_gives_its_texts(script: str, refused: bool, tmp_path: Path) -> None:
+    status, _findings = check_steps([_FETCHED + script], tmp_path, args=_ARGS)
     assert (status == "refused") == refused
