@@ -4019,7 +4019,27 @@ class TaintedScript:
         (``"$HARBOR_RUN_DIR/page.json"``)."""
         text = node_text(self.src, argument)
         raw = text.lstrip("'\"")
-        return (bool(raw) and raw[0] not in "-$`\\") or bool(_RUN_DIR_HEAD.match(text))
+        if (bool(raw) and raw[0] not in "-$`\\") or bool(_RUN_DIR_HEAD.match(text)):
+            return True
+        # "$f" of for f in reports/*.json: each of the loop's words
+        copied = _CONSTANT_USE.fullmatch(text)
+        name = (copied["bare"] or copied["braced"]) if copied and not copied["all"] else None
+        bound = self._loop_bound(argument, name) if name else False
+        if not bound or not bound[1].first or "-" in bound[1].first:
+            return False
+        loop = next(
+            (
+                a
+                for a in ancestors(argument)
+                if a.type == "for_statement"
+                and node_text(self.src, a.child_by_field_name("variable") or a) == name
+            ),
+            None,
+        )
+        return loop is not None and all(
+            node_text(self.src, v).lstrip("'\"")[:1] not in ("-", "")
+            for v in loop.children_by_field_name("value")
+        )
 
     def _jq_length(self, arguments: Sequence[Node]) -> bool:
         """``jq -r '.items | length' FILE``: a literal program whose last

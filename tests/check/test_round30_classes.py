@@ -123,3 +123,18 @@ def test_a_regex_read_as_bash_reads_it(test: str, refused: bool, tmp_path: Path)
 def test_a_regex_guard_gives_its_texts(script: str, refused: bool, tmp_path: Path) -> None:
     status, _findings = check_steps([_FETCHED + script], tmp_path, args=_ARGS)
     assert (status == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    ("words", "refused"),
+    [
+        ("reports/*.json", False),
+        ("reports/*.json -n", True),
+    ],
+)
+def test_a_count_of_each_file_a_loop_names(words: str, refused: bool, tmp_path: Path) -> None:
+    """``jq '… | length' "$f"`` of ``for f in reports/*.json``: each file
+    starts as the pattern does, so it is no option of jq's; a count."""
+    run = f"for f in {words}; do\n  c=$(jq '.v | length' \"$f\")\n  echo $(( c + 1 ))\ndone"
+    status, _findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused
