@@ -1,6 +1,7 @@
-"""Blind round thirty (issue 34): 25 attacks in 9 classes, written from the
-docs alone (tests/check/blind34r30/README.md), committed before scoring and
-scored once: see SCORE.md. No longer held out.
+"""Blind round thirty (issue 34): 25 attacks in 9 classes and 150 safe
+templates, written from the docs alone (tests/check/blind34r30/README.md,
+safe-README.md), committed before scoring and scored once: see SCORE.md.
+No longer held out.
 
 Four attacks (017–020) read another export's ``secrets: {file: …}`` through
 a caller's path without ``within:``: the checker warns (W103) and leaves
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.check._blind import assert_attacks_refused
+from tests.check._blind import assert_attacks_refused, assert_refused_exactly
 
 HERE = Path(__file__).parent / "blind34r30"
 
@@ -27,3 +28,22 @@ MISSES = {
 
 def test_every_attack_is_refused_but_the_sandboxs() -> None:
     assert_attacks_refused(HERE / "attacks", 25, inert=(), misses=MISSES)
+
+
+#: Safe templates refused, with the rules that refuse them (and why).
+REFUSED_SAFE = {
+    "017-gx-validation-results.yaml": "H009: a path ls printed (a name may start with -)",
+    "021-trino-table-stats.yaml": "H012: trino has no grammar",
+    "042-selinux-status.yaml": "H012: ausearch has no grammar",
+    "049-jamf-computer-by-serial.yaml": "H006: a count read again in a pipeline's loop",
+    "052-intune-noncompliant-summary.yaml": "H012: a URL from the API's answer (nextLink)",
+    "070-archive-integrity.yaml": "H012: zstd has no grammar",
+    "085-a11y-report-trend.yaml": "H006: a jq count of a file from an array's elements",
+    "103-jvm-system-property.yaml": "H012: jps and jcmd have no grammar",
+    "115-mapfile-array-hosts.yaml": "H005 H012: python3 reads a program from stdin, hosts",
+    "132-xz-archive-info.yaml": "H005 H012: zstd has no grammar; a sed program from its output",
+}
+
+
+def test_the_safe_templates_refused_are_the_listed_ones() -> None:
+    assert_refused_exactly(HERE / "safe", REFUSED_SAFE)
