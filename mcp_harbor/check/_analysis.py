@@ -898,23 +898,19 @@ class _Analysis(TaintedScript):
                 in_for_list=lambda: self._in_for_list(occ),
             )
             if unquoted is not None:
-                if occ.model.chars & _IFS:
-                    # the value's blanks make the word several words
-                    self.split_starts.add(occ.start)
-                if occ.model.chars & _GLOB_CHARS:
-                    # `*` expands to the folder's file names: any words,
-                    # `-` first too (a name a step or the caller made)
-                    self.split_starts.add(occ.start)
-                    self.glob_starts.add(occ.start)
                 self.hazards.append(unquoted)
-            elif (
-                quoting == "unquoted"
-                and self.ifs_changed()
-                and not arithmetic_name(occ)
-                and not self._no_split(occ)
-            ):
-                # the script may set IFS: any character may split the word
+            split_here = unquoted is not None or (
+                quoting == "unquoted" and not arithmetic_name(occ) and not self._no_split(occ)
+            )
+            if split_here and (occ.model.chars & _IFS or self.ifs_changed()):
+                # the value's blanks make the word several words (any
+                # character does, where the script may set IFS)
                 self.split_starts.add(occ.start)
+            if split_here and occ.model.chars & _GLOB_CHARS:
+                # `*` expands to the folder's file names: any words,
+                # `-` first too (a name a step or the caller made)
+                self.split_starts.add(occ.start)
+                self.glob_starts.add(occ.start)
         if occ.kind == "raw" and quoting == "unquoted" and self._in_brace_list(occ):
             # {a,VALUE}: bash splits the brace list at the value's commas, so
             # a part of it (a new word) may start with `-`

@@ -206,11 +206,10 @@ def _falls_back(src: bytes, test: Node, fallback: Node) -> bool:
     if fallback.type != "variable_assignment":
         return False
     target = fallback.child_by_field_name("name")
-    value = fallback.child_by_field_name("value")
-    if target is None or value is None or target.type != "variable_name":
+    if target is None or target.type != "variable_name":
         return False
-    if not re.fullmatch(r"[0-9]+", node_text(src, value)):
-        return False
+    if not re.fullmatch(re.escape(node_text(src, target)) + r"=[0-9]+", node_text(src, fallback)):
+        return False  # n=0 itself (n+=0 appends to the caller's text)
     text = node_text(src, test)
     match = _MATCH_PART.search(text[2:-2] if text.startswith("[[") else "")
     tested = (match.group("quoted") or match.group("bare")) if match else None

@@ -3209,7 +3209,8 @@ class TaintedScript:
             return True
         spelled = re.sub(r"[\"'\\]", "", self.text)
         mentions = len(re.findall(r"(?<![A-Za-z0-9_])IFS(?![A-Za-z0-9_])", spelled))
-        reads = len(re.findall(r"\$\{?[#!]?IFS(?![A-Za-z0-9_])", spelled))
+        # ($IFS, ${IFS}, ${#IFS} read it; ${IFS:=,} and ${IFS=,} set it)
+        reads = len(re.findall(r"\$\{?[#!]?IFS(?![A-Za-z0-9_]|:?=)", spelled))
         before_read = sum(
             1
             for node in walk_nodes(self.script.root)

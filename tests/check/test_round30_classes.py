@@ -78,6 +78,8 @@ _FETCHED = "n=$(curl -s https://x.example.com)\n"
         ("[[ $n =~ ^[0-9]+$ ]] || n=0", False),
         ("if ! [[ $n =~ ^[0-9]+$ ]]; then exit 1; fi", False),
         ("[[ $n =~ ^[0-9]+$ ]] || m=0", True),
+        # n+=0 appends to the caller's text
+        ("[[ $n =~ ^[0-9]+$ ]] || n+=0", True),
         ('[[ $n =~ ^[0-9]+$ ]] || n="$ARG_names"', True),
         ("if ! [[ $n =~ ^[0-9]+$ ]]; false; then exit 1; fi", True),
     ],
@@ -138,3 +140,16 @@ def test_a_count_of_each_file_a_loop_names(words: str, refused: bool, tmp_path: 
     run = f"for f in {words}; do\n  c=$(jq '.v | length' \"$f\")\n  echo $(( c + 1 ))\ndone"
     status, _findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused
+
+
+@pytest.mark.parametrize(
+    "sets",
+    ["IFS+=,", "for IFS in ,; do :; done", "declare -n sep=IFS\nsep=,", ': "${IFS:=,}"'],
+)
+def test_ifs_set_without_writing_ifs_equals(sets: str, tmp_path: Path) -> None:
+    """IFS set another way (appended, a loop's variable, a name reference,
+    ``${IFS:=…}``) splits a value at any character, even one whose pattern
+    has blanks or brackets out."""
+    args = {"files": {"type": "string", "pattern": "^[^\\s*?\\[]+$"}}
+    status, _findings = check_steps([f"{sets}\ntar -czf out.tgz $ARG_files"], tmp_path, args=args)
+    assert status == "refused"
