@@ -50,7 +50,15 @@ from tree_sitter import Node
 
 from mcp_harbor.check._facts import Hazard, Located, Occ, Sentinels, Taint, any_model
 from mcp_harbor.check._taint import TaintedScript, initial_taint
-from mcp_harbor.check._tree import IDENT, VARIABLE, ancestors, node_text, parsed, static_text
+from mcp_harbor.check._tree import (
+    IDENT,
+    VARIABLE,
+    ancestors,
+    node_text,
+    parsed,
+    static_text,
+    without_pairs,
+)
 from mcp_harbor.check._tree import walk as walk_nodes
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.credentials import (
@@ -793,19 +801,14 @@ class _Sinks:
         """curl's `words` without each ``-K FILE`` (``--config FILE``) whose
         every line the script writes is known and none of them follows
         (`_known_config`): what the others hold may say ``location``."""
-        kept: list[str | None] = []
-        skip = False
-        for k, word in enumerate(words):
-            if skip:
-                skip = False
-                continue
-            if word in ("-K", "--config") and k + 1 < len(arguments):
-                path = node_text(self.src, arguments[k + 1]).strip('"')
-                if self._known_config(path):
-                    skip = True
-                    continue
-            kept.append(word)
-        return kept
+        return without_pairs(
+            words,
+            lambda k: (
+                words[k] in ("-K", "--config")
+                and k + 1 < len(arguments)
+                and self._known_config(node_text(self.src, arguments[k + 1]).strip('"'))
+            ),
+        )
 
     def _known_config(self, path: str) -> bool:
         """Every write of the file `path` (as written) in the script is a

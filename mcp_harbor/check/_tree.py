@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from tree_sitter import Node, Tree
 
 from mcp_harbor.check._gates import parse_tree, tree_error, walk
+
+_W = TypeVar("_W")
 
 __all__ = [
     "IDENT",
@@ -44,6 +46,7 @@ __all__ = [
     "parsed",
     "static_text",
     "walk",
+    "without_pairs",
 ]
 
 #: A shell name (of a variable or a function).
@@ -206,6 +209,21 @@ def command_words(node: Node) -> list[Node]:
         for index, child in enumerate(node.children)
         if node.field_name_for_child(index) in ("name", "argument")
     ]
+
+
+def without_pairs(words: Sequence[_W], drops: Callable[[int], bool]) -> list[_W]:
+    """`words` without each word `k` that `drops(k)` is true of, and the
+    word after it (an option and its value: ``-K FILE``, ``-w FORMAT``)."""
+    kept: list[_W] = []
+    skip = False
+    for k, word in enumerate(words):
+        if skip:
+            skip = False
+        elif drops(k):
+            skip = True
+        else:
+            kept.append(word)
+    return kept
 
 
 # ---------------------------------------------------------------- node text

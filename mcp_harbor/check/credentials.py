@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mcp_harbor.check._tree import without_pairs
 from mcp_harbor.check.grammars import GRAMMARS
 
 __all__ = [
@@ -395,27 +396,23 @@ _SAFE_WRITE_OUT = re.compile(
 
 
 def _without_safe_formats(words: Sequence[str | None]) -> list[str | None]:
-    """`words` without ``-w FORMAT`` (``--write-out``) whose literal format
-    prints only the transfer's own figures (`_SAFE_WRITE_OUT`): such an
-    option prints no credential."""
-    kept: list[str | None] = []
-    skip = False
-    for k, word in enumerate(words):
-        if skip:
-            skip = False
-            continue
-        value: str | None = None
-        if word in ("-w", "--write-out") and k + 1 < len(words):
-            value = words[k + 1]
-            skip = value is not None and _safe_format(value)
-            if skip:
-                continue
-        elif word is not None and word.startswith("--write-out="):
-            value = word.split("=", 1)[1]
-            if _safe_format(value):
-                continue
-        kept.append(word)
-    return kept
+    """`words` without ``-w FORMAT`` (``--write-out``, ``--write-out=…``)
+    whose literal format prints only the transfer's own figures
+    (`_SAFE_WRITE_OUT`): such an option prints no credential."""
+
+    def safe(k: int) -> bool:
+        value = words[k + 1] if k + 1 < len(words) else None
+        return words[k] in ("-w", "--write-out") and value is not None and _safe_format(value)
+
+    return [
+        word
+        for word in without_pairs(words, safe)
+        if not (
+            word is not None
+            and word.startswith("--write-out=")
+            and _safe_format(word.split("=", 1)[1])
+        )
+    ]
 
 
 def _safe_format(text: str) -> bool:
