@@ -4068,7 +4068,11 @@ class TaintedScript:
             ):
                 return False
             k += 1
-        return program is not None and bool(_JQ_LENGTH.fullmatch(program))
+        return (
+            program is not None
+            and bool(_JQ_LENGTH.fullmatch(program))
+            and not re.search(r"\bdef\b|\binclude\b|\bimport\b", program)
+        )  # (def length: …; redefines it; a module may too)
 
     def _git_count(self, arguments: Sequence[Node]) -> bool:
         """``git rev-list --count A..B`` (git 2.39 git-rev-list(1)): one

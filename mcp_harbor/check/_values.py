@@ -399,7 +399,11 @@ def _schema_model(schema: Any, dash: bool, depth: int = 0) -> ValueModel:
                     parts.append(_words_model([""]))
                 elif kind == "string":
                     parts.append(_string_model(schema, dash))
-                elif kind == "array" and isinstance(schema.get("items"), Mapping):
+                elif (
+                    kind == "array"
+                    and isinstance(schema.get("items"), Mapping)
+                    and "prefixItems" not in schema  # (its items are not `items`')
+                ):
                     # compact JSON of anything, each item as its schema says
                     item = _schema_model(schema["items"], dash, depth + 1)
                     parts.append(replace(ANY_VALUE, items=item))

@@ -344,6 +344,12 @@ _ARRAYS = {
     "xs": {"type": "array", "items": {"type": "string", "pattern": "^[a-z][a-z0-9 -]*$"}},
     "ys": {"type": "array", "items": {"type": "string", "pattern": "^[a-z ][a-z0-9-]*$"}},
     "ms": {"type": "array", "multiline": True, "items": {"type": "string", "pattern": "^[a-z].*$"}},
+    # prefixItems' items are not `items'` (round thirty-two)
+    "ps": {
+        "type": "array",
+        "prefixItems": [{"type": "string"}],
+        "items": {"type": "string", "pattern": "^[a-z][a-z0-9 -]*$"},
+    },
 }
 _EACH = '\nfor p in "${a[@]}"; do git log "$p"; done'
 
@@ -356,6 +362,7 @@ _EACH = '\nfor p in "${a[@]}"; do git log "$p"; done'
         # read strips a leading blank; a line break makes two lines; another program
         ('while read -r p; do git log "$p"; done < <(jq -r \'.[]\' <<< "$ARG_ys")', True),
         ("mapfile -t a < <(jq -r '.[]' <<< \"$ARG_ms\")" + _EACH, True),
+        ("mapfile -t a < <(jq -r '.[]' <<< \"$ARG_ps\")" + _EACH, True),
         ('mapfile -t a < <(jq -r \'.[] | ltrimstr("a")\' <<< "$ARG_xs")' + _EACH, True),
         ("ARG_xs=$(cat /tmp/x)\nmapfile -t a < <(jq -r '.[]' <<< \"$ARG_xs\")" + _EACH, True),
     ],

@@ -153,3 +153,22 @@ def test_ifs_set_without_writing_ifs_equals(sets: str, tmp_path: Path) -> None:
     args = {"files": {"type": "string", "pattern": "^[^\\s*?\\[]+$"}}
     status, _findings = check_steps([f"{sets}\ntar -czf out.tgz $ARG_files"], tmp_path, args=args)
     assert status == "refused"
+
+
+@pytest.mark.parametrize(
+    ("program", "refused"),
+    [
+        (".items | length", False),
+        ("def length: .[0]; .items | length", True),
+        ('include "m"; .items | length', True),
+    ],
+)
+def test_a_jq_count_of_the_callers_file(program: str, refused: bool, tmp_path: Path) -> None:
+    """``jq '… | length'`` prints numbers unless the program defines
+    ``length`` itself (or takes it from a module): round thirty-two."""
+    run = (
+        'printf \'%s\' "$ARG_names" > "$HARBOR_RUN_DIR/a.json"\n'
+        f"n=$(jq -r '{program}' \"$HARBOR_RUN_DIR/a.json\")\necho $(( n + 1 ))"
+    )
+    status, _findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused
