@@ -49,7 +49,7 @@ from functools import partial
 from tree_sitter import Node
 
 from mcp_harbor.check._facts import Hazard, Located, Occ, Sentinels, Taint, any_model
-from mcp_harbor.check._taint import TaintedScript, initial_taint
+from mcp_harbor.check._taint import TaintedScript, initial_taint, printf_escapes
 from mcp_harbor.check._tree import (
     IDENT,
     VARIABLE,
@@ -1422,7 +1422,7 @@ def _printed_lines(program: str, words: Sequence[str]) -> list[str] | None:
     while True:
         taken = iter(rest[:wanted])
         rest = rest[wanted:]
-        out.append(_CONVERSION.sub(partial(_converted, values=taken), _printf_escapes_of(form)))
+        out.append(_CONVERSION.sub(partial(_converted, values=taken), printf_escapes(form)))
         if not rest or not wanted:
             break
     return "".join(out).split("\n")
@@ -1434,12 +1434,7 @@ def _converted(match: re.Match[str], values: Iterator[str]) -> str:
     if match.group(1) is None:
         return "%"
     value = next(values, "")
-    return _printf_escapes_of(value) if match.group(1) == "b" else value
-
-
-def _printf_escapes_of(form: str) -> str:
-    """printf's backslash escapes of `form` (``\\n`` a line break)."""
-    return form.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
+    return printf_escapes(value) if match.group(1) == "b" else value
 
 
 #: The characters that end a URL's authority (RFC 3986, 3.2).

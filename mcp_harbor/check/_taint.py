@@ -84,6 +84,7 @@ __all__ = [
     "initial_taint",
     "makes_links",
     "names_nothing",
+    "printf_escapes",
     "puts_caller_files",
     "writable_text",
     "writes_repository",
@@ -116,7 +117,7 @@ _PRINTF_DIRECTIVE = re.compile(r"%%|%[-+ #0]*[0-9]*(?:\.[0-9]*)?[diouxXfFeEgGcsq
 _SERVER_WORDS = frozenset({"HARBOR_RUN_ID", "HARBOR_TOOL", "HARBOR_STEP"})
 
 
-def _printf_escapes(text: str) -> str:
+def printf_escapes(text: str) -> str:
     """printf's backslash escapes in the literal parts of a format."""
     try:
         return codecs.decode(text.encode("latin-1", "backslashreplace"), "unicode_escape")
@@ -323,9 +324,13 @@ def _element_zero(text: str, name: str) -> bool:
 
 #: Builtins that run other text or a builtin they name (where a ``cd`` in
 #: it is not a command node of the script's own).
-_RUNS_TEXT_LATER = frozenset(
-    {"eval", "trap", "source", ".", "alias", "command", "builtin", "bind", "complete"}
-)
+_RUNS_TEXT_LATER = frozenset(sinks.EVAL_LIKE) | {
+    "alias",
+    "command",
+    "builtin",
+    "bind",
+    "complete",
+}
 #: A word that changes the working folder.
 _MOVES = re.compile(r"(?<![A-Za-z0-9_-])(?:cd|pushd|popd)(?![A-Za-z0-9_-])")
 
@@ -4914,7 +4919,7 @@ class TaintedScript:
             return occ
         read = occ.node
         if read.parent is not None and read.parent.type == "subscript":
-            read = read.parent  # BASH_REMATCH[2] in arithmetic
+            read = read.parent  # BASH_REMATCH[2], n[1] in arithmetic
         group = _REMATCH_GROUP.fullmatch(node_text(self.src, read))
         if group is not None:
             # ${BASH_REMATCH[1]} after [[ $v =~ ^v([0-9]+)\.… ]] held: digits
@@ -4922,9 +4927,6 @@ class TaintedScript:
                 self.src, occ.node, int(group[1] or group[2]), self.functions
             )
             return replace(occ, model=_GUARDED) if held else occ
-        read = occ.node
-        if read.parent is not None and read.parent.type == "subscript":
-            read = read.parent  # n[1] in arithmetic
         if not _element_zero(node_text(self.src, read), occ.var):
             return occ  # ${n[1]}: a guard on $n tests ${n[0]} alone
         if matched_digits(self.src, occ.node, occ.var, unsigned=True):
@@ -5255,7 +5257,7 @@ class TaintedScript:
         index = 0
         pos = 0
         for match in _PRINTF_DIRECTIVE.finditer(fmt):
-            out.append(_printf_escapes(fmt[pos : match.start()]))
+            out.append(printf_escapes(fmt[pos : match.start()]))
             pos = match.end()
             directive = match.group(0)
             if directive == "%%":
@@ -5282,7 +5284,7 @@ class TaintedScript:
                 return None
         if index < len(values):
             return None  # the format is used again: not worth following
-        out.append(_printf_escapes(fmt[pos:]))
+        out.append(printf_escapes(fmt[pos:]))
         return "".join(out)
 
     def _render_variables(self, nodes: Sequence[Node]) -> None:
