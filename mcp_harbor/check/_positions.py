@@ -423,9 +423,8 @@ def admit(
         if word.tainted and grammar.file_prefixes and _may_name_file(word, grammar.file_prefixes):
             refuse(
                 word,
-                f"`{key}` reads a value that starts with "
-                f"{', '.join(f'`{p}`' for p in grammar.file_prefixes)} from the file or URL "
-                f"it names ({grammar.source}), and this value may start so",
+                f"`{key}` reads a value that starts with {_prefixes_named(grammar)} from "
+                f"the file or URL it names ({grammar.source}), and this value may start so",
                 "write the author's literal text first in the word (`name=$VALUE`, "
                 "`s3://bucket/$VALUE`), or give the arg a pattern or enum whose values "
                 "cannot start so",
@@ -866,6 +865,15 @@ def _known_option(grammar: grammars.Grammar, option: str) -> bool:
     return True
 
 
+def _prefixes_named(grammar: grammars.Grammar) -> str:
+    """The prefixes of `grammar` (`Grammar.file_prefixes`) for a message:
+    all of a short list, else the first few and how many more."""
+    named = [f"`{p}`" for p in grammar.file_prefixes]
+    if len(named) <= 4:
+        return ", ".join(named)
+    return f"{', '.join(named[:4])} or one of {len(named) - 4} more"
+
+
 def _may_name_file(word: Word, prefixes: Sequence[str]) -> bool:
     """The value `word` (an operand, or an option's value, ``--opt=`` put
     aside) may start with one of `prefixes`, in any letter case: from the
@@ -876,9 +884,16 @@ def _may_name_file(word: Word, prefixes: Sequence[str]) -> bool:
     if head.startswith("-") and "=" in head:
         head = head.split("=", 1)[1]
     head = head.lower()
-    model = word.occs[0].model
-    if model.can_be_empty:
-        starts: Collection[str] | None = None
+    # an expansion inside a substitution of the word reaches it only
+    # through what that prints (the substitution's own model)
+    outer = [
+        o
+        for o in word.occs
+        if not any(p is not o and p.start <= o.start and o.end <= p.end for p in word.occs)
+    ]
+    model = outer[0].model
+    if model.can_be_empty and (model.heads is None or len(outer) > 1):
+        starts: Collection[str] | None = None  # what comes after it may spell one
     elif model.heads is not None:
         starts = {h.lower() for h in model.heads}
     else:

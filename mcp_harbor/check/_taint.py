@@ -602,8 +602,14 @@ GIT_READERS = frozenset(
     for sub in (
         "describe", "rev-parse", "rev-list", "log", "show", "merge-base", "for-each-ref",
         "show-ref", "ls-files", "ls-tree", "cat-file", "name-rev", "shortlog", "status",
+        "blame", "grep", "diff", "diff-tree", "diff-index", "diff-files", "whatchanged",
+        "show-branch", "cherry", "count-objects",
     )
 )  # fmt: skip
+#: Their options that read something other than the repository and its
+#: folder: files anywhere (``git diff --no-index A B``) or standard input
+#: (``git blame --contents -``) (git 2.39, git-diff(1), git-blame(1)).
+_GIT_READS_ELSEWHERE = frozenset({"--no-index", "--contents"})
 
 
 def _git_lists(key: str, words: Sequence[str | None]) -> bool:
@@ -904,6 +910,45 @@ def puts_caller_files(program: str, words: Sequence[str | None]) -> bool:
     return grammars.written_operands(program, list(words)) is not None
 
 
+#: What a JSON text starts with (RFC 8259; jq --seq puts RS first): its
+#: literal words whole, so no text starts ``file://`` (`_json_text`).
+_JSON_HEADS = frozenset({"{", "[", '"', "-", "true", "false", "null", "\x1e", *string.digits})
+
+
+def _constructor(program: str) -> str | None:
+    """``{`` when the jq `program` is one object constructor (``{Key:
+    "team", Values: [$t]}``), ``[`` when one array constructor: the opening
+    bracket's match is the program's last character, strings skipped (jq
+    1.6 manual, "Object Construction", "Array Construction"). Every text it
+    prints then starts with that bracket."""
+    text = program.strip()
+    if text[:1] not in ("{", "["):
+        return None
+    depth = 0
+    quoted = False
+    escaped = False
+    for k, char in enumerate(text):
+        if quoted:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                quoted = False
+            continue
+        if char == '"':
+            quoted = True
+        elif char == "#":
+            return None  # a comment: not read here
+        elif char in "{[(":
+            depth += 1
+        elif char in "}])":
+            depth -= 1
+            if depth == 0:
+                return text[0] if k == len(text) - 1 else None
+    return None
+
+
 def _inert_anywhere(model: ValueModel) -> bool:
     """One of the author's words, or a number (digits and dots) that
     cannot start with ``-`` (`mcp_harbor.check._positions`' inert data)."""
@@ -914,14 +959,8 @@ def _inert_anywhere(model: ValueModel) -> bool:
 
 
 #: git's subcommands that write nothing into the repository (git 2.39): the
-#: readers of `GIT_READERS` and those that compare or search.
-_GIT_READ_ONLY = GIT_READERS | frozenset(
-    f"git {sub}"
-    for sub in (
-        "diff", "grep", "blame", "ls-remote", "version", "var", "count-objects", "cherry",
-        "whatchanged", "show-branch", "diff-tree", "diff-index", "diff-files",
-    )
-)  # fmt: skip
+#: readers of `GIT_READERS` and those that ask a remote or print settings.
+_GIT_READ_ONLY = GIT_READERS | frozenset({"git ls-remote", "git version", "git var"})
 
 
 def writes_repository(text: str, placeholders: Collection[str] = ()) -> bool:
@@ -3059,7 +3098,11 @@ class TaintedScript:
             or any(not start or start[0] in " \t\n\\" for start in starts)
         ):
             return None
-        return ValueModel(any_model().chars, frozenset(s[0] for s in starts or ["."]), False)
+        starts = starts or ["."]
+        # each record starts with the starting point it was found under, whole
+        return ValueModel(
+            any_model().chars, frozenset(s[0] for s in starts), False, heads=frozenset(starts)
+        )
 
     def _array_items(self, command: Node) -> ValueModel | None:
         """``mapfile -t a < <(jq -r '.[]' <<< "$ARG_x")`` (or ``while read
@@ -3422,7 +3465,10 @@ class TaintedScript:
         if (
             self.repository_written
             or (key not in GIT_READERS and not _git_lists(key, words[first:]))
-            or any(w is not None and w.split("=", 1)[0] in _GIT_ELSEWHERE for w in words)
+            or any(
+                w is not None and w.split("=", 1)[0] in _GIT_ELSEWHERE | _GIT_READS_ELSEWHERE
+                for w in words
+            )
         ):
             return False
         return not self.works_in_writable(command.start_byte)
@@ -3528,15 +3574,23 @@ class TaintedScript:
         last = _last_command(named[-1] if len(named) == 1 else None)
         if last is None or _name_of(self.src, last) != "jq":
             return None
-        for argument in last.children_by_field_name("argument"):
-            word = static_text(self.src, argument)
+        words = [static_text(self.src, a) for a in last.children_by_field_name("argument")]
+        for word in words:
             if word is None:
                 continue
-            if word in ("--raw-output", "--join-output", "--raw-output0") or (
+            if word in ("--raw-output", "--join-output", "--raw-output0", "--seq") or (
                 word.startswith("-") and not word.startswith("--") and set(word[1:]) & set("rj")
             ):
                 return None
-        return ValueModel(any_model().chars, frozenset('{["-0123456789tfn\x1e'), True)
+        at = _program_word(grammars.GRAMMARS["jq"], [w if w is not None else "\0" for w in words])
+        program = words[at] if at is not None else None
+        built = _constructor(program) if program is not None else None
+        if built is not None:
+            # '{team: $t}': every text it prints is an object (or nothing)
+            return ValueModel(any_model().chars, frozenset(built), True, heads=frozenset(built))
+        return ValueModel(
+            any_model().chars, frozenset('{["-0123456789tfn\x1e'), True, heads=_JSON_HEADS
+        )
 
     def _object_names(self, node: Node, inner: Sequence[Occ]) -> ValueModel | None:
         """The model of ``$(git merge-base A B)`` (``git rev-parse --verify

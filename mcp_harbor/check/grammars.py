@@ -149,6 +149,21 @@ _AWS_GLOBAL_FLAGS = frozenset(
      "--cli-auto-prompt", "--no-cli-auto-prompt"}
 )  # fmt: skip
 
+#: FFmpeg's input protocols (FFmpeg 5.1, ffmpeg-protocols(1) and
+#: ``ffprobe -protocols``), each as a value starting with it selects it:
+#: the name, then ``:`` (``concat:a|b``), ``,`` (``subfile,,start,…``) or
+#: ``+`` (a nested protocol).
+_FFMPEG_PROTOCOL_NAMES = (
+    "async bluray cache concat concatf crypto data fd ffrtmpcrypt ffrtmphttp file ftp "
+    "gopher gophers hls http httpproxy https icecast ipfs ipns librist librtmp librtmpe "
+    "librtmps librtmpt librtmpte libsmbclient libsrt libssh libzmq md5 mmsh mmst pipe "
+    "prompeg rist rtmp rtmpe rtmps rtmpt rtmpte rtmpts rtp sctp sftp smb srt srtp "
+    "subfile tcp tee tls udp udplite unix zmq"
+)
+_FFMPEG_PROTOCOLS = tuple(
+    f"{name}{mark}" for name in _FFMPEG_PROTOCOL_NAMES.split() for mark in ":,+"
+)
+
 #: Other names of programs with a grammar.
 _ALIASES = {
     "python": "python3",
@@ -554,6 +569,7 @@ GRAMMARS: dict[str, Grammar] = {
             "diff-tree": "-U --unified --stat --diff-filter --relative -M -C --format --pretty",
             "status": "-u --untracked-files --ignore-submodules",
             "blame": "-L -S --since --date",
+            "cherry": "",
             "rev-parse": "--short --abbrev-ref --default",
             "rev-list": _GIT_LOG,
             "ls-files": "-x --exclude --exclude-per-directory",
@@ -703,6 +719,59 @@ GRAMMARS: dict[str, Grammar] = {
     "unzip": _g("Info-ZIP unzip(1)", "-d -x"),
     "dig": _g("BIND 9 dig(1): names, types and @server are data", "-t -c -p -q -x", code="-f -k"),
     "host": _g("BIND 9 host(1)", "-t -c -W"),
+    "kdig": _g(
+        "Knot DNS 3.2 kdig(1): names, types, classes and @server are data; -k reads a TSIG "
+        "key file, -E writes a dnstap file, -G reads one",
+        "-b -c -p -q -t -x -y",
+        code="-k -E -G",
+    ),
+    "ffprobe": _g(
+        "FFmpeg 5.1 ffprobe(1) and ffmpeg-protocols(1): the input is data unless it starts "
+        "with a protocol's name and `:`, `,` or `+` (libavformat url_find_protocol: "
+        "concat:, subfile, http:, pipe:, fd: read other files or the network); -f chooses "
+        "a demuxer (lavfi reads a filter graph), -o writes",
+        "-v -loglevel -show_entries -of -print_format -output_format -select_streams "
+        "-read_intervals -sections -probesize -analyzeduration -show_data_hash -i",
+        code="-f -o -protocol_whitelist -protocol_blacklist -report -dump_separator",
+        file_prefixes=_FFMPEG_PROTOCOLS,
+    ),
+    "ausearch": _g(
+        "audit 3.0 ausearch(8): every option's value is a criterion (data); -ts/-te take a "
+        "date and an optional time word; -if reads another log, --checkpoint writes a file",
+        "-a --event --arch -c --comm -e --exit --format -ga --gid-all -ge --gid-effective "
+        "-gi --gid -hn --host -k --key -m --message -n --node -o --object -p --pid -pp "
+        "--ppid -sc --syscall -se --context --session -su --subject -sv --success -te --end "
+        "-ts --start -tm --terminal -ui --uid -ue --uid-effective -ua --uid-all -ul "
+        "--loginuid -uu --uuid -vm --vm-name -w --word -x --executable -f --file",
+        code="-if --input --checkpoint",
+    ),
+    "getenforce": _g("libselinux 3.4 getenforce(8): no options or operands", flags=""),
+    "sestatus": _g("policycoreutils 3.4 sestatus(8): reads /etc/sestatus.conf", flags="-v -b"),
+    "msgfmt": _g(
+        "GNU gettext 0.21 msgfmt(1): operands are PO files read as data; -o writes, "
+        "--java/--csharp run a compiler on what it writes",
+        "-D --directory -l --locale -a --alignment -r --resource --source --template --keyword -k",
+        code="-o --output-file -d --java --java2 --csharp --csharp-resources --tcl --qt "
+        "--desktop --xml",
+    ),
+    **{
+        name: _g(
+            "zstd 1.5 zstd(1): operands are files read as data (or written with -d); -o and "
+            "--output-dir-* write, --filelist names the files to read",
+            "-T --threads -B --memory -M --format --target-compressed-block-size "
+            "--stream-size --size-hint -L --long",
+            code="-o --output-dir-flat --output-dir-mirror --filelist -D --patch-from",
+            env="ZSTD_CLEVEL ZSTD_NBTHREADS",
+        )
+        for name in ("zstd", "zstdcat", "unzstd")
+    },
+    "ldapsearch": _g(
+        "OpenLDAP 2.5 ldapsearch(1): the filter and attribute names are data sent to the "
+        "server; -H chooses the server the bind credentials go to, -f reads filters and -y "
+        "the password from files, -T writes files",
+        "-b -s -a -l -z -D -P -e -E -o -O -U -R -X -Y -p -h",
+        code="-H -f -y -T -w",
+    ),
     "rsync": _g(
         "rsync 3.2 rsync(1): only these options; HOST:PATH operands are data",
         "--exclude --include --chmod --max-size --min-size --bwlimit",
@@ -1460,6 +1529,8 @@ def writes_no_file(
             w is not None and w.split("=", 1)[0] in ("--fix", "--add-noqa", "--output-file", "-o")
             for w in words
         )
+    if key in _COMPRESSORS:
+        return _compressor_reads_only(key, words)
     nested = words[first] if first < len(words) else None
     if key not in _WRITES_NO_FILE and nested is not None and f"{key} {nested}" in _WRITES_NO_FILE:
         key, first = f"{key} {nested}", first + 1  # docker image prune
@@ -1479,6 +1550,52 @@ def writes_no_file(
     if key in _LISTING and not any(w in _LISTING[key] for w in words):
         return False  # a name operand creates a branch, a tag
     return not any(word is not None and _names_option(word, options) for word in words)
+
+
+#: Compressors, which write a file beside each operand (and may remove the
+#: operand) unless told to list, test or print to standard output, with
+#: their options that still write or remove then, the letters of those
+#: modes, and the letters of short options that take a value (the rest
+#: of the word: ``-S.gz``) (gzip(1) 1.12, xz(1) 5.4, zstd(1) 1.5, bzip2(1)
+#: 1.0).
+_COMPRESSORS: dict[str, tuple[frozenset[str], frozenset[str], str, str]] = {
+    name: (frozenset(modes.split()), frozenset(writing.split()), letters, valued)
+    for name, modes, writing, letters, valued in (
+        ("gzip", "--list --test --stdout --to-stdout", "-N --name", "ltc", "S"),
+        ("xz", "--list --test --stdout --to-stdout", "", "ltc", "CFMT"),
+        ("bzip2", "--test --stdout", "", "tc", ""),
+        ("zstd", "--list --test --stdout", "-o --output-dir-flat --output-dir-mirror --rm",
+         "ltc", "oDTBM"),
+    )
+}  # fmt: skip
+
+
+def _compressor_reads_only(key: str, words: list[str | None]) -> bool:
+    """``zstd -l -- f.zst``, ``gzip -t f.gz``, ``xz -c f.xz``: a mode that
+    only reads its operands (list, test, print), every word literal until
+    ``--``, and no option that writes a file or removes the operand."""
+    modes, writing, letters, valued = _COMPRESSORS[key]
+    reads = False
+    for word in words:
+        if word == "--":
+            break
+        if word is None:
+            return False
+        if word.startswith("--"):
+            option = word.split("=", 1)[0]
+            if option in writing:
+                return False
+            reads = reads or option in modes
+            continue
+        if not word.startswith("-"):
+            continue
+        for letter in word[1:]:
+            if f"-{letter}" in writing:
+                return False
+            if letter in valued:
+                break  # the rest of the word is its value
+            reads = reads or letter in letters
+    return reads
 
 
 def written_operands(

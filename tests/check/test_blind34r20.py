@@ -44,7 +44,6 @@ REFUSED_SAFE = {
     "053-vm-image-inventory.yaml": "H009 H012: a domain from virsh's output; qemu-img in a "
     "folder a step wrote",
     "059-redis-cache-keys.yaml": "H006 H012: redis-cli --pattern, a signed guard",
-    "081-ldap-password-expiry.yaml": "H012: ldapsearch has no grammar",
     "087-fastlane-beta.yaml": "H012: a variable fastlane's programs: entry does not name",
     "095-parquet-schema.yaml": "H005 H012: python3 importing duckdb",
     "125-loki-errors.yaml": "H012: logcli has no grammar",

@@ -22,10 +22,8 @@ ACCEPTED_INERT: set[str] = set()
 REFUSED_ACROSS = {"037-read-shared-abs-path.yaml": "build_lines"}
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
-    "009-cherry-pick-candidates.yaml": "H012: git cherry has no grammar",
     "024-pg-slow-queries.yaml": "H010: a number in psql's program beside its password, "
     "a program that may turn its data into code",
-    "033-aws-cost-by-service.yaml": "H012: jq output as an aws value (it may start with file://)",
     "037-bq-team-spend.yaml": "H012: bq has no grammar",
     "039-aws-idle-eips.yaml": "H006: a jq sum (add) in arithmetic",
     "041-iam-stale-keys.yaml": "H012: aws output as aws values (it may start with file://)",

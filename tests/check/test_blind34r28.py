@@ -15,11 +15,9 @@ HERE = Path(__file__).parent / "blind34r28"
 
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
-    "002-media-library-durations.yaml": "H012: ffprobe has no grammar",
     "038-dpkg-file-owner.yaml": "H000: tree-sitter cannot parse ${real:+ (text)}",
     "041-apt-reverse-deps.yaml": "H006 H009: apt-cache's output in arithmetic and as an operand",
     "063-nats-consumer-lag.yaml": "H009 H006: nats's options, a count from its output",
-    "097-dangling-cname-check.yaml": "H012: kdig has no grammar",
     "102-bigquery-param-query.yaml": "H000 H009: tree-sitter cannot parse the SQL here-string; "
     "bq has no grammar",
     "119-msgfmt-locale-stats.yaml": "H012 H006: msgfmt has no grammar; names read again in a "

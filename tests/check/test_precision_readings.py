@@ -1,0 +1,146 @@
+r"""Precision readings added from the safe sets' refusals (issue 34), each
+with fixtures on both sides.
+
+- What git prints of the repository with ``blame``, ``grep``, ``diff``,
+  ``cherry`` (and the other read-only comparers) is the author's, as
+  ``log``'s is; not with ``--no-index`` (files anywhere) or ``--contents``
+  (standard input), nor once a step writes the repository.
+- ``jq -c '{…}'`` (one object or array constructor) prints texts that start
+  with ``{`` (``[``): never ``file://``, never ``-``.
+- A ``find … -print0`` record starts with its starting point, whole: an
+  ffprobe input that cannot name a protocol.
+- A compressor that lists, tests or prints (``zstd -l``, ``gzip -t``, ``xz
+  -c``) writes no file; one that compresses does.
+- Grammars: kdig, ausearch, getenforce, sestatus, msgfmt, zstd, ffprobe,
+  ldapsearch, git cherry; their code positions stay the author's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.check._harness import check_steps
+
+_ARGS = {
+    "x": {"type": "string"},
+    "name": {"type": "string", "pattern": "^[a-z][a-z0-9.-]*$"},
+    "marker": {"type": "string", "enum": ["TODO", "FIXME"]},
+    "n": {"type": "integer", "minimum": 1, "maximum": 90},
+    "url": {"type": "string", "pattern": "^[a-z][a-z0-9:/.-]*$"},
+}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ("v=$(git grep -c TODO -- README); echo $((v + 1))", False),
+        ("v=$(git blame --porcelain -L 1,1 -- README); echo $((v + 1))", False),
+        ("v=$(git diff --stat HEAD~1); echo $((v + 1))", False),
+        ("v=$(git cherry -v main); echo $((v + 1))", False),
+        # files anywhere, standard input
+        ("v=$(git diff --no-index a b); echo $((v + 1))", True),
+        ("v=$(git blame --contents - -L 1,1 README); echo $((v + 1))", True),
+        # a step writes the repository first
+        ('git commit -m "$ARG_x"\nv=$(git grep -c TODO -- README); echo $((v + 1))', True),
+        # a caller's word: only log, show and describe are read so (git grep prints
+        # the revision as written)
+        ('v=$(git grep -c -e "$ARG_x" -- README); echo $((v + 1))', True),
+    ],
+)
+def test_what_git_prints_of_the_repository(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
+
+
+_JQ = "jq -cn --arg t \"$ARG_x\" '{program}'"
+
+
+@pytest.mark.parametrize(
+    ("program", "refused"),
+    [
+        ('{Tags: {Key: "team", Values: [$t]}}', False),
+        ("[$t, 1]", False),
+        ('{a: "}"} | $t', True),
+        ("{a: 1}, $t", True),
+        ("[$t] | .[0]", True),
+        ("$t", True),
+    ],
+)
+def test_a_jq_constructor_prints_an_object(program: str, refused: bool, tmp_path: Path) -> None:
+    run = f'aws ce get-cost-and-usage --filter "$({_JQ.format(program=program)})"'
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        (
+            "while IFS= read -r -d '' f; do ffprobe -v error -- \"$f\"; done "
+            "< <(find media/videos -type f -print0)",
+            False,
+        ),
+        ('ffprobe -v error -- "media/$ARG_name"', False),
+        # a protocol, a demuxer, another file written
+        # a value that cannot hold `:`, `,` or `+` names no protocol
+        ('ffprobe -v error -- "$ARG_name"', False),
+        ('ffprobe -v error -- "$ARG_url"', True),
+        ('ffprobe -v error -- "$ARG_x"', True),
+        ('ffprobe -f "$ARG_name" -- media/a.mp4', True),
+        ('ffprobe -o "$ARG_name" -- media/a.mp4', True),
+    ],
+)
+def test_ffprobe_inputs(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # names of the author's files, after a compressor that only lists
+        (
+            'for f in archives/*.zst; do zstd -l -- "$f"; done\n'
+            'for f in tools/*.sh; do bash -n -- "$f"; bash -- "$f"; done',
+            False,
+        ),
+        (
+            'for f in archives/*.gz; do gzip -t -- "$f"; done\n'
+            'for f in tools/*.sh; do bash -- "$f"; done',
+            False,
+        ),
+        # one that writes beside its operand, in the working folder
+        ('zstd -- "$ARG_name"\nfor f in tools/*.sh; do bash -- "$f"; done', True),
+        ('gzip -S.tlc -- "$ARG_name"\nfor f in tools/*.sh; do bash -- "$f"; done', True),
+        ('zstd -c -o "out-$ARG_name" a\nfor f in tools/*.sh; do bash -- "$f"; done', True),
+    ],
+)
+def test_a_compressor_that_only_reads(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('kdig @10.0.0.53 +short -t A -- "$ARG_name"', False),
+        ('kdig -k "$ARG_name" example.com', True),
+        ('mode=$(getenforce)\necho "$mode"', False),
+        ('ausearch --message AVC -k "$ARG_name" --raw', False),
+        ('ausearch --input "$ARG_name" --raw', True),
+        ('msgfmt --check --statistics -o /dev/null -- "i18n/$ARG_name.po"', False),
+        ('msgfmt --check -o "$ARG_name" -- i18n/a.po', True),
+        (
+            "ldapsearch -x -LLL -H ldap://ldap.example.com -b ou=people,dc=example,dc=com "
+            '"(uid=$ARG_name)" uid mail',
+            False,
+        ),
+        ('ldapsearch -x -H "ldap://$ARG_name" -b dc=example,dc=com "(uid=a)"', True),
+        ('ldapsearch -x -f "$ARG_name" -b dc=example,dc=com', True),
+        ('git cherry -v -- "$ARG_name" main', False),
+    ],
+)
+def test_grammars_added(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
