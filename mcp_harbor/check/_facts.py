@@ -279,9 +279,9 @@ def names_only(model: ValueModel) -> bool:
 
 
 def arith_safe(model: ValueModel) -> bool:
-    """Numbers, digits and signs, or author-written words that name no
-    variable carrying caller data."""
-    if model.numeric or model.chars <= _ARITH_SAFE:
+    """Numbers, digits and signs, JSON texts (`ValueModel.json`), or
+    author-written words that name no variable carrying caller data."""
+    if model.numeric or model.json or model.chars <= _ARITH_SAFE:
         return True
     return model.words is not None and all(
         re.fullmatch(r"[A-Za-z0-9_]*", w) and not w.startswith("ARG_") for w in model.words

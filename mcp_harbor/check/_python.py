@@ -100,6 +100,9 @@ MODULES: dict[str, frozenset[str] | None] = {
         "socket": "socket AF_UNIX AF_INET AF_INET6 SOCK_STREAM SOCK_DGRAM error timeout "
         "create_connection gethostname gethostbyname getaddrinfo",
         "http.client": "HTTPConnection HTTPSConnection",
+        "ssl": "create_default_context SSLContext SSLError SSLCertVerificationError "
+        "CertificateError cert_time_to_seconds get_server_certificate DER_cert_to_PEM_cert "
+        "PEM_cert_to_DER_cert PROTOCOL_TLS_CLIENT CERT_NONE CERT_REQUIRED TLSVersion",
         "subprocess": "DEVNULL PIPE CalledProcessError",
         # what these write is the working-folder rule's (`TaintedScript.working_tree_writers`)
         "zipfile": "ZipFile BadZipFile is_zipfile ZIP_DEFLATED ZIP_STORED",

@@ -587,6 +587,9 @@ def _program_word(grammar: grammars.Grammar, words: Sequence[str]) -> int | None
     return None
 
 
+#: The parts of a here-document redirection that are its own (tree-sitter
+#: puts the commands after ``<<'EOF' ||`` inside it too).
+_HEREDOC_OWN = frozenset({"heredoc_start", "heredoc_body", "heredoc_end", "heredoc_content"})
 #: Standard input duplicated from another descriptor (``<&3``, ``0<&"$fd"``).
 _STDIN_DUP = re.compile(r"0?<&\s*(?!0\b|-)")
 #: Paths that are a stream or a process's own view (standard input, a
@@ -910,9 +913,24 @@ def puts_caller_files(program: str, words: Sequence[str | None]) -> bool:
     return grammars.written_operands(program, list(words)) is not None
 
 
-#: What a JSON text starts with (RFC 8259; jq --seq puts RS first): its
+#: The names a JSON text may be in bash arithmetic, and their writes: an
+#: assignment (``null=…``, ``true[0]+=…``, ``${false:=…}``), or a word of a
+#: command that may set one (``read -r null``, ``printf -v true``).
+_JSON_NAMES = frozenset({"true", "false", "null"})
+_JSON_NAME_WRITE = re.compile(
+    r"\b(?:true|false|null)(?:\[[^\]]*\])?(?:\+?=|:?[=?+-])"
+    r"|\b(?:read|mapfile|readarray|printf|declare|typeset|local|export|readonly|getopts|"
+    r"wait|let|unset|coproc|select)\b[^\n;|&]*\b(?:true|false|null)\b(?!\s*[;&|)]|\s*$)"
+    r"|\{(?:true|false|null)\}",
+    re.M,
+)
+#: Text bash runs that the script does not show here.
+_RUNS_UNREAD = re.compile(r"(?:^|[;&|(\s])(?:eval|source|\.)\s", re.M)
+#: A redirection that sends standard error where standard output goes.
+_JOINS_ERRORS = re.compile(r"2>&1|&>|\|&|>&\s*1\b")
+#: What a JSON text starts with (RFC 8259): its
 #: literal words whole, so no text starts ``file://`` (`_json_text`).
-_JSON_HEADS = frozenset({"{", "[", '"', "-", "true", "false", "null", "\x1e", *string.digits})
+_JSON_HEADS = frozenset({"{", "[", '"', "-", "true", "false", "null", *string.digits})
 
 
 def _constructor(program: str) -> str | None:
@@ -2877,15 +2895,22 @@ class TaintedScript:
         """The caller data in what the redirection `red` gives a command's
         standard input: a here-document's own, not that of the redirections
         tree-sitter puts inside it (``<<'PY' > "$out"``: `$out` names a
-        file written)."""
+        file written), nor that of the commands it puts there after the
+        here-document's start (``<<'PY' || printf '%s' "$h"``, ``<<'EOF' |
+        sort``: another command's words)."""
         nested = [
             (c.start_byte, c.end_byte)
             for i, c in enumerate(red.children)
             if red.type == "heredoc_redirect"
-            and red.field_name_for_child(i) == "redirect"
-            and c.type == "file_redirect"
-            # (one that reads, `< "$f"`, is standard input itself)
-            and ">" in next((t.type for t in c.children if not t.is_named), "<")
+            and (
+                (
+                    red.field_name_for_child(i) == "redirect"
+                    and c.type == "file_redirect"
+                    # (one that reads, `< "$f"`, is standard input itself)
+                    and ">" in next((t.type for t in c.children if not t.is_named), "<")
+                )
+                or (c.is_named and c.type not in _HEREDOC_OWN and not c.type.endswith("redirect"))
+            )
         ]
         return [
             o
@@ -3569,28 +3594,82 @@ class TaintedScript:
     def _json_text(self, node: Node) -> ValueModel | None:
         """The model of ``$(… | jq …)`` without a raw output option: JSON
         texts (jq 1.6 manual), so the first character is one of
-        ``{["-0-9tfn`` (never ``@``), or nothing."""
+        ``{["-0-9tfn`` (never ``@``), or nothing. Not when its error
+        messages join the output (``2>&1``, ``&>``, ``|&``)."""
         named = [c for c in node.children if c.is_named]
         last = _last_command(named[-1] if len(named) == 1 else None)
         if last is None or _name_of(self.src, last) != "jq":
             return None
-        words = [static_text(self.src, a) for a in last.children_by_field_name("argument")]
+        if _JOINS_ERRORS.search(node_text(self.src, node)):
+            return None
+        json = not self._json_names_written()
+        arguments = list(last.children_by_field_name("argument"))
+        words = [static_text(self.src, a) for a in arguments]
+        if self._may_be_jq_option(arguments, words):
+            return None  # a word of the caller's may be -r
         for word in words:
             if word is None:
                 continue
-            if word in ("--raw-output", "--join-output", "--raw-output0", "--seq") or (
-                word.startswith("-") and not word.startswith("--") and set(word[1:]) & set("rj")
+            if word in (
+                "--raw-output",
+                "--join-output",
+                "--raw-output0",
+                "--seq",
+                "--color-output",
+            ) or (
+                word.startswith("-") and not word.startswith("--") and set(word[1:]) & set("rjC")
             ):
-                return None
+                return None  # raw text, or colours' escape sequences first
         at = _program_word(grammars.GRAMMARS["jq"], [w if w is not None else "\0" for w in words])
         program = words[at] if at is not None else None
         built = _constructor(program) if program is not None else None
         if built is not None:
             # '{team: $t}': every text it prints is an object (or nothing)
-            return ValueModel(any_model().chars, frozenset(built), True, heads=frozenset(built))
+            return ValueModel(
+                any_model().chars, frozenset(built), True, heads=frozenset(built), json=json
+            )
         return ValueModel(
-            any_model().chars, frozenset('{["-0123456789tfn\x1e'), True, heads=_JSON_HEADS
+            any_model().chars, frozenset('{["-0123456789tfn'), True, heads=_JSON_HEADS, json=json
         )
+
+    def _may_be_jq_option(self, arguments: Sequence[Node], words: Sequence[str | None]) -> bool:
+        """A word of jq's holding caller data may be one of its options
+        (``-r``): not after ``--``, not a value ``--arg NAME VALUE`` takes,
+        and not one led by the author's text or a value that cannot start
+        with ``-``."""
+        skip = 0
+        for argument, word in zip(arguments, words, strict=True):
+            if skip:
+                skip -= 1
+                continue
+            if word == "--":
+                return False
+            if word in ("--arg", "--argjson", "--slurpfile", "--rawfile"):
+                skip = 2
+                continue
+            if word is not None:
+                continue
+            occs = self.occs_in(argument.start_byte, argument.end_byte)
+            if not occs:
+                continue  # the author's value
+            raw = self.src[argument.start_byte : occs[0].start].decode("utf-8", "replace")
+            if not dequoted_prefix(raw) and (
+                occs[0].model.may_start_with_dash or occs[0].start in self.split_starts
+            ):
+                return True
+        return False
+
+    def _json_names_written(self) -> bool:
+        """The script may give ``true``, ``false`` or ``null`` a value (an
+        assignment, ``read``, ``printf -v``, ``${null:=…}``, a name
+        reference, the step's environment), or runs text it does not read
+        (``eval``, ``source``): in arithmetic a JSON text
+        ``true`` would be that variable's value, evaluated in turn."""
+        names = self.assigned | self.unmodeled | self.arithmetic_names | set(self.taint.variables)
+        if names & _JSON_NAMES or self.namerefs:
+            return True  # (a name reference may name any of them)
+        text = self.src.decode("utf-8", "replace")
+        return _JSON_NAME_WRITE.search(text) is not None or _RUNS_UNREAD.search(text) is not None
 
     def _object_names(self, node: Node, inner: Sequence[Occ]) -> ValueModel | None:
         """The model of ``$(git merge-base A B)`` (``git rev-parse --verify

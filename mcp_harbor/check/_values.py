@@ -73,6 +73,11 @@ class ValueModel:
     heads: frozenset[str] | None = None
     #: the model of each item of an array (its ``items`` schema), or None
     items: ValueModel | None = None
+    #: every value is JSON texts, one after another on their own lines
+    #: (what jq prints without a raw output option): in bash arithmetic the
+    #: first token is a number, ``true``/``false``/``null`` (never followed
+    #: by ``[``), or ``"``, ``{``, ``[``, which end it with an error
+    json: bool = False
 
     @property
     def inert(self) -> bool:
@@ -115,6 +120,7 @@ class ValueModel:
             least=least,
             most=most,
             heads=heads,
+            json=self.json and other.json,
         )
 
 
@@ -358,6 +364,7 @@ def intersect(a: ValueModel, b: ValueModel) -> ValueModel:
         least=max(least) if least else None,
         most=min(most) if most else None,
         heads=a.heads if a.heads is not None else b.heads,
+        json=a.json or b.json,
     )
 
 

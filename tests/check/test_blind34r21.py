@@ -25,7 +25,6 @@ REFUSED_SAFE = {
     "024-pg-slow-queries.yaml": "H010: a number in psql's program beside its password, "
     "a program that may turn its data into code",
     "037-bq-team-spend.yaml": "H012: bq has no grammar",
-    "039-aws-idle-eips.yaml": "H006: a jq sum (add) in arithmetic",
     "041-iam-stale-keys.yaml": "H012: aws output as aws values (it may start with file://)",
     "079-blame-range.yaml": "H009: a commit from git blame where git log reads options",
     "088-events-rollup.yaml": "H006: sum[$s] in arithmetic, a key of the data's",

@@ -144,3 +144,53 @@ def test_a_compressor_that_only_reads(run: str, refused: bool, tmp_path: Path) -
 def test_grammars_added(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused, findings
+
+
+_JSON_COUNT = 'n=$(jq ".t" <<< "$ARG_x")\necho $(( n * 8 ))'
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # JSON texts: a number, true/false/null, or `"`, `{`, `[` (an error)
+        (_JSON_COUNT, False),
+        ('n=$(jq ".totalCount // 0" "$HARBOR_RUN_DIR/inv.json")\n(( n == 0 )) && exit 0', False),
+        # raw text, colours, error messages joined
+        ('n=$(jq -r ".t" <<< "$ARG_x")\necho $(( n * 8 ))', True),
+        ('n=$(jq -C ".t" <<< "$ARG_x")\necho $(( n * 8 ))', True),
+        ('n=$(jq ".t" <<< "$ARG_x" 2>&1)\necho $(( n * 8 ))', True),
+        # transformed: any text
+        ('n=$(jq ".t" <<< "$ARG_x")\necho $(( ${n#?} * 8 ))', True),
+        # `true` would be a variable holding the caller's text
+        (f"true=$ARG_x\n{_JSON_COUNT}", True),
+        (f'read -r null <<< "$ARG_x"\n{_JSON_COUNT}', True),
+        (f'printf -v false %s "$ARG_x"\n{_JSON_COUNT}', True),
+        (f': "${{null:=$ARG_x}}"\n{_JSON_COUNT}', True),
+        (f'for true in "$ARG_x"; do :; done\n{_JSON_COUNT}', True),
+        (f"exec {{null}}>f\n{_JSON_COUNT}", True),
+        (f"x=null; declare -n r=$x; r=$ARG_x\n{_JSON_COUNT}", True),
+        (f'[ "$ARG_x" = true ] || exit 0\n{_JSON_COUNT}', False),
+    ],
+)
+def test_json_texts_in_arithmetic(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # the commands tree-sitter puts inside the here-document's node are
+        # not its text: the program is literal
+        (
+            "for h in a b; do\n  python3 - \"$h\" <<'PY' || printf '%s\\n' \"$ARG_x\"\n"
+            "import sys\nprint(sys.argv[1])\nPY\ndone | sort",
+            False,
+        ),
+        ("python3 - <<PY || true\nprint('$ARG_x')\nPY", True),
+        ("bash <<EOF | sort\necho $ARG_x\nEOF", True),
+    ],
+)
+def test_a_here_document_before_another_command(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings

@@ -74,8 +74,11 @@ def test_a_digits_guard_makes_a_number(run: str, refused: bool, tmp_path: Path) 
     [
         ("n=$(jq '.items | length' \"$HARBOR_RUN_DIR/e.json\")\n(( n == 0 )) && echo none", False),
         ('n=$(jq -r ".[] | length" "$HARBOR_RUN_DIR/e.json")\necho $(( n + 1 ))', False),
-        ("n=$(jq '.items[0]' \"$HARBOR_RUN_DIR/e.json\")\n(( n == 0 )) && echo none", True),
-        ("n=$(jq '.items | length, .name' \"$HARBOR_RUN_DIR/e.json\")\n(( n == 0 ))", True),
+        # no count, but JSON texts (jq without -r): a number, true/false/null,
+        # or `"`, `{`, `[`, where bash's arithmetic stops with an error
+        ("n=$(jq '.items[0]' \"$HARBOR_RUN_DIR/e.json\")\n(( n == 0 )) && echo none", False),
+        ("n=$(jq '.items | length, .name' \"$HARBOR_RUN_DIR/e.json\")\n(( n == 0 ))", False),
+        ("n=$(jq -r '.items[0]' \"$HARBOR_RUN_DIR/e.json\")\n(( n == 0 )) && echo none", True),
         ('n=$(git rev-list --count "refs/heads/$ARG_x..HEAD")\n(( n > 0 )) && echo ahead', False),
         ('n=$(git rev-list --count "$ARG_u")\n(( n > 0 ))', True),
         ('n=$(git rev-list "refs/heads/$ARG_x..HEAD" | head -n 1)\n(( n > 0 ))', True),

@@ -131,13 +131,14 @@ def test_a_regex_guard_gives_its_texts(script: str, refused: bool, tmp_path: Pat
     ("words", "refused"),
     [
         ("reports/*.json", False),
-        ("reports/*.json -n", True),
+        # -r as a file: jq prints the raw text
+        ("reports/*.json -r", True),
     ],
 )
 def test_a_count_of_each_file_a_loop_names(words: str, refused: bool, tmp_path: Path) -> None:
-    """``jq '… | length' "$f"`` of ``for f in reports/*.json``: each file
+    """``jq -r '… | length' "$f"`` of ``for f in reports/*.json``: each file
     starts as the pattern does, so it is no option of jq's; a count."""
-    run = f"for f in {words}; do\n  c=$(jq '.v | length' \"$f\")\n  echo $(( c + 1 ))\ndone"
+    run = f"for f in {words}; do\n  c=$(jq -r '.v | length' \"$f\")\n  echo $(( c + 1 ))\ndone"
     status, _findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused
 
