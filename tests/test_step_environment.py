@@ -121,6 +121,9 @@ async def test_steps_receive_only_what_is_passed(
         ("ENV", "BASH_ENV and ENV never reach a step"),
         ("HARBOR_TOKEN", "the runtime's variables"),
         ("1X", "is not an environment variable name"),
+        ("SHELLOPTS", "bash reads SHELLOPTS from its environment as a setting"),
+        ("BASHOPTS", "bash reads BASHOPTS from its environment as a setting"),
+        ("CDPATH", "bash reads CDPATH from its environment as a setting"),
     ],
 )
 def test_pass_env_refuses_what_may_never_pass(tmp_path: Path, listed: str, says: str) -> None:
@@ -131,4 +134,33 @@ def test_pass_env_refuses_what_may_never_pass(tmp_path: Path, listed: str, says:
     with pytest.raises(ConfigError) as caught:
         load_export(path)
     assert str(caught.value).startswith(f"{path}:5: pass_env entry ")
+    assert says in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ('{SHELLOPTS: "allexport"}', "bash reads SHELLOPTS from its environment"),
+        ('{BASHOPTS: "extglob:lastpipe"}', "bash reads BASHOPTS from its environment"),
+        ('{CDPATH: "/dev/shm/app"}', "bash reads CDPATH from its environment"),
+        ('{POSIXLY_CORRECT: ""}', "bash reads POSIXLY_CORRECT from its environment"),
+        ('{BASH_ENV: "/tmp/x"}', "BASH_ENV and ENV never reach a step"),
+        # clearing one is bash's default (the shipped list_tree's CDPATH: "")
+        ('{CDPATH: ""}', None),
+        ('{GLOBIGNORE: ""}', None),
+    ],
+)
+def test_a_step_env_never_sets_bash_itself(tmp_path: Path, env: str, says: str | None) -> None:
+    """A step's ``env:`` cannot hand bash settings it reads at start
+    (``SHELLOPTS=allexport`` exports every assignment, ``BASHOPTS=extglob``
+    makes ``!(x)`` a glob, ``CDPATH`` moves ``cd``): the script must run as
+    its text reads."""
+    text = EXPORT.replace("        run: |", f"        env: {env}\n        run: |", 1)
+    path = write_export(tmp_path / "exports", "show_env.yaml", text)
+    if says is None:
+        load_export(path)
+        return
+    with pytest.raises(ConfigError) as caught:
+        load_export(path)
+    assert str(caught.value).startswith(f"{path}:6: steps[0].env key ")
     assert says in str(caught.value)

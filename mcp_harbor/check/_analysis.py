@@ -906,7 +906,10 @@ class _Analysis(TaintedScript):
                 # the value's blanks make the word several words (any
                 # character does, where the script may set IFS)
                 self.split_starts.add(occ.start)
-            if split_here and occ.model.chars & _GLOB_CHARS:
+            if split_here and (
+                occ.model.chars & _GLOB_CHARS
+                or ("(" in occ.model.chars and self.extglob_may_be_on())
+            ):
                 # `*` expands to the folder's file names: any words,
                 # `-` first too (a name a step or the caller made)
                 self.split_starts.add(occ.start)

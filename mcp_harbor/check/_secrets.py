@@ -746,7 +746,8 @@ class _Sinks:
                     "path it asks for: where the server redirects that path (a short link, an "
                     "open redirect) the secret goes too",
                     "keep the caller's data out of the URL, or stop it following: drop "
-                    "curl's -L, give wget --max-redirect=0",
+                    "curl's -L (give -q first when the script writes a .curlrc), give wget "
+                    "--max-redirect=0, git -c http.followRedirects=false",
                 ),
             )
             return
@@ -772,6 +773,9 @@ class _Sinks:
         words = self._words(arguments)
         if name == "curl":
             words = self._unknown_configs(arguments, words)
+            if words[:1] not in (["-q"], ["--disable"]) and self._curlrc_written():
+                # a .curlrc the script wrote may say location-trusted
+                words = [*words, "--location-trusted"]
         if not follows_redirects(name, words):
             return False
         if (
@@ -794,6 +798,15 @@ class _Sinks:
                 return True
             previous = text
         return False
+
+    def _curlrc_written(self) -> bool:
+        """The script may write the config curl reads unasked (curl(1):
+        ``$CURL_HOME/.curlrc``, ``$XDG_CONFIG_HOME/.curlrc``,
+        ``~/.curlrc``, unless ``-q`` comes first): it writes, copies or
+        links into the home folder or a file named ``.curlrc``, or it sets
+        ``HOME``, ``CURL_HOME`` or ``XDG_CONFIG_HOME`` (quotes dropped)."""
+        text = re.sub(r"[\"'\\]", "", self.f.text)
+        return _CURLRC_WRITE.search(text) is not None
 
     def _unknown_configs(
         self, arguments: Sequence[Node], words: list[str | None]
@@ -1394,6 +1407,13 @@ _GLOBBED = re.compile(r"[*?\[]")
 _CONFIG_PRINTING = re.compile(
     r"(?m)(?:^|\\n|['\"])\s*"
     r"(?:-?-?(?:verbose|trace|trace-ascii|write-out|libcurl|debug)|-v)\b"
+)
+#: A write into the home folder or of a ``.curlrc`` (a redirection, tee,
+#: cp, mv, ln, install, dd), or an assignment of where curl looks for one.
+_CURLRC_WRITE = re.compile(
+    r"(?:>>?|>\||\b(?:tee|cp|mv|ln|install|dd|rsync)\b)[^\n;|&]*"
+    r"(?:~|\$\{?HOME\b|\$\{?XDG_CONFIG_HOME\b|\$\{?CURL_HOME\b|curlrc)"
+    r"|(?<![A-Za-z0-9_])(?:HOME|CURL_HOME|XDG_CONFIG_HOME)\+?="
 )
 #: A curl config line that follows redirects (curl(1), -K: one option a
 #: line, long ones with or without their dashes; short ones as clusters).

@@ -1277,6 +1277,8 @@ class TaintedScript:
         #: the script may set IFS other than for one ``read`` (`_sets_ifs`;
         #: None: not yet asked)
         self._ifs_changed: bool | None = None
+        #: the script may turn on extglob (`extglob_may_be_on`; None: not yet asked)
+        self._extglob: bool | None = None
         #: names the script's own arithmetic sets (``((n++))``, ``let n=…``)
         self.arithmetic_names: set[str] = set()
         #: names that are a command's operand somewhere (``read NAME``,
@@ -3273,6 +3275,21 @@ class TaintedScript:
         if self._ifs_changed is None:
             self._ifs_changed = self._sets_ifs()
         return self._ifs_changed
+
+    def extglob_may_be_on(self) -> bool:
+        """The script may turn on bash's extended patterns (``shopt -s
+        extglob``; a ``shopt`` whose option is not literal; text it runs
+        unread, ``eval``, ``source``): ``!(x)``, ``@(x)``, ``+(x)`` are then
+        globs too (bash(1) 5.2, Pattern Matching)."""
+        if self._extglob is None:
+            spelled = re.sub(r"[\"'\\]", "", self.text)
+            self._extglob = (
+                self.script is None
+                or "extglob" in spelled
+                or re.search(r"\bshopt\b[^\n;|&]*\$", self.text) is not None
+                or _RUNS_UNREAD.search(self.text) is not None
+            )
+        return self._extglob
 
     def _sets_ifs(self) -> bool:
         """The script may change IFS other than for one ``read``: every

@@ -170,6 +170,13 @@ CREDENTIALS: dict[str, Credentials] = {
         "waitretry randomwait retryconnrefused checkcertificate maxredirect limitrate "
         "useragent contentdisposition timestamping noclobber quota cache compression",
     ),
+    "git": _c(
+        "git 2.39 git-config(1): over HTTP(S) git follows the server's redirects of its "
+        "first request (http.followRedirects=initial), http.extraHeader and a URL's "
+        "user:token included; false keeps them to the host asked",
+        follows="*",
+        stays="http.followRedirects=false",
+    ),
     "docker": _c(
         "docker login(1): --password-stdin reads the password on stdin, -p takes it; it "
         "keeps it (base64) in ~/.docker/config.json, or config.json of docker --config DIR "

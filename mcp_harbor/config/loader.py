@@ -25,6 +25,8 @@ from mcp_harbor.config.model import (
     ARG_NAME_PATTERN,
     HARBOR_ARG_KEYWORDS,
     HARBOR_BOOL_KEYWORDS,
+    NEVER_PASSED_ENV,
+    SHELL_SETTINGS_ENV,
     Annotations,
     ExportSpec,
     ProgramGrammar,
@@ -461,7 +463,17 @@ def _check_environment(path: Path, smap: SourceMap, spec: ExportSpec) -> list[st
         ("finally", spec.finally_),
     ):
         for index, step in enumerate(steps):
-            for key in step.env:
+            for key, value in step.env.items():
+                problem = env_name_problem(key, f"{section}[{index}].env key")
+                emptied = value == "" and key in SHELL_SETTINGS_ENV - {"POSIXLY_CORRECT"}
+                if (
+                    problem is not None
+                    and key in NEVER_PASSED_ENV | SHELL_SETTINGS_ENV
+                    and not emptied  # CDPATH: "" is bash's default (cd looks here only)
+                ):
+                    problems.append(
+                        f"{path}:{smap.line_of((section, index, 'env', key))}: {problem}"
+                    )
                 if key in spec.secrets:
                     problems.append(
                         f"{path}:{smap.line_of((section, index, 'env', key))}: "

@@ -32,6 +32,7 @@ __all__ = [
     "OPTION_PATTERN",
     "PROGRAM_NAME_PATTERN",
     "RUNTIME_ENV_PREFIXES",
+    "SHELL_SETTINGS_ENV",
     "STEP_NAME_PATTERN",
     "TOOL_NAME_PATTERN",
     "AgentSpec",
@@ -266,6 +267,17 @@ class SandboxSpec(_Strict):
 #: ``--pass-env``) nor name a secret: non-interactive bash reads the file they
 #: name before the script, even with ``--norc``.
 NEVER_PASSED_ENV = frozenset({"BASH_ENV", "ENV"})
+#: Names bash reads from its environment as its own settings when it starts
+#: (bash(1) 5.2, "Shell Variables"): options (``SHELLOPTS=allexport``,
+#: ``BASHOPTS=extglob``), where ``cd`` looks first, which names globs drop,
+#: POSIX mode and compatibility levels, the trace prefix and descriptor, a
+#: timeout for ``read``. A step's script must run as its text reads, so
+#: none of them reaches a step from ``env:``, ``pass_env:`` or ``--pass-env``.
+SHELL_SETTINGS_ENV = frozenset(
+    {"SHELLOPTS", "BASHOPTS", "CDPATH", "GLOBIGNORE", "POSIXLY_CORRECT", "BASH_COMPAT",
+     "PS4", "BASH_XTRACEFD", "EXECIGNORE", "FUNCNEST", "TMOUT", "TIMEFORMAT",
+     "BASH_LOADABLES_PATH", "GLOBSORT"}
+)  # fmt: skip
 #: The runtime's own namespace of step variables (`mcp_harbor.step_env`).
 RUNTIME_ENV_PREFIXES = ("ARG_", "HARBOR_", "STEP_")
 
@@ -282,6 +294,13 @@ def env_name_problem(name: str, what: str) -> str | None:
         return (
             f"{what} {name}: BASH_ENV and ENV never reach a step (bash would read the file "
             f"they name before the step's script); remove it"
+        )
+    if name in SHELL_SETTINGS_ENV:
+        return (
+            f"{what} {name}: bash reads {name} from its environment as a setting of its "
+            f"own, so the script would not run as its text reads; set it in the script "
+            f"(`shopt -s …`, `set -o …`, `{name}=…`) where the checker sees it, or remove it "
+            f'(an `env:` value of "" that only clears it is fine)'
         )
     if name.startswith(RUNTIME_ENV_PREFIXES):
         return (

@@ -29,7 +29,7 @@ import anyio
 
 from mcp_harbor import defaults
 from mcp_harbor.config import Export, Step
-from mcp_harbor.config.model import NEVER_PASSED_ENV, RUNTIME_ENV_PREFIXES
+from mcp_harbor.config.model import NEVER_PASSED_ENV, RUNTIME_ENV_PREFIXES, SHELL_SETTINGS_ENV
 from mcp_harbor.errors import RunError
 from mcp_harbor.runner.agents import AgentTask, FixTask, StepAgents
 from mcp_harbor.runner.follow import follow_logs
@@ -311,7 +311,8 @@ class LocalExecutor:
         self.pass_env = tuple(
             n
             for n in pass_env
-            if n not in NEVER_PASSED_ENV and not n.startswith(RUNTIME_ENV_PREFIXES)
+            if n not in NEVER_PASSED_ENV | SHELL_SETTINGS_ENV
+            and not n.startswith(RUNTIME_ENV_PREFIXES)
         )
         self._passed = frozenset(self.pass_env)
         #: The environment (the raw ``os.environ`` mapping as it was) and what

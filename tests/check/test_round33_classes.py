@@ -1,0 +1,88 @@
+r"""The classes blind round thirty-three's attacks found (tests/check/blind34r33,
+SCORE.md), each as a rule with fixtures on both sides.
+
+- bash's settings from a step's ``env:`` (SHELLOPTS, BASHOPTS, CDPATH…) are
+  refused where the export loads: tests/test_step_environment.py.
+- Where the script may turn on extglob, ``!(x)``, ``@(x)`` and ``+(x)`` are
+  globs: an unquoted value that may hold ``(`` is file names then.
+- curl reads ``~/.curlrc`` unasked: a script that writes one (or into the
+  home folder, or sets HOME/CURL_HOME/XDG_CONFIG_HOME) may make it follow
+  redirects, even trusted, unless ``-q`` comes first.
+- git follows its first request's redirects with ``http.extraHeader``: a
+  secret given to git beside a caller's URL path is refused unless
+  ``-c http.followRedirects=false``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.check._harness import check_steps
+
+_SEL = {"sel": {"type": "string", "pattern": "^[A-Za-z0-9_.!()|@+-]+$"}}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ("shopt -s extglob\ntar -cf ../b.tar $ARG_sel", True),
+        ('o=extglob\nshopt -s "$o"\ntar -cf ../b.tar $ARG_sel', True),
+        ('eval "shopt -s ext""glob"\ntar -cf ../b.tar $ARG_sel', True),
+        ("tar -cf ../b.tar $ARG_sel", False),
+        ('shopt -s extglob\ntar -cf ../b.tar -- "$ARG_sel"', False),
+    ],
+)
+def test_extglob_makes_parentheses_globs(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_SEL)
+    assert (status == "refused") == refused, findings
+
+
+_PATH = {"path": {"type": "string", "pattern": "^[a-z0-9][a-z0-9/._-]*$"}}
+_TOKEN = {"secrets": {"API_TOKEN": {"env": "CI_API_TOKEN"}}}
+_CURL = (
+    "printf 'X-Api-Key: %s\\n' \"$API_TOKEN\" |\n"
+    '  curl {first}-fsS --header @- "https://api.example.com/reports/$ARG_path"'
+)
+
+
+@pytest.mark.parametrize(
+    ("before", "first", "refused"),
+    [
+        ("printf '%s\\n' location > \"$HOME/.curlrc\"", "", True),
+        ("printf '%s\\n' location-trusted > ~/.curlrc", "", True),
+        ('cp conf/curlrc "$HARBOR_RUN_DIR/.curlrc"', "", True),
+        ('CURL_HOME="$HARBOR_RUN_DIR"', "", True),
+        ('export HOME="$HARBOR_RUN_DIR/home"', "", True),
+        # -q first: no .curlrc is read
+        ("printf '%s\\n' location > \"$HOME/.curlrc\"", "-q ", False),
+        ("", "", False),
+    ],
+)
+def test_a_curlrc_the_script_writes(before: str, first: str, refused: bool, tmp_path: Path) -> None:
+    run = f"{before}\n{_CURL.format(first=first)}"
+    status, findings = check_steps([run], tmp_path, args=_PATH, **_TOKEN)
+    assert (status == "refused") == refused, findings
+
+
+_GIT_SECRET = {"secrets": {"GITLAB_TOKEN": {"env": "CI_GITLAB_TOKEN", "programs": ["git"]}}}
+_GIT = (
+    'git {settings}-c http.extraHeader="PRIVATE-TOKEN: $GITLAB_TOKEN" '
+    'ls-remote --heads "https://git.example.com/{repo}"'
+)
+
+
+@pytest.mark.parametrize(
+    ("settings", "repo", "refused"),
+    [
+        ("", "$ARG_path", True),
+        ("-c http.followRedirects=false ", "$ARG_path", False),
+        ("", "group/app.git", False),
+    ],
+)
+def test_git_follows_a_redirect_with_its_header(
+    settings: str, repo: str, refused: bool, tmp_path: Path
+) -> None:
+    run = _GIT.format(settings=settings, repo=repo)
+    status, findings = check_steps([run], tmp_path, args=_PATH, **_GIT_SECRET)
+    assert (status == "refused") == refused, findings
