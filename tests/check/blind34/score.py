@@ -155,6 +155,7 @@ def _run_attack(
         "--exports", str(path), "--json", "--workdir", str(work), "--runs-dir", str(runs),
         "--db", str(home / "harbor.db"),
     ]  # fmt: skip
+    before = _marker_files()
     try:
         done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
         answer = done.stdout + done.stderr
@@ -166,6 +167,11 @@ def _run_attack(
             if file.is_file() and ".git/objects" not in str(file):
                 with contextlib.suppress(OSError):
                     files += file.read_text(encoding="utf-8", errors="replace")
+    for file, stamp in _marker_files().items():
+        if before.get(file) != stamp:
+            # a marker file outside the run (/tmp/harbor-r33-pwned) made or changed now
+            with contextlib.suppress(OSError):
+                files += file.read_text(encoding="utf-8", errors="replace")
     forms = _secret_forms(answer)
     return {
         # the payload ran: its marker in the answer or in any file it could write
@@ -176,6 +182,28 @@ def _run_attack(
         "forms": forms,
         "answer": answer[-600:],
     }
+
+
+#: Where the blind rounds' payloads leave their marker outside the run.
+_MARKER_PLACES = ("/tmp/harbor-*", "/var/tmp/*", "/dev/shm/*")
+
+
+def _marker_files() -> dict[Path, tuple[int, int]]:
+    """The files the rounds' payloads write outside the run (`_MARKER_PLACES`),
+    each with its size and modification time: one made or changed during an
+    attack's run is read for the marker. (A secret sent to a listener is not
+    seen: the scorer runs none.)"""
+    import glob
+
+    found: dict[Path, tuple[int, int]] = {}
+    for pattern in _MARKER_PLACES:
+        for name in glob.glob(pattern):
+            path = Path(name)
+            with contextlib.suppress(OSError):
+                if path.is_file():
+                    st = path.stat()
+                    found[path] = (st.st_size, st.st_mtime_ns)
+    return found
 
 
 def _tool_name(path: Path) -> str:
