@@ -762,6 +762,8 @@ def admit(
     program_code = (
         grammars.awk_code(program_text)
         if key == "awk" and program_text is not None
+        else grammars.sql_code(program_text)
+        if key == "psql" and program_text is not None
         else program_text
     )
     runs_variables = (
@@ -828,9 +830,20 @@ def _awk_runs(text: str) -> str | None:
     return None
 
 
+def _psql_runs(text: str) -> str | None:
+    """`_PROGRAM_READERS`' psql: its ways to run text (a backslash command,
+    a bare ``:NAME``), outside the SQL's quoted literals (`grammars.sql_code`)."""
+    evaluates = grammars.GRAMMARS["psql"].evaluates
+    assert evaluates is not None
+    if re.search(evaluates, grammars.sql_code(text), re.M):
+        return f"it uses one of its language's ways to run code ({evaluates[:60]}…)"
+    return None
+
+
 _PROGRAM_READERS: dict[str, Callable[[str], str | None]] = {
     "python3": _python.runs_data,
     "awk": _awk_runs,
+    "psql": _psql_runs,
 }
 #: Options whose value is ``NAME=VALUE``: the name must be the author's.
 _NAMED_VALUES: dict[str, frozenset[str]] = {

@@ -164,6 +164,13 @@ _FFMPEG_PROTOCOLS = tuple(
     f"{name}{mark}" for name in _FFMPEG_PROTOCOL_NAMES.split() for mark in ":,+"
 )
 
+#: restic's global options whose value chooses where the password goes, runs
+#: a command or names a file it reads as settings (restic 0.16 restic --help).
+_RESTIC_CODE = (
+    "-r --repo --repository-file -o --option --password-command -p --password-file "
+    "--cacert --tls-client-cert --cache-dir"
+)
+
 #: Other names of programs with a grammar.
 _ALIASES = {
     "python": "python3",
@@ -1146,6 +1153,36 @@ GRAMMARS: dict[str, Grammar] = {
         )
         for sub in ("verify", "calendar", "timespan", "timestamp")
     },
+    **{
+        f"restic {sub}": _g(
+            f"restic 0.16 restic {sub} --help: {what}; the global -r/--repo, "
+            "--repository-file, -o (a backend's command), --password-command and the files "
+            "of --password-file, --cacert, --tls-client-cert, --cache-dir are the author's",
+            f"{values} --compression --key-hint --limit-download --limit-upload --pack-size "
+            "--retry-lock",
+            code=_RESTIC_CODE,
+            env="RESTIC_REPOSITORY RESTIC_PASSWORD RESTIC_CACHE_DIR",
+        )
+        for sub, values, what in (
+            ("check", "--read-data-subset", "--read-data-subset is a fraction or a size"),
+            ("snapshots", "--host -H --tag --path --group-by --latest", "snapshot IDs are data"),
+            ("stats", "--mode --host -H --tag --path", "snapshot IDs are data"),
+            ("ls", "--host -H --tag --path", "a snapshot ID and paths inside it are data"),
+        )
+    },
+    **{
+        f"borg {sub}": _g(
+            f"borg 1.2 borg-{sub}(1): the repository or archive operand is where the "
+            "passphrase goes (the author's); --remote-path and --rsh run commands, "
+            "--exclude-from and --patterns-from read patterns from files",
+            "--format --glob-archives -a --sort-by --first --last -e --exclude --pattern "
+            "--lock-wait --umask --upload-ratelimit --upload-buffer --debug-topic",
+            code="--remote-path --rsh --exclude-from --patterns-from",
+            operands="code",
+            env="BORG_REPO BORG_PASSPHRASE",
+        )
+        for sub in ("list", "info")
+    },
     "zpool status": _g(
         "OpenZFS 2.2 zpool-status(8): pools and an interval are data; -c runs scripts on each vdev",
         "-T",
@@ -1274,6 +1311,14 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
                **_COMPOSE_GLOBALS},
     "systemctl": {},
     "zpool": {},
+    "restic": {"-r": "code", "--repo": "code", "--repository-file": "path-code",
+               "-o": "code", "--option": "code", "--password-command": "code",
+               "-p": "path-code", "--password-file": "path-code", "--cacert": "path-code",
+               "--tls-client-cert": "path-code", "--cache-dir": "path-code",
+               "--compression": "data", "--key-hint": "data", "--limit-download": "data",
+               "--limit-upload": "data", "--pack-size": "data", "--retry-lock": "data"},
+    "borg": {"--remote-path": "code", "--rsh": "code", "--lock-wait": "data", "--umask": "data",
+             "--upload-ratelimit": "data", "--upload-buffer": "data", "--debug-topic": "data"},
     "systemd-analyze": {"-H": "code", "--host": "code", "-M": "code", "--machine": "code"},
     "zfs": {},
     "virsh": {"-c": "code", "--connect": "code", "-l": "code", "--log": "code"},
@@ -1744,6 +1789,39 @@ def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | N
 
 
 _AWK_STANDARD_STREAM = re.compile(r'>>?\s*"/dev/std(?:err|out)"')
+
+
+def sql_code(text: str) -> str:
+    """psql's input with its SQL string literals (``'…'``, ``''`` a quote
+    inside) and quoted names (``"…"``) blanked: psql's lexer runs no
+    backslash command and interpolates no ``:NAME`` inside them (PostgreSQL
+    15 psql(1), "SQL Interpolation"). A literal in which a backslash stands
+    right before a quote is read one way with standard_conforming_strings
+    and another without (``'a\\'``): there, and from an unclosed quote on,
+    the text is kept as it is."""
+    out: list[str] = []
+    k = 0
+    while k < len(text):
+        c = text[k]
+        if c not in "'\"":
+            out.append(c)
+            k += 1
+            continue
+        end = k + 1
+        while end < len(text):
+            if text[end] == c:
+                if end + 1 < len(text) and text[end + 1] == c:
+                    end += 2  # '' (or "") inside: one quote
+                    continue
+                break
+            end += 1
+        inside = text[k + 1 : end]
+        if end >= len(text) or (c == "'" and "\\'" in text[k : end + 1]):
+            out.append(text[k:])  # unclosed, or where the two readings differ
+            break
+        out.append(c + " " * len(inside) + c)
+        k = end + 1
+    return "".join(out)
 
 
 def awk_code(text: str) -> str:

@@ -36,8 +36,6 @@ REFUSED_ACROSS = {
 REFUSED_SAFE = {
     "019-ip-interface.yaml": "unloadable: programs: lists ip's keyword 'dev' and -4 (a number)",
     "026-dns-resolve.yaml": "unloadable: programs: lists dig's +options",
-    "041-restic-check.yaml": "H010: a number beside the secret, restic has no grammar",
-    "042-borg-list.yaml": "H010: a number beside the secret, borg has no grammar",
     "047-virsh-list.yaml": "H009: a domain name from virsh's output where its options stand",
     "051-libvirt-pool-capacity.yaml": "H009: a pool name from virsh's output where its "
     "options stand",

@@ -22,8 +22,6 @@ ACCEPTED_INERT: set[str] = set()
 REFUSED_ACROSS = {"037-read-shared-abs-path.yaml": "build_lines"}
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
-    "024-pg-slow-queries.yaml": "H010: a number in psql's program beside its password, "
-    "a program that may turn its data into code",
     "037-bq-team-spend.yaml": "H012: bq has no grammar",
     "041-iam-stale-keys.yaml": "H012: aws output as aws values (it may start with file://)",
     "079-blame-range.yaml": "H009: a commit from git blame where git log reads options",

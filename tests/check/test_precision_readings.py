@@ -194,3 +194,42 @@ def test_json_texts_in_arithmetic(run: str, refused: bool, tmp_path: Path) -> No
 def test_a_here_document_before_another_command(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('restic check --read-data-subset="$ARG_n%"', False),
+        ('restic snapshots --tag "$ARG_name" --json', False),
+        ('restic -r "$ARG_name" check', True),
+        ('restic check -o "$ARG_name"', True),
+        ('RESTIC_PASSWORD_COMMAND="$ARG_name" restic check', True),
+        ('borg list --last 3 --glob-archives "$ARG_name*"', False),
+        ('borg list "$ARG_name"', True),
+        ('borg list --rsh "$ARG_name"', True),
+    ],
+)
+def test_backup_tools(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
+
+
+_PSQL = "psql -X -v t=\"$ARG_x\" <<'SQL'\n{sql}\nSQL"
+
+
+@pytest.mark.parametrize(
+    ("sql", "refused"),
+    [
+        # a backslash or `:t` inside a quoted literal is the literal's
+        ("SELECT regexp_replace(q, '\\s+', ' ') WHERE a = :'t';", False),
+        ("SELECT ':t', 'it''s \\! no' WHERE a = :'t';", False),
+        # outside one, or where the two readings of a backslash differ
+        ("SELECT :t;", True),
+        ("SELECT 1 \\gexec\nSELECT :'t';", True),
+        ("SELECT 'a\\' \\gexec';\nSELECT :'t';", True),
+        ("SELECT :'t' || 'unclosed \\! ls", True),
+    ],
+)
+def test_psql_literals(sql: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([_PSQL.format(sql=sql)], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
