@@ -926,6 +926,8 @@ _JSON_NAME_WRITE = re.compile(
 )
 #: Text bash runs that the script does not show here.
 _RUNS_UNREAD = re.compile(r"(?:^|[;&|(\s])(?:eval|source|\.)\s", re.M)
+#: ``$name``, ``${name}``: the value as it is (no operator, no index).
+_PLAIN_EXPANSION = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 #: A redirection that sends standard error where standard output goes.
 _JOINS_ERRORS = re.compile(r"2>&1|&>|\|&|>&\s*1\b")
 #: What a JSON text starts with (RFC 8259): its
@@ -2119,6 +2121,17 @@ class TaintedScript:
                 if (node.start_byte, node.end_byte) not in self._chosen:
                     self._chosen.append((node.start_byte, node.end_byte))
                 continue
+            if (
+                inner
+                and self.unproven_is_data
+                and self._authors_words_only(node, inner)
+                and not self._verbatim_printer(node)
+                and self._pure(node)
+            ):
+                # awk -v lvl="$ARG_level" '…' logs/app.log: enum values, the author's
+                if (node.start_byte, node.end_byte) not in self._chosen:
+                    self._chosen.append((node.start_byte, node.end_byte))
+                continue
             if not inner:
                 if not self.unproven_is_data or self._pure(node):
                     continue
@@ -2981,6 +2994,16 @@ class TaintedScript:
                 return False
         return True
 
+    def _verbatim_printer(self, node: Node) -> bool:
+        """The substitution `node` is one ``printf``/``echo``: what it prints
+        is its words, whose models `_expansion_occs` keeps (an enum's words)."""
+        commands = [c for c in node.children if c.is_named]
+        return (
+            len(commands) == 1
+            and commands[0].type == "command"
+            and _name_of(self.src, commands[0]) in ("printf", "echo")
+        )
+
     def _verbatim_print(self, command: Node) -> bool:
         """``echo`` without options, or ``printf '%s'`` (``'%s\\n'``): what
         is printed is the values as they are (``echo -e``, ``printf %b`` and
@@ -3380,16 +3403,52 @@ class TaintedScript:
         )
 
     def _literal_only(self, node: Node) -> bool:
-        """`node` holds no expansion and no placeholder: only the author's
-        literal words (what `_pure` judges assumes it)."""
-        if any(
-            inner.type
-            in ("simple_expansion", "expansion", "command_substitution", "arithmetic_expansion")
-            for inner in walk_nodes(node)
-        ):
+        """`node` holds only the author's words (what `_pure` judges assumes
+        it): literals, plain expansions of names the script leaves clean or
+        of `enum`/`const` args (each value one of the author's texts), no
+        substitution or arithmetic, no other placeholder."""
+        for inner in walk_nodes(node):
+            if inner.type in ("command_substitution", "arithmetic_expansion"):
+                return False
+            if inner.type in ("simple_expansion", "expansion"):
+                plain = _PLAIN_EXPANSION.fullmatch(node_text(self.src, inner))
+                if plain is None:
+                    return False
+                held = self._var_source(plain.group(1) or plain.group(2))
+                if held is not None and not self._authors_models([held[1]]):
+                    return False  # not proven the author's, nor one of an enum's values
+        return self._authors_words_only(node)
+
+    def _authors_words_only(self, node: Node, occs: Sequence[Occ] | None = None) -> bool:
+        """The caller data in `node` (expansions, placeholders; `occs`: its
+        occurrences, when known) is only `enum`/`const` args': each value
+        one of the author's own texts, and none holds a name the script's
+        variables go by (a value ``ARG_x`` printed into arithmetic would
+        read that variable)."""
+        found = self.occs_in(node.start_byte, node.end_byte) if occs is None else occs
+        models = [o.model for o in found]
+        if self.sentinels is not None:
+            text = node_text(self.src, node)
+            models += [s.model for w, s in self.sentinels.by_word.items() if w in text]
+        return self._authors_models(models)
+
+    def _authors_models(self, models: Sequence[ValueModel]) -> bool:
+        """Each of `models` is an `enum`/`const` arg's: the author's texts,
+        none holding a name the script's variables go by."""
+        if any(m.words is None for m in models):
             return False
-        text = node_text(self.src, node)
-        return self.sentinels is None or not any(w in text for w in self.sentinels.by_word)
+        names = (
+            self.assigned
+            | self.unmodeled
+            | self.arithmetic_names
+            | self.namerefs
+            | set(self.taint.variables)
+        )
+        return not any(
+            "ARG_" in word or "STEP_" in word or "HARBOR_" in word or any(n in word for n in names)
+            for m in models
+            for word in m.words or ()
+        )
 
     def _reads_authors_files(self, command: Node, *, piped: bool = False) -> bool:
         """`command` prints what it computes from its literal words and from
@@ -3408,10 +3467,7 @@ class TaintedScript:
             return False
         arguments = list(command.children_by_field_name("argument"))
         words = [static_text(self.src, a) for a in arguments]
-        if self.occs_in(command.start_byte, command.end_byte) or (
-            self.sentinels is not None
-            and any(w in node_text(self.src, command) for w in self.sentinels.by_word)
-        ):
+        if not self._authors_words_only(command):
             return False  # caller data in it (an expansion of the author's is clean)
         # a word with an expansion stands for the author's text: an option's
         # value (awk -v n="$count"), never the program or a file (checked below)

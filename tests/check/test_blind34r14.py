@@ -18,8 +18,6 @@ KNOWN_MISSES: dict[str, str] = {}
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
     "011-next-version.yaml": "H000: tree-sitter-bash cannot parse the case pattern [a-z]*'!:'*",
-    "114-version-bump-preview.yaml": "H009: grep -l's lines (a name may hold a line break) "
-    "before jq's options",
     "146-feature-toggle.yaml": "H004: a described program with caller data may write the "
     "working folder, where it is run from",
 }

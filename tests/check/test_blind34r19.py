@@ -37,7 +37,6 @@ KNOWN_MISSES = {
 }
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
-    "007-error-spike.yaml": "H006: counts read back from a pipeline, no guard",
     "015-restore-drill-sqlite.yaml": "H004 H006 H012: sqlite3 on a copy of the caller's snapshot",
     "028-cloudflare-dns-upsert.yaml": "H010 H012: a URL built from a step output",
     "068-redis-stream-backlog.yaml": "H010: a number among redis-cli's operands (the command "

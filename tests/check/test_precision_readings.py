@@ -233,3 +233,54 @@ _PSQL = "psql -X -v t=\"$ARG_x\" <<'SQL'\n{sql}\nSQL"
 def test_psql_literals(sql: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([_PSQL.format(sql=sql)], tmp_path, args=_ARGS)
     assert (status == "refused") == refused, findings
+
+
+_LEVEL = {
+    "level": {"type": "string", "enum": ["ERROR", "WARN"]},
+    "named": {"type": "string", "enum": ["ARG_x", "WARN"]},
+    "x": {"type": "string"},
+}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # an enum's value is the author's text: what awk makes of it and of
+        # a file no step writes is the author's
+        (
+            "n=$(awk -v l=\"$ARG_level\" '$2 == l { c++ } END { print c }' logs/app.log)\n"
+            "echo $((n))",
+            False,
+        ),
+        (
+            'while read -r a b; do echo $((b)); done < <(awk -v l="$ARG_level" '
+            "'{ print l, $2 }' logs/app.log)",
+            False,
+        ),
+        # a free string is the caller's
+        (
+            "n=$(awk -v l=\"$ARG_x\" '$2 == l { c++ } END { print c }' logs/app.log)\necho $((n))",
+            True,
+        ),
+        (
+            'while read -r a b; do echo $((b)); done < <(awk -v l="$ARG_x" '
+            "'{ print l, $2 }' logs/app.log)",
+            True,
+        ),
+        # an enum value that names a variable: in arithmetic it reads that
+        ("n=$(awk -v l=\"$ARG_named\" 'BEGIN { print l }')\necho $((n))", True),
+        (
+            'while read -r a; do echo $((a)); done < <(awk -v l="$ARG_named" '
+            "'BEGIN { print l }')",
+            True,
+        ),
+        (
+            'read -r w < "$HARBOR_RUN_DIR/x"\nwhile read -r a b; do echo $((b)); done '
+            "< <(awk -v l=\"$w\" '{ print l, $2 }' logs/app.log)",
+            True,
+        ),
+    ],
+)
+def test_enum_values_given_to_a_reader(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_LEVEL)
+    assert (status == "refused") == refused, findings
