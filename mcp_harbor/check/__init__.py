@@ -241,6 +241,7 @@ def _grammars(export: Export) -> dict[str, Grammar]:
             output_options=(
                 frozenset(declared.output_options) if declared.output_options is not None else None
             ),
+            plus_options=declared.plus_options,
         )
         out[word] = grammar
         out.setdefault(word.rsplit("/", 1)[-1], grammar)

@@ -96,13 +96,16 @@ def normal_program(name: str) -> str:
 def _declared(declared: sinks.Grammar) -> grammars.Grammar:
     """A ``programs:`` entry as a grammar: only one that states
     ``runs_operands: false`` classes operands as data."""
-    return grammars.Grammar(
-        "the export's programs: entry",
-        "data" if declared.data_operands else "code",
-        "data" if declared.stdin_data else "code",
-        declared.value_options - declared.code_options,
-        declared.code_options,
-        declared.end_of_options,
+    return replace(
+        grammars.Grammar(
+            "the export's programs: entry",
+            "data" if declared.data_operands else "code",
+            "data" if declared.stdin_data else "code",
+            declared.value_options - declared.code_options,
+            declared.code_options,
+            declared.end_of_options,
+        ),
+        plus_options=declared.plus_options,
     )
 
 
@@ -116,6 +119,7 @@ def _narrowed(known: grammars.Grammar, declared: grammars.Grammar) -> grammars.G
         operands=known.operands if declared.operands == "data" else "code",
         stdin=known.stdin if declared.stdin == "data" else "code",
         code_options=known.code_options | declared.code_options,
+        plus_options=known.plus_options or declared.plus_options,
     )
 
 
@@ -417,6 +421,22 @@ def admit(
                 "an unquoted expansion can split into several words here, and a word after "
                 f"the first may start with `-`: an option of `{key}`",
                 "put the expansion in double quotes, or after `--`",
+                OptionRunsCode,
+            )
+            continue
+        if (
+            word.tainted
+            and grammar.plus_options
+            and expect is None
+            and not pair
+            and _may_name_file(word, ("+",))
+        ):
+            refuse(
+                word,
+                f"a word that starts with `+` is an option of `{key}` (`+short`), and this "
+                "value may start so",
+                "give the arg a pattern or enum whose values cannot start with `+`, or write "
+                "the author's text before it",
                 OptionRunsCode,
             )
             continue

@@ -254,7 +254,18 @@ class Resolver:
             if match is None:
                 continue
             fragments = self.a.array_fragments(match.group(1))
-            if fragments is None:
+            if fragments is None or any(
+                (
+                    found := _ARRAY_WORD.fullmatch(
+                        self.a.src[w.start : w.end].decode("utf-8", "replace")
+                    )
+                )
+                is not None
+                and found.group(1) == match.group(1)
+                for fragment in fragments
+                for w in fragment
+            ):
+                # (logs=(old.log "${logs[@]}"): a fragment of its own holds it)
                 return None
             if self.a.array_parts(match.group(1), word.start) is not None:
                 # set once at the top level before, then added to: its first

@@ -33,7 +33,7 @@ may come before it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from mcp_harbor.check import _python
@@ -129,6 +129,9 @@ class Grammar:
     #: or URL the program reads in its place (aws's ``file://``): data
     #: only when the value cannot start with one (any letter case)
     file_prefixes: tuple[str, ...] = ()
+    #: a word starting with ``+`` is an option too (dig's ``+short``,
+    #: ``+tls-ca=FILE``): data only where the value cannot start with ``+``
+    plus_options: bool = False
 
 
 #: The values aws reads from a file in their place (AWS CLI 2's paramfile:
@@ -724,13 +727,25 @@ GRAMMARS: dict[str, Grammar] = {
         urls="all",
     ),
     "unzip": _g("Info-ZIP unzip(1)", "-d -x"),
-    "dig": _g("BIND 9 dig(1): names, types and @server are data", "-t -c -p -q -x", code="-f -k"),
+    "dig": replace(
+        _g(
+            "BIND 9 dig(1): names, types and @server are data; a word starting with + is a "
+            "query option",
+            "-t -c -p -q -x",
+            code="-f -k",
+        ),
+        plus_options=True,
+    ),
     "host": _g("BIND 9 host(1)", "-t -c -W"),
-    "kdig": _g(
-        "Knot DNS 3.2 kdig(1): names, types, classes and @server are data; -k reads a TSIG "
-        "key file, -E writes a dnstap file, -G reads one",
-        "-b -c -p -q -t -x -y",
-        code="-k -E -G",
+    "kdig": replace(
+        _g(
+            "Knot DNS 3.2 kdig(1): names, types, classes and @server are data; a word "
+            "starting with + is a query option; -k reads a TSIG key file, -E writes a dnstap "
+            "file, -G reads one",
+            "-b -c -p -q -t -x -y",
+            code="-k -E -G",
+        ),
+        plus_options=True,
     ),
     "ffprobe": _g(
         "FFmpeg 5.1 ffprobe(1) and ffmpeg-protocols(1): the input is data unless it starts "

@@ -647,6 +647,9 @@ class Grammar:
     #: declared with ``output_options``: the program writes no file but
     #: those these options' values name (None: not stated, it may write any)
     output_options: frozenset[str] | None = None
+    #: some options start with ``+`` (dig's ``+short``): a word starting with
+    #: ``+`` is an option too
+    plus_options: bool = False
 
 
 def _g(value: str = "") -> Grammar:

@@ -80,8 +80,8 @@ LEADING_DASH_PATTERN = "^-"
 PROGRAM_NAME_PATTERN = r"^[A-Za-z0-9_.+/][A-Za-z0-9_.+/-]*$"
 #: An option of a program grammar: ``-e``, ``--env``, ``-name``; not ``--`` itself,
 #: and without a value (``--env``, not ``--env=prod``).
-OPTION_PATTERN = r"^--?[^\s=-][^\s=]*$"
-FLAG_PATTERN = r"^--?[^\s=-][^\s=]*(?:=\S*)?$"
+OPTION_PATTERN = r"^(?:--?[^\s=-]|\+[^\s=+])[^\s=]*$"
+FLAG_PATTERN = r"^(?:--?[^\s=-]|\+[^\s=+])[^\s=]*(?:=\S*)?$"
 
 _ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
@@ -490,7 +490,10 @@ class ProgramGrammar(_Strict):
       one-letter option, attached (``-eprod``).
     - `flags`: options that take no value, or whole words the script
       writes with a value attached (``--log-level=ERROR``). Any other word
-      starting with ``-`` is an option the grammar does not know.
+      starting with ``-`` is an option the grammar does not know. A
+      program whose options start with ``+`` (dig's ``+short``,
+      ``+time=2``) lists them so: then every word starting with ``+`` is
+      one of its options too.
     - `end_of_options`: ``--`` ends the options (default true).
     - `runs_operands`: ``false`` declares that the program executes none of
       its operands as code or commands; ``true`` that it may. Not stated
@@ -554,6 +557,14 @@ class ProgramGrammar(_Strict):
             frozenset(self.options_with_value)
             | frozenset(self.code_options)
             | frozenset(self.output_options or ())
+        )
+
+    @property
+    def plus_options(self) -> bool:
+        """Some of its options start with ``+`` (dig's ``+short``): so may a
+        word of the caller's that it reads as one."""
+        return any(
+            o.startswith("+") for o in (*self.options_with_value, *self.flags, *self.code_options)
         )
 
     @property

@@ -35,7 +35,6 @@ REFUSED_ACROSS = {
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
     "019-ip-interface.yaml": "unloadable: programs: lists ip's keyword 'dev' and -4 (a number)",
-    "026-dns-resolve.yaml": "unloadable: programs: lists dig's +options",
     "047-virsh-list.yaml": "H009: a domain name from virsh's output where its options stand",
     "051-libvirt-pool-capacity.yaml": "H009: a pool name from virsh's output where its "
     "options stand",

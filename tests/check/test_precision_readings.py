@@ -284,3 +284,54 @@ _LEVEL = {
 def test_enum_values_given_to_a_reader(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_LEVEL)
     assert (status == "refused") == refused, findings
+
+
+_DNS = {
+    "x": {"type": "string"},
+    "name": {"type": "string", "pattern": "^[a-z0-9.-]+$"},
+    "dash": {"type": "string", "leading_dash": True},
+}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a word starting with + is one of dig's options
+        ('dig +short -t A "$ARG_name"', False),
+        ('dig +short -t A -q "$ARG_x"', False),
+        ('dig +short -t A "$ARG_x"', True),
+        ('kdig +short "$ARG_x"', True),
+        # an array that holds itself (logs=(old "${logs[@]}")) is read, not unrolled forever
+        (
+            'logs=(a.log)\nif [ -f b.log ]; then logs=(b.log "${logs[@]}"); fi\n'
+            'grep -h -e x -- "${logs[@]}"',
+            False,
+        ),
+        ('logs=(a.log)\nlogs=("$ARG_dash" "${logs[@]}")\ngrep -h -e x "${logs[@]}"', True),
+    ],
+)
+def test_plus_options_and_arrays_holding_themselves(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = check_steps([run], tmp_path, args=_DNS)
+    assert (status == "refused") == refused, findings
+
+
+def test_a_programs_entry_may_list_plus_options(tmp_path: Path) -> None:
+    """``programs: dig: {flags: [+short]}`` loads, and then a word of the
+    caller's that may start with ``+`` is refused where dig reads options."""
+    programs = {
+        "dig": {
+            "flags": ["+short", "+tcp"],
+            "options_with_value": ["-t", "+time"],
+            "runs_operands": False,
+        }
+    }
+    status, findings = check_steps(
+        ['dig +short +time=2 -t A "$ARG_name"'], tmp_path, args=_DNS, programs=programs
+    )
+    assert status == "accepted", findings
+    status, findings = check_steps(
+        ['dig +short -t A "$ARG_x"'], tmp_path, args=_DNS, programs=programs
+    )
+    assert status == "refused" and any("starts with `+`" in f for f in findings), findings

@@ -134,7 +134,12 @@ def _secret_envs(path: Path) -> dict[str, str]:
 
 
 def _run_attack(
-    path: Path, args: dict[str, Any], base: Path, work: Path, watch: tuple[Path, ...] = ()
+    path: Path,
+    args: dict[str, Any],
+    base: Path,
+    work: Path,
+    watch: tuple[Path, ...] = (),
+    outside: bool = False,
 ) -> dict[str, Any]:
     home = base / f"home-{path.stem}"
     runs = base / f"runs-{path.stem}"
@@ -155,7 +160,9 @@ def _run_attack(
         "--exports", str(path), "--json", "--workdir", str(work), "--runs-dir", str(runs),
         "--db", str(home / "harbor.db"),
     ]  # fmt: skip
-    before = _marker_files()
+    # (outside: also the marker files of `_MARKER_PLACES`; only where no
+    # other process writes there meanwhile, as in one scoring run)
+    before = _marker_files() if outside else {}
     try:
         done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
         answer = done.stdout + done.stderr
@@ -167,7 +174,7 @@ def _run_attack(
             if file.is_file() and ".git/objects" not in str(file):
                 with contextlib.suppress(OSError):
                     files += file.read_text(encoding="utf-8", errors="replace")
-    for file, stamp in _marker_files().items():
+    for file, stamp in (_marker_files() if outside else {}).items():
         if before.get(file) != stamp:
             # a marker file outside the run (/tmp/harbor-r33-pwned) made or changed now
             with contextlib.suppress(OSError):
@@ -248,9 +255,9 @@ def main() -> int:
                     own = base / path.stem
                     own.mkdir()
                     work = _fixture_workdir(own, options.fixture)
-                    outcome = _run_attack(path, meta["args"], own, work, (work,))
+                    outcome = _run_attack(path, meta["args"], own, work, (work,), True)
                 else:
-                    outcome = _run_attack(path, meta["args"], base, work)
+                    outcome = _run_attack(path, meta["args"], base, work, (), True)
                 rows.append((path.name, meta.get("class"), outcome))
         misses = [r for r in rows if r[2]["ran"] or r[2]["leaked"]]
         result["attacks"] = {
