@@ -145,6 +145,13 @@ _MAX_DEPTH = 4
 _IFS = frozenset(" \t\n")
 #: Characters that make an unquoted expansion a pattern of file names.
 _GLOB_CHARS = frozenset("*?[")
+#: The names JSON's literals are, and the writes of them bash's tree shows
+#: only as text: ``${null=…}``, ``${false:=…}``, ``declare -n ref=null``.
+_JSON_LITERALS = frozenset({"true", "false", "null"})
+_JSON_DEFAULT = re.compile(r"\$\{(?:true|false|null):?=")
+_JSON_NAMEREF = re.compile(
+    r"-[a-zA-Z]*n[a-zA-Z]*\s+[A-Za-z_][A-Za-z0-9_]*=[\"']?(true|false|null)\b"
+)
 #: Operands of ``declare``/``unset`` that are variable names.
 _NAME_OPERANDS = frozenset(
     {
@@ -315,12 +322,55 @@ class _Analysis(TaintedScript):
         # may reach the script without any occurrence of an arg in it
         self._script_level(nodes)
 
+    def _json_literal_written(self) -> None:
+        """A variable named ``true``, ``false`` or ``null`` that the script
+        gives a value, any way (an assignment, ``for``, ``read``,
+        ``mapfile``, ``local``, ``${null=…}``, a name reference to it): bash
+        arithmetic reads the text ``false`` (what jq prints of a JSON
+        boolean, of the author's file too) as that variable, and evaluates
+        its value in turn, the caller's among what it may hold."""
+        if self.script is None:
+            return
+        names = (
+            self.assigned | self.unmodeled | self.arithmetic_names | set(self.named_by)
+        ) & _JSON_LITERALS
+        at: int | None = None
+        for node in self.script.nodes:
+            text = node_text(self.src, node)
+            if node.type == "expansion" and _JSON_DEFAULT.match(text):
+                names.add(text[2:].split(":")[0].split("=")[0])
+            elif node.type == "declaration_command" and _JSON_NAMEREF.search(text):
+                names.add(_JSON_NAMEREF.search(text).group(1))  # type: ignore[union-attr]
+            else:
+                continue
+            at = node.start_byte if at is None else at
+        if not names:
+            return
+        if at is None:
+            for node in self.script.nodes:
+                if node.type in ("variable_name", "word") and node_text(self.src, node) in names:
+                    parent = node.parent
+                    if parent is None or parent.type != "command_name":
+                        at = node.start_byte
+                        break
+        name = sorted(names)[0]
+        self.hazard(
+            ArithmeticInjection,
+            None,
+            at if at is not None else 0,
+            f"the script gives the variable `{name}` a value, and bash arithmetic reads the "
+            f"text `{name}` (a JSON literal, as jq prints it, of the author's files too) as "
+            "that variable, evaluating what it holds",
+            f"rename the variable (`{name}_flag`)",
+        )
+
     # -- what the script does with caller data as a whole
     def _script_level(self, nodes: Sequence[Node]) -> None:
         """Ways a script hands caller data to a program that runs it, which
         no single command shows: ``exec`` redirections, coprocesses,
         ``>(shell)``, a file the script writes and later runs or sources,
         and ``declare -i`` names assigned later."""
+        self._json_literal_written()
         written: dict[str, tuple[Occ, tuple[str, Sentinels | None] | None]] = {}
         integers: set[str] = set()
         declared: dict[str, Node] = {}

@@ -277,6 +277,10 @@ def _assigns(
                     text,
                 ):
                     return True
+            if node.type == "expansion" and re.match(
+                rf"\$\{{{re.escape(name)}(?:\[[^\]]*\])?:?=", node_text(src, node)
+            ):
+                return True  # ${n:=…}, ${n=…}: assigns it when unset (or empty)
             if node.type == "variable_assignment":
                 target = node.child_by_field_name("name")
                 if target is not None and node_text(src, target).split("[", 1)[0] == name:
@@ -504,7 +508,17 @@ def _and_chain(src: bytes, conditions: Sequence[Node]) -> list[Node]:
 
 def _held(src: bytes, node: Node, shows: Shows, undone: Callable[[Sequence[Node]], bool]) -> bool:
     """`node` runs only after a test held that `shows` asks about (see
-    `matched_digits`), with nothing `undone` says undoes it between."""
+    `matched_digits`), with nothing `undone` says undoes it between. The
+    assignment `node` is in the value of (``v="$(( v / 1024 )) KiB"``)
+    writes after that value is made: only its value is looked into."""
+
+    def upto(statement: Node) -> Node:
+        if statement.type == "variable_assignment":
+            value = statement.child_by_field_name("value")
+            if value is not None and value.start_byte <= node.start_byte < value.end_byte:
+                return value
+        return statement
+
     child = node
     for parent in ancestors(node):
         if parent.type == "list":
@@ -537,7 +551,7 @@ def _held(src: bytes, node: Node, shows: Shows, undone: Callable[[Sequence[Node]
                 chain = _and_chain(src, conditions)
                 for k, test in enumerate(chain):
                     if shows(test) == (True, False) and not undone(
-                        [*chain[k + 1 :], *body[: body.index(child) + 1]]
+                        [*chain[k + 1 :], *body[: body.index(child)], upto(child)]
                     ):
                         return True
         if parent.type in ("program", "compound_statement", "do_group", "if_statement"):
@@ -546,7 +560,9 @@ def _held(src: bytes, node: Node, shows: Shows, undone: Callable[[Sequence[Node]
             if child in siblings:
                 before = siblings[: siblings.index(child)]
                 for k, statement in enumerate(before):
-                    if _guards(src, statement, shows) and not undone([*before[k + 1 :], child]):
+                    if _guards(src, statement, shows) and not undone(
+                        [*before[k + 1 :], upto(child)]
+                    ):
                         return True
         if parent.type in ("function_definition", "program"):
             return False

@@ -946,7 +946,9 @@ class _Sinks:
             value = attached if option in ("--user", "--header") and attached else text
             if previous in ("-u", "--user") or option == "--user":
                 continue
-            header = value.split(":", 1)[0].strip().lower()
+            # exactly the name: curl 7.88 (http.c) drops a custom header on
+            # another host only when it starts "Authorization:" or "Cookie:"
+            header = value.split(":", 1)[0].lower()
             if (previous in ("-H", "--header") or option == "--header") and header in (
                 "authorization",
                 "cookie",

@@ -1955,6 +1955,38 @@ class TaintedScript:
         (body,) = self.function_bodies[function]  # defined once (`function_calls`)
         return body, calls
 
+    def _literal_loop_word(self, word: Node) -> bool:
+        """`word` is ``"$d"`` (``$d``, ``"${d}"``) of a name set only as the
+        variable of ``for`` loops over literal words with no line break and
+        no ``-`` first (``for d in /var/lib/a /var/lib/b``): each value one
+        such word."""
+        match = _PLAIN_EXPANSION.fullmatch(node_text(self.src, word).strip('"'))
+        if match is None or self.script is None or self.dynamic_writes:
+            return False
+        name = match.group(1) or match.group(2)
+        if name in self.unmodeled | self.arithmetic_names | self.namerefs or name in self.named_by:
+            return False
+        loops = 0
+        for node in self.script.nodes:
+            if node.type == "variable_assignment":
+                target = node.child_by_field_name("name")
+                if target is not None and node_text(self.src, target).split("[")[0] == name:
+                    return False
+            elif node.type == "for_statement":
+                variable = node.child_by_field_name("variable")
+                if variable is None or node_text(self.src, variable) != name:
+                    continue
+                values = node.children_by_field_name("value")
+                if not values or not all(
+                    self._one_literal(v)
+                    and not (static_text(self.src, v) or "-").startswith("-")
+                    and "\n" not in (static_text(self.src, v) or "\n")
+                    for v in values
+                ):
+                    return False
+                loops += 1
+        return loops > 0
+
     def _one_literal(self, word: Node) -> bool:
         """`word` is one literal word: no expansion, and no glob or brace
         list (``\\(``, ``!`` and ``{}`` are each themselves)."""
@@ -4208,18 +4240,16 @@ class TaintedScript:
         du = _last_command(stages[at - 1]) if at > 0 else None
         if du is None or _name_of(self.src, du) != "du":
             return False
+        arguments = list(du.children_by_field_name("argument"))
+        looped = [a for a in arguments if self._literal_loop_word(a)]
         operands = [
             a
-            for a in du.children_by_field_name("argument")
-            if not (static_text(self.src, a) or "-").startswith("-")
+            for a in arguments
+            if a in looped or not (static_text(self.src, a) or "-").startswith("-")
         ]
-        if not all(self._one_literal(a) for a in operands):
+        if not all(a in looped or self._one_literal(a) for a in operands):
             return False  # a name with a line break in it prints a line of its own
-        options = [
-            static_text(self.src, a)
-            for a in du.children_by_field_name("argument")
-            if (static_text(self.src, a) or "-").startswith("-")
-        ]
+        options = [static_text(self.src, a) for a in arguments if a not in operands]
         return all(
             o is not None and o != "--" and not o.startswith("--") and set(o[1:]) <= set("skmbcxL")
             for o in options

@@ -335,3 +335,38 @@ def test_a_programs_entry_may_list_plus_options(tmp_path: Path) -> None:
         ['dig +short -t A "$ARG_x"'], tmp_path, args=_DNS, programs=programs
     )
     assert status == "refused" and any("starts with `+`" in f for f in findings), findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a du size of each of the author's literal folders
+        (
+            'for d in /var/lib/a /var/lib/b; do\n  kb=$(du -sk "$d" | cut -f1)\n'
+            "  echo $((kb))\ndone",
+            False,
+        ),
+        ('for d in -h /var/lib/a; do\n  kb=$(du -s "$d" | cut -f1)\n  echo $((kb))\ndone', True),
+        ('for d in /var/lib/*; do\n  kb=$(du -sk "$d" | cut -f1)\n  echo $((kb))\ndone', True),
+        # the guarded name read in the value of its own assignment
+        (
+            'read -r v < "$HARBOR_RUN_DIR/f"\n'
+            'if [[ $v =~ ^[0-9]+$ ]]; then v="$(( v / 1024 )) KiB"; fi',
+            False,
+        ),
+        (
+            'read -r v < "$HARBOR_RUN_DIR/f"\n'
+            'if [[ $v =~ ^[0-9]+$ ]]; then v="$(( v / 1024 ))"; echo $((v)); fi',
+            True,
+        ),
+        # ${v:=…} assigns when v is empty: a guard that admits empty is undone
+        (
+            'read -r v < "$HARBOR_RUN_DIR/f"\n[[ $v =~ ^[0-9]*$ ]] || exit 1\n'
+            ': "${v:=$ARG_x}"\necho $((v))',
+            True,
+        ),
+    ],
+)
+def test_sizes_and_guarded_assignments(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings

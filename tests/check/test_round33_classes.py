@@ -86,3 +86,43 @@ def test_git_follows_a_redirect_with_its_header(
     run = _GIT.format(settings=settings, repo=repo)
     status, findings = check_steps([run], tmp_path, args=_PATH, **_GIT_SECRET)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    "writes",
+    [
+        'mapfile -t null <<< "$ARG_path"',
+        'null[0]="$ARG_path"',
+        ': "${null=$ARG_path}"',
+        'for false in "$ARG_path"; do :; done',
+        'f() { local null="$ARG_path"; }\nf',
+        'declare -n ref=true\nref="$ARG_path"',
+    ],
+)
+def test_a_variable_named_like_a_json_literal(writes: str, tmp_path: Path) -> None:
+    """Round thirty-four: bash arithmetic reads jq's ``false`` (of the
+    author's file too) as the variable ``false``: a script that gives one of
+    true/false/null a value is refused, however it writes it."""
+    run = f"{writes}\nbeta=$(jq '.features.beta' config/app.json)\n(( beta )) && echo on"
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert status == "refused", findings
+    status, findings = check_steps(
+        ["beta=$(jq '.features.beta' config/app.json)\n(( beta )) && echo on"],
+        tmp_path,
+        args=_PATH,
+    )
+    assert status == "accepted", findings
+
+
+@pytest.mark.parametrize(
+    ("header", "refused"),
+    [("Authorization : Bearer $API_TOKEN", True), ("Authorization: Bearer $API_TOKEN", False)],
+)
+def test_curl_keeps_only_an_exact_authorization_header(
+    header: str, refused: bool, tmp_path: Path
+) -> None:
+    """Round thirty-four: curl drops a custom header on a redirect only when
+    it starts exactly ``Authorization:`` (no blank before the colon)."""
+    run = f'curl -sS -L -H "{header}" "https://api.example.com/$ARG_path"'
+    status, findings = check_steps([run], tmp_path, args=_PATH, **_TOKEN)
+    assert (status == "refused") == refused, findings
