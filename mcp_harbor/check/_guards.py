@@ -225,7 +225,18 @@ def _runs_others(src: bytes) -> tuple[frozenset[str], bool]:
     text = src.decode("utf-8", "replace")
     names = set(re.findall(r"(?:^|[\s;&|(){}])(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)", text))
     names |= set(re.findall(r"(?:^|[\s;&|(){}])function\s+([A-Za-z_][\w-]*)", text))
-    return frozenset(names), re.search(r"\b(?:alias|trap)\b", text) is not None
+    return frozenset(names), RUNS_BETWEEN.search(text) is not None
+
+
+#: An ``alias`` or ``trap`` where a command starts (after a separator, a
+#: keyword, ``command``/``builtin``), or bash's table of aliases: text that
+#: may run between any two commands. (The word inside an array's list,
+#: ``labels=(descr alias)``, is no command.)
+RUNS_BETWEEN = re.compile(
+    r"(?:^|[;&|(){}`]|\$\(|\b(?:then|do|else|elif|command|builtin|exec|time|!))\s*"
+    r"(?:alias|trap)\b|BASH_ALIASES",
+    re.M,
+)
 
 
 def _function_assigns(src: bytes, at: Node, function: str, name: str, seen: frozenset[str]) -> bool:

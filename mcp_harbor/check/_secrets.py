@@ -167,6 +167,7 @@ def _follow(
     follower.unproven_is_data = False  # only the secrets are followed here
     follower.file_reads_clean = file_reads_clean
     follower.secret_file_paths = frozenset(files or ())
+    follower.secret_programs = allowed or {}
     follower.find_caller_data(script)
     # where caller data is (what is not proven the author's: the taint
     # analysis's own rule, `models` and `environment` as it gets them), for

@@ -51,7 +51,12 @@ from mcp_harbor.check._facts import (
     Word,
     any_model,
 )
-from mcp_harbor.check._guards import matched_digit_group, matched_digits, matched_pattern
+from mcp_harbor.check._guards import (
+    RUNS_BETWEEN,
+    matched_digit_group,
+    matched_digits,
+    matched_pattern,
+)
 from mcp_harbor.check._tree import (
     IDENT,
     VARIABLE,
@@ -1338,6 +1343,9 @@ class TaintedScript:
         #: names not proven clean are the caller's (False: only what `taint`
         #: seeds is followed, as the secrets' follower wants)
         self.unproven_is_data = True
+        #: the secrets' ``programs:`` (the secrets' follower only): each a
+        #: program the author says never prints that secret
+        self.secret_programs: Mapping[str, Collection[str]] = {}
 
     # -- reporting
     def hazard(self, rule: type[Rule], arg: str | None, byte: int, detail: str, fix: str) -> None:
@@ -1719,7 +1727,7 @@ class TaintedScript:
             # text the shell runs later (eval, source, a trap, an alias)
             # may set any name
             or self._evaluated()
-            or re.search(r"\balias\b", self.text) is not None
+            or RUNS_BETWEEN.search(self.text) is not None
         ):
             return False
         loop = next(
@@ -1790,9 +1798,23 @@ class TaintedScript:
                     return True
             elif (
                 node.type in ("declaration_command", "unset_command")
-                or (node.type == "command" and _name_of(self.src, node) in _SETS_NAMES)
-            ) and any(
-                name in re.split(r"[^A-Za-z0-9_]", node_text(self.src, a)) for a in node.children
+                and any(
+                    name in re.split(r"[^A-Za-z0-9_]", node_text(self.src, a))
+                    for a in node.children
+                )
+            ) or (
+                node.type == "command"
+                and _name_of(self.src, node) in _SETS_NAMES
+                and any(
+                    # the name as a word of its own, or first in one (k=1, k[0],
+                    # k+=1): not a name inside an expansion ("${labels[k]}")
+                    re.match(rf"['\"]?{re.escape(name)}(?![A-Za-z0-9_])", node_text(self.src, a))
+                    # an option cluster with it attached (printf -vk, read -ak)
+                    or re.fullmatch(
+                        rf"-[A-Za-z]*['\"]?{re.escape(name)}['\"]?", node_text(self.src, a)
+                    )
+                    for a in node.children_by_field_name("argument")
+                )
             ):
                 return True
         return False
@@ -3660,6 +3682,9 @@ class TaintedScript:
                 return False
             if program in ("printf", "echo") and self._piped_to_credential(command):
                 continue  # printf 'H: %s\n' "$T" | curl --header @-: curl's stdin
+            named = self.secret_programs.get(occ.arg or "", ())
+            if program in named or program.rsplit("/", 1)[-1] in named:
+                continue  # the secret's programs: entry, the author's word it never prints it
             if not takes_credential(program.rsplit("/", 1)[-1], words, place):
                 return False
         return True

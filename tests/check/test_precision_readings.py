@@ -370,3 +370,57 @@ def test_a_programs_entry_may_list_plus_options(tmp_path: Path) -> None:
 def test_sizes_and_guarded_assignments(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused, findings
+
+
+_SNMP = {
+    "secrets": {"SNMP_COMMUNITY": {"file": "/run/secrets/c", "programs": ["snmpget"]}},
+    "programs": {
+        "snmpget": {
+            "options_with_value": ["-v", "-c"],
+            "runs_operands": False,
+            "output_options": [],
+        }
+    },
+}
+
+
+def test_what_a_secrets_program_prints_is_its_answer(tmp_path: Path) -> None:
+    """A secret's ``programs:`` is the author's word that the program never
+    prints it: what it prints (captured, read) is its answer."""
+    run = (
+        'mapfile -t vals < <(snmpget -v 2c -c "$SNMP_COMMUNITY" edge1.example.com IF-MIB::x)\n'
+        "printf '%s\\n' \"${vals[@]}\""
+    )
+    status, findings = check_steps([run], tmp_path, args=_ARGS, **_SNMP)
+    assert status == "accepted", findings
+    # another program given it prints it, as far as the checker knows
+    run = 'v=$(printf \'%s\' "$SNMP_COMMUNITY" | base64)\necho "$v"'
+    status, findings = check_steps([run], tmp_path, args=_ARGS, **_SNMP)
+    assert status == "refused", findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a loop over an array's indexes: a name inside an expansion is no write
+        (
+            'labels=(a alias b)\nfor k in "${!labels[@]}"; do '
+            "printf '%s\\n' \"${labels[k]}\"; done",
+            False,
+        ),
+        (
+            'labels=(a b)\nfor k in "${!labels[@]}"; do printf -vk %s "$ARG_x"; echo $((k)); done',
+            True,
+        ),
+        (
+            'labels=(a b)\nfor k in "${!labels[@]}"; do '
+            'read -r k < "$HARBOR_RUN_DIR/f"; echo $((k)); done',
+            True,
+        ),
+        # an alias or a trap where a command starts runs text between commands
+        ('alias x=y\nlabels=(a b)\nfor k in "${!labels[@]}"; do echo $((k)); done', True),
+    ],
+)
+def test_loop_indexes(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
