@@ -4895,10 +4895,23 @@ class TaintedScript:
         """Every text the author's literal text between `start` and `end` and
         the words of the enum values `occs` in it make (quotes removed), at
         most `limit`; None when the text holds another expansion or an
-        escape, or there are more."""
+        escape outside one double-quoted string, or there are more. Inside
+        one (``"\\b$ARG_marker\\b"``) a backslash is bash's there
+        (`dq_unescape`)."""
         pieces = self._pieces(start, end, occs)
-        if any(c in piece for piece in pieces for c in "$`\\"):
+        if any(c in piece for piece in pieces for c in "$`"):
             return None
+        if any("\\" in piece for piece in pieces):
+            whole = self.src[start:end].decode("utf-8", "replace")
+            quoted = (
+                len(whole) >= 2
+                and whole[0] == whole[-1] == '"'
+                and not any(c in piece for piece in pieces for c in "'")
+                and '"' not in "".join(pieces)[1:-1]  # (an escaped one: not read here)
+            )
+            if not quoted:
+                return None
+            pieces = [dq_unescape(piece) for piece in pieces]
         texts = [""]
         for piece, occ in zip(pieces, sorted(occs, key=lambda o: o.start), strict=False):
             assert occ.model.words is not None

@@ -34,7 +34,6 @@ _BESIDE = {
 }
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
-    "020-todo-age.yaml": "H006: a number awk picks out of git blame's output, not followed",
     "021-errors-by-hour.yaml": "H003 H004: an array run as the command",
     "027-log-lines-range.yaml": "H006: the line numbers sed's = prints, read back",
     "062-gitlab-release-notes.yaml": "H010: wget follows redirects with the token (on purpose: "

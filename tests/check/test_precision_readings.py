@@ -424,3 +424,25 @@ def test_what_a_secrets_program_prints_is_its_answer(tmp_path: Path) -> None:
 def test_loop_indexes(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # an enum's value inside one double-quoted string, with backslashes
+        (
+            're="\\\\b$ARG_marker\\\\b"\nwhile IFS=: read -r file line text; do echo $((line)); '
+            'done < <(git grep -n -e "$re")',
+            False,
+        ),
+        # a free string there is the caller's
+        (
+            're="\\\\b$ARG_x\\\\b"\nwhile IFS=: read -r file line text; do echo $((line)); '
+            'done < <(git grep -n -e "$re")',
+            True,
+        ),
+    ],
+)
+def test_enum_words_with_backslashes(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
