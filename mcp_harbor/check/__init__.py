@@ -50,6 +50,7 @@ from mcp_harbor.check._taint import (
     makes_links,
     names_nothing,
     puts_caller_files,
+    writable_text,
     writes_repository,
 )
 from mcp_harbor.check._values import ValueModel
@@ -719,6 +720,12 @@ def _env_literals(step: Step, models: Mapping[str, ValueModel]) -> list[Hazard]:
     out: list[Hazard] = []
     callers = {f"ARG_{name}" for name in models} | set(step_env.caller_variables())
     for name, value in step.spec.env.items():
+        entry = _env_place(name, value)
+        if entry is not None:
+            out.append(
+                CodeSelectingVariable.env_place(name, entry, ((*step.where, "env", name), 0))
+            )
+            continue
         for match in _ENV_REFERENCE.finditer(value):
             hazard = CodeSelectingVariable.env_literal(
                 name, match.group(1), callers, models, ((*step.where, "env", name), match.start())
@@ -729,6 +736,29 @@ def _env_literals(step: Step, models: Mapping[str, ValueModel]) -> list[Hazard]:
     return out
 
 
+def _env_place(name: str, value: str) -> str | None:
+    """The part of a step's literal ``env:`` value of `name` that names a
+    place programs would read from and a step may write: in a list of
+    folders (``PATH``, ``PYTHONPATH``, ``PERL5LIB``…) an entry that is not
+    absolute (an ``env:`` value is never expanded: ``$HOME/bin`` is
+    relative) or is a writable place; for any other variable, a writable
+    place (the run directory, a temporary folder, home), unless it names a
+    temporary folder to write in (``TMPDIR``, ``ANSIBLE_LOCAL_TEMP``).
+    None when it names none."""
+    if name == "CDPATH":
+        return None  # only "" passes the loader: bash's default
+    if name.endswith(("PATH", "LIB")):
+        for entry in value.split(":"):
+            if not entry.startswith("/") or writable_text(entry):
+                return entry or "(an empty entry: the working folder)"
+        return None
+    if _TEMP_VARIABLE.search(name):
+        return None
+    return value if value and writable_text(value) else None
+
+
+#: Variables that name a temporary folder a program writes in.
+_TEMP_VARIABLE = re.compile(r"(?:^|_)(?:TMPDIR|TMP|TEMP|TEMPDIR)$")
 #: The checker's own placeholder words, never shown to people.
 _SENTINEL = re.compile(r"q*hbQ?SENT[0-9]+x")
 _GENERIC_ARG = re.compile(r"\$ARG(?![A-Za-z0-9_])")

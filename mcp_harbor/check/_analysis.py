@@ -145,6 +145,26 @@ _MAX_DEPTH = 4
 _IFS = frozenset(" \t\n")
 #: Characters that make an unquoted expansion a pattern of file names.
 _GLOB_CHARS = frozenset("*?[")
+
+
+def _relative_search_entry(name: str, text: str) -> str | None:
+    """The entry of a list of folders programs are searched in (``PATH``,
+    ``PYTHONPATH``, ``PERL5LIB``…, not ``CDPATH``) assigned in the script
+    as `text` that is relative (``node_modules/.bin``, an empty one), starts
+    with a name other than the variable's own (``$PATH`` keeps what it was),
+    or names a place a step may write (``$HARBOR_RUN_DIR/bin``, ``/tmp``,
+    ``~``). None when every entry is absolute and the author's."""
+    if name == "CDPATH" or not name.endswith(("PATH", "LIB")):
+        return None
+    for entry in text.strip("\"'").split(":"):
+        bare = entry.strip("\"'")
+        if bare in (f"${name}", f"${{{name}}}"):
+            continue
+        if not bare.startswith("/") or writable_text(bare):
+            return bare or "(an empty entry: the working folder)"
+    return None
+
+
 #: The names JSON's literals are, and the writes of them bash's tree shows
 #: only as text: ``${null=…}``, ``${false:=…}``, ``declare -n ref=null``.
 _JSON_LITERALS = frozenset({"true", "false", "null"})
@@ -1325,6 +1345,21 @@ class _Analysis(TaintedScript):
         value = node.child_by_field_name("value")
         if name is None or value is None:
             return
+        entry = _relative_search_entry(node_text(self.src, name), node_text(self.src, value))
+        if entry is not None and (
+            writable_text(entry) or entry.startswith("~") or self.works_in_writable()
+        ):
+            # (a relative entry is the author's folder while the script
+            # works only in folders no step writes: PYTHONPATH=src)
+            self.hazard(
+                CodeSelectingVariable,
+                None,
+                value.start_byte,
+                f"`{node_text(self.src, name)}` gets the entry `{entry}`, relative to the folder "
+                "a command works in or a place a step may write, and programs are found (or "
+                "modules loaded) there",
+                "list absolute folders no step writes (the author's), and keep `$PATH` as it is",
+            )
         target = (
             node_text(self.src, name.child_by_field_name("name") or name)
             if name.type == "subscript"

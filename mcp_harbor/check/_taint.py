@@ -933,8 +933,11 @@ _JSON_NAME_WRITE = re.compile(
 _RUNS_UNREAD = re.compile(r"(?:^|[;&|(\s])(?:eval|source|\.)\s", re.M)
 #: ``$name``, ``${name}``: the value as it is (no operator, no index).
 _PLAIN_EXPANSION = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
-#: A redirection that sends standard error where standard output goes.
-_JOINS_ERRORS = re.compile(r"2>&1|&>|\|&|>&\s*1\b")
+#: A redirection that sends standard error where standard output goes (or
+#: may: ``2>/dev/fd/1``, ``2>/proc/self/fd/1``, ``2>/dev/stdout``).
+_JOINS_ERRORS = re.compile(
+    r"2>&|&>|\|&|>&\s*1\b|2>>?\s*[\"']?/(?:dev|proc)/(?!null\b)|\bexec\b[^\n;|&]*2>"
+)
 #: What a JSON text starts with (RFC 8259): its
 #: literal words whole, so no text starts ``file://`` (`_json_text`).
 _JSON_HEADS = frozenset({"{", "[", '"', "-", "true", "false", "null", *string.digits})

@@ -1810,14 +1810,24 @@ def sql_code(text: str) -> str:
     """psql's input with its SQL string literals (``'…'``, ``''`` a quote
     inside) and quoted names (``"…"``) blanked: psql's lexer runs no
     backslash command and interpolates no ``:NAME`` inside them (PostgreSQL
-    15 psql(1), "SQL Interpolation"). A literal in which a backslash stands
-    right before a quote is read one way with standard_conforming_strings
-    and another without (``'a\\'``): there, and from an unclosed quote on,
-    the text is kept as it is."""
+    15 psql(1), "SQL Interpolation"). Comments (``-- …``, nested ``/* …
+    */``) and dollar-quoted strings (``$$…$$``, ``$tag$…$tag$``) are
+    stepped over as they are, kept (a quote inside one starts nothing). A
+    literal in which a backslash stands right before a quote is read one
+    way with standard_conforming_strings and another without (``'a\\'``):
+    there, and from anything unclosed on, the text is kept as it is."""
     out: list[str] = []
     k = 0
     while k < len(text):
         c = text[k]
+        skipped = _sql_skipped(text, k)
+        if skipped is not None:
+            if skipped >= len(text) + 1:
+                out.append(text[k:])  # unclosed: kept, and nothing after is read
+                break
+            out.append(text[k:skipped])
+            k = skipped
+            continue
         if c not in "'\"":
             out.append(c)
             k += 1
@@ -1837,6 +1847,38 @@ def sql_code(text: str) -> str:
         out.append(c + " " * len(inside) + c)
         k = end + 1
     return "".join(out)
+
+
+_DOLLAR_QUOTE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*)?\$")
+
+
+def _sql_skipped(text: str, k: int) -> int | None:
+    """Where the comment or dollar-quoted string that starts at `k` of the
+    SQL `text` ends (past it); ``len(text) + 1`` when it is unclosed; None
+    when none starts there."""
+    if text.startswith("--", k):
+        end = text.find("\n", k)
+        return len(text) if end < 0 else end
+    if text.startswith("/*", k):
+        depth = 0
+        at = k
+        while at < len(text):
+            if text.startswith("/*", at):
+                depth += 1
+                at += 2
+            elif text.startswith("*/", at):
+                depth -= 1
+                at += 2
+                if depth == 0:
+                    return at
+            else:
+                at += 1
+        return len(text) + 1
+    quote = _DOLLAR_QUOTE.match(text, k) if text[k] == "$" else None
+    if quote is not None and not (k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_")):
+        close = text.find(quote.group(0), quote.end())
+        return len(text) + 1 if close < 0 else close + len(quote.group(0))
+    return None
 
 
 def awk_code(text: str) -> str:

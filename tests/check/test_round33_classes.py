@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.check._harness import check_steps
+from tests.check._harness import check_documents, check_steps
 
 _SEL = {"sel": {"type": "string", "pattern": "^[A-Za-z0-9_.!()|@+-]+$"}}
 
@@ -126,3 +126,86 @@ def test_curl_keeps_only_an_exact_authorization_header(
     run = f'curl -sS -L -H "{header}" "https://api.example.com/$ARG_path"'
     status, findings = check_steps([run], tmp_path, args=_PATH, **_TOKEN)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("env", "refused"),
+    [
+        # a step's env: that points a program's config or search path at a
+        # place a step may write, or at a relative folder
+        ({"CURL_HOME": "/dev/shm/app"}, True),
+        ({"XDG_CONFIG_HOME": "/tmp/cfg"}, True),
+        ({"HOME": "/dev/shm/app"}, True),
+        ({"GIT_CONFIG_GLOBAL": "/dev/shm/app/gitconfig"}, True),
+        ({"PYTHONPATH": "/dev/shm/app"}, True),
+        ({"PATH": "bin:/usr/bin:/bin"}, True),
+        ({"PATH": "/usr/bin::/bin"}, True),
+        # the author's absolute folders, a temporary folder to write in
+        ({"PATH": "/opt/tool/bin:/usr/bin:/bin"}, False),
+        ({"ANSIBLE_LOCAL_TEMP": "/tmp"}, False),
+        ({"CDPATH": ""}, False),
+    ],
+)
+def test_a_step_env_naming_a_writable_place(
+    env: dict[str, str], refused: bool, tmp_path: Path
+) -> None:
+    """Round thirty-five: `env:` is the author's literal, but the place it
+    names may hold what an earlier step stored there."""
+    report = check_documents(
+        [
+            {
+                "name": "t",
+                "description": "steps",
+                "steps": [
+                    {"name": "s", "env": env, "run": "jq -n 1\ncurl -sS https://x.example.com"}
+                ],
+            }
+        ],
+        tmp_path,
+    )
+    assert (report.status == "refused") == refused, report.findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ('PATH="node_modules/.bin:$PATH"\ncd "$HARBOR_RUN_DIR/pkg"\njq . package.json', True),
+        ('PATH=".venv/bin:$PATH"\ntar -xzf "$ARG_path" -C .\ndu -sk .', True),
+        ('PATH="$HOME/.local/bin:$PATH"\njq -n 1', True),
+        # relative, but the script works only in the author's folders
+        ("export PYTHONPATH=src\npython3 -m pytest -q -p no:cacheprovider", False),
+        ('PATH="/opt/tool/bin:$PATH"\njq -n 1', False),
+    ],
+)
+def test_a_search_path_assigned_in_the_script(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
+
+
+_PSQL = "psql -X -v st=\"$ARG_path\" <<'SQL'\n{sql}\nSQL"
+
+
+@pytest.mark.parametrize(
+    ("sql", "refused"),
+    [
+        # an apostrophe in a comment or a dollar-quoted string starts no literal
+        ("SELECT 1 -- the customer's\nWHERE a = :st AND b = 'x';", True),
+        ("SELECT 1 /* it's /* nested */ */ , :st, 'y';", True),
+        ("SELECT $$ it's $$, :st;", True),
+        ("SELECT 1 -- the customer's\nWHERE a = :'st';", False),
+    ],
+)
+def test_psql_comments_and_dollar_quotes(sql: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([_PSQL.format(sql=sql)], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    "joined", ["2>&1", "2>/dev/fd/1", "2>/proc/self/fd/1", "2>/dev/stdout", "|& cat"]
+)
+def test_jq_errors_joined_into_its_output(joined: str, tmp_path: Path) -> None:
+    """jq's errors (``halt_error`` prints its input raw) joined into what
+    ``$(…)`` captures make it no JSON text."""
+    run = f"n=$(jq '.t | halt_error' <<< \"$ARG_path\" {joined})\necho $(( n + 1 ))"
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert status == "refused", findings

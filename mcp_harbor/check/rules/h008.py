@@ -120,6 +120,23 @@ class CodeSelectingVariable(Rule):
         )
 
     @classmethod
+    def env_place(cls, name: str, entry: str, where: Located) -> Hazard:
+        """This rule's finding when the literal ``env:`` value of `name`
+        names, as the place a program reads from, `entry`: a place a step
+        may write (the run directory, a temporary folder, home) or, in a
+        list of folders (``PATH``), one relative to the folder a command
+        works in."""
+        return cls.hazard(
+            None,
+            where,
+            f"the `env:` value of `{name}` names `{entry}`, a place a step may write or one "
+            "relative to the folder a command works in, and programs read their config or "
+            "code from the place such a variable names (a `.curlrc`, a module, a program "
+            "found on PATH)",
+            f"give `{name}` an absolute folder no step writes (the author's), or leave it unset",
+        )
+
+    @classmethod
     def env_literal(
         cls,
         name: str,
