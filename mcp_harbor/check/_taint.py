@@ -1986,31 +1986,83 @@ class TaintedScript:
         no ``-`` first (``for d in /var/lib/a /var/lib/b``): each value one
         such word."""
         match = _PLAIN_EXPANSION.fullmatch(node_text(self.src, word).strip('"'))
-        if match is None or self.script is None or self.dynamic_writes:
-            return False
-        name = match.group(1) or match.group(2)
+        return match is not None and bool(
+            self._literal_loop_values(match.group(1) or match.group(2))
+        )
+
+    def _literal_loop_values(self, name: str) -> list[str] | None:
+        """Every value of `name` when it is set only as the variable of
+        ``for`` loops over literal words with no line break and no ``-``
+        first; None otherwise."""
+        if self.script is None or self.dynamic_writes:
+            return None
         if name in self.unmodeled | self.arithmetic_names | self.namerefs or name in self.named_by:
-            return False
-        loops = 0
+            return None
+        found: list[str] = []
         for node in self.script.nodes:
             if node.type == "variable_assignment":
                 target = node.child_by_field_name("name")
                 if target is not None and node_text(self.src, target).split("[")[0] == name:
-                    return False
+                    return None
             elif node.type == "for_statement":
                 variable = node.child_by_field_name("variable")
                 if variable is None or node_text(self.src, variable) != name:
                     continue
                 values = node.children_by_field_name("value")
+                texts = [static_text(self.src, v) for v in values]
                 if not values or not all(
                     self._one_literal(v)
-                    and not (static_text(self.src, v) or "-").startswith("-")
-                    and "\n" not in (static_text(self.src, v) or "\n")
-                    for v in values
+                    and t is not None
+                    and not t.startswith("-")
+                    and "\n" not in t
+                    for v, t in zip(values, texts, strict=True)
                 ):
-                    return False
-                loops += 1
-        return loops > 0
+                    return None
+                found += [t for t in texts if t is not None]
+        return found or None
+
+    def _finite_choices(self, argument: Node) -> list[str | None]:
+        """`_finite_texts` of `argument`, or the one unknown word."""
+        texts = self._finite_texts(argument)
+        return [None] if texts is None else list(texts)
+
+    def _finite_texts(self, argument: Node, limit: int = 16) -> list[str] | None:
+        """Every text the double-quoted word `argument` may be when each of
+        its expansions is a plain ``$name`` of a literal loop's variable
+        (`_literal_loop_values`) or of an `enum`/`const` arg
+        (``"s/^/  $env: /"``); None otherwise, or past `limit`."""
+        if argument.type != "string":
+            return None
+        texts = [""]
+        for child in argument.children:
+            raw = node_text(self.src, child)
+            if child.type == '"':
+                continue
+            if child.type == "string_content":
+                if "`" in raw or "$" in raw:
+                    return None
+                texts = [t + dq_unescape(raw) for t in texts]
+                continue
+            if child.type not in ("simple_expansion", "expansion"):
+                return None
+            plain = _PLAIN_EXPANSION.fullmatch(raw)
+            if plain is None:
+                return None
+            name = plain.group(1) or plain.group(2)
+            held = self.taint.variables.get(name)
+            values = (
+                sorted(held[1].words)
+                if held is not None and held[1].words is not None
+                else self._literal_loop_values(name)
+                if held is None
+                else None
+            )
+            if values is None:
+                return None
+            texts = [t + v for t in texts for v in values]
+            if len(texts) > limit:
+                return None
+        return texts
 
     def _one_literal(self, word: Node) -> bool:
         """`word` is one literal word: no expansion, and no glob or brace
@@ -2499,6 +2551,27 @@ class TaintedScript:
             or self._numbers_text(a)
             for a in arguments
         ]
+        if program is not None and None in words:
+            # sed "s/^/  $env: /" over a literal loop: each text it may be
+            choices: list[list[str | None]] = [
+                [w] if w is not None else self._finite_choices(a)
+                for a, w in zip(arguments, words, strict=True)
+            ]
+            lines: list[list[str | None]] = [[]]
+            for choice in choices:
+                lines = [[*line, c] for line in lines for c in choice]
+                if len(lines) > 16:
+                    break
+            if (
+                len(lines) <= 16
+                and any(
+                    len(c) > 1 or c != [None]
+                    for c, w in zip(choices, words, strict=True)
+                    if w is None
+                )
+                and all(grammars.writes_no_file(program.rsplit("/", 1)[-1], line) for line in lines)
+            ):
+                return False
         if program is None and name is not None:
             # PYTHON=python3 … "$PYTHON" -c …: the constant it stands for
             resolved = self.resolve_command_word(self.word(name))

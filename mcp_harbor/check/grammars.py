@@ -493,7 +493,9 @@ GRAMMARS: dict[str, Grammar] = {
         # the e command, and the e flag of s///, run the pattern space
         evaluates=r"(?:^|[;{}\n])\s*[0-9,$]*!?\s*e\b|s(.).*\1.*\1[a-zA-Z0-9]*e",
         # w FILE, W FILE and the w flag of s/// write the file they name
-        writes=r"(?:^|[;{}\n]|/)\s*[0-9,$!]*\s*[wW]\s|s(.).*\1.*\1[a-zA-Z0-9]*w",
+        # w FILE, W FILE (GNU sed: the file name may follow with no blank,
+        # 1wout), the s command's w flag
+        writes=r"(?:^|[;{}\n]|/)\s*[0-9,$!]*\s*[wW](?:\s|[^/\s;}])|s(.).*\1.*\1[a-zA-Z0-9]*w",
         flags="-n --quiet --silent -E -r --regexp-extended -s --separate -u -z --null-data "
         "--posix --debug --sandbox",
     ),

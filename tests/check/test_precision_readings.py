@@ -446,3 +446,26 @@ def test_loop_indexes(run: str, refused: bool, tmp_path: Path) -> None:
 def test_enum_words_with_backslashes(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused, findings
+
+
+_DOC = {"doc": {"type": "string", "contentEncoding": "base64"}}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # GNU sed's w takes the file name with no blank before it (1wout)
+        ('sed -n "1wMakefile" "$ARG_doc"\nmake', True),
+        ('sed -n "s/x/y/w Makefile" "$ARG_doc"\nmake', True),
+        ('sed -n "1p" "$ARG_doc"\nmake', False),
+        # a sed program that holds a literal loop's variable: each text it may be
+        (
+            'for env in a b; do\n  sed "s/^/  $env: /" "$ARG_doc"\n  make\ndone',
+            False,
+        ),
+        ('for env in a "w x"; do\n  sed "1$env" "$ARG_doc"\n  make\ndone', True),
+    ],
+)
+def test_sed_writes(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_DOC)
+    assert (status == "refused") == refused, findings
