@@ -522,7 +522,11 @@ def _sed_reads_only_operands(text: str) -> bool:
     grammar = grammars.GRAMMARS["sed"]
     return not any(
         pattern is not None and re.search(pattern, text, re.M)
-        for pattern in (grammar.evaluates, grammar.writes, r"(?:^|[;{}\n])\s*[0-9,$!]*\s*[rR]\s")
+        for pattern in (
+            grammar.evaluates,
+            grammar.writes,
+            rf"(?:^|[;{{}}\n])\s*{grammars.SED_ADDRESS}[rR](?:\s|[^/\s;}}])",
+        )
     )
 
 

@@ -174,6 +174,13 @@ _RESTIC_CODE = (
     "--cacert --tls-client-cert --cache-dir"
 )
 
+#: A sed address (GNU sed 4.9, "Addresses"): numbers, $, first~step,
+#: addr1,+N, /regex/ and \%regex% (flags I, M), negated with !, with blanks.
+SED_ADDRESS = (
+    r"(?:/(?:[^/\\\n]|\\.)*/[IM]*|\\(?P<q>[^\s\\])(?:(?!(?P=q)).)*(?P=q)[IM]*"
+    r"|[0-9,$!~+\s])*"
+)
+
 #: Other names of programs with a grammar.
 _ALIASES = {
     "python": "python3",
@@ -490,12 +497,14 @@ GRAMMARS: dict[str, Grammar] = {
         code="-e --expression -f --file",
         script=True,
         program="-e --expression",
-        # the e command, and the e flag of s///, run the pattern space
-        evaluates=r"(?:^|[;{}\n])\s*[0-9,$]*!?\s*e\b|s(.).*\1.*\1[a-zA-Z0-9]*e",
-        # w FILE, W FILE and the w flag of s/// write the file they name
-        # w FILE, W FILE (GNU sed: the file name may follow with no blank,
-        # 1wout), the s command's w flag
-        writes=r"(?:^|[;{}\n]|/)\s*[0-9,$!]*\s*[wW](?:\s|[^/\s;}])|s(.).*\1.*\1[a-zA-Z0-9]*w",
+        # the e command after any address (1e, /re/e, 1~2e, 0,/x/e, $!e),
+        # and the e flag of s///, run the pattern space
+        evaluates=rf"(?:^|[;{{}}\n])\s*{SED_ADDRESS}e\b"
+        r"|s(?P<d>.).*(?P=d).*(?P=d)[a-zA-Z0-9]*e",
+        # w FILE, W FILE after any address (GNU sed: the file name may follow
+        # with no blank, 1wout), and the s command's w flag
+        writes=rf"(?:^|[;{{}}\n])\s*{SED_ADDRESS}[wW](?:\s|[^/\s;}}])"
+        r"|s(?P<d>.).*(?P=d).*(?P=d)[a-zA-Z0-9]*w",
         flags="-n --quiet --silent -E -r --regexp-extended -s --separate -u -z --null-data "
         "--posix --debug --sandbox",
     ),

@@ -469,3 +469,25 @@ _DOC = {"doc": {"type": "string", "contentEncoding": "base64"}}
 def test_sed_writes(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_DOC)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("program", "refused"),
+    [
+        # e after any address runs the pattern space: the caller's line
+        ("/./e", True),
+        ("1~1e", True),
+        ("0,/x/e", True),
+        ("$!e", True),
+        ("s/x/y/e", True),
+        ("1rfile", False),  # reads a file of the author's: no code
+        # e, w, r as text of s or of an address: none
+        ("s/a/e/", False),
+        ("/e/p", False),
+        ("s/r/w/g", False),
+    ],
+)
+def test_sed_commands_after_any_address(program: str, refused: bool, tmp_path: Path) -> None:
+    run = f"printf '%s\\n' \"$ARG_x\" | sed '{program}'"
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
