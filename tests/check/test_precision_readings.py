@@ -491,3 +491,18 @@ def test_sed_commands_after_any_address(program: str, refused: bool, tmp_path: P
     run = f"printf '%s\\n' \"$ARG_x\" | sed '{program}'"
     status, findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("program", "refused"),
+    [
+        ("{ f = $1; @f($2) }", True),  # gawk: an indirect call, system too
+        ('@include "lib.awk"\n{ print $1 }', True),
+        ("{ print $1 }", False),
+        ('{ print "a@b" }', False),  # inside a string: no @ form
+    ],
+)
+def test_gawk_at_forms(program: str, refused: bool, tmp_path: Path) -> None:
+    run = f"printf '%s\\n' \"$ARG_x\" | awk '{program}'"
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
