@@ -545,8 +545,11 @@ GRAMMARS: dict[str, Grammar] = {
         # require of a literal core module that loads no code by name (node 18
         # API docs: fs, path, os, util, url, querystring, crypto, zlib,
         # string_decoder, readline, assert, events) is no way to run data
+        # (and the ways to reach any of them by a computed name: the global
+        # object, process, this, Reflect, module: globalThis[name](code))
         evaluates=r"\b(?:eval|Function|import|child_process|vm|binding|setTimeout|"
-        r"setInterval|execSync|exec|spawn\w*|constructor)\b|"
+        r"setInterval|execSync|exec|spawn\w*|constructor|globalThis|global|Reflect|module|"
+        r"dlopen|mainModule|__proto__)\b|\b(?:process|this|self)\s*\[|"
         r"\brequire\b(?!\s*\(\s*([\"'])(?:node:)?(?:fs|path|os|util|url|querystring|crypto|"
         r"zlib|string_decoder|readline|assert|events)\1\s*\))",
         # fs's functions that create, change or remove files (fs.readFileSync

@@ -506,3 +506,23 @@ def test_gawk_at_forms(program: str, refused: bool, tmp_path: Path) -> None:
     run = f"printf '%s\\n' \"$ARG_x\" | awk '{program}'"
     status, findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("program", "refused"),
+    [
+        # a global function by a computed name: eval, whatever data names
+        ("globalThis[process.argv[1]](process.argv[2])", True),
+        ("process[process.argv[1]]()", True),
+        ("Reflect.apply(globalThis.eval, null, [process.argv[1]])", True),
+        ("console.log(process.argv[1].length)", False),
+        (
+            "const o = {}; console.log(Object.prototype.hasOwnProperty.call(o, process.argv[1]))",
+            False,
+        ),
+    ],
+)
+def test_node_computed_names(program: str, refused: bool, tmp_path: Path) -> None:
+    run = f"node -e '{program}' \"$ARG_x\""
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, [f for f in findings if "H005" in f]
