@@ -1022,6 +1022,16 @@ class _Analysis(TaintedScript):
                 index = parent.child_by_field_name("index")
                 holder = parent.parent
                 if (
+                    name is not None
+                    and index is not None
+                    and (index.start_byte, index.end_byte) == (child.start_byte, child.end_byte)
+                    and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", node_text(self.src, index))
+                    and self.is_assoc(node_text(self.src, name), parent)
+                ):
+                    # $(( at[start] )) of an associative array: the key is the
+                    # word "start" itself (nothing in it to expand), no name read
+                    return True
+                if (
                     name is None
                     or index is None
                     or not (

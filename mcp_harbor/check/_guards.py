@@ -39,7 +39,9 @@ _UNSIGNED_REGEX = re.compile(r"\^(?:\[0-9\]|\[\[:digit:\]\])(?:\+|\*|\{[0-9]+(?:
 #: of the script's.
 _OWN_PROCESS = frozenset({"subshell", "command_substitution", "process_substitution"})
 #: A capturing group that matches digits alone.
-_DIGITS_GROUP = re.compile(r"(?:\[0-9\]|\[\[:digit:\]\])(?:\+|\*|\{[0-9]+(?:,[0-9]*)?\})")
+_DIGITS_GROUP = re.compile(
+    r"(?:(?:\[(?:[0-9](?:-[0-9])?)+\]|\[\[:digit:\]\]|[0-9])(?:[+*?]|\{[0-9]+(?:,[0-9]*)?\})?)+"
+)
 #: Builtins that assign the names they are given.
 _ASSIGNING = frozenset(
     {"read", "mapfile", "readarray", "let", "declare", "typeset", "local", "export",
@@ -307,8 +309,18 @@ def _assigns(
                 }
                 if builtin and builtin[0] in _ASSIGNING and name in given:
                     return True
-            elif node.type in ("for_statement", "c_style_for_statement", "function_definition"):
-                return True  # a loop or a function may assign it again
+            elif node.type == "for_statement":
+                # its variable (the statements of its body are walked too)
+                variable = node.child_by_field_name("variable")
+                if variable is None or node_text(src, variable) == name:
+                    return True
+            elif node.type == "c_style_for_statement":
+                body = node.child_by_field_name("body")
+                header = src[node.start_byte : body.start_byte if body else node.end_byte]
+                if re.search(rf"(?<![\w$]){re.escape(name)}\b", header.decode("utf-8", "replace")):
+                    return True  # for (( n = 0; … )): its header may assign it
+            elif node.type == "function_definition":
+                return True  # a function may assign it when it is called
     return False
 
 

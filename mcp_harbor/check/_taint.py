@@ -1768,6 +1768,10 @@ class TaintedScript:
                 # for i in "${!a[@]}" of an array no declaration makes
                 # associative: its indexes, whole numbers from 0
                 return (UNPROVEN, _COUNT)
+            literal = self._literal_keys(keys["name"]) if keys is not None else None
+            if literal:
+                # declare -A flags=([2]=A [16]=B), written no other way: its keys
+                return (UNPROVEN, words_model(literal))
         firsts: set[str] = set()
         for value in values:
             raw = node_text(self.src, value)
@@ -1784,6 +1788,43 @@ class TaintedScript:
         if not firsts:
             return None
         return (UNPROVEN, replace(any_model(), first=frozenset(firsts)))
+
+    def _literal_keys(self, name: str) -> list[str] | None:
+        """The keys of the associative array `name` when every write of it
+        is a list of ``[KEY]=VALUE`` pairs with literal keys (``declare -A
+        flags=([2]=A [16]=B)``): nothing else sets an element."""
+        if (
+            self.script is None
+            or self.dynamic_writes
+            or name in self.unmodeled | self.namerefs
+            or name in self.named_by
+        ):
+            return None
+        keys: list[str] = []
+        for node in self.script.of_type("variable_assignment"):
+            target = node.child_by_field_name("name")
+            if target is None:
+                continue
+            if target.type == "subscript":
+                inner = target.child_by_field_name("name")
+                if inner is not None and node_text(self.src, inner) == name:
+                    return None  # flags[$k]=…: an element set another way
+                continue
+            if node_text(self.src, target) != name:
+                continue
+            value = node.child_by_field_name("value")
+            if value is None or value.type != "array":
+                return None
+            for element in value.children:
+                if element.type in ("(", ")"):
+                    continue
+                pair = re.fullmatch(
+                    r"\[([A-Za-z0-9_.:-]+)\]=.*", node_text(self.src, element), re.S
+                )
+                if pair is None:
+                    return None
+                keys.append(pair.group(1))
+        return keys or None
 
     def _writes_name(self, place: Node, name: str) -> bool:
         """Something in `place` may set `name`: an assignment, a loop, or a
@@ -4294,6 +4335,16 @@ class TaintedScript:
                 return ValueModel(frozenset(string.digits), frozenset(string.digits), False, True)
             return None
         arguments = list(last.children_by_field_name("argument"))
+        if (
+            name is not None
+            and node_text(self.src, name) in ("echo", "printf")
+            and len(arguments) == 1
+            and re.fullmatch(r"-?[0-9]+", static_text(self.src, arguments[0]) or "")
+        ):
+            # || echo 0: the author's number
+            return ValueModel(
+                frozenset(string.digits + "-"), frozenset(string.digits + "-"), False, True
+            )
         if name is not None and node_text(self.src, name) == "echo" and len(arguments) == 1:
             # echo "$now" of a name set once, to a count: that count again
             copied = _CONSTANT_USE.fullmatch(node_text(self.src, arguments[0]))

@@ -181,6 +181,13 @@ SED_ADDRESS = (
     r"|[0-9,$!~+\s])*"
 )
 
+#: sed's s command where a command starts (after a separator, an address's
+#: end or a blank; not the s of ``[[:space:]]``), up to its flags.
+_SED_S = (
+    r"(?:^|[;{}\n0-9$/!\s])s(?P<d>[^\s\\\n])(?:(?!(?P=d))[^\\\n]|\\.)*(?P=d)"
+    r"(?:(?!(?P=d))[^\\\n]|\\.)*(?P=d)[a-zA-Z0-9]*"
+)
+
 #: Other names of programs with a grammar.
 _ALIASES = {
     "python": "python3",
@@ -502,11 +509,11 @@ GRAMMARS: dict[str, Grammar] = {
         # the e command after any address (1e, /re/e, 1~2e, 0,/x/e, $!e),
         # and the e flag of s///, run the pattern space
         evaluates=rf"(?:^|[;{{}}\n])\s*{SED_ADDRESS}e\b"
-        r"|s(?P<d>.).*(?P=d).*(?P=d)[a-zA-Z0-9]*e",
+        rf"|{_SED_S}e",
         # w FILE, W FILE after any address (GNU sed: the file name may follow
         # with no blank, 1wout), and the s command's w flag
         writes=rf"(?:^|[;{{}}\n])\s*{SED_ADDRESS}[wW](?:\s|[^/\s;}}])"
-        r"|s(?P<d>.).*(?P=d).*(?P=d)[a-zA-Z0-9]*w",
+        rf"|{_SED_S}w",
         flags="-n --quiet --silent -E -r --regexp-extended -s --separate -u -z --null-data "
         "--posix --debug --sandbox",
     ),

@@ -526,3 +526,38 @@ def test_node_computed_names(program: str, refused: bool, tmp_path: Path) -> Non
     run = f"node -e '{program}' \"$ARG_x\""
     status, findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused, [f for f in findings if "H005" in f]
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a group of digit ranges is digits ([1-4], 20[0-9]{2})
+        (
+            "if [[ $ARG_x =~ ^(20[0-9]{2})-Q([1-4])$ ]]; then q=${BASH_REMATCH[2]}; "
+            "for (( m = (q - 1) * 3 + 1; m <= q * 3; m++ )); do echo $m; done; fi",
+            False,
+        ),
+        ("if [[ $ARG_x =~ ^Q([1-4a])$ ]]; then q=${BASH_REMATCH[1]}; echo $(( q * 3 )); fi", True),
+        # a loop inside the guarded block assigns only its own variable
+        (
+            'read -r v < "$HARBOR_RUN_DIR/f"\nif [[ $v =~ ^[0-9]+$ ]]; then '
+            "for b in 1 2; do echo $(( v & b )); done; fi",
+            False,
+        ),
+        (
+            'read -r v < "$HARBOR_RUN_DIR/f"\nif [[ $v =~ ^[0-9]+$ ]]; then '
+            "for b in 1 2; do echo $(( v & b )); v=$ARG_x; done; fi",
+            True,
+        ),
+        # an associative array's literal keys, and a bare key in arithmetic
+        ('declare -A f=([2]=A [16]=B)\nfor b in "${!f[@]}"; do echo $(( 3 & b )); done', False),
+        ('declare -A f=([2]=A)\nf[$ARG_x]=1\nfor b in "${!f[@]}"; do echo $(( b )); done', True),
+        ("declare -A at=()\nat[x]=1\necho $(( at[start] + 1 ))", False),
+        ('at=()\nread -r start < "$HARBOR_RUN_DIR/f"\necho $(( at[start] + 1 ))', True),
+        # || echo 0: the author's number
+        ('t=$(date -u -d "$ARG_x" +%s 2>/dev/null || echo 0)\n(( t > 0 )) && echo later', False),
+    ],
+)
+def test_numbers_round_thirty_five(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
