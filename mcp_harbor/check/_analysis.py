@@ -282,6 +282,22 @@ class _Analysis(TaintedScript):
                     f"write `${{{text}}}` for that parameter, or `${{{text[0]}}}{text[1:]}`",
                 )
                 return
+        for node in script.of_type("word"):
+            raw = node_text(self.src, node)
+            if re.search(r"(?<!\\)\n", raw):
+                # exit 1 <newline> \trap …: tree-sitter reads the next line's
+                # first word as this command's, bash as a command of its own
+                self.hazard(
+                    UnparseableTemplate,
+                    None,
+                    node.start_byte,
+                    "tree-sitter reads a word across a line break here (a line that starts "
+                    "with a backslash), where bash starts a new command, so the two parsers "
+                    "disagree about what runs",
+                    "write the command word without the backslash (`trap`, not `\\trap`), or "
+                    "quote it",
+                )
+                return
         for node in script.of_type("string"):
             before = node.prev_sibling
             if before is not None and before.type == "$" and before.end_byte == node.start_byte:

@@ -227,7 +227,8 @@ def _runs_others(src: bytes) -> tuple[frozenset[str], bool]:
     text = src.decode("utf-8", "replace")
     names = set(re.findall(r"(?:^|[\s;&|(){}])(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\s*\)", text))
     names |= set(re.findall(r"(?:^|[\s;&|(){}])function\s+([A-Za-z_][\w-]*)", text))
-    return frozenset(names), RUNS_BETWEEN.search(text) is not None
+    # (\trap, 'trap', "al"ias: quotes and backslashes dropped, as bash does)
+    return frozenset(names), RUNS_BETWEEN.search(re.sub(r"[\"'\\]", "", text)) is not None
 
 
 #: An ``alias`` or ``trap`` where a command starts (after a separator, a

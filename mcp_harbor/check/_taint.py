@@ -941,6 +941,7 @@ _PLAIN_EXPANSION = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-
 #: may: ``2>/dev/fd/1``, ``2>/proc/self/fd/1``, ``2>/dev/stdout``).
 _JOINS_ERRORS = re.compile(
     r"2>&|&>|\|&|>&\s*1\b|2>>?\s*[\"']?/(?:dev|proc)/(?!null\b)|\bexec\b[^\n;|&]*2>"
+    r"|2>>?\s*>\("  # 2> >(tee …): a process that inherits the capture as its output
 )
 #: What a JSON text starts with (RFC 8259): its
 #: literal words whole, so no text starts ``file://`` (`_json_text`).
@@ -1124,7 +1125,8 @@ _DIGITS = frozenset("0123456789")
 def writable_text(text: str) -> bool:
     """A path as written that names a place steps may write: the run
     directory and the runtime's files in it, a temporary folder, home."""
-    return bool(_WRITABLE_PLACE.search(text.strip("\"'")))
+    path = re.sub(r"/(?:\./)*/+|/(?:\./)+", "/", text.strip("\"'"))  # /dev//shm, /tmp/./x
+    return bool(_WRITABLE_PLACE.search(path))
 
 
 def _reads_indirectly(src: bytes, node: Node) -> bool:
@@ -1169,11 +1171,15 @@ def _declared_names(src: bytes, node: Node) -> set[str]:
 
 
 def _name_of(src: bytes, command: Node) -> str | None:
-    """The command word of a ``command`` node, as written."""
+    """The command word of a ``command`` node, after bash's quote removal
+    (``\\trap`` and ``'trap'`` are ``trap``), else as written."""
     if command.type != "command":
         return None
     name = command.child_by_field_name("name")
-    return node_text(src, name) if name is not None else None
+    if name is None:
+        return None
+    # (tree-sitter may hang the line break before \\trap on the word)
+    return (static_text(src, name) or node_text(src, name)).strip()
 
 
 def _outermost(occs: list[Occ]) -> list[Occ]:
@@ -1299,6 +1305,10 @@ class TaintedScript:
         #: ``wait -p NAME``, ``declare -n NAME``…): whatever that command does
         #: with them, the analysis does not follow it, so they are never clean
         self.unmodeled: set[str] = set()
+        #: names the text of ``eval``, ``source`` or ``trap`` assigns: set at
+        #: a time and to a value the analysis does not follow (a DEBUG trap
+        #: before every command), so never more than any text
+        self.later_assigned: set[str] = set()
         #: the commands that take each name as a word (``read -r a b``)
         self.named_by: dict[str, list[Node]] = {}
         #: name references (``declare -n``/``local -n``): whatever they name
@@ -1485,8 +1495,10 @@ class TaintedScript:
                         self.unmodeled.add(assigned)
             elif kind == "command":
                 name_node = node.child_by_field_name("name")
-                cname = node_text(src, name_node) if name_node is not None else ""
                 literal_name = static_text(src, name_node) if name_node is not None else None
+                literal_name = literal_name.strip() if literal_name is not None else None
+                # the word bash runs: \trap, 'trap' and "trap" are trap
+                cname = literal_name or (node_text(src, name_node) if name_node is not None else "")
                 for arg in node.children_by_field_name("argument"):
                     text = node_text(src, arg)
                     if cname in ("eval", "source", ".", "trap"):
@@ -1494,6 +1506,7 @@ class TaintedScript:
                         # assigns there are not followed (all of its names
                         # when it runs a builtin that writes one)
                         self.unmodeled.update(_assigned_in(text))
+                        self.later_assigned.update(_assigned_in(text))
                     elif cname == "let":
                         match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text.lstrip("'\" "))
                         if match is not None:
@@ -1680,6 +1693,8 @@ class TaintedScript:
         return found
 
     def _var_source(self, name: str) -> tuple[str, ValueModel] | None:
+        if name in self.later_assigned and self.unproven_is_data:
+            return (UNPROVEN, any_model())  # trap 'n=$ARG_x' DEBUG
         if name in self.taint.variables:
             return self.taint.variables[name]
         if (
@@ -1734,7 +1749,7 @@ class TaintedScript:
             # text the shell runs later (eval, source, a trap, an alias)
             # may set any name
             or self._evaluated()
-            or RUNS_BETWEEN.search(self.text) is not None
+            or RUNS_BETWEEN.search(re.sub(r"[\"'\\]", "", self.text)) is not None
         ):
             return False
         loop = next(

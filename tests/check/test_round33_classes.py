@@ -209,3 +209,25 @@ def test_jq_errors_joined_into_its_output(joined: str, tmp_path: Path) -> None:
     run = f"n=$(jq '.t | halt_error' <<< \"$ARG_path\" {joined})\necho $(( n + 1 ))"
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert status == "refused", findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round thirty-six: a place spelled with a doubled slash is that place
+        ('XDG_CONFIG_HOME=/dev//shm/app curl -sS "https://x.example.com/$ARG_path"', True),
+        # 2> >(tee …) inside $(…): tee writes the capture
+        (
+            'v=$(jq \'.t | halt_error\' <<< "$ARG_path" 2> >(tee -a "$HARBOR_RUN_DIR/e"))\n'
+            "echo $(( v + 1 ))",
+            True,
+        ),
+        # a trap's text assigns a name at a time the analysis does not follow
+        ("n=12\ntrap 'n=$ARG_path' DEBUG\necho $(( n + 1 ))", True),
+        # a line that starts with a backslash: tree-sitter reads it into the line before
+        ("[[ $ARG_path =~ ^[0-9]+$ ]] || exit 1\n\\trap 'n=$ARG_path' DEBUG\necho ok", True),
+    ],
+)
+def test_round_thirty_six(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
