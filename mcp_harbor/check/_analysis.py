@@ -117,7 +117,9 @@ _STARTUP_FILES = re.compile(
     r"|(^|/)(\.(bash_?rc|bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|"
     r"zprofile|zlogin|kshrc|mkshrc|inputrc|gitconfig|netrc|npmrc|pypirc|curlrc|wgetrc)|"
     r"authorized_keys|rc\.local|crontab)$"
-    r"|(^|/)\.ssh/|(^|/)\.git/(hooks/|config$)|(^|/)\.config/|^/etc/|(^|/)cron"
+    r"|(^|/)\.ssh/|(^|/)\.git/(hooks/|config$)|(^|/)\.config/|^/etc/"
+    # cron's tables and folders (crontab, cron.d, cron.daily…; not cron.log)
+    r"|(^|/)cron(?:tabs?|\.d|\.hourly|\.daily|\.weekly|\.monthly)?(?:/|$)"
 )
 
 __all__ = [

@@ -561,3 +561,17 @@ def test_node_computed_names(program: str, refused: bool, tmp_path: Path) -> Non
 def test_numbers_round_thirty_five(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_ARGS)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("path", "refused"),
+    [
+        ('"$HARBOR_RUN_DIR/cron.log"', False),  # a log named cron: no cron table
+        ("/etc/cron.d/report", True),
+        ("/var/spool/cron/crontabs/root", True),
+    ],
+)
+def test_cron_places(path: str, refused: bool, tmp_path: Path) -> None:
+    run = f"printf '%s\\n' \"$ARG_x\" > {path}"
+    status, findings = check_steps([run], tmp_path, args=_ARGS)
+    assert (status == "refused") == refused, findings
