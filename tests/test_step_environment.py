@@ -164,3 +164,17 @@ def test_a_step_env_never_sets_bash_itself(tmp_path: Path, env: str, says: str |
         load_export(path)
     assert str(caught.value).startswith(f"{path}:6: steps[0].env key ")
     assert says in str(caught.value)
+
+
+def test_pass_env_may_name_a_step_prefixed_variable_no_step_makes(tmp_path: Path) -> None:
+    """``STEP_CA_URL`` (smallstep's own variable) passes when no step of the
+    export is named so that the runtime could make that name
+    (``STEP_<step>_…``); ``STEP_show_X`` does not, beside a step ``show``."""
+    text = EXPORT.replace("pass_env: [EXPORT_PROBE]", "pass_env: [EXPORT_PROBE, STEP_CA_URL]")
+    path = write_export(tmp_path / "exports", "show_env.yaml", text)
+    load_export(path)
+    text = EXPORT.replace("pass_env: [EXPORT_PROBE]", "pass_env: [EXPORT_PROBE, STEP_show_X]")
+    path = write_export(tmp_path / "other", "show_env.yaml", text)
+    with pytest.raises(ConfigError) as caught:
+        load_export(path)
+    assert "the runtime's variables" in str(caught.value)

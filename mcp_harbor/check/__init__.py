@@ -702,7 +702,10 @@ def _undeclared(
     step at `index` of `names`, every step's name in run order) reads but
     neither declares nor assigns itself."""
     out: list[Hazard] = []
+    passed = set(export.spec.pass_env)
     for variable, byte in references(text):
+        if variable in passed:
+            continue  # STEP_CA_URL passed from the server's environment: no step's
         hazard = UndeclaredReference.detect(
             variable, export.arg_schemas, names[:index], names, sentinels.locate(byte)
         )

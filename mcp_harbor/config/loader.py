@@ -449,8 +449,19 @@ def _check_environment(path: Path, smap: SourceMap, spec: ExportSpec) -> list[st
     are the runtime's (``ARG_*``, ``HARBOR_*``, ``STEP_*``); a secret that
     a step's literal ``env:`` would hide."""
     problems: list[str] = []
+    step_names = [
+        step.name for steps in (spec.steps, spec.on_failure, spec.finally_) for step in steps
+    ]
     for index, name in enumerate(spec.pass_env):
         problem = env_name_problem(name, "pass_env entry")
+        if (
+            problem is not None
+            and name.startswith("STEP_")
+            and not any(name.startswith(f"STEP_{step}_") for step in step_names)
+        ):
+            # STEP_CA_URL (smallstep's own) where no step is named CA: no
+            # variable of the runtime's can have that name in this export
+            problem = None
         if problem is not None:
             problems.append(f"{path}:{smap.line_of(('pass_env', index))}: {problem}")
     for name in spec.secrets:
