@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Generic, Literal, TypeVar
 
 from mcp_harbor import step_env
-from mcp_harbor.check import grammars
+from mcp_harbor.check import grammars, sinks
 from mcp_harbor.check._analysis import (
     analyse_argv,
     analyse_reprint,
@@ -755,11 +755,24 @@ def _env_place(name: str, value: str) -> str | None:
             if not entry.startswith("/") or writable_text(entry):
                 return entry or "(an empty entry: the working folder)"
         return None
-    if _TEMP_VARIABLE.search(name):
-        return None
+    if _TEMP_VARIABLE.search(name) or not (
+        _CONFIG_PLACE_VARIABLE.search(name) or sinks.is_code_variable(name)
+    ):
+        return None  # MARK_DIR=/tmp/marks: a place the script itself writes to
+    if (
+        value
+        and not value.startswith("/")
+        and "://" not in value
+        and ("/" in value or value.startswith((".", "~")))
+    ):
+        return value  # .cache/curl: a folder of whichever folder a command works in
     return value if value and writable_text(value) else None
 
 
+#: Variables whose value is where programs find their settings or code:
+#: homes, configs, rc files, XDG's folders (CURL_HOME, XDG_CONFIG_HOME,
+#: GIT_CONFIG_GLOBAL, WGETRC, PSQLRC), beside `sinks.is_code_variable`.
+_CONFIG_PLACE_VARIABLE = re.compile(r"(?:^|_)(?:HOME|CONFIG|CONF)(?:_|$)|RC$|^XDG_")
 #: Variables that name a temporary folder a program writes in.
 _TEMP_VARIABLE = re.compile(r"(?:^|_)(?:TMPDIR|TMP|TEMP|TEMPDIR)$")
 #: The checker's own placeholder words, never shown to people.

@@ -860,10 +860,21 @@ def _psql_runs(text: str) -> str | None:
     return None
 
 
+def _sed_runs(text: str) -> str | None:
+    """`_PROGRAM_READERS`' sed: an ``e`` command or the ``e`` flag of ``s``,
+    read command by command (`grammars.sed_code`)."""
+    evaluates = grammars.GRAMMARS["sed"].evaluates
+    assert evaluates is not None
+    if re.search(evaluates, grammars.sed_code(text), re.M):
+        return "it runs the pattern space with sed's e command or the s command's e flag"
+    return None
+
+
 _PROGRAM_READERS: dict[str, Callable[[str], str | None]] = {
     "python3": _python.runs_data,
     "awk": _awk_runs,
     "psql": _psql_runs,
+    "sed": _sed_runs,
 }
 #: Options whose value is ``NAME=VALUE``: the name must be the author's.
 _NAMED_VALUES: dict[str, frozenset[str]] = {

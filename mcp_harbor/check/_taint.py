@@ -520,6 +520,7 @@ def _sed_reads_only_operands(text: str) -> bool:
     """A sed program that runs nothing and writes nothing (no ``e``, ``w``,
     ``r``/``R`` reading a file it names)."""
     grammar = grammars.GRAMMARS["sed"]
+    text = grammars.sed_code(text)
     return not any(
         pattern is not None and re.search(pattern, text, re.M)
         for pattern in (
@@ -689,6 +690,8 @@ _EXPANSIONS = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[@*#?$!0-9-]")
 _WRITABLE_PLACE = re.compile(
     r"\$\{?(?:HARBOR_RUN_DIR|HARBOR_OUTPUT|HARBOR_CONTEXT|HARBOR_STEP_OUTPUT|HARBOR_PROGRESS"
     r"|TMPDIR|PWD|OLDPWD|HOME)\b|^/tmp\b|^/var/tmp\b|^/dev/shm\b|^~"
+    # the same places by other names (/run/shm links to /dev/shm on Debian)
+    r"|^/run/(?:shm|lock|user)\b|^/var/lock\b"
     # a process's view of a working folder or of the root (proc(5))
     r"|^/proc/[^/]+/(?:cwd|root)\b"
 )
@@ -1501,6 +1504,18 @@ class TaintedScript:
                 cname = literal_name or (node_text(src, name_node) if name_node is not None else "")
                 for arg in node.children_by_field_name("argument"):
                     text = node_text(src, arg)
+                    if cname in ("mapfile", "readarray") and text.startswith("-C"):
+                        # mapfile -C TEXT: text the shell runs for each chunk
+                        callback = text[2:] or next(
+                            (
+                                node_text(src, a)
+                                for a in node.children_by_field_name("argument")
+                                if a.start_byte > arg.start_byte
+                            ),
+                            "",
+                        )
+                        self.unmodeled.update(_assigned_in(callback))
+                        self.later_assigned.update(_assigned_in(callback))
                     if cname in ("eval", "source", ".", "trap"):
                         # the same shell runs this text later: the names it
                         # assigns there are not followed (all of its names

@@ -1935,6 +1935,120 @@ def awk_code(text: str) -> str:
     return "".join(out)
 
 
+def sed_code(text: str) -> str:
+    """A sed script read command by command (GNU sed 4.9: addresses, ``!``,
+    ``{…}``, ``s`` and ``y`` with any delimiter and escapes, the text of
+    ``a``/``i``/``c``, file names and labels, comments) and written back
+    one command a line in a plain form: ``e``, ``s///FLAGS``, ``w FILE``,
+    ``r FILE``, or the command's letter. The patterns sed's grammar has
+    read that form whatever the script's own spelling (``/re/Is/a/b/e``,
+    ``\\%re%s|a|b|e``). A script this reading cannot follow is given back
+    as it is (the patterns then read it as written)."""
+    out: list[str] = []
+    k, n = 0, len(text)
+
+    def delimited(at: int, mark: str) -> int | None:
+        # from after an opening `mark`, past the closing one (escapes skipped)
+        while at < n:
+            if text[at] == "\\":
+                at += 2
+                continue
+            if text[at] == "\n" and mark != "\n":
+                return None
+            if text[at] == mark:
+                return at + 1
+            at += 1
+        return None
+
+    def address(at: int) -> int | None:
+        if at < n and (text[at].isdigit() or text[at] in "+~"):
+            while at < n and (text[at].isdigit() or text[at] in "+~"):
+                at += 1
+            return at
+        if at < n and text[at] == "$":
+            return at + 1
+        if at < n and text[at] in "/\\":
+            if text[at] == "\\":
+                if at + 1 >= n:
+                    return None
+                end = delimited(at + 2, text[at + 1])
+            else:
+                end = delimited(at + 1, "/")
+            if end is None:
+                return None
+            while end < n and text[end] in "IM":
+                end += 1
+            return end
+        return at
+
+    while k < n:
+        if text[k] in " \t\n;}":
+            k += 1
+            continue
+        if text[k] == "#":
+            end = text.find("\n", k)
+            k = n if end < 0 else end
+            continue
+        after = address(k)
+        if after is None:
+            return text
+        k = after
+        while k < n and text[k] in " \t":
+            k += 1
+        if k < n and text[k] == ",":
+            after = address(k + 1)
+            if after is None:
+                return text
+            k = after
+        while k < n and text[k] in " \t!":
+            k += 1
+        if k >= n:
+            break
+        command = text[k]
+        k += 1
+        if command == "{":
+            out.append("{")
+        elif command in "sy":
+            if k >= n:
+                return text
+            mark = text[k]
+            middle = delimited(k + 1, mark)
+            closed = delimited(middle, mark) if middle is not None else None
+            if closed is None:
+                return text
+            k = closed
+            flags_start = k
+            while k < n and text[k] not in ";\n}":
+                k += 1
+            out.append(f"{command}///{text[flags_start:k].strip()}")
+        elif command in "aic":
+            end = text.find("\n", k)
+            while end >= 0 and text[end - 1] == "\\":
+                end = text.find("\n", end + 1)
+            k = n if end < 0 else end
+            out.append(command)
+        elif command in "rRwWe":
+            end = text.find("\n", k)
+            argument = text[k : n if end < 0 else end].strip()
+            k = n if end < 0 else end
+            out.append(
+                f"{command} {argument}".rstrip()
+                if command != "e"
+                else "e" + (" x" if argument else "")
+            )
+        elif command in ":btT":
+            while k < n and text[k] not in ";\n}":
+                k += 1
+            out.append(command)
+        elif command.isalpha() or command == "=":
+            while k < n and text[k].isdigit():
+                k += 1
+            out.append(command)
+        else:
+            return text
+    return "\n".join(out)
+
+
 def _writes(grammar: Grammar, text: str, key: str) -> bool:
     """The program `text` may write a file: it uses one of its language's
     ways to write one, or to run code (which may). A Python program is read
@@ -1945,6 +2059,8 @@ def _writes(grammar: Grammar, text: str, key: str) -> bool:
         # print … > "/dev/stderr": the standard error, no file (gawk(1)
         # "Special File names"; mawk and busybox open the same device)
         text = awk_code(_AWK_STANDARD_STREAM.sub(" ", text))
+    if key == "sed":
+        text = sed_code(text)
     return any(
         pattern is not None and re.search(pattern, text)
         for pattern in (grammar.writes, grammar.evaluates)

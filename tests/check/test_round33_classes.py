@@ -231,3 +231,47 @@ def test_jq_errors_joined_into_its_output(joined: str, tmp_path: Path) -> None:
 def test_round_thirty_six(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round thirty-seven: mapfile -C runs its callback text in this shell
+        (
+            "n=3\nmapfile -C 'n=$ARG_path' -c 1 lines < /etc/hostname\necho $(( n + 1 ))",
+            True,
+        ),
+        # an s command after an address's flag or a custom delimiter, e flag
+        ("printf '%s\\n' \"$ARG_path\" | sed '/x/Is/a/b/e'", True),
+        ("printf '%s\\n' \"$ARG_path\" | sed '\\%x%s|a|b|e'", True),
+        ("printf '%s\\n' \"$ARG_path\" | sed 's/^[[:space:]]+//; s/[[:space:]]+$//'", False),
+    ],
+)
+def test_round_thirty_seven(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("env", "refused"),
+    [
+        ({"PYTHONPATH": "/run/shm/lib"}, True),  # /run/shm: /dev/shm's other name
+        ({"CURL_HOME": ".cache/curl"}, True),  # relative: whichever folder a command is in
+        ({"MARK_DIR": "/tmp/marks"}, False),  # a place the script writes to, no program's config
+        ({"VAULT_ADDR": "https://vault.example.com:8200"}, False),
+    ],
+)
+def test_a_step_env_place_round_thirty_seven(
+    env: dict[str, str], refused: bool, tmp_path: Path
+) -> None:
+    report = check_documents(
+        [
+            {
+                "name": "t",
+                "description": "steps",
+                "steps": [{"name": "s", "env": env, "run": "jq -n 1"}],
+            }
+        ],
+        tmp_path,
+    )
+    assert (report.status == "refused") == refused, report.findings
