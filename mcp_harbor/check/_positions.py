@@ -838,43 +838,38 @@ def admit(
     return ok
 
 
-#: Languages whose programs the checker reads with the language's own
-#: parser, against an allowlist (`mcp_harbor.check._python`), rather than
-#: for the names of its ways to run code.
-def _awk_runs(text: str) -> str | None:
-    """`_PROGRAM_READERS`' awk: its ways to run code, outside literals."""
-    evaluates = grammars.GRAMMARS["awk"].evaluates
-    assert evaluates is not None
-    if re.search(evaluates, grammars.awk_code(text), re.M):
-        return f"it uses one of its language's ways to run code ({evaluates[:60]}…)"
-    return None
+#: What of a language's program text runs, for its grammar's patterns:
+#: awk's without its string and regex literals, psql's without its quoted
+#: literals, sed's read command by command.
+_CODE_VIEWS: dict[str, Callable[[str], str]] = {
+    "awk": grammars.awk_code,
+    "psql": grammars.sql_code,
+    "sed": grammars.sed_code,
+}
 
 
-def _psql_runs(text: str) -> str | None:
-    """`_PROGRAM_READERS`' psql: its ways to run text (a backslash command,
-    a bare ``:NAME``), outside the SQL's quoted literals (`grammars.sql_code`)."""
-    evaluates = grammars.GRAMMARS["psql"].evaluates
-    assert evaluates is not None
-    if re.search(evaluates, grammars.sql_code(text), re.M):
-        return f"it uses one of its language's ways to run code ({evaluates[:60]}…)"
-    return None
+def _runs_in_view(key: str) -> Callable[[str], str | None]:
+    """`_PROGRAM_READERS`' reader for the language `key`: its grammar's ways
+    to run code, searched in the view of its program that runs
+    (`_CODE_VIEWS`)."""
+    view = _CODE_VIEWS[key]
+
+    def runs(text: str) -> str | None:
+        evaluates = grammars.GRAMMARS[key].evaluates
+        assert evaluates is not None
+        if re.search(evaluates, view(text), re.M):
+            return f"it uses one of its language's ways to run code ({evaluates[:60]}…)"
+        return None
+
+    return runs
 
 
-def _sed_runs(text: str) -> str | None:
-    """`_PROGRAM_READERS`' sed: an ``e`` command or the ``e`` flag of ``s``,
-    read command by command (`grammars.sed_code`)."""
-    evaluates = grammars.GRAMMARS["sed"].evaluates
-    assert evaluates is not None
-    if re.search(evaluates, grammars.sed_code(text), re.M):
-        return "it runs the pattern space with sed's e command or the s command's e flag"
-    return None
-
-
+#: The languages whose programs are read other than by their grammar's
+#: patterns on the text as written: Python with its own parser against an
+#: allowlist (`mcp_harbor.check._python`), the others in their code view.
 _PROGRAM_READERS: dict[str, Callable[[str], str | None]] = {
     "python3": _python.runs_data,
-    "awk": _awk_runs,
-    "psql": _psql_runs,
-    "sed": _sed_runs,
+    **{key: _runs_in_view(key) for key in _CODE_VIEWS},
 }
 #: Options whose value is ``NAME=VALUE``: the name must be the author's.
 _NAMED_VALUES: dict[str, frozenset[str]] = {
