@@ -1008,7 +1008,11 @@ class _Analysis(TaintedScript):
             self.split_starts.add(occ.start)
         if occ.kind in ("raw", "sq") and before == "$":
             return  # a parameter name or `$'…'` quoting (reported): nothing else is read
-        in_arith = (occ.node is not None and self._arithmetic(occ.node)) or self._in_let(occ)
+        in_arith = (
+            (occ.node is not None and self._arithmetic(occ.node))
+            or self._in_let(occ)
+            or (occ.node is not None and self._indexed_literal_key(occ.node))
+        )
         if in_arith and occ.node is not None and self._assoc_key(occ.node):
             in_arith = False
         self.report(ArithmeticInjection.detect(occ, in_arith, where))
@@ -1027,6 +1031,27 @@ class _Analysis(TaintedScript):
             rb"[^\s;|&<>()'\"]*", self.src[occ.end : line_end if line_end >= 0 else None]
         )
         return bool(head and tail and b"{" in head.group(0) and b"}" in tail.group(0))
+
+    def _indexed_literal_key(self, node: Node) -> bool:
+        """`node` stands in the ``[KEY]`` of an element of an array literal
+        (``slots=([$k]=x)``, ``declare -a slots=(…)``) of an array that is
+        not surely associative: bash evaluates that key as arithmetic."""
+        for element in ancestors(node):
+            if element.type in ("command", "program", "function_definition"):
+                return False
+            parent = element.parent
+            if parent is None or parent.type != "array":
+                continue
+            text = node_text(self.src, element)
+            close = text.find("]=")
+            if not text.startswith("[") or close < 0:
+                return False
+            if not element.start_byte < node.start_byte < element.start_byte + close:
+                return False
+            assignment = parent.parent
+            target = assignment.child_by_field_name("name") if assignment is not None else None
+            return target is None or not self.is_assoc(node_text(self.src, target), parent)
+        return False
 
     def _assoc_key(self, node: Node) -> bool:
         """`node` is in the subscript of an associative array (``declare -A``)

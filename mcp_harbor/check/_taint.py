@@ -691,7 +691,7 @@ _WRITABLE_PLACE = re.compile(
     r"\$\{?(?:HARBOR_RUN_DIR|HARBOR_OUTPUT|HARBOR_CONTEXT|HARBOR_STEP_OUTPUT|HARBOR_PROGRESS"
     r"|TMPDIR|PWD|OLDPWD|HOME)\b|^/tmp\b|^/var/tmp\b|^/dev/shm\b|^~"
     # the same places by other names (/run/shm links to /dev/shm on Debian)
-    r"|^/run/(?:shm|lock|user)\b|^/var/lock\b"
+    r"|^(?:/var)?/run/(?:shm|lock|user)\b|^/var/lock\b"
     # a process's view of a working folder or of the root (proc(5))
     r"|^/proc/[^/]+/(?:cwd|root)\b"
 )
@@ -1129,6 +1129,8 @@ def writable_text(text: str) -> bool:
     """A path as written that names a place steps may write: the run
     directory and the runtime's files in it, a temporary folder, home."""
     path = re.sub(r"/(?:\./)*/+|/(?:\./)+", "/", text.strip("\"'"))  # /dev//shm, /tmp/./x
+    if path.startswith("/") and "/../" in path + "/":
+        path = posixpath.normpath(path)  # /etc/../dev/shm
     return bool(_WRITABLE_PLACE.search(path))
 
 

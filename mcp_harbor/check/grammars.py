@@ -2023,7 +2023,8 @@ def sed_code(text: str) -> str:
             out.append(f"{command}///{text[flags_start:k].strip()}")
         elif command in "aic":
             end = text.find("\n", k)
-            while end >= 0 and text[end - 1] == "\\":
+            # a line that ends in an odd number of backslashes goes on (\\ is one)
+            while end >= 0 and (len(text[:end]) - len(text[:end].rstrip("\\"))) % 2 == 1:
                 end = text.find("\n", end + 1)
             k = n if end < 0 else end
             out.append(command)

@@ -275,3 +275,40 @@ def test_a_step_env_place_round_thirty_seven(
         tmp_path,
     )
     assert (report.status == "refused") == refused, report.findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round thirty-eight: a\ text whose line ends in \\ ends there (GNU sed)
+        ("printf '%s\\n' \"$ARG_path\" | sed 'a\\\\\nnote\\\\\\\\\n/./e'", True),
+        # an indexed array literal's [key] is arithmetic
+        ("slots=([$ARG_path]=reserved)", True),
+        ("declare -a slots=([$ARG_path]=reserved)", True),
+    ],
+)
+def test_round_thirty_eight(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"MAKEFILES": "/dev/shm/app/x.mk"},
+        {"PYTHONPATH": "/etc/../dev/shm/app"},
+        {"PYTHONPATH": "/var/run/shm/app"},
+    ],
+)
+def test_a_step_env_place_round_thirty_eight(env: dict[str, str], tmp_path: Path) -> None:
+    report = check_documents(
+        [
+            {
+                "name": "t",
+                "description": "steps",
+                "steps": [{"name": "s", "env": env, "run": "make"}],
+            }
+        ],
+        tmp_path,
+    )
+    assert report.status == "refused", report.findings
