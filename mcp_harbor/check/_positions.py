@@ -342,7 +342,16 @@ def admit(
             beside_secret=beside_secret,
         )
         return False
-    if not any(w.tainted for w in words) and stdin is None and not env:
+    if (
+        not any(w.tainted for w in words)
+        and stdin is None
+        and not env
+        and not (
+            grammar is not None
+            and grammar.evaluates is not None
+            and any(_step_file(w, source) for w in words[1:])
+        )
+    ):
         return True
     if not _globals_admitted(name, words[:first], hazards, where, beside_secret):
         return False
@@ -385,6 +394,8 @@ def admit(
     # of its operands (perlop(1), I/O Operators: the 2-argument open)
     opening = program.rsplit("/", 1)[-1].endswith((".pl", ".pm", ".t"))
     opened: list[Word] = []  # the operands with caller data
+    from_file = False  # an option gave the program as a file (sed -f)
+    step_data = False  # an operand names a file a step may have filled
     inline = False  # an option gave the program (-c, -e)
     for word in words[first:]:
         text = word.static
@@ -517,6 +528,10 @@ def admit(
             if text is None:
                 if not seen_program and grammar.evaluates is not None:
                     program_text = source(word)
+                elif seen_program and _step_file(word, source):
+                    # awk '…' "$HARBOR_RUN_DIR/n.txt": a file a step may have
+                    # filled with caller data, read as the program's data
+                    step_data = True
                 seen_program = True
                 continue
             if (
@@ -530,6 +545,11 @@ def admit(
                 continue
             if not ended and text.startswith("-") and text != "-":
                 option = text.split("=", 1)[0]
+                if option in _PROGRAM_FILE_OPTIONS.get(key, ()):
+                    # sed -f FILE, awk -f FILE: the program is that file's,
+                    # not the first operand's
+                    seen_program = True
+                    from_file = True
                 if "=" in text:
                     continue
                 if unknown is None and not seen_program and not _known_option(grammar, option):
@@ -579,6 +599,7 @@ def admit(
                     ended = True
             else:
                 operand += 1
+                step_data = step_data or _step_file(word, source)
             continue
         # a word with caller data in it
         prefix = word.prefix
@@ -764,6 +785,12 @@ def admit(
             if found is not None:
                 hazards.append(found)
                 ok = False
+    if step_data and (program_text is not None or from_file):
+        # (a program text given here, or sed -f's: python3 -m's module is
+        # judged by the module's own grammar)
+        given_data = True
+    if from_file:
+        program_text = None  # a file's program: not the author's literal here
     if program_text is None and grammar.stdin == "code" and stdin is None and not inline:
         program_text = stdin_text  # psql <<'SQL': the program is the literal here-document
     evaluates = grammar.evaluates
@@ -801,7 +828,12 @@ def admit(
             'put a path prefix before the value (`./"$VALUE"`), or refuse `=` in its pattern',
         )
     if why is not None:
-        subject: Word | Occ = next((w for w in words if w.tainted), None) or stdin or env[0].occ
+        subject: Word | Occ = (
+            next((w for w in words if w.tainted), None)
+            or stdin
+            or (env[0].occ if env else None)
+            or next((w for w in words[1:] if writable(w)), words[0])
+        )
         refuse(
             subject,
             f"`{key}`'s program may turn its data into code ({why}), and caller data reaches "
@@ -902,6 +934,28 @@ def _known_option(grammar: grammars.Grammar, option: str) -> bool:
         if short not in grammar.flags:
             return True  # it takes the rest of the word (or the next word)
     return True
+
+
+def _step_file(word: Word, source: Callable[[Word], str | None]) -> bool:
+    """The operand `word` names, as written, a file in the run directory or
+    a temporary folder (``"$HARBOR_RUN_DIR/n.txt"``, ``/tmp/x``), which a
+    step may have filled with caller data: what a program reads from it is
+    the caller's. (A path of the working folder is judged by the folder's
+    own rule.)"""
+    if word.tainted:
+        return False
+    text = word.static if word.static is not None else source(word)
+    return text is not None and _STEP_FILE.match(text) is not None
+
+
+#: A path, as written, in the run directory or a temporary folder.
+_STEP_FILE = re.compile(r"""["']?(?:\$\{?(?:HARBOR_RUN_DIR|TMPDIR)\b|/tmp/|/var/tmp/|/dev/shm/)""")
+#: The options that give a language its program as a file (GNU sed 4.9,
+#: gawk 5).
+_PROGRAM_FILE_OPTIONS: dict[str, frozenset[str]] = {
+    "sed": frozenset({"-f", "--file"}),
+    "awk": frozenset({"-f", "--file"}),
+}
 
 
 def _prefixes_named(grammar: grammars.Grammar) -> str:

@@ -494,7 +494,7 @@ GRAMMARS: dict[str, Grammar] = {
         assigns=True,
         # system, pipes, getline, and gawk's @ forms: @load, @include, and an
         # indirect call (f = $1; @f(x): a function, system too, data names)
-        evaluates=r"\bsystem\b|(?<!\|)\|(?!\|)|\bgetline\b|@\s*[A-Za-z_]|\bextension\b",
+        evaluates=r"\bsystem\b|(?<!\|)\|(?!\|)|\bgetline\s*[^;}\n]*<|@\s*[A-Za-z_]|\bextension\b",
         # print > FILE, print | CMD (a command may write), close, inplace
         writes=r"\bprintf?\b[^;{}\n]*[>|]|\bfflush\b|\bclose\b|@|\binplace\b",
         env="*",

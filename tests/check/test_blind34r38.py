@@ -11,9 +11,6 @@ from tests.check._blind import assert_attacks_refused
 
 HERE = Path(__file__).parent / "blind34r38"
 
-#: Accepted and run: a gap still open (SCORE.md).
-MISSES = ("006-sed-script-from-stdin.yaml",)
 
-
-def test_every_attack_is_refused_but_the_listed_misses() -> None:
-    assert_attacks_refused(HERE / "attacks", 21, inert=(), misses=MISSES)
+def test_every_attack_is_refused() -> None:
+    assert_attacks_refused(HERE / "attacks", 21, inert=(), misses=())

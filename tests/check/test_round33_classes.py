@@ -312,3 +312,37 @@ def test_a_step_env_place_round_thirty_eight(env: dict[str, str], tmp_path: Path
         tmp_path,
     )
     assert report.status == "refused", report.findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a run-directory file the script filled, read by a language as data
+        (
+            'printf \'%s\\n\' "$ARG_path" > "$HARBOR_RUN_DIR/n.txt"\n'
+            "awk '{ system($0) }' \"$HARBOR_RUN_DIR/n.txt\"",
+            True,
+        ),
+        (
+            'printf \'%s\\n\' "$ARG_path" > "$HARBOR_RUN_DIR/n.txt"\n'
+            "sed '/./e' \"$HARBOR_RUN_DIR/n.txt\"",
+            True,
+        ),
+        # sed -f: the program is the file's (here standard input's)
+        (
+            'printf \'%s\\n\' "$ARG_path" > "$HARBOR_RUN_DIR/n.txt"\n'
+            "sed -f - \"$HARBOR_RUN_DIR/n.txt\" <<'SED'\n/./e\nSED",
+            True,
+        ),
+        # a literal program with no way to run its data
+        (
+            'printf \'%s\\n\' "$ARG_path" > "$HARBOR_RUN_DIR/n.txt"\n'
+            "sed 's/a/b/' \"$HARBOR_RUN_DIR/n.txt\"",
+            False,
+        ),
+        ("awk '/Installed:/ { getline; print $2 }' \"$HARBOR_RUN_DIR/policy.txt\"", False),
+    ],
+)
+def test_a_language_reading_a_step_file(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
