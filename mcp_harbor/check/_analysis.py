@@ -167,13 +167,6 @@ def _relative_search_entry(name: str, text: str) -> str | None:
     return None
 
 
-#: The names JSON's literals are, and the writes of them bash's tree shows
-#: only as text: ``${null=…}``, ``${false:=…}``, ``declare -n ref=null``.
-_JSON_LITERALS = frozenset({"true", "false", "null"})
-_JSON_DEFAULT = re.compile(r"\$\{(?:true|false|null):?=")
-_JSON_NAMEREF = re.compile(
-    r"-[a-zA-Z]*n[a-zA-Z]*\s+[A-Za-z_][A-Za-z0-9_]*=[\"']?(true|false|null)\b"
-)
 #: Operands of ``declare``/``unset`` that are variable names.
 _NAME_OPERANDS = frozenset(
     {
@@ -362,35 +355,25 @@ class _Analysis(TaintedScript):
 
     def _json_literal_written(self) -> None:
         """A variable named ``true``, ``false`` or ``null`` that the script
-        gives a value, any way (an assignment, ``for``, ``read``,
-        ``mapfile``, ``local``, ``${null=…}``, a name reference to it): bash
+        gives a value, any way (`json_literals_written`): bash
         arithmetic reads the text ``false`` (what jq prints of a JSON
         boolean, of the author's file too) as that variable, and evaluates
         its value in turn, the caller's among what it may hold."""
         if self.script is None:
             return
-        names = (
-            self.assigned | self.unmodeled | self.arithmetic_names | set(self.named_by)
-        ) & _JSON_LITERALS
-        at: int | None = None
-        for node in self.script.nodes:
-            text = node_text(self.src, node)
-            if node.type == "expansion" and _JSON_DEFAULT.match(text):
-                names.add(text[2:].split(":")[0].split("=")[0])
-            elif node.type == "declaration_command" and _JSON_NAMEREF.search(text):
-                names.add(_JSON_NAMEREF.search(text).group(1))  # type: ignore[union-attr]
-            else:
-                continue
-            at = node.start_byte if at is None else at
+        names = self.json_literals_written()
         if not names:
             return
-        if at is None:
-            for node in self.script.nodes:
-                if node.type in ("variable_name", "word") and node_text(self.src, node) in names:
-                    parent = node.parent
-                    if parent is None or parent.type != "command_name":
-                        at = node.start_byte
-                        break
+        at = next(
+            (
+                node.start_byte
+                for node in self.script.nodes
+                if node.type in ("variable_name", "word")
+                and node_text(self.src, node) in names
+                and (node.parent is None or node.parent.type != "command_name")
+            ),
+            None,
+        )
         name = sorted(names)[0]
         self.hazard(
             ArithmeticInjection,

@@ -925,17 +925,16 @@ def puts_caller_files(program: str, words: Sequence[str | None]) -> bool:
     return grammars.written_operands(program, list(words)) is not None
 
 
-#: The names a JSON text may be in bash arithmetic, and their writes: an
-#: assignment (``null=…``, ``true[0]+=…``, ``${false:=…}``), or a word of a
-#: command that may set one (``read -r null``, ``printf -v true``).
+#: The names a JSON text may be in bash arithmetic, and the writes of them
+#: bash's tree shows only as text: ``${null=…}``, ``${false:=…}``, ``declare
+#: -n ref=null``, ``exec {null}>file``.
 _JSON_NAMES = frozenset({"true", "false", "null"})
-_JSON_NAME_WRITE = re.compile(
-    r"\b(?:true|false|null)(?:\[[^\]]*\])?(?:\+?=|:?[=?+-])"
-    r"|\b(?:read|mapfile|readarray|printf|declare|typeset|local|export|readonly|getopts|"
-    r"wait|let|unset|coproc|select)\b[^\n;|&]*\b(?:true|false|null)\b(?!\s*[;&|)]|\s*$)"
-    r"|\{(?:true|false|null)\}",
-    re.M,
+_JSON_DEFAULT = re.compile(r"\$\{(true|false|null):?=")
+_JSON_NAMEREF = re.compile(
+    r"\b(?:declare|local|typeset)\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*n[a-zA-Z]*\s+"
+    r"[A-Za-z_][A-Za-z0-9_]*=[\"']?(true|false|null)\b"
 )
+_JSON_DESCRIPTOR = re.compile(r"\{(true|false|null)\}\s*[<>]")
 #: Text bash runs that the script does not show here.
 _RUNS_UNREAD = re.compile(r"(?:^|[;&|(\s])(?:eval|source|\.)\s", re.M)
 #: ``$name``, ``${name}``: the value as it is (no operator, no index).
@@ -1304,6 +1303,8 @@ class TaintedScript:
         self._ifs_changed: bool | None = None
         #: the script may turn on extglob (`extglob_may_be_on`; None: not yet asked)
         self._extglob: bool | None = None
+        #: `json_literals_written`, once asked
+        self._json_literals: frozenset[str] | None = None
         #: names the script's own arithmetic sets (``((n++))``, ``let n=…``)
         self.arithmetic_names: set[str] = set()
         #: names that are a command's operand somewhere (``read NAME``,
@@ -3942,17 +3943,33 @@ class TaintedScript:
                 return True
         return False
 
-    def _json_names_written(self) -> bool:
-        """The script may give ``true``, ``false`` or ``null`` a value (an
-        assignment, ``read``, ``printf -v``, ``${null:=…}``, a name
-        reference, the step's environment), or runs text it does not read
-        (``eval``, ``source``): in arithmetic a JSON text
-        ``true`` would be that variable's value, evaluated in turn."""
-        names = self.assigned | self.unmodeled | self.arithmetic_names | set(self.taint.variables)
-        if names & _JSON_NAMES or self.namerefs:
-            return True  # (a name reference may name any of them)
+    def json_literals_written(self) -> frozenset[str]:
+        """The names among ``true``, ``false`` and ``null`` the script gives
+        a value, any way: an assignment, ``for``, ``read``, ``mapfile``,
+        ``printf -v``, ``local``, ``let``, ``${null=…}``, a name reference
+        to one, a descriptor it allocates (``exec {null}>f``). Worked out
+        once a script (what it reads is fixed once the script is read)."""
+        if self._json_literals is not None:
+            return self._json_literals
+        names = set(
+            (self.assigned | self.unmodeled | self.arithmetic_names | set(self.named_by))
+            & _JSON_NAMES
+        )
         text = self.src.decode("utf-8", "replace")
-        return _JSON_NAME_WRITE.search(text) is not None or _RUNS_UNREAD.search(text) is not None
+        for pattern in (_JSON_DEFAULT, _JSON_NAMEREF, _JSON_DESCRIPTOR):
+            names.update(m.group(1) for m in pattern.finditer(text))
+        self._json_literals = frozenset(names)
+        return self._json_literals
+
+    def _json_names_written(self) -> bool:
+        """The script may give ``true``, ``false`` or ``null`` a value
+        (`json_literals_written`, the step's environment, any name
+        reference), or runs text it does not read (``eval``, ``source``):
+        in arithmetic a JSON text ``true`` would be that variable's value,
+        evaluated in turn."""
+        if self.json_literals_written() or self.namerefs or _JSON_NAMES & set(self.taint.variables):
+            return True  # (a name reference may name any of them)
+        return _RUNS_UNREAD.search(self.src.decode("utf-8", "replace")) is not None
 
     def _object_names(self, node: Node, inner: Sequence[Occ]) -> ValueModel | None:
         """The model of ``$(git merge-base A B)`` (``git rev-parse --verify
