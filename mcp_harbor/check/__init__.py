@@ -47,9 +47,11 @@ from mcp_harbor.check._references import references
 from mcp_harbor.check._reprint import Reprint, reprint, reprints
 from mcp_harbor.check._secrets import secret_hazards
 from mcp_harbor.check._taint import (
+    TEMP_VARIABLE,
     makes_links,
     names_nothing,
     puts_caller_files,
+    writable_piece,
     writable_text,
     writes_repository,
 )
@@ -744,37 +746,35 @@ def _env_place(name: str, value: str) -> str | None:
     place programs would read from and a step may write: in a list of
     folders (``PATH``, ``PYTHONPATH``, ``PERL5LIB``…) an entry that is not
     absolute (an ``env:`` value is never expanded: ``$HOME/bin`` is
-    relative) or is a writable place; for any other variable, a writable
-    place (the run directory, a temporary folder, home), unless it names a
-    temporary folder to write in (``TMPDIR``, ``ANSIBLE_LOCAL_TEMP``).
-    None when it names none."""
+    relative); for a variable known to name where programs find settings
+    (``CURL_HOME``, ``GIT_CONFIG_GLOBAL``) a relative path; for every
+    variable, whatever it is read as, a piece of the value that names a
+    writable place (the run directory, a temporary folder, home), unless
+    the variable names a temporary folder to write in (``TMPDIR``,
+    ``ANSIBLE_LOCAL_TEMP``). None when it names none."""
     if name == "CDPATH":
         return None  # only "" passes the loader: bash's default
+    if TEMP_VARIABLE.search(name):
+        return None  # TMPDIR=/tmp/x: where programs make new files
     if name.endswith(("PATH", "LIB")):
         for entry in value.split(":"):
             if not entry.startswith("/") or writable_text(entry):
                 return entry or "(an empty entry: the working folder)"
-        return None
-    if _TEMP_VARIABLE.search(name) or not (
-        _CONFIG_PLACE_VARIABLE.search(name) or sinks.is_code_variable(name)
-    ):
-        return None  # MARK_DIR=/tmp/marks: a place the script itself writes to
-    if (
-        value
+    elif (
+        (_CONFIG_PLACE_VARIABLE.search(name) or sinks.is_code_variable(name))
+        and value
         and not value.startswith("/")
         and "://" not in value
         and ("/" in value or value.startswith((".", "~")))
     ):
         return value  # .cache/curl: a folder of whichever folder a command works in
-    return value if value and writable_text(value) else None
+    return writable_piece(value)
 
 
 #: Variables whose value is where programs find their settings or code:
 #: homes, configs, rc files, XDG's folders (CURL_HOME, XDG_CONFIG_HOME,
 #: GIT_CONFIG_GLOBAL, WGETRC, PSQLRC), beside `sinks.is_code_variable`.
 _CONFIG_PLACE_VARIABLE = re.compile(r"(?:^|_)(?:HOME|CONFIG|CONF)(?:_|$)|RC$|^XDG_")
-#: Variables that name a temporary folder a program writes in.
-_TEMP_VARIABLE = re.compile(r"(?:^|_)(?:TMPDIR|TMP|TEMP|TEMPDIR)$")
 #: The checker's own placeholder words, never shown to people.
 _SENTINEL = re.compile(r"q*hbQ?SENT[0-9]+x")
 _GENERIC_ARG = re.compile(r"\$ARG(?![A-Za-z0-9_])")

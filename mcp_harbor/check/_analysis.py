@@ -64,9 +64,11 @@ from mcp_harbor.check._roles import (
 from mcp_harbor.check._taint import (
     CALLER_FILE_SOURCE,
     NAME_WRITERS,
+    TEMP_VARIABLE,
     UNPROVEN,
     TaintedScript,
     initial_taint,
+    writable_piece,
     writable_text,
 )
 from mcp_harbor.check._tree import (
@@ -234,6 +236,8 @@ class _Analysis(TaintedScript):
         self.bash_gate = True
         #: tree-sitter parsed the script (so bash's verdict applies)
         self.parsed = False
+        #: `_exported_names`, once asked
+        self._memo_exported: frozenset[str] | None = None
 
     # -- entry
     def run(self) -> None:
@@ -1368,7 +1372,8 @@ class _Analysis(TaintedScript):
             if occs:
                 out.append(EnvPrefix(variable, occs[0]))
             elif variable in _FILE_CODE_VARIABLES or (
-                variable != "TMPDIR" and self.names_writable_place(value)
+                not TEMP_VARIABLE.search(variable)
+                and writable_piece(node_text(self.src, value)) is not None
             ):
                 # a place a step may have written, given to a program that may
                 # read code from it (HOME=… git reads ~/.gitconfig)
@@ -1404,15 +1409,21 @@ class _Analysis(TaintedScript):
         if node.parent is not None and node.parent.type == "command":
             return  # for one command only: its grammar's environment (`_env_prefixes`)
         occs = self.occs_in(value.start_byte, value.end_byte)
+        declared = node.parent is not None and node.parent.type == "declaration_command"
+        exported = (
+            (target in self.taint.clean and target not in _SHELL_ONLY)
+            or target in self._exported_names()
+            or self._all_export()
+        )
         if occs:
             selecting = CodeSelectingVariable.assignment(target, occs, self.locate(occs[0].start))
             if selecting is not None:
                 self.hazards.append(selecting)
                 return
-            exported = target in self.taint.clean and target not in _SHELL_ONLY
-            declared = node.parent is not None and node.parent.type == "declaration_command"
-            if (exported or self._all_export()) and not declared:
+            if exported and not declared:
                 self._exported(occs[0], target)
+        elif exported and not declared:
+            self._exported_place(target, value)
 
     def _wrapped_declaration(self, node: Node) -> None:
         """``builtin export V=…``, ``command declare -x V=…``: the builtin
@@ -1436,10 +1447,80 @@ class _Analysis(TaintedScript):
             match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", node_text(self.src, arg))
             if occs and match is not None:
                 self._exported(occs[0], match.group(0))
+            elif match is not None and node_text(self.src, arg)[match.end() :].startswith("="):
+                self._exported_place(match.group(0), arg)  # builtin export V=/dev/shm/x
+            elif match is not None and match.end() == len(node_text(self.src, arg)):
+                self._exported_declared(arg)  # command export V
 
     def _all_export(self) -> bool:
         """``set -a`` (``set -o allexport``): every assignment is exported."""
         return bool(_ALLEXPORT.search(self.text))
+
+    def _exported_names(self) -> frozenset[str]:
+        """The names some ``export``/``declare -x`` (``local -x``, ``builtin
+        export``…) of the script gives the export attribute, anywhere in
+        it: an assignment to one, before or after, reaches the environment
+        of every program the step starts later."""
+        if self._memo_exported is not None:
+            return self._memo_exported
+        names: set[str] = set()
+        for node in self.script.of_type("declaration_command") if self.script else ():
+            keyword = node_text(self.src, node.children[0]) if node.children else ""
+            flags = "".join(
+                node_text(self.src, c)
+                for c in node.children[1:]
+                if node_text(self.src, c).startswith("-")
+            )
+            if keyword != "export" and "x" not in flags:
+                continue
+            for child in node.children[1:]:
+                target = (
+                    child.child_by_field_name("name")
+                    if child.type == "variable_assignment"
+                    else child
+                )
+                text = node_text(self.src, target) if target is not None else ""
+                if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
+                    names.add(text)
+        for node in self.script.of_type("command") if self.script else ():
+            words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
+            name = node.child_by_field_name("name")
+            if name is None or node_text(self.src, name) not in ("builtin", "command"):
+                continue
+            rest = [w for w in words if w not in ("builtin", "command", "-p", "--")]
+            if (
+                rest
+                and rest[0] in ("export", "declare", "typeset", "local", "readonly")
+                and (rest[0] == "export" or any(w and w.startswith("-") and "x" in w for w in rest))
+            ):
+                for word in rest[1:]:
+                    match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", word or "")
+                    if match is not None:
+                        names.add(match.group(0))
+        self._memo_exported = frozenset(names)
+        return self._memo_exported
+
+    def _exported_place(self, name: str, value: Node) -> None:
+        """H012 when the value given to the exported variable `name` names a
+        place a step may write (``export HOME=/dev/shm/h``, ``export
+        GIT_DIR=$HARBOR_RUN_DIR/r``): every program the step starts later
+        sees it, and what a program finds there (``~/.gitconfig``, a
+        repository's config) is the caller's, whatever name it reads."""
+        if TEMP_VARIABLE.search(name):
+            return  # TMPDIR=…: where programs make new files
+        piece = writable_piece(node_text(self.src, value))
+        if piece is None:
+            return
+        self.hazard(
+            NoGrammarPosition,
+            None,
+            value.start_byte,
+            f"`{piece[:60]}`, a place a step may write, is exported in {name} to every "
+            "program the step starts after it, and a program may read its settings or code "
+            "from there (what a step wrote is the caller's)",
+            "point the variable at a folder no step writes (the export's own), or give it "
+            f"to the one command whose grammar reads it as data: {name}=… command …",
+        )
 
     def _exported(self, occ: Occ, name: str) -> None:
         if occ.model.words is not None or occ.model.numeric:
@@ -1466,6 +1547,8 @@ class _Analysis(TaintedScript):
         exports = keyword == "export" or "x" in flags or self._all_export()
         for child in node.children:
             occs = self.occs_in(child.start_byte, child.end_byte)
+            if not occs and exports:
+                self._exported_declared(child)
             if not occs:
                 continue
             if exports and child.type in ("variable_assignment", "variable_name", "word"):
@@ -1518,6 +1601,27 @@ class _Analysis(TaintedScript):
                     "takes variable names",
                     "use a fixed variable name and assign the value to it",
                 )
+
+    def _exported_declared(self, child: Node) -> None:
+        """A word of an exporting declaration that holds no caller data in
+        its own text: ``export NAME`` exports whatever NAME holds anywhere
+        in the script (the followed taint is the whole script's), and
+        ``export NAME=/dev/shm/x`` a place a step may write."""
+        if child.type == "variable_assignment":
+            name = child.child_by_field_name("name")
+            value = child.child_by_field_name("value")
+            if name is not None and value is not None:
+                self._exported_place(node_text(self.src, name), value)
+            return
+        if child.type not in ("variable_name", "word"):
+            return
+        name_text = node_text(self.src, child)
+        held = self.taint.variables.get(name_text)
+        if held is not None:
+            self._exported(
+                Occ(held[0], "env", held[1], child.start_byte, child.end_byte, child, name_text),
+                name_text,
+            )
 
     def _redirect(self, node: Node) -> None:
         dest = node.child_by_field_name("destination")

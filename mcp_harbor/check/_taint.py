@@ -85,12 +85,14 @@ __all__ = [
     "NAME_WRITERS",
     "ONE_LITERAL_WORD",
     "STEP_OUTPUT",
+    "TEMP_VARIABLE",
     "TaintedScript",
     "initial_taint",
     "makes_links",
     "names_nothing",
     "printf_escapes",
     "puts_caller_files",
+    "writable_piece",
     "writable_text",
     "writes_repository",
 ]
@@ -1131,6 +1133,25 @@ def writable_text(text: str) -> bool:
     if path.startswith("/") and "/../" in path + "/":
         path = posixpath.normpath(path)  # /etc/../dev/shm
     return bool(_WRITABLE_PLACE.search(path))
+
+
+#: Variables that name a temporary folder a program writes in (``TMPDIR``,
+#: ``ANSIBLE_LOCAL_TEMP``): a program makes new files there, it reads none.
+TEMP_VARIABLE = re.compile(r"(?:^|_)(?:TMPDIR|TMP|TEMP|TEMPDIR)$")
+#: Where a variable's value may hold several paths: lists (``a:b``, ``a;b``,
+#: ``a,b``), options (``-javaagent:/p``, ``--rcfile=/p``) and blanks.
+_VALUE_PIECES = re.compile(r"[:;,=\s]+")
+
+
+def writable_piece(text: str) -> str | None:
+    """The first part of a variable's value as written (`text`, the whole or
+    a piece of a list or option in it) that names a place steps may write
+    (`writable_text`); None when none does. Whatever a program reads the
+    variable as, a file it finds there may be the caller's."""
+    for piece in (text, *_VALUE_PIECES.split(text.strip("\"'"))):
+        if piece and writable_text(piece):
+            return piece
+    return None
 
 
 def _reads_indirectly(src: bytes, node: Node) -> bool:
@@ -2441,11 +2462,6 @@ class TaintedScript:
             and not within.startswith(("/", "~"))
             and ".." not in within.split("/")
         )
-
-    def names_writable_place(self, value: Node) -> bool:
-        """The text of `value` names the run directory, a temporary folder
-        or the home folder (``HOME="$HARBOR_RUN_DIR/home"``)."""
-        return writable_text(node_text(self.src, value))
 
     def works_in_writable(self, at: int | None = None) -> bool:
         """The script works in a folder a step may have written: another

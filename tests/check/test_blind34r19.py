@@ -51,6 +51,8 @@ REFUSED_SAFE = {
     "102-export-events-parquet.yaml": "H012: duckdb reads SQL with caller dates",
     "116-terraform-plan-summary.yaml": "H012: terraform has no grammar",
     "118-terraform-drift-check.yaml": "H005 H012: terraform, sed's program from its output",
+    "131-image-promote.yaml": "H012: DOCKER_CONFIG exported naming the run directory, a "
+    "place a step may write, to every later program",
 }
 
 (

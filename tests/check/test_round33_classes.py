@@ -257,7 +257,10 @@ def test_round_thirty_seven(run: str, refused: bool, tmp_path: Path) -> None:
     [
         ({"PYTHONPATH": "/run/shm/lib"}, True),  # /run/shm: /dev/shm's other name
         ({"CURL_HOME": ".cache/curl"}, True),  # relative: whichever folder a command is in
-        ({"MARK_DIR": "/tmp/marks"}, False),  # a place the script writes to, no program's config
+        # any variable: a program may read it as a place to find settings or code
+        ({"MARK_DIR": "/tmp/marks"}, True),
+        ({"LOG_ROOT": "/usr/share:/dev/shm/x"}, True),  # a piece of a list
+        ({"ANSIBLE_LOCAL_TEMP": "/tmp"}, False),  # a temporary folder to make files in
         ({"VAULT_ADDR": "https://vault.example.com:8200"}, False),
     ],
 )
@@ -344,5 +347,32 @@ def test_a_step_env_place_round_thirty_eight(env: dict[str, str], tmp_path: Path
     ],
 )
 def test_a_language_reading_a_step_file(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # `export NAME` exports what NAME holds anywhere in the script
+        ('v="$ARG_path"\nexport v\ngit status', True),
+        ('declare -x v\nv="$ARG_path"\ngit status', True),
+        ('read -r v <<< "$ARG_path"\nexport v\ngit status', True),
+        ('v="$ARG_path"\ncommand export v\ngit status', True),
+        # a place a step may write, exported to every later program
+        ("export HOME=/dev/shm/h\ngit status", True),
+        ("HOME=/dev/shm/h\ngit status", True),  # HOME is in the environment already
+        ('export GIT_DIR="$HARBOR_RUN_DIR/repo"\ngit status', True),
+        ("v=/var/tmp/q\ndeclare -x v\ngit status", True),
+        ("set -a\nv=/dev/shm/x\ngit status", True),
+        ("builtin export v=/var/tmp/q\ngit status", True),
+        ("BAR_LOAD=/usr:/dev/shm/cfg git status", True),  # a piece of a list, one command
+        # the author's words, a temporary folder to make files in
+        ("env=prod\nexport env\ngit status", False),
+        ("export TMPDIR=/tmp/x\ngit status", False),
+        ("export LC_ALL=C.UTF-8\ngit status", False),
+    ],
+)
+def test_what_a_script_exports(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
