@@ -151,6 +151,38 @@ _IFS = frozenset(" \t\n")
 _GLOB_CHARS = frozenset("*?[")
 
 
+def _at_top_level(node: Node) -> bool:
+    """`node` runs whenever the script gets past it, where ``bash -e`` ends
+    the step if it fails: its ancestors are plain sequences, groups and
+    subshells (whose failure fails them) up to the script itself."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "program":
+            return True
+        if parent.type not in ("redirected_statement", "subshell", "compound_statement"):
+            return False
+        if parent.type == "compound_statement" and (
+            parent.parent is None or parent.parent.type != "program"
+        ):
+            return False  # a function's body, a loop's: not surely run
+        parent = parent.parent
+    return False
+
+
+#: ``$NAME`` and ``${NAME}`` in a word's text.
+_NAMED_EXPANSION = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+#: ``set`` turning noclobber on or errexit off (a failed write goes on).
+_KEEPS_OLD_FILE = re.compile(
+    r"\bset\s+(?:[^;&|\n]*\s)?(?:-[a-zA-Z]*C|-o\s*noclobber|\+[a-zA-Z]*e|\+o\s*errexit)"
+)
+
+
+def _path_as_written(text: str) -> str:
+    """A path's script text with its quotes removed (``"$HARBOR_RUN_DIR"/x``
+    and ``"$HARBOR_RUN_DIR/x"`` are one path)."""
+    return text.replace('"', "").replace("'", "").replace("${", "$").replace("}", "")
+
+
 def _relative_search_entry(name: str, text: str) -> str | None:
     """The entry of a list of folders programs are searched in (``PATH``,
     ``PYTHONPATH``, ``PERL5LIB``…, not ``CDPATH``) assigned in the script
@@ -1455,6 +1487,106 @@ class _Analysis(TaintedScript):
     def _all_export(self) -> bool:
         """``set -a`` (``set -o allexport``): every assignment is exported."""
         return bool(_ALLEXPORT.search(self.text))
+
+    def place_text(self, word: Word, depth: int = 2) -> str | None:
+        """The text of `word` as written, with each ``$NAME`` that one
+        assignment sets (`set_once`) replaced by that assignment's text, and
+        each ``for`` variable by the words it loops over (joined by ``:``,
+        a list): what names a place a step may write through a variable
+        (``rc="$HARBOR_RUN_DIR/netrc"`` … ``"$rc"``) names it still."""
+        if word.end <= word.start:
+            return word.static
+        return self._substituted(self.src[word.start : word.end].decode("utf-8", "replace"), depth)
+
+    def _substituted(self, text: str, depth: int) -> str:
+        def value(match: re.Match[str]) -> str:
+            name = match.group(1)
+            assigned = self.set_once(name)
+            if assigned is not None:
+                return self._substituted(node_text(self.src, assigned), depth - 1)
+            loops = [
+                node
+                for node in (self.script.of_type("for_statement") if self.script else ())
+                if (v := node.child_by_field_name("variable")) is not None
+                and node_text(self.src, v) == name
+            ]
+            if loops:
+                return ":".join(
+                    self._substituted(node_text(self.src, w), depth - 1)
+                    for loop in loops
+                    for w in loop.children_by_field_name("value")
+                )
+            return match.group(0)
+
+        if depth <= 0:
+            return text
+        return _NAMED_EXPANSION.sub(value, text)
+
+    def written_clean(self, word: Word) -> bool:
+        """The file `word` names (its text as written) holds the author's
+        text when the command it is given to runs: this script wrote it in
+        full before, at its top level (where ``bash -e``, which every step
+        runs under, ends the step if the write fails), with ``printf``,
+        ``echo`` or ``cat`` of text with no caller data (secrets are the
+        author's), and no other command of the script but that program's,
+        ``rm`` and ``chmod`` names it. Whatever a step put there before is
+        gone."""
+        if self.script is None or word.end <= word.start or word.tainted:
+            return False
+        text = self._written_path(self.src[word.start : word.end].decode("utf-8", "replace"))
+        root = self.script.root
+        if _KEEPS_OLD_FILE.search(self.text):
+            return False  # noclobber keeps a file that is there; +e goes on after a failed write
+        reader = root.descendant_for_byte_range(word.start, word.end)
+        command = reader
+        while command is not None and command.type != "command":
+            command = command.parent
+        if command is None:
+            return False
+        program = command.child_by_field_name("name")
+        reader_name = node_text(self.src, program) if program is not None else ""
+        writer: Node | None = None
+        for redirect in self.script.of_type("file_redirect"):
+            destination = redirect.child_by_field_name("destination")
+            if destination is None or self._written_path(node_text(self.src, destination)) != text:
+                continue
+            statement = redirect.parent
+            if statement is None or self.occs_in(statement.start_byte, statement.end_byte):
+                return False
+            body = statement.child_by_field_name("body")
+            name = body.child_by_field_name("name") if body is not None else None
+            operator = node_text(self.src, redirect.children[0]) if redirect.children else ""
+            if (
+                writer is None
+                and operator in (">", ">|")
+                and name is not None
+                and node_text(self.src, name) in ("printf", "echo", "cat")
+                and _at_top_level(statement)
+                and statement.end_byte <= command.start_byte
+            ):
+                writer = statement
+        if writer is None:
+            return False
+        for other in self.script.of_type("command"):
+            if other.start_byte >= writer.start_byte and other.end_byte <= writer.end_byte:
+                continue
+            name = other.child_by_field_name("name")
+            mentions = any(
+                self._written_path(node_text(self.src, a)) == text
+                for a in other.children_by_field_name("argument")
+            )
+            named = node_text(self.src, name) if name is not None else ""
+            if mentions and named not in (reader_name, "rm", "chmod"):
+                return False
+        return True
+
+    def _written_path(self, text: str) -> str:
+        """The path a word's `text` names, as written: its quotes removed,
+        an option's head (``--config=``) dropped, the variables that one
+        assignment sets replaced by their text (`place_text`)."""
+        path = _path_as_written(self._substituted(text, 2))
+        head = re.match(r"--?[A-Za-z0-9][A-Za-z0-9_.-]*=", path)
+        return path[head.end() :] if head is not None else path
 
     def _exported_names(self) -> frozenset[str]:
         """The names some ``export``/``declare -x`` (``local -x``, ``builtin

@@ -23,6 +23,8 @@ from dataclasses import dataclass, replace
 
 from mcp_harbor.check import _python, grammars, sinks
 from mcp_harbor.check._facts import Hazard, Located, Occ, Word
+from mcp_harbor.check._taint import UNPROVEN, writable_text
+from mcp_harbor.check._values import SAFE_CHARS, ValueModel
 from mcp_harbor.check.rules import (
     CodeSelectingVariable,
     InterpreterProgram,
@@ -37,6 +39,8 @@ __all__ = ["EnvPrefix", "admit", "normal_program"]
 _DIGITS = frozenset(string.digits + ".")
 #: A literal start that no NAME=VALUE operand can have (a path: ./x, /x).
 _NOT_A_NAME = re.compile(r"[^A-Za-z_]|[A-Za-z_][A-Za-z0-9_]*[^A-Za-z0-9_=]")
+#: What makes a word split from a value an option or several (a glob).
+_SPLIT_UNSAFE = frozenset("-+*?[")
 #: Operands that name standard input.
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 #: Builtins and the shell's own words: they read no folder.
@@ -206,6 +210,65 @@ def _callers(word: Word, beside_secret: bool = False) -> Word:
     return replace(word, occs=kept, prefix="\0".join(options) if options else word.prefix + "x")
 
 
+def _place_as_callers(word: Word, source: Callable[[Word], str | None]) -> Word:
+    """`word`, when it is the author's text naming a place a step may write
+    (``"$HARBOR_RUN_DIR/x"``, ``include.path=/tmp/c``), as caller data: a
+    path, whose file the program reads as its grammar says, and what a step
+    wrote is the caller's (rule 2). Where the grammar says data (``jq .
+    "$HARBOR_RUN_DIR/x.json"``, ``sort -o FILE``) it stays data; where it
+    says code, or where no grammar says anything, it is refused."""
+    if word.tainted:
+        return word
+    text = word.static if word.static is not None else source(word)
+    if text is None:
+        return word
+    text = text.replace('"', "").replace("'", "")
+    if _NOT_ONE_PATH.search(text):
+        return word  # a program's text, a sentence: not a path it opens
+    option = _OPTION_HEAD.match(text)
+    head = option.group(0) if option is not None else ""
+    entries = re.split(r"(?<=[:;,])", text[len(head) :])
+    for k, entry in enumerate(entries):
+        if writable_text(entry.rstrip(":;,")):
+            head += "".join(entries[:k])
+            break
+    else:
+        return word
+    occ = Occ(UNPROVEN, "env", _PLACE_MODEL, word.start, word.end, None)
+    return replace(word, occs=[occ], prefix=head)
+
+
+#: What no single path has: blanks, and the characters of code.
+_NOT_ONE_PATH = re.compile(r"[\s;(){}<>|&`]")
+#: What may come before a path in one word: an option (``--file=``, ``-I``)
+#: or a ``KEY=`` setting (the entries of a list before it are split off).
+_OPTION_HEAD = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9_.-]*=?|[A-Za-z_][A-Za-z0-9_.-]*=")
+
+
+def _worded(detail: str, subject: Word | Occ) -> str:
+    """`detail` said of `subject`: when its only "caller data" is the
+    author's path of a place a step may write, said so."""
+    if not isinstance(subject, Word) or not subject.occs or not _places_only(subject):
+        return detail
+    place = "a path of a place a step may write (what a step wrote there is the caller's)"
+    if "caller data" in detail:
+        return detail.replace("caller data", place, 1)
+    return f"{detail}; the value is {place}"
+
+
+def _places_only(word: Word) -> bool:
+    """The only "caller data" in `word` is the author's path of a place a
+    step may write (`_place_as_callers`)."""
+    return all(o.model is _PLACE_MODEL for o in word.occs)
+
+
+#: A path as the author wrote it, of a place a step may write: it starts
+#: with ``/`` (or is relative to such a place) and never with ``-``.
+_PLACE_MODEL = ValueModel(
+    chars=SAFE_CHARS - {"-"} | {"-"}, first=frozenset("/~."), can_be_empty=False
+)
+
+
 def _advice(program: str, where: str) -> str:
     return (
         f"if `{program}` only reads {where} as data, describe it in the export "
@@ -250,6 +313,8 @@ def admit(
     stdin_text: str | None = None,
     writable: Callable[[Word], bool] = lambda word: word.tainted,
     beside_secret: bool = False,
+    written_clean: Callable[[Word], bool] = lambda word: False,
+    place_text: Callable[[Word], str | None] | None = None,
 ) -> bool:
     """Check the caller data given to `program` (a literal basename) with the
     words after it `words`, its standard input `stdin` and the variables
@@ -263,7 +328,17 @@ def admit(
     `beside_secret`: the command gets a secret (`mcp_harbor.check._secrets`),
     so caller data may stand only where the grammar says data, numbers
     included: a position that is code (``psql -p``, its connection string,
-    a variable it reads) may say where the secret goes."""
+    a variable it reads) may say where the secret goes. `written_clean`: the
+    file a word names surely holds the author's text (the script wrote it
+    just before), though it is in a place steps may write; `place_text`: a
+    word's text with the variables it holds resolved where they can be."""
+    # sqlite3 -safe: its database is data (the functions that run commands
+    # are off; sqlite3 3.40 CLI, "--safe"); the analysis reads it otherwise
+    safe_sqlite = normal_program(program) == "sqlite3" and any(w.static == "-safe" for w in words)
+    if program not in _SHELL_OWN and not safe_sqlite:
+        words = [
+            w if written_clean(w) else _place_as_callers(w, place_text or source) for w in words
+        ]
     words = [_callers(w, beside_secret) for w in words]
     if stdin is not None and _inert(stdin, beside_secret):
         stdin = None
@@ -366,7 +441,7 @@ def admit(
     ) -> None:
         nonlocal ok
         ok = False
-        hazards.append(rule.about(word, where(word), detail, fix))
+        hazards.append(rule.about(word, where(word), _worded(detail, word), fix))
 
     for passed in env:
         if not _reads_as_data(grammar, name, passed.name):
@@ -404,6 +479,15 @@ def admit(
             and word.splits
             and not numbers(word)
             and (expect is not None or pair or grammar.command_from is not None)
+            and not (
+                # ausearch --start $when (a date and a time): the words after
+                # the first are operands, data, and none can be an option
+                seen_program
+                and not pair
+                and grammar.command_from is None
+                and grammar.operands == "data"
+                and all(not o.model.chars & _SPLIT_UNSAFE for o in word.occs)
+            )
         ):
             # the words after the first land where the grammar reads the next
             # option, the program or the command, not where this word is
@@ -501,7 +585,12 @@ def admit(
                     "keep the program literal and pass the value as an argument after it",
                     InterpreterProgram,
                 )
-            elif word.tainted and expect in grammar.code_options and not code_inert(word):
+            elif (
+                word.tainted
+                and expect in grammar.code_options
+                and not code_inert(word)
+                and not (expect in grammar.place_options and _places_only(word))
+            ):
                 refuse(
                     word,
                     f"the value of `{expect}` is code, a command or a file `{key}` reads as "
@@ -621,6 +710,8 @@ def admit(
                 continue  # echo "--- values: $r": no option's name starts so
             for alternative in prefix.split("\0"):  # an enum of options: every one
                 option = alternative.split("=", 1)[0]
+                if "=" in alternative and option in grammar.place_options and _places_only(word):
+                    continue  # -out="$HARBOR_RUN_DIR/plan": the author's place, written
                 if "=" in alternative and option in grammar.value_options:
                     if option in _NAMED_VALUES.get(name, ()) and not _NAME_ASSIGNED.match(
                         alternative.split("=", 1)[1]
@@ -1032,11 +1123,13 @@ def _globals_admitted(
         if kind == "setting" and _inert_setting(setting):
             continue
         if (
-            kind == "path-code"
+            kind in ("path-code", "path-written")
             and all(o.model.within is not None for o in word.occs)
             and not word.prefix[len(option) :].strip("=")
         ):
             continue
+        if kind == "path-written" and _places_only(word):
+            continue  # restic --cache-dir "$HARBOR_RUN_DIR/cache": it verifies what it reads
         if _code_inert(word, beside_secret):
             continue
         ok = False
@@ -1046,6 +1139,7 @@ def _globals_admitted(
             "(core.fsmonitor, core.sshCommand, alias.*)",
             "path-code": "a folder or file whose contents configure what it runs (hooks, "
             "config, credential plugins)",
+            "path-written": "a folder it writes, chosen by the caller",
             "code": "where it connects, which chooses what runs or where the credentials go",
             "data": "data, but the unquoted value may split into several words",
         }.get(kind, "a global option the grammar does not know")
@@ -1053,7 +1147,7 @@ def _globals_admitted(
             rule.about(
                 word,
                 where(word),
-                f"the value of `{program} {option or '…'}` is {what}",
+                _worded(f"the value of `{program} {option or '…'}` is {what}", word),
                 "set that option in the script with the author's value (an enum arg, or "
                 '`-c user.name="$VALUE"` for a data setting)'
                 if kind == "setting"
@@ -1094,13 +1188,14 @@ def _refuse_all(
         NoGrammarPosition.about(
             subject,
             where(subject),
-            (
+            _worded(
                 f"caller data reaches `{program}` as {what}; `{program}` is a language, "
                 "whose arguments and input may be programs, and a programs: entry cannot "
                 "make them data"
                 if language
                 else f"caller data reaches `{program}` as {what}, and no grammar says what "
-                f"`{program}` does with it (a program without one gets only clean data)"
+                f"`{program}` does with it (a program without one gets only clean data)",
+                subject,
             ),
             _advice((program.split() or [program])[0], what),
         )

@@ -119,6 +119,10 @@ class Scope(Protocol):
 
     def writable_word(self, word: Word) -> bool: ...
 
+    def written_clean(self, word: Word) -> bool: ...
+
+    def place_text(self, word: Word, depth: int = 2) -> str | None: ...
+
     def nested(self, word: Word, positional: tuple[str, ValueModel] | None, what: str) -> None: ...
 
     def check_spliced(
@@ -398,6 +402,8 @@ class Resolver:
             stdin_text=self.stdin_text,
             writable=self.a.writable_word,
             beside_secret=beside_secret,
+            written_clean=self.a.written_clean,
+            place_text=self.a.place_text,
         )
 
     def grammar(self, name: str | None) -> sinks.Grammar | None:

@@ -1601,6 +1601,10 @@ def _destination(
             index = next((i for i, s in enumerate(stages) if s == current), None)
             if index is not None and index + 1 < len(stages):
                 following = stages[index + 1]
+                while following.type in ("list", "pipeline") and following.named_children:
+                    # tree-sitter-bash reads `a | b | c || d` as a | (b | c || d);
+                    # bash as (a | b | c) || d: a's output goes to b either way
+                    following = following.named_children[0]
                 if takes_stdin is None or takes_stdin(following):
                     return None  # read as a credential: the program sends it
                 body = (

@@ -756,6 +756,11 @@ _DIGESTS = frozenset(
 )
 #: A date format of digits only (date(1): %s seconds, %Y year, …).
 _DIGIT_DATE = re.compile(r"\+(?:%[sYmdHMSjuwVGCgy]|[0-9])+")
+#: A date format of zero-padded numbers and the separators between them
+#: (date(1): %F is %Y-%m-%d, %T %H:%M:%S, %D %m/%d/%y, %R %H:%M).
+_SEPARATED_DATE = re.compile(r"\+(?:%[sYmdHMSjuwVGCgyFTDR]|[0-9/:. T_,-])+")
+#: date's options that say which date to print, not what.
+_DATE_GIVEN = frozenset({"-d", "--date", "-u", "--utc", "--universal"})
 #: Options of mapfile/readarray that take a value (not a name).
 _MAPFILE_VALUES = frozenset({"-d", "-n", "-O", "-s", "-u", "-C", "-c"})
 #: Builtins that write the variable a word names.
@@ -2310,7 +2315,10 @@ class TaintedScript:
         for node in script.of_type("command_substitution"):
             inner = [o for o in base if node.start_byte <= o.start and o.end <= node.end_byte]
             counted = (
-                self._counted(node) or self._json_text(node) or self._object_names(node, inner)
+                self._counted(node)
+                or self._json_text(node)
+                or self._object_names(node, inner)
+                or self._date_text(node)
             )
             if not self.unproven_is_data and (self._digest(node) or self._sent_only(node, inner)):
                 # the secrets' follower: a digest of a secret is not the
@@ -4370,6 +4378,39 @@ class TaintedScript:
             and node_text(self.src, name) in ("true", ":")
             and not node.children_by_field_name("argument")
         )
+
+    def _date_text(self, node: Node) -> ValueModel | None:
+        """The model of ``$(date -d … '+%m/%d/%Y %H:%M:%S')``: a literal
+        format of zero-padded numbers and separators makes the text digits
+        and those separators, whatever date it was given (date(1), FORMAT:
+        the conversions here never print a blank, a sign or a letter);
+        empty when the date it was given is not one."""
+        named = [c for c in node.children if c.is_named]
+        if len(named) != 1 or named[0].type != "command":
+            return None
+        command = named[0]
+        name = command.child_by_field_name("name")
+        if name is None or node_text(self.src, name) != "date":
+            return None
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        formats: list[str] = []
+        given = False
+        for word in words:
+            if given:
+                given = False  # -d VALUE: the date, any text
+            elif word in ("-d", "--date"):
+                given = True
+            elif word is not None and word.startswith("+"):
+                formats.append(word)
+            elif word is None or word.split("=", 1)[0] not in _DATE_GIVEN:
+                return None  # -f FILE, -r FILE (a line per line or file), an operand
+        if len(formats) != 1 or not _SEPARATED_DATE.fullmatch(formats[0]):
+            return None
+        fmt = formats[0][1:]
+        literal = set(re.sub(r"%[A-Za-z]", "", fmt))
+        chars = frozenset(string.digits) | frozenset(literal)
+        first = chars if not fmt.startswith("%") else frozenset(string.digits)
+        return ValueModel(chars, first, True)
 
     def _counted_stage(self, last: Node | None) -> ValueModel | None:
         """`_counted` of one command, pipeline or redirected command."""

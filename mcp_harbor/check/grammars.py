@@ -132,6 +132,11 @@ class Grammar:
     #: a word starting with ``+`` is an option too (dig's ``+short``,
     #: ``+tls-ca=FILE``): data only where the value cannot start with ``+``
     plus_options: bool = False
+    #: code options whose value is a file the program reads as data (and
+    #: sends where the author says) or writes (``curl -T FILE``, ``-c
+    #: JAR``): the caller may not choose it, but a place of the author's
+    #: that a step may write is fine there (what is in it stays data)
+    place_options: frozenset[str] = frozenset()
 
 
 #: The values aws reads from a file in their place (AWS CLI 2's paramfile:
@@ -232,6 +237,7 @@ def _g(
     urls: Literal["all", "scheme", ""] = "",
     written: int | None = None,
     file_prefixes: tuple[str, ...] = (),
+    places: str = "",
 ) -> Grammar:
     return Grammar(
         source,
@@ -258,6 +264,7 @@ def _g(
         url_operands=urls,
         written_operand=written,
         file_prefixes=file_prefixes,
+        place_options=frozenset(places.split()),
     )
 
 
@@ -479,10 +486,13 @@ GRAMMARS: dict[str, Grammar] = {
         "-m --max-time --connect-timeout -A --user-agent -e --referer -u --user --retry "
         "-w --write-out --json --url-query -o --output -D --dump-header --form-string",
         code="-K --config -T --upload-file -b --cookie -c --cookie-jar "
-        "--proto-redir --unix-socket --trace --trace-ascii -F --form",
+        "--proto-redir --unix-socket --trace --trace-ascii -F --form --netrc-file",
         at_files="-d --data --data-binary --data-urlencode -H --header -w --write-out "
         "--json --url-query",
         urls="all",
+        # what it uploads to the author's URL, the cookies and netrc it reads
+        # (only for the hosts they name), the files it writes
+        places="-T --upload-file -b --cookie -c --cookie-jar --trace --trace-ascii --netrc-file",
     ),
     "awk": _g(
         "POSIX awk / gawk 5.2 gawk(1): the program is the first operand unless -f; -v "
@@ -514,8 +524,9 @@ GRAMMARS: dict[str, Grammar] = {
         # with no blank, 1wout), and the s command's w flag
         writes=rf"(?:^|[;{{}}\n])\s*{SED_ADDRESS}[wW](?:\s|[^/\s;}}])"
         rf"|{_SED_S}w",
+        # (-i and --in-place take their suffix attached or none: never the next word)
         flags="-n --quiet --silent -E -r --regexp-extended -s --separate -u -z --null-data "
-        "--posix --debug --sandbox",
+        "--posix --debug --sandbox -i --in-place",
     ),
     "python3": _g(
         "python3(1) 3.11: -c CMD or a script file is the program; sys.argv after it is data",
@@ -816,6 +827,7 @@ GRAMMARS: dict[str, Grammar] = {
         "the password from files, -T writes files",
         "-b -s -a -l -z -D -P -e -E -o -O -U -R -X -Y -p -h",
         code="-H -f -y -T -w",
+        places="-y -T",  # the password it sends to the author's server, files it writes
     ),
     "rsync": _g(
         "rsync 3.2 rsync(1): only these options; HOST:PATH operands are data",
@@ -919,6 +931,19 @@ GRAMMARS: dict[str, Grammar] = {
         "--indent",
         written=1,
     ),
+    "python3 -m pip wheel": _g(
+        "pip 23 pip wheel --help: its operands are projects it builds (their build "
+        "backend runs) or requirements it fetches; -r/-c name files of requirements and "
+        "options; -w/--wheel-dir is the folder it writes the wheels in",
+        "--no-binary --only-binary",
+        code="-w --wheel-dir -r --requirement -c --constraint -i --index-url "
+        "--extra-index-url -f --find-links --src --cache-dir",
+        places="-w --wheel-dir",  # the folder it writes
+        operands="path-code",
+        flags="--no-deps --no-build-isolation --no-index --pre -q --quiet -v --verbose "
+        "--no-cache-dir --disable-pip-version-check --no-clean --prefer-binary "
+        "--require-hashes",
+    ),
     "python3 -m pytest": _g(
         "pytest 7.4 pytest --help: -k/-m expressions are pytest's own matcher, never Python; "
         "path operands are code (conftest.py, test modules)",
@@ -937,6 +962,7 @@ GRAMMARS: dict[str, Grammar] = {
         # the pager and the files it reads, writes or pipes to: the author's
         code="-f --file -o --output -L --log-file -d --dbname -h --host -p --port -P --pset "
         "-U --username",
+        places="-o --output -L --log-file",  # files it writes (a path never starts with |)
         program="-c --command",
         operands="code",  # DBNAME may be a connection string (host=…, service=…)
         stdin="code",
@@ -1159,6 +1185,7 @@ GRAMMARS: dict[str, Grammar] = {
             code="-var -var-file -state -state-out -backup -backend-config -plugin-dir "
             "-lock-timeout -parallelism -out",
             flags=flags,
+            places="-out -state-out -backup",  # the files it writes
         )
         for sub, values, flags in (
             (
@@ -1200,6 +1227,9 @@ GRAMMARS: dict[str, Grammar] = {
             "--retry-lock",
             code=_RESTIC_CODE,
             env="RESTIC_REPOSITORY RESTIC_PASSWORD RESTIC_CACHE_DIR",
+            # its cache: what it reads back there is authenticated (restic's
+            # design doc, "Repository Format": every blob and file is MACed)
+            places="--cache-dir",
         )
         for sub, values, what in (
             ("check", "--read-data-subset", "--read-data-subset is a fraction or a size"),
@@ -1334,7 +1364,9 @@ _NESTING = frozenset({"docker compose", "podman compose"})
 #: the author wrote whose value git never runs, `INERT_GIT_SETTINGS`);
 #: ``path-code`` (a folder or file whose contents configure or run code:
 #: a repository, a kubeconfig with exec credential plugins, docker's config:
-#: only a path `within:` the author's folder); ``code`` (an endpoint that
+#: only a path `within:` the author's folder); ``path-written`` (a folder
+#: it writes and reads back only what it authenticates, restic's cache: a
+#: caller's path only `within:`, the author's anywhere); ``code`` (an endpoint that
 #: chooses what runs or where the credentials go: the author's only).
 SUBCOMMANDS: dict[str, dict[str, str]] = {
     "git": {"-C": "path-code", "-c": "setting", "--git-dir": "path-code",
@@ -1352,7 +1384,7 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
     "restic": {"-r": "code", "--repo": "code", "--repository-file": "path-code",
                "-o": "code", "--option": "code", "--password-command": "code",
                "-p": "path-code", "--password-file": "path-code", "--cacert": "path-code",
-               "--tls-client-cert": "path-code", "--cache-dir": "path-code",
+               "--tls-client-cert": "path-code", "--cache-dir": "path-written",
                "--compression": "data", "--key-hint": "data", "--limit-download": "data",
                "--limit-upload": "data", "--pack-size": "data", "--retry-lock": "data"},
     "borg": {"--remote-path": "code", "--rsh": "code", "--lock-wait": "data", "--umask": "data",

@@ -26,6 +26,7 @@ REFUSED_SAFE = {
     "072-sqlite-integrity.yaml": "H004: sqlite3 opens a database in the run directory, where "
     "a step may have put the caller's (its views and triggers run; edit() runs a command)",
     "070-sqlite-orders-report.yaml": "H012: python's sqlite3.connect may create a file",
+    "096-tar-logs-bundle.yaml": "H009: tar --files-from: its list is in a place a step may write",
 }
 
 (

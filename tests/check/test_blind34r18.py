@@ -42,6 +42,10 @@ REFUSED_SAFE = {
     "108-inspect-sqlite-upload.yaml": "H012: sqlite3 on the caller's database",
     "117-coverage-summary.yaml": "H006: a number arg (a fraction) in arithmetic",
     "140-semver-compare.yaml": "H005 H012: the author's node program, import() in it",
+    "120-bundle-recent-logs.yaml": (
+        "H009: tar --files-from: its list is in a place a step may write"
+    ),
+    "130-ssh-key-check.yaml": "H012: `ssh-keygen` (no grammar) gets a path a step may write",
 }
 
 (

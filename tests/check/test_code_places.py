@@ -47,20 +47,30 @@ REFUSED = {
     "home-after-cd": ('cd\nprintf "%s\\n" "$ARG_x" > .wgetrc', "true"),
     "home-dot-file": ('printf "%s\\n" "$ARG_x" > "$HOME/.jq"', "jq -n 1"),
     "home-config": ('printf "%s\\n" "$ARG_x" > ~/.config/tool.ini', "true"),
+    # written by another step: what is there when jq reads it is not shown
+    # to be the author's (a step between may write it)
+    "authors-filter-other-step": (
+        "printf '%s\\n' '.name' > \"$HARBOR_RUN_DIR/f.jq\"",
+        'jq -n --arg x "$ARG_x" -f "$HARBOR_RUN_DIR/f.jq"',
+    ),
+    # a folder of modules in the run directory, whatever the program imports
+    "modules-in-run-dir": (
+        'printf "%s\\n" "$ARG_x" > "$HARBOR_RUN_DIR/data.txt"',
+        'jq -L "$HARBOR_RUN_DIR/jq" -n 1',
+    ),
     "perl-readpipe": (
         'perl -e \'my $r = shift; print readpipe("git log -1 $r")\' -- "$ARG_x"',
         "true",
     ),
 }
 ACCEPTED = {
-    # the author's filter, caller data beside it as data
+    # the author's filter, written by the step that reads it, at its top
+    # level (bash -e ends the step if the write fails), caller data beside
+    # it as data
     "authors-filter": (
-        "printf '%s\\n' '.name' > \"$HARBOR_RUN_DIR/f.jq\"",
+        "true",
+        "printf '%s\\n' '.name' > \"$HARBOR_RUN_DIR/f.jq\"\n"
         'jq -n --arg x "$ARG_x" -f "$HARBOR_RUN_DIR/f.jq"',
-    ),
-    "data-in-run-dir": (
-        'printf "%s\\n" "$ARG_x" > "$HARBOR_RUN_DIR/data.txt"',
-        'jq -L "$HARBOR_RUN_DIR/jq" -n 1',
     ),
 }
 

@@ -199,9 +199,16 @@ def test_an_argv_step_given_only_numbers_writes_no_file_of_the_callers(tmp_path:
         # the author's words, an enum's, a number of a few values: no file
         # of the caller's, so go may run in the working folder
         (
-            'opts=(-count=1 "-timeout={{ args.minutes }}m" "-coverprofile=$HARBOR_RUN_DIR/c.out")\n'
+            'opts=(-count=1 "-timeout={{ args.minutes }}m")\n'
             "[[ $ARG_mode == short ]] && opts+=(-short)",
             False,
+        ),
+        # a path in the run directory, to a program without a grammar: a
+        # file a step may have written, read (or written) as go decides
+        (
+            'opts=(-count=1 "-timeout={{ args.minutes }}m" "-coverprofile=$HARBOR_RUN_DIR/c.out")\n'
+            "[[ $ARG_mode == short ]] && opts+=(-short)",
+            True,
         ),
         ('opts=(-count=1 "-run=$ARG_mode")', False),
         # a free string among them: go may write what it names

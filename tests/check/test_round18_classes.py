@@ -136,7 +136,7 @@ def test_an_operand_a_grammar_writes_puts_caller_files() -> None:
     ("run", "refused"),
     [
         (
-            'cfg="$HARBOR_RUN_DIR/docker"\nprintf %s "$TOKEN" | docker --config "$cfg" login '
+            'cfg=$(mktemp -d)\nprintf %s "$TOKEN" | docker --config "$cfg" login '
             '-u ci --password-stdin reg.example.com\ndocker --config "$cfg" pull '
             '"reg.example.com/app:$ARG_x"',
             False,
@@ -150,11 +150,6 @@ def test_an_operand_a_grammar_writes_puts_caller_files() -> None:
             'printf %s "$TOKEN" | docker --config deploy/docker login -u ci --password-stdin '
             "reg.example.com",
             True,
-        ),
-        (
-            'kc="$HARBOR_RUN_DIR/kubeconfig"\nkubectl config set-credentials ci --token="$TOKEN" '
-            '--kubeconfig="$kc" >/dev/null\nkubectl get pods --kubeconfig="$kc"',
-            False,
         ),
         (
             'kubectl config set-credentials ci --token="$TOKEN" --kubeconfig=deploy/kubeconfig '
@@ -190,6 +185,27 @@ def test_where_a_program_keeps_or_prints_a_credential(
     assert (status == "refused") == refused, findings
     if refused:
         assert any(f.startswith("H010") for f in findings), findings
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        # a config folder in the run directory: docker login reads the
+        # config.json a step may have put there first (its plugin hooks,
+        # credential helpers); a folder of mktemp -d is the script's own
+        'cfg="$HARBOR_RUN_DIR/docker"\nprintf %s "$TOKEN" | docker --config "$cfg" login '
+        '-u ci --password-stdin reg.example.com\ndocker --config "$cfg" pull '
+        '"reg.example.com/app:$ARG_x"',
+        # set-credentials keeps what a kubeconfig a step put there holds (an
+        # exec plugin, another cluster): kubectl get would use it
+        'kc="$HARBOR_RUN_DIR/kubeconfig"\nkubectl config set-credentials ci --token="$TOKEN" '
+        '--kubeconfig="$kc" >/dev/null\nkubectl get pods --kubeconfig="$kc"',
+    ],
+)
+def test_a_config_folder_a_step_may_have_written(run: str, tmp_path: Path) -> None:
+    status, findings = _status(run, tmp_path, **_TOKEN)
+    assert status == "refused", findings
+    assert any(f.startswith("H012") for f in findings), findings
 
 
 def test_a_relative_secret_file_beside_an_export_that_reads_paths(tmp_path: Path) -> None:

@@ -376,3 +376,85 @@ def test_a_language_reading_a_step_file(run: str, refused: bool, tmp_path: Path)
 def test_what_a_script_exports(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # the author's path of a place a step may write, where the grammar
+        # says code (round thirty-nine's 025: git -c include.path=FILE)
+        ('git -c include.path="$HARBOR_RUN_DIR/shared.gitconfig" status', True),
+        ("git -c core.hooksPath=/tmp/h commit -m x", True),
+        ("git --git-dir=/dev/shm/r status", True),
+        ('f="$HARBOR_RUN_DIR/x"\ngit -c include.path="$f" status', True),  # through a variable
+        ('for f in /tmp/a.cfg /tmp/b.cfg; do curl -K "$f" https://a.example.com/; done', True),
+        ("make -f /tmp/x", True),
+        ("jq -f /tmp/prog.jq -n", True),
+        ("jq -L /tmp/lib -n 1", True),
+        ("psql -f /tmp/x.sql", True),
+        ("awk -f /tmp/x.awk /dev/null", True),
+        ('curl -K "$HARBOR_RUN_DIR/c" https://a.example.com/', True),
+        ("tar -czf /tmp/o.tgz --files-from /tmp/list", True),
+        ('mytool --out "$HARBOR_RUN_DIR/r"', True),  # no grammar: only clean data
+        ("BAR_LOAD=/usr:/dev/shm/cfg git status", True),
+        # where the grammar says data, or a file it writes
+        ('jq . "$HARBOR_RUN_DIR/x.json"', False),
+        ("sort -o /tmp/x /etc/hosts", False),
+        ('cp /etc/hosts "$HARBOR_RUN_DIR/b"', False),
+        ('curl -T "$HARBOR_RUN_DIR/c" https://a.example.com/', False),
+        ('psql -o "$HARBOR_RUN_DIR/out.csv" -c "select 1"', False),
+        ('python3 -m pytest -q --junitxml="$HARBOR_RUN_DIR/junit.xml" -- tests', False),
+        ('terraform plan -out="$HARBOR_RUN_DIR/plan"', False),
+        ('sed -i "s/a/b/" -- "$HARBOR_RUN_DIR/x"', False),
+        ("git -c user.name=/tmp status", False),  # a data setting
+        ("awk -F/ '{ print $NF }' /tmp/x", False),  # a program's text is no path
+        # a file this step wrote in full from the author's text just before
+        (
+            'printf "user = a:b\\n" > "$HARBOR_RUN_DIR/c.cfg"\n'
+            'curl -s -K "$HARBOR_RUN_DIR/c.cfg" https://a.example.com/ || echo unreachable',
+            False,
+        ),
+        (
+            'rc="$HARBOR_RUN_DIR/c.cfg"\n(umask 077; printf "user = a:b\\n" > "$rc")\n'
+            'curl -s --config="$rc" https://a.example.com/',
+            False,
+        ),
+        ("cat > /tmp/q.jq <<'EOF'\n.a\nEOF\njq -f /tmp/q.jq /etc/hosts", False),
+        # ... but not when it may not be: in a condition, after the read,
+        # with caller data, beside another writer, under set +e or noclobber
+        (
+            'if true; then printf "user = a:b\\n" > /tmp/c.cfg; fi\n'
+            "curl -s -K /tmp/c.cfg https://a.example.com/",
+            True,
+        ),
+        (
+            'curl -s -K /tmp/c.cfg https://a.example.com/\nprintf "user = a:b\\n" > /tmp/c.cfg',
+            True,
+        ),
+        (
+            'printf "user = %s\\n" "$ARG_path" > /tmp/c.cfg\n'
+            "curl -s -K /tmp/c.cfg https://a.example.com/",
+            True,
+        ),
+        (
+            'printf "user = a:b\\n" > /tmp/c.cfg\ncp "$HARBOR_RUN_DIR/o" /tmp/c.cfg\n'
+            "curl -s -K /tmp/c.cfg https://a.example.com/",
+            True,
+        ),
+        (
+            'set +e\nprintf "user = a:b\\n" > /tmp/c.cfg\n'
+            "curl -s -K /tmp/c.cfg https://a.example.com/",
+            True,
+        ),
+        (
+            'set -o noclobber\nprintf "user = a:b\\n" > /tmp/c.cfg\n'
+            "curl -s -K /tmp/c.cfg https://a.example.com/",
+            True,
+        ),
+    ],
+)
+def test_a_place_a_step_may_write_named_by_the_author(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
