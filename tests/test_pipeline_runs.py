@@ -125,13 +125,11 @@ description: Runs long; its finally step leaves a marker.
 steps:
   - name: long
     run: |
-      touch "$MARK_DIR/started"
+      touch "{marks}/started"
       sleep 30
-    env: {{MARK_DIR: "{marks}"}}
 finally:
   - name: mark
-    run: echo "finally ran" > "$MARK_DIR/finally"
-    env: {{MARK_DIR: "{marks}"}}
+    run: echo "finally ran" > "{marks}/finally"
 """
 
 OUTPUTS = """
