@@ -615,8 +615,8 @@ def _analyse_steps(
             tainted: dict[str, ValueModel] = {}
             earlier = dict(outputs)
             try:
-                elsewhere = writers is not None and any(
-                    w for k, w in enumerate(writers) if k != index
+                elsewhere = _cwd_writable(step) or (
+                    writers is not None and any(w for k, w in enumerate(writers) if k != index)
                 )
                 facts = analyse_script_deferred(
                     text,
@@ -664,9 +664,12 @@ def _analyse_steps(
             writes = _argv_writes(elements)
             # its own writes count only when its language's program writes
             # (a later call would load them), as in a script
-            elsewhere = writers is not None and (
-                any(w for k, w in enumerate(writers) if k != index)
-                or (writes and _argv_language(elements))
+            elsewhere = _cwd_writable(step) or (
+                writers is not None
+                and (
+                    any(w for k, w in enumerate(writers) if k != index)
+                    or (writes and _argv_language(elements))
+                )
             )
             hazards = env_hazards + analyse_argv(elements, models, programs, environment, elsewhere)
             found.append([(0, 0)] if writes else [])
@@ -714,6 +717,13 @@ def _undeclared(
         if hazard is not None:
             out.append(hazard)
     return out
+
+
+def _cwd_writable(step: Step) -> bool:
+    """The step's ``cwd:`` is a place steps may write (``/dev/shm/app``,
+    ``/tmp/x``): whatever is in it is the caller's, as in a working folder
+    another step writes."""
+    return step.cwd is not None and writable_text(step.spec.cwd or str(step.cwd))
 
 
 def _env_literals(step: Step, models: Mapping[str, ValueModel]) -> list[Hazard]:

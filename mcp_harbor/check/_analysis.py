@@ -171,10 +171,9 @@ def _at_top_level(node: Node) -> bool:
 
 #: ``$NAME`` and ``${NAME}`` in a word's text.
 _NAMED_EXPANSION = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
-#: ``set`` turning noclobber on or errexit off (a failed write goes on).
-_KEEPS_OLD_FILE = re.compile(
-    r"\bset\s+(?:[^;&|\n]*\s)?(?:-[a-zA-Z]*C|-o\s*noclobber|\+[a-zA-Z]*e|\+o\s*errexit)"
-)
+#: noclobber (``set -C``, ``set -o noclobber``, ``shopt -so noclobber``) or
+#: errexit changed (``set +e``): a write that fails may leave what was there.
+_KEEPS_OLD_FILE = re.compile(r"noclobber|errexit|\bset\b[^\n;&|]*\s(?:-[A-Za-z]*C|\+[A-Za-z]*e)")
 
 
 def _path_as_written(text: str) -> str:
@@ -1261,9 +1260,27 @@ class _Analysis(TaintedScript):
             return
         self._wrapped_declaration(node)
         self._code_files(node, words)
+        self._history_run(words)
         if self._spliced_at(node) is not None:
             return  # checked at each call of its function, with the words passed
         self._resolve(node, words)
+
+    def _history_run(self, words: list[Word]) -> None:
+        """``fc`` (but ``fc -l``) runs a line of the shell's history, which
+        ``history -r FILE`` and ``history -s TEXT`` fill with any text: code
+        the analysis does not see (bash(1), SHELL BUILTIN COMMANDS)."""
+        if words[0].static != "fc" or any(
+            w.static is not None and w.static.startswith("-") and "l" in w.static for w in words[1:]
+        ):
+            return
+        self.hazard(
+            ReparsedAsShell,
+            None,
+            words[0].start,
+            "`fc` runs a line of the shell's history as a command, and the history may hold "
+            "any text (`history -r FILE`, `history -s TEXT`)",
+            "run the command itself; `fc -l` only lists",
+        )
 
     def _resolve(self, node: Node, words: list[Word]) -> None:
         self._resolve_seen(node, words, frozenset())
@@ -1405,7 +1422,7 @@ class _Analysis(TaintedScript):
                 out.append(EnvPrefix(variable, occs[0]))
             elif variable in _FILE_CODE_VARIABLES or (
                 not TEMP_VARIABLE.search(variable)
-                and writable_piece(node_text(self.src, value)) is not None
+                and writable_piece(self._substituted(node_text(self.src, value), 2)) is not None
             ):
                 # a place a step may have written, given to a program that may
                 # read code from it (HOME=… git reads ~/.gitconfig)
@@ -1640,7 +1657,7 @@ class _Analysis(TaintedScript):
         repository's config) is the caller's, whatever name it reads."""
         if TEMP_VARIABLE.search(name):
             return  # TMPDIR=…: where programs make new files
-        piece = writable_piece(node_text(self.src, value))
+        piece = writable_piece(self._substituted(node_text(self.src, value), 2))
         if piece is None:
             return
         self.hazard(

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from mcp_harbor.check import _python, grammars, sinks
 from mcp_harbor.check._facts import Hazard, Located, Occ, Word
-from mcp_harbor.check._taint import UNPROVEN, writable_text
+from mcp_harbor.check._taint import UNPROVEN, names_place
 from mcp_harbor.check._values import SAFE_CHARS, ValueModel
 from mcp_harbor.check.rules import (
     CodeSelectingVariable,
@@ -39,6 +39,9 @@ __all__ = ["EnvPrefix", "admit", "normal_program"]
 _DIGITS = frozenset(string.digits + ".")
 #: A literal start that no NAME=VALUE operand can have (a path: ./x, /x).
 _NOT_A_NAME = re.compile(r"[^A-Za-z_]|[A-Za-z_][A-Za-z0-9_]*[^A-Za-z0-9_=]")
+#: A word that is (or starts with) what ``mktemp`` prints: a file or folder
+#: in TMPDIR, which this step may fill with caller data.
+_MADE_TEMP = re.compile(r"\$\(\s*mktemp\b[^)]*\)|`\s*mktemp\b[^`]*`")
 #: What makes a word split from a value an option or several (a glob).
 _SPLIT_UNSAFE = frozenset("-+*?[")
 #: Operands that name standard input.
@@ -223,13 +226,14 @@ def _place_as_callers(word: Word, source: Callable[[Word], str | None]) -> Word:
     if text is None:
         return word
     text = text.replace('"', "").replace("'", "")
+    text = _MADE_TEMP.sub("/tmp/mktemp", text)  # where mktemp makes it
     if _NOT_ONE_PATH.search(text):
         return word  # a program's text, a sentence: not a path it opens
     option = _OPTION_HEAD.match(text)
     head = option.group(0) if option is not None else ""
     entries = re.split(r"(?<=[:;,])", text[len(head) :])
     for k, entry in enumerate(entries):
-        if writable_text(entry.rstrip(":;,")):
+        if names_place(entry.rstrip(":;,")):
             head += "".join(entries[:k])
             break
     else:
@@ -332,14 +336,6 @@ def admit(
     file a word names surely holds the author's text (the script wrote it
     just before), though it is in a place steps may write; `place_text`: a
     word's text with the variables it holds resolved where they can be."""
-    # sqlite3 -safe: its database is data (the functions that run commands
-    # are off; sqlite3 3.40 CLI, "--safe"); the analysis reads it otherwise
-    safe_sqlite = normal_program(program) == "sqlite3" and any(w.static == "-safe" for w in words)
-    if program not in _SHELL_OWN and not safe_sqlite:
-        words = [
-            w if written_clean(w) else _place_as_callers(w, place_text or source) for w in words
-        ]
-    words = [_callers(w, beside_secret) for w in words]
     if stdin is not None and _inert(stdin, beside_secret):
         stdin = None
     env = [e for e in env if not _inert(e.occ, beside_secret)]
@@ -370,6 +366,19 @@ def admit(
     language = grammar is None and (name in sinks.INTERPRETERS or name in sinks.SHELLS)
     if mine is not None and not language:
         grammar = _declared(mine) if grammar is None else _narrowed(grammar, _declared(mine))
+    # a file the step wrote just before holds the author's text, but a
+    # language's program there may read any other file (make's include,
+    # awk's getline): only a program with a grammar and no program text
+    trusted = grammar is not None and grammar.evaluates is None and not language
+    # sqlite3 -safe: its database is data (the functions that run commands
+    # are off; sqlite3 3.40 CLI, "--safe"); the analysis reads it otherwise
+    safe_sqlite = normal_program(program) == "sqlite3" and any(w.static == "-safe" for w in words)
+    if program not in _SHELL_OWN and not safe_sqlite:
+        words = [
+            w if trusted and written_clean(w) else _place_as_callers(w, place_text or source)
+            for w in words
+        ]
+    words = [_callers(w, beside_secret) for w in words]
     if writable_cwd and _works_elsewhere(words, writable):
         writable_cwd = False  # git -C /srv/repo, make -C /srv/app: not the working folder
     if grammar is None and writable_cwd and program not in _SHELL_OWN:

@@ -90,6 +90,7 @@ __all__ = [
     "initial_taint",
     "makes_links",
     "names_nothing",
+    "names_place",
     "printf_escapes",
     "puts_caller_files",
     "writable_piece",
@@ -1136,7 +1137,14 @@ def writable_text(text: str) -> bool:
     directory and the runtime's files in it, a temporary folder, home."""
     path = re.sub(r"/(?:\./)*/+|/(?:\./)+", "/", text.strip("\"'"))  # /dev//shm, /tmp/./x
     if path.startswith("/") and "/../" in path + "/":
-        path = posixpath.normpath(path)  # /etc/../dev/shm
+        # /etc/../dev/shm is /dev/shm, but the kernel follows a link before
+        # its `..` (/dev/fd/../root is /proc/self/root): where it lands is
+        # not shown unless every folder before it is a plain one of the system
+        real = posixpath.normpath(path)
+        head = path[: path.index("/..")]
+        if not _PLAIN_FOLDERS.fullmatch(head):
+            return True
+        path = real
     return bool(_WRITABLE_PLACE.search(path))
 
 
@@ -1148,13 +1156,26 @@ TEMP_VARIABLE = re.compile(r"(?:^|_)(?:TMPDIR|TMP|TEMP|TEMPDIR)$")
 _VALUE_PIECES = re.compile(r"[:;,=\s]+")
 
 
+#: Folders of the system that are no links (before a ``..``).
+_PLAIN_FOLDERS = re.compile(r"/(?:etc|usr|opt|srv)(?:/[A-Za-z0-9_.-]+)*")
+#: A folder or file ``mktemp`` makes: in TMPDIR, and what this step put
+#: there may be the caller's.
+_MADE_TEMP = re.compile(r"\$\(\s*mktemp\b|`\s*mktemp\b")
+
+
+def names_place(text: str) -> bool:
+    """`text` (a path as written) names a place steps may write
+    (`writable_text`), or a file or folder ``mktemp`` made."""
+    return writable_text(text) or _MADE_TEMP.search(text) is not None
+
+
 def writable_piece(text: str) -> str | None:
     """The first part of a variable's value as written (`text`, the whole or
     a piece of a list or option in it) that names a place steps may write
     (`writable_text`); None when none does. Whatever a program reads the
     variable as, a file it finds there may be the caller's."""
     for piece in (text, *_VALUE_PIECES.split(text.strip("\"'"))):
-        if piece and writable_text(piece):
+        if piece and names_place(piece):
             return piece
     return None
 

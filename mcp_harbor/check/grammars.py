@@ -568,6 +568,9 @@ GRAMMARS: dict[str, Grammar] = {
         evaluates=r"\b(?:eval|Function|import|child_process|vm|binding|setTimeout|"
         r"setInterval|execSync|exec|spawn\w*|constructor|globalThis|global|Reflect|module|"
         r"dlopen|mainModule|__proto__)\b|\b(?:process|this|self)\s*\[|"
+        # an escape spells any name in an identifier (\u0065val is eval;
+        # ECMA-262, "Names and Keywords"): the names above are not read there
+        r"\\u[0-9A-Fa-f{]|"
         r"\brequire\b(?!\s*\(\s*([\"'])(?:node:)?(?:fs|path|os|util|url|querystring|crypto|"
         r"zlib|string_decoder|readline|assert|events)\1\s*\))",
         # fs's functions that create, change or remove files (fs.readFileSync
@@ -828,6 +831,14 @@ GRAMMARS: dict[str, Grammar] = {
         "-b -s -a -l -z -D -P -e -E -o -O -U -R -X -Y -p -h",
         code="-H -f -y -T -w",
         places="-y -T",  # the password it sends to the author's server, files it writes
+    ),
+    "ldapwhoami": _g(
+        "OpenLDAP 2.5 ldapwhoami(1): it only binds and prints the identity; -H chooses the "
+        "server the bind credentials go to, -y reads the password from a file",
+        "-D -e -E -o -O -U -R -X -Y -p -h",
+        code="-H -y -w",
+        places="-y",  # the password it sends to the author's server
+        operands="code",  # it takes none
     ),
     "rsync": _g(
         "rsync 3.2 rsync(1): only these options; HOST:PATH operands are data",

@@ -136,12 +136,6 @@ def test_an_operand_a_grammar_writes_puts_caller_files() -> None:
     ("run", "refused"),
     [
         (
-            'cfg=$(mktemp -d)\nprintf %s "$TOKEN" | docker --config "$cfg" login '
-            '-u ci --password-stdin reg.example.com\ndocker --config "$cfg" pull '
-            '"reg.example.com/app:$ARG_x"',
-            False,
-        ),
-        (
             'cfg="$HARBOR_RUN_DIR/docker"\nprintf %s "$TOKEN" | docker --config "$cfg" login '
             '-u ci --password-stdin reg.example.com\ncat "$cfg/config.json"',
             True,
@@ -192,8 +186,12 @@ def test_where_a_program_keeps_or_prints_a_credential(
     [
         # a config folder in the run directory: docker login reads the
         # config.json a step may have put there first (its plugin hooks,
-        # credential helpers); a folder of mktemp -d is the script's own
+        # credential helpers)
         'cfg="$HARBOR_RUN_DIR/docker"\nprintf %s "$TOKEN" | docker --config "$cfg" login '
+        '-u ci --password-stdin reg.example.com\ndocker --config "$cfg" pull '
+        '"reg.example.com/app:$ARG_x"',
+        # a folder of mktemp -d is in TMPDIR, and this step may fill it
+        'cfg=$(mktemp -d)\nprintf %s "$TOKEN" | docker --config "$cfg" login '
         '-u ci --password-stdin reg.example.com\ndocker --config "$cfg" pull '
         '"reg.example.com/app:$ARG_x"',
         # set-credentials keeps what a kubeconfig a step put there holds (an

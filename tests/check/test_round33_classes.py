@@ -458,3 +458,52 @@ def test_a_place_a_step_may_write_named_by_the_author(
 ) -> None:
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # the exception holds for a program with a grammar and no program text
+        # only: a makefile or an awk program the step wrote may read any file
+        (
+            "printf 'include /tmp/o.mk\\nall:\\n\\t@true\\n' > \"$HARBOR_RUN_DIR/r.mk\"\n"
+            'make -s -f "$HARBOR_RUN_DIR/r.mk" all',
+            True,
+        ),
+        (
+            "printf '%s\\n' 'BEGIN { while ((getline r < \"/tmp/x\") > 0) system(r) }'"
+            ' > "$HARBOR_RUN_DIR/a.awk"\nawk -f "$HARBOR_RUN_DIR/a.awk"',
+            True,
+        ),
+        # a folder of mktemp, which this step may fill
+        ('cfg=$(mktemp -d)\ncp /etc/hosts "$cfg/x"\nXDG_CONFIG_HOME="$cfg" git status', True),
+        ('cfg=$(mktemp -d)\ngit -c include.path="$cfg/c" status', True),
+        # a `..` after a link lands where the link does
+        ("GIT_CONFIG_GLOBAL=/dev/fd/../root/dev/shm/c git status", True),
+        ("GIT_CONFIG_GLOBAL=/etc/../etc/gitconfig git status", False),
+        # fc runs a history line, which history -r fills from any file
+        ('HISTFILE="$HARBOR_RUN_DIR/h"\nset -o history\nhistory -r\nfc -s', True),
+        ("fc -l", False),
+        # node: an escape spells any name
+        ("node -e 'console.log(\\u0065val(process.argv[1]))' \"$ARG_path\"", True),
+        ("node -e 'console.log(process.argv[1].length)' \"$ARG_path\"", False),
+    ],
+)
+def test_round_forty(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
+
+
+def test_a_step_working_in_a_place_a_step_may_write(tmp_path: Path) -> None:
+    """``cwd: /dev/shm/app``: python3 imports what is there (round forty's 015)."""
+    report = check_documents(
+        [
+            {
+                "name": "t",
+                "description": "cwd",
+                "steps": [{"name": "s", "cwd": "/dev/shm/app", "run": "python3 -c 'import json'"}],
+            }
+        ],
+        tmp_path,
+    )
+    assert report.status == "refused", report.findings
