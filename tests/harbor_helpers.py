@@ -45,6 +45,10 @@ def server_env(state: Path, **extra: str) -> dict[str, str]:
     """The server's environment: ours, with run dirs under `state`."""
     env = {k: v for k, v in os.environ.items() if k != "MCP_HARBOR_LOG_LEVEL"}
     env["XDG_STATE_HOME"] = str(state)
+    # a home and a config folder of its own: never the tokens, keys or
+    # settings of whoever runs the tests
+    env["HOME"] = str(state / "home")
+    env["XDG_CONFIG_HOME"] = str(state / "config")
     # The audit checkpoints' key and witness (defaults: the config folder)
     # next to the test's state, never in the home of whoever runs the tests.
     env["MCP_HARBOR_AUDIT_KEY"] = str(state / "audit.key")

@@ -48,6 +48,7 @@ __all__ = [
     "author_or_number",
     "bare_name",
     "export_scripts",
+    "is_attachment_path",
     "merge_sentinels",
     "names_only",
     "substitute",
@@ -162,6 +163,12 @@ def arg_models(export: Export) -> dict[str, ValueModel]:
 _ATTACHMENT_PATH = ValueModel(
     frozenset(string.ascii_letters + string.digits + "_@%+=:,./-"), frozenset("/"), False
 )
+
+
+def is_attachment_path(model: ValueModel) -> bool:
+    """`model` is an attachment's (`arg_models`): the path the runtime chose,
+    not the caller (its very sets, kept by `dataclasses.replace`)."""
+    return model.chars is _ATTACHMENT_PATH.chars and model.first is _ATTACHMENT_PATH.first
 
 
 def export_scripts(export: Export, models: Mapping[str, ValueModel]) -> list[tuple[str, Sentinels]]:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from mcp_harbor.check import _python, grammars, sinks
-from mcp_harbor.check._facts import Hazard, Located, Occ, Word
+from mcp_harbor.check._facts import Hazard, Located, Occ, Word, is_attachment_path
 from mcp_harbor.check._taint import UNPROVEN, names_place
 from mcp_harbor.check._values import SAFE_CHARS, ValueModel
 from mcp_harbor.check.rules import (
@@ -565,15 +565,26 @@ def admit(
             if (
                 word.tainted
                 and expect in grammar.at_files
-                and not word.prefix
-                and any("@" in o.model.first for o in word.occs)
+                and (
+                    (not word.prefix and any("@" in o.model.first for o in word.occs))
+                    # "@$ARG_x": the author's @, the caller's file name
+                    or (
+                        word.prefix.startswith("@")
+                        and not all(
+                            o.model.within is not None or is_attachment_path(o.model)
+                            for o in word.occs
+                        )
+                        and not _places_only(word)
+                    )
+                )
             ):
                 refuse(
                     word,
                     f"the value of `{expect}` may start with `@`, which makes `{key}` read the "
-                    "file it names",
+                    "file it names, and the caller chooses that file",
                     f'write a literal prefix before the value (`{expect} "name=$VALUE"`), '
-                    "or refuse a leading `@` in the arg's pattern",
+                    "refuse a leading `@` in the arg's pattern, or keep a file name inside the "
+                    "author's folder with `within:`",
                 )
             elif (
                 word.tainted

@@ -4887,17 +4887,21 @@ class TaintedScript:
                     here_reads.append((node, source))
                     continue
                 loop, holder = _read_holder(node)
+                stages = (
+                    [c for c in holder.children if c.is_named]
+                    if holder is not None and holder.type == "pipeline"
+                    else []
+                )
+                before = stages[: stages.index(loop)] if loop in stages else []
                 if (
                     self.file_reads_clean
                     and source is None
-                    and holder is not None
-                    and holder.type == "pipeline"
-                    and (stages := [c for c in holder.children if c.is_named])[-1] == loop
-                    and len(stages) > 1
-                    and not any(self._prints_secret_file(stage) for stage in stages[:-1])
+                    and before
+                    and not any(self._prints_secret_file(stage) for stage in before)
                 ):
-                    # jq … "$f" | while read …: the same, for each stage before
-                    here_reads.extend((node, stage) for stage in stages[:-1])
+                    # jq … "$f" | while read …; done | column: the same, for
+                    # each stage before the loop (what it prints goes after)
+                    here_reads.extend((node, stage) for stage in before)
                     continue
                 read_file = self._reads_a_file(node) if self.file_reads_clean else None
                 if read_file is not None and not self._names_secret_file(read_file):
@@ -5509,6 +5513,9 @@ class TaintedScript:
         value = self.set_once(match.group(1) or match.group(2))
         if value is None or value.type == "array":
             return ""
+        printed = self._printf_lead(value)
+        if printed:
+            return printed  # flux=$(printf 'from(bucket: "%s")…' "$b"): "from(bucket: \""
         inner = self._arithmetic_results(value, self.occs_in(value.start_byte, value.end_byte))
         if not inner:
             return ""
@@ -5516,6 +5523,33 @@ class TaintedScript:
         if "$(" in lead or "`" in lead:
             return ""  # a substitution's output leads it, not the author's text
         return dequoted_prefix(self._constant_lead(lead, value.start_byte))
+
+    def _printf_lead(self, value: Node) -> str:
+        """What ``$(printf 'FORMAT' …)`` (the whole value `value`) surely
+        starts with: its literal format's text before the first ``%`` or
+        backslash (printf(1): the format is printed as it is up to there).
+        "" when it is not so."""
+        if value.type == "string":
+            named = [c for c in value.children if c.is_named]
+            if (
+                len(named) != 1
+                or node_text(self.src, value) != f'"{node_text(self.src, named[0])}"'
+            ):
+                return ""
+            value = named[0]
+        if value.type != "command_substitution":
+            return ""
+        named = [c for c in value.children if c.is_named]
+        if len(named) != 1 or named[0].type != "command":
+            return ""
+        name = named[0].child_by_field_name("name")
+        arguments = list(named[0].children_by_field_name("argument"))
+        if name is None or node_text(self.src, name) != "printf" or not arguments:
+            return ""
+        fmt = static_text(self.src, arguments[0])
+        if fmt is None or fmt.startswith("-"):
+            return ""
+        return re.split(r"[%\\]", fmt, maxsplit=1)[0]
 
     def _constant_lead(self, lead: str, at: int) -> str:
         """`lead` (script text before caller data, at byte `at`) with the

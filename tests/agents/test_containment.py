@@ -38,10 +38,9 @@ CONTAIN = """
                   word: {type: string, maxLength: 200}
                 required: [word]
                 run: |
-                  export HOME="$HARBOR_RUN_DIR/home"
-                  mkdir -p "$HOME" && touch "$HOME/canary"
+                  mkdir -p ~ && touch ~/canary
                   printf 'word=[%s]\\n' {{ args.word | shellquote }}
-                  test -e "$HOME/canary" && echo canary-intact
+                  test -e ~/canary && echo canary-intact
               strict_word:
                 description: Print one lower-case word.
                 args:

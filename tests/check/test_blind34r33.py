@@ -28,7 +28,6 @@ def test_every_attack_is_refused() -> None:
 REFUSED_SAFE = {
     "006-postfix-release-held.yaml": "H012: postsuper's entry states no output_options",
     "032-borg-archive-info.yaml": "H012: borg's operand names the repository",
-    "041-vcenter-vm-snapshots.yaml": "H010: a value made with the secret, tested",
     "042-openstack-servers.yaml": "unloadable: --long both a flag and an option",
     "073-minecraft-players.yaml": "H000: tree-sitter-bash cannot parse ${t%]}",
     "084-transcode-preview.yaml": "H012: a step output as ffprobe's input",
