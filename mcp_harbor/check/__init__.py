@@ -50,6 +50,7 @@ from mcp_harbor.check._taint import (
     TEMP_VARIABLE,
     makes_links,
     names_nothing,
+    names_place,
     puts_caller_files,
     writable_piece,
     writable_text,
@@ -411,7 +412,7 @@ def _draft(
         )
     if steps:
         first, hazards, script = steps[0]
-        steps[0] = (first, _secret_file_hazards(export) + hazards, script)
+        steps[0] = (first, _secret_file_hazards(export) + _secret_places(export) + hazards, script)
     return _Draft(
         export,
         key,
@@ -716,6 +717,28 @@ def _undeclared(
         )
         if hazard is not None:
             out.append(hazard)
+    return out
+
+
+def _secret_places(export: Export) -> list[Hazard]:
+    """A secret read from a file in a place a step may write (``secrets:
+    {T: {file: /dev/shm/t}}``) holds whatever a step (of this export or
+    another) put there: the caller's text, given where the author's secret
+    may go (``git -c core.fsmonitor="$T"``)."""
+    out: list[Hazard] = []
+    for name, spec in export.spec.secrets.items():
+        path = getattr(spec, "file", None)
+        if isinstance(path, str) and names_place(path):
+            out.append(
+                NoGrammarPosition.hazard(
+                    None,
+                    (("secrets", name, "file"), 0),
+                    f"the secret `{name}` is read from `{path}`, a place a step may write: "
+                    "what it holds may be the caller's text, not a secret of the author's",
+                    "keep secret files where no step writes (/run/secrets, a folder of the "
+                    "server's own)",
+                )
+            )
     return out
 
 

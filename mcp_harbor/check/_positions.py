@@ -39,6 +39,10 @@ __all__ = ["EnvPrefix", "admit", "normal_program"]
 _DIGITS = frozenset(string.digits + ".")
 #: A literal start that no NAME=VALUE operand can have (a path: ./x, /x).
 _NOT_A_NAME = re.compile(r"[^A-Za-z_]|[A-Za-z_][A-Za-z0-9_]*[^A-Za-z0-9_=]")
+#: A path whose start (after an option's head or a KEY=) a command prints.
+_COMPUTED_START = re.compile(
+    r"^((?:--?[A-Za-z0-9][A-Za-z0-9_.-]*=|[A-Za-z_][A-Za-z0-9_.-]*=)?)(?:\$\([^()]*\)|`[^`]*`)"
+)
 #: A word that is (or starts with) what ``mktemp`` prints: a file or folder
 #: in TMPDIR, which this step may fill with caller data.
 _MADE_TEMP = re.compile(r"\$\(\s*mktemp\b[^)]*\)|`\s*mktemp\b[^`]*`")
@@ -227,6 +231,9 @@ def _place_as_callers(word: Word, source: Callable[[Word], str | None]) -> Word:
         return word
     text = text.replace('"', "").replace("'", "")
     text = _MADE_TEMP.sub("/tmp/mktemp", text)  # where mktemp makes it
+    # a start a command prints ($(date +/dev/shm/x)/c) is not shown to be
+    # the author's folder: a place, as far as the gate knows
+    text = _COMPUTED_START.sub(r"\1/tmp/computed", text)
     if _NOT_ONE_PATH.search(text):
         return word  # a program's text, a sentence: not a path it opens
     option = _OPTION_HEAD.match(text)

@@ -759,7 +759,7 @@ _DIGESTS = frozenset(
 _DIGIT_DATE = re.compile(r"\+(?:%[sYmdHMSjuwVGCgy]|[0-9])+")
 #: A date format of zero-padded numbers and the separators between them
 #: (date(1): %F is %Y-%m-%d, %T %H:%M:%S, %D %m/%d/%y, %R %H:%M).
-_SEPARATED_DATE = re.compile(r"\+(?:%[sYmdHMSjuwVGCgyFTDR]|[0-9/:. T_,-])+")
+_SEPARATED_DATE = re.compile(r"\+(?:%[sYmdHMSjuwVGCgyFTDR]|[0-9/:. TZ_,-])+")
 #: date's options that say which date to print, not what.
 _DATE_GIVEN = frozenset({"-d", "--date", "-u", "--utc", "--universal"})
 #: Options of mapfile/readarray that take a value (not a name).
@@ -1158,6 +1158,8 @@ _VALUE_PIECES = re.compile(r"[:;,=\s]+")
 
 #: Folders of the system that are no links (before a ``..``).
 _PLAIN_FOLDERS = re.compile(r"/(?:etc|usr|opt|srv)(?:/[A-Za-z0-9_.-]+)*")
+#: Paths of what a descriptor holds open (proc(5), /dev/fd on Linux).
+_DESCRIPTOR_PATH = re.compile(r"/dev/(?:stdin|fd/)|/proc/[^/]+/(?:task/[^/]+/)?fd/")
 #: A folder or file ``mktemp`` makes: in TMPDIR, and what this step put
 #: there may be the caller's.
 _MADE_TEMP = re.compile(r"\$\(\s*mktemp\b|`\s*mktemp\b")
@@ -1165,8 +1167,18 @@ _MADE_TEMP = re.compile(r"\$\(\s*mktemp\b|`\s*mktemp\b")
 
 def names_place(text: str) -> bool:
     """`text` (a path as written) names a place steps may write
-    (`writable_text`), or a file or folder ``mktemp`` made."""
-    return writable_text(text) or _MADE_TEMP.search(text) is not None
+    (`writable_text`), a file or folder ``mktemp`` made, whatever a
+    descriptor holds open (``/dev/stdin``, ``/dev/fd/3``,
+    ``/proc/self/fd/4``: a redirection may give it any file), or a path
+    whose start a command prints (``$(date +/dev/shm/x)/c``: not shown to
+    be the author's folder)."""
+    bare = text.strip("\"'")
+    return (
+        writable_text(text)
+        or _MADE_TEMP.search(text) is not None
+        or _DESCRIPTOR_PATH.match(bare) is not None
+        or bare.startswith(("$(", "`"))
+    )
 
 
 def writable_piece(text: str) -> str | None:

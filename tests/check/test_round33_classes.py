@@ -507,3 +507,40 @@ def test_a_step_working_in_a_place_a_step_may_write(tmp_path: Path) -> None:
         tmp_path,
     )
     assert report.status == "refused", report.findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # what a descriptor holds open: a redirection may give it any file
+        ('git -c include.path=/dev/stdin status < "$HARBOR_RUN_DIR/x"', True),
+        ('GIT_CONFIG_GLOBAL=/dev/fd/3 git status 3< "$HARBOR_RUN_DIR/x"', True),
+        ("exec 5< /dev/shm/app\nGIT_CONFIG_GLOBAL=/dev/fd/5/c git status", True),
+        # a path whose start a command prints
+        ('d=$(date +/dev/shm/app)\nGIT_CONFIG_GLOBAL="$d/c" git status', True),
+        ('git -c include.path="$(printf /dev/shm/app)/c" status', True),
+        # a computed part after the author's root is the author's folder's
+        ('jq . "/etc/app/$(date +%Y).json"', False),
+        # date's ISO formats
+        ('start=$(date -u -d "-{{ args.n }} hours" +%Y-%m-%dT%H:%M:%SZ)\necho "$start"', False),
+    ],
+)
+def test_round_forty_one(run: str, refused: bool, tmp_path: Path) -> None:
+    args = {**_PATH, "n": {"type": "integer", "minimum": 1, "maximum": 9, "default": 1}}
+    status, findings = check_steps([run], tmp_path, args=args)
+    assert (status == "refused") == refused, findings
+
+
+def test_a_secret_read_from_a_place_a_step_may_write(tmp_path: Path) -> None:
+    report = check_documents(
+        [
+            {
+                "name": "t",
+                "description": "secret file",
+                "secrets": {"HOOK": {"file": "/dev/shm/app/hook", "programs": ["git"]}},
+                "steps": [{"name": "s", "run": 'git -c core.fsmonitor="$HOOK" status'}],
+            }
+        ],
+        tmp_path,
+    )
+    assert report.status == "refused", report.findings
