@@ -170,7 +170,9 @@ def _at_top_level(node: Node) -> bool:
 
 
 #: ``$NAME`` and ``${NAME}`` in a word's text.
-_NAMED_EXPANSION = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_NAMED_EXPANSION = re.compile(
+    r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]]*\])?\}|([A-Za-z_][A-Za-z0-9_]*))"
+)
 #: noclobber (``set -C``, ``set -o noclobber``, ``shopt -so noclobber``) or
 #: errexit changed (``set +e``): a write that fails may leave what was there.
 _KEEPS_OLD_FILE = re.compile(r"noclobber|errexit|\bset\b[^\n;&|]*\s(?:-[A-Za-z]*C|\+[A-Za-z]*e)")
@@ -1511,14 +1513,26 @@ class _Analysis(TaintedScript):
         each ``for`` variable by the words it loops over (joined by ``:``,
         a list): what names a place a step may write through a variable
         (``rc="$HARBOR_RUN_DIR/netrc"`` … ``"$rc"``) names it still."""
-        if word.end <= word.start:
-            return word.static
-        return self._substituted(self.src[word.start : word.end].decode("utf-8", "replace"), depth)
+        raw = self.src[word.start : word.end].decode("utf-8", "replace")
+        if not raw:  # an argv: element, with no script text around it
+            raw = word.script[0] if word.script is not None else (word.static or "")
+        text: str | None = self._substituted(raw, depth) if raw else word.static
+        if text is not None and not re.search(r"(?<![0-9])[12]<", self.text):
+            # /dev/stdout, /dev/stderr: written to, unless the script opens
+            # them for reading (1< FILE)
+            text = re.sub(r"/dev/std(?:out|err)\b", "/dev/null", text)
+        return text
 
     def _substituted(self, text: str, depth: int) -> str:
         def value(match: re.Match[str]) -> str:
-            name = match.group(1)
+            name = match.group(1) or match.group(2)
             assigned = self.set_once(name)
+            if assigned is not None and assigned.type == "array":
+                # cfgs=(/dev/s[h]m/x/*.c) … "${cfgs[0]}": any of its words
+                return ":".join(
+                    self._substituted(re.sub(r"^\[[^]]*\]=", "", node_text(self.src, c)), depth - 1)
+                    for c in assigned.named_children
+                )
             if assigned is not None:
                 return self._substituted(node_text(self.src, assigned), depth - 1)
             loops = [

@@ -226,19 +226,22 @@ def _place_as_callers(word: Word, source: Callable[[Word], str | None]) -> Word:
     says code, or where no grammar says anything, it is refused."""
     if word.tainted:
         return word
-    text = word.static if word.static is not None else source(word)
+    text = source(word) or word.static
     if text is None:
         return word
     text = text.replace('"', "").replace("'", "")
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", text) and not text.startswith("file:"):
+        return word  # a URL: where it connects is the URL checks' (file:// is a path)
     text = _MADE_TEMP.sub("/tmp/mktemp", text)  # where mktemp makes it
     # a start a command prints ($(date +/dev/shm/x)/c) is not shown to be
     # the author's folder: a place, as far as the gate knows
     text = _COMPUTED_START.sub(r"\1/tmp/computed", text)
-    if _NOT_ONE_PATH.search(text):
+    if _NOT_ONE_PATH.search(re.sub(r"\$\{[^{}]*\}", "x", text)):
         return word  # a program's text, a sentence: not a path it opens
     option = _OPTION_HEAD.match(text)
     head = option.group(0) if option is not None else ""
-    entries = re.split(r"(?<=[:;,])", text[len(head) :])
+    # the entries of a list (a:b), a ${…} whole in one
+    entries = re.findall(r"(?:\$\{[^{}]*\}|[^:;,])+[:;,]?|[:;,]", text[len(head) :])
     for k, entry in enumerate(entries):
         if names_place(entry.rstrip(":;,")):
             head += "".join(entries[:k])
@@ -459,7 +462,25 @@ def admit(
         ok = False
         hazards.append(rule.about(word, where(word), _worded(detail, word), fix))
 
+    # git --config-env=KEY=VAR: VAR's value is the setting KEY (git(1))
+    settings = {
+        m.group(2): m.group(1)
+        for w in words
+        if name == "git" and w.static is not None
+        for m in [re.match(r"--config-env=([^=]+)=(\w+)$", w.static)]
+        if m is not None
+    }
     for passed in env:
+        if passed.name in settings and not _inert_setting(f"{settings[passed.name]}="):
+            refuse(
+                passed.occ,
+                f"`--config-env` makes the variable {passed.name} the setting "
+                f"`{settings[passed.name]}` of `{key}`, and many settings are commands it runs "
+                "later (core.fsmonitor, core.sshCommand, alias.*)",
+                "pass only the author's values to that setting, or drop --config-env",
+                CodeSelectingVariable,
+            )
+            continue
         if not _reads_as_data(grammar, name, passed.name):
             refuse(
                 passed.occ,

@@ -1158,8 +1158,15 @@ _VALUE_PIECES = re.compile(r"[:;,=\s]+")
 
 #: Folders of the system that are no links (before a ``..``).
 _PLAIN_FOLDERS = re.compile(r"/(?:etc|usr|opt|srv)(?:/[A-Za-z0-9_.-]+)*")
+#: An absolute path with glob characters and nothing else (no program text).
+_GLOBBED_PATH = re.compile(r"/[A-Za-z0-9_.@%+=,/*?!\[\]-]*")
 #: Paths of what a descriptor holds open (proc(5), /dev/fd on Linux).
-_DESCRIPTOR_PATH = re.compile(r"/dev/(?:stdin|fd/)|/proc/[^/]+/(?:task/[^/]+/)?fd/")
+_DESCRIPTOR_PATH = re.compile(r"/dev/(?:stdin|stdout|stderr|fd/)|/proc/[^/]+/(?:task/[^/]+/)?fd/")
+#: A path that starts with an expansion bash rewrites (``${d,,}``, ``${d^^}``,
+#: ``${d/x/y}``, ``${d@L}``, ``${!d}``): not the text any assignment shows.
+_TRANSFORMED_START = re.compile(
+    r"\$\{(?:![A-Za-z_]|[A-Za-z_]\w*(?:\[[^]]*\])?(?:,|\^|/|@[A-Za-z]))"
+)
 #: A folder or file ``mktemp`` makes: in TMPDIR, and what this step put
 #: there may be the caller's.
 _MADE_TEMP = re.compile(r"\$\(\s*mktemp\b|`\s*mktemp\b")
@@ -1178,7 +1185,20 @@ def names_place(text: str) -> bool:
         or _MADE_TEMP.search(text) is not None
         or _DESCRIPTOR_PATH.match(bare) is not None
         or bare.startswith(("$(", "`"))
+        or _TRANSFORMED_START.match(bare) is not None
+        or _globbed_place(bare)
     )
+
+
+def _globbed_place(path: str) -> bool:
+    """An absolute `path` with a glob in a folder that is not a plain one of
+    the system's (``/dev/s[h]m/x/*.c``): bash replaces it with whatever
+    names match, a place among them."""
+    found = re.search(r"[*?\[]", path)
+    if found is None or not _GLOBBED_PATH.fullmatch(path):
+        return False
+    parent = path[: found.start()].rsplit("/", 1)[0]
+    return not _PLAIN_FOLDERS.fullmatch(parent)
 
 
 def writable_piece(text: str) -> str | None:

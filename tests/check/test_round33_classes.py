@@ -544,3 +544,26 @@ def test_a_secret_read_from_a_place_a_step_may_write(tmp_path: Path) -> None:
         tmp_path,
     )
     assert report.status == "refused", report.findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # stdout reopened for reading
+        ('GIT_CONFIG_GLOBAL=/dev/stdout git status 1< "$HARBOR_RUN_DIR/x"', True),
+        ("jq -n 1 > /dev/stdout", False),
+        # a place bash builds: a glob, a case change, an array's element
+        ('cfgs=(/dev/s[h]m/app/*.c)\ngit -c include.path="${cfgs[0]}" status', True),
+        ('d=/DEV/SHM/APP\ngit -c include.path="${d,,}/c" status', True),
+        ("GIT_CONFIG_GLOBAL=/etc/git/*.conf git status", False),
+        # --config-env makes a variable a setting
+        (
+            'GIT_AUTHOR_NAME="$ARG_path" git --config-env=core.fsmonitor=GIT_AUTHOR_NAME status',
+            True,
+        ),
+        ('GIT_AUTHOR_NAME="$ARG_path" git --config-env=user.name=GIT_AUTHOR_NAME status', False),
+    ],
+)
+def test_round_forty_two(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
