@@ -67,7 +67,7 @@ def export_text(db_file: Path) -> str:
         # author's word (here, on purpose, a false one) that they never print them
         secrets:
           DEPLOY_TOKEN: {{env: CI_DEPLOY_TOKEN, programs: [bash, {py}]}}
-          DB_PASSWORD: {{file: {db_file}, programs: [bash, {py}]}}
+          DB_PASSWORD: {{file: secrets/{db_file.name}, programs: [bash, {py}]}}
         steps:
           - name: keep
             # the secret arg, for the printing steps below: an argv: step the
@@ -190,8 +190,10 @@ class Recorder:
 
 @pytest.fixture
 def db_file(tmp_path: Path) -> Path:
-    path = tmp_path / "secrets" / "db"
-    path.parent.mkdir()
+    # beside the export, named relative to it: a secret file in a temporary
+    # folder (any step may write there) is refused since round forty-one
+    path = tmp_path / "exports" / "secrets" / "db"
+    path.parent.mkdir(parents=True)
     path.write_text("\n".join(DB_LINES) + "\n", encoding="utf-8")
     return path
 
