@@ -169,6 +169,12 @@ def _at_top_level(node: Node) -> bool:
     return False
 
 
+#: A word's text that starts (after quotes, an option's head or a KEY=) with
+#: ``$NAME`` or ``${NAME}`` and goes on as a path (``"$d/x"``).
+_UNFOLLOWED_START = re.compile(
+    r"^([\"']?(?:--?[A-Za-z0-9][A-Za-z0-9_.-]*=|[A-Za-z_][A-Za-z0-9_.-]*=)?[\"']?)"
+    r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))(?=[\"']?/)"
+)
 #: ``$NAME`` and ``${NAME}`` in a word's text.
 _NAMED_EXPANSION = re.compile(
     r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]]*\])?\}|([A-Za-z_][A-Za-z0-9_]*))"
@@ -1424,7 +1430,7 @@ class _Analysis(TaintedScript):
                 out.append(EnvPrefix(variable, occs[0]))
             elif variable in _FILE_CODE_VARIABLES or (
                 not TEMP_VARIABLE.search(variable)
-                and writable_piece(self._substituted(node_text(self.src, value), 2)) is not None
+                and writable_piece(self._resolved(node_text(self.src, value))) is not None
             ):
                 # a place a step may have written, given to a program that may
                 # read code from it (HOME=… git reads ~/.gitconfig)
@@ -1517,11 +1523,34 @@ class _Analysis(TaintedScript):
         if not raw:  # an argv: element, with no script text around it
             raw = word.script[0] if word.script is not None else (word.static or "")
         text: str | None = self._substituted(raw, depth) if raw else word.static
+        if text is not None:
+            text = self._unfollowed(text)
         if text is not None and not re.search(r"(?<![0-9])[12]<", self.text):
             # /dev/stdout, /dev/stderr: written to, unless the script opens
             # them for reading (1< FILE)
             text = re.sub(r"/dev/std(?:out|err)\b", "/dev/null", text)
         return text
+
+    def _unfollowed(self, text: str) -> str:
+        """`text` with the name it starts with (after quotes, an option's
+        head or a KEY=) replaced by a temporary folder when the script sets
+        that name in a way not followed here (``read``, ``mapfile``, ``printf
+        -v``): where it points is not shown, so it may be a place."""
+        return _UNFOLLOWED_START.sub(
+            lambda m: (
+                m.group(1) + "/tmp/unfollowed"
+                if (m.group(2) or m.group(3)) in self.unmodeled
+                and (m.group(2) or m.group(3)) not in self.taint.clean
+                else m.group(0)
+            ),
+            text,
+            count=1,
+        )
+
+    def _resolved(self, text: str) -> str:
+        """`text` as `place_text` reads it: variables replaced where they
+        can be (`_substituted`), an unfollowed start made a place."""
+        return self._unfollowed(self._substituted(text, 2))
 
     def _substituted(self, text: str, depth: int) -> str:
         def value(match: re.Match[str]) -> str:
@@ -1671,7 +1700,7 @@ class _Analysis(TaintedScript):
         repository's config) is the caller's, whatever name it reads."""
         if TEMP_VARIABLE.search(name):
             return  # TMPDIR=…: where programs make new files
-        piece = writable_piece(self._substituted(node_text(self.src, value), 2))
+        piece = writable_piece(self._resolved(node_text(self.src, value)))
         if piece is None:
             return
         self.hazard(

@@ -567,3 +567,18 @@ def test_a_secret_read_from_a_place_a_step_may_write(tmp_path: Path) -> None:
 def test_round_forty_two(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a path that starts with a name read (round forty-three's 004)
+        ("IFS=: read -r _ d <<< 'root:/dev/shm/app'\nGIT_CONFIG_GLOBAL=\"$d/c\" git status", True),
+        ("IFS=: read -r _ d <<< 'root:/dev/shm/app'\ngit -c include.path=\"$d/c\" status", True),
+        # a name read, not a path
+        ("read -r n <<< 'main'\ngit log -n 1 \"$n\" --", False),
+    ],
+)
+def test_round_forty_three(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
