@@ -64,6 +64,7 @@ from mcp_harbor.check._roles import (
 from mcp_harbor.check._taint import (
     CALLER_FILE_SOURCE,
     NAME_WRITERS,
+    PATH_HEAD,
     TEMP_VARIABLE,
     UNPROVEN,
     TaintedScript,
@@ -172,7 +173,7 @@ def _at_top_level(node: Node) -> bool:
 #: A word's text that starts (after quotes, an option's head or a KEY=) with
 #: ``$NAME`` or ``${NAME}`` and goes on as a path (``"$d/x"``).
 _UNFOLLOWED_START = re.compile(
-    r"^([\"']?(?:--?[A-Za-z0-9][A-Za-z0-9_.-]*=|[A-Za-z_][A-Za-z0-9_.-]*=)?[\"']?)"
+    rf"^([\"']?(?:{PATH_HEAD})?[\"']?)"
     r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))(?=[\"']?/)"
 )
 #: ``$NAME`` and ``${NAME}`` in a word's text.
@@ -277,6 +278,8 @@ class _Analysis(TaintedScript):
         self.parsed = False
         #: `_exported_names`, once asked
         self._memo_exported: frozenset[str] | None = None
+        #: the script opens descriptor 1 or 2 for reading (``1< FILE``), once asked
+        self._reads_std_out: bool | None = None
 
     # -- entry
     def run(self) -> None:
@@ -1525,7 +1528,9 @@ class _Analysis(TaintedScript):
         text: str | None = self._substituted(raw, depth) if raw else word.static
         if text is not None:
             text = self._unfollowed(text)
-        if text is not None and not re.search(r"(?<![0-9])[12]<", self.text):
+        if self._reads_std_out is None:
+            self._reads_std_out = re.search(r"(?<![0-9])[12]<", self.text) is not None
+        if text is not None and not self._reads_std_out:
             # /dev/stdout, /dev/stderr: written to, unless the script opens
             # them for reading (1< FILE)
             text = re.sub(r"/dev/std(?:out|err)\b", "/dev/null", text)
@@ -1642,9 +1647,11 @@ class _Analysis(TaintedScript):
 
     def _written_path(self, text: str) -> str:
         """The path a word's `text` names, as written: its quotes removed,
-        an option's head (``--config=``) dropped, the variables that one
+        an option's head (``--config=``, never a ``KEY=``) dropped, the variables that one
         assignment sets replaced by their text (`place_text`)."""
         path = _path_as_written(self._substituted(text, 2))
+        # an option's head only: a KEY= setting's file (git -c
+        # include.path=F) is not one the exception covers
         head = re.match(r"--?[A-Za-z0-9][A-Za-z0-9_.-]*=", path)
         return path[head.end() :] if head is not None else path
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from mcp_harbor.check import _python, grammars, sinks
 from mcp_harbor.check._facts import Hazard, Located, Occ, Word, is_attachment_path
-from mcp_harbor.check._taint import UNPROVEN, names_place
+from mcp_harbor.check._taint import MADE_TEMP, PATH_HEAD, UNPROVEN, names_place
 from mcp_harbor.check._values import SAFE_CHARS, ValueModel
 from mcp_harbor.check.rules import (
     CodeSelectingVariable,
@@ -40,12 +40,7 @@ _DIGITS = frozenset(string.digits + ".")
 #: A literal start that no NAME=VALUE operand can have (a path: ./x, /x).
 _NOT_A_NAME = re.compile(r"[^A-Za-z_]|[A-Za-z_][A-Za-z0-9_]*[^A-Za-z0-9_=]")
 #: A path whose start (after an option's head or a KEY=) a command prints.
-_COMPUTED_START = re.compile(
-    r"^((?:--?[A-Za-z0-9][A-Za-z0-9_.-]*=|[A-Za-z_][A-Za-z0-9_.-]*=)?)(?:\$\([^()]*\)|`[^`]*`)"
-)
-#: A word that is (or starts with) what ``mktemp`` prints: a file or folder
-#: in TMPDIR, which this step may fill with caller data.
-_MADE_TEMP = re.compile(r"\$\(\s*mktemp\b[^)]*\)|`\s*mktemp\b[^`]*`")
+_COMPUTED_START = re.compile(rf"^((?:{PATH_HEAD})?)(?:\$\([^()]*\)|`[^`]*`)")
 #: What makes a word split from a value an option or several (a glob).
 _SPLIT_UNSAFE = frozenset("-+*?[")
 #: Operands that name standard input.
@@ -232,7 +227,7 @@ def _place_as_callers(word: Word, source: Callable[[Word], str | None]) -> Word:
     text = text.replace('"', "").replace("'", "")
     if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", text) and not text.startswith("file:"):
         return word  # a URL: where it connects is the URL checks' (file:// is a path)
-    text = _MADE_TEMP.sub("/tmp/mktemp", text)  # where mktemp makes it
+    text = MADE_TEMP.sub("/tmp/mktemp", text)  # where mktemp makes it
     # a start a command prints ($(date +/dev/shm/x)/c) is not shown to be
     # the author's folder: a place, as far as the gate knows
     text = _COMPUTED_START.sub(r"\1/tmp/computed", text)
@@ -256,7 +251,7 @@ def _place_as_callers(word: Word, source: Callable[[Word], str | None]) -> Word:
 _NOT_ONE_PATH = re.compile(r"[\s;(){}<>|&`]")
 #: What may come before a path in one word: an option (``--file=``, ``-I``)
 #: or a ``KEY=`` setting (the entries of a list before it are split off).
-_OPTION_HEAD = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9_.-]*=?|[A-Za-z_][A-Za-z0-9_.-]*=")
+_OPTION_HEAD = re.compile(rf"{PATH_HEAD}|-[A-Za-z0-9]")
 
 
 def _worded(detail: str, subject: Word | Occ) -> str:
@@ -380,14 +375,16 @@ def admit(
     # language's program there may read any other file (make's include,
     # awk's getline): only a program with a grammar and no program text
     trusted = grammar is not None and grammar.evaluates is None and not language
+
+    def _unless_written(word: Word, converted: Word) -> Word:
+        # asked only of a place: whether the step wrote it just before
+        return word if converted is not word and trusted and written_clean(word) else converted
+
     # sqlite3 -safe: its database is data (the functions that run commands
     # are off; sqlite3 3.40 CLI, "--safe"); the analysis reads it otherwise
     safe_sqlite = normal_program(program) == "sqlite3" and any(w.static == "-safe" for w in words)
     if program not in _SHELL_OWN and not safe_sqlite:
-        words = [
-            w if trusted and written_clean(w) else _place_as_callers(w, place_text or source)
-            for w in words
-        ]
+        words = [_unless_written(w, _place_as_callers(w, place_text or source)) for w in words]
     words = [_callers(w, beside_secret) for w in words]
     if writable_cwd and _works_elsewhere(words, writable):
         writable_cwd = False  # git -C /srv/repo, make -C /srv/app: not the working folder

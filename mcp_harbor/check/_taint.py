@@ -82,8 +82,10 @@ from mcp_harbor.check.rules import Rule, UnparseableTemplate
 __all__ = [
     "CALLER_FILE_SOURCE",
     "CALLER_SOURCE",
+    "MADE_TEMP",
     "NAME_WRITERS",
     "ONE_LITERAL_WORD",
+    "PATH_HEAD",
     "STEP_OUTPUT",
     "TEMP_VARIABLE",
     "TaintedScript",
@@ -1167,9 +1169,12 @@ _DESCRIPTOR_PATH = re.compile(r"/dev/(?:stdin|stdout|stderr|fd/)|/proc/[^/]+/(?:
 _TRANSFORMED_START = re.compile(
     r"\$\{(?:![A-Za-z_]|[A-Za-z_]\w*(?:\[[^]]*\])?(?:,|\^|/|@[A-Za-z]))"
 )
-#: A folder or file ``mktemp`` makes: in TMPDIR, and what this step put
-#: there may be the caller's.
-_MADE_TEMP = re.compile(r"\$\(\s*mktemp\b|`\s*mktemp\b")
+#: What ``mktemp`` prints, the whole substitution (``$(mktemp -d)``): a file
+#: or folder in TMPDIR, which this step may fill with caller data.
+MADE_TEMP = re.compile(r"\$\(\s*mktemp\b[^)]*\)|`\s*mktemp\b[^`]*`")
+#: What comes before a path in one word: an option's head with its ``=``
+#: (``--file=``) or a ``KEY=`` setting (``include.path=``).
+PATH_HEAD = r"--?[A-Za-z0-9][A-Za-z0-9_.-]*=|[A-Za-z_][A-Za-z0-9_.-]*="
 
 
 def names_place(text: str) -> bool:
@@ -1182,7 +1187,7 @@ def names_place(text: str) -> bool:
     bare = text.strip("\"'")
     return (
         writable_text(text)
-        or _MADE_TEMP.search(text) is not None
+        or MADE_TEMP.search(text) is not None
         or _DESCRIPTOR_PATH.match(bare) is not None
         or bare.startswith(("$(", "`"))
         or _TRANSFORMED_START.match(bare) is not None

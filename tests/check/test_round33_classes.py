@@ -475,6 +475,13 @@ def test_a_place_a_step_may_write_named_by_the_author(
             ' > "$HARBOR_RUN_DIR/a.awk"\nawk -f "$HARBOR_RUN_DIR/a.awk"',
             True,
         ),
+        # nor for a setting's file (git -c include.path=F): the settings the
+        # step wrote may include any other file (round forty's 001)
+        (
+            "printf '[include]\\n\\tpath = t.gitconfig\\n' > \"$HARBOR_RUN_DIR/s.gitconfig\"\n"
+            'git -c include.path="$HARBOR_RUN_DIR/s.gitconfig" status',
+            True,
+        ),
         # a folder of mktemp, which this step may fill
         ('cfg=$(mktemp -d)\ncp /etc/hosts "$cfg/x"\nXDG_CONFIG_HOME="$cfg" git status', True),
         ('cfg=$(mktemp -d)\ngit -c include.path="$cfg/c" status', True),
