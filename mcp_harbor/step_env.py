@@ -60,6 +60,7 @@ __all__ = [
     "INHERITED",
     "INHERITED_PREFIXES",
     "REGISTRY",
+    "RUN_DIR_ENTRIES",
     "Influence",
     "StepVariable",
     "UnregisteredStepVariable",
@@ -315,6 +316,19 @@ def is_inherited(name: str) -> bool:
     """Whether a step receives the server's variable `name` without any
     ``pass_env:``: it is in `INHERITED` or an ``LC_*`` one."""
     return name in INHERITED or name.startswith(INHERITED_PREFIXES)
+
+
+#: What the server itself makes in a run directory (``$HARBOR_RUN_DIR``),
+#: each a ``caller_file``: ``context.json`` (`HARBOR_CONTEXT`),
+#: ``output.json`` (`HARBOR_OUTPUT`), ``inputs/`` (decoded attachments),
+#: ``steps/`` (each step's logs, outputs and progress), ``tools/`` (the run
+#: directories of an agent's tool calls) and ``tmp/`` (``TMPDIR`` under a
+#: ``sandbox:``, where any program writes). Everything else in a run
+#: directory was made by the run's own steps. The runtime makes nothing else
+#: there (a test holds it to this list).
+RUN_DIR_ENTRIES: Final[frozenset[str]] = frozenset(
+    {"context.json", "output.json", "inputs", "steps", "tools", "tmp"}
+)
 
 
 _M = TypeVar("_M", bound=Mapping[str, str])

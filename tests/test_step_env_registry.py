@@ -362,6 +362,13 @@ async def test_every_variable_a_step_sees_is_registered(tmp_path: Path) -> None:
     assert consume["HARBOR_STEP_OUTPUT"].endswith("-consume.output")
     assert consume["HARBOR_CALLER_GROUPS"] == "ops,dev"
     assert consume["ARG_doc"] == str(Path(envelope.run_dir) / "inputs" / "doc.txt")
+    # What the server made in the run directory is what step_env says it
+    # makes (the checker takes the rest for the steps' own files)
+    made = {p.name for p in Path(envelope.run_dir).iterdir()} - {
+        f"{kind}-{step}" for kind in ("env", "vars") for step in DUMPED
+    }
+    assert made <= step_env.RUN_DIR_ENTRIES, made - step_env.RUN_DIR_ENTRIES
+    assert {"context.json", "output.json", "inputs", "steps"} <= made, made
     # Every step's recorded env_names are registered (or its literal env:).
     for step in envelope.steps:
         for name in step.get("env_names", []):

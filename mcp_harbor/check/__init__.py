@@ -176,6 +176,8 @@ class _Script:
     environment: frozenset[str] = frozenset()
     #: what the earlier steps' outputs can hold (`initial_taint`)
     outputs: dict[str, ValueModel | None] = field(default_factory=dict)
+    #: no step may put caller data in the run directory (`_analyse_steps`)
+    own_run_dir: bool = False
     #: what bash's reading adds (filled in by `_judge`)
     hazards: list[Hazard] = field(default_factory=list)
     #: what bash said when it could not read the script (None: it could)
@@ -395,21 +397,40 @@ def _draft(
     # a step that may put caller data in the working folder makes every
     # relative path of every step the caller's (H004, H012 read it): the
     # export is analysed again knowing it
+    # a step that may put caller data in the run directory makes every path
+    # there the caller's; when none may, a program given the author's path
+    # there (``docker --config "$HARBOR_RUN_DIR/docker"``) reads the
+    # author's files, and the export is analysed again knowing it
+    run_dir: list[tuple[bool, bool]] = []
     if written:
         # as if a command no step holds wrote it: every command is judged so
         forced = [[(0, 0)] for _ in export.all_steps]
         steps, _, _ = _analyse_steps(
-            export, models, scripts, programs, own_secret_files, secret_files, forced, True
-        )
+            export, models, scripts, programs, own_secret_files, secret_files, forced, True,
+            run_dir=run_dir,
+        )  # fmt: skip
+        if _own_run_dir(run_dir):
+            steps, _, _ = _analyse_steps(
+                export, models, scripts, programs, own_secret_files, secret_files, forced, True,
+                own_run_dir=True,
+            )  # fmt: skip
         return _Draft(export, key, models, programs, steps)
     fills: list[tuple[str, Located]] = []
     steps, writers, surely = _analyse_steps(
-        export, models, scripts, programs, own_secret_files, secret_files, None, False, fills
-    )
+        export, models, scripts, programs, own_secret_files, secret_files, None, False, fills,
+        run_dir=run_dir,
+    )  # fmt: skip
     if any(writers):
+        run_dir.clear()
         steps, _, _ = _analyse_steps(
-            export, models, scripts, programs, own_secret_files, secret_files, writers
-        )
+            export, models, scripts, programs, own_secret_files, secret_files, writers,
+            run_dir=run_dir,
+        )  # fmt: skip
+    if _own_run_dir(run_dir):
+        steps, _, _ = _analyse_steps(
+            export, models, scripts, programs, own_secret_files, secret_files,
+            writers if any(writers) else None, own_run_dir=True,
+        )  # fmt: skip
     if steps:
         first, hazards, script = steps[0]
         steps[0] = (first, _secret_file_hazards(export) + _secret_places(export) + hazards, script)
@@ -561,6 +582,9 @@ def _analyse_steps(
     writers: list[list[tuple[int, int]]] | None,
     repository_written: bool = False,
     fills: list[tuple[str, Located]] | None = None,
+    *,
+    own_run_dir: bool = False,
+    run_dir: list[tuple[bool, bool]] | None = None,
 ) -> tuple[
     list[tuple[Step, list[Hazard], _Script | None]],
     list[list[tuple[int, int]]],
@@ -570,7 +594,11 @@ def _analyse_steps(
     that may put caller data in the working folder (an ``argv:`` step's
     whole command: ``(0, 0)``), and the first that surely puts a file the
     caller named or filled there. `writers`: those a first analysis found
-    (each command is then judged knowing the others')."""
+    (each command is then judged knowing the others'). `own_run_dir`: no
+    step may put caller data in the run directory (a first analysis found
+    none), so the author's paths there are no places; `run_dir`, when
+    given, gets per step whether it may put caller data there and whether
+    a program of it was given an author's path there."""
     script_index = 0
     found: list[list[tuple[int, int]]] = []
     surely: list[tuple[int, int] | None] = []
@@ -594,6 +622,8 @@ def _analyse_steps(
             found.append([])
             surely.append(None)
             outputs[step.name] = any_model()
+            if run_dir is not None:
+                run_dir.append((True, False))  # a fix: or a model's tool may write there
         elif step.script is not None:
             text, sentinels = next(pending)
             if own_secret_files and own_secret_files[script_index][1] == secret_files:
@@ -632,8 +662,11 @@ def _analyse_steps(
                     frozenset(filled),
                     repository,
                     secret_commands,
+                    own_run_dir,
                 )
                 hazards, gate, tainted = facts.hazards, facts.parsed, facts.tainted
+                if run_dir is not None:
+                    run_dir.append((facts.fills_run_dir, facts.run_paths))
                 found.append(facts.writers)
                 surely.append(facts.caller_files)
                 outputs[step.name] = facts.outputs
@@ -652,10 +685,14 @@ def _analyse_steps(
                 found.append([])
                 surely.append(None)
                 outputs[step.name] = any_model()
+                if run_dir is not None:
+                    run_dir.append((True, False))
             hazards = (
                 env_hazards + _undeclared(text, sentinels, export, names, index) + hazards + printed
             )
-            script = _Script(text, sentinels, tainted, environment, outputs=earlier)
+            script = _Script(
+                text, sentinels, tainted, environment, outputs=earlier, own_run_dir=own_run_dir
+            )
             steps.append((step, hazards, script if gate else None))
         else:
             assert step.argv is not None
@@ -680,7 +717,17 @@ def _analyse_steps(
             )
             steps.append((step, hazards, None))
             outputs[step.name] = any_model()
+            if run_dir is not None:
+                # its program may write where it is told: no author's path
+                # of the run directory reaches it as a place's (argv has no $)
+                run_dir.append((writes or _argv_language(elements), False))
     return steps, found, surely
+
+
+def _own_run_dir(run_dir: Sequence[tuple[bool, bool]]) -> bool:
+    """No step may put caller data in the run directory, and a program of
+    some step was given an author's path there: worth a pass that knows it."""
+    return not any(fills for fills, _ in run_dir) and any(met for _, met in run_dir)
 
 
 def _argv_language(elements: Sequence[tuple[str, Sentinels]]) -> bool:
@@ -882,6 +929,7 @@ def _judge(drafts: Sequence[_Draft], read: _Meanwhile[list[Reprint]] | None = No
                 only_new=True,  # `_finish` keeps only the rules and args it adds
                 environment=script.environment,
                 outputs=script.outputs,
+                own_run_dir=script.own_run_dir,
             )
         )
     found = probes.result()

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
@@ -65,10 +65,14 @@ from mcp_harbor.check._taint import (
     CALLER_FILE_SOURCE,
     NAME_WRITERS,
     PATH_HEAD,
+    QUOTED_SENTINEL,
     TEMP_VARIABLE,
     UNPROVEN,
     TaintedScript,
     initial_taint,
+    names_nothing,
+    own_run_path,
+    place_pieces,
     writable_piece,
     writable_text,
 )
@@ -280,6 +284,11 @@ class _Analysis(TaintedScript):
         self._memo_exported: frozenset[str] | None = None
         #: the script opens descriptor 1 or 2 for reading (``1< FILE``), once asked
         self._reads_std_out: bool | None = None
+        #: no step of the export may put caller data in the run directory:
+        #: the author's paths there (`own_run_path`) are no places
+        self.own_run_dir = False
+        #: such a path was asked about (then a second pass may accept it)
+        self.run_paths_met = False
 
     # -- entry
     def run(self) -> None:
@@ -383,6 +392,7 @@ class _Analysis(TaintedScript):
         for occ in self.occs:
             self._check_context(occ)
             self._check_operator(occ)
+        self._trace_prompt(script)
         for node in nodes:
             kind = node.type
             if kind == "command":
@@ -1420,6 +1430,10 @@ class _Analysis(TaintedScript):
         caller data (``V="$ARG_x" tool``): an environment position of the
         program's grammar (`mcp_harbor.check._positions`)."""
         out: list[EnvPrefix] = []
+        program = node.child_by_field_name("name")
+        # beside a secret, a file the author wrote in the run directory is
+        # still a config the grammar cannot read (WGETRC with debug = on)
+        secret = program is not None and program.start_byte in self.secret_commands
         for child in node.children:
             if child.type != "variable_assignment":
                 continue
@@ -1433,13 +1447,62 @@ class _Analysis(TaintedScript):
                 out.append(EnvPrefix(variable, occs[0]))
             elif variable in _FILE_CODE_VARIABLES or (
                 not TEMP_VARIABLE.search(variable)
-                and writable_piece(self._resolved(node_text(self.src, value))) is not None
+                and (writable_piece if secret else self._foreign_piece)(
+                    self._resolved(node_text(self.src, value))
+                )
+                is not None
             ):
                 # a place a step may have written, given to a program that may
                 # read code from it (HOME=… git reads ~/.gitconfig)
                 place = Occ(UNPROVEN, "env", any_model(), value.start_byte, value.end_byte, value)
                 out.append(EnvPrefix(variable, place))
         return out
+
+    def _trace_prompt(self, script: _tree.Parsed) -> None:
+        """``PS4``: before every command ``set -x`` traces, bash expands its
+        value as it expands a here-document's body (parameters, ``$(…)``,
+        arithmetic, where a subscript that names an arg, ``${a[ARG_x]}``,
+        evaluates the caller's text). The author's literal value is analysed
+        as such a body; a value that is not a literal, and a ``PS4`` set in
+        any way but an assignment (``printf -v``, ``read``, a nameref), are
+        refused: the text bash will expand is not shown."""
+        assigned: set[int] = set()
+        for node in script.of_type("variable_assignment"):
+            name = node.child_by_field_name("name")
+            if name is None or node_text(self.src, name) != "PS4":
+                continue
+            assigned.add(name.start_byte)
+            value = node.child_by_field_name("value")
+            text = static_text(self.src, value) if value is not None else ""
+            if text is None:
+                self.hazard(
+                    ReparsedAsShell,
+                    None,
+                    node.start_byte,
+                    "PS4's value is built when it is assigned, and bash expands it again "
+                    "before every command the trace prints, so the checker cannot see the "
+                    "text it runs",
+                    "assign PS4 one literal in single quotes ('+ ${LINENO}: ')",
+                )
+                continue
+            if "$" in text or "`" in text:
+                body = f"cat <<{_PS4_END}\n{text}\n{_PS4_END}\n"
+                self.nested(
+                    Word(node.start_byte, node.end_byte, None, [], "", (body, None)),
+                    None,
+                    "PS4's value",
+                )
+        for found in re.finditer(r"(?<![\w${])PS4\b", self.text):
+            if found.start() not in assigned:
+                self.hazard(
+                    ReparsedAsShell,
+                    None,
+                    found.start(),
+                    "PS4 is set here in a way the analysis does not follow, and bash expands "
+                    "its value before every command the trace prints",
+                    "assign PS4 one literal in single quotes ('+ ${LINENO}: '), or leave it",
+                )
+                return
 
     def _assignment(self, node: Node) -> None:
         name = node.child_by_field_name("name")
@@ -1587,6 +1650,122 @@ class _Analysis(TaintedScript):
             return text
         return _NAMED_EXPANSION.sub(value, text)
 
+    def own_run_path(self, text: str) -> bool:
+        """`text` (a path, as `place_text` gives it) names a file or folder
+        of the run directory the run's own steps make (`own_run_path`), and
+        no step of the export may put caller data in the run directory
+        (`own_run_dir`): what is there is the author's."""
+        if not own_run_path(text):
+            return False
+        self.run_paths_met = True
+        return self.own_run_dir
+
+    def _foreign_piece(self, text: str) -> str | None:
+        """The first piece of a variable's value (`place_pieces`) that names
+        a place a step may write and is not the author's own path of the run
+        directory (`own_run_path`); None when none is."""
+        return next((p for p in place_pieces(text) if not self.own_run_path(p)), None)
+
+    def fills_run_dir(self) -> bool:
+        """A command of the script may put caller data in the run directory:
+        its pipeline (or the statement a redirection writes) holds caller
+        data or names a place other than the author's own paths of the run
+        directory (a temporary folder, home, the server's files such as
+        ``$HARBOR_CONTEXT`` and ``inputs/``), and its program may write a
+        file (`grammars.writes_no_file` says otherwise) or a redirection of
+        it writes one. Proven otherwise by construction only: where a
+        command writes is not followed (a program told to write
+        ``$HARBOR_RUN_DIR/../x`` or to a caller's name is such a command
+        too)."""
+        if self.script is None:
+            return True
+        callers = any(not names_nothing(o.model) for o in self.occs)
+        for node in self.script.of_type("command"):
+            name = node.child_by_field_name("name")
+            program = static_text(self.src, name) if name is not None else None
+            if program is not None and grammars.is_language(
+                program.rsplit("/", 1)[-1],
+                [static_text(self.src, a) for a in node.children_by_field_name("argument")],
+            ):
+                # a language's program may read what no word shows (the
+                # context file $HARBOR_CONTEXT names, its environment)
+                if self._writes_any(node):
+                    return True
+                continue
+            if (
+                callers
+                and program == "exec"
+                and node.parent is not None
+                and node.parent.type == "redirected_statement"
+            ):
+                return True  # exec >FILE: every later command's output goes there
+            scope = node
+            while scope.parent is not None and scope.parent.type in (
+                "pipeline",
+                "redirected_statement",
+                "process_substitution",
+                "command_substitution",
+            ):
+                scope = scope.parent
+            if self._carries_other_data(scope) and self._writes_any(node):
+                return True
+        if callers and self.script.of_type("coproc_statement"):
+            return True  # what is written to a coprocess is not followed
+        for redirect in self.script.of_type("file_redirect"):
+            operator = next((c.type for c in redirect.children if ">" in c.type), None)
+            dest = redirect.child_by_field_name("destination")
+            if operator is None or operator in (">&", "<&", ">&-", "<&-") or dest is None:
+                continue
+            if static_text(self.src, dest) == "/dev/null":
+                continue
+            scope = redirect.parent if redirect.parent is not None else redirect
+            if self._carries_other_data(scope):
+                return True
+        return False
+
+    def _carries_other_data(self, scope: Node) -> bool:
+        """`scope` holds caller data, or a word (a piece of one: ``include
+        /tmp/o.mk`` in a printf format, a here-document's line) that names a
+        place other than the author's own paths of the run directory: the
+        author's text written there may name another file a program then
+        reads (make's ``include``, git's ``[include]``), which is checked as
+        the script's own words are."""
+        if any(not names_nothing(o.model) for o in self.occs_in(scope.start_byte, scope.end_byte)):
+            return True
+        for node in walk(scope):
+            if node.type == "heredoc_body":
+                if any(not own_run_path(p) for p in place_pieces(node_text(self.src, node))):
+                    return True
+                continue
+            if node.type == "command":
+                words = command_words(node) + [
+                    value
+                    for child in node.children
+                    if child.type == "variable_assignment"
+                    for value in child.children_by_field_name("value")
+                ]
+            elif node.type == "file_redirect":
+                words = node.children_by_field_name("destination")
+            else:
+                continue
+            for word in words:
+                for text in (self.place_text(self.word(word)), node_text(self.src, word)):
+                    bare = (text or "").replace('"', "").replace("'", "")
+                    if any(not own_run_path(p) for p in place_pieces(bare)):
+                        return True
+        return False
+
+    def _writes_any(self, node: Node) -> bool:
+        """The command `node` may write a file anywhere (`grammars.writes_no_file`)."""
+        name = node.child_by_field_name("name")
+        program = static_text(self.src, name) if name is not None else None
+        if program is None:
+            return True
+        if program in self.functions:
+            return False  # its body's commands are judged where they stand
+        words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
+        return not grammars.writes_no_file(program.rsplit("/", 1)[-1], words)
+
     def written_clean(self, word: Word) -> bool:
         """The file `word` names (its text as written) holds the author's
         text when the command it is given to runs: this script wrote it in
@@ -1707,7 +1886,7 @@ class _Analysis(TaintedScript):
         repository's config) is the caller's, whatever name it reads."""
         if TEMP_VARIABLE.search(name):
             return  # TMPDIR=…: where programs make new files
-        piece = writable_piece(self._resolved(node_text(self.src, value)))
+        piece = self._foreign_piece(self._resolved(node_text(self.src, value)))
         if piece is None:
             return
         self.hazard(
@@ -1847,8 +2026,21 @@ class _Analysis(TaintedScript):
             )
 
     # -- nested scripts
-    def nested(self, word: Word, positional: tuple[str, ValueModel] | None, what: str) -> None:
-        """Analyse the text of `word` as a shell script of its own."""
+    def nested(
+        self,
+        word: Word,
+        positional: tuple[str, ValueModel] | None,
+        what: str,
+        *,
+        posix: bool = False,
+    ) -> None:
+        """Analyse the text of `word` as a shell script of its own. `posix`:
+        a shell other than bash reads it (``sh -c``, a command line a
+        program hands to ``/bin/sh``, a remote shell), where bash's own
+        quoting of caller data (``printf %q``, ``${x@Q}``) is no quoting
+        once the value may hold a character it writes as ``$'…'`` (a tab, a
+        newline, any byte not printable ASCII): dash reads ``$'\t\''`` as
+        ``$`` and a string, and what follows runs."""
         if word.script is None:
             self.hazard(
                 ReparsedAsShell,
@@ -1860,6 +2052,8 @@ class _Analysis(TaintedScript):
             )
             return
         text, sentinels = word.script
+        if posix and sentinels is not None:
+            sentinels = _posix_reading(sentinels)
         taint = Taint(dict(self.taint.variables), positional, self.clean_names())
         anchor = word.where if word.where is not None else self.locate(word.start)
         locate: Callable[[int], Located]
@@ -1875,7 +2069,35 @@ class _Analysis(TaintedScript):
         )
         inner.programs = self.programs
         inner.cwd_written = self.works_in_writable(word.start)
+        inner.own_run_dir = self.own_run_dir
         inner.run()
+        self.run_paths_met = self.run_paths_met or inner.run_paths_met
+
+
+#: What bash's ``%q`` and ``@Q`` write in a form every POSIX shell reads
+#: alike (a backslash or single quotes): printable ASCII.
+_POSIX_QUOTABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
+
+
+def _posix_reading(sentinels: Sentinels) -> Sentinels:
+    """`sentinels` as a shell other than bash reads them: a value bash
+    quoted itself (`TaintedScript._quoted_sentinel`) whose text may hold a
+    character outside printable ASCII is the caller's raw text there."""
+    table = {
+        word: (
+            replace(sentinel, shellquote=False)
+            if word.startswith(QUOTED_SENTINEL)
+            and sentinel.shellquote
+            and not sentinel.model.chars <= _POSIX_QUOTABLE
+            else sentinel
+        )
+        for word, sentinel in sentinels.by_word.items()
+    }
+    return replace(sentinels, by_word=table)
+
+
+#: The delimiter of the here-document PS4's value is analysed as.
+_PS4_END = "HARBOR_PS4_END"
 
 
 #: A name with a subscript, as a builtin takes it (``a[$i]``, ``a[$i]=v``):
@@ -1993,6 +2215,10 @@ class ScriptFacts:
     outputs: ValueModel | None
     #: the files it writes with caller data (as written, normalized)
     filled: frozenset[str] = frozenset()
+    #: a command may put caller data in the run directory (`fills_run_dir`)
+    fills_run_dir: bool = True
+    #: a program was given an author's path of the run directory (`own_run_path`)
+    run_paths: bool = False
 
 
 def analyse_script_deferred(
@@ -2008,6 +2234,7 @@ def analyse_script_deferred(
     filled: frozenset[str] = frozenset(),
     repository_written: bool = False,
     secret_commands: frozenset[int] = frozenset(),
+    own_run_dir: bool = False,
 ) -> ScriptFacts:
     """The hazards of one substituted ``run:`` script, without bash's own
     reading of `text` itself (nested scripts are read by bash here): the
@@ -2021,7 +2248,10 @@ def analyse_script_deferred(
     `filled`: the files earlier steps wrote with caller data;
     `repository_written`: a step may write caller data into the repository
     (`writes_repository`); `secret_commands`: where the commands that get a
-    secret start (`mcp_harbor.check._secrets.secret_hazards`)."""
+    secret start (`mcp_harbor.check._secrets.secret_hazards`); `own_run_dir`:
+    no step of the export may put caller data in the run directory
+    (`_Analysis.fills_run_dir` of every step), so the author's paths there
+    are no places."""
     hazards: list[Hazard] = []
     taint = initial_taint(text, arg_models, environment, outputs)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
@@ -2033,12 +2263,21 @@ def analyse_script_deferred(
     analysis.filled_before = filled
     analysis.repository_written = repository_written
     analysis.secret_commands = secret_commands
+    analysis.own_run_dir = own_run_dir
     analysis.run()
     writes = analysis.working_tree_writers() if analysis.parsed else []
     tainted = {k: v[1] for k, v in taint.variables.items()}
     held = analysis.output_model() if analysis.parsed else any_model()
     return ScriptFacts(
-        hazards, analysis.parsed, tainted, writes, analysis.caller_files, held, analysis.filled
+        hazards,
+        analysis.parsed,
+        tainted,
+        writes,
+        analysis.caller_files,
+        held,
+        analysis.filled,
+        fills_run_dir=not analysis.parsed or analysis.fills_run_dir(),
+        run_paths=analysis.run_paths_met,
     )
 
 
@@ -2052,6 +2291,7 @@ def analyse_reprint(
     only_new: bool = False,
     environment: Collection[str] = (),
     outputs: Mapping[str, ValueModel | None] | None = None,
+    own_run_dir: bool = False,
 ) -> list[Hazard]:
     """The hazards of bash's canonical reprint of `text` (`_reprint`): the
     analysis again, over what bash read. bash prints no comments, so a
@@ -2095,6 +2335,7 @@ def analyse_reprint(
     analysis = _Analysis(reprinted, sentinels, taint, locate, hazards, 0, arg_models)
     analysis.programs = programs or {}
     analysis.bash_gate = False
+    analysis.own_run_dir = own_run_dir
     analysis.run()
     return hazards
 

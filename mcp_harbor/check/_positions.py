@@ -212,13 +212,18 @@ def _callers(word: Word, beside_secret: bool = False) -> Word:
     return replace(word, occs=kept, prefix="\0".join(options) if options else word.prefix + "x")
 
 
-def _place_as_callers(word: Word, source: Callable[[Word], str | None]) -> Word:
+def _place_as_callers(
+    word: Word, source: Callable[[Word], str | None], own_run: Callable[[str], bool]
+) -> Word:
     """`word`, when it is the author's text naming a place a step may write
     (``"$HARBOR_RUN_DIR/x"``, ``include.path=/tmp/c``), as caller data: a
     path, whose file the program reads as its grammar says, and what a step
     wrote is the caller's (rule 2). Where the grammar says data (``jq .
     "$HARBOR_RUN_DIR/x.json"``, ``sort -o FILE``) it stays data; where it
-    says code, or where no grammar says anything, it is refused."""
+    says code, or where no grammar says anything, it is refused. `own_run`:
+    the entry is a file of the run directory only the author's text fills
+    (no step of the export may put caller data in the run directory), which
+    is no place."""
     if word.tainted:
         return word
     text = source(word) or word.static
@@ -238,7 +243,7 @@ def _place_as_callers(word: Word, source: Callable[[Word], str | None]) -> Word:
     # the entries of a list (a:b), a ${…} whole in one
     entries = re.findall(r"(?:\$\{[^{}]*\}|[^:;,])+[:;,]?|[:;,]", text[len(head) :])
     for k, entry in enumerate(entries):
-        if names_place(entry.rstrip(":;,")):
+        if names_place(entry.rstrip(":;,")) and not own_run(entry.rstrip(":;,")):
             head += "".join(entries[:k])
             break
     else:
@@ -324,6 +329,7 @@ def admit(
     beside_secret: bool = False,
     written_clean: Callable[[Word], bool] = lambda word: False,
     place_text: Callable[[Word], str | None] | None = None,
+    own_run: Callable[[str], bool] = lambda text: False,
 ) -> bool:
     """Check the caller data given to `program` (a literal basename) with the
     words after it `words`, its standard input `stdin` and the variables
@@ -340,7 +346,10 @@ def admit(
     a variable it reads) may say where the secret goes. `written_clean`: the
     file a word names surely holds the author's text (the script wrote it
     just before), though it is in a place steps may write; `place_text`: a
-    word's text with the variables it holds resolved where they can be."""
+    word's text with the variables it holds resolved where they can be;
+    `own_run`: a path (as `place_text` gives it) names a file of the run
+    directory that only the author's text fills (`own_run_path`, when no
+    step may put caller data there)."""
     if stdin is not None and _inert(stdin, beside_secret):
         stdin = None
     env = [e for e in env if not _inert(e.occ, beside_secret)]
@@ -384,7 +393,9 @@ def admit(
     # are off; sqlite3 3.40 CLI, "--safe"); the analysis reads it otherwise
     safe_sqlite = normal_program(program) == "sqlite3" and any(w.static == "-safe" for w in words)
     if program not in _SHELL_OWN and not safe_sqlite:
-        words = [_unless_written(w, _place_as_callers(w, place_text or source)) for w in words]
+        words = [
+            _unless_written(w, _place_as_callers(w, place_text or source, own_run)) for w in words
+        ]
     words = [_callers(w, beside_secret) for w in words]
     if writable_cwd and _works_elsewhere(words, writable):
         writable_cwd = False  # git -C /srv/repo, make -C /srv/app: not the working folder
@@ -431,6 +442,7 @@ def admit(
             stdin_text=stdin_text,
             writable=lambda word: False,
             beside_secret=beside_secret,
+            own_run=own_run,
         )
         return False
     if (

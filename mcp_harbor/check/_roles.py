@@ -121,9 +121,18 @@ class Scope(Protocol):
 
     def written_clean(self, word: Word) -> bool: ...
 
+    def own_run_path(self, text: str) -> bool: ...
+
     def place_text(self, word: Word, depth: int = 2) -> str | None: ...
 
-    def nested(self, word: Word, positional: tuple[str, ValueModel] | None, what: str) -> None: ...
+    def nested(
+        self,
+        word: Word,
+        positional: tuple[str, ValueModel] | None,
+        what: str,
+        *,
+        posix: bool = False,
+    ) -> None: ...
 
     def check_spliced(
         self, function: str, passed: Sequence[Word], seen: frozenset[str]
@@ -160,6 +169,11 @@ def lookup_interpreter(name: str) -> sinks.Interpreter | None:
 def shell_name(name: str) -> bool:
     """`name` is a shell (``bash``, ``sh5.2``…)."""
     return name in sinks.SHELLS or re.sub(r"[0-9.]+$", "", name) in sinks.SHELLS
+
+
+def _is_bash(name: str | None) -> bool:
+    """The shell word `name` runs bash (``bash``, ``/bin/bash``, ``bash5.2``)."""
+    return name is not None and re.sub(r"[0-9.]+$", "", basename(name)) == "bash"
 
 
 _STDIN_FILES = re.compile(r"/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+)/fd/\d+|-")
@@ -404,6 +418,9 @@ class Resolver:
             beside_secret=beside_secret,
             written_clean=self.a.written_clean,
             place_text=self.a.place_text,
+            # beside a secret, the author's file there is still a config
+            # the grammar cannot read (it may print or send the secret)
+            own_run=self.a.own_run_path if not beside_secret else lambda text: False,
         )
 
     def grammar(self, name: str | None) -> sinks.Grammar | None:
@@ -780,7 +797,7 @@ class Resolver:
                 )
                 return True
             if value is not None and value.tainted:
-                self.a.nested(value, None, f"the `{name} {text}` command")
+                self.a.nested(value, None, f"the `{name} {text}` command", posix=True)
                 return True
         return False
 
@@ -856,7 +873,7 @@ class Resolver:
                     "sh -c '… \"$1\" …' _ {{ args.x | shellquote }}",
                 )
                 return
-            self.a.nested(script, positional, "the -c script")
+            self.a.nested(script, positional, "the -c script", posix=not _is_bash(words[i].static))
             return
         if operands and not stdin_script and reads_stdin_file(operands[0].static):
             stdin_script = True  # bash /dev/stdin, /dev/fd/0, /proc/self/fd/0
@@ -1037,7 +1054,7 @@ class Resolver:
                                 "write that code literally and pass the value as an argument",
                             )
                         elif name not in ("ssh", "scp") and not value.tainted:
-                            self.a.nested(value, None, f"the `{name} {opt}` command")
+                            self.a.nested(value, None, f"the `{name} {opt}` command", posix=True)
                         elif value.tainted:
                             self.hazard(
                                 CodeSelectingVariable,
@@ -1167,6 +1184,7 @@ class Resolver:
                     ),
                     None,
                     f"the `{name}` command",
+                    posix=True,  # the shell that parses it again is not shown to be bash
                 )
             return
         self.command(words, j)

@@ -78,6 +78,7 @@ from mcp_harbor.check._tree import (
 from mcp_harbor.check._values import SAFE_CHARS, ValueModel, intersect, words_model
 from mcp_harbor.check.credentials import reads_credential_file, takes_credential
 from mcp_harbor.check.rules import Rule, UnparseableTemplate
+from mcp_harbor.step_env import RUN_DIR_ENTRIES
 
 __all__ = [
     "CALLER_FILE_SOURCE",
@@ -86,6 +87,7 @@ __all__ = [
     "NAME_WRITERS",
     "ONE_LITERAL_WORD",
     "PATH_HEAD",
+    "QUOTED_SENTINEL",
     "STEP_OUTPUT",
     "TEMP_VARIABLE",
     "TaintedScript",
@@ -93,6 +95,8 @@ __all__ = [
     "makes_links",
     "names_nothing",
     "names_place",
+    "own_run_path",
+    "place_pieces",
     "printf_escapes",
     "puts_caller_files",
     "writable_piece",
@@ -1132,6 +1136,8 @@ def names_nothing(model: ValueModel) -> bool:
 
 
 _DIGITS = frozenset("0123456789")
+#: How the sentinel of a value bash quoted itself (``%q``, ``@Q``) starts.
+QUOTED_SENTINEL = "hbQSENT"
 
 
 def writable_text(text: str) -> bool:
@@ -1195,6 +1201,24 @@ def names_place(text: str) -> bool:
     )
 
 
+#: A file or folder of the run directory named by the author's literal path
+#: (``$HARBOR_RUN_DIR/docker``, ``${HARBOR_RUN_DIR}/azure/config``): no
+#: ``.`` or ``..`` step, no glob, and not one of the server's own entries.
+_OWN_RUN_PATH = re.compile(r"\$(?:HARBOR_RUN_DIR|\{HARBOR_RUN_DIR\})/([A-Za-z0-9_.+@%/-]+)")
+
+
+def own_run_path(text: str) -> bool:
+    """`text` (a path as written, quotes removed) names a file or folder the
+    run's own steps make in the run directory (`RUN_DIR_ENTRIES` are the
+    server's, which hold caller data): a place only when a step of the
+    export may put caller data in the run directory."""
+    found = _OWN_RUN_PATH.fullmatch(text.replace('"', "").replace("'", ""))
+    if found is None:
+        return False
+    parts = found.group(1).rstrip("/").split("/")
+    return parts[0] not in RUN_DIR_ENTRIES and all(p not in ("", ".", "..") for p in parts)
+
+
 def _globbed_place(path: str) -> bool:
     """An absolute `path` with a glob in a folder that is not a plain one of
     the system's (``/dev/s[h]m/x/*.c``): bash replaces it with whatever
@@ -1211,10 +1235,18 @@ def writable_piece(text: str) -> str | None:
     a piece of a list or option in it) that names a place steps may write
     (`writable_text`); None when none does. Whatever a program reads the
     variable as, a file it finds there may be the caller's."""
-    for piece in (text, *_VALUE_PIECES.split(text.strip("\"'"))):
-        if piece and names_place(piece):
-            return piece
-    return None
+    return next(iter(place_pieces(text)), None)
+
+
+def place_pieces(text: str) -> list[str]:
+    """Every part of a variable's value as written (`text`, the whole, then
+    each piece of a list or option in it) that names a place steps may
+    write, in order (`writable_piece` is the first)."""
+    return [
+        piece
+        for piece in (text, *_VALUE_PIECES.split(text.strip("\"'")))
+        if piece and names_place(piece)
+    ]
 
 
 def _reads_indirectly(src: bytes, node: Node) -> bool:
@@ -5786,7 +5818,7 @@ class TaintedScript:
 
     def _quoted_sentinel(self, source: tuple[str, ValueModel], table: dict[str, Sentinel]) -> str:
         self.rendered_count += 1
-        word = f"hbQSENT{self.rendered_count}x"
+        word = f"{QUOTED_SENTINEL}{self.rendered_count}x"
         table[word] = Sentinel(source[0], True, source[1])
         return word
 

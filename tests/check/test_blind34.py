@@ -35,10 +35,6 @@ REFUSED_SAFE = {
     ),
     "058-git-count-since.yaml": "H006: 10#$patch, patch from the caller's tag (BASH_REMATCH)",
     "115-cwd-step.yaml": "jest has no grammar",
-    "127-secret-docker-login.yaml": (
-        "DOCKER_CONFIG exported naming the run directory: every later program sees a "
-        "place a step may write (docker 27 runs plugin hooks its config.json names)"
-    ),
     "144-step-status-chain.yaml": "tree-sitter-bash cannot parse a /dev/tcp redirection in ( )",
     "161-trap-echo-ref.yaml": (
         "manage.py is a program of its own (a programs: entry describes it)"

@@ -26,7 +26,6 @@ REFUSED_SAFE = {
     "136-frontend-test-filter.yaml": "H012: caller data to the author's node script, "
     "which no programs: entry describes",
     "144-java-build-run.yaml": "H012: javac/java with a step output (a class path)",
-    "102-trivy-image-scan.yaml": "H012: `trivy` (no grammar) gets a path a step may write",
     "141-go-test.yaml": "H012: `go` (no grammar) gets a path a step may write",
 }
 

@@ -53,11 +53,8 @@ REFUSED_SAFE = {
     "118-terraform-drift-check.yaml": "H005 H012: terraform, sed's program from its output",
     "131-image-promote.yaml": "H012: DOCKER_CONFIG exported naming the run directory, a "
     "place a step may write, to every later program",
-    "091-logrotate-dry-run.yaml": (
-        "H012: `logrotate` (no grammar) gets a path in a place a step may write"
-    ),
     "121-infracost-breakdown.yaml": (
-        "H012: `infracost` (no grammar) gets a path in a place a step may write"
+        "H010: `infracost` (no grammar) gets a secret and a path of the run directory"
     ),
 }
 

@@ -27,7 +27,6 @@ REFUSED_SAFE = {
     "079-blame-range.yaml": "H009: a commit from git blame where git log reads options",
     "088-events-rollup.yaml": "H006: sum[$s] in arithmetic, a key of the data's",
     "092-statuspage-update.yaml": "H010: a URL built in a function, not followed",
-    "066-image-vuln-scan.yaml": "H012: `trivy` (no grammar) gets a path a step may write",
 }
 
 (

@@ -25,7 +25,6 @@ REFUSED_SAFE = {
     "123-locale-coverage-table.yaml": "H006: names read again in a pipeline's loop (its "
     "subshell's, not followed)",
     "134-budget-vs-actual.yaml": "H006: what a function's awk prints (%d), in arithmetic",
-    "113-mkdocs-strict-build.yaml": "H012: `mkdocs` (no grammar) gets a path a step may write",
     "120-untranslated-strings.yaml": (
         "H012: `msgattrib` (no grammar) gets a path a step may write"
     ),

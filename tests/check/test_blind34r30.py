@@ -38,7 +38,6 @@ REFUSED_SAFE = {
     "103-jvm-system-property.yaml": "H012: jps and jcmd have no grammar",
     "132-xz-archive-info.yaml": "H005 H012: zstd has no grammar; a sed program from its output",
     "029-mvn-dependency-tree.yaml": "H012: `mvn` (no grammar) gets a path a step may write",
-    "081-deprecated-api-scan.yaml": "H012: `pluto` (no grammar) gets a path a step may write",
     "135-lighthouse-page-scores.yaml": (
         "H012: `lighthouse` (no grammar) gets a path a step may write"
     ),

@@ -28,11 +28,7 @@ REFUSED_SAFE = {
     "113-sphinx_build.yaml": "H012: sphinx-build in a folder a step may write",
     "114-docs_link_check.yaml": "H012: python3 in a folder a step may write",
     "123-grype_sbom.yaml": "unloadable: --only-fixed both a flag and an option",
-    "050-perf_stat_system.yaml": "H012: `perf` (no grammar) gets a path a step may write",
     "063-soda_scan.yaml": "H012: `soda` (no grammar) gets a path a step may write",
-    "112-mkdocs_build.yaml": "H012: `mkdocs` (no grammar) gets a path a step may write",
-    "122-trivy_config_scan.yaml": "H012: `trivy` (no grammar) gets a path a step may write",
-    "124-gitleaks_scan.yaml": "H012: `gitleaks` (no grammar) gets a path a step may write",
 }
 
 

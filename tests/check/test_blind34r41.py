@@ -29,8 +29,6 @@ def test_the_reader_of_a_secret_file_in_a_place_is_refused() -> None:
 REFUSED_SAFE = {
     "055-release-tag-create.yaml": "H012 H010: git in a folder a step may write; gh release",
     "065-lambda-concurrency-report.yaml": "H009: a function name that may start with -",
-    "066-lambda-invoke-healthcheck.yaml": "H012: aws lambda invoke (no grammar) gets a path of "
-    "the run directory",
     "083-gcp-sa-keys.yaml": "H005 H012: gcloud in a folder a step may write; a sed program",
     "095-evidence-upload-drata.yaml": "H009: curl -F name=$VALUE reads a file when the value "
     "starts with @ or < (--form-string is the data form): a right refusal",

@@ -17,14 +17,9 @@ REFUSED_SAFE = {
     "021-helm-oci-chart-info.yaml": "H012",
     "029-publish-release-notes.yaml": "H010: beside a secret a number is the caller's, and "
     "curl -T's value is code (the file it sends)",
-    "011-ecr-image-manifest.yaml": (
-        "H012: docker --config in the run directory, a place a step may write"
-    ),
     "022-docker-pull-release.yaml": (
-        "H012: docker --config in the run directory, a place a step may write"
-    ),
-    "024-opsgenie-open-alerts.yaml": (
-        "H009: curl -K reads a config another step wrote in the run directory"
+        "H010: docker --config in the run directory beside the secret docker login keeps "
+        "there (a config the grammar cannot read)"
     ),
     "013-az-aks-clusters.yaml": "H012: AZURE_CONFIG_DIR of mktemp -d, a folder the step may fill",
 }

@@ -47,10 +47,12 @@ REFUSED = {
     "home-after-cd": ('cd\nprintf "%s\\n" "$ARG_x" > .wgetrc', "true"),
     "home-dot-file": ('printf "%s\\n" "$ARG_x" > "$HOME/.jq"', "jq -n 1"),
     "home-config": ('printf "%s\\n" "$ARG_x" > ~/.config/tool.ini', "true"),
-    # written by another step: what is there when jq reads it is not shown
-    # to be the author's (a step between may write it)
+    # written by another step, while a step puts caller data in the run
+    # directory: what is there when jq reads it is not shown to be the
+    # author's (that step may write it)
     "authors-filter-other-step": (
-        "printf '%s\\n' '.name' > \"$HARBOR_RUN_DIR/f.jq\"",
+        "printf '%s\\n' '.name' > \"$HARBOR_RUN_DIR/f.jq\"\n"
+        'printf "%s\\n" "$ARG_x" > "$HARBOR_RUN_DIR/note.txt"',
         'jq -n --arg x "$ARG_x" -f "$HARBOR_RUN_DIR/f.jq"',
     ),
     # a folder of modules in the run directory, whatever the program imports
@@ -70,6 +72,12 @@ ACCEPTED = {
     "authors-filter": (
         "true",
         "printf '%s\\n' '.name' > \"$HARBOR_RUN_DIR/f.jq\"\n"
+        'jq -n --arg x "$ARG_x" -f "$HARBOR_RUN_DIR/f.jq"',
+    ),
+    # written by another step, and no step of the export puts caller data
+    # in the run directory: only the author's text is there
+    "authors-filter-other-step": (
+        "printf '%s\\n' '.name' > \"$HARBOR_RUN_DIR/f.jq\"",
         'jq -n --arg x "$ARG_x" -f "$HARBOR_RUN_DIR/f.jq"',
     ),
 }

@@ -203,7 +203,9 @@ def test_where_a_program_keeps_or_prints_a_credential(
 def test_a_config_folder_a_step_may_have_written(run: str, tmp_path: Path) -> None:
     status, findings = _status(run, tmp_path, **_TOKEN)
     assert status == "refused", findings
-    assert any(f.startswith("H012") for f in findings), findings
+    # a place (H012), or, where no step puts caller data in the run
+    # directory, a folder beside the secret that the grammar cannot read (H010)
+    assert any(f.startswith(("H012", "H010")) for f in findings), findings
 
 
 def test_a_relative_secret_file_beside_an_export_that_reads_paths(tmp_path: Path) -> None:

@@ -362,7 +362,13 @@ def test_a_language_reading_a_step_file(run: str, refused: bool, tmp_path: Path)
         # a place a step may write, exported to every later program
         ("export HOME=/dev/shm/h\ngit status", True),
         ("HOME=/dev/shm/h\ngit status", True),  # HOME is in the environment already
-        ('export GIT_DIR="$HARBOR_RUN_DIR/repo"\ngit status', True),
+        # nothing fills the run directory with caller data, then something does
+        ('export GIT_DIR="$HARBOR_RUN_DIR/repo"\ngit status', False),
+        (
+            'export GIT_DIR="$HARBOR_RUN_DIR/repo"\ngit status\n'
+            'cp -- "$ARG_path" "$HARBOR_RUN_DIR/x"',
+            True,
+        ),
         ("v=/var/tmp/q\ndeclare -x v\ngit status", True),
         ("set -a\nv=/dev/shm/x\ngit status", True),
         ("builtin export v=/var/tmp/q\ngit status", True),
@@ -456,7 +462,71 @@ def test_what_a_script_exports(run: str, refused: bool, tmp_path: Path) -> None:
 def test_a_place_a_step_may_write_named_by_the_author(
     run: str, refused: bool, tmp_path: Path
 ) -> None:
-    status, findings = check_steps([run], tmp_path, args=_PATH)
+    # a first step puts caller data in the run directory: its paths are places
+    status, findings = check_steps([_FILLS_RUN_DIR, run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
+
+
+#: A step that puts caller data in the run directory (a file of its own).
+_FILLS_RUN_DIR = 'printf "%s\\n" "$ARG_path" > "$HARBOR_RUN_DIR/note.txt"'
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        'git -c include.path="$HARBOR_RUN_DIR/shared.gitconfig" status',
+        'f="$HARBOR_RUN_DIR/x"\ngit -c include.path="$f" status',
+        'curl -K "$HARBOR_RUN_DIR/c" https://a.example.com/',
+        'mytool --out "$HARBOR_RUN_DIR/r"',
+        'mkdir -p "$HARBOR_RUN_DIR/docker"\ndocker --config "$HARBOR_RUN_DIR/docker" ps',
+        'cfg="$HARBOR_RUN_DIR/azure"\nAZURE_CONFIG_DIR="$cfg" az group list',
+        'export DOCKER_CONFIG="$HARBOR_RUN_DIR/docker"\ndocker ps',
+        "printf 'path = t.gitconfig\\n' > \"$HARBOR_RUN_DIR/s.gitconfig\"\n"
+        'git -c include.path="$HARBOR_RUN_DIR/s.gitconfig" status',
+    ],
+)
+@pytest.mark.parametrize(
+    ("filler", "refused"),
+    [
+        # no step puts caller data in the run directory: what is there is
+        # the author's commands' own, read as the program reads it
+        ("true", False),
+        ('grep -c -- "$ARG_path" /etc/hosts || true', False),  # caller data, no file
+        ("jq -n --arg p \"$ARG_path\" '$p'", False),
+        # a step that may: whatever file it writes, the run directory is the caller's
+        (_FILLS_RUN_DIR, True),
+        ('cp -- "$ARG_path" "$HARBOR_RUN_DIR/other"', True),
+        ('curl -fsS -o "$HARBOR_RUN_DIR/r.json" "https://a.example.com/$ARG_path"', True),
+        ('mytool fetch "$ARG_path"', True),  # no grammar: it may write anywhere
+        ('exec 3>"$HARBOR_RUN_DIR/log"\nprintf "%s\\n" "$ARG_path" >&3', True),
+        ('printf "%s" "$ARG_path" > >(cat > "$HARBOR_RUN_DIR/o")', True),
+        ('{ printf "%s" "$ARG_path"; } > "$HARBOR_RUN_DIR/o"', True),
+        # or copies into it what is not the author's (a temporary folder,
+        # the server's files of the run, a link to elsewhere)
+        ('cp /tmp/shared.json "$HARBOR_RUN_DIR/o"', True),
+        ('jq .args "$HARBOR_CONTEXT" > "$HARBOR_RUN_DIR/o"', True),
+        ('cp "$HARBOR_RUN_DIR/inputs/a" "$HARBOR_RUN_DIR/o"', True),
+        ('ln -s /dev/shm/x "$HARBOR_RUN_DIR/docker"', True),
+        # or writes there the author's text that names such a place
+        ("printf 'include /tmp/o.mk\\n' > \"$HARBOR_RUN_DIR/r.mk\"", True),
+        ("cat > \"$HARBOR_RUN_DIR/c\" <<'EOF'\n[include]\npath = /dev/shm/c\nEOF", True),
+        # a language's program may read what no word shows ($HARBOR_CONTEXT)
+        (
+            "python3 -c 'import os; e = os.environ; "
+            'open(e["HARBOR_RUN_DIR"] + "/o", "w").write(open(e["HARBOR_CONTEXT"]).read())\'',
+            True,
+        ),
+        ("python3 -c 'import os; print(os.environ[\"HARBOR_CONTEXT\"])' > /dev/null", False),
+    ],
+)
+def test_the_run_directory_only_the_authors_commands_fill(
+    run: str, filler: str, refused: bool, tmp_path: Path
+) -> None:
+    """A path of the run directory the author wrote is a place only when a
+    step of the export may put caller data there: the run directory is the
+    run's own, and what its steps wrote is the author's text unless one of
+    them may have written the caller's."""
+    status, findings = check_steps([filler, run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
 
 
@@ -476,10 +546,17 @@ def test_a_place_a_step_may_write_named_by_the_author(
             True,
         ),
         # nor for a setting's file (git -c include.path=F): the settings the
-        # step wrote may include any other file (round forty's 001)
+        # step wrote may include any other file (round forty's 001), here
+        # one of the run directory, which no step fills with caller data
         (
             "printf '[include]\\n\\tpath = t.gitconfig\\n' > \"$HARBOR_RUN_DIR/s.gitconfig\"\n"
             'git -c include.path="$HARBOR_RUN_DIR/s.gitconfig" status',
+            False,
+        ),
+        (
+            "printf '[include]\\n\\tpath = t.gitconfig\\n' > \"$HARBOR_RUN_DIR/s.gitconfig\"\n"
+            'git -c include.path="$HARBOR_RUN_DIR/s.gitconfig" status\n'
+            'printf "%s" "$ARG_path" > "$HARBOR_RUN_DIR/t.gitconfig"',
             True,
         ),
         # a folder of mktemp, which this step may fill
