@@ -178,6 +178,8 @@ class _Script:
     outputs: dict[str, ValueModel | None] = field(default_factory=dict)
     #: no step may put caller data in the run directory (`_analyse_steps`)
     own_run_dir: bool = False
+    #: a step may write text of the author's there (`_analyse_steps`)
+    run_dir_texts: bool = True
     #: what bash's reading adds (filled in by `_judge`)
     hazards: list[Hazard] = field(default_factory=list)
     #: what bash said when it could not read the script (None: it could)
@@ -401,7 +403,7 @@ def _draft(
     # there the caller's; when none may, a program given the author's path
     # there (``docker --config "$HARBOR_RUN_DIR/docker"``) reads the
     # author's files, and the export is analysed again knowing it
-    run_dir: list[tuple[bool, bool]] = []
+    run_dir: list[tuple[bool, bool, bool]] = []
     if written:
         # as if a command no step holds wrote it: every command is judged so
         forced = [[(0, 0)] for _ in export.all_steps]
@@ -412,7 +414,7 @@ def _draft(
         if _own_run_dir(run_dir):
             steps, _, _ = _analyse_steps(
                 export, models, scripts, programs, own_secret_files, secret_files, forced, True,
-                own_run_dir=True,
+                own_run_dir=True, run_dir_texts=any(texts for _, _, texts in run_dir),
             )  # fmt: skip
         return _Draft(export, key, models, programs, steps)
     fills: list[tuple[str, Located]] = []
@@ -430,6 +432,7 @@ def _draft(
         steps, _, _ = _analyse_steps(
             export, models, scripts, programs, own_secret_files, secret_files,
             writers if any(writers) else None, own_run_dir=True,
+            run_dir_texts=any(texts for _, _, texts in run_dir),
         )  # fmt: skip
     if steps:
         first, hazards, script = steps[0]
@@ -584,7 +587,8 @@ def _analyse_steps(
     fills: list[tuple[str, Located]] | None = None,
     *,
     own_run_dir: bool = False,
-    run_dir: list[tuple[bool, bool]] | None = None,
+    run_dir_texts: bool = True,
+    run_dir: list[tuple[bool, bool, bool]] | None = None,
 ) -> tuple[
     list[tuple[Step, list[Hazard], _Script | None]],
     list[list[tuple[int, int]]],
@@ -596,9 +600,11 @@ def _analyse_steps(
     caller named or filled there. `writers`: those a first analysis found
     (each command is then judged knowing the others'). `own_run_dir`: no
     step may put caller data in the run directory (a first analysis found
-    none), so the author's paths there are no places; `run_dir`, when
-    given, gets per step whether it may put caller data there and whether
-    a program of it was given an author's path there."""
+    none), so the author's paths there are no places; `run_dir_texts`: a
+    step may write text of the author's there; `run_dir`, when given, gets
+    per step whether it may put caller data there, whether a program of it
+    was given an author's path there, and whether it may write the
+    author's text there."""
     script_index = 0
     found: list[list[tuple[int, int]]] = []
     surely: list[tuple[int, int] | None] = []
@@ -623,7 +629,7 @@ def _analyse_steps(
             surely.append(None)
             outputs[step.name] = any_model()
             if run_dir is not None:
-                run_dir.append((True, False))  # a fix: or a model's tool may write there
+                run_dir.append((True, False, True))  # a fix: or a model's tool may write there
         elif step.script is not None:
             text, sentinels = next(pending)
             if own_secret_files and own_secret_files[script_index][1] == secret_files:
@@ -663,10 +669,11 @@ def _analyse_steps(
                     repository,
                     secret_commands,
                     own_run_dir,
+                    run_dir_texts,
                 )
                 hazards, gate, tainted = facts.hazards, facts.parsed, facts.tainted
                 if run_dir is not None:
-                    run_dir.append((facts.fills_run_dir, facts.run_paths))
+                    run_dir.append((facts.fills_run_dir, facts.run_paths, facts.run_dir_texts))
                 found.append(facts.writers)
                 surely.append(facts.caller_files)
                 outputs[step.name] = facts.outputs
@@ -686,12 +693,18 @@ def _analyse_steps(
                 surely.append(None)
                 outputs[step.name] = any_model()
                 if run_dir is not None:
-                    run_dir.append((True, False))
+                    run_dir.append((True, False, True))
             hazards = (
                 env_hazards + _undeclared(text, sentinels, export, names, index) + hazards + printed
             )
             script = _Script(
-                text, sentinels, tainted, environment, outputs=earlier, own_run_dir=own_run_dir
+                text,
+                sentinels,
+                tainted,
+                environment,
+                outputs=earlier,
+                own_run_dir=own_run_dir,
+                run_dir_texts=run_dir_texts,
             )
             steps.append((step, hazards, script if gate else None))
         else:
@@ -720,14 +733,15 @@ def _analyse_steps(
             if run_dir is not None:
                 # its program may write where it is told: no author's path
                 # of the run directory reaches it as a place's (argv has no $)
-                run_dir.append((writes or _argv_language(elements), False))
+                wrote = writes or _argv_language(elements)
+                run_dir.append((wrote, False, wrote))
     return steps, found, surely
 
 
-def _own_run_dir(run_dir: Sequence[tuple[bool, bool]]) -> bool:
+def _own_run_dir(run_dir: Sequence[tuple[bool, bool, bool]]) -> bool:
     """No step may put caller data in the run directory, and a program of
     some step was given an author's path there: worth a pass that knows it."""
-    return not any(fills for fills, _ in run_dir) and any(met for _, met in run_dir)
+    return not any(fills for fills, _, _ in run_dir) and any(met for _, met, _ in run_dir)
 
 
 def _argv_language(elements: Sequence[tuple[str, Sentinels]]) -> bool:
@@ -930,6 +944,7 @@ def _judge(drafts: Sequence[_Draft], read: _Meanwhile[list[Reprint]] | None = No
                 environment=script.environment,
                 outputs=script.outputs,
                 own_run_dir=script.own_run_dir,
+                run_dir_texts=script.run_dir_texts,
             )
         )
     found = probes.result()

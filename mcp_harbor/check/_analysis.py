@@ -71,9 +71,9 @@ from mcp_harbor.check._taint import (
     TaintedScript,
     initial_taint,
     names_nothing,
+    names_place,
     own_run_path,
     place_pieces,
-    writable_piece,
     writable_text,
 )
 from mcp_harbor.check._tree import (
@@ -289,6 +289,9 @@ class _Analysis(TaintedScript):
         self.own_run_dir = False
         #: such a path was asked about (then a second pass may accept it)
         self.run_paths_met = False
+        #: a step may write the author's own text into the run directory
+        #: (`writes_text_to_run_dir`): beside a secret, its paths stay places
+        self.run_dir_texts = True
 
     # -- entry
     def run(self) -> None:
@@ -1447,9 +1450,7 @@ class _Analysis(TaintedScript):
                 out.append(EnvPrefix(variable, occs[0]))
             elif variable in _FILE_CODE_VARIABLES or (
                 not TEMP_VARIABLE.search(variable)
-                and (writable_piece if secret else self._foreign_piece)(
-                    self._resolved(node_text(self.src, value))
-                )
+                and self._foreign_piece(self._resolved(node_text(self.src, value)), secret)
                 is not None
             ):
                 # a place a step may have written, given to a program that may
@@ -1660,11 +1661,57 @@ class _Analysis(TaintedScript):
         self.run_paths_met = True
         return self.own_run_dir
 
-    def _foreign_piece(self, text: str) -> str | None:
+    def _foreign_piece(self, text: str, beside_secret: bool = False) -> str | None:
         """The first piece of a variable's value (`place_pieces`) that names
         a place a step may write and is not the author's own path of the run
-        directory (`own_run_path`); None when none is."""
-        return next((p for p in place_pieces(text) if not self.own_run_path(p)), None)
+        directory (`own_run_path`, `own_run_path_beside_secret` for a
+        command that gets a secret); None when none is."""
+        own = self.own_run_path_beside_secret if beside_secret else self.own_run_path
+        return next((p for p in place_pieces(text) if not own(p)), None)
+
+    def own_run_path_beside_secret(self, text: str) -> bool:
+        """`own_run_path` for a command that gets a secret: only when no step
+        writes text of the author's into the run directory either, where a
+        config the grammar cannot read (``trace-ascii = "-"`` in a
+        ``.curlrc``, ``debug = on`` in a ``wgetrc``) would print or send
+        the secret; what the programs write there themselves (``docker
+        login``'s ``config.json``) is theirs."""
+        return self.own_run_path(text) and not self.run_dir_texts
+
+    def writes_text_to_run_dir(self) -> bool:
+        """A command of the script may write text of the author's into the
+        run directory: a redirection to a file there (or to a file whose
+        path the analysis does not show to be elsewhere), or a program that
+        copies, links or tees into it (``cp``, ``ln``, ``install``, ``mv``,
+        ``tee``, ``dd``, ``rsync``, ``tar``), or a language's program."""
+        if self.script is None:
+            return True
+        for redirect in self.script.of_type("file_redirect"):
+            operator = next((c.type for c in redirect.children if ">" in c.type), None)
+            dest = redirect.child_by_field_name("destination")
+            if operator is None or operator in (">&", "<&", ">&-", "<&-") or dest is None:
+                continue
+            text = self.place_text(self.word(dest)) or node_text(self.src, dest)
+            bare = text.replace('"', "").replace("'", "")
+            if bare.startswith("/") and not names_place(bare):
+                continue  # /dev/null, /etc/…: not the run directory
+            if "HARBOR_RUN_DIR" in bare or not bare.startswith(("/", "~")):
+                return True
+        for node in self.script.of_type("command"):
+            name = node.child_by_field_name("name")
+            program = static_text(self.src, name) if name is not None else None
+            if program is None:
+                return True
+            words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
+            base = program.rsplit("/", 1)[-1]
+            if grammars.is_language(base, words) and self._writes_any(node):
+                return True
+            if base in _COPIES_IN and any(
+                "HARBOR_RUN_DIR" in (self.place_text(self.word(a)) or node_text(self.src, a))
+                for a in node.children_by_field_name("argument")
+            ):
+                return True
+        return False
 
     def fills_run_dir(self) -> bool:
         """A command of the script may put caller data in the run directory:
@@ -2070,9 +2117,14 @@ class _Analysis(TaintedScript):
         inner.programs = self.programs
         inner.cwd_written = self.works_in_writable(word.start)
         inner.own_run_dir = self.own_run_dir
+        inner.run_dir_texts = self.run_dir_texts
         inner.run()
         self.run_paths_met = self.run_paths_met or inner.run_paths_met
 
+
+#: Programs that put a file's or their input's content at a path they are
+#: given (`_Analysis.writes_text_to_run_dir`).
+_COPIES_IN = frozenset({"cp", "ln", "install", "mv", "tee", "dd", "rsync", "tar", "unzip"})
 
 #: What bash's ``%q`` and ``@Q`` write in a form every POSIX shell reads
 #: alike (a backslash or single quotes): printable ASCII.
@@ -2219,6 +2271,8 @@ class ScriptFacts:
     fills_run_dir: bool = True
     #: a program was given an author's path of the run directory (`own_run_path`)
     run_paths: bool = False
+    #: a command may write the author's own text there (`writes_text_to_run_dir`)
+    run_dir_texts: bool = True
 
 
 def analyse_script_deferred(
@@ -2235,6 +2289,7 @@ def analyse_script_deferred(
     repository_written: bool = False,
     secret_commands: frozenset[int] = frozenset(),
     own_run_dir: bool = False,
+    run_dir_texts: bool = True,
 ) -> ScriptFacts:
     """The hazards of one substituted ``run:`` script, without bash's own
     reading of `text` itself (nested scripts are read by bash here): the
@@ -2251,7 +2306,8 @@ def analyse_script_deferred(
     secret start (`mcp_harbor.check._secrets.secret_hazards`); `own_run_dir`:
     no step of the export may put caller data in the run directory
     (`_Analysis.fills_run_dir` of every step), so the author's paths there
-    are no places."""
+    are no places; `run_dir_texts`: a step may write text of the author's
+    there (then, beside a secret, they stay places)."""
     hazards: list[Hazard] = []
     taint = initial_taint(text, arg_models, environment, outputs)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
@@ -2264,6 +2320,7 @@ def analyse_script_deferred(
     analysis.repository_written = repository_written
     analysis.secret_commands = secret_commands
     analysis.own_run_dir = own_run_dir
+    analysis.run_dir_texts = run_dir_texts
     analysis.run()
     writes = analysis.working_tree_writers() if analysis.parsed else []
     tainted = {k: v[1] for k, v in taint.variables.items()}
@@ -2278,6 +2335,7 @@ def analyse_script_deferred(
         analysis.filled,
         fills_run_dir=not analysis.parsed or analysis.fills_run_dir(),
         run_paths=analysis.run_paths_met,
+        run_dir_texts=not analysis.parsed or analysis.writes_text_to_run_dir(),
     )
 
 
@@ -2292,6 +2350,7 @@ def analyse_reprint(
     environment: Collection[str] = (),
     outputs: Mapping[str, ValueModel | None] | None = None,
     own_run_dir: bool = False,
+    run_dir_texts: bool = True,
 ) -> list[Hazard]:
     """The hazards of bash's canonical reprint of `text` (`_reprint`): the
     analysis again, over what bash read. bash prints no comments, so a
@@ -2336,6 +2395,7 @@ def analyse_reprint(
     analysis.programs = programs or {}
     analysis.bash_gate = False
     analysis.own_run_dir = own_run_dir
+    analysis.run_dir_texts = run_dir_texts
     analysis.run()
     return hazards
 

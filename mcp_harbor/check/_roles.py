@@ -123,6 +123,8 @@ class Scope(Protocol):
 
     def own_run_path(self, text: str) -> bool: ...
 
+    def own_run_path_beside_secret(self, text: str) -> bool: ...
+
     def place_text(self, word: Word, depth: int = 2) -> str | None: ...
 
     def nested(
@@ -420,7 +422,7 @@ class Resolver:
             place_text=self.a.place_text,
             # beside a secret, the author's file there is still a config
             # the grammar cannot read (it may print or send the secret)
-            own_run=self.a.own_run_path if not beside_secret else lambda text: False,
+            own_run=self.a.own_run_path_beside_secret if beside_secret else self.a.own_run_path,
         )
 
     def grammar(self, name: str | None) -> sinks.Grammar | None:

@@ -53,9 +53,6 @@ REFUSED_SAFE = {
     "118-terraform-drift-check.yaml": "H005 H012: terraform, sed's program from its output",
     "131-image-promote.yaml": "H012: DOCKER_CONFIG exported naming the run directory, a "
     "place a step may write, to every later program",
-    "121-infracost-breakdown.yaml": (
-        "H010: `infracost` (no grammar) gets a secret and a path of the run directory"
-    ),
 }
 
 (

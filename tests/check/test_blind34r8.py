@@ -14,14 +14,8 @@ HERE = Path(__file__).parent / "blind34r8"
 #: Safe templates refused, with the rules that refuse them.
 REFUSED_SAFE = {
     "012-gcloud-run-services.yaml": "H012",
-    "021-helm-oci-chart-info.yaml": "H012",
     "029-publish-release-notes.yaml": "H010: beside a secret a number is the caller's, and "
     "curl -T's value is code (the file it sends)",
-    "022-docker-pull-release.yaml": (
-        "H010: docker --config in the run directory beside the secret docker login keeps "
-        "there (a config the grammar cannot read)"
-    ),
-    "013-az-aks-clusters.yaml": "H012: AZURE_CONFIG_DIR of mktemp -d, a folder the step may fill",
 }
 
 

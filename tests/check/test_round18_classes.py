@@ -184,9 +184,10 @@ def test_where_a_program_keeps_or_prints_a_credential(
 @pytest.mark.parametrize(
     "run",
     [
-        # a config folder in the run directory: docker login reads the
-        # config.json a step may have put there first (its plugin hooks,
-        # credential helpers)
+        # a config folder in the run directory, where a step puts caller
+        # data: docker login reads the config.json a step may have put there
+        # first (its plugin hooks, credential helpers)
+        'printf "%s\\n" "$ARG_x" > "$HARBOR_RUN_DIR/tag.txt"\n'
         'cfg="$HARBOR_RUN_DIR/docker"\nprintf %s "$TOKEN" | docker --config "$cfg" login '
         '-u ci --password-stdin reg.example.com\ndocker --config "$cfg" pull '
         '"reg.example.com/app:$ARG_x"',

@@ -472,6 +472,48 @@ _FILLS_RUN_DIR = 'printf "%s\\n" "$ARG_path" > "$HARBOR_RUN_DIR/note.txt"'
 
 
 @pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # what the program writes there itself (docker login's config.json)
+        (
+            'mkdir -p "$HARBOR_RUN_DIR/docker"\nprintf %s "$API_TOKEN" | docker --config '
+            '"$HARBOR_RUN_DIR/docker" login -u ci --password-stdin reg.example.com',
+            False,
+        ),
+        (
+            "printf '%s' \"$API_TOKEN\" | HELM_REGISTRY_CONFIG=\"$HARBOR_RUN_DIR/registry.json\" "
+            "helm registry login charts.example.com --username ci --password-stdin",
+            False,
+        ),
+        # the author's own text written there: a config the grammar cannot
+        # read may print the secret (round fifteen's 038 and 040)
+        (
+            'mkdir -p "$HARBOR_RUN_DIR/cfg"\nprintf \'trace-ascii = "-"\\n\' > '
+            '"$HARBOR_RUN_DIR/cfg/.curlrc"\nXDG_CONFIG_HOME="$HARBOR_RUN_DIR/cfg" curl -sS -u '
+            '"ci:$API_TOKEN" -o "$HARBOR_RUN_DIR/p.json" https://api.example.com/ping',
+            True,
+        ),
+        (
+            "printf 'debug = on\\n' > \"$HARBOR_RUN_DIR/wgetrc\"\n"
+            'WGETRC="$HARBOR_RUN_DIR/wgetrc" mytool --header "Authorization: Bearer $API_TOKEN"',
+            True,
+        ),
+        (
+            'cp /etc/team/curlrc "$HARBOR_RUN_DIR/c"\nmytool --config "$HARBOR_RUN_DIR/c" '
+            '--token "$API_TOKEN"',
+            True,
+        ),
+    ],
+)
+def test_a_run_directory_path_beside_a_secret(run: str, refused: bool, tmp_path: Path) -> None:
+    """Beside a secret, an author's path of the run directory stays a place
+    when a step writes text of the author's there, whatever the program."""
+    status, findings = check_steps([run], tmp_path, args=_PATH, **_TOKEN)
+    assert (status == "refused") == refused, findings
+
+
+
+@pytest.mark.parametrize(
     "run",
     [
         'git -c include.path="$HARBOR_RUN_DIR/shared.gitconfig" status',
