@@ -481,7 +481,7 @@ _FILLS_RUN_DIR = 'printf "%s\\n" "$ARG_path" > "$HARBOR_RUN_DIR/note.txt"'
             False,
         ),
         (
-            "printf '%s' \"$API_TOKEN\" | HELM_REGISTRY_CONFIG=\"$HARBOR_RUN_DIR/registry.json\" "
+            'printf \'%s\' "$API_TOKEN" | HELM_REGISTRY_CONFIG="$HARBOR_RUN_DIR/registry.json" '
             "helm registry login charts.example.com --username ci --password-stdin",
             False,
         ),
@@ -510,7 +510,6 @@ def test_a_run_directory_path_beside_a_secret(run: str, refused: bool, tmp_path:
     when a step writes text of the author's there, whatever the program."""
     status, findings = check_steps([run], tmp_path, args=_PATH, **_TOKEN)
     assert (status == "refused") == refused, findings
-
 
 
 @pytest.mark.parametrize(
