@@ -164,6 +164,27 @@ def _works_elsewhere(words: Sequence[Word], writable: Callable[[Word], bool]) ->
     return False
 
 
+def _python_isolated(words: Sequence[Word]) -> bool:
+    """``python3 -I`` or ``-P`` (also among combined flags, ``-IB``) before
+    its program: neither the working folder nor the script's folder is put
+    on ``sys.path`` (python(1) 3.11: -P "don't prepend a potentially unsafe
+    path", -I isolates and implies it), so it reads no module from the
+    folder it works in."""
+    for word in words:
+        text = word.static
+        if text is None or not text.startswith("-") or text in ("-", "--"):
+            return False
+        if text.startswith(("-W", "-X", "--")):
+            continue  # a value option (-W/-X take one, glued or the next word)
+        flags = text[1:]
+        for letter in flags:
+            if letter in "IP":
+                return True
+            if letter in "cm":
+                return False  # the program text or module comes next
+    return False
+
+
 def _inert(occ: Occ, beside_secret: bool = False) -> bool:
     """The occurrence is the author's text (an ``enum``/``const`` value) or a
     number that cannot start with ``-``: inert at any position (rule 4 of
@@ -418,6 +439,7 @@ def admit(
         grammar is not None
         and grammar.reads_cwd_code
         and (writable_cwd or _elsewhere_writable(words, writable))
+        and not (key == "python3" and _python_isolated(words))
     ):
         hazards.append(
             NoGrammarPosition.hazard(
@@ -426,7 +448,12 @@ def admit(
                 f"`{key}` reads code from the folder it works in (its config, hooks or "
                 "modules), and that folder may have been written by a step",
                 "run it from a folder no step writes (the export's own), on copies of what "
-                "it needs; keep the files made from caller data in $HARBOR_RUN_DIR",
+                "it needs; keep the files made from caller data in $HARBOR_RUN_DIR"
+                + (
+                    "; or run python3 -I, which puts no folder of its own on sys.path"
+                    if key == "python3"
+                    else ""
+                ),
             )
         )
         # and what it does with its caller data, each finding of its own

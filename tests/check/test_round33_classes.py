@@ -707,3 +707,27 @@ def test_round_forty_two(run: str, refused: bool, tmp_path: Path) -> None:
 def test_round_forty_three(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        ("python3 - <<'PY'\nimport json\nprint(json.dumps(1))\nPY", True),
+        ("python3 -c 'import json; print(json.dumps(1))'", True),
+        # -I and -P put no folder of python's own on sys.path (python(1) 3.11)
+        ("python3 -I - <<'PY'\nimport json\nprint(json.dumps(1))\nPY", False),
+        ("python3 -P -c 'import json; print(json.dumps(1))'", False),
+        ("python3 -IB -c 'import json; print(json.dumps(1))'", False),
+        ("python3 -c 'import json' -I", True),  # after the program: its argument
+        ("python3 -m pytest -I -q", True),  # pytest loads conftest.py from the folder
+    ],
+)
+def test_python_isolated_from_a_written_working_folder(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    """A step puts caller data in the working folder: python imports from
+    it unless -I or -P keeps the folder off sys.path."""
+    status, findings = check_steps(
+        ['printf "%s\\n" "$ARG_path" > notes.txt', run], tmp_path, args=_PATH
+    )
+    assert (status == "refused") == refused, findings
