@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
 __all__ = [
+    "CLAIMED",
     "INFLUENCES",
     "INHERITED",
     "INHERITED_PREFIXES",
@@ -168,18 +169,22 @@ REGISTRY: Final[tuple[StepVariable, ...]] = (
     _exact(
         "HARBOR_CALLER_PRINCIPAL",
         "server",
-        "authenticated: the bearer token's name, local:USER (the OS user; stdio, CLI) or anonymous",
+        "authenticated: the bearer token's name, local:USER (the OS user; stdio, CLI), "
+        "ISSUER:CLAIM (OAuth: the claim's text is the identity provider's, so the checker "
+        "reads it as a caller's) or anonymous",
     ),
     _exact(
         "HARBOR_CALLER_TENANT",
         "server",
-        "the token's tenant from the tokens file; local (stdio, CLI) or default",
+        "the token's tenant from the tokens file or, with OAuth, a claim (read as a "
+        "caller's text by the checker); local (stdio, CLI) or default",
     ),
     _exact("HARBOR_CALLER_TRANSPORT", "server", "stdio, http or cli: the server's own value"),
     _exact(
         "HARBOR_CALLER_GROUPS",
         "server",
-        "the token's groups from the tokens file, comma-separated (empty without a token)",
+        "the token's groups from the tokens file or, with OAuth, a claim (read as a "
+        "caller's text by the checker), comma-separated (empty without a token)",
     ),
     _exact("HARBOR_CALLER_CLIENT", "caller", "the client's claimed clientInfo name"),
     _exact("HARBOR_CALLER_CLIENT_VERSION", "caller", "the client's claimed clientInfo version"),
@@ -316,6 +321,18 @@ def is_inherited(name: str) -> bool:
     """Whether a step receives the server's variable `name` without any
     ``pass_env:``: it is in `INHERITED` or an ``LC_*`` one."""
     return name in INHERITED or name.startswith(INHERITED_PREFIXES)
+
+
+#: ``server`` variables whose text an identity provider chooses: with OAuth
+#: (security.md §13) the principal is ``ISSUER:CLAIM``, the tenant and the
+#: groups come from the token's claims, escaped only for control and bidi
+#: characters, and a user may pick a claim's text (a username, an email's
+#: local part, a partner issuer's ``sub``). The runtime exports them as it
+#: always has (steps and their programs read them by these names); the
+#: checker reads their text as a caller's (`mcp_harbor.check._taint`).
+CLAIMED: Final[frozenset[str]] = frozenset(
+    {"HARBOR_CALLER_PRINCIPAL", "HARBOR_CALLER_TENANT", "HARBOR_CALLER_GROUPS"}
+)
 
 
 #: What the server itself makes in a run directory (``$HARBOR_RUN_DIR``),

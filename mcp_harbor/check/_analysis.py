@@ -1486,6 +1486,17 @@ class _Analysis(TaintedScript):
                     "assign PS4 one literal in single quotes ('+ ${LINENO}: ')",
                 )
                 continue
+            if "\\" in text:
+                self.hazard(
+                    ReparsedAsShell,
+                    None,
+                    node.start_byte,
+                    "PS4's value holds a backslash, and bash decodes a prompt's escapes "
+                    "(`\\044` is `$`) before it expands the value before every command the "
+                    "trace prints, so the text it runs is not the text written",
+                    "assign PS4 one literal in single quotes with no backslash ('+ ${LINENO}: ')",
+                )
+                continue
             if "$" in text or "`" in text:
                 body = f"cat <<{_PS4_END}\n{text}\n{_PS4_END}\n"
                 self.nested(
@@ -1739,13 +1750,10 @@ class _Analysis(TaintedScript):
                 if self._writes_any(node):
                     return True
                 continue
-            if (
-                callers
-                and program == "exec"
-                and node.parent is not None
-                and node.parent.type == "redirected_statement"
-            ):
-                return True  # exec >FILE: every later command's output goes there
+            if callers and _EXEC_WORD.search(self.text):
+                # exec >FILE (through `command`, `builtin`, eval's or trap's
+                # text too): every later command's output goes there
+                return True
             scope = node
             while scope.parent is not None and scope.parent.type in (
                 "pipeline",
@@ -1800,6 +1808,12 @@ class _Analysis(TaintedScript):
                     bare = (text or "").replace('"', "").replace("'", "")
                     if any(not own_run_path(p) for p in place_pieces(bare)):
                         return True
+                    if (
+                        bare
+                        and not bare.startswith(("/", "-", "$", "~"))
+                        and self.works_in_writable(word.start_byte)
+                    ):
+                        return True  # a file of a working folder a step may write
         return False
 
     def _writes_any(self, node: Node) -> bool:
@@ -2121,6 +2135,10 @@ class _Analysis(TaintedScript):
         inner.run()
         self.run_paths_met = self.run_paths_met or inner.run_paths_met
 
+
+#: ``exec`` as a word anywhere in a script (``command exec >>F``, ``eval
+#: 'exec >F'``): the shell's own output may go to a file from there on.
+_EXEC_WORD = re.compile(r"(?<![\w-])exec(?![\w-])")
 
 #: Programs that put a file's or their input's content at a path they are
 #: given (`_Analysis.writes_text_to_run_dir`).

@@ -164,6 +164,15 @@ def _works_elsewhere(words: Sequence[Word], writable: Callable[[Word], bool]) ->
     return False
 
 
+def _runs_code(evaluates: str, program_text: str) -> str | None:
+    """Why a program text may run its data (`Grammar.evaluates` found in it:
+    what it found), or None when it shows none of its language's ways."""
+    found = re.search(evaluates, program_text, re.M)
+    if found is None:
+        return None
+    return f"it uses `{found.group(0).strip()[:40]}`, one of its language's ways to run code"
+
+
 def _python_isolated(words: Sequence[Word]) -> bool:
     """``python3 -I`` or ``-P`` (also among combined flags, ``-IB``) before
     its program: neither the working folder nor the script's folder is put
@@ -977,9 +986,7 @@ def admit(
         if program_text is None
         else reader(program_text)
         if reader is not None
-        else f"it uses one of its language's ways to run code ({evaluates[:60]}…)"
-        if re.search(evaluates, program_text, re.M)
-        else None
+        else _runs_code(evaluates, program_text)
     )
     program_code = (
         grammars.awk_code(program_text)
@@ -1064,9 +1071,7 @@ def _runs_in_view(key: str) -> Callable[[str], str | None]:
     def runs(text: str) -> str | None:
         evaluates = grammars.GRAMMARS[key].evaluates
         assert evaluates is not None
-        if re.search(evaluates, view(text), re.M):
-            return f"it uses one of its language's ways to run code ({evaluates[:60]}…)"
-        return None
+        return _runs_code(evaluates, view(text))
 
     return runs
 

@@ -166,6 +166,14 @@ UNPROVEN = ""
 STEP_OUTPUT = "step-output"
 
 
+#: The text of a claimed identity (`step_env.CLAIMED`): printable ASCII.
+_CLAIMED_TEXT = ValueModel(
+    frozenset(chr(c) for c in range(0x20, 0x7F)),
+    frozenset(chr(c) for c in range(0x20, 0x7F)),
+    True,
+)
+
+
 def _registry_taint(text: str) -> dict[str, tuple[str, ValueModel]]:
     """The caller-influenced variables of the step environment registry
     (`mcp_harbor.step_env`) that `text` mentions."""
@@ -174,6 +182,11 @@ def _registry_taint(text: str) -> dict[str, tuple[str, ValueModel]]:
     found = {
         name: (CALLER_SOURCE, any_model()) for name in step_env.caller_variables() if name in text
     }
+    # an identity provider's claim: one line of printable text (control
+    # characters are escaped), chosen by whoever controls the claim
+    found.update(
+        (name, (CALLER_SOURCE, _CLAIMED_TEXT)) for name in step_env.CLAIMED if name in text
+    )
     # A server-chosen absolute path whose file contents are the caller's:
     # what a command reads from it carries caller data (`$(cat "$HARBOR_CONTEXT")`).
     found.update(
@@ -3889,6 +3902,10 @@ class TaintedScript:
                 w is not None and w.split("=", 1)[0] in _GIT_ELSEWHERE | _GIT_READS_ELSEWHERE
                 for w in words
             )
+            # git diff A B with a word not the author's and no `--` after:
+            # two paths, one outside the repository, make it --no-index on
+            # its own (git-diff(1)), reading files anywhere
+            or (key == "git diff" and "--" not in words and None in words[first:])
         ):
             return False
         return not self.works_in_writable(command.start_byte)

@@ -979,11 +979,15 @@ GRAMMARS: dict[str, Grammar] = {
         stdin="code",
         end=False,
         # a bare :NAME pastes the value into the SQL; a backslash anywhere
-        # may be a meta-command (\!, \o |cmd, \gexec, \set, \i …)
-        evaluates=r"\\|(?<!:):(?![:'\"{])[A-Za-z_]|\bprogram\b",
+        # may be a meta-command (\!, \o |cmd, \gexec, \set, \i …); SQL's
+        # own ways to run a text (PostgreSQL 15: COPY … PROGRAM, EXECUTE,
+        # DO and $$-quoted bodies, query_to_xml*, ts_stat and ts_rewrite's
+        # query text, dblink*), whatever their case
+        evaluates=r"\\|(?<!:):(?![:'\"{])[A-Za-z_]|\$[A-Za-z_]*\$|(?i:\b(?:program|execute|do"
+        r"|query_to_xml\w*|ts_stat|ts_rewrite|dblink\w*)\b)",
         # every backslash command may write (\o, \w, \g FILE, \copy … to, \s),
         # and COPY … TO / lo_export write on the server's host
-        writes=r"\\|\bcopy\b|\blo_export\b",
+        writes=r"\\|(?i:\bcopy\b|\blo_export\b)",
         flags="-X --no-psqlrc -A --no-align -t --tuples-only -q --quiet -x --expanded -e "
         "--echo-queries -a --echo-all -b --echo-errors -E --echo-hidden -n --no-readline -H "
         "--html -S --single-line -s --single-step -w --no-password -W --password -1 "

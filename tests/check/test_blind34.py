@@ -28,6 +28,10 @@ ACCEPTED_INERT = {
 }
 #: Safe templates refused, and why.
 REFUSED_SAFE = {
+    "173-deploy-script.yaml": (
+        "H004 H012: the principal (a claim under OAuth, round forty-six) is appended to "
+        "deploys.log in the working folder, which git and ./scripts/deploy.sh read from"
+    ),
     "028-zcat-grep.yaml": "a file name (a step may have made it) inside a sed program",
     "052-git-commit-note.yaml": (
         "a step may put caller data in the working folder (H012 cwd rule), and git "

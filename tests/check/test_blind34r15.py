@@ -17,6 +17,11 @@ ACCEPTED_INERT: set[str] = set()
 KNOWN_MISSES: dict[str, str] = {}
 #: Safe templates refused, with the rules that refuse them (and why).
 REFUSED_SAFE = {
+    "118-modelctl-promote.yaml": (
+        "H004: the principal (a claim under OAuth, round forty-six) reaches modelctl, "
+        "whose programs: entry names no output_options, so it may write the working "
+        "folder its ./tools/modelctl is in"
+    ),
     "084-wiki-page-search.yaml": "H010: wget follows redirects with the token (on purpose: "
     "--max-redirect=0)",
     "076-grafana-annotation.yaml": "H000: tree-sitter reads ${x:-$(( … ))} as a subshell",

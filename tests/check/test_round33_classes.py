@@ -731,3 +731,102 @@ def test_python_isolated_from_a_written_working_folder(
         ['printf "%s\\n" "$ARG_path" > notes.txt', run], tmp_path, args=_PATH
     )
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    "fills",
+    [
+        # round forty-five's 004: exec through `command`, and in eval's text
+        'command exec >>"$HARBOR_RUN_DIR/r.mk"\nprintf "X := %s\\n" "$ARG_path"',
+        'eval \'exec >>"$HARBOR_RUN_DIR/r.mk"\'\nprintf "X := %s\\n" "$ARG_path"',
+        'builtin exec 3>>"$HARBOR_RUN_DIR/r.mk"\nprintf "X := %s\\n" "$ARG_path" >&3',
+    ],
+)
+def test_exec_in_any_spelling_fills_the_run_directory(fills: str, tmp_path: Path) -> None:
+    status, findings = check_steps(
+        [fills, 'make -s -f "$HARBOR_RUN_DIR/r.mk" all'], tmp_path, args=_PATH
+    )
+    assert status == "refused", findings
+
+
+@pytest.mark.parametrize(
+    ("ps4", "refused"),
+    [
+        ("PS4='+ ${LINENO}: '", False),
+        ("PS4='+ \\044{a[ARG_path]} '", True),  # round forty-five's 011: a prompt escape
+        ("PS4='+ \\t '", True),
+        ("PS4=$'+ \\x24{a[ARG_path]} '", True),
+        ('PS4="+ \\${a[ARG_path]} "', True),
+    ],
+)
+def test_ps4_is_read_as_bash_reads_a_prompt(ps4: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps(
+        [f'a=(x y)\n{ps4}\nset -x\nprintf "%s\\n" "$ARG_path"'], tmp_path, args=_PATH
+    )
+    assert (status == "refused") == refused, findings
+
+
+def test_a_file_of_a_working_folder_another_export_writes(tmp_path: Path) -> None:
+    """Round forty-five's 006: copied from a working folder another export
+    fills with the caller's file, a file of the run directory is the
+    caller's too: the writer is refused beside such a reader (the exports
+    share the folder, `Checker.ambient_findings`)."""
+    writer = {
+        "name": "save",
+        "description": "save",
+        "args": {"f": {"type": "string", "contentEncoding": "base64"}},
+        "steps": [{"name": "s", "run": 'mkdir -p deploy\ncp -- "$ARG_f" deploy/x.cfg'}],
+    }
+    reader = {
+        "name": "use",
+        "description": "use",
+        "steps": [
+            {
+                "name": "s",
+                "run": 'mkdir -p "$HARBOR_RUN_DIR/c"\n'
+                'cp deploy/x.cfg "$HARBOR_RUN_DIR/c/config.json"\n'
+                'docker --config "$HARBOR_RUN_DIR/c" ps',
+            }
+        ],
+    }
+    assert check_documents([reader], tmp_path, 0).status == "accepted"
+    assert check_documents([writer], tmp_path, 1).status == "accepted"
+    assert check_documents([writer, reader], tmp_path, 2).status == "refused"
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round forty-six's 011 and 012: under OAuth the principal, the tenant
+        # and the groups are an identity provider's claims
+        ('sed -e "s|@OWNER@|$HARBOR_CALLER_PRINCIPAL|g" /etc/hosts', True),
+        ("awk 'BEGIN { t = \"'\"$HARBOR_CALLER_TENANT\"'\" }'", True),
+        ('printf "for %s\\n" "$HARBOR_CALLER_PRINCIPAL"', False),
+        ('grep -c -F -e "$HARBOR_CALLER_GROUPS" /etc/group || true', False),
+    ],
+)
+def test_a_claimed_identity_is_a_callers_text(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("sql", "refused"),
+    [
+        ("select count(*) from orders where status = :'t';", False),
+        # round forty-six's 007: SQL's own ways to run a text, in any case
+        ("select query_to_xml(format('select count(*) from %s', :'t'), false, true, '');", True),
+        ("COPY (select 1) TO PROGRAM :'t';", True),
+        ("select * from ts_stat(:'t');", True),
+        (
+            "select set_config('x.t', :'t', false);\nDO $$ BEGIN EXECUTE current_setting('x.t'); "
+            "END $$;",
+            True,
+        ),
+        ("select dblink_exec('dbname=app', :'t');", True),
+    ],
+)
+def test_sql_that_runs_a_text(sql: str, refused: bool, tmp_path: Path) -> None:
+    run = f"psql -X -v t=\"$ARG_path\" <<'SQL'\n{sql}\nSQL"
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
