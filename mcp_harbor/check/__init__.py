@@ -614,6 +614,7 @@ def _analyse_steps(
     # what each step's outputs can hold (None: the author's), for the later ones
     outputs: dict[str, ValueModel | None] = {}
     links = any(makes_links(text) for text, _ in scripts)
+    named_run_dir = any("HARBOR_RUN_DIR" in text for text, _ in scripts)
     repository = repository_written or any(
         writes_repository(text, list(s.by_word)) for text, s in scripts
     )
@@ -670,6 +671,7 @@ def _analyse_steps(
                     secret_commands,
                     own_run_dir,
                     run_dir_texts,
+                    named_run_dir,
                 )
                 hazards, gate, tainted = facts.hazards, facts.parsed, facts.tainted
                 if run_dir is not None:

@@ -2308,6 +2308,7 @@ def analyse_script_deferred(
     secret_commands: frozenset[int] = frozenset(),
     own_run_dir: bool = False,
     run_dir_texts: bool = True,
+    run_dir_named: bool = True,
 ) -> ScriptFacts:
     """The hazards of one substituted ``run:`` script, without bash's own
     reading of `text` itself (nested scripts are read by bash here): the
@@ -2325,7 +2326,9 @@ def analyse_script_deferred(
     no step of the export may put caller data in the run directory
     (`_Analysis.fills_run_dir` of every step), so the author's paths there
     are no places; `run_dir_texts`: a step may write text of the author's
-    there (then, beside a secret, they stay places)."""
+    there (then, beside a secret, they stay places); `run_dir_named`: some
+    step of the export names the run directory (else what its commands may
+    write there is not asked)."""
     hazards: list[Hazard] = []
     taint = initial_taint(text, arg_models, environment, outputs)
     analysis = _Analysis(text, sentinels, taint, sentinels.locate, hazards, 0, arg_models)
@@ -2351,9 +2354,11 @@ def analyse_script_deferred(
         analysis.caller_files,
         held,
         analysis.filled,
-        fills_run_dir=not analysis.parsed or analysis.fills_run_dir(),
+        # (only asked when some step of the export names the run directory:
+        # no author's path there to accept otherwise)
+        fills_run_dir=not (run_dir_named and analysis.parsed) or analysis.fills_run_dir(),
         run_paths=analysis.run_paths_met,
-        run_dir_texts=not analysis.parsed or analysis.writes_text_to_run_dir(),
+        run_dir_texts=not (run_dir_named and analysis.parsed) or analysis.writes_text_to_run_dir(),
     )
 
 
