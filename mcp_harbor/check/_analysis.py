@@ -1788,6 +1788,8 @@ class _Analysis(TaintedScript):
         if any(not names_nothing(o.model) for o in self.occs_in(scope.start_byte, scope.end_byte)):
             return True
         for node in walk(scope):
+            if node.type in ("command", "declaration_command") and self._prints_variables(node):
+                return True
             if node.type == "heredoc_body":
                 if any(not own_run_path(p) for p in place_pieces(node_text(self.src, node))):
                     return True
@@ -1815,6 +1817,25 @@ class _Analysis(TaintedScript):
                     ):
                         return True  # a file of a working folder a step may write
         return False
+
+    def _prints_variables(self, node: Node) -> bool:
+        """`node` prints variables' values by their names, whatever the
+        script expands: ``declare -p ARG_x`` (``typeset``, ``local``,
+        ``readonly``, ``export`` with ``-p``), ``declare``, ``set`` or
+        ``env`` alone, ``printenv``. The runtime's caller variables (every
+        ``ARG_*``, the claimed ``HARBOR_CALLER_*``) are among them."""
+        if node.type == "declaration_command":
+            words = [node_text(self.src, c) for c in node.children[1:]]
+            return not words or "-p" in words or any(w.startswith("-") and "p" in w for w in words)
+        name = node.child_by_field_name("name")
+        program = static_text(self.src, name) if name is not None else None
+        arguments = node.children_by_field_name("argument")
+        if program in ("set", "env") and not arguments:
+            return True
+        return program in ("printenv", "compgen") or (
+            program in ("declare", "typeset", "local", "readonly", "export")
+            and any((static_text(self.src, a) or "").startswith("-p") for a in arguments)
+        )
 
     def _writes_any(self, node: Node) -> bool:
         """The command `node` may write a file anywhere (`grammars.writes_no_file`)."""

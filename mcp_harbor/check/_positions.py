@@ -179,19 +179,22 @@ def _python_isolated(words: Sequence[Word]) -> bool:
     on ``sys.path`` (python(1) 3.11: -P "don't prepend a potentially unsafe
     path", -I isolates and implies it), so it reads no module from the
     folder it works in."""
+    isolated = False
     for word in words:
         text = word.static
         if text is None or not text.startswith("-") or text in ("-", "--"):
-            return False
+            return isolated
         if text.startswith(("-W", "-X", "--")):
             continue  # a value option (-W/-X take one, glued or the next word)
-        flags = text[1:]
-        for letter in flags:
-            if letter in "IP":
-                return True
-            if letter in "cm":
-                return False  # the program text or module comes next
-    return False
+        for letter in text[1:]:
+            if letter == "m":
+                # a module runs, and may import from folders of its own
+                # (unittest discover -s, pytest's rootdir)
+                return False
+            if letter == "c":
+                return isolated  # the program text comes next
+            isolated = isolated or letter in "IP"
+    return isolated
 
 
 def _inert(occ: Occ, beside_secret: bool = False) -> bool:

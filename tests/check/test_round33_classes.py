@@ -720,6 +720,8 @@ def test_round_forty_three(run: str, refused: bool, tmp_path: Path) -> None:
         ("python3 -IB -c 'import json; print(json.dumps(1))'", False),
         ("python3 -c 'import json' -I", True),  # after the program: its argument
         ("python3 -m pytest -I -q", True),  # pytest loads conftest.py from the folder
+        # round forty-seven's 012: a module imports from folders of its own
+        ("python3 -I -m unittest discover -s tests", True),
     ],
 )
 def test_python_isolated_from_a_written_working_folder(
@@ -830,3 +832,20 @@ def test_sql_that_runs_a_text(sql: str, refused: bool, tmp_path: Path) -> None:
     run = f"psql -X -v t=\"$ARG_path\" <<'SQL'\n{sql}\nSQL"
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    "dump",
+    [
+        # round forty-seven's 007: variables printed by name, not expanded
+        'declare -p ARG_path > "$HARBOR_RUN_DIR/vars.env"',
+        'typeset -p ARG_path > "$HARBOR_RUN_DIR/vars.env"',
+        'set > "$HARBOR_RUN_DIR/vars.env"',
+        'printenv > "$HARBOR_RUN_DIR/vars.env"',
+    ],
+)
+def test_variables_printed_by_name_fill_the_run_directory(dump: str, tmp_path: Path) -> None:
+    status, findings = check_steps(
+        [dump, 'mytool --env "$HARBOR_RUN_DIR/vars.env"'], tmp_path, args=_PATH
+    )
+    assert status == "refused", findings
