@@ -56,6 +56,7 @@ from mcp_harbor.check._taint import (
     writable_text,
     writes_repository,
 )
+from mcp_harbor.check._tree import node_text, parsed, static_text
 from mcp_harbor.check._values import ValueModel
 from mcp_harbor.check.credentials import takes_credential
 from mcp_harbor.check.grammars import is_language, writes_no_file
@@ -349,6 +350,54 @@ def _argv_secret_hazards(
     return found
 
 
+def _held_secrets(export: Export, scripts: Sequence[tuple[str, Sentinels]]) -> frozenset[str]:
+    """The names whose values H010 keeps from being printed or sent where
+    the caller chooses: the export's ``secrets:``, and each ``pass_env:``
+    name a script gives a program where its grammar takes a credential
+    (``curl -u "ci:$NEXUS_TOKEN"``, ``PGPASSWORD="$PW" psql``): the
+    server's environment holds a credential there, as a secret would."""
+    names = set(export.spec.secrets)
+    passed = [n for n in export.spec.pass_env if n not in names]
+    for text, _ in scripts if passed else ():
+        src = text.encode("utf-8")
+        for node in parsed(text).of_type("command"):
+            name = node.child_by_field_name("name")
+            program = static_text(src, name) if name is not None else None
+            if program is None:
+                continue
+            program = program.rsplit("/", 1)[-1]
+            arguments = list(node.children_by_field_name("argument"))
+            words = [static_text(src, a) for a in arguments]
+            for variable in passed:
+                mention = re.compile(rf"\$\{{?{variable}\b")
+                if any(
+                    mention.search(node_text(src, a))
+                    # an option's value (-u, --header=…), not an operand
+                    # (curl's URL may carry user:password@, but a URL
+                    # passed whole is where the request goes, not a secret)
+                    and (
+                        (
+                            k > 0
+                            and (words[k - 1] or "--").startswith("-")
+                            and words[k - 1] != "--"
+                            and words[k - 1] is not None
+                        )
+                        or "=" in (words[k] or "")
+                    )
+                    and takes_credential(program, words, ("word", k))
+                    for k, a in enumerate(arguments)
+                ) or any(
+                    child.type == "variable_assignment"
+                    and (target := child.child_by_field_name("name")) is not None
+                    and (value := child.child_by_field_name("value")) is not None
+                    and mention.search(node_text(src, value))
+                    and takes_credential(program, words, ("env", node_text(src, target)))
+                    for child in node.children
+                ):
+                    names.add(variable)
+    return frozenset(names)
+
+
 def _environment(export: Export, step: Step) -> frozenset[str]:
     """The names a step's environment holds that are neither the caller's
     nor unknown: the export's ``secrets:`` and ``pass_env:`` and the step's
@@ -374,9 +423,8 @@ def _draft(
     secret_files: set[str] = set(_secret_source_files(export))
     own_secret_files: list[tuple[list[Hazard], set[str], frozenset[int]]] = []
     run_steps = [step for step in export.all_steps if step.script is not None]
-    for (text, sentinels), step in zip(
-        scripts if export.spec.secrets else (), run_steps, strict=False
-    ):
+    held = _held_secrets(export, scripts)
+    for (text, sentinels), step in zip(scripts if held else (), run_steps, strict=False):
         files: set[str] = set(_secret_source_files(export))
         commands: set[int] = set()
         own_secret_files.append(
@@ -384,7 +432,7 @@ def _draft(
                 secret_hazards(
                     text,
                     sentinels,
-                    export.spec.secrets,
+                    held,
                     files,
                     _secret_programs(export),
                     models,
@@ -606,6 +654,7 @@ def _analyse_steps(
     was given an author's path there, and whether it may write the
     author's text there."""
     script_index = 0
+    held = _held_secrets(export, scripts)
     found: list[list[tuple[int, int]]] = []
     surely: list[tuple[int, int] | None] = []
     steps: list[tuple[Step, list[Hazard], _Script | None]] = []
@@ -641,7 +690,7 @@ def _analyse_steps(
                 printed = secret_hazards(
                     text,
                     sentinels,
-                    export.spec.secrets,
+                    held,
                     set(secret_files),
                     _secret_programs(export),
                     models,
@@ -728,7 +777,7 @@ def _analyse_steps(
             found.append([(0, 0)] if writes else [])
             surely.append((0, 0) if writes and _argv_puts_caller_files(elements) else None)
             hazards += _argv_secret_hazards(
-                elements, export.spec.secrets, _secret_programs(export), models, environment
+                elements, held, _secret_programs(export), models, environment
             )
             steps.append((step, hazards, None))
             outputs[step.name] = any_model()

@@ -164,6 +164,22 @@ def _works_elsewhere(words: Sequence[Word], writable: Callable[[Word], bool]) ->
     return False
 
 
+def _form_text(word: Word) -> bool:
+    """``curl -F "name=$VALUE"``: the author's name and ``=`` before caller
+    data that cannot start with ``@`` or ``<`` (a file to send or read) nor
+    hold ``;`` (``;headers=@FILE`` reads a file too): the part's text (curl
+    7.88 curl(1), -F)."""
+    head = re.match(r"[A-Za-z0-9_.-]+=", word.prefix)
+    if head is None or not word.occs:
+        return False
+    rest = word.prefix[head.end() :]
+    return (
+        ";" not in word.prefix
+        and all(";" not in o.model.chars for o in word.occs)
+        and (rest[:1] not in ("@", "<") if rest else not ({"@", "<"} & word.occs[0].model.first))
+    )
+
+
 def _runs_code(evaluates: str, program_text: str) -> str | None:
     """Why a program text may run its data (`Grammar.evaluates` found in it:
     what it found), or None when it shows none of its language's ways."""
@@ -686,6 +702,7 @@ def admit(
                 and expect in grammar.code_options
                 and not code_inert(word)
                 and not (expect in grammar.place_options and _places_only(word))
+                and not (key == "curl" and expect in ("-F", "--form") and _form_text(word))
             ):
                 refuse(
                     word,

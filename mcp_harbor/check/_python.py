@@ -59,6 +59,9 @@ MODULES: dict[str, frozenset[str] | None] = {
         "html": "escape unescape",
         "shlex": "quote split join",
         "struct": None,
+        # typed arrays of numbers; WAV files' frames (Python 3.11 array, wave)
+        "array": None,
+        "wave": "open Error",
         "random": None,
         "secrets": None,
         "heapq": None,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.check._blind import assert_attacks_refused, verdicts
+from tests.check._blind import assert_attacks_refused, assert_refused_exactly, verdicts
 
 HERE = Path(__file__).parent / "blind34r47"
 
@@ -29,3 +29,21 @@ def test_every_attack_is_refused() -> None:
 
 def test_the_readers_of_the_saved_files_are_refused() -> None:
     assert set(verdicts(HERE / "attacks" / "then").values()) == {"refused"}
+
+
+#: Safe templates still refused, with why (SCORE.md).
+REFUSED_SAFE = {
+    "052-listing-photo-check.yaml": "H006: a field `read` takes from a program's output, "
+    "in arithmetic (no per-field model of the output)",
+    "070-isf-upload.yaml": "H012: AZURE_CONFIG_DIR of the run directory, exported, while "
+    "az (no grammar for what it writes) gets caller data in the same export",
+    "077-volunteer-hours.yaml": "H012: sqlite3's arguments are SQL (a language), the month "
+    "in a string literal of it",
+    "092-lot-genealogy.yaml": "H005: python's execute() with SQL that is not a literal "
+    "string (one of two literals chosen by a condition)",
+    "095-line-oee.yaml": "H006: a field `read` takes from a program's output, in arithmetic",
+}
+
+
+def test_the_safe_templates_refused_are_the_listed_ones() -> None:
+    assert_refused_exactly(HERE / "safe", REFUSED_SAFE)

@@ -14,14 +14,10 @@ HERE = Path(__file__).parent / "blind34r48"
 #: - a caller's path (os.path.join of an absolute name) or an archive's link
 #:   read by the export, printing another export's secret file: only the
 #:   sandbox keeps it out of reach (issue 35, round thirty's class);
-#: - a pass_env value (the server's environment) sent with curl -u to a
-#:   host the caller names: H010 follows secrets:, not pass_env (treating
-#:   every pass_env value as a secret refuses 48 more safe templates).
 MISSES = {
     "006-report-by-name.yaml",
     "007-bundle-manifest.yaml",
     "008-package-readme.yaml",
-    "010-mirror-health.yaml",
 }
 #: Accepted alone, inert: the branch name it makes is read back as a sed
 #: program by attacks/then/r48_pr_description.yaml, which is refused.
