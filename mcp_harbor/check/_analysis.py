@@ -396,6 +396,7 @@ class _Analysis(TaintedScript):
             self._check_context(occ)
             self._check_operator(occ)
         self._trace_prompt(script)
+        self._shared_folder_writes(script)
         for node in nodes:
             kind = node.type
             if kind == "command":
@@ -1458,6 +1459,67 @@ class _Analysis(TaintedScript):
                 place = Occ(UNPROVEN, "env", any_model(), value.start_byte, value.end_byte, value)
                 out.append(EnvPrefix(variable, place))
         return out
+
+    def _shared_folder_writes(self, script: _tree.Parsed) -> None:
+        """H012 where the script writes caller data into an absolute folder
+        that no run owns (not the run directory, a temporary folder, home or
+        the working folder, whose readers the checker knows to be the
+        caller's): every export's steps read what is there as the author's
+        (``make -f /srv/app/drafts/d.mk``), so the caller's text would be
+        ambient in their calls. A redirection, or the destination of ``cp``,
+        ``install``, ``mv``, ``tee``, ``dd`` (``of=``)."""
+        targets: list[tuple[Node, Node]] = []
+        for redirect in script.of_type("file_redirect"):
+            operator = next((c.type for c in redirect.children if ">" in c.type), None)
+            dest = redirect.child_by_field_name("destination")
+            if operator is None or operator in (">&", "<&", ">&-", "<&-") or dest is None:
+                continue
+            targets.append((redirect.parent or redirect, dest))
+        for node in script.of_type("command"):
+            name = node.child_by_field_name("name")
+            program = static_text(self.src, name) if name is not None else None
+            arguments = node.children_by_field_name("argument")
+            if program is None or not arguments:
+                continue
+            base = program.rsplit("/", 1)[-1]
+            if base in ("cp", "install", "mv"):
+                targets.append((node, arguments[-1]))
+            elif base == "tee":
+                targets += [
+                    (node, a) for a in arguments if not node_text(self.src, a).startswith("-")
+                ]
+            elif base == "dd":
+                targets += [
+                    (node, a) for a in arguments if node_text(self.src, a).startswith("of=")
+                ]
+        for scope, dest in targets:
+            while scope.parent is not None and scope.parent.type in (
+                "pipeline",
+                "redirected_statement",
+            ):
+                scope = scope.parent
+            text = (self.place_text(self.word(dest)) or node_text(self.src, dest)).replace('"', "")
+            text = text.replace("'", "").removeprefix("of=")
+            if (
+                not text.startswith("/")
+                or text.startswith(("/dev/", "/proc/"))
+                or names_place(text)
+                or not any(
+                    not names_nothing(o.model)
+                    for o in self.occs_in(scope.start_byte, scope.end_byte)
+                )
+            ):
+                continue
+            self.hazard(
+                NoGrammarPosition,
+                None,
+                dest.start_byte,
+                f"caller data is written to `{text[:60]}`, a folder no run owns, where every "
+                "export's steps read what they find as the author's (a makefile, a config, "
+                "a script): the caller's text would be ambient in their calls",
+                "keep files made from caller data in $HARBOR_RUN_DIR (or a temporary folder)",
+            )
+            return
 
     def _trace_prompt(self, script: _tree.Parsed) -> None:
         """``PS4``: before every command ``set -x`` traces, bash expands its

@@ -12,13 +12,13 @@ from tests.check._blind import assert_attacks_refused, assert_refused_exactly, v
 HERE = Path(__file__).parent / "blind34r47"
 
 #: Accepted alone, inert: each only saves the caller's text in the working
-#: folder or /srv; the exports that would read it (attacks/then/) are
-#: refused. 015 calls the application's own SQL function, which runs its
-#: argument: the author's code on the database, not the checker's to read.
+#: folder; the exports that would read it (attacks/then/) are refused. 015
+#: calls the application's own SQL function, which runs its argument: the
+#: author's code on the database, not the checker's to read. (011, which
+#: saved it in /srv, is refused now: a folder no run owns.)
 INERT = {
     "009-other-export-folder-tar-piped-into-run-dir.yaml",
     "010-other-export-folder-linked-into-run-dir.yaml",
-    "011-shared-srv-folder-copied-into-run-dir.yaml",
     "015-psql-app-function-executes-literal.yaml",
 }
 

@@ -897,3 +897,24 @@ def test_python_modules_that_run_nothing_they_read(
 def test_a_passed_credential_is_held_as_a_secret(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_PATH, pass_env=["NEXUS_TOKEN"])
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round forty-seven's 011: a folder no run owns, every export reads
+        ('printf "%s\\n" "$ARG_path" > /srv/app/drafts/d.mk', True),
+        ('cp -- "$ARG_path" /srv/app/drafts/', True),
+        ('printf "%s\\n" "$ARG_path" | tee -a /var/lib/app/notes.txt', True),
+        # the run directory, a temporary folder, the author's text only
+        ('printf "%s\\n" "$ARG_path" > "$HARBOR_RUN_DIR/d.txt"', False),
+        ('printf "%s\\n" "$ARG_path" > /tmp/d.txt', False),
+        ("printf 'ready\\n' > /srv/app/state", False),
+        ('grep -c -- "$ARG_path" /var/log/app.log > /dev/null || true', False),
+    ],
+)
+def test_caller_data_written_to_a_folder_no_run_owns(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
