@@ -94,6 +94,7 @@ from mcp_harbor.check.rules import (
     ArithmeticInjection,
     CallerChosenPath,
     CodeSelectingVariable,
+    InterpreterProgram,
     NoGrammarPosition,
     ReparsedAsShell,
     ShellquoteInQuotedContext,
@@ -378,6 +379,7 @@ class _Analysis(TaintedScript):
                     "for it",
                     f"rename the function (`{name}_`), so that `{name}` is the program",
                 )
+        self._sql_that_runs_rows(script)
         if not self.find_caller_data(script):
             return
         for kind, opening, reading, fix in _ARITHMETIC_MISREADINGS:
@@ -1460,6 +1462,41 @@ class _Analysis(TaintedScript):
                 out.append(EnvPrefix(variable, place))
         return out
 
+    def _sql_that_runs_rows(self, script: _tree.Parsed) -> None:
+        """H005 where psql's SQL runs text a query returns (``\\gexec``,
+        ``EXECUTE`` in a ``DO`` block): the rows are the database's, which
+        any export may have filled with a caller's value (``insert … values
+        (:'t')``), so the text it runs is not shown to be the author's, with
+        or without caller data in the command (round forty-nine's 005)."""
+        for node in script.of_type("command"):
+            name = node.child_by_field_name("name")
+            program = static_text(self.src, name) if name is not None else None
+            if program is None or program.rsplit("/", 1)[-1] != "psql":
+                continue
+            texts = [
+                static_text(self.src, a) or "" for a in node.children_by_field_name("argument")
+            ]
+            statement = node.parent
+            if statement is not None and statement.type == "redirected_statement":
+                texts += [
+                    node_text(self.src, b) for b in walk(statement) if b.type == "heredoc_body"
+                ]
+            found = next(
+                (_SQL_RUNS_ROWS.search(t) for t in texts if _SQL_RUNS_ROWS.search(t)), None
+            )
+            if found is not None:
+                self.hazard(
+                    InterpreterProgram,
+                    None,
+                    node.start_byte,
+                    f"psql's SQL runs text a query returns (`{found.group(0)}`): the rows are "
+                    "the database's, which an export may have filled with a caller's value, so "
+                    "the SQL it runs is not shown to be the author's",
+                    "write the statements themselves, or run them from a list the export "
+                    "holds (an enum arg), not from the database's rows",
+                )
+                return
+
     def _shared_folder_writes(self, script: _tree.Parsed) -> None:
         """H012 where the script writes caller data into an absolute folder
         that no run owns (not the run directory, a temporary folder, home or
@@ -2222,6 +2259,10 @@ class _Analysis(TaintedScript):
 #: ``exec`` as a word anywhere in a script (``command exec >>F``, ``eval
 #: 'exec >F'``): the shell's own output may go to a file from there on.
 _EXEC_WORD = re.compile(r"(?<![\w-])exec(?![\w-])")
+
+#: psql's ways to run the text a query returns (psql(1) 15 \\gexec;
+#: PL/pgSQL's EXECUTE).
+_SQL_RUNS_ROWS = re.compile(r"\\gexec\b|(?i:\bexecute\b)")
 
 #: Programs that put a file's or their input's content at a path they are
 #: given (`_Analysis.writes_text_to_run_dir`).

@@ -918,3 +918,17 @@ def test_caller_data_written_to_a_folder_no_run_owns(
 ) -> None:
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("sql", "refused"),
+    [
+        # round forty-nine's 005: the rows another export filled, run as SQL
+        ("select format('REINDEX TABLE %s', tbl) from maint_queue \\gexec", True),
+        ("DO $$ BEGIN EXECUTE (select cmd from q limit 1); END $$;", True),
+        ("select count(*) from maint_queue where not done;", False),
+    ],
+)
+def test_sql_that_runs_the_rows_of_a_query(sql: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([f"psql -X -q <<'SQL'\n{sql}\nSQL"], tmp_path)
+    assert (status == "refused") == refused, findings
