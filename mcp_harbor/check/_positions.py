@@ -164,6 +164,15 @@ def _works_elsewhere(words: Sequence[Word], writable: Callable[[Word], bool]) ->
     return False
 
 
+#: A language's reading of its environment by a name it computes (gawk
+#: 5.2 ENVIRON; jq 1.6 $ENV and env), not a literal name.
+_ENV_LOOKUPS: dict[str, re.Pattern[str]] = {
+    "awk": re.compile(r"\bENVIRON\s*\[\s*(?!\")"),
+    # $ENV, or the env builtin (not $env, an object's key or a field)
+    "jq": re.compile(r"\$ENV\b(?!\s*\.\s*[A-Za-z_])|(?<![$\w.\"])env\b(?!\s*[:.\"])"),
+}
+
+
 def _form_text(word: Word) -> bool:
     """``curl -F "name=$VALUE"``: the author's name and ``=`` before caller
     data that cannot start with ``@`` or ``<`` (a file to send or read) nor
@@ -1008,6 +1017,16 @@ def admit(
         if reader is not None
         else _runs_code(evaluates, program_text)
     )
+    lookup = _ENV_LOOKUPS.get(key)
+    if why is None and ok and given_data and program_text is not None and lookup is not None:
+        named = lookup.search(program_text)
+        if named is not None:
+            # awk -v k="$ARG" 'BEGIN { print ENVIRON[k] }': any variable of
+            # the step's environment, a passed credential or a secret
+            why = (
+                f"it reads its environment by a name it computes (`{named.group(0).strip()}`), "
+                "which its data may choose: a credential the server passes is among them"
+            )
     program_code = (
         grammars.awk_code(program_text)
         if key == "awk" and program_text is not None

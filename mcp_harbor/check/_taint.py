@@ -645,6 +645,9 @@ GIT_READERS = frozenset(
 #: folder: files anywhere (``git diff --no-index A B``) or standard input
 #: (``git blame --contents -``) (git 2.39, git-diff(1), git-blame(1)).
 _GIT_READS_ELSEWHERE = frozenset({"--no-index", "--contents"})
+#: Standard error joined to standard output (bash(1), REDIRECTION).
+_MERGED_STDERR = re.compile(r"2>&1|&>|>&\s*1\b|\|&")
+_MERGED_STDERR_EXEC = re.compile(r"\bexec\b[^\n;]*(?:2>&1|&>)")
 
 
 def _git_lists(key: str, words: Sequence[str | None]) -> bool:
@@ -3884,6 +3887,22 @@ class TaintedScript:
             for path in files
         )
 
+    def _merges_stderr(self, command: Node) -> bool:
+        """What `command` writes to its standard error joins what it prints
+        (``2>&1``, ``&>``, ``|&``, or ``exec 2>&1`` anywhere in the script):
+        a program's error message quotes the caller's words as given
+        (``git describe "$ref" 2>&1``: "fatal: Not a valid object name
+        …")."""
+        if _MERGED_STDERR_EXEC.search(self.text):
+            return True
+        statement = command.parent
+        while statement is not None and statement.type in ("redirected_statement", "pipeline"):
+            rest = node_text(self.src, statement).replace(node_text(self.src, command), "", 1)
+            if _MERGED_STDERR.search(rest):
+                return True
+            statement = statement.parent
+        return False
+
     def _reads_authors_repository(self, command: Node) -> bool:
         """`command` (``git …``, its words clean or the caller's revisions and
         paths: `_authors_choice`) only reads the repository of the folder it
@@ -3893,6 +3912,8 @@ class TaintedScript:
         (``last=$(git describe --tags --abbrev=0)``)."""
         if any(c.type == "variable_assignment" for c in command.children):
             return False  # GIT_DIR=… git …: another repository
+        if self._merges_stderr(command):
+            return False  # git's error messages quote the words it was given
         words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
         key, first = grammars.grammar_key("git", words)
         if (

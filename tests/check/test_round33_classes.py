@@ -932,3 +932,21 @@ def test_caller_data_written_to_a_folder_no_run_owns(
 def test_sql_that_runs_the_rows_of_a_query(sql: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([f"psql -X -q <<'SQL'\n{sql}\nSQL"], tmp_path)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round fifty's 003: git's error message quotes the caller's word
+        ('d=$(git describe --tags "$ARG_path" 2>&1) || true\nsed "s|X|$d|" /etc/hosts', True),
+        ('d=$(git describe --tags "$ARG_path")\nsed "s|X|$d|" /etc/hosts', False),
+        # round fifty's 006 and 007: the environment read by a name the data picks
+        ("awk -v n=\"$ARG_path\" 'BEGIN { print ENVIRON[n] }'", True),
+        ('awk -v n="$ARG_path" \'BEGIN { print ENVIRON["HOME"], n }\'', False),
+        ("jq -n --arg k \"$ARG_path\" '$ENV[$k]'", True),
+        ('jq -n --arg k "$ARG_path" \'{path: $k, home: $ENV.HOME, env: "x"}\'', False),
+    ],
+)
+def test_round_fifty(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
