@@ -360,30 +360,17 @@ def _held_secrets(export: Export, scripts: Sequence[tuple[str, Sentinels]]) -> f
     passed = [n for n in export.spec.pass_env if n not in names]
     for text, _ in scripts if passed else ():
         src = text.encode("utf-8")
-        for node in parsed(text).of_type("command"):
-            name = node.child_by_field_name("name")
-            program = static_text(src, name) if name is not None else None
-            if program is None:
-                continue
-            program = program.rsplit("/", 1)[-1]
-            arguments = list(node.children_by_field_name("argument"))
+        for node, (name, *arguments) in (c for c in parsed(text).commands() if c[1]):
+            program = (static_text(src, name) or "").rsplit("/", 1)[-1]
             words = [static_text(src, a) for a in arguments]
-            for variable in passed:
+            for variable in passed if program else ():
                 mention = re.compile(rf"\$\{{?{variable}\b")
                 if any(
                     mention.search(node_text(src, a))
                     # an option's value (-u, --header=…), not an operand
                     # (curl's URL may carry user:password@, but a URL
                     # passed whole is where the request goes, not a secret)
-                    and (
-                        (
-                            k > 0
-                            and (words[k - 1] or "--").startswith("-")
-                            and words[k - 1] != "--"
-                            and words[k - 1] is not None
-                        )
-                        or "=" in (words[k] or "")
-                    )
+                    and (_option_before(words, k) or "=" in (words[k] or ""))
                     and takes_credential(program, words, ("word", k))
                     for k, a in enumerate(arguments)
                 ) or any(
@@ -396,6 +383,12 @@ def _held_secrets(export: Export, scripts: Sequence[tuple[str, Sentinels]]) -> f
                 ):
                     names.add(variable)
     return frozenset(names)
+
+
+def _option_before(words: Sequence[str | None], k: int) -> bool:
+    """The word before the `k`-th of `words` is a literal option (not ``--``)."""
+    before = words[k - 1] if k > 0 else None
+    return before is not None and before.startswith("-") and before != "--"
 
 
 def _environment(export: Export, step: Step) -> frozenset[str]:
