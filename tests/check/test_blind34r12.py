@@ -15,14 +15,11 @@ HERE = Path(__file__).parent / "blind34r12"
 #: a pattern inside anyOf is a full match at run time too; a literal env:
 #: of an ARG_ name is the value the program gets.
 ACCEPTED_INERT = {"004-head-size-anyof-types.yaml", "041-make-env-default.yaml"}
-#: Accepted attacks that still succeed: the gaps left, and why.
-KNOWN_MISSES = {
-    "031-owner-sed-principal.yaml": (
-        "with --auth oauth the principal is the issuer's claim, whose text the user may "
-        "choose at the identity provider; the registry classes it as the server's, so it "
-        "is clean in a sed program (issue 36 decides: escape claims or class them caller)"
-    ),
-}
+#: Accepted attacks that still succeed: none now. 031 (the principal in a
+#: sed program) is refused since round forty-six: the principal, tenant and
+#: groups are read as a caller's text (with OAuth, an identity provider's
+#: claim); the runtime still exports them.
+KNOWN_MISSES: dict[str, str] = {}
 
 # the round has no safe set: its safe-set test (which would compare an empty
 # folder's refusals with an empty list) is not bound to a test name
