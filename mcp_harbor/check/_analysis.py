@@ -75,6 +75,7 @@ from mcp_harbor.check._taint import (
     own_run_path,
     place_pieces,
     writable_text,
+    writing_redirects,
 )
 from mcp_harbor.check._tree import (
     ancestors,
@@ -379,7 +380,7 @@ class _Analysis(TaintedScript):
                     "for it",
                     f"rename the function (`{name}_`), so that `{name}` is the program",
                 )
-        self._sql_that_runs_rows(script)
+        self._runs_stored_text(script)
         if not self.find_caller_data(script):
             return
         for kind, opening, reading, fix in _ARITHMETIC_MISREADINGS:
@@ -1462,36 +1463,37 @@ class _Analysis(TaintedScript):
                 out.append(EnvPrefix(variable, place))
         return out
 
-    def _sql_that_runs_rows(self, script: _tree.Parsed) -> None:
-        """H005 where psql's SQL runs text a query returns (``\\gexec``,
-        ``EXECUTE`` in a ``DO`` block): the rows are the database's, which
-        any export may have filled with a caller's value (``insert … values
+    def _runs_stored_text(self, script: _tree.Parsed) -> None:
+        """H005 where a program's literal text runs text it reads from a
+        store (`Grammar.runs_stored`: psql's ``\\gexec`` of a query's rows,
+        PL/pgSQL's ``EXECUTE``): the rows are the database's, which any
+        export may have filled with a caller's value (``insert … values
         (:'t')``), so the text it runs is not shown to be the author's, with
         or without caller data in the command (round forty-nine's 005)."""
-        for node in script.of_type("command"):
-            name = node.child_by_field_name("name")
-            program = static_text(self.src, name) if name is not None else None
-            if program is None or program.rsplit("/", 1)[-1] != "psql":
+        for node, words in script.commands():
+            program = static_text(self.src, words[0]) if words else None
+            if program is None:
                 continue
-            texts = [
-                static_text(self.src, a) or "" for a in node.children_by_field_name("argument")
-            ]
+            literal = [static_text(self.src, w) for w in words[1:]]
+            key, _ = grammar_key(normal_program(basename(program)), literal)
+            grammar = GRAMMARS.get(key)
+            if grammar is None or grammar.runs_stored is None:
+                continue
+            texts = [t for t in literal if t is not None]
             statement = node.parent
             if statement is not None and statement.type == "redirected_statement":
                 texts += [
                     node_text(self.src, b) for b in walk(statement) if b.type == "heredoc_body"
                 ]
-            found = next(
-                (_SQL_RUNS_ROWS.search(t) for t in texts if _SQL_RUNS_ROWS.search(t)), None
-            )
+            found = next((m for m in (re.search(grammar.runs_stored, t) for t in texts) if m), None)
             if found is not None:
                 self.hazard(
                     InterpreterProgram,
                     None,
                     node.start_byte,
-                    f"psql's SQL runs text a query returns (`{found.group(0)}`): the rows are "
-                    "the database's, which an export may have filled with a caller's value, so "
-                    "the SQL it runs is not shown to be the author's",
+                    f"`{key}` runs text it reads from a store (`{found.group(0)}`): the rows "
+                    "are the database's, which an export may have filled with a caller's "
+                    "value, so the code it runs is not shown to be the author's",
                     "write the statements themselves, or run them from a list the export "
                     "holds (an enum arg), not from the database's rows",
                 )
@@ -1505,13 +1507,9 @@ class _Analysis(TaintedScript):
         (``make -f /srv/app/drafts/d.mk``), so the caller's text would be
         ambient in their calls. A redirection, or the destination of ``cp``,
         ``install``, ``mv``, ``tee``, ``dd`` (``of=``)."""
-        targets: list[tuple[Node, Node]] = []
-        for redirect in script.of_type("file_redirect"):
-            operator = next((c.type for c in redirect.children if ">" in c.type), None)
-            dest = redirect.child_by_field_name("destination")
-            if operator is None or operator in (">&", "<&", ">&-", "<&-") or dest is None:
-                continue
-            targets.append((redirect.parent or redirect, dest))
+        targets: list[tuple[Node, Node]] = [
+            (redirect.parent or redirect, dest) for redirect, dest in writing_redirects(script)
+        ]
         for node in script.of_type("command"):
             name = node.child_by_field_name("name")
             program = static_text(self.src, name) if name is not None else None
@@ -1603,7 +1601,7 @@ class _Analysis(TaintedScript):
                     None,
                     "PS4's value",
                 )
-        for found in re.finditer(r"(?<![\w${])PS4\b", self.text):
+        for found in re.finditer(rb"(?<![\w${])PS4\b", self.src):
             if found.start() not in assigned:
                 self.hazard(
                     ReparsedAsShell,
@@ -1796,11 +1794,7 @@ class _Analysis(TaintedScript):
         ``tee``, ``dd``, ``rsync``, ``tar``), or a language's program."""
         if self.script is None:
             return True
-        for redirect in self.script.of_type("file_redirect"):
-            operator = next((c.type for c in redirect.children if ">" in c.type), None)
-            dest = redirect.child_by_field_name("destination")
-            if operator is None or operator in (">&", "<&", ">&-", "<&-") or dest is None:
-                continue
+        for _redirect, dest in writing_redirects(self.script):
             text = self.place_text(self.word(dest)) or node_text(self.src, dest)
             bare = text.replace('"', "").replace("'", "")
             if bare.startswith("/") and not names_place(bare):
@@ -1837,6 +1831,10 @@ class _Analysis(TaintedScript):
         if self.script is None:
             return True
         callers = any(not names_nothing(o.model) for o in self.occs)
+        if callers and _EXEC_WORD.search(self.text):
+            # exec >FILE (through `command`, `builtin`, eval's or trap's
+            # text too): every later command's output goes there
+            return True
         for node in self.script.of_type("command"):
             name = node.child_by_field_name("name")
             program = static_text(self.src, name) if name is not None else None
@@ -1849,10 +1847,6 @@ class _Analysis(TaintedScript):
                 if self._writes_any(node):
                     return True
                 continue
-            if callers and _EXEC_WORD.search(self.text):
-                # exec >FILE (through `command`, `builtin`, eval's or trap's
-                # text too): every later command's output goes there
-                return True
             scope = node
             while scope.parent is not None and scope.parent.type in (
                 "pipeline",
@@ -1865,11 +1859,7 @@ class _Analysis(TaintedScript):
                 return True
         if callers and self.script.of_type("coproc_statement"):
             return True  # what is written to a coprocess is not followed
-        for redirect in self.script.of_type("file_redirect"):
-            operator = next((c.type for c in redirect.children if ">" in c.type), None)
-            dest = redirect.child_by_field_name("destination")
-            if operator is None or operator in (">&", "<&", ">&-", "<&-") or dest is None:
-                continue
+        for redirect, dest in writing_redirects(self.script):
             if static_text(self.src, dest) == "/dev/null":
                 continue
             scope = redirect.parent if redirect.parent is not None else redirect
@@ -1921,8 +1911,10 @@ class _Analysis(TaintedScript):
         """`node` prints variables' values by their names, whatever the
         script expands: ``declare -p ARG_x`` (``typeset``, ``local``,
         ``readonly``, ``export`` with ``-p``), ``declare``, ``set`` or
-        ``env`` alone, ``printenv``. The runtime's caller variables (every
-        ``ARG_*``, the claimed ``HARBOR_CALLER_*``) are among them."""
+        ``env`` alone, ``printenv``, ``compgen`` (its word lists and the
+        names it completes are not followed). The runtime's caller
+        variables (every ``ARG_*``, the claimed ``HARBOR_CALLER_*``) are
+        among them."""
         if node.type == "declaration_command":
             words = [node_text(self.src, c) for c in node.children[1:]]
             return not words or "-p" in words or any(w.startswith("-") and "p" in w for w in words)
@@ -2259,10 +2251,6 @@ class _Analysis(TaintedScript):
 #: ``exec`` as a word anywhere in a script (``command exec >>F``, ``eval
 #: 'exec >F'``): the shell's own output may go to a file from there on.
 _EXEC_WORD = re.compile(r"(?<![\w-])exec(?![\w-])")
-
-#: psql's ways to run the text a query returns (psql(1) 15 \\gexec;
-#: PL/pgSQL's EXECUTE).
-_SQL_RUNS_ROWS = re.compile(r"\\gexec\b|(?i:\bexecute\b)")
 
 #: Programs that put a file's or their input's content at a path they are
 #: given (`_Analysis.writes_text_to_run_dir`).

@@ -164,20 +164,11 @@ def _works_elsewhere(words: Sequence[Word], writable: Callable[[Word], bool]) ->
     return False
 
 
-#: A language's reading of its environment by a name it computes (gawk
-#: 5.2 ENVIRON; jq 1.6 $ENV and env), not a literal name.
-_ENV_LOOKUPS: dict[str, re.Pattern[str]] = {
-    "awk": re.compile(r"\bENVIRON\s*\[\s*(?!\")"),
-    # $ENV, or the env builtin (not $env, an object's key or a field)
-    "jq": re.compile(r"\$ENV\b(?!\s*\.\s*[A-Za-z_])|(?<![$\w.\"])env\b(?!\s*[:.\"])"),
-}
-
-
 def _form_text(word: Word) -> bool:
-    """``curl -F "name=$VALUE"``: the author's name and ``=`` before caller
-    data that cannot start with ``@`` or ``<`` (a file to send or read) nor
-    hold ``;`` (``;headers=@FILE`` reads a file too): the part's text (curl
-    7.88 curl(1), -F)."""
+    """The value of a form option (`Grammar.form_options`: ``curl -F
+    "name=$VALUE"``) is the part's text: the author's name and ``=`` before
+    caller data that cannot start with ``@`` or ``<`` (a file to send or
+    read) nor hold ``;`` (``;headers=@FILE`` reads a file too)."""
     head = re.match(r"[A-Za-z0-9_.-]+=", word.prefix)
     if head is None or not word.occs:
         return False
@@ -711,7 +702,7 @@ def admit(
                 and expect in grammar.code_options
                 and not code_inert(word)
                 and not (expect in grammar.place_options and _places_only(word))
-                and not (key == "curl" and expect in ("-F", "--form") and _form_text(word))
+                and not (expect in grammar.form_options and _form_text(word))
             ):
                 refuse(
                     word,
@@ -1017,9 +1008,9 @@ def admit(
         if reader is not None
         else _runs_code(evaluates, program_text)
     )
-    lookup = _ENV_LOOKUPS.get(key)
+    lookup = grammar.env_lookup
     if why is None and ok and given_data and program_text is not None and lookup is not None:
-        named = lookup.search(program_text)
+        named = re.search(lookup, program_text)
         if named is not None:
             # awk -v k="$ARG" 'BEGIN { print ENVIRON[k] }': any variable of
             # the step's environment, a passed credential or a secret

@@ -33,7 +33,7 @@ import posixpath
 import re
 import shlex
 import string
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Literal
 
@@ -102,6 +102,7 @@ __all__ = [
     "writable_piece",
     "writable_text",
     "writes_repository",
+    "writing_redirects",
 ]
 
 _SENTINEL_LEAVES = frozenset(
@@ -1221,6 +1222,18 @@ def names_place(text: str) -> bool:
 #: (``$HARBOR_RUN_DIR/docker``, ``${HARBOR_RUN_DIR}/azure/config``): no
 #: ``.`` or ``..`` step, no glob, and not one of the server's own entries.
 _OWN_RUN_PATH = re.compile(r"\$(?:HARBOR_RUN_DIR|\{HARBOR_RUN_DIR\})/([A-Za-z0-9_.+@%/-]+)")
+
+
+def writing_redirects(script: Parsed) -> Iterator[tuple[Node, Node]]:
+    """Every redirection of `script` that opens a file for writing (``>``,
+    ``>>``, ``>|``, ``&>``, ``<>``; not a descriptor's copy or close), with
+    its destination word."""
+    for redirect in script.of_type("file_redirect"):
+        operator = next((c.type for c in redirect.children if ">" in c.type), None)
+        dest = redirect.child_by_field_name("destination")
+        if operator is None or operator in (">&", "<&", ">&-", "<&-") or dest is None:
+            continue
+        yield redirect, dest
 
 
 def own_run_path(text: str) -> bool:
@@ -2686,11 +2699,7 @@ class TaintedScript:
                     end == node.start_byte or self._puts_caller_files(node)
                 ):
                     self.caller_files = (node.start_byte, node.end_byte)
-        for redirect in self.script.of_type("file_redirect"):
-            operator = next((c.type for c in redirect.children if ">" in c.type), None)
-            dest = redirect.child_by_field_name("destination")
-            if operator is None or operator in (">&", "<&", ">&-", "<&-") or dest is None:
-                continue
+        for redirect, dest in writing_redirects(self.script):
             scope = redirect.parent if redirect.parent is not None else redirect
             callers = self.occs_in(scope.start_byte, scope.end_byte)
             if any(not names_nothing(o.model) for o in callers) and not (

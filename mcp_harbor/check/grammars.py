@@ -137,6 +137,18 @@ class Grammar:
     #: JAR``): the caller may not choose it, but a place of the author's
     #: that a step may write is fine there (what is in it stays data)
     place_options: frozenset[str] = frozenset()
+    #: code options whose value is ``NAME=TEXT`` (curl ``-F``): TEXT is a
+    #: file the program reads when it starts with ``@`` or ``<``, and ``;``
+    #: starts the part's own settings (``;headers=@FILE``); text otherwise
+    form_options: frozenset[str] = frozenset()
+    #: the program text's ways to read its environment by a name it
+    #: computes (awk ``ENVIRON[k]``, jq ``$ENV[$k]``): its data may name a
+    #: credential the server passes
+    env_lookup: str | None = None
+    #: the program text's ways to run text it reads from elsewhere (psql's
+    #: ``\gexec`` of a query's rows, PL/pgSQL's ``EXECUTE``): what a store
+    #: holds is not shown to be the author's, caller data or not
+    runs_stored: str | None = None
 
 
 #: The values aws reads from a file in their place (AWS CLI 2's paramfile:
@@ -238,6 +250,9 @@ def _g(
     written: int | None = None,
     file_prefixes: tuple[str, ...] = (),
     places: str = "",
+    forms: str = "",
+    env_lookup: str | None = None,
+    runs_stored: str | None = None,
 ) -> Grammar:
     return Grammar(
         source,
@@ -265,6 +280,9 @@ def _g(
         written_operand=written,
         file_prefixes=file_prefixes,
         place_options=frozenset(places.split()),
+        form_options=frozenset(forms.split()),
+        env_lookup=env_lookup,
+        runs_stored=runs_stored,
     )
 
 
@@ -478,6 +496,9 @@ GRAMMARS: dict[str, Grammar] = {
         flags="-r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output "
         "--compact-output --null-input --exit-status --slurp --sort-keys --raw-input --seq "
         "--args --jsonargs",
+        # $ENV, or the env builtin (not $env, an object's key or a field),
+        # but for a literal field ($ENV.HOME)
+        env_lookup=r"\$ENV\b(?!\s*\.\s*[A-Za-z_])|(?<![$\w.\"])env\b(?!\s*[:.\"])",
     ),
     "curl": _g(
         "curl 7.88 curl(1): only these options (--form-string's value is text: no @file, "
@@ -493,6 +514,7 @@ GRAMMARS: dict[str, Grammar] = {
         # what it uploads to the author's URL, the cookies and netrc it reads
         # (only for the hosts they name), the files it writes
         places="-T --upload-file -b --cookie -c --cookie-jar --trace --trace-ascii --netrc-file",
+        forms="-F --form",
     ),
     "awk": _g(
         "POSIX awk / gawk 5.2 gawk(1): the program is the first operand unless -f; -v "
@@ -507,6 +529,8 @@ GRAMMARS: dict[str, Grammar] = {
         evaluates=r"\bsystem\b|(?<!\|)\|(?!\|)|\bgetline\s*[^;}\n]*<|@\s*[A-Za-z_]|\bextension\b",
         # print > FILE, print | CMD (a command may write), close, inplace
         writes=r"\bprintf?\b[^;{}\n]*[>|]|\bfflush\b|\bclose\b|@|\binplace\b",
+        # ENVIRON[k] with a key that is not a string literal
+        env_lookup=r"\bENVIRON\s*\[\s*(?!\")",
         env="*",
         flags="-b -c -C -d -D -g -h -M -N -O -p -P -r -s -S -t -V --posix --traditional",
     ),
@@ -988,6 +1012,7 @@ GRAMMARS: dict[str, Grammar] = {
         # every backslash command may write (\o, \w, \g FILE, \copy … to, \s),
         # and COPY … TO / lo_export write on the server's host
         writes=r"\\|(?i:\bcopy\b|\blo_export\b)",
+        runs_stored=r"\\gexec\b|(?i:\bexecute\b)",
         flags="-X --no-psqlrc -A --no-align -t --tuples-only -q --quiet -x --expanded -e "
         "--echo-queries -a --echo-all -b --echo-errors -E --echo-hidden -n --no-readline -H "
         "--html -S --single-line -s --single-step -w --no-password -W --password -1 "

@@ -755,6 +755,7 @@ def test_exec_in_any_spelling_fills_the_run_directory(fills: str, tmp_path: Path
     ("ps4", "refused"),
     [
         ("PS4='+ ${LINENO}: '", False),
+        ("# é, ü: the trace's prompt\nPS4='+ ${LINENO}: '", False),  # offsets in bytes
         ("PS4='+ \\044{a[ARG_path]} '", True),  # round forty-five's 011: a prompt escape
         ("PS4='+ \\t '", True),
         ("PS4=$'+ \\x24{a[ARG_path]} '", True),
