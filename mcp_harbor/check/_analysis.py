@@ -89,7 +89,7 @@ from mcp_harbor.check._tree import (
     walk,
 )
 from mcp_harbor.check._values import ValueModel
-from mcp_harbor.check.credentials import CREDENTIALS
+from mcp_harbor.check.credentials import CREDENTIALS, reads_credential_file_env
 from mcp_harbor.check.grammars import GRAMMARS, SUBCOMMANDS, grammar_key, normal_program
 from mcp_harbor.check.rules import (
     ArithmeticInjection,
@@ -1452,6 +1452,8 @@ class _Analysis(TaintedScript):
             occs = self.occs_in(value.start_byte, value.end_byte)
             if occs:
                 out.append(EnvPrefix(variable, occs[0]))
+            elif self._credential_file_written(node, variable, value):
+                continue  # PGPASSFILE="$HARBOR_RUN_DIR/pgpass", which the script just wrote
             elif variable in _FILE_CODE_VARIABLES or (
                 not TEMP_VARIABLE.search(variable)
                 and self._foreign_piece(self._resolved(node_text(self.src, value)), secret)
@@ -1462,6 +1464,21 @@ class _Analysis(TaintedScript):
                 place = Occ(UNPROVEN, "env", any_model(), value.start_byte, value.end_byte, value)
                 out.append(EnvPrefix(variable, place))
         return out
+
+    def _credential_file_written(self, node: Node, variable: str, value: Node) -> bool:
+        """The command `node` reads the file its assignment of `variable`
+        names as a credential it never prints (`credentials.file_env`:
+        libpq's ``PGPASSFILE``), and the script wrote that file in full just
+        before, with the author's text (`written_clean`): whatever a step put
+        there before is gone, and a password file is no program's code."""
+        program = node.child_by_field_name("name")
+        name = static_text(self.src, program) if program is not None else None
+        if name is None:
+            return False
+        words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
+        return reads_credential_file_env(
+            name.rsplit("/", 1)[-1], words, variable
+        ) and self.written_clean(self.word(value))
 
     def _runs_stored_text(self, script: _tree.Parsed) -> None:
         """H005 where a program's literal text runs text it reads from a

@@ -21,10 +21,11 @@ import string
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from mcp_harbor.check import _python, grammars, sinks
+from mcp_harbor.check import _literals, _python, grammars, sinks
 from mcp_harbor.check._facts import Hazard, Located, Occ, Word, is_attachment_path
 from mcp_harbor.check._taint import MADE_TEMP, PATH_HEAD, UNPROVEN, names_place
 from mcp_harbor.check._values import SAFE_CHARS, ValueModel
+from mcp_harbor.check.credentials import reads_credential_file
 from mcp_harbor.check.rules import (
     CodeSelectingVariable,
     InterpreterProgram,
@@ -406,6 +407,18 @@ def admit(
     def code_inert(word: Word) -> bool:
         return _code_inert(word, beside_secret)
 
+    def literal_view(word: Word) -> str | None:
+        """The program text `word` gives, when every caller value in it
+        stands inside a quoted literal of the language that no value can
+        end (`mcp_harbor.check._literals`); else None."""
+        raw = source(word) if word.end > word.start and not beside_secret else None
+        if raw is None:
+            return None
+        # the author's values too (an enum's word): each is read where it stands
+        occs = {(o.start, o.end): o for o in (*word.occs, *given) if word.start <= o.start}
+        inside = [o for (_, end), o in sorted(occs.items()) if end <= word.end]
+        return _literals.quoted_program(key, raw.encode("utf-8"), word.start, inside)
+
     def numbers(word: Word) -> bool:
         """Beside a secret, caller data that is inert but where it says
         where to connect (a number): inert in a program's text, which no
@@ -434,17 +447,28 @@ def admit(
     # awk's getline): only a program with a grammar and no program text
     trusted = grammar is not None and grammar.evaluates is None and not language
 
-    def _unless_written(word: Word, converted: Word) -> Word:
-        # asked only of a place: whether the step wrote it just before
-        return word if converted is not word and trusted and written_clean(word) else converted
+    literal = [w.static if w.static is not None else w.option_head for w in words]
+
+    def _unless_written(k: int, word: Word, converted: Word) -> Word:
+        # asked only of a place: whether the step wrote it just before; a
+        # file read as a credential (mysql --defaults-extra-file) is no
+        # program's code, whatever the program's language
+        credential = reads_credential_file(name, literal, k)
+        return (
+            word
+            if converted is not word and (trusted or credential) and written_clean(word)
+            else converted
+        )
 
     # sqlite3 -safe: its database is data (the functions that run commands
     # are off; sqlite3 3.40 CLI, "--safe"); the analysis reads it otherwise
     safe_sqlite = normal_program(program) == "sqlite3" and any(w.static == "-safe" for w in words)
     if program not in _SHELL_OWN and not safe_sqlite:
         words = [
-            _unless_written(w, _place_as_callers(w, place_text or source, own_run)) for w in words
+            _unless_written(k, w, _place_as_callers(w, place_text or source, own_run))
+            for k, w in enumerate(words)
         ]
+    given = [o for w in words for o in w.occs]  # before the inert ones are dropped
     words = [_callers(w, beside_secret) for w in words]
     if writable_cwd and _works_elsewhere(words, writable):
         writable_cwd = False  # git -C /srv/repo, make -C /srv/app: not the working folder
@@ -573,6 +597,9 @@ def admit(
     from_file = False  # an option gave the program as a file (sed -f)
     step_data = False  # an operand names a file a step may have filled
     inline = False  # an option gave the program (-c, -e)
+    #: the program's text from its operands (`Grammar.program_from`), one
+    #: per operand (None: not literal)
+    parts: list[str | None] = []
     for word in words[first:]:
         text = word.static
         if (
@@ -690,7 +717,12 @@ def admit(
                     f'write the name yourself: `{expect} name="$ARG_x"`',
                     OptionRunsCode,
                 )
-            elif word.tainted and expect in grammar.program_options and not _code_inert(word):
+            elif (
+                word.tainted
+                and expect in grammar.program_options
+                and not _code_inert(word)
+                and literal_view(word) is None
+            ):
                 refuse(
                     word,
                     f"the value of `{expect}` is the program `{key}` runs",
@@ -713,7 +745,9 @@ def admit(
                 )
             if expect in grammar.program_options:
                 inline = True
-                program_text = text if text is not None else source(word)
+                quoted = literal_view(word) if word.tainted else None
+                program_text = text if text is not None else quoted or source(word)
+                given_data = given_data or quoted is not None
             elif word.tainted and not numbers(word):
                 given_data = True
             if expect in grammar.program_options or expect in _PROGRAM_FILES:
@@ -727,6 +761,11 @@ def admit(
             given_data = given_data or (word.tainted and not numbers(word))
             continue
         if not word.tainted:
+            if text is None and grammar.program_from is not None and seen_program:
+                operand += 1
+                if operand >= grammar.program_from:
+                    parts.append(None)  # sqlite3 db "$sql": a text the analysis does not know
+                continue
             if text is None:
                 if not seen_program and grammar.evaluates is not None:
                     program_text = source(word)
@@ -747,6 +786,8 @@ def admit(
                 continue
             if not ended and text.startswith("-") and text != "-":
                 option = text.split("=", 1)[0]
+                if grammar.program_from is not None and option in grammar.code_options:
+                    from_file = True  # sqlite3 -cmd, -init: commands of their own first
                 if option in _PROGRAM_FILE_OPTIONS.get(key, ()):
                     # sed -f FILE, awk -f FILE: the program is that file's,
                     # not the first operand's
@@ -802,6 +843,8 @@ def admit(
             else:
                 operand += 1
                 step_data = step_data or _step_file(word, source)
+                if grammar.program_from is not None and operand >= grammar.program_from:
+                    parts.append(text)
             continue
         # a word with caller data in it
         prefix = word.prefix
@@ -873,6 +916,23 @@ def admit(
             seen_program = True
             continue
         operand += 1
+        if grammar.program_from is not None and operand >= grammar.program_from:
+            # sqlite3 db "select … where code = '$ARG_code'": its program
+            quoted = literal_view(word)
+            if quoted is None and not code_inert(word):
+                refuse(
+                    word,
+                    f"the value is part of the program `{key}` runs, outside its quoted "
+                    "literals (or in one its characters may end)",
+                    "put the value inside a quoted literal of the program ('…') and give the "
+                    "arg a pattern without quotes, backslashes or newlines, or pass only the "
+                    "author's values (an enum arg)",
+                    InterpreterProgram,
+                )
+                continue
+            given_data = given_data or not numbers(word)
+            parts.append(quoted if quoted is not None else source(word))
+            continue
         if (
             operand < 0 or (grammar.command_from is not None and operand >= grammar.command_from)
         ) and not code_inert(word):
@@ -989,6 +1049,8 @@ def admit(
             if found is not None:
                 hazards.append(found)
                 ok = False
+    if grammar.program_from is not None and parts:
+        program_text = None if None in parts else "\n".join(p for p in parts if p is not None)
     if step_data and (program_text is not None or from_file):
         # (a program text given here, or sed -f's: python3 -m's module is
         # judged by the module's own grammar)
@@ -1088,6 +1150,8 @@ def admit(
 _CODE_VIEWS: dict[str, Callable[[str], str]] = {
     "awk": grammars.awk_code,
     "psql": grammars.sql_code,
+    "mysql": grammars.sql_code,
+    "sqlite3": grammars.sql_code,
     "sed": grammars.sed_code,
 }
 

@@ -39,7 +39,7 @@ from typing import Literal
 
 from tree_sitter import Node
 
-from mcp_harbor.check import _python, grammars, sinks
+from mcp_harbor.check import _literals, _python, grammars, sinks
 from mcp_harbor.check._arithmetic import INT_MAX, INT_MIN, Range, expression_range
 from mcp_harbor.check._facts import (
     Hazard,
@@ -199,20 +199,28 @@ def _registry_taint(text: str) -> dict[str, tuple[str, ValueModel]]:
 
 
 def _step_outputs(
-    text: str, outputs: Mapping[str, ValueModel | None] | None = None
+    text: str,
+    outputs: Mapping[str, ValueModel | None] | None = None,
+    passed: Collection[str] = (),
 ) -> tuple[dict[str, tuple[str, ValueModel]], set[str]]:
     """Taint every ``STEP_…`` variable a script mentions, but the inert ones
     and those `outputs` shows to be the author's. `outputs`: for each
     earlier step, by name, what its outputs can hold (None: the author's
     text; `TaintedScript.output_model`); a variable whose step it does not
     know may hold anything, and one two step names could read (steps ``a``
-    and ``a_b`` both make ``STEP_a_b_c``) holds what either can."""
+    and ``a_b`` both make ``STEP_a_b_c``) holds what either can. A name
+    in `passed` (the export's ``pass_env:``) that no earlier step makes is
+    the server's: the loader lets ``pass_env:`` name a ``STEP_…`` variable
+    only when no step of the export could make it (``STEP_CA_URL``)."""
     found: dict[str, tuple[str, ValueModel]] = {}
     clean: set[str] = set()
     for name in {m.group(0) for m in _STEP_VAR.finditer(text)}:
         if name.endswith(("_EXIT", "_STATUS")):
             continue
         steps = [s for s in outputs or {} if name.startswith(f"STEP_{s}_")]
+        if not steps and name in passed:
+            clean.add(name)
+            continue
         if not steps:
             found[name] = (STEP_OUTPUT, any_model())
             continue
@@ -824,7 +832,7 @@ def initial_taint(
     from mcp_harbor import step_env
 
     taint = Taint({f"ARG_{name}": (name, model) for name, model in arg_models.items()})
-    outputs_held, outputs_clean = _step_outputs(text, outputs)
+    outputs_held, outputs_clean = _step_outputs(text, outputs, environment)
     taint.variables.update(outputs_held)
     taint.variables.update(_registry_taint(text))
     inherited = {m.group(0) for m in re.finditer(r"\bLC_[A-Z_]+", text)}
@@ -2766,6 +2774,7 @@ class TaintedScript:
             static_text(self.src, a)
             or _option_written(node_text(self.src, a), not self.links)
             or self._numbers_text(a)
+            or self._quoted_text(program, a)
             for a in arguments
         ]
         if program is not None and None in words:
@@ -3097,6 +3106,23 @@ class TaintedScript:
         program = static_text(self.src, name) if name is not None else None
         words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
         return program is not None and puts_caller_files(program, words)
+
+    def _quoted_text(self, program: str | None, node: Node) -> str | None:
+        """The text the word `node` gives `program` when every caller value
+        in it stands inside a quoted literal of its language that the value
+        cannot end (`_literals.quoted_program`: ``"… where code =
+        '$ARG_code'"`` to sqlite3), each value written as ``x``: inside
+        the literal, what it says changes nothing the program does."""
+        if program is None:
+            return None
+        occs = self.occs_in(node.start_byte, node.end_byte)
+        text = _literals.quoted_program(
+            grammars.normal_program(program.rsplit("/", 1)[-1]),
+            self.src[node.start_byte : node.end_byte],
+            node.start_byte,
+            occs,
+        )
+        return text.replace(_literals.MARK, "x") if text is not None else None
 
     def _language(self, node: Node) -> bool:
         """The command `node` runs a language's program (python3, node,

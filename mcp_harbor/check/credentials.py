@@ -29,6 +29,7 @@ __all__ = [
     "credential_stores",
     "follows_redirects",
     "reads_credential_file",
+    "reads_credential_file_env",
     "store_places",
     "takes_credential",
 ]
@@ -58,6 +59,8 @@ class Credentials:
     #: ``@FILE`` value of its credential options reads one (``curl -H @f``)
     file_options: frozenset[str] = frozenset()
     at_files: bool = False
+    #: variables whose value is such a file (libpq's ``PGPASSFILE``)
+    file_env: frozenset[str] = frozenset()
     #: options whose value is a setting (``wget -e debug=on``), and the
     #: settings known to print nothing of the request: any other one may
     #: turn printing on, and takes the place away
@@ -101,6 +104,7 @@ def _c(
     printing: str = "",
     file_options: str = "",
     at_files: bool = False,
+    file_env: str = "",
     setting_options: str = "",
     quiet_settings: str = "",
     stores: str = "",
@@ -122,6 +126,7 @@ def _c(
         frozenset(printing.split()),
         frozenset(file_options.split()),
         at_files,
+        frozenset(file_env.split()),
         frozenset(setting_options.split()),
         frozenset(quiet_settings.split()),
         frozenset(stores.split()),
@@ -228,9 +233,11 @@ CREDENTIALS: dict[str, Credentials] = {
     },
     **{
         program: _c(
-            f"{program}(1) 15 (libpq, Environment Variables): PGPASSWORD is the password sent "
-            "to the server",
+            f"{program}(1) 15 (libpq, Environment Variables, The Password File): PGPASSWORD "
+            "is the password sent to the server; PGPASSFILE names a file of "
+            "host:port:database:user:password lines it reads the password from",
             env="PGPASSWORD",
+            file_env="PGPASSFILE",
         )
         for program in (
             "psql",
@@ -244,7 +251,12 @@ CREDENTIALS: dict[str, Credentials] = {
     },
     **{
         program: _c(
-            f"{program}(1) 8: MYSQL_PWD is the password sent to the server", env="MYSQL_PWD"
+            f"{program}(1) 8: MYSQL_PWD is the password sent to the server; "
+            "--defaults-file and --defaults-extra-file name option files (user, password, "
+            "host) it reads; --print-defaults prints the options they give",
+            env="MYSQL_PWD",
+            file_options="--defaults-file --defaults-extra-file",
+            printing="--print-defaults",
         )
         for program in ("mysql", "mysqldump", "mysqladmin")
     },
@@ -438,6 +450,14 @@ CONTENT_BLIND = frozenset(
         "wc", "du", "sha256sum", "sha512sum", "sha1sum", "md5sum", "b2sum", "cksum",
     }
 )  # fmt: skip
+
+
+def reads_credential_file_env(program: str, words: Sequence[str | None], variable: str) -> bool:
+    """`program` with the literal `words` reads the file the variable
+    `variable` names as a credential it never prints (libpq's
+    ``PGPASSFILE``)."""
+    entry = _entry(program, words)
+    return entry is not None and variable in entry.file_env
 
 
 def reads_credential_file(program: str, words: Sequence[str | None], index: int) -> bool:

@@ -33,6 +33,7 @@ may come before it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -149,7 +150,25 @@ class Grammar:
     #: ``\gexec`` of a query's rows, PL/pgSQL's ``EXECUTE``): what a store
     #: holds is not shown to be the author's, caller data or not
     runs_stored: str | None = None
+    #: code options whose value only chooses the server, the account or the
+    #: database the program talks to (psql ``-h``, ``-U``, ``-d``): the
+    #: author's, never the program text nor a file it reads or writes
+    connection_options: frozenset[str] = frozenset()
+    #: the operands from this one on are the program's text, run in turn
+    #: (``sqlite3 FILENAME SQL…``: 1); None: no operand is
+    program_from: int | None = None
+    #: the characters that may end or escape a quoted literal of the
+    #: program's text (SQL: ``'``, ``"``, a backslash, a newline): caller
+    #: data standing inside such a literal, whose value holds none of them,
+    #: is data there (``where code = '$ARG_code'``); empty: the language's
+    #: literals are not read
+    literal_ends: frozenset[str] = frozenset()
 
+
+#: What may end or escape a quoted literal of SQL's text (a string ``'…'``,
+#: a quoted name ``"…"``; MySQL's backslash escapes; a newline, after which
+#: a line of its own may be a client's command).
+_SQL_LITERAL_ENDS = "'\"\\\n"
 
 #: The values aws reads from a file in their place (AWS CLI 2's paramfile:
 #: file:// and fileb://; version 1 also fetched http:// and https://, which
@@ -253,6 +272,9 @@ def _g(
     forms: str = "",
     env_lookup: str | None = None,
     runs_stored: str | None = None,
+    connection: str = "",
+    program_from: int | None = None,
+    literal_ends: str = "",
 ) -> Grammar:
     return Grammar(
         source,
@@ -283,6 +305,9 @@ def _g(
         form_options=frozenset(forms.split()),
         env_lookup=env_lookup,
         runs_stored=runs_stored,
+        connection_options=frozenset(connection.split()),
+        program_from=program_from,
+        literal_ends=frozenset(literal_ends),
     )
 
 
@@ -998,6 +1023,8 @@ GRAMMARS: dict[str, Grammar] = {
         code="-f --file -o --output -L --log-file -d --dbname -h --host -p --port -P --pset "
         "-U --username",
         places="-o --output -L --log-file",  # files it writes (a path never starts with |)
+        connection="-d --dbname -h --host -p --port -U --username",
+        literal_ends=_SQL_LITERAL_ENDS,
         program="-c --command",
         operands="code",  # DBNAME may be a connection string (host=…, service=…)
         stdin="code",
@@ -1077,6 +1104,8 @@ GRAMMARS: dict[str, Grammar] = {
         "the defaults files) is where it sends the password; the operand is the database",
         code="-h --host -P --port -S --socket -u --user -D --database --defaults-file "
         "--defaults-extra-file --init-command --login-path --plugin-dir --pager --tee",
+        connection="-h --host -P --port -S --socket -u --user -D --database",
+        literal_ends=_SQL_LITERAL_ENDS,
         program="-e --execute",
         operands="code",
         stdin="code",
@@ -1086,6 +1115,32 @@ GRAMMARS: dict[str, Grammar] = {
         writes=r"\\|\b(?:tee|outfile|dumpfile|system|pager)\b",
         flags="-B --batch -N --skip-column-names -s --silent -t --table -E --vertical -r "
         "--raw -X --xml -H --html --column-names",
+    ),
+    "sqlite3": _g(
+        "SQLite 3.40 sqlite3(1), the CLI's .help and its built-in extensions (fileio, "
+        "zipfile, sqlar, shathree): sqlite3 [OPTIONS] FILENAME [SQL...]; the first operand "
+        "is the database (a file it opens, whose schema's views and triggers run), the others "
+        "are SQL or dot-commands run in turn, else standard input is; -cmd runs a command "
+        "first and -init a file of them; dot-commands (.shell, .system, .output, .once, "
+        ".import, .read, .load, .open, .backup, .save) run programs, read and write files, "
+        "as readfile(), writefile(), edit(), lsdir(), zipfile, sqlar_*, sha3_query(), "
+        "load_extension(), ATTACH and VACUUM INTO do; -readonly opens the database read-only",
+        "-separator -newline -nullvalue -mmap -pagecache -lookaside -vfs -maxsize -heap",
+        code="-cmd -init",
+        operands="code",
+        stdin="code",
+        end=False,
+        program_from=1,
+        literal_ends=_SQL_LITERAL_ENDS,
+        # a line that starts with a dot is a dot-command; the functions and
+        # statements that run SQL text, load code, run a program or touch a
+        # file, whatever their case (in the view without the literals)
+        evaluates=r"(?m)^\s*\.|(?i:\b(?:load_extension|readfile|writefile|edit|lsdir|fsdir"
+        r"|zipfile\w*|sqlar_\w+|sha3_query|fts3_tokenizer|shell_\w+|eval|attach|vacuum)\b)",
+        writes=r"(?m)^\s*\.|(?i:\b(?:writefile|edit|zipfile\w*|sqlar_\w+|attach|vacuum)\b)",
+        flags="-readonly -safe -header -noheader -csv -json -line -list -column -box "
+        "-markdown -table -html -quote -tabs -ascii -batch -bail -echo -interactive "
+        "-nofollow -stats -memtrace -append -deserialize -zip -version -help",
     ),
     "redis-cli": _g(
         "redis 7 redis-cli --help: -n is the database number; the operands are the command "
@@ -1686,6 +1741,8 @@ def writes_no_file(
         )
     if key in _COMPRESSORS:
         return _compressor_reads_only(key, words)
+    if key == "sqlite3" and "-readonly" not in words:
+        return False  # its database, whatever the SQL (an INSERT, a PRAGMA that sets)
     nested = words[first] if first < len(words) else None
     if key not in _WRITES_NO_FILE and nested is not None and f"{key} {nested}" in _WRITES_NO_FILE:
         key, first = f"{key} {nested}", first + 1  # docker image prune
@@ -1872,6 +1929,8 @@ def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | N
     literal, or it is a file (a program of its own)."""
     if grammar.writes is None:
         return None
+    if grammar.program_from is not None:
+        return _operand_program(grammar, grammar.program_from, words, stdin_text)
     expect = False
     for k, word in enumerate(words):
         if expect:
@@ -1885,6 +1944,9 @@ def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | N
             return stdin_text
         if word in grammar.program_options:
             return words[k + 1] if k + 1 < len(words) else None
+        if word in grammar.connection_options:
+            expect = True  # psql -h HOST: the server, not the program
+            continue
         if word in grammar.code_options or word == "--":
             return None
         if word.startswith("-"):
@@ -1895,6 +1957,35 @@ def _program_text(grammar: Grammar, words: list[str | None], stdin_text: str | N
         return None if grammar.script_is_file else word
     # no program among the words: one that reads it from standard input
     # (psql <<'SQL') runs the here-document
+    return stdin_text if grammar.stdin == "code" else None
+
+
+def _operand_program(
+    grammar: Grammar, start: int, words: list[str | None], stdin_text: str | None
+) -> str | None:
+    """The literal program text of a language whose operands from `start`
+    on are its program (``sqlite3 FILENAME SQL…``), one per line, else its
+    standard input's; None when a word is not literal, or an option gives
+    code of its own (``-cmd``, ``-init``) or may take the next word."""
+    operands: list[str] = []
+    expect = False
+    for word in words:
+        if word is None:
+            return None
+        if expect:
+            expect = False
+            continue
+        if word.startswith("-") and word != "-" and not operands:
+            if word in grammar.code_options or word in grammar.program_options:
+                return None
+            if word in grammar.value_options:
+                expect = True
+            elif grammar.flags is not None and word not in grammar.flags:
+                return None
+            continue
+        operands.append(word)
+    if len(operands) > start:
+        return "\n".join(operands[start:])
     return stdin_text if grammar.stdin == "code" else None
 
 
@@ -1942,6 +2033,14 @@ def sql_code(text: str) -> str:
         out.append(c + " " * len(inside) + c)
         k = end + 1
     return "".join(out)
+
+
+def literal_view(key: str) -> Callable[[str], str] | None:
+    """The view of the program `key` runs that blanks its quoted literals
+    (`sql_code` for the SQL clients), when its grammar reads them
+    (`Grammar.literal_ends`); None otherwise."""
+    grammar = GRAMMARS.get(key)
+    return sql_code if grammar is not None and grammar.literal_ends else None
 
 
 _DOLLAR_QUOTE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*)?\$")

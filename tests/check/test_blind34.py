@@ -43,7 +43,6 @@ REFUSED_SAFE = {
     "161-trap-echo-ref.yaml": (
         "manage.py is a program of its own (a programs: entry describes it)"
     ),
-    "170-sqlite-date-literal.yaml": "a pattern value inside an SQL program",
 }
 
 

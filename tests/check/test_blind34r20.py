@@ -45,7 +45,6 @@ REFUSED_SAFE = {
     "095-parquet-schema.yaml": "H005 H012: python3 importing duckdb",
     "125-loki-errors.yaml": "H012: logcli has no grammar",
     "133-k8s-top.yaml": "H009: a pod name from kubectl's output where kubectl get reads options",
-    "146-sqlite-integrity.yaml": "H004 H012: sqlite3 on a database a step may write",
     "149-sqs-dlq.yaml": "H012: aws output as an aws value; receive-message has no grammar",
     "045-mount-options.yaml": "H012: `findmnt` (no grammar) gets a path a step may write",
 }

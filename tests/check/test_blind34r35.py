@@ -20,7 +20,6 @@ def test_every_attack_is_refused() -> None:
 
 #: Safe templates still refused, with why (SCORE.md).
 REFUSED_SAFE = {
-    "005-step_ca_health.yaml": "H012: step has no grammar, and the folder may be written",
     "048-sysctl_values.yaml": "H006: [[ -v want[$k] ]] evaluates the subscript again",
     "072-export_layer.yaml": "H012: ogr2ogr has no grammar",
     "091-canvas_course_roster.yaml": "H010: a paging URL from the answer beside the secret",

@@ -37,8 +37,6 @@ REFUSED_SAFE = {
     "in arithmetic (no per-field model of the output)",
     "070-isf-upload.yaml": "H012: AZURE_CONFIG_DIR of the run directory, exported, while "
     "az (no grammar for what it writes) gets caller data in the same export",
-    "077-volunteer-hours.yaml": "H012: sqlite3's arguments are SQL (a language), the month "
-    "in a string literal of it",
     "092-lot-genealogy.yaml": "H005: python's execute() with SQL that is not a literal "
     "string (one of two literals chosen by a condition)",
     "095-line-oee.yaml": "H006: a field `read` takes from a program's output, in arithmetic",

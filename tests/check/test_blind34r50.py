@@ -21,12 +21,6 @@ REFUSED_SAFE = {
     "008-mro-hours.yaml": "H012: a program file of the export (mro/tools/hours.py) gets "
     "caller data, and no programs: entry describes it",
     "009-mro-logbook-search.yaml": "H005: a caller's number inside a sed program",
-    "017-port-crane-moves.yaml": "H010 H012: mysql --defaults-extra-file of the run "
-    "directory holding the secret, which the author's text wrote there",
-    "023-tix-promo-code.yaml": "H012: sqlite3's arguments are SQL, the code in a string "
-    "literal of it",
-    "041-survey-quota-status.yaml": "H012: PGPASSFILE of the run directory, beside the "
-    "secret the author's text wrote there",
 }
 
 

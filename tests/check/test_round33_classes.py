@@ -951,3 +951,117 @@ def test_sql_that_runs_the_rows_of_a_query(sql: str, refused: bool, tmp_path: Pa
 def test_round_fifty(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
+
+
+_CODE = {"code": {"type": "string", "pattern": "^[A-Z0-9]{4,12}$"}}
+_ANY_TEXT = {"code": {"type": "string", "pattern": "^[^\\n]{1,40}$"}}
+
+
+@pytest.mark.parametrize(
+    ("run", "args", "refused"),
+    [
+        # inside an SQL string that no value can end: data (the safe sets'
+        # promo code, a date between two quotes, a checked table name)
+        (
+            "sqlite3 -readonly db.sqlite \"select * from promo where code = '$ARG_code';\"",
+            _CODE,
+            False,
+        ),
+        ('sqlite3 -readonly db.sqlite "select count(*) from \\"$ARG_code\\";"', _CODE, False),
+        ("psql -X -c \"select * from promo where code = '$ARG_code'\"", _CODE, False),
+        ("mysql -B -e \"select * from promo where code = '$ARG_code'\"", _CODE, False),
+        ("sqlite3 -readonly db.sqlite \"select 1 where '{{ args.code }}' > '';\"", _CODE, False),
+        ("sqlite3 -readonly db.sqlite \"select 1 where '{{ args.code }}' > '';\"", _ANY_TEXT, True),
+        # a value that may hold the quote, outside the quotes, or unquoted
+        # in the shell (it may split or glob)
+        (
+            "sqlite3 -readonly db.sqlite \"select * from promo where code = '$ARG_code';\"",
+            _ANY_TEXT,
+            True,
+        ),
+        ('sqlite3 -readonly db.sqlite "select * from promo where code = $ARG_code;"', _CODE, True),
+        ("sqlite3 -readonly db.sqlite select\\ \\'$ARG_code\\'", _CODE, True),
+        ('psql -X -c "select * from promo where code = $ARG_code"', _CODE, True),
+        # the program's text runs or reads files, or is not the author's alone
+        ("sqlite3 -readonly db.sqlite \"select readfile('$ARG_code');\"", _CODE, True),
+        ("sqlite3 -readonly db.sqlite \".shell echo '$ARG_code'\"", _CODE, True),
+        ("sqlite3 -readonly db.sqlite 'select 1;' \".once '$ARG_code'\"", _CODE, True),
+        ("sqlite3 -cmd '.shell id' -readonly db.sqlite \"select '$ARG_code';\"", _CODE, True),
+        ('s="select \'"\nsqlite3 -readonly db.sqlite "$s$ARG_code\';"', _CODE, True),
+        ("psql -X -c \"select E'\\\\\\\\' || '$ARG_code'\"", _CODE, True),
+        ("sqlite3 -readonly \"$ARG_code\" 'select 1;'", _CODE, True),
+        # a database it may write: caller data in the working folder, where
+        # make reads its Makefile
+        ("sqlite3 db.sqlite \"insert into t values('$ARG_code');\"\nmake report", _CODE, True),
+        ("sqlite3 -readonly db.sqlite \"select '$ARG_code';\"\nmake report", _CODE, False),
+    ],
+)
+def test_caller_data_inside_a_quoted_literal_of_sql(
+    run: str, args: dict[str, object], refused: bool, tmp_path: Path
+) -> None:
+    status, findings = check_steps([run], tmp_path, args=args)
+    assert (status == "refused") == refused, findings
+
+
+_PG = {"secrets": {"DB_PASSWORD": {"env": "DB_PASSWORD"}}}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a password file the script wrote in full, then names to libpq
+        (
+            "umask 077\n"
+            'printf \'db:5432:app:rep:%s\\n\' "$DB_PASSWORD" > "$HARBOR_RUN_DIR/pgpass"\n'
+            'PGPASSFILE="$HARBOR_RUN_DIR/pgpass" psql -X -h db -U rep -d app -v c="$ARG_code" '
+            "<<'SQL'\nselect * from t where code = :'c';\nSQL",
+            False,
+        ),
+        # ...or with caller data in it, or one the script did not write
+        (
+            'printf \'db:5432:app:%s:%s\\n\' "$ARG_code" "$DB_PASSWORD" '
+            '> "$HARBOR_RUN_DIR/pgpass"\n'
+            'PGPASSFILE="$HARBOR_RUN_DIR/pgpass" psql -X -h db -U rep -d app -c "select 1"',
+            True,
+        ),
+        (
+            'printf \'db:5432:app:rep:%s\\n\' "$DB_PASSWORD" > "$HARBOR_RUN_DIR/pgpass"\n'
+            'printf "%s\\n" "$ARG_code" >> "$HARBOR_RUN_DIR/pgpass"\n'
+            'PGPASSFILE="$HARBOR_RUN_DIR/pgpass" psql -X -h db -U rep -d app -c "select 1"',
+            True,
+        ),
+        # mysql's option file, written in full by the script
+        (
+            'cnf="$HARBOR_RUN_DIR/my.cnf"\n'
+            'printf \'[client]\\nuser=rep\\npassword=%s\\nhost=db\\n\' "$DB_PASSWORD" > "$cnf"\n'
+            'mysql --defaults-extra-file="$cnf" --batch -e "select 1"',
+            False,
+        ),
+        (
+            'cnf="$HARBOR_RUN_DIR/my.cnf"\n'
+            'printf \'[client]\\nuser=rep\\npassword=%s\\n\' "$DB_PASSWORD" > "$cnf"\n'
+            'mysql --defaults-extra-file="$cnf" --print-defaults',
+            True,
+        ),
+    ],
+)
+def test_a_credential_file_the_script_wrote(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_CODE, **_PG)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("pass_env", "refused"),
+    [
+        # smallstep's own STEP_CA_URL, passed from the server, beside no step named CA
+        (["STEP_CA_URL"], False),
+        # not passed: nothing says whose it is
+        ([], True),
+    ],
+)
+def test_a_passed_step_variable_is_the_servers(
+    pass_env: list[str], refused: bool, tmp_path: Path
+) -> None:
+    run = 'step ca health --ca-url "$STEP_CA_URL" --root /etc/step/root_ca.crt'
+    status, findings = check_steps([run], tmp_path, pass_env=pass_env)
+    assert (status == "refused") == refused, findings
