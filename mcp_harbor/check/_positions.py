@@ -1071,6 +1071,13 @@ def admit(
         else _runs_code(evaluates, program_text)
     )
     lookup = grammar.env_lookup
+    if why is None and ok and given_data and program_text is not None and key == "python3":
+        computed = _python.environment_lookup(program_text)
+        if computed is not None:
+            why = (
+                f"it reads its environment by a name it computes ({computed}), which its data "
+                "may choose: a credential the server passes is among them"
+            )
     if why is None and ok and given_data and program_text is not None and lookup is not None:
         named = re.search(lookup, program_text)
         if named is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 
-__all__ = ["MODULES", "files_read", "runs_data", "writes_files"]
+__all__ = ["MODULES", "environment_lookup", "files_read", "runs_data", "writes_files"]
 
 #: Modules whose listed names (None: all of them) compute, parse or print
 #: without running what they read (each module's documentation, Python
@@ -210,6 +210,18 @@ def runs_data(text: str) -> str | None:
             )
         ):
             return f"it calls `{node.func.attr}` with SQL that is not a literal string"
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _FORMATS
+            and not _literal_string(node.func.value, literals)
+        ):
+            # "{r._make.__globals__[sys]…}".format(r=row): a template reads
+            # attributes and items by the names in it, dunders too
+            return (
+                f"it calls `{node.func.attr}` on a template that is not a literal string, "
+                "which reads attributes by the names the template holds"
+            )
         if isinstance(node, ast.Attribute):
             if node.attr.startswith("__") and node.attr != "__name__":
                 return f"it reads the attribute `{node.attr}`"
@@ -221,6 +233,71 @@ def runs_data(text: str) -> str | None:
                 return f"it uses `{node.id}`"
             if node.id.startswith("__") and node.id not in ("__name__", "__file__"):
                 return f"it uses `{node.id}`"
+    return None
+
+
+#: str's methods whose receiver is a template that reads attributes and
+#: items of their arguments by the names it holds (Python 3.11, Format
+#: String Syntax: ``{0.attr[key]}``).
+_FORMATS = frozenset({"format", "format_map"})
+#: os's environment, as a mapping and through its functions (Python 3.11 os).
+_ENVIRONMENT = frozenset({"environ", "environb", "getenv", "getenvb"})
+
+
+def _literal_string(node: ast.expr, literals: frozenset[str]) -> bool:
+    """`node` is a literal string, or a name bound once to one."""
+    return (isinstance(node, ast.Constant) and isinstance(node.value, str)) or (
+        isinstance(node, ast.Name) and node.id in literals
+    )
+
+
+def environment_lookup(text: str) -> str | None:
+    """How the Python program `text` reads its environment by a name it
+    computes (``os.environ[sys.argv[1]]``, ``os.getenv(name)``, the
+    mapping itself handed on, iterated or formatted with): the name its data
+    may choose, a credential the server passes among them. None when every
+    read names its variable with a literal string (``os.environ.get("HOME",
+    "")``), or the text does not parse (`runs_data` refuses it)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    literals = _literal_names(tree)
+    parents: dict[ast.AST, ast.AST] = {
+        child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)
+    }
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Attribute, ast.Name)):
+            continue
+        where = node
+        if (where.attr if isinstance(where, ast.Attribute) else where.id) not in _ENVIRONMENT:
+            continue
+        parent = parents.get(where)
+        if isinstance(parent, (ast.ImportFrom, ast.alias)):
+            continue
+        name = where.attr if isinstance(where, ast.Attribute) else where.id
+        if name in ("getenv", "getenvb"):
+            if (
+                isinstance(parent, ast.Call)
+                and parent.func is where
+                and parent.args
+                and _literal_string(parent.args[0], literals)
+            ):
+                continue
+            return f"`{name}` with a name that is not a literal string"
+        if isinstance(parent, ast.Subscript) and parent.value is where:
+            if _literal_string(parent.slice, literals):
+                continue
+        elif isinstance(parent, ast.Attribute) and parent.value is where and parent.attr == "get":
+            call = parents.get(parent)
+            if (
+                isinstance(call, ast.Call)
+                and call.func is parent
+                and call.args
+                and _literal_string(call.args[0], literals)
+            ):
+                continue
+        return f"`{name}` read by a name that is not a literal string, or handed on whole"
     return None
 
 

@@ -1065,3 +1065,38 @@ def test_a_passed_step_variable_is_the_servers(
     run = 'step ca health --ca-url "$STEP_CA_URL" --root /etc/step/root_ca.crt'
     status, findings = check_steps([run], tmp_path, pass_env=pass_env)
     assert (status == "refused") == refused, findings
+
+
+_LINE = {"line": {"type": "string", "maxLength": 200}}
+
+
+@pytest.mark.parametrize(
+    ("program", "refused"),
+    [
+        # round fifty-one's 003 and 004: the caller's format template walks
+        # attributes (r._make.__globals__…) to os.environ
+        ("import sys\nprint(sys.argv[1].format(r=sys))", True),
+        ("import sys\nt = sys.argv[1]\nprint(t.format_map({'a': 1}))", True),
+        ("import sys\nprint('{}: {}'.format('line', sys.argv[1]))", False),
+        ("import sys\nT = '{0} of {1}'\nprint(T.format(sys.argv[1], 2))", False),
+        # round fifty-one's 009: the environment read by a name the data picks
+        ("import os, sys\nprint(os.environ.get(sys.argv[1], ''))", True),
+        ("import os, sys\nprint(os.environ[sys.argv[1]])", True),
+        ("from os import getenv\nimport sys\nprint(getenv(sys.argv[1]))", True),
+        (
+            "import os, string, sys\nprint(string.Template(sys.argv[1]).substitute(os.environ))",
+            True,
+        ),
+        (
+            "import os, sys\nprint(sys.argv[1], os.environ.get('HOME', ''), os.getenv('USER'))",
+            False,
+        ),
+        ("import os, sys\nprint(sys.argv[1], os.environ['HARBOR_RUN_DIR'])", False),
+    ],
+)
+def test_python_templates_and_the_environment_by_name(
+    program: str, refused: bool, tmp_path: Path
+) -> None:
+    run = f"python3 -I - \"$ARG_line\" <<'PY'\n{program}\nPY"
+    status, findings = check_steps([run], tmp_path, args=_LINE)
+    assert (status == "refused") == refused, findings
