@@ -196,6 +196,16 @@ def runs_data(text: str) -> str | None:
                 elif allowed is not None and alias.name not in allowed:
                     return f"it uses `{qualified}`, which the checker does not know to be inert"
     literals = _literal_names(tree)
+    # e.__class__.__name__: a class's name, a string (the class itself is
+    # reached nowhere else)
+    named = {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr in ("__name__", "__qualname__")
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "__class__"
+    }
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Call)
@@ -223,7 +233,7 @@ def runs_data(text: str) -> str | None:
                 "which reads attributes by the names the template holds"
             )
         if isinstance(node, ast.Attribute):
-            if node.attr.startswith("__") and node.attr != "__name__":
+            if node.attr.startswith("__") and node.attr not in _NAMES and node not in named:
                 return f"it reads the attribute `{node.attr}`"
             reason = _module_attribute(node, aliases)
             if reason is not None:
@@ -240,6 +250,8 @@ def runs_data(text: str) -> str | None:
 #: items of their arguments by the names it holds (Python 3.11, Format
 #: String Syntax: ``{0.attr[key]}``).
 _FORMATS = frozenset({"format", "format_map"})
+#: Dunder attributes that are a name, a string (of a function, a class, a module).
+_NAMES = frozenset({"__name__", "__qualname__"})
 #: os's environment, as a mapping and through its functions (Python 3.11 os).
 _ENVIRONMENT = frozenset({"environ", "environb", "getenv", "getenvb"})
 

@@ -1092,6 +1092,13 @@ _LINE = {"line": {"type": "string", "maxLength": 200}}
             False,
         ),
         ("import os, sys\nprint(sys.argv[1], os.environ['HARBOR_RUN_DIR'])", False),
+        # round fifty-one's safe 048: a class's name is a string
+        (
+            "import sys\ntry:\n    open(sys.argv[1])\nexcept OSError as e:\n"
+            "    print(e.__class__.__name__)",
+            False,
+        ),
+        ("import sys\nprint(sys.argv[1], sys.__class__)", True),
     ],
 )
 def test_python_templates_and_the_environment_by_name(
