@@ -24,7 +24,7 @@ from tree_sitter import Node
 from mcp_harbor.check._tree import ancestors, node_text, walk
 from mcp_harbor.check._values import ValueModel, pattern_model
 
-__all__ = ["matched_digit_group", "matched_digits"]
+__all__ = ["assigned_arithmetic", "matched_digit_group", "matched_digits"]
 
 
 #: A ``[[ =~ ]]`` regular expression that only digits match whole (an
@@ -530,6 +530,61 @@ def _and_chain(src: bytes, conditions: Sequence[Node]) -> list[Node]:
     return found
 
 
+#: The blocks whose statements run one after another, where what an
+#: earlier one showed holds for a later one.
+_BLOCKS = frozenset({"program", "compound_statement", "do_group", "if_statement"})
+#: The branches of an ``if`` that run instead of its then-body: nothing of
+#: the then-body held there.
+_OTHER_BRANCHES = frozenset({"elif_clause", "else_clause"})
+
+
+def assigned_arithmetic(src: bytes, node: Node, name: str) -> bool:
+    """`node` (a use of `name`) runs only after `name` was assigned what
+    bash's arithmetic computed (``c=$(( … ))`` or ``(( c = … ))``, a
+    statement of its own earlier in the same block or in one around it),
+    with nothing between that may assign `name` (`_assigns`): it holds a
+    whole number, maybe negative. An expression bash cannot evaluate ends
+    the script there (``syntax error: operand expected``), so no other text
+    gets past the assignment."""
+    child = node
+    for parent in ancestors(node):
+        if parent.type in _BLOCKS and child.type not in _OTHER_BRANCHES:
+            siblings = [c for c in parent.children if c.is_named]
+            if child in siblings:
+                before = siblings[: siblings.index(child)]
+                for k in range(len(before) - 1, -1, -1):
+                    if _computes(src, before[k], name):
+                        own = child
+                        if child.type == "variable_assignment":
+                            value = child.child_by_field_name("value")
+                            own = value if value is not None else child
+                        return not _assigns(src, [*before[k + 1 :], own], name)
+        if parent.type in ("function_definition", "program", "subshell", "pipeline"):
+            return False
+        child = parent
+    return False
+
+
+def _computes(src: bytes, statement: Node, name: str) -> bool:
+    """`statement` assigns `name` a number bash's arithmetic computed:
+    ``name=$(( … ))`` (its whole value) or ``(( name = … ))``."""
+    if statement.type == "variable_assignment":
+        target = statement.child_by_field_name("name")
+        value = statement.child_by_field_name("value")
+        return (
+            target is not None
+            and node_text(src, target) == name
+            and value is not None
+            and value.type == "arithmetic_expansion"
+        )
+    if statement.type == "compound_statement":
+        return (
+            re.fullmatch(rf"\(\(\s*{re.escape(name)}\s*=(?!=)[^,]*\)\)", node_text(src, statement))
+            is not None
+        )
+    return False
+
+
 def _held(src: bytes, node: Node, shows: Shows, undone: Callable[[Sequence[Node]], bool]) -> bool:
     """`node` runs only after a test held that `shows` asks about (see
     `matched_digits`), with nothing `undone` says undoes it between. The
@@ -578,7 +633,7 @@ def _held(src: bytes, node: Node, shows: Shows, undone: Callable[[Sequence[Node]
                         [*chain[k + 1 :], *body[: body.index(child)], upto(child)]
                     ):
                         return True
-        if parent.type in ("program", "compound_statement", "do_group", "if_statement"):
+        if parent.type in _BLOCKS and child.type not in _OTHER_BRANCHES:
             # a guard that leaves earlier in the same block
             siblings = [c for c in parent.children if c.is_named]
             if child in siblings:

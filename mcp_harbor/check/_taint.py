@@ -53,6 +53,7 @@ from mcp_harbor.check._facts import (
 )
 from mcp_harbor.check._guards import (
     RUNS_BETWEEN,
+    assigned_arithmetic,
     matched_digit_group,
     matched_digits,
     matched_pattern,
@@ -5609,7 +5610,9 @@ class TaintedScript:
             return occ  # ${n[1]}: a guard on $n tests ${n[0]} alone
         if matched_digits(self.src, occ.node, occ.var, unsigned=True):
             return replace(occ, model=_GUARDED)
-        if matched_digits(self.src, occ.node, occ.var):
+        if matched_digits(self.src, occ.node, occ.var) or assigned_arithmetic(
+            self.src, occ.node, occ.var
+        ):
             return replace(occ, model=_GUARDED_SIGNED)
         shown = matched_pattern(self.src, occ.node, occ.var)
         if shown is not None:

@@ -1107,3 +1107,34 @@ def test_python_templates_and_the_environment_by_name(
     run = f"python3 -I - \"$ARG_line\" <<'PY'\n{program}\nPY"
     status, findings = check_steps([run], tmp_path, args=_LINE)
     assert (status == "refused") == refused, findings
+
+
+_WORD = {"n": {"type": "string", "maxLength": 20}}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # a guard in the then-body does not hold in the else-body (a miss
+        # the review of round fifty-one found: it ran `a[$(cmd)]`)
+        (
+            "if [ -f x ]; then\n  [[ $ARG_n =~ ^[0-9]+$ ]] || exit 1\n"
+            "else\n  echo $(( ARG_n + 1 ))\nfi",
+            True,
+        ),
+        # a name bash's arithmetic assigned just before holds a number
+        # (round nineteen's safe 077), whatever else assigns it elsewhere
+        ('c=$(( ${#ARG_n} * 2 ))\necho $(( c + 1 ))\nread -r c _ <<< "$ARG_n"\necho "$c"', False),
+        ('read -r c <<< "$ARG_n"\nif [ -f x ]; then c=$(( 2 )); echo $(( c + 1 )); fi', False),
+        # ...but not in the else-body, after a read, in a loop's earlier
+        # statement, after a function that may assign it, or its own value
+        ('read -r c <<< "$ARG_n"\nif [ -f x ]; then c=$(( 2 )); else echo $(( c + 1 )); fi', True),
+        ('c=$(( 2 ))\nread -r c <<< "$ARG_n"\necho $(( c + 1 ))', True),
+        ('read -r c <<< "$ARG_n"\nfor i in 1 2; do echo $(( c + 1 )); c=$(( i )); done', True),
+        ('read -r c <<< "$ARG_n"\nf() { c="$ARG_n"; }\nc=$(( 3 ))\nf\necho $(( c + 1 ))', True),
+        ('read -r c <<< "$ARG_n"\nc=$(( c + 1 ))', True),
+    ],
+)
+def test_arithmetic_results_and_guards_by_block(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_WORD)
+    assert (status == "refused") == refused, findings
