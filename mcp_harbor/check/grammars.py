@@ -1659,6 +1659,27 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
             ),
             "",
         ),
+        # queries that print what a service holds (the grammars above:
+        # virsh's, gh's lists and views, aws's describe-, list- and get-
+        # operations, which write only the file get-object and its kin
+        # name, `_AWS_WRITES_FILE`); binutils 2.40 nm, addr2line, size,
+        # readelf and objdump, and qemu-img 7 info, which print what they read;
+        # Postfix 3.7 postqueue, which lists or flushes the queue
+        **dict.fromkeys(
+            (
+                *(key for key in GRAMMARS if key.startswith("virsh ")),
+                *(key for key in GRAMMARS if key.startswith("gh ") and key != "gh api"),
+                "aws * describe-*",
+                "aws * list-*",
+                "aws * get-*",
+                "aws s3 ls",
+                *_words("nm addr2line size readelf objdump postqueue"),
+                "qemu-img info",
+            ),
+            "",
+        ),
+        # its --cache keeps answers in gh's cache folder
+        "gh api": "--cache",
         # yq 4: writes its operand only in place
         "yq": "-i --inplace",
         "helm template": "--output-dir",
@@ -1757,6 +1778,8 @@ def writes_no_file(
         return False  # uniq IN OUT writes OUT
     words = words[first:]
     remote = next((w for w in words if w is None or not w.startswith("-")), "")
+    if key == "aws * get-*" and any(w is not None and _AWS_WRITES_FILE.fullmatch(w) for w in words):
+        return False  # aws s3api get-object BUCKET KEY OUTFILE
     if key in ("git fetch", "git pull") and remote is None:
         return False  # a caller's remote: the caller's objects, then files
     if key in _LISTING and not any(w in _LISTING[key] for w in words):

@@ -27,7 +27,6 @@ REFUSED_SAFE = {
     "118-hl7-queue-depth.yaml": "H006: stat -c %Y of many files | sort | head, in arithmetic",
     "130-harbor-project-quota.yaml": "unloadable: a secret named HARBOR_* (reserved)",
     "131-image-vuln-summary.yaml": "unloadable: a secret named HARBOR_* (reserved)",
-    "143-branch-protection-audit.yaml": "H012: gh in a folder a step may write",
 }
 
 

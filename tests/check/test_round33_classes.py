@@ -1138,3 +1138,22 @@ _WORD = {"n": {"type": "string", "maxLength": 20}}
 def test_arithmetic_results_and_guards_by_block(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_WORD)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("writer", "refused"),
+    [
+        # queries that print what a service holds write no file in the
+        # working folder, so a program run there after them reads the author's
+        ('gh api "repos/acme/app/branches/$ARG_path/protection"', False),
+        ('virsh domblklist --details "$ARG_path"', False),
+        ('aws sqs get-queue-attributes --queue-url "$ARG_path" --output json', False),
+        # ...but one that writes where its words say does
+        ('aws s3api get-object --bucket b --key k "$ARG_path"', True),
+        ('gh api --cache 1h "repos/acme/app/branches/$ARG_path"', True),
+    ],
+)
+def test_queries_that_write_no_file(writer: str, refused: bool, tmp_path: Path) -> None:
+    run = f"{writer} > /dev/null || true\nmake report"
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
