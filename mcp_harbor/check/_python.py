@@ -278,37 +278,40 @@ def environment_lookup(text: str) -> str | None:
     parents: dict[ast.AST, ast.AST] = {
         child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)
     }
+
+    def called_with_literal(function: ast.AST) -> bool:
+        call = parents.get(function)
+        return (
+            isinstance(call, ast.Call)
+            and call.func is function
+            and bool(call.args)
+            and _literal_string(call.args[0], literals)
+        )
+
     for node in ast.walk(tree):
         if not isinstance(node, (ast.Attribute, ast.Name)):
             continue
-        where = node
-        if (where.attr if isinstance(where, ast.Attribute) else where.id) not in _ENVIRONMENT:
+        name = node.attr if isinstance(node, ast.Attribute) else node.id
+        parent = parents.get(node)
+        if name not in _ENVIRONMENT or isinstance(parent, (ast.ImportFrom, ast.alias)):
             continue
-        parent = parents.get(where)
-        if isinstance(parent, (ast.ImportFrom, ast.alias)):
-            continue
-        name = where.attr if isinstance(where, ast.Attribute) else where.id
         if name in ("getenv", "getenvb"):
-            if (
-                isinstance(parent, ast.Call)
-                and parent.func is where
-                and parent.args
-                and _literal_string(parent.args[0], literals)
-            ):
+            if called_with_literal(node):
                 continue
             return f"`{name}` with a name that is not a literal string"
-        if isinstance(parent, ast.Subscript) and parent.value is where:
-            if _literal_string(parent.slice, literals):
-                continue
-        elif isinstance(parent, ast.Attribute) and parent.value is where and parent.attr == "get":
-            call = parents.get(parent)
-            if (
-                isinstance(call, ast.Call)
-                and call.func is parent
-                and call.args
-                and _literal_string(call.args[0], literals)
-            ):
-                continue
+        if (
+            isinstance(parent, ast.Subscript)
+            and parent.value is node
+            and _literal_string(parent.slice, literals)
+        ):
+            continue  # os.environ["HOME"]
+        if (
+            isinstance(parent, ast.Attribute)
+            and parent.value is node
+            and parent.attr == "get"
+            and called_with_literal(parent)
+        ):
+            continue  # os.environ.get("HOME", "")
         return f"`{name}` read by a name that is not a literal string, or handed on whole"
     return None
 
