@@ -4577,7 +4577,26 @@ class TaintedScript:
         return ValueModel(chars, first, True)
 
     def _counted_stage(self, last: Node | None) -> ValueModel | None:
-        """`_counted` of one command, pipeline or redirected command."""
+        """`_counted` of one command, pipeline or redirected command. A
+        pipeline whose last stages keep lines whole (``sort``, ``head -n
+        N``, `_keeps_lines`) and end with ``head -n 1`` or ``tail -n 1``
+        gives one of the lines of the stage before them: a number when
+        every line that stage prints is one (``stat -c %Y -- "${files[@]}"
+        | sort -n | head -n 1``)."""
+        if last is not None and last.type == "pipeline":
+            stages = [c for c in last.children if c.is_named]
+            kept = len(stages)
+            while (
+                kept > 1
+                and stages[kept - 1].type == "command"
+                and self._keeps_lines(stages[kept - 1])
+            ):
+                kept -= 1
+            if kept < len(stages) and any(self._one_line(c) for c in stages[kept:]):
+                producer = stages[kept - 1]
+                if producer.type == "command" and self._stat_numbers(producer):
+                    return _COUNT
+                return self._counted_stage(producer)
         last = _last_command(last)
         if last is None:
             return None
@@ -4754,6 +4773,36 @@ class TaintedScript:
             elif word.startswith("-") and word not in ("--count", "--no-merges", "--first-parent"):
                 return False
         return True
+
+    def _one_line(self, command: Node) -> bool:
+        """`command` is ``head -n 1`` or ``tail -n 1`` (``-1``, ``-n1``): one
+        whole line of what it reads, at most."""
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        return _name_of(self.src, command) in ("head", "tail") and words in (
+            ["-n", "1"],
+            ["-n1"],
+            ["-1"],
+        )
+
+    def _stat_numbers(self, command: Node) -> bool:
+        """``stat -c %Y -- "${files[@]}"``: a literal format of one size or
+        time (`_stat_number`) for any files named after ``--``: a line each,
+        a number alone (a name is never printed)."""
+        if _name_of(self.src, command) != "stat":
+            return False
+        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        if "--" not in words:
+            return False
+        options = words[: words.index("--")]
+        first = options[0] if options else None
+        form = (
+            options[1]
+            if len(options) == 2 and first in ("-c", "--format")
+            else first.split("=", 1)[1]
+            if len(options) == 1 and first is not None and first.startswith("--format=")
+            else None
+        )
+        return form is not None and re.fullmatch(r"%[sbhXYZW]", form) is not None
 
     def _stat_number(self, arguments: Sequence[Node]) -> bool:
         """``stat --format=%Y -- "$f"``: one file, and a literal format of

@@ -24,7 +24,6 @@ REFUSED_SAFE = {
     "071-rdap-domain.yaml": "H012: a URL variable set in three places (case)",
     "083-po-merge-preview.yaml": "H012: msgmerge has no grammar, given the caller's file",
     "097-rerun-single-test.yaml": "H012: the caller names the pytest file that runs",
-    "118-hl7-queue-depth.yaml": "H006: stat -c %Y of many files | sort | head, in arithmetic",
     "130-harbor-project-quota.yaml": "unloadable: a secret named HARBOR_* (reserved)",
     "131-image-vuln-summary.yaml": "unloadable: a secret named HARBOR_* (reserved)",
 }

@@ -1157,3 +1157,21 @@ def test_queries_that_write_no_file(writer: str, refused: bool, tmp_path: Path) 
     run = f"{writer} > /dev/null || true\nmake report"
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round thirty-nine's safe 118: one line of lines that are numbers
+        ('o=$(stat -c %Y -- "$ARG_path"/*.hl7 | sort -n | head -n 1)\necho $(( o + 1 ))', False),
+        ('o=$(stat --format=%s -- "$ARG_path" | tail -1)\necho $(( o * 2 ))', False),
+        # a name printed too, no `--` (a name may be an option), or every line
+        ('o=$(stat -c "%Y %n" -- "$ARG_path"/* | sort -n | head -n 1)\necho $(( o + 1 ))', True),
+        ('o=$(stat -c %Y "$ARG_path" | sort -n | head -n 1)\necho $(( o + 1 ))', True),
+        ('o=$(stat -c %Y -- "$ARG_path"/* | sort -n)\necho $(( o + 1 ))', True),
+        ('o=$(cat "$ARG_path" | sort -n | head -n 1)\necho $(( o + 1 ))', True),
+    ],
+)
+def test_one_line_of_numbers(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
