@@ -1523,7 +1523,9 @@ class _Analysis(TaintedScript):
         caller's): every export's steps read what is there as the author's
         (``make -f /srv/app/drafts/d.mk``), so the caller's text would be
         ambient in their calls. A redirection, or the destination of ``cp``,
-        ``install``, ``mv``, ``tee``, ``dd`` (``of=``)."""
+        ``install``, ``mv``, ``tee``, ``dd`` (``of=``), or the value of an
+        option through which a program's grammar writes a file (``curl -o``,
+        `grammars.output_options`)."""
         targets: list[tuple[Node, Node]] = [
             (redirect.parent or redirect, dest) for redirect, dest in writing_redirects(script)
         ]
@@ -1544,6 +1546,16 @@ class _Analysis(TaintedScript):
                 targets += [
                     (node, a) for a in arguments if node_text(self.src, a).startswith("of=")
                 ]
+            else:
+                # the value of an option through which its grammar writes a
+                # file (curl -o, sort -o, git archive --output=…)
+                words = [static_text(self.src, a) for a in arguments]
+                options, takes = grammars.output_options(base, words)
+                for k, word in enumerate(words):
+                    if word in takes and k + 1 < len(arguments):
+                        targets.append((node, arguments[k + 1]))
+                    elif word is not None and word.split("=", 1)[0] in options and "=" in word:
+                        targets.append((node, arguments[k]))
         for scope, dest in targets:
             while scope.parent is not None and scope.parent.type in (
                 "pipeline",
@@ -1552,6 +1564,8 @@ class _Analysis(TaintedScript):
                 scope = scope.parent
             text = (self.place_text(self.word(dest)) or node_text(self.src, dest)).replace('"', "")
             text = text.replace("'", "").removeprefix("of=")
+            if text.startswith("-") and "=" in text:
+                text = text.split("=", 1)[1]  # --output=/srv/…
             if (
                 not text.startswith("/")
                 or text.startswith(("/dev/", "/proc/"))

@@ -912,6 +912,12 @@ def test_a_passed_credential_is_held_as_a_secret(run: str, refused: bool, tmp_pa
         ('printf "%s\\n" "$ARG_path" > /tmp/d.txt', False),
         ("printf 'ready\\n' > /srv/app/state", False),
         ('grep -c -- "$ARG_path" /var/log/app.log > /dev/null || true', False),
+        # a program's own way to write a file there (its grammar's output options)
+        ('curl -fsS -o /srv/app/drafts/d.mk "https://example.com/$ARG_path"', True),
+        ('curl -fsS --output=/srv/app/drafts/d.mk "https://example.com/$ARG_path"', True),
+        ('printf "%s\\n" "$ARG_path" | sort -o /srv/app/list.txt', True),
+        ('curl -fsS -o "$HARBOR_RUN_DIR/d" "https://example.com/$ARG_path"', False),
+        ('curl -fsS --cacert /srv/app/ca.pem "https://example.com/$ARG_path"', False),
     ],
 )
 def test_caller_data_written_to_a_folder_no_run_owns(
