@@ -171,20 +171,22 @@ REGISTRY: Final[tuple[StepVariable, ...]] = (
         "server",
         "authenticated: the bearer token's name, local:USER (the OS user; stdio, CLI), "
         "ISSUER:CLAIM (OAuth: the claim's text is the identity provider's, so the checker "
-        "reads it as a caller's) or anonymous",
+        "reads it as a caller's) or anonymous; a run: step's shell variable, not exported",
     ),
     _exact(
         "HARBOR_CALLER_TENANT",
         "server",
         "the token's tenant from the tokens file or, with OAuth, a claim (read as a "
-        "caller's text by the checker); local (stdio, CLI) or default",
+        "caller's text by the checker); local (stdio, CLI) or default; a run: step's shell "
+        "variable, not exported",
     ),
     _exact("HARBOR_CALLER_TRANSPORT", "server", "stdio, http or cli: the server's own value"),
     _exact(
         "HARBOR_CALLER_GROUPS",
         "server",
         "the token's groups from the tokens file or, with OAuth, a claim (read as a "
-        "caller's text by the checker), comma-separated (empty without a token)",
+        "caller's text by the checker), comma-separated (empty without a token); a run: "
+        "step's shell variable, not exported",
     ),
     _exact("HARBOR_CALLER_CLIENT", "caller", "the client's claimed clientInfo name"),
     _exact("HARBOR_CALLER_CLIENT_VERSION", "caller", "the client's claimed clientInfo version"),
@@ -327,9 +329,11 @@ def is_inherited(name: str) -> bool:
 #: (security.md §13) the principal is ``ISSUER:CLAIM``, the tenant and the
 #: groups come from the token's claims, escaped only for control and bidi
 #: characters, and a user may pick a claim's text (a username, an email's
-#: local part, a partner issuer's ``sub``). The runtime exports them as it
-#: always has (steps and their programs read them by these names); the
-#: checker reads their text as a caller's (`mcp_harbor.check._taint`).
+#: local part, a partner issuer's ``sub``). The runtime gives them to a
+#: ``run:`` step as unexported shell variables, as the ``caller`` class's
+#: (`mcp_harbor.runner.prologue.split`: a program such as ``make`` reads
+#: every variable of its environment as code), and the checker reads their
+#: text as a caller's (`mcp_harbor.check._taint`).
 CLAIMED: Final[frozenset[str]] = frozenset(
     {"HARBOR_CALLER_PRINCIPAL", "HARBOR_CALLER_TENANT", "HARBOR_CALLER_GROUPS"}
 )

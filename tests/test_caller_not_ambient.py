@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from harbor_helpers import harbor_cli, write_export
 
+from mcp_harbor import step_env
 from mcp_harbor.config.loader import load_export
 from mcp_harbor.identity import Caller
 from mcp_harbor.runctx import CallRequest, ExportCatalog
@@ -187,7 +188,10 @@ async def test_no_child_finds_a_caller_value(tmp_path: Path) -> None:
     assert "ARG_x" in consume["shell_names"] and "ARG_x" not in consume["env_names"]
     assert "STEP_produce_k" in consume["shell_names"]
     assert set(CLAIMED) <= set(consume["shell_names"])
-    assert "HARBOR_CALLER_PRINCIPAL" in consume["env_names"]
+    # the identity an identity provider's claims may fill is not ambient either
+    assert set(step_env.CLAIMED) <= set(consume["shell_names"])
+    assert not set(step_env.CLAIMED) & set(consume["env_names"])
+    assert "HARBOR_CALLER_TRANSPORT" in consume["env_names"]
     assert not {n for n in consume["env_names"] if classify(n) == "caller"}
     assert steps["raw"]["shell_names"] == []
 
@@ -368,8 +372,8 @@ def test_split_follows_the_registry_classes() -> None:
         **dict.fromkeys(CLAIMED, "c"),
     }
     exported, shell = split(variables)
-    assert set(shell) == {"ARG_x", "STEP_a_out", *CLAIMED}
-    assert all(classify(n) == "caller" for n in shell)
+    assert set(shell) == {"ARG_x", "STEP_a_out", *CLAIMED, "HARBOR_CALLER_PRINCIPAL"}
+    assert all(classify(n) == "caller" or n in step_env.CLAIMED for n in shell)
     assert all(classify(n) in ("server", "caller_file") for n in exported)
     assert {**exported, **shell} == variables
     # A literal env: of the same name wins; the prologue then leaves it alone.

@@ -215,7 +215,9 @@ async def test_caller_reaches_audit_steps_and_logs(env: Env, mode: str) -> None:
     assert step["exit_code"] == 0 and step["status"] == "ok"
     assert step["duration_ms"] > 0
     assert step["cwd"]
-    assert "HARBOR_CALLER_PRINCIPAL" in step["env_names"] and "ARG_note" in step["shell_names"]
+    assert "HARBOR_CALLER_PRINCIPAL" in step["shell_names"] and "ARG_note" in step["shell_names"]
+    assert "HARBOR_CALLER_PRINCIPAL" not in step["env_names"]
+    assert "HARBOR_CALLER_TRANSPORT" in step["env_names"]
     assert "HARBOR_CALLER_CLIENT" in step["shell_names"] and "ARG_note" not in step["env_names"]
     stdout_log = Path(data["steps"][0]["stdout_log"]).read_bytes()
     assert step["stdout_bytes"] == len(stdout_log)

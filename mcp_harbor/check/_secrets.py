@@ -201,9 +201,14 @@ def _follow(
 
 
 def sinks_occs_with_slash(occs: Sequence[Occ], secrets: Collection[str]) -> list[Occ]:
-    """The caller data among `occs` whose values may hold a ``/``."""
+    """The caller data among `occs` whose values may climb out of a folder:
+    hold a ``/`` (``../x``), or be ``..`` itself (a ``.`` may come first)."""
     return [
-        o for o in occs if o.var not in secrets and o.arg not in secrets and "/" in o.model.chars
+        o
+        for o in occs
+        if o.var not in secrets
+        and o.arg not in secrets
+        and ("/" in o.model.chars or "." in o.model.first)
     ]
 
 
@@ -437,9 +442,49 @@ class _Sinks:
             return None
         lead = self.src[path.start_byte : min(starts)].decode("utf-8", "replace")
         folder = lead.replace('"', "").replace("'", "")
+        if not folder and self._names_operands(path) and self._works_in_run_dir(path):
+            # tar -C "$HARBOR_RUN_DIR/out" -- "$ARG_r", cd "$HARBOR_RUN_DIR/out"; zip -r - "$r"
+            # with `..`: the run directory, where the secret's file is
+            return min(self.secret_files)
         if "://" in folder or "=" in folder or not folder.endswith("/"):
             return None  # a URL, an option's value, a name of its own: no folder climbed from
         return min(self.secret_files)
+
+    def _names_operands(self, path: Node) -> bool:
+        """The word `path` is a file operand: one word that is no option's
+        value it could be shown to be (a value that may start with ``.``
+        is no option), or words after ``--`` (``"${files[@]}"`` elsewhere
+        may be ``--data-urlencode`` and its value)."""
+        text = node_text(self.src, path)
+        if "[@]" not in text and "[*]" not in text:
+            return True
+        before = []
+        sibling = path.prev_named_sibling
+        while sibling is not None:
+            before.append(static_text(self.src, sibling))
+            sibling = sibling.prev_named_sibling
+        return "--" in before
+
+    def _works_in_run_dir(self, path: Node) -> bool:
+        """The command `path` is a word of names its paths from a folder of
+        the run directory, where a secret's file is: another of its words
+        names the run directory (``tar -C "$HARBOR_RUN_DIR/out"``), or the
+        script changes its folder to one there (``cd "$HARBOR_RUN_DIR/x"``)."""
+        if not any("HARBOR_RUN_DIR" in f or not f.startswith("/") for f in self.secret_files):
+            return False
+        command = path.parent
+        while command is not None and command.type != "command":
+            command = command.parent
+        if command is None:
+            return False
+        if any(
+            a != path and "HARBOR_RUN_DIR" in node_text(self.src, a)
+            for a in command.children_by_field_name("argument")
+        ):
+            return True
+        return (
+            re.search(r"(?m)^\s*(?:cd|pushd)\s+[\"']?\$\{?HARBOR_RUN_DIR", self.f.text) is not None
+        )
 
     # -- reporting
     def _at(self, node: Node) -> Located:

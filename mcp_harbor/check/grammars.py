@@ -1033,9 +1033,14 @@ GRAMMARS: dict[str, Grammar] = {
         # may be a meta-command (\!, \o |cmd, \gexec, \set, \i …); SQL's
         # own ways to run a text (PostgreSQL 15: COPY … PROGRAM, EXECUTE,
         # DO and $$-quoted bodies, query_to_xml*, ts_stat and ts_rewrite's
-        # query text, dblink*), whatever their case
+        # query text, dblink*) and to read or write a file of the server's
+        # by a name in the data (COPY … FROM/TO 'file', the generic file
+        # access functions pg_read_file, pg_read_binary_file, pg_stat_file,
+        # pg_ls_*, adminpack's pg_file_*, lo_import, lo_export), whatever
+        # their case
         evaluates=r"\\|(?<!:):(?![:'\"{])[A-Za-z_]|\$[A-Za-z_]*\$|(?i:\b(?:program|execute|do"
-        r"|query_to_xml\w*|ts_stat|ts_rewrite|dblink\w*)\b)",
+        r"|query_to_xml\w*|ts_stat|ts_rewrite|dblink\w*|pg_read_\w*|pg_stat_file|pg_ls_\w+"
+        r"|pg_file_\w+|lo_import|lo_export)\b|\bcopy\b[^;]*?\b(?:from|to)\s+(?:'|:))",
         # every backslash command may write (\o, \w, \g FILE, \copy … to, \s),
         # and COPY … TO / lo_export write on the server's host
         writes=r"\\|(?i:\bcopy\b|\blo_export\b)",
@@ -1110,8 +1115,11 @@ GRAMMARS: dict[str, Grammar] = {
         operands="code",
         stdin="code",
         end=False,
-        # mysql's own commands: system (\!), source (\.), pager, tee, connect
-        evaluates=r"\\|\b(?:system|source|pager|tee|connect)\b",
+        # mysql's own commands: system (\!), source (\.), pager, tee, connect;
+        # and the server's files by a name in the data (LOAD_FILE(), LOAD
+        # DATA INFILE, SELECT … INTO OUTFILE or DUMPFILE), whatever their case
+        evaluates=r"\\|\b(?:system|source|pager|tee|connect)\b"
+        r"|(?i:\b(?:load_file|infile|outfile|dumpfile)\b)",
         writes=r"\\|\b(?:tee|outfile|dumpfile|system|pager)\b",
         flags="-B --batch -N --skip-column-names -s --silent -t --table -E --vertical -r "
         "--raw -X --xml -H --html --column-names",

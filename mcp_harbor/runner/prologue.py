@@ -5,8 +5,11 @@ environment: the prologue the runtime puts ahead of the script.
 (`mcp_harbor.step_env.REGISTRY`), those of class ``caller`` (``ARG_<name>``,
 ``STEP_<step>_<key>`` outputs, the claimed ``HARBOR_CALLER_CLIENT``,
 ``HARBOR_CALLER_CLIENT_VERSION``, ``HARBOR_CALLER_SESSION``,
-``HARBOR_CALLER_REQUEST_ID`` and ``HARBOR_CALLER_REMOTE_ADDR``) are never
-put in a step's process environment (`split`). A ``run:`` step gets them as
+``HARBOR_CALLER_REQUEST_ID`` and ``HARBOR_CALLER_REMOTE_ADDR``), and the
+identity fields an identity provider's claims may fill
+(`mcp_harbor.step_env.CLAIMED`: ``HARBOR_CALLER_PRINCIPAL``,
+``HARBOR_CALLER_TENANT``, ``HARBOR_CALLER_GROUPS``), are never put in a
+step's process environment (`split`). A ``run:`` step gets them as
 plain, unexported variables of its bash, assigned by `prologue`; an
 ``argv:`` step does not get them at all (its caller values are its argv
 elements). So no program the step starts can read a caller value from its
@@ -49,7 +52,7 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Final
 
-from mcp_harbor.step_env import classify, step_variables
+from mcp_harbor.step_env import CLAIMED, classify, step_variables
 
 __all__ = ["assignment", "prologue", "secret_prologue", "split"]
 
@@ -109,7 +112,9 @@ def split(
 ) -> tuple[dict[str, str], dict[str, str]]:
     """`variables` (the runtime's own, all registered) split into what may be
     exported and what may not: ``(exported, shell)``. `shell` holds every
-    variable of class ``caller``; `exported` the ``server`` and
+    variable of class ``caller`` and the claimed identity (`CLAIMED`: with
+    OAuth, a claim's text; a program such as ``make`` reads every variable
+    of its environment as code); `exported` the other ``server`` and
     ``caller_file`` ones. A name in `environment` (the names of a step's
     literal ``env:``,
     which wins over the runtime's variable of the same name, as it always
@@ -124,7 +129,7 @@ def split(
     exported: dict[str, str] = {}
     shell: dict[str, str] = {}
     for name, value in variables.items():
-        if classify(name) == "caller":
+        if classify(name) == "caller" or name in CLAIMED:
             if name not in environment:
                 shell[name] = value
         else:

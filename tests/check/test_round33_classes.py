@@ -1181,3 +1181,46 @@ def test_queries_that_write_no_file(writer: str, refused: bool, tmp_path: Path) 
 def test_one_line_of_numbers(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_PATH)
     assert (status == "refused") == refused, findings
+
+
+_FILE = {"file": {"type": "string", "pattern": "^[A-Za-z0-9._]{1,64}$"}}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round fifty-two's 001 and 002: a literal given to the server's file functions
+        ("psql -X -At -c \"select pg_read_file('log/$ARG_file')\"", True),
+        ("psql -X -At -c \"copy preview from '/var/tmp/$ARG_file'\"", True),
+        ('psql -X -At -v f="$ARG_file" -c "select pg_read_binary_file(:\'f\')"', True),
+        ("mysql -B -e \"select load_file('/var/tmp/$ARG_file')\"", True),
+        ("psql -X -At -c \"select count(*) from uploads where name = '$ARG_file'\"", False),
+    ],
+)
+def test_sql_that_reads_a_file_of_the_servers(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_FILE)
+    assert (status == "refused") == refused, findings
+
+
+_PW = {"secrets": {"DB_PASSWORD": {"env": "DB_PASSWORD"}}}
+_PGPASS = (
+    'umask 077\nmkdir -p "$HARBOR_RUN_DIR/pg" "$HARBOR_RUN_DIR/out"\n'
+    'printf \'db:5432:app:app:%s\\n\' "$DB_PASSWORD" > "$HARBOR_RUN_DIR/pg/pgpass"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("bundle", "refused"),
+    [
+        # round fifty-two's 003 and 004: `..` alone climbs to the run directory
+        ('tar -czf - -C "$HARBOR_RUN_DIR/out" -- "$ARG_file" | base64 -w0', True),
+        ('cd "$HARBOR_RUN_DIR/out"\nzip -q -r - -- "$ARG_file" | base64 -w0', True),
+        # a name that cannot start with `.`
+        ('tar -czf - -C "$HARBOR_RUN_DIR/out" -- "r-$ARG_file" | base64 -w0', False),
+    ],
+)
+def test_a_name_that_may_be_dot_dot_beside_a_secret_file(
+    bundle: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = check_steps([_PGPASS + bundle], tmp_path, args=_FILE, **_PW)
+    assert (status == "refused") == refused, findings

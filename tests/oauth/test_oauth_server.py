@@ -55,10 +55,14 @@ pytestmark = pytest.mark.anyio
 
 WHOAMI = """
     name: whoami
-    description: Prints the environment the step sees.
+    description: Prints the caller the step sees, then its environment.
     steps:
       - name: show
-        run: env | sort
+        run: |
+          printf 'HARBOR_CALLER_PRINCIPAL=%s\\n' "$HARBOR_CALLER_PRINCIPAL"
+          printf 'HARBOR_CALLER_TENANT=%s\\n' "$HARBOR_CALLER_TENANT"
+          printf 'HARBOR_CALLER_GROUPS=%s\\n' "$HARBOR_CALLER_GROUPS"
+          env | sort | sed 's/^/env: /'
 """
 
 
@@ -214,6 +218,10 @@ async def test_the_caller_reaches_steps_and_audit_but_never_the_token(
         out = text_of(await client.call_tool("whoami", {}))
     assert "HARBOR_CALLER_PRINCIPAL=oauth:alice" in out
     assert "HARBOR_CALLER_GROUPS=ops" in out and "HARBOR_CALLER_TENANT=acme" in out
+    # the claims are the step's shell variables, never its programs' environment
+    assert "env: HARBOR_CALLER_TRANSPORT=http" in out
+    assert "env: HARBOR_CALLER_PRINCIPAL" not in out and "env: HARBOR_CALLER_TENANT" not in out
+    assert "env: HARBOR_CALLER_GROUPS" not in out
     assert token not in out and "Bearer" not in out
     assert token.split(".")[2] not in out  # not even its signature
     assert oidc.introspection_client_secret not in out  # the server's own secret neither
