@@ -412,7 +412,7 @@ w("zoo/diets.yaml", """diets:
 for enc, base in (("E-12", 8.0), ("R-03", 27.0)):
     rows = ["ts,temp_c,humidity_pct"]
     for h in range(48):
-        t = base + ((h * 5) % 9) / 10 - (3.5 if (enc == "R-03" and h == 30) else 0)
+        t = base + ((h * 5) % 9) / 10 - (4.5 if (enc == "R-03" and h == 30) else 0)
         rows.append(f"2024-01-{14 + h // 24:02d}T{h % 24:02d}:00,{t:.1f},{60 + h % 15}")
     w(f"zoo/enclosures/{enc}.csv", "\n".join(rows) + "\n")
 w("zoo/enclosures/limits.yaml", """E-12: {temp_min: 4, temp_max: 12}
@@ -505,3 +505,28 @@ slot 12 KC654JK key present
 w("zimsctl.out", """record ZA-0240 Pip Spheniscus humboldti E-12 status: under observation
 """, base=OUT)
 print("round 52 fixture written")
+
+# ---------------------------------------------------------------- additions (written with bundle 3)
+w("cinema/projectors/screen2.log", "2024-01-19T13:50 show start WONKA OK\n2024-01-19T17:10 show start WONKA OK\n")
+w("cinema/projectors/screen3.log", "2024-01-19T14:55 show start MEANG OK\n2024-01-19T19:25 warning: audio processor fan speed low\n")
+w("elections/tools/canvass_summary.py", '''"""Summarise the unofficial results of a contest (the canvass board's script)."""
+import argparse, csv, json
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--contest", required=True, choices=["mayor", "measure-a"])
+ap.add_argument("--format", default="text", choices=["text", "json"])
+ap.add_argument("--results", default="elections/results/2024-primary.csv")
+a = ap.parse_args()
+tot = {}
+with open(a.results, newline="") as f:
+    for r in csv.DictReader(f):
+        if r["contest"] == a.contest:
+            tot[r["candidate"]] = tot.get(r["candidate"], 0) + int(r["votes"])
+all_votes = sum(tot.values()) or 1
+if a.format == "json":
+    print(json.dumps({"contest": a.contest, "totals": tot}))
+else:
+    for c, v in sorted(tot.items(), key=lambda kv: -kv[1]):
+        print(f"{c:<12} {v:>7} {100 * v / all_votes:5.1f}%")
+''')
+print("round 52 fixture additions written")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""blind34r51 safe-set harness (blind34r50's, adapted: marker /tmp/harbor-r51safe-pwned, prefixes r51sh-/r51srun-,
-stand-ins for round 51's in-house programs: pctrend, oltctl, windlog, rqctl, antctl, kegtrack; one more commit in the
-fixture repository for round 51's publish log).
+"""blind34r52 safe-set harness (blind34r51's, adapted: marker /tmp/harbor-r52safe-pwned, prefixes r52sh-/r52srun-,
+stand-ins for round 52's in-house programs: liftctl, tmsctl, scalectl, yardctl, keybox, zimsctl; one more commit in the
+fixture repository for round 52's ballot-style history).
 
 Runs each export WITHOUT mcp-harbor, emulating what docs/exports.md describes:
 args, secrets and STEP_* outputs as unexported shell variables assigned on the
@@ -44,7 +44,7 @@ for _d in ("home", "xdg-config", "xdg-state"):
 SECRET = "s3cr3tT0ken99"
 MARK = "HARBOR-PWNED-42"
 C = "HARBOR-PWNED-$((6*7))"
-PWN_FILE = "/tmp/harbor-r51safe-pwned"
+PWN_FILE = "/tmp/harbor-r52safe-pwned"
 PAYLOADS = [
     f"$(echo {C})",
     f";echo {C}",
@@ -290,6 +290,8 @@ STUBS = [
     "mysql", "seatwatch", "bmstat", "lblprint",
     # added for round 51
     "pctrend", "oltctl", "windlog", "rqctl", "antctl", "kegtrack",
+    # added for round 52
+    "liftctl", "tmsctl", "scalectl", "yardctl", "keybox", "zimsctl",
 ]
 FORCE_STUB = ["aws", "mvn", "cargo", "jcmd", "jstat", "jps", "socat", "perf", "gcloud"]
 
@@ -563,7 +565,7 @@ def bash_n(script):
 class Run:
     def __init__(self, exp, workdir, stubdir, timeout=20):
         self.exp, self.workdir, self.stubdir, self.timeout = exp, workdir, stubdir, timeout
-        self.rundir = tempfile.mkdtemp(prefix="r51srun-")
+        self.rundir = tempfile.mkdtemp(prefix="r52srun-")
         for d in ("inputs", "steps", "tmp", "tools"):
             os.makedirs(os.path.join(self.rundir, d))
         self.secrets = {s: SECRET for s in (exp.get("secrets") or {})}
@@ -606,7 +608,7 @@ class Run:
             "LOGNAME": "harbor",
             "LANG": "C.UTF-8",
             "TMPDIR": self.rundir + "/tmp",
-            "HARBOR_RUN_ID": "r51",
+            "HARBOR_RUN_ID": "r52",
             "HARBOR_RUN_DIR": self.rundir,
             "HARBOR_TOOL": self.exp["name"],
             "HARBOR_STEP": stepname,
@@ -614,7 +616,7 @@ class Run:
             "HARBOR_PROGRESS": f"{self.rundir}/steps/{n}.progress",
             "HARBOR_CONTEXT": self.rundir + "/context.json",
             "HARBOR_OUTPUT": self.rundir + "/output.json",
-            "HARBOR_CALLER_PRINCIPAL": "local:r51",
+            "HARBOR_CALLER_PRINCIPAL": "local:r52",
             "HARBOR_CALLER_TENANT": "local",
             "HARBOR_CALLER_TRANSPORT": "cli",
             "HARBOR_CALLER_GROUPS": "",
@@ -873,6 +875,11 @@ def make_fixture(base):
         f.write("shot: SHT010_0020\ntask: lookdev\nversion: 4\n")
     g("add", "-A")
     g("commit", "-qm", "KESTREL SHT010_0020 lookdev v004: feather shader update", GIT_AUTHOR_NAME="Mia Bauer", GIT_AUTHOR_EMAIL="mbauer@example.com")
+    # round 52: a ballot-style change committed with a note
+    with open(os.path.join(wd, "elections", "ballots", "styles.yaml"), "a") as f:
+        f.write("  BS-04: {precincts: [P-012], contests: [mayor, measure-a, council-3]}\n")
+    g("commit", "-qam", "BS-04 split from BS-03 for P-012 (annexation)", GIT_AUTHOR_NAME="Rosa Diaz", GIT_AUTHOR_EMAIL="rdiaz@example.gov",
+      GIT_AUTHOR_DATE="2024-02-01T10:00:00Z", GIT_COMMITTER_DATE="2024-02-01T10:00:00Z")
     g("branch", "feature/login", "HEAD~1")
     g("branch", "release/1.4", "v1.4.2")
     return wd
@@ -906,7 +913,7 @@ def classify(rcs, out):
 
 def check_file(yfile, max_runs=12, verbose=False):
     exp = yaml.safe_load(open(yfile))
-    base = tempfile.mkdtemp(prefix="r51sh-")
+    base = tempfile.mkdtemp(prefix="r52sh-")
     res = {"file": os.path.basename(yfile), "marker": False, "leak": False, "runs": 0, "bash_n": []}
     try:
         wd = make_fixture(base)
