@@ -2505,6 +2505,34 @@ def analyse_script_deferred(
     )
 
 
+#: A line of bash's reprint that ends with a here-document's operator and
+#: the ``|`` of a pipeline: bash prints the next stage after the body.
+_HEREDOC_PIPE = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1\s*\|\s*$")
+
+
+def _piped_heredocs_joined(reprinted: str) -> str:
+    """bash's reprint with each pipeline stage that it prints after a
+    here-document's body (``psql <<'SQL' |`` NL body NL ``SQL`` NL ``column``)
+    put back after the ``|``, where the script had it: the same bash text,
+    in the form tree-sitter reads (it cannot read bash's)."""
+    lines = reprinted.split("\n")
+    joined: list[str] = []
+    k = 0
+    while k < len(lines):
+        found = _HEREDOC_PIPE.search(lines[k])
+        end = (
+            lines.index(found.group(2), k + 1) if found and found.group(2) in lines[k + 1 :] else -1
+        )
+        if found is None or end < 0 or end + 1 >= len(lines) or not lines[end + 1].strip():
+            joined.append(lines[k])
+            k += 1
+            continue
+        joined.append(f"{lines[k]} {lines[end + 1].strip()}")
+        joined.extend(lines[k + 1 : end + 1])
+        k = end + 2
+    return "\n".join(joined)
+
+
 def analyse_reprint(
     reprinted: str,
     text: str,
@@ -2531,6 +2559,7 @@ def analyse_reprint(
     check runs either way."""
     src = text.encode("utf-8")
     starts = {src[b0:b1].decode("utf-8", "replace"): c0 for b0, b1, c0, _c1 in sentinels.spans}
+    reprinted = _piped_heredocs_joined(reprinted)
     out = reprinted.encode("utf-8")
 
     def locate(byte: int) -> Located:

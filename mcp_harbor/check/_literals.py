@@ -33,22 +33,30 @@ __all__ = ["MARK", "inside_literals", "program_view", "quoted_program"]
 MARK = "\x00"
 
 _DOUBLE_QUOTED_ESCAPES = (b"$", b"`", b'"', b"\\", b"\n")
+#: A number's characters (no sign): inert in any program's text.
+_DIGITS = frozenset("0123456789")
 #: What bash reads inside double quotes: a pasted text without them is text.
 _DOUBLE_QUOTED_SPECIAL = frozenset('$`"\\!')
 
 
 def program_view(
-    raw: bytes, spans: Sequence[tuple[int, int]], pasted: Sequence[bool] = ()
+    raw: bytes,
+    spans: Sequence[tuple[int, int]],
+    pasted: Sequence[bool] = (),
+    numbers: Sequence[bool] = (),
 ) -> str | None:
     """The text a program receives for one shell word whose script text is
     `raw`, with `MARK` where each caller value stands (`spans`: their
     offsets into `raw`, each a ``$NAME`` or ``${NAME}`` inside double
     quotes, or where `pasted` says so a placeholder whose text is pasted
-    there). None when the word's text is not read this simply: a value
-    outside double quotes (it may split or glob), any other expansion,
-    ``$'…'``, a glob, brace or tilde, or unbalanced quotes."""
+    there), or ``0`` where `numbers` says it is a number that cannot start
+    with ``-`` (inert anywhere in the program's text). None when the word's
+    text is not read this simply: a value outside double quotes (it may
+    split or glob), any other expansion, ``$'…'``, a glob, brace or tilde,
+    or unbalanced quotes."""
     ends = dict(spans)
     placeholders = {start for (start, _), paste in zip(spans, pasted, strict=False) if paste}
+    counted = {start for (start, _), number in zip(spans, numbers, strict=False) if number}
     out: list[bytes] = []
     quoted = False
     k = 0
@@ -56,7 +64,7 @@ def program_view(
         if k in ends:
             if not quoted or (k not in placeholders and raw[k : k + 1] != b"$"):
                 return None
-            out.append(MARK.encode())
+            out.append(b"0" if k in counted else MARK.encode())
             k = ends[k]
             continue
         c = raw[k : k + 1]
@@ -119,17 +127,31 @@ def quoted_program(key: str, raw: bytes, start: int, occs: Sequence[Occ]) -> str
     view = grammars.literal_view(key)
     if grammar is None or view is None or not occs:
         return None
+    # limit $ARG_n beside '$ARG_day': a number, inert in the text itself
+    numbers = [_number(o) for o in occs]
     if not all(
-        not o.model.chars & grammar.literal_ends
+        (number or not o.model.chars & grammar.literal_ends)
         # a placeholder's text is pasted into the script: bash reads it
         # inside the double quotes too
         and (o.kind == "env" or (o.kind == "raw" and not o.model.chars & _DOUBLE_QUOTED_SPECIAL))
-        for o in occs
+        for o, number in zip(occs, numbers, strict=True)
     ):
         return None
     text = program_view(
         raw,
         [(o.start - start, o.end - start) for o in occs],
         pasted=[o.kind == "raw" for o in occs],
+        numbers=numbers,
     )
     return text if text is not None and inside_literals(text, view) else None
+
+
+def _number(occ: Occ) -> bool:
+    """`occ` is a number that cannot start with ``-`` (rule 4: inert even in
+    code): a JSON number's text, or digits."""
+    model = occ.model
+    if model.words is not None:
+        return False
+    if model.numeric:
+        return not model.may_start_with_dash
+    return model.chars <= _DIGITS and not model.can_be_empty

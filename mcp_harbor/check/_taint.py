@@ -2776,6 +2776,7 @@ class TaintedScript:
             or _option_written(node_text(self.src, a), not self.links)
             or self._numbers_text(a)
             or self._quoted_text(program, a)
+            or self._constant_text(a)
             for a in arguments
         ]
         if program is not None and None in words:
@@ -3107,6 +3108,16 @@ class TaintedScript:
         program = static_text(self.src, name) if name is not None else None
         words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
         return program is not None and puts_caller_files(program, words)
+
+    def _constant_text(self, node: Node) -> str | None:
+        """The literal text of the word `node` when it is ``"$NAME"`` of a
+        name one assignment sets to literal text (`set_once`:
+        ``db=data/app.db`` … ``"$db"``), and no caller data is in it."""
+        use = _CONSTANT_USE.fullmatch(node_text(self.src, node))
+        if use is None or use["all"] or self.occs_in(node.start_byte, node.end_byte):
+            return None
+        held = self.set_once(use["bare"] or use["braced"])
+        return static_text(self.src, held) if held is not None else None
 
     def _quoted_text(self, program: str | None, node: Node) -> str | None:
         """The text the word `node` gives `program` when every caller value

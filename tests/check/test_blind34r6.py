@@ -27,7 +27,6 @@ REFUSED_SAFE = {
     "164-sqlite-backup-verify.yaml": "H004: sqlite3 opens a database in the run directory",
     "098-sqlite-team-report.yaml": "H005 H012",
     "127-inhouse-featurectl.yaml": "H008",
-    "137-incident-summary-heredoc.yaml": "H000",
 }
 
 

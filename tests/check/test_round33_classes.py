@@ -1224,3 +1224,52 @@ def test_a_name_that_may_be_dot_dot_beside_a_secret_file(
 ) -> None:
     status, findings = check_steps([_PGPASS + bundle], tmp_path, args=_FILE, **_PW)
     assert (status == "refused") == refused, findings
+
+
+_DAY = {
+    "day": {"type": "string", "pattern": "^20[0-9]{2}-[0-9]{2}-[0-9]{2}$"},
+    "n": {"type": "integer", "minimum": 1, "maximum": 100},
+    "m": {"type": "integer", "minimum": -5, "maximum": 100},
+}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round fifty-two's safe 013, 034, 062, 094: the database in a name set
+        # once, a number beside the literal
+        (
+            'db=ski/passes.db\nsqlite3 -readonly "$db" "select * from s where d = \'$ARG_day\';"'
+            "\nmake report",
+            False,
+        ),
+        ("sqlite3 -readonly s.db \"select * from s where d = '$ARG_day' limit $ARG_n;\"", False),
+        # a number that may be negative stands outside the literal: not inert
+        ("sqlite3 -readonly s.db \"select 1-$ARG_m where '$ARG_day' > '';\"", True),
+        # a database name set twice is not known
+        (
+            'db=a.db\n[ -f b.db ] && db=b.db\nsqlite3 -readonly "$db" "select \'$ARG_day\';"'
+            "\nmake report",
+            True,
+        ),
+    ],
+)
+def test_sql_literals_beside_numbers_and_names_set_once(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = check_steps([run], tmp_path, args=_DAY)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round fifty-two's safe 006: bash reprints the stage after a
+        # here-document's body; tree-sitter reads it back where it was
+        ("psql -X -v d=\"$ARG_day\" <<'SQL' | column -t -s ','\nselect :'d';\nSQL", False),
+        ("psql -X -v d=\"$ARG_day\" <<'SQL' | sed \"s/x/$ARG_day/e\"\nselect :'d';\nSQL", True),
+    ],
+)
+def test_a_pipeline_after_a_here_document(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_DAY)
+    assert (status == "refused") == refused, findings
