@@ -261,6 +261,30 @@ def _after_value_option(arguments: Sequence[Node], argument: Node, options: froz
     return before is not None and before.decode("utf-8", "replace") in options
 
 
+#: sed's ways to write a file in its program (GNU sed 4.9, in `sed_code`'s
+#: form): the ``w FILE`` and ``W FILE`` commands, the ``s`` command's ``w``
+#: flag; the name runs to the end of its line.
+_SED_WRITES = re.compile(r"(?m)(?:^[wW]|^s.*w)[ \t]*(/[^\n]*)$")
+#: awk's output redirections to a literal file name (``print > "/x"``, ``>>``).
+_AWK_WRITES = re.compile(r'>>?\s*"(/[^"]*)"')
+
+
+def _tar_extracts(words: Sequence[str | None]) -> bool:
+    """tar with `words` extracts an archive (GNU tar 1.34: ``-x``,
+    ``--extract``, ``--get``, ``x`` in a cluster of short options or in an
+    old-style first word)."""
+    for k, word in enumerate(words):
+        if word is None:
+            continue
+        if word in ("--extract", "--get"):
+            return True
+        if word.startswith("-") and not word.startswith("--") and "x" in word[1:]:
+            return True
+        if k == 0 and not word.startswith("-") and "x" in word:
+            return True
+    return False
+
+
 class _Analysis(TaintedScript):
     """The analysis of one script text (a step or a nested script): the
     facts of `TaintedScript`, then the checks on them."""
@@ -1526,8 +1550,11 @@ class _Analysis(TaintedScript):
         ``install``, ``mv``, ``tee``, ``dd`` (``of=``), or the value of an
         option through which a program's grammar writes a file (``curl -o``,
         `grammars.output_options`)."""
-        targets: list[tuple[Node, Node]] = [
-            (redirect.parent or redirect, dest) for redirect, dest in writing_redirects(script)
+        # (the statement, the word that names the file, its path when the
+        # word is a program's text that names it: sed's `w FILE`)
+        targets: list[tuple[Node, Node, str | None]] = [
+            (redirect.parent or redirect, dest, None)
+            for redirect, dest in writing_redirects(script)
         ]
         for node in script.of_type("command"):
             name = node.child_by_field_name("name")
@@ -1536,33 +1563,53 @@ class _Analysis(TaintedScript):
             if program is None or not arguments:
                 continue
             base = program.rsplit("/", 1)[-1]
+            words = [static_text(self.src, a) for a in arguments]
             if base in ("cp", "install", "mv"):
-                targets.append((node, arguments[-1]))
+                targets.append((node, arguments[-1], None))
             elif base == "tee":
                 targets += [
-                    (node, a) for a in arguments if not node_text(self.src, a).startswith("-")
+                    (node, a, None) for a in arguments if not node_text(self.src, a).startswith("-")
                 ]
             elif base == "dd":
                 targets += [
-                    (node, a) for a in arguments if node_text(self.src, a).startswith("of=")
+                    (node, a, None) for a in arguments if node_text(self.src, a).startswith("of=")
                 ]
+            elif base == "tar" and _tar_extracts(words) and not self._authors_archive(node):
+                # tar -x … -C DIR: what the archive holds lands in DIR
+                for k, word in enumerate(words):
+                    if word in ("-C", "--directory") and k + 1 < len(arguments):
+                        targets.append((node, arguments[k + 1], None))
+                    elif word is not None and word.startswith("--directory="):
+                        targets.append((node, arguments[k], word.split("=", 1)[1]))
+                    elif word is not None and word.startswith("-C") and len(word) > 2:
+                        targets.append((node, arguments[k], word[2:]))  # -C/srv/app
+            elif base in ("sed", "awk", "gawk", "mawk"):
+                # the files a literal program text writes: sed's `w FILE` (a
+                # command or the s command's flag), awk's `print > "FILE"`
+                for k, word in enumerate(words):
+                    if word is None:
+                        continue
+                    shown = grammars.sed_code(word) if base == "sed" else word
+                    pattern = _SED_WRITES if base == "sed" else _AWK_WRITES
+                    targets += [(node, arguments[k], m.group(1)) for m in pattern.finditer(shown)]
             else:
                 # the value of an option through which its grammar writes a
                 # file (curl -o, sort -o, git archive --output=…)
-                words = [static_text(self.src, a) for a in arguments]
                 options, takes = grammars.output_options(base, words)
                 for k, word in enumerate(words):
                     if word in takes and k + 1 < len(arguments):
-                        targets.append((node, arguments[k + 1]))
+                        targets.append((node, arguments[k + 1], None))
                     elif word is not None and word.split("=", 1)[0] in options and "=" in word:
-                        targets.append((node, arguments[k]))
-        for scope, dest in targets:
+                        targets.append((node, arguments[k], None))
+        for scope, dest, named in targets:
             while scope.parent is not None and scope.parent.type in (
                 "pipeline",
                 "redirected_statement",
             ):
                 scope = scope.parent
-            text = (self.place_text(self.word(dest)) or node_text(self.src, dest)).replace('"', "")
+            text = named or (self.place_text(self.word(dest)) or node_text(self.src, dest)).replace(
+                '"', ""
+            )
             text = text.replace("'", "").removeprefix("of=")
             if text.startswith("-") and "=" in text:
                 text = text.split("=", 1)[1]  # --output=/srv/…
@@ -1586,6 +1633,36 @@ class _Analysis(TaintedScript):
                 "keep files made from caller data in $HARBOR_RUN_DIR (or a temporary folder)",
             )
             return
+
+    def _authors_archive(self, tar: Node) -> bool:
+        """The archive the ``tar`` command `tar` extracts (its ``-f`` value,
+        ``-xzf FILE``) is a file of a folder no run owns, which the caller
+        only chooses among (``/srv/releases/$ARG_v.tgz``, the value holding
+        no ``/`` and no leading ``.``): what it holds is the author's."""
+        arguments = tar.children_by_field_name("argument")
+        words = [static_text(self.src, a) for a in arguments]
+        archive: Node | None = None
+        for k, word in enumerate(words):
+            if word is None or k + 1 >= len(arguments):
+                continue
+            if word in ("-f", "--file") or (
+                word.startswith("-") and not word.startswith("--") and word.endswith("f")
+            ):
+                archive = arguments[k + 1]
+        if archive is None:
+            return False
+        text = (self.place_text(self.word(archive)) or "").replace('"', "").replace("'", "")
+        occs = self.occs_in(archive.start_byte, archive.end_byte)
+        lead = self.src[archive.start_byte : occs[0].start if occs else archive.end_byte]
+        folder = lead.decode("utf-8", "replace").replace('"', "").replace("'", "")
+        return (
+            text.startswith("/")
+            and not text.startswith(("/dev/", "/proc/"))
+            and not names_place(text)
+            and folder.startswith("/")
+            and folder.endswith("/")
+            and all("/" not in o.model.chars and "." not in o.model.first for o in occs)
+        )
 
     def _trace_prompt(self, script: _tree.Parsed) -> None:
         """``PS4``: before every command ``set -x`` traces, bash expands its

@@ -252,8 +252,9 @@ def runs_data(text: str) -> str | None:
 _FORMATS = frozenset({"format", "format_map"})
 #: Dunder attributes that are a name, a string (of a function, a class, a module).
 _NAMES = frozenset({"__name__", "__qualname__"})
-#: os's environment, as a mapping and through its functions (Python 3.11 os).
-_ENVIRONMENT = frozenset({"environ", "environb", "getenv", "getenvb"})
+#: os's environment, as a mapping and through its functions (Python 3.11
+#: os; os.path.expandvars replaces ``$NAME`` in its argument by NAME's value).
+_ENVIRONMENT = frozenset({"environ", "environb", "getenv", "getenvb", "expandvars"})
 
 
 def _literal_string(node: ast.expr, literals: frozenset[str]) -> bool:
@@ -295,7 +296,7 @@ def environment_lookup(text: str) -> str | None:
         parent = parents.get(node)
         if name not in _ENVIRONMENT or isinstance(parent, (ast.ImportFrom, ast.alias)):
             continue
-        if name in ("getenv", "getenvb"):
+        if name in ("getenv", "getenvb", "expandvars"):
             if called_with_literal(node):
                 continue
             return f"`{name}` with a name that is not a literal string"

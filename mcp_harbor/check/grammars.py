@@ -626,6 +626,9 @@ GRAMMARS: dict[str, Grammar] = {
         # only reads)
         writes=r"\b(?:write\w*|append\w*|open\w*|rename\w*|copy\w*|mkdir\w*|"
         r"symlink\w*|link\w*|cp\w*|rm\w*|globalThis|module)\b",
+        # process.env read by a name the program computes, or handed on whole
+        # (Node.js 18 process.env): not process.env.NAME nor process.env["NAME"]
+        env_lookup=r"\bprocess\s*\.\s*env\b(?!\s*\.\s*[A-Za-z_$]|\s*\[\s*(['\"`])[^'\"`$]*\1\s*\])",
         flags="--no-warnings --enable-source-maps -v --version -h --help --trace-warnings "
         "--inspect --experimental-vm-modules --no-deprecation --preserve-symlinks "
         "--throw-deprecation --trace-deprecation --pending-deprecation -c --check",
@@ -651,6 +654,9 @@ GRAMMARS: dict[str, Grammar] = {
         magic_open_options="-n -p -a -F",
         writes=r"\b(?:open|sysopen|rename|link|symlink|mkdir|unlink|utime|chmod|truncate|"
         r"File|IO)\b",
+        # perlvar(1) %ENV: $ENV{…} by a name the program computes, or %ENV
+        # handed on whole (keys, each, a copy); not $ENV{NAME} nor $ENV{'NAME'}
+        env_lookup=r"%ENV\b|\$ENV\s*\{(?!\s*(?:[A-Za-z_]\w*|'[^']*'|\"[^\"$@]*\")\s*\})",
         flags="-w -W -X -n -p -a -l -s -t -T -c -v -i -0 -F -C -g -U -S -u",
     ),
     "git": _g(_GIT.format(sub="") + " (no subcommand: --version, --help)", inert=True),

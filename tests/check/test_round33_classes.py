@@ -1273,3 +1273,75 @@ def test_sql_literals_beside_numbers_and_names_set_once(
 def test_a_pipeline_after_a_here_document(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_DAY)
     assert (status == "refused") == refused, findings
+
+
+_VAR = {"var": {"type": "string", "pattern": "^[A-Z_][A-Z0-9_]{0,40}$"}}
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round fifty-three's 004-006: the environment by a name the data picks
+        (
+            "python3 -I -c 'import os, sys; print(os.path.expandvars(sys.argv[1]))' \"$ARG_var\"",
+            True,
+        ),
+        ("node -e 'const k = process.argv[1]; console.log(process.env[k])' \"$ARG_var\"", True),
+        ("node -e 'console.log(Object.keys(process.env), process.argv[1])' \"$ARG_var\"", True),
+        ("perl -e 'my $k = shift; print $ENV{$k}' -- \"$ARG_var\"", True),
+        ("perl -e 'print join q(,), keys %ENV, @ARGV' -- \"$ARG_var\"", True),
+        # a literal name is the author's
+        (
+            "python3 -I -c 'import os, sys; print(os.path.expandvars(\"$HOME\"), sys.argv[1])' "
+            '"$ARG_var"',
+            False,
+        ),
+        ("node -e 'console.log(process.env.HOME, process.argv[1])' \"$ARG_var\"", False),
+        ("perl -e 'print $ENV{HOME}, shift' -- \"$ARG_var\"", False),
+    ],
+)
+def test_the_environment_by_a_computed_name_in_node_perl_and_python(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = check_steps([run], tmp_path, args=_VAR)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round fifty-three's 014-016: a program's own way to write there
+        ('tar -xzf "$ARG_path" -C /srv/app/templates', True),
+        ('tar -xzf "$ARG_path" --directory=/srv/app/templates', True),
+        ("sed -n -e '/^[A-Z]/w /srv/app/env/staging.env' \"$ARG_path\"", True),
+        ('awk \'{ print > "/srv/app/inventory/hosts.sh" }\' "$ARG_path"', True),
+        # into the run directory, or reading from the folder
+        ('tar -xzf "$ARG_path" -C "$HARBOR_RUN_DIR/x"', False),
+        ('tar -czf "$HARBOR_RUN_DIR/x.tgz" -C /srv/app/templates -- "$ARG_path"', False),
+        ("sed -n -e '/^[A-Z]/p' \"$ARG_path\"", False),
+        ('awk \'{ print > "/dev/stderr" }\' "$ARG_path"', False),
+    ],
+)
+def test_writers_into_a_folder_no_run_owns_by_their_own_means(
+    run: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("archive", "refused"),
+    [
+        # one of the author's archives, which the caller only chooses among
+        ('"/srv/releases/$ARG_code.tgz"', False),
+        # the caller's archive, or a name that may climb out of the folder
+        ('"$HARBOR_RUN_DIR/inputs/$ARG_code.tgz"', True),
+        ('"/srv/releases/$ARG_path.tgz"', True),
+    ],
+)
+def test_an_authors_archive_extracted_into_a_folder_no_run_owns(
+    archive: str, refused: bool, tmp_path: Path
+) -> None:
+    run = f"mkdir -p /srv/stage\ntar -xzf {archive} -C /srv/stage"
+    status, findings = check_steps([run], tmp_path, args={**_CODE, **_PATH})
+    assert (status == "refused") == refused, findings
