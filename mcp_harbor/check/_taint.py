@@ -142,6 +142,9 @@ def printf_escapes(text: str) -> str:
 
 
 #: A command word that only reads a variable: "$V", ${V}, "${V[@]}"…
+#: Nothing after ``${m[$k]``, or a default of the author's literal text
+#: (``:-0``, ``-none``): the expansion is one of m's values or that text.
+_LITERAL_DEFAULT = re.compile(r"(?::?-[A-Za-z0-9_.,/+ -]*)?")
 _CONSTANT_USE = re.compile(
     r'"?\$(?:(?P<bare>[A-Za-z_][A-Za-z0-9_]*)|\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)'
     r'(?P<all>\[[@*]\])?\})"?'
@@ -2079,8 +2082,11 @@ class TaintedScript:
                 return False
             text = node_text(self.src, holder)
             array = node_text(self.src, name)
-            if text != f"${{{array}[{node_text(self.src, index)}]}}":
-                return False  # ${!m[$k]}, ${m[$k]:-$x}, ${m[$k]/…}: more than the value
+            plain = f"${{{array}[{node_text(self.src, index)}]"
+            default = text[len(plain) : -1] if text.startswith(plain) else None
+            if default is None or not _LITERAL_DEFAULT.fullmatch(default):
+                # ${!m[$k]}, ${m[$k]:-$x}, ${m[$k]/…}: more than the value
+                return False
             return (
                 self.is_assoc(array, parent)
                 and not self.namerefs
@@ -3647,16 +3653,42 @@ class TaintedScript:
     def _keeps_lines(self, command: Node) -> bool:
         """`command` prints some of its input lines whole, in some order."""
         name = _name_of(self.src, command)
-        words = [static_text(self.src, a) for a in command.children_by_field_name("argument")]
+        arguments = command.children_by_field_name("argument")
+        words = [static_text(self.src, a) for a in arguments]
+        if (
+            name in ("head", "tail")
+            and len(arguments) == 2
+            and words[0] == "-n"
+            and self._count_word(arguments[1])
+        ):
+            return True  # head -n {{ args.top }}, head -n "$ARG_top": whole lines
         if None in words:
             return False
         if name == "sort":
             return not any(w.startswith(("-o", "--output", "-z", "--zero")) for w in words if w)
         if name in ("head", "tail"):
-            # head -n 20, tail -5: whole lines (-c would cut one)
+            # head -n 20, tail -5: whole lines (-c would cut one); the count
+            # may be a number of the caller's (head -n {{ args.top }})
             text = " ".join(w for w in words if w is not None)
             return re.fullmatch(r"(?:-n ?[0-9]+|-[0-9]+)?", text) is not None
         return False
+
+    def _count_word(self, node: Node) -> bool:
+        """The word `node` is a whole number that cannot start with ``-``:
+        digits, a placeholder of such an arg (``{{ args.top }}``), or the
+        plain expansion of one (``"$ARG_top"``)."""
+        text = node_text(self.src, node).strip('"')
+        if text.isdigit():
+            return True
+        held: ValueModel | None = None
+        if self.sentinels is not None and text in self.sentinels.by_word:
+            held = self.sentinels.by_word[text].model
+        use = _CONSTANT_USE.fullmatch(text)
+        if use is not None and not use["all"]:
+            name = use["bare"] or use["braced"]
+            if name.startswith("ARG_") and name in self.taint.variables:
+                held = self.taint.variables[name][1]
+        return held is not None and held.numeric and not held.may_start_with_dash
 
     def _splits_at(self, command: Node) -> frozenset[str] | None:
         """The characters the ``read`` `command` splits its line at (IFS): a

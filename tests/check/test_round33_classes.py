@@ -1345,3 +1345,44 @@ def test_an_authors_archive_extracted_into_a_folder_no_run_owns(
     run = f"mkdir -p /srv/stage\ntar -xzf {archive} -C /srv/stage"
     status, findings = check_steps([run], tmp_path, args={**_CODE, **_PATH})
     assert (status == "refused") == refused, findings
+
+
+_TOP = {
+    "top": {"type": "integer", "minimum": 1, "maximum": 50},
+    "w": {"type": "string", "pattern": "^[a-z]{1,20}$"},
+}
+_STOCK = (
+    "declare -A stock=()\n"
+    "while IFS=, read -r sku kg; do stock[$sku]=$kg; done < <(sed 1d inv.csv)\n"
+    'read -r sku <<< "$ARG_w"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round fifty-three's safe 013 and 074: uniq -c's counts through
+        # head -n of a caller's number; a map's value or the author's default
+        (
+            "while read -r n pair; do echo $(( n + 1 )); done < "
+            '<(grep -F -- "$ARG_w" x | sort | uniq -c | sort -rn | head -n {{ args.top }})',
+            False,
+        ),
+        (
+            "while read -r n pair; do echo $(( n + 1 )); done < "
+            '<(grep -F -- "$ARG_w" x | uniq -c | head -n "$ARG_top")',
+            False,
+        ),
+        (_STOCK + "have=${stock[$sku]:-0}\necho $(( have + 1 ))", False),
+        # a default of the caller's; lines that do not start with a count
+        (_STOCK + "have=${stock[$sku]:-$sku}\necho $(( have + 1 ))", True),
+        (
+            "while read -r n pair; do echo $(( n + 1 )); done < "
+            '<(grep -F -- "$ARG_w" x | head -n "$ARG_top")',
+            True,
+        ),
+    ],
+)
+def test_counts_through_head_and_a_maps_default(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_TOP)
+    assert (status == "refused") == refused, findings
