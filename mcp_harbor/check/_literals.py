@@ -17,6 +17,10 @@ The proof needs three facts, each checked here or by the caller:
   as `grammars.sql_code`), and the text holds no backslash (a dialect that
   escapes with one could end a literal the view reads as open);
 - no value can hold a character of `Grammar.literal_ends` (the caller's).
+
+A number that cannot start with ``-`` may stand outside the literals
+(``… limit $ARG_n``): it is inert even in code (issue 34, rule 4), and the
+view reads it as ``0``.
 """
 
 from __future__ import annotations

@@ -186,7 +186,7 @@ def _follow(
         and o.model.words is None
     ]
     # caller data that may hold a `/` (so `../`): a path it is in may name any file
-    sinks.climbing = [(o.start, o.end) for o in sinks_occs_with_slash(caller.occs, secrets)]
+    sinks.climbing = [(o.start, o.end) for o in climbing_occs(caller.occs, secrets)]
     # caller data each of whose values starts a URL's path, query or fragment
     sinks.path_starts = {
         o.start
@@ -200,7 +200,7 @@ def _follow(
     return sinks.run(), sinks
 
 
-def sinks_occs_with_slash(occs: Sequence[Occ], secrets: Collection[str]) -> list[Occ]:
+def climbing_occs(occs: Sequence[Occ], secrets: Collection[str]) -> list[Occ]:
     """The caller data among `occs` whose values may climb out of a folder:
     hold a ``/`` (``../x``), or be ``..`` itself (a ``.`` may come first)."""
     return [
@@ -451,10 +451,9 @@ class _Sinks:
         return min(self.secret_files)
 
     def _names_operands(self, path: Node) -> bool:
-        """The word `path` is a file operand: one word that is no option's
-        value it could be shown to be (a value that may start with ``.``
-        is no option), or words after ``--`` (``"${files[@]}"`` elsewhere
-        may be ``--data-urlencode`` and its value)."""
+        """The word `path` names files: one word (a value that may start
+        with ``.`` is no option), or an array's words after ``--`` (before
+        it, ``"${params[@]}"`` may be ``--data-urlencode`` and its value)."""
         text = node_text(self.src, path)
         if "[@]" not in text and "[*]" not in text:
             return True
@@ -466,10 +465,11 @@ class _Sinks:
         return "--" in before
 
     def _works_in_run_dir(self, path: Node) -> bool:
-        """The command `path` is a word of names its paths from a folder of
-        the run directory, where a secret's file is: another of its words
-        names the run directory (``tar -C "$HARBOR_RUN_DIR/out"``), or the
-        script changes its folder to one there (``cd "$HARBOR_RUN_DIR/x"``)."""
+        """The command whose word `path` is reads its relative paths from a
+        folder of the run directory, where a secret's file is: another of
+        its words names the run directory (``tar -C "$HARBOR_RUN_DIR/out"``),
+        or the script changes its folder to one there (``cd
+        "$HARBOR_RUN_DIR/x"``)."""
         if not any("HARBOR_RUN_DIR" in f or not f.startswith("/") for f in self.secret_files):
             return False
         command = path.parent
