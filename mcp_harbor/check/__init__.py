@@ -55,10 +55,15 @@ from mcp_harbor.check._taint import (
     writable_piece,
     writable_text,
     writes_repository,
+    writing_redirects,
 )
 from mcp_harbor.check._tree import node_text, parsed, static_text
 from mcp_harbor.check._values import ValueModel
-from mcp_harbor.check.credentials import takes_credential
+from mcp_harbor.check.credentials import (
+    reads_credential_file,
+    reads_credential_file_env,
+    takes_credential,
+)
 from mcp_harbor.check.grammars import is_language, writes_no_file
 from mcp_harbor.check.rules import (
     RULES,
@@ -382,7 +387,50 @@ def _held_secrets(export: Export, scripts: Sequence[tuple[str, Sentinels]]) -> f
                     for child in node.children
                 ):
                     names.add(variable)
+        names |= _credential_files_of(text, [v for v in passed if v not in names])
     return frozenset(names)
+
+
+def _credential_files_of(text: str, passed: Sequence[str]) -> set[str]:
+    """The `passed` names the script `text` writes into a file (a
+    redirection of a statement that mentions one) that a program then reads
+    as a credential file (``PGPASSFILE=F psql``, ``curl -K F``, ``mysql
+    --defaults-extra-file=F``): the file holds a credential, as a secret's
+    would. Paths are compared as written, quotes dropped."""
+    if not passed:
+        return set()
+    src = text.encode("utf-8")
+    script = parsed(text)
+    written: dict[str, set[str]] = {}
+    for redirect, dest in writing_redirects(script):
+        statement = redirect.parent if redirect.parent is not None else redirect
+        held = {v for v in passed if re.search(rf"\$\{{?{v}\b", node_text(src, statement))}
+        if held:
+            written.setdefault(_as_written(node_text(src, dest)), set()).update(held)
+    found: set[str] = set()
+    for node, (name, *arguments) in (c for c in script.commands() if c[1]):
+        program = (static_text(src, name) or "").rsplit("/", 1)[-1]
+        words = [static_text(src, a) for a in arguments]
+        for k, argument in enumerate(arguments):
+            path = _as_written(node_text(src, argument).split("=", 1)[-1])
+            if path in written and reads_credential_file(program, words, k):
+                found |= written[path]
+        for child in node.children:
+            target = child.child_by_field_name("name")
+            value = child.child_by_field_name("value")
+            if child.type != "variable_assignment" or target is None or value is None:
+                continue
+            path = _as_written(node_text(src, value))
+            if path in written and reads_credential_file_env(
+                program, words, node_text(src, target)
+            ):
+                found |= written[path]
+    return found
+
+
+def _as_written(text: str) -> str:
+    """A path's text with its quotes dropped (``"$HARBOR_RUN_DIR/pgpass"``)."""
+    return text.replace('"', "").replace("'", "")
 
 
 def _option_before(words: Sequence[str | None], k: int) -> bool:

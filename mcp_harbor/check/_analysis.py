@@ -1547,7 +1547,10 @@ class _Analysis(TaintedScript):
         caller's): every export's steps read what is there as the author's
         (``make -f /srv/app/drafts/d.mk``), so the caller's text would be
         ambient in their calls. A redirection, or the destination of ``cp``,
-        ``install``, ``mv``, ``tee``, ``dd`` (``of=``), or the value of an
+        ``install``, ``mv``, ``rsync``, ``scp``, ``ln``, ``tee``, ``dd``
+        (``of=``), an operand a grammar says is written (``uniq IN OUT``),
+        tar's ``-C`` when it extracts, sed's ``w FILE``, awk's ``print >
+        "FILE"``, or the value of an
         option through which a program's grammar writes a file (``curl -o``,
         `grammars.output_options`)."""
         # (the statement, the word that names the file, its path when the
@@ -1564,8 +1567,17 @@ class _Analysis(TaintedScript):
                 continue
             base = program.rsplit("/", 1)[-1]
             words = [static_text(self.src, a) for a in arguments]
-            if base in ("cp", "install", "mv"):
-                targets.append((node, arguments[-1], None))
+            if base in ("cp", "install", "mv", "rsync", "scp", "ln"):
+                # the last operand: where to; unless every source is one of
+                # the author's files the caller only picks
+                # (rsync -a "/srv/releases/$v/" /srv/app/current/)
+                sources = [
+                    a
+                    for a, w in zip(arguments[:-1], words[:-1], strict=True)
+                    if w is None or not w.startswith("-")
+                ]
+                if not sources or not all(self._authors_file(a) for a in sources):
+                    targets.append((node, arguments[-1], None))
             elif base == "tee":
                 targets += [
                     (node, a, None) for a in arguments if not node_text(self.src, a).startswith("-")
@@ -1593,8 +1605,13 @@ class _Analysis(TaintedScript):
                     pattern = _SED_WRITES if base == "sed" else _AWK_WRITES
                     targets += [(node, arguments[k], m.group(1)) for m in pattern.finditer(shown)]
             else:
-                # the value of an option through which its grammar writes a
-                # file (curl -o, sort -o, git archive --output=…)
+                # the operands its grammar writes (uniq IN OUT), and the value
+                # of an option through which it writes a file (curl -o, sort
+                # -o, git archive --output=…)
+                targets += [
+                    (node, arguments[k], None)
+                    for k in grammars.written_operand_indexes(base, words)
+                ]
                 options, takes = grammars.output_options(base, words)
                 for k, word in enumerate(words):
                     if word in takes and k + 1 < len(arguments):
@@ -1649,18 +1666,23 @@ class _Analysis(TaintedScript):
                 word.startswith("-") and not word.startswith("--") and word.endswith("f")
             ):
                 archive = arguments[k + 1]
-        if archive is None:
-            return False
-        text = (self.place_text(self.word(archive)) or "").replace('"', "").replace("'", "")
-        occs = self.occs_in(archive.start_byte, archive.end_byte)
-        lead = self.src[archive.start_byte : occs[0].start if occs else archive.end_byte]
+        return archive is not None and self._authors_file(archive)
+
+    def _authors_file(self, word: Node) -> bool:
+        """The path `word` names a file of a folder no run owns, which the
+        caller only chooses among (``/srv/releases/$ARG_v.tgz``: the author's
+        folder first, the caller's part holding no ``/`` and no leading
+        ``.``): what it holds is the author's."""
+        text = (self.place_text(self.word(word)) or "").replace('"', "").replace("'", "")
+        occs = self.occs_in(word.start_byte, word.end_byte)
+        lead = self.src[word.start_byte : occs[0].start if occs else word.end_byte]
         folder = lead.decode("utf-8", "replace").replace('"', "").replace("'", "")
         return (
             text.startswith("/")
             and not text.startswith(("/dev/", "/proc/"))
             and not names_place(text)
             and folder.startswith("/")
-            and folder.endswith("/")
+            and (not occs or folder.endswith("/"))
             and all("/" not in o.model.chars and "." not in o.model.first for o in occs)
         )
 

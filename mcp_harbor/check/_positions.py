@@ -1138,6 +1138,17 @@ def admit(
                     InterpreterProgram,
                 )
                 break
+    named_by_data = stdin or next((w for w in words if w.tainted), None)
+    if grammar.names_env_in_data and operand < 0 and named_by_data is not None:
+        refuse(
+            named_by_data,
+            f"`{key}` with no operand replaces every `$NAME` of its input by that "
+            "variable's value, and the caller writes the input: a credential the server "
+            "passes is among the variables",
+            f"name the variables `{key}` may replace in a literal operand "
+            "(`envsubst '$GREETING $SITE'`)",
+            InterpreterProgram,
+        )
     if stdin is not None and (grammar.stdin == "code" or not seen_program or stdin_code):
         refuse(
             stdin,

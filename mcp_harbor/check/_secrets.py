@@ -48,8 +48,16 @@ from functools import partial
 
 from tree_sitter import Node
 
-from mcp_harbor.check._facts import Hazard, Located, Occ, Sentinels, Taint, any_model
-from mcp_harbor.check._taint import TaintedScript, initial_taint, printf_escapes
+from mcp_harbor.check._facts import (
+    Hazard,
+    Located,
+    Occ,
+    Sentinels,
+    Taint,
+    any_model,
+    is_attachment_path,
+)
+from mcp_harbor.check._taint import TaintedScript, initial_taint, makes_links, printf_escapes
 from mcp_harbor.check._tree import (
     IDENT,
     VARIABLE,
@@ -200,6 +208,11 @@ def _follow(
     return sinks.run(), sinks
 
 
+#: The programs that may put a link in a folder (`makes_links`): what they
+#: are given there is where they write, not a file they print.
+_LINK_MAKERS = frozenset({"tar", "unzip", "bsdtar", "cp", "ln", "rsync"})
+
+
 def climbing_occs(occs: Sequence[Occ], secrets: Collection[str]) -> list[Occ]:
     """The caller data among `occs` whose values may climb out of a folder:
     hold a ``/`` (``../x``), or be ``..`` itself (a ``.`` may come first)."""
@@ -209,6 +222,8 @@ def climbing_occs(occs: Sequence[Occ], secrets: Collection[str]) -> list[Occ]:
         if o.var not in secrets
         and o.arg not in secrets
         and ("/" in o.model.chars or "." in o.model.first)
+        # an attachment's path is the server's file of inputs/
+        and not is_attachment_path(o.model)
     ]
 
 
@@ -242,6 +257,8 @@ class _Sinks:
         self.commands: set[int] = set()
         #: where caller data that may hold a ``/`` stands (`_climbs_to_secret`)
         self.climbing: list[tuple[int, int]] = []
+        #: the script may put a link in the run directory (`makes_links`)
+        self._links: bool | None = None
         #: the commands (their start) a secret reaches on standard input
         self._stdin_secret: set[int] = set()
         #: those whose writer also wrote an option that prints the request
@@ -409,7 +426,11 @@ class _Sinks:
                 self._printed(node, "print", name, f"the files below {folder}")
                 return
         for k, text in enumerate(texts):
-            found = secret(text) or self._climbs_to_secret(arguments[k])
+            found = (
+                secret(text)
+                or self._climbs_to_secret(arguments[k])
+                or (self._linked_to_secret(text) if name not in _LINK_MAKERS else None)
+            )
             if found is not None and not reads_credential_file(name, words, k):
                 self._printed(node, "print", name, f"the file {text}")
                 return
@@ -449,6 +470,20 @@ class _Sinks:
         if "://" in folder or "=" in folder or not folder.endswith("/"):
             return None  # a URL, an option's value, a name of its own: no folder climbed from
         return min(self.secret_files)
+
+    def _linked_to_secret(self, path: str) -> str | None:
+        """A file a secret was written to in the run directory, when `path`
+        is another path there and the script may put a link there
+        (`makes_links`: a caller's archive extracted, ``ln``, ``cp -s``): a
+        member of the archive may be a link to that file."""
+        if "HARBOR_RUN_DIR" not in path:
+            return None
+        in_run_dir = [f for f in self.secret_files if "HARBOR_RUN_DIR" in f]
+        if not in_run_dir:
+            return None
+        if self._links is None:
+            self._links = makes_links(self.f.text)
+        return min(in_run_dir) if self._links else None
 
     def _names_operands(self, path: Node) -> bool:
         """The word `path` names files: one word (a value that may start

@@ -157,6 +157,9 @@ class Grammar:
     #: the operands from this one on are the program's text, run in turn
     #: (``sqlite3 FILENAME SQL…``: 1); None: no operand is
     program_from: int | None = None
+    #: with no operand, every ``$NAME`` of its input is replaced by that
+    #: variable's value (envsubst): its data names the environment it prints
+    names_env_in_data: bool = False
     #: the characters that may end or escape a quoted literal of the
     #: program's text (SQL: ``'``, ``"``, a backslash, a newline): caller
     #: data standing inside such a literal, whose value holds none of them,
@@ -275,6 +278,7 @@ def _g(
     connection: str = "",
     program_from: int | None = None,
     literal_ends: str = "",
+    names_env_in_data: bool = False,
 ) -> Grammar:
     return Grammar(
         source,
@@ -308,6 +312,7 @@ def _g(
         connection_options=frozenset(connection.split()),
         program_from=program_from,
         literal_ends=frozenset(literal_ends),
+        names_env_in_data=names_env_in_data,
     )
 
 
@@ -1058,8 +1063,10 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     "envsubst": _g(
         "GNU gettext envsubst(1): the operand names the variables to substitute; it prints "
-        "its standard input with their values (data, never run)",
+        "its standard input with their values (data, never run); with no operand, every "
+        "$NAME of its input (any variable of its environment, a passed credential among them)",
         env="*",
+        names_env_in_data=True,
     ),
     "getent": _g(
         "glibc getent(1): a database name, then keys; -s names an NSS module (a library)",
@@ -1845,6 +1852,26 @@ def _compressor_reads_only(key: str, words: list[str | None]) -> bool:
                 break  # the rest of the word is its value
             reads = reads or letter in letters
     return reads
+
+
+def written_operand_indexes(program: str, words: list[str | None]) -> list[int]:
+    """The indexes among `words` of the operands `program` (a basename)
+    writes, by its grammar's `Grammar.written_operand` (``uniq IN OUT``: OUT's)."""
+    key, first = grammar_key(normal_program(program), words)
+    grammar = GRAMMARS.get(key)
+    if grammar is None or grammar.written_operand is None:
+        return []
+    takes = grammar.value_options | grammar.code_options
+    operands: list[int] = []
+    k = first
+    while k < len(words):
+        word = words[k]
+        if word is not None and word.startswith("-") and word != "-":
+            k += 2 if word in takes else 1
+            continue
+        operands.append(k)
+        k += 1
+    return operands[grammar.written_operand :]
 
 
 def written_operands(

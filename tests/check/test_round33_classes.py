@@ -1386,3 +1386,53 @@ _STOCK = (
 def test_counts_through_head_and_a_maps_default(run: str, refused: bool, tmp_path: Path) -> None:
     status, findings = check_steps([run], tmp_path, args=_TOP)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round fifty-four's 009: envsubst with no operand, on the caller's text
+        ("printf '%s\\n' \"$ARG_path\" | envsubst", True),
+        ("printf '%s\\n' \"$ARG_path\" | envsubst '$GREETING $SITE'", False),
+        # 014 and 015: an operand that is written, rsync's destination
+        ('uniq "$ARG_path" /srv/app/release.env', True),
+        ('rsync --checksum "$ARG_path" /srv/app/release.env', True),
+        ('uniq "$ARG_path" "$HARBOR_RUN_DIR/release.env"', False),
+    ],
+)
+def test_round_fifty_four(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_PATH)
+    assert (status == "refused") == refused, findings
+
+
+_RO = {"pass_env": ["PG_RO_PASSWORD"]}
+_PGPASS_RO = (
+    "umask 077\nprintf '127.0.0.1:5432:app:app:%s\\n' \"$PG_RO_PASSWORD\" "
+    '> "$HARBOR_RUN_DIR/pgpass"\n'
+    'PGPASSFILE="$HARBOR_RUN_DIR/pgpass" psql -h 127.0.0.1 -U app -d app -Atc "select 1"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "refused"),
+    [
+        # round fifty-four's 016 and 017: the caller's archive may hold a link
+        # to the credential file the script wrote beside it
+        (
+            'mkdir "$HARBOR_RUN_DIR/b"\ntar -xzf "$ARG_path" -C "$HARBOR_RUN_DIR/b"\n'
+            'head -n 5 "$HARBOR_RUN_DIR/b/summary.txt"',
+            True,
+        ),
+        # no link may be there: no archive, no ln
+        (
+            'printf "ok\\n" > "$HARBOR_RUN_DIR/summary.txt"\n'
+            'head -n 5 "$HARBOR_RUN_DIR/summary.txt"',
+            False,
+        ),
+    ],
+)
+def test_a_link_in_the_callers_archive_to_a_credential_file(
+    after: str, refused: bool, tmp_path: Path
+) -> None:
+    status, findings = check_steps([_PGPASS_RO + after], tmp_path, args=_PATH, **_RO)
+    assert (status == "refused") == refused, findings
