@@ -653,6 +653,9 @@ INERT_SINCE_NOT_EXPORTED = frozenset(
     }
 )  # fmt: skip
 REFUSED_BY_DESIGN: dict[str, str] = {
+    "c4/safe-tar-xzf": "tar -x of an archive the caller names, into a folder no run owns "
+    "(/srv/app): the archive may be one the caller filled through another export (a "
+    "temporary folder), and every export reads /srv/app as the author's (round fifty-three)",
     "c1/safe-unquoted-default-sq-raw": "echo ${NAME:-'…'} unquoted: NAME is not proven the "
     "author's, and a split word may start with - (echo -e decodes escapes)",
     "c5/safe-source-printf-q": "a file a step wrote is the caller's: sourcing it is refused "
