@@ -25,6 +25,7 @@ view reads it as ``0``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from mcp_harbor.check import grammars
@@ -37,6 +38,8 @@ __all__ = ["MARK", "inside_literals", "program_view", "quoted_program"]
 MARK = "\x00"
 
 _DOUBLE_QUOTED_ESCAPES = (b"$", b"`", b'"', b"\\", b"\n")
+#: ``$NAME`` or ``${NAME}`` (no operator), an expansion of a name whole.
+_AUTHORS_NAME = re.compile(rb"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 #: A number's characters (no sign): inert in any program's text.
 _DIGITS = frozenset("0123456789")
 #: What bash reads inside double quotes: a pasted text without them is text.
@@ -48,6 +51,7 @@ def program_view(
     spans: Sequence[tuple[int, int]],
     pasted: Sequence[bool] = (),
     numbers: Sequence[bool] = (),
+    authors: Callable[[str, int], bool] | None = None,
 ) -> str | None:
     """The text a program receives for one shell word whose script text is
     `raw`, with `MARK` where each caller value stands (`spans`: their
@@ -57,7 +61,10 @@ def program_view(
     with ``-`` (inert anywhere in the program's text). None when the word's
     text is not read this simply: a value outside double quotes (it may
     split or glob), any other expansion, ``$'…'``, a glob, brace or tilde,
-    or unbalanced quotes."""
+    or unbalanced quotes. `authors` (a name and its offset) says whether an
+    expansion of the author's inside double quotes holds only texts that
+    may stand in a literal (a ``for`` loop's literal words): it is marked
+    as a caller value is."""
     ends = dict(spans)
     placeholders = {start for (start, _), paste in zip(spans, pasted, strict=False) if paste}
     counted = {start for (start, _), number in zip(spans, numbers, strict=False) if number}
@@ -79,6 +86,14 @@ def program_view(
                 if raw[k + 1 : k + 2] != b"\n":
                     out.append(raw[k + 1 : k + 2])
                 k += 2
+                continue
+            elif c == b"$" and authors is not None:
+                found = _AUTHORS_NAME.match(raw, k)
+                named = (found.group(1) or found.group(2)).decode("ascii") if found else ""
+                if found is None or not authors(named, k):
+                    return None
+                out.append(MARK.encode())
+                k = found.end()
                 continue
             elif c in (b"$", b"`"):
                 return None
@@ -120,13 +135,22 @@ def inside_literals(view: str, code_view: Callable[[str], str]) -> bool:
     return MARK in view and "\\" not in view and MARK not in code_view(view)
 
 
-def quoted_program(key: str, raw: bytes, start: int, occs: Sequence[Occ]) -> str | None:
+def quoted_program(
+    key: str,
+    raw: bytes,
+    start: int,
+    occs: Sequence[Occ],
+    author_texts: Callable[[str, int], Sequence[str] | None] | None = None,
+) -> str | None:
     """The program text a shell word (its script text `raw`, from byte
     `start` of the script) gives the program `key`, when every caller value
     in it (`occs`, each a variable's expansion) stands inside a quoted
     literal of the program's language that none of its values can end
     (`grammars.Grammar.literal_ends`), with `MARK` where each stands; else
-    None."""
+    None. `author_texts` gives the texts a name of the author's may hold at
+    a byte of the script (a ``for`` loop's literal words): one whose every
+    text holds none of those characters stands in a literal as a caller
+    value must."""
     grammar = grammars.GRAMMARS.get(key)
     view = grammars.literal_view(key)
     if grammar is None or view is None or not occs:
@@ -141,11 +165,18 @@ def quoted_program(key: str, raw: bytes, start: int, occs: Sequence[Occ]) -> str
         for o, number in zip(occs, numbers, strict=True)
     ):
         return None
+    ends = grammar.literal_ends | _DOUBLE_QUOTED_SPECIAL
+
+    def authors(name: str, at: int) -> bool:
+        texts = author_texts(name, start + at) if author_texts is not None else None
+        return bool(texts) and all(not set(t) & ends for t in texts or ())
+
     text = program_view(
         raw,
         [(o.start - start, o.end - start) for o in occs],
         pasted=[o.kind == "raw" for o in occs],
         numbers=numbers,
+        authors=authors,
     )
     return text if text is not None and inside_literals(text, view) else None
 

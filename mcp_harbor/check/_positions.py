@@ -380,6 +380,7 @@ def admit(
     written_clean: Callable[[Word], bool] = lambda word: False,
     place_text: Callable[[Word], str | None] | None = None,
     own_run: Callable[[str], bool] = lambda text: False,
+    author_texts: Callable[[str, int], Sequence[str] | None] = lambda name, at: None,
 ) -> bool:
     """Check the caller data given to `program` (a literal basename) with the
     words after it `words`, its standard input `stdin` and the variables
@@ -417,7 +418,7 @@ def admit(
         # the author's values too (an enum's word): each is read where it stands
         occs = {(o.start, o.end): o for o in (*word.occs, *given) if word.start <= o.start}
         inside = [o for (_, end), o in sorted(occs.items()) if end <= word.end]
-        return _literals.quoted_program(key, raw.encode("utf-8"), word.start, inside)
+        return _literals.quoted_program(key, raw.encode("utf-8"), word.start, inside, author_texts)
 
     def numbers(word: Word) -> bool:
         """Beside a secret, caller data that is inert but where it says

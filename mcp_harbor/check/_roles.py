@@ -121,6 +121,8 @@ class Scope(Protocol):
 
     def written_clean(self, word: Word) -> bool: ...
 
+    def author_texts(self, name: str, at: int) -> list[str] | None: ...
+
     def own_run_path(self, text: str) -> bool: ...
 
     def own_run_path_beside_secret(self, text: str) -> bool: ...
@@ -423,6 +425,7 @@ class Resolver:
             # beside a secret, the author's file there is still a config
             # the grammar cannot read (it may print or send the secret)
             own_run=self.a.own_run_path_beside_secret if beside_secret else self.a.own_run_path,
+            author_texts=self.a.author_texts,
         )
 
     def grammar(self, name: str | None) -> sinks.Grammar | None:

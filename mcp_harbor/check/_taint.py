@@ -3115,6 +3115,38 @@ class TaintedScript:
         words = [static_text(self.src, a) for a in node.children_by_field_name("argument")]
         return program is not None and puts_caller_files(program, words)
 
+    def author_texts(self, name: str, at: int) -> list[str] | None:
+        """The texts the author's name `name` may hold at byte `at`: the
+        literal words of the ``for name in WORDS`` loop around it
+        (`_loop_bound`: nothing else sets it there), or the literal text of
+        its one assignment (`set_once`); None when not known."""
+        if self.script is None:
+            return None
+        node = self.script.root.descendant_for_byte_range(at, at + 1)
+        if node is None:
+            return None
+        if self._loop_bound(node, name) is None:
+            loop = next(
+                (
+                    a
+                    for a in ancestors(node)
+                    if a.type == "for_statement"
+                    and (v := a.child_by_field_name("variable")) is not None
+                    and node_text(self.src, v) == name
+                ),
+                None,
+            )
+            values = (
+                [static_text(self.src, v) for v in loop.children_by_field_name("value")]
+                if loop is not None
+                else []
+            )
+            if values and None not in values:
+                return [v for v in values if v is not None]
+        held = self.set_once(name)
+        text = static_text(self.src, held) if held is not None else None
+        return [text] if text is not None else None
+
     def _constant_text(self, node: Node) -> str | None:
         """The literal text of the word `node` when it is ``"$NAME"`` of a
         name one assignment sets to literal text (`set_once`:
@@ -3139,6 +3171,7 @@ class TaintedScript:
             self.src[node.start_byte : node.end_byte],
             node.start_byte,
             occs,
+            self.author_texts,
         )
         return text.replace(_literals.MARK, "x") if text is not None else None
 

@@ -1648,7 +1648,7 @@ _WRITES_NO_FILE: dict[str, frozenset[str]] = {
                 "read local declare typeset export readonly set shift unset cd pushd popd "
                 "return exit break continue mapfile readarray getopts type hash let "
                 "source . shopt trap whoami nproc uname hostname pwd arch tty sha256 sha1 "
-                "logger uniq zcat bzcat xzcat umask ulimit times jobs disown"
+                "logger uniq zcat bzcat xzcat umask ulimit times jobs disown rm rmdir unlink"
             ),
             "",
         ),

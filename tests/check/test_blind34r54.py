@@ -19,15 +19,9 @@ def test_every_attack_is_refused() -> None:
 #: Safe templates still refused, with why (SCORE.md).
 REFUSED_SAFE = {
     "006-registrar-grade-change.yaml": "H006: a caller's value read in arithmetic",
-    "008-registrar-roster-bundle.yaml": "H004 H005: a for loop's word inside an SQL literal "
-    "beside the caller's (the literal reader knows no value of the author's variables)",
     "010-registrar-advising-assistant.yaml": "H004: sqlite3's database in a working folder a "
     "custom tool's sqlite3 may write",
-    "019-shelter-transfer-packet.yaml": "H004: sqlite3's database in a working folder a step "
-    "may write",
     "021-golf-tee-sheet.yaml": "H005: an awk program that pipes to a command gets caller data",
-    "068-pest-state-report.yaml": "H005: a for loop's word inside an SQL literal beside the "
-    "caller's",
 }
 
 

@@ -1436,3 +1436,33 @@ def test_a_link_in_the_callers_archive_to_a_credential_file(
 ) -> None:
     status, findings = check_steps([_PGPASS_RO + after], tmp_path, args=_PATH, **_RO)
     assert (status == "refused") == refused, findings
+
+
+@pytest.mark.parametrize(
+    ("run", "refused"),
+    [
+        # round fifty-four's safe 008 and 068: a for loop's literal word
+        # inside an SQL literal beside the caller's value
+        (
+            "for t in T-07 T-12; do\n  sqlite3 -readonly p.db \"select * from a where tech = '$t' "
+            "and day like '$ARG_code-%'\"\ndone",
+            False,
+        ),
+        # a word of the loop that would end the literal, a name set twice
+        (
+            'for t in T-07 "x\' or \'1"; do\n  sqlite3 -readonly p.db "select * from a where '
+            "tech = '$t' and day like '$ARG_code-%'\"\ndone",
+            True,
+        ),
+        (
+            "t=a\n[ -f x ] && t=b\nsqlite3 -readonly p.db \"select * from a where tech = '$t' "
+            "and day like '$ARG_code-%'\"",
+            True,
+        ),
+        # rm writes no file: a program after it reads the author's folder
+        ('rm -f -- "$HARBOR_RUN_DIR/$ARG_code.csv"\nmake report', False),
+    ],
+)
+def test_the_authors_words_inside_a_literal_and_rm(run: str, refused: bool, tmp_path: Path) -> None:
+    status, findings = check_steps([run], tmp_path, args=_CODE)
+    assert (status == "refused") == refused, findings
