@@ -1927,16 +1927,7 @@ class TaintedScript:
             or RUNS_BETWEEN.search(re.sub(r"[\"'\\]", "", self.text)) is not None
         ):
             return False
-        loop = next(
-            (
-                a
-                for a in ancestors(node)
-                if a.type == "for_statement"
-                and (v := a.child_by_field_name("variable")) is not None
-                and node_text(self.src, v) == name
-            ),
-            None,
-        )
+        loop = self._for_loop_of(node, name)
         body = loop.child_by_field_name("body") if loop is not None else None
         if loop is None or body is None or not body.start_byte <= node.start_byte:
             return False
@@ -1978,6 +1969,19 @@ class TaintedScript:
         if not firsts:
             return None
         return (UNPROVEN, replace(any_model(), first=frozenset(firsts)))
+
+    def _for_loop_of(self, node: Node, name: str) -> Node | None:
+        """The innermost ``for name in …`` statement around `node`."""
+        return next(
+            (
+                a
+                for a in ancestors(node)
+                if a.type == "for_statement"
+                and (v := a.child_by_field_name("variable")) is not None
+                and node_text(self.src, v) == name
+            ),
+            None,
+        )
 
     def _literal_keys(self, name: str) -> list[str] | None:
         """The keys of the associative array `name` when every write of it
@@ -3126,16 +3130,7 @@ class TaintedScript:
         if node is None:
             return None
         if self._loop_bound(node, name) is None:
-            loop = next(
-                (
-                    a
-                    for a in ancestors(node)
-                    if a.type == "for_statement"
-                    and (v := a.child_by_field_name("variable")) is not None
-                    and node_text(self.src, v) == name
-                ),
-                None,
-            )
+            loop = self._for_loop_of(node, name)
             values = (
                 [static_text(self.src, v) for v in loop.children_by_field_name("value")]
                 if loop is not None

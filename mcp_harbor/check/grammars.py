@@ -1881,21 +1881,7 @@ def written_operands(
     grammar's `Grammar.written_operand` (``uniq IN OUT``: ``[OUT]``), when
     one of them is not literal (None), or with `literal`, when there is
     one at all; else None."""
-    key, first = grammar_key(normal_program(program), words)
-    grammar = GRAMMARS.get(key)
-    if grammar is None or grammar.written_operand is None:
-        return None
-    operands: list[str | None] = []
-    takes = grammar.value_options | grammar.code_options
-    k = first
-    while k < len(words):
-        word = words[k]
-        if word is not None and word.startswith("-") and word != "-":
-            k += 2 if word in takes else 1
-            continue
-        operands.append(word)
-        k += 1
-    written = operands[grammar.written_operand :]
+    written = [words[k] for k in written_operand_indexes(program, words)]
     if written and (literal or any(w is None for w in written)):
         return written
     return None
