@@ -31,6 +31,7 @@ from mcp_harbor.check._analysis import (
     analyse_reprint,
     analyse_script_deferred,
     bash_refusal,
+    path_as_written,
 )
 from mcp_harbor.check._authority import disagreements
 from mcp_harbor.check._facts import (
@@ -396,7 +397,7 @@ def _credential_files_of(text: str, passed: Sequence[str]) -> set[str]:
     redirection of a statement that mentions one) that a program then reads
     as a credential file (``PGPASSFILE=F psql``, ``curl -K F``, ``mysql
     --defaults-extra-file=F``): the file holds a credential, as a secret's
-    would. Paths are compared as written, quotes dropped."""
+    would. Paths are compared as written (`path_as_written`)."""
     if not passed:
         return set()
     src = text.encode("utf-8")
@@ -406,13 +407,13 @@ def _credential_files_of(text: str, passed: Sequence[str]) -> set[str]:
         statement = redirect.parent if redirect.parent is not None else redirect
         held = {v for v in passed if re.search(rf"\$\{{?{v}\b", node_text(src, statement))}
         if held:
-            written.setdefault(_as_written(node_text(src, dest)), set()).update(held)
+            written.setdefault(path_as_written(node_text(src, dest)), set()).update(held)
     found: set[str] = set()
     for node, (name, *arguments) in (c for c in script.commands() if c[1]):
         program = (static_text(src, name) or "").rsplit("/", 1)[-1]
         words = [static_text(src, a) for a in arguments]
         for k, argument in enumerate(arguments):
-            path = _as_written(node_text(src, argument).split("=", 1)[-1])
+            path = path_as_written(node_text(src, argument).split("=", 1)[-1])
             if path in written and reads_credential_file(program, words, k):
                 found |= written[path]
         for child in node.children:
@@ -420,17 +421,12 @@ def _credential_files_of(text: str, passed: Sequence[str]) -> set[str]:
             value = child.child_by_field_name("value")
             if child.type != "variable_assignment" or target is None or value is None:
                 continue
-            path = _as_written(node_text(src, value))
+            path = path_as_written(node_text(src, value))
             if path in written and reads_credential_file_env(
                 program, words, node_text(src, target)
             ):
                 found |= written[path]
     return found
-
-
-def _as_written(text: str) -> str:
-    """A path's text with its quotes dropped (``"$HARBOR_RUN_DIR/pgpass"``)."""
-    return text.replace('"', "").replace("'", "")
 
 
 def _option_before(words: Sequence[str | None], k: int) -> bool:

@@ -69,6 +69,7 @@ from mcp_harbor.check._taint import (
     TEMP_VARIABLE,
     UNPROVEN,
     TaintedScript,
+    extracts,
     initial_taint,
     names_nothing,
     names_place,
@@ -137,6 +138,7 @@ __all__ = [
     "analyse_reprint",
     "analyse_script_deferred",
     "bash_refusal",
+    "path_as_written",
 ]
 
 #: ``set -a``/``set -o allexport`` in a script.
@@ -191,7 +193,7 @@ _NAMED_EXPANSION = re.compile(
 _KEEPS_OLD_FILE = re.compile(r"noclobber|errexit|\bset\b[^\n;&|]*\s(?:-[A-Za-z]*C|\+[A-Za-z]*e)")
 
 
-def _path_as_written(text: str) -> str:
+def path_as_written(text: str) -> str:
     """A path's script text with its quotes removed (``"$HARBOR_RUN_DIR"/x``
     and ``"$HARBOR_RUN_DIR/x"`` are one path)."""
     return text.replace('"', "").replace("'", "").replace("${", "$").replace("}", "")
@@ -267,22 +269,6 @@ def _after_value_option(arguments: Sequence[Node], argument: Node, options: froz
 _SED_WRITES = re.compile(r"(?m)(?:^[wW]|^s.*w)[ \t]*(/[^\n]*)$")
 #: awk's output redirections to a literal file name (``print > "/x"``, ``>>``).
 _AWK_WRITES = re.compile(r'>>?\s*"(/[^"]*)"')
-
-
-def _tar_extracts(words: Sequence[str | None]) -> bool:
-    """tar with `words` extracts an archive (GNU tar 1.34: ``-x``,
-    ``--extract``, ``--get``, ``x`` in a cluster of short options or in an
-    old-style first word)."""
-    for k, word in enumerate(words):
-        if word is None:
-            continue
-        if word in ("--extract", "--get"):
-            return True
-        if word.startswith("-") and not word.startswith("--") and "x" in word[1:]:
-            return True
-        if k == 0 and not word.startswith("-") and "x" in word:
-            return True
-    return False
 
 
 class _Analysis(TaintedScript):
@@ -1586,7 +1572,7 @@ class _Analysis(TaintedScript):
                 targets += [
                     (node, a, None) for a in arguments if node_text(self.src, a).startswith("of=")
                 ]
-            elif base == "tar" and _tar_extracts(words) and not self._authors_archive(node):
+            elif base == "tar" and extracts(base, words) and not self._authors_archive(node):
                 # tar -x … -C DIR: what the archive holds lands in DIR
                 for k, word in enumerate(words):
                     if word in ("-C", "--directory") and k + 1 < len(arguments):
@@ -2131,7 +2117,7 @@ class _Analysis(TaintedScript):
         """The path a word's `text` names, as written: its quotes removed,
         an option's head (``--config=``, never a ``KEY=``) dropped, the variables that one
         assignment sets replaced by their text (`place_text`)."""
-        path = _path_as_written(self._substituted(text, 2))
+        path = path_as_written(self._substituted(text, 2))
         # an option's head only: a KEY= setting's file (git -c
         # include.path=F) is not one the exception covers
         head = re.match(r"--?[A-Za-z0-9][A-Za-z0-9_.-]*=", path)

@@ -57,7 +57,13 @@ from mcp_harbor.check._facts import (
     any_model,
     is_attachment_path,
 )
-from mcp_harbor.check._taint import TaintedScript, initial_taint, makes_links, printf_escapes
+from mcp_harbor.check._taint import (
+    LINK_MAKERS,
+    TaintedScript,
+    initial_taint,
+    makes_links,
+    printf_escapes,
+)
 from mcp_harbor.check._tree import (
     IDENT,
     VARIABLE,
@@ -206,11 +212,6 @@ def _follow(
     if files is not None:
         sinks.secret_files |= files
     return sinks.run(), sinks
-
-
-#: The programs that may put a link in a folder (`makes_links`): what they
-#: are given there is where they write, not a file they print.
-_LINK_MAKERS = frozenset({"tar", "unzip", "bsdtar", "cp", "ln", "rsync"})
 
 
 def climbing_occs(occs: Sequence[Occ], secrets: Collection[str]) -> list[Occ]:
@@ -429,7 +430,9 @@ class _Sinks:
             found = (
                 secret(text)
                 or self._climbs_to_secret(arguments[k])
-                or (self._linked_to_secret(text) if name not in _LINK_MAKERS else None)
+                # (what a program that makes links is given there is where it
+                # writes, not a file it prints)
+                or (self._linked_to_secret(text) if name not in LINK_MAKERS else None)
             )
             if found is not None and not reads_credential_file(name, words, k):
                 self._printed(node, "print", name, f"the file {text}")

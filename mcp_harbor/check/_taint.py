@@ -84,6 +84,7 @@ from mcp_harbor.step_env import RUN_DIR_ENTRIES
 __all__ = [
     "CALLER_FILE_SOURCE",
     "CALLER_SOURCE",
+    "LINK_MAKERS",
     "MADE_TEMP",
     "NAME_WRITERS",
     "ONE_LITERAL_WORD",
@@ -92,6 +93,7 @@ __all__ = [
     "STEP_OUTPUT",
     "TEMP_VARIABLE",
     "TaintedScript",
+    "extracts",
     "initial_taint",
     "makes_links",
     "names_nothing",
@@ -1127,19 +1129,35 @@ def makes_links(text: str) -> bool:
                 rest = target[place.end() :] if place is not None else ""
                 if place is None or ".." in rest or "$" in rest or "`" in rest:
                     return True  # it may lead out (a caller's "..", the working folder)
-        elif program in ("tar", "bsdtar", "unzip", "cpio", "pax", "rsync"):
-            extracting = program in ("unzip", "cpio", "pax", "rsync") or any(
-                w is not None
-                and (
-                    w in ("-x", "--extract", "--get")
-                    or (not w.startswith("--") and "x" in w.lstrip("-") and k == 0)
-                    or (w.startswith("-") and not w.startswith("--") and "x" in w[1:])
-                )
-                for k, w in enumerate(words)
-            )
-            if extracting and any(w is None for w in words):
-                return True
+        elif extracts(program, words) and any(w is None for w in words):
+            return True  # an archive not the author's literal one: members may be links
     return False
+
+
+#: The programs that may put a link in a folder (`makes_links`): ``ln``,
+#: ``cp`` making links, and the archivers and copiers that extract what an
+#: archive or another tree holds.
+LINK_MAKERS = frozenset({"ln", "cp", "tar", "bsdtar", "unzip", "cpio", "pax", "rsync"})
+
+
+def extracts(program: str, words: Sequence[str | None]) -> bool:
+    """`program` (a basename) with `words` extracts an archive's members
+    into a folder: unzip, cpio, pax and rsync always; tar and bsdtar with
+    ``-x``, ``--extract``, ``--get``, an ``x`` in a cluster of short options
+    or in an old-style first word (GNU tar 1.34, libarchive bsdtar 3.6)."""
+    if program in ("unzip", "cpio", "pax", "rsync"):
+        return True
+    if program not in ("tar", "bsdtar"):
+        return False
+    return any(
+        w is not None
+        and (
+            w in ("-x", "--extract", "--get")
+            or (not w.startswith("--") and "x" in w.lstrip("-") and k == 0)
+            or (w.startswith("-") and not w.startswith("--") and "x" in w[1:])
+        )
+        for k, w in enumerate(words)
+    )
 
 
 def names_nothing(model: ValueModel) -> bool:
